@@ -1,0 +1,458 @@
+package spec
+
+import (
+	"fmt"
+	"unicode/utf16"
+	"unicode/utf8"
+)
+
+// parseJSON parses data as one JSON value into a node tree with positions.
+// It is the fast path for .json specifications: a single pass, no reflection,
+// nodes allocated in slabs, object keys interned.
+func parseJSON(data []byte, lim Limits) (*Node, error) {
+	p := &jsonParser{data: data, line: 1, lim: lim, keys: make(map[string]string, 1024)}
+	p.skipSpace()
+	if p.pos >= len(p.data) {
+		return nil, p.errorf("empty document")
+	}
+	n, err := p.value(0)
+	if err != nil {
+		return nil, err
+	}
+	p.skipSpace()
+	if p.pos < len(p.data) {
+		return nil, p.errorf("unexpected %s after the top-level value", p.describe())
+	}
+	return n, nil
+}
+
+type jsonParser struct {
+	data []byte
+	pos  int
+	lim  Limits
+
+	line      int32
+	lineStart int
+	// colCache remembers the last column computed on the current line, so
+	// columns on one very long (minified) line cost O(n) in total.
+	colAt, colVal int
+
+	slab   []Node
+	keys   map[string]string
+	fields []Field
+	items  []*Node
+	nodes  int
+}
+
+// SyntaxError is a parse error at a position of a file.
+type SyntaxError struct {
+	Pos Pos
+	Msg string
+}
+
+func (e *SyntaxError) Error() string { return fmt.Sprintf("%d:%d: %s", e.Pos.Line, e.Pos.Col, e.Msg) }
+
+func (p *jsonParser) here() Pos {
+	if p.colAt < p.lineStart || p.colAt > p.pos {
+		p.colAt, p.colVal = p.lineStart, 1
+	}
+	col := p.colVal
+	for i := p.colAt; i < p.pos; i++ {
+		if p.data[i]&0xC0 != 0x80 {
+			col++
+		}
+	}
+	p.colAt, p.colVal = p.pos, col
+	return Pos{Line: p.line, Col: int32(col)}
+}
+
+func (p *jsonParser) errorf(format string, args ...any) error {
+	return &SyntaxError{Pos: p.here(), Msg: fmt.Sprintf(format, args...)}
+}
+
+func (p *jsonParser) describe() string {
+	if p.pos >= len(p.data) {
+		return "end of input"
+	}
+	c := p.data[p.pos]
+	if c >= 0x20 && c < 0x7f {
+		return fmt.Sprintf("character %q", c)
+	}
+	return fmt.Sprintf("byte 0x%02x", c)
+}
+
+func (p *jsonParser) newNode(k Kind, start Pos) (*Node, error) {
+	p.nodes++
+	if p.lim.MaxNodes > 0 && p.nodes > p.lim.MaxNodes {
+		return nil, p.errorf("document has more than %d values", p.lim.MaxNodes)
+	}
+	if len(p.slab) == 0 {
+		p.slab = make([]Node, 512)
+	}
+	n := &p.slab[0]
+	p.slab = p.slab[1:]
+	n.Kind = k
+	n.Range.Start = start
+	return n, nil
+}
+
+func (p *jsonParser) skipSpace() {
+	for p.pos < len(p.data) {
+		switch p.data[p.pos] {
+		case ' ', '\t', '\r':
+			p.pos++
+		case '\n':
+			p.pos++
+			p.line++
+			p.lineStart = p.pos
+		default:
+			return
+		}
+	}
+}
+
+func (p *jsonParser) value(depth int) (*Node, error) {
+	if depth > p.lim.MaxDepth {
+		return nil, p.errorf("nesting deeper than %d levels", p.lim.MaxDepth)
+	}
+	start := p.here()
+	switch c := p.data[p.pos]; {
+	case c == '{':
+		return p.object(depth, start)
+	case c == '[':
+		return p.array(depth, start)
+	case c == '"':
+		s, err := p.str()
+		if err != nil {
+			return nil, err
+		}
+		n, err := p.newNode(String, start)
+		if err != nil {
+			return nil, err
+		}
+		n.Value = s
+		n.Range.End = p.here()
+		return n, nil
+	case c == '-' || (c >= '0' && c <= '9'):
+		return p.number(start)
+	case c == 't':
+		return p.literal("true", Bool, start)
+	case c == 'f':
+		return p.literal("false", Bool, start)
+	case c == 'n':
+		return p.literal("null", Null, start)
+	default:
+		return nil, p.errorf("unexpected %s, expected a JSON value", p.describe())
+	}
+}
+
+func (p *jsonParser) literal(word string, k Kind, start Pos) (*Node, error) {
+	if len(p.data)-p.pos < len(word) || string(p.data[p.pos:p.pos+len(word)]) != word {
+		return nil, p.errorf("invalid literal, expected %q", word)
+	}
+	p.pos += len(word)
+	n, err := p.newNode(k, start)
+	if err != nil {
+		return nil, err
+	}
+	n.Value = word
+	n.Range.End = p.here()
+	return n, nil
+}
+
+func (p *jsonParser) number(start Pos) (*Node, error) {
+	b := p.pos
+	d := p.data
+	i := p.pos
+	if i < len(d) && d[i] == '-' {
+		i++
+	}
+	digits := func() int {
+		s := i
+		for i < len(d) && d[i] >= '0' && d[i] <= '9' {
+			i++
+		}
+		return i - s
+	}
+	if i < len(d) && d[i] == '0' {
+		i++
+	} else if digits() == 0 {
+		p.pos = i
+		return nil, p.errorf("invalid number")
+	}
+	if i < len(d) && d[i] == '.' {
+		i++
+		if digits() == 0 {
+			p.pos = i
+			return nil, p.errorf("invalid number: digits expected after '.'")
+		}
+	}
+	if i < len(d) && (d[i] == 'e' || d[i] == 'E') {
+		i++
+		if i < len(d) && (d[i] == '+' || d[i] == '-') {
+			i++
+		}
+		if digits() == 0 {
+			p.pos = i
+			return nil, p.errorf("invalid number: digits expected in exponent")
+		}
+	}
+	p.pos = i
+	n, err := p.newNode(Number, start)
+	if err != nil {
+		return nil, err
+	}
+	n.Value = string(d[b:i])
+	n.Range.End = p.here()
+	return n, nil
+}
+
+// str parses a string starting at the opening quote and returns its decoded
+// value.
+func (p *jsonParser) str() (string, error) {
+	d := p.data
+	p.pos++ // opening quote
+	b := p.pos
+	i := b
+	ascii := true
+	for i < len(d) {
+		c := d[i]
+		if c == '"' {
+			raw := d[b:i]
+			if !ascii && !utf8.Valid(raw) {
+				p.pos = b
+				return "", p.errorf("invalid UTF-8 in string")
+			}
+			p.pos = i + 1
+			return string(raw), nil
+		}
+		if c == '\\' {
+			break
+		}
+		if c < 0x20 {
+			p.pos = i
+			if c == '\n' {
+				return "", p.errorf("unterminated string (newline inside a string)")
+			}
+			return "", p.errorf("control character 0x%02x in string", c)
+		}
+		if c >= 0x80 {
+			ascii = false
+		}
+		i++
+	}
+	if i >= len(d) {
+		p.pos = i
+		return "", p.errorf("unterminated string")
+	}
+	// Slow path: the string has escapes.
+	buf := make([]byte, 0, i-b+16)
+	buf = append(buf, d[b:i]...)
+	for i < len(d) {
+		c := d[i]
+		switch {
+		case c == '"':
+			if !utf8.Valid(buf) {
+				p.pos = b
+				return "", p.errorf("invalid UTF-8 in string")
+			}
+			p.pos = i + 1
+			return string(buf), nil
+		case c == '\\':
+			if i+1 >= len(d) {
+				p.pos = i
+				return "", p.errorf("unterminated string")
+			}
+			e := d[i+1]
+			i += 2
+			switch e {
+			case '"', '\\', '/':
+				buf = append(buf, e)
+			case 'b':
+				buf = append(buf, '\b')
+			case 'f':
+				buf = append(buf, '\f')
+			case 'n':
+				buf = append(buf, '\n')
+			case 'r':
+				buf = append(buf, '\r')
+			case 't':
+				buf = append(buf, '\t')
+			case 'u':
+				r, ok := hex4(d, i)
+				if !ok {
+					p.pos = i - 2
+					return "", p.errorf(`invalid \u escape`)
+				}
+				i += 4
+				if utf16.IsSurrogate(r) {
+					if r2, ok := hex4(d, i+2); ok && i+1 < len(d) && d[i] == '\\' && d[i+1] == 'u' {
+						if dec := utf16.DecodeRune(r, r2); dec != utf8.RuneError {
+							i += 6
+							r = dec
+						}
+					}
+				}
+				buf = utf8.AppendRune(buf, r)
+			default:
+				p.pos = i - 2
+				return "", p.errorf("invalid escape \\%c in string", e)
+			}
+		case c < 0x20:
+			p.pos = i
+			return "", p.errorf("control character 0x%02x in string", c)
+		default:
+			buf = append(buf, c)
+			i++
+		}
+	}
+	p.pos = i
+	return "", p.errorf("unterminated string")
+}
+
+func hex4(d []byte, i int) (rune, bool) {
+	if i+4 > len(d) {
+		return 0, false
+	}
+	var r rune
+	for _, c := range d[i : i+4] {
+		switch {
+		case c >= '0' && c <= '9':
+			r = r<<4 | rune(c-'0')
+		case c >= 'a' && c <= 'f':
+			r = r<<4 | rune(c-'a'+10)
+		case c >= 'A' && c <= 'F':
+			r = r<<4 | rune(c-'A'+10)
+		default:
+			return 0, false
+		}
+	}
+	return r, true
+}
+
+func (p *jsonParser) object(depth int, start Pos) (*Node, error) {
+	n, err := p.newNode(Object, start)
+	if err != nil {
+		return nil, err
+	}
+	p.pos++ // {
+	base := len(p.fields)
+	defer func() { p.fields = p.fields[:base] }()
+	var seen map[string]struct{}
+	p.skipSpace()
+	if p.pos < len(p.data) && p.data[p.pos] == '}' {
+		p.pos++
+		n.Range.End = p.here()
+		return n, nil
+	}
+	for {
+		p.skipSpace()
+		if p.pos >= len(p.data) {
+			return nil, p.errorf("unexpected end of input in object started at %d:%d", start.Line, start.Col)
+		}
+		if p.data[p.pos] != '"' {
+			return nil, p.errorf("unexpected %s, expected a string key", p.describe())
+		}
+		kstart := p.here()
+		k, err := p.str()
+		if err != nil {
+			return nil, err
+		}
+		if ik, ok := p.keys[k]; ok {
+			k = ik
+		} else {
+			p.keys[k] = k
+		}
+		kr := Range{Start: kstart, End: p.here()}
+		// Duplicate keys: linear for small objects, a set for large ones.
+		if cur := p.fields[base:]; len(cur) < 16 {
+			for _, f := range cur {
+				if f.Key == k {
+					return nil, &SyntaxError{Pos: kstart, Msg: fmt.Sprintf("duplicate key %q (first defined at %d:%d)", k, f.KeyRange.Start.Line, f.KeyRange.Start.Col)}
+				}
+			}
+		} else {
+			if seen == nil {
+				seen = make(map[string]struct{}, 2*len(cur))
+				for _, f := range cur {
+					seen[f.Key] = struct{}{}
+				}
+			}
+			if _, dup := seen[k]; dup {
+				return nil, &SyntaxError{Pos: kstart, Msg: fmt.Sprintf("duplicate key %q", k)}
+			}
+			seen[k] = struct{}{}
+		}
+		p.skipSpace()
+		if p.pos >= len(p.data) || p.data[p.pos] != ':' {
+			return nil, p.errorf("unexpected %s, expected ':' after key %q", p.describe(), k)
+		}
+		p.pos++
+		p.skipSpace()
+		if p.pos >= len(p.data) {
+			return nil, p.errorf("unexpected end of input, expected a value for key %q", k)
+		}
+		v, err := p.value(depth + 1)
+		if err != nil {
+			return nil, err
+		}
+		p.fields = append(p.fields, Field{Key: k, KeyRange: kr, Value: v})
+		p.skipSpace()
+		if p.pos >= len(p.data) {
+			return nil, p.errorf("unexpected end of input in object started at %d:%d", start.Line, start.Col)
+		}
+		switch p.data[p.pos] {
+		case ',':
+			p.pos++
+		case '}':
+			p.pos++
+			n.Fields = append([]Field(nil), p.fields[base:]...)
+			n.Range.End = p.here()
+			return n, nil
+		default:
+			return nil, p.errorf("unexpected %s, expected ',' or '}'", p.describe())
+		}
+	}
+}
+
+func (p *jsonParser) array(depth int, start Pos) (*Node, error) {
+	n, err := p.newNode(Array, start)
+	if err != nil {
+		return nil, err
+	}
+	p.pos++ // [
+	base := len(p.items)
+	defer func() { p.items = p.items[:base] }()
+	p.skipSpace()
+	if p.pos < len(p.data) && p.data[p.pos] == ']' {
+		p.pos++
+		n.Range.End = p.here()
+		return n, nil
+	}
+	for {
+		p.skipSpace()
+		if p.pos >= len(p.data) {
+			return nil, p.errorf("unexpected end of input in array started at %d:%d", start.Line, start.Col)
+		}
+		v, err := p.value(depth + 1)
+		if err != nil {
+			return nil, err
+		}
+		p.items = append(p.items, v)
+		p.skipSpace()
+		if p.pos >= len(p.data) {
+			return nil, p.errorf("unexpected end of input in array started at %d:%d", start.Line, start.Col)
+		}
+		switch p.data[p.pos] {
+		case ',':
+			p.pos++
+		case ']':
+			p.pos++
+			n.Items = append([]*Node(nil), p.items[base:]...)
+			n.Range.End = p.here()
+			return n, nil
+		default:
+			return nil, p.errorf("unexpected %s, expected ',' or ']'", p.describe())
+		}
+	}
+}

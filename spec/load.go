@@ -1,0 +1,292 @@
+package spec
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+)
+
+// Limits bound what loading one specification may cost. Every limit is
+// reported as an error naming the file, never enforced silently.
+type Limits struct {
+	MaxFileSize    int64         // bytes per file
+	MaxDepth       int           // nesting of objects and arrays
+	MaxNodes       int           // values per file
+	MaxAliasFactor int           // YAML alias expansion, as a multiple of the values written
+	FetchTimeout   time.Duration // per http(s) fetch
+}
+
+// DefaultLimits are generous for real specifications (the largest public
+// ones are tens of megabytes) and keep a hostile file within about 1 GiB.
+func DefaultLimits() Limits {
+	return Limits{
+		MaxFileSize:    64 << 20,
+		MaxDepth:       1000,
+		MaxNodes:       16_000_000,
+		MaxAliasFactor: 10,
+		FetchTimeout:   30 * time.Second,
+	}
+}
+
+// Options configure a Loader.
+type Options struct {
+	Limits Limits
+	// AllowRemoteRefs lets $refs in local files point to http(s) URLs.
+	AllowRemoteRefs bool
+	HTTPClient      *http.Client
+	Stdin           io.Reader
+}
+
+// Loader loads specifications. It is safe to use a Loader from several
+// goroutines; each Load is independent.
+type Loader struct {
+	opts Options
+}
+
+// NewLoader returns a Loader; zero limits take their defaults.
+func NewLoader(opts Options) *Loader {
+	def := DefaultLimits()
+	l := &opts.Limits
+	if l.MaxFileSize <= 0 {
+		l.MaxFileSize = def.MaxFileSize
+	}
+	if l.MaxDepth <= 0 {
+		l.MaxDepth = def.MaxDepth
+	}
+	if l.MaxNodes <= 0 {
+		l.MaxNodes = def.MaxNodes
+	}
+	if l.MaxAliasFactor <= 0 {
+		l.MaxAliasFactor = def.MaxAliasFactor
+	}
+	if l.FetchTimeout <= 0 {
+		l.FetchTimeout = def.FetchTimeout
+	}
+	if opts.HTTPClient == nil {
+		opts.HTTPClient = &http.Client{Timeout: l.FetchTimeout}
+	}
+	if opts.Stdin == nil {
+		opts.Stdin = os.Stdin
+	}
+	return &Loader{opts: opts}
+}
+
+// Error is a problem with an input, located as precisely as is known: a file
+// always, a position and a JSON pointer when there is one.
+type Error struct {
+	File    string
+	Pos     Pos // zero when the problem has no position (an unreadable file)
+	Pointer string
+	Msg     string
+	Err     error // the underlying error, when there is one
+}
+
+func (e *Error) Error() string {
+	if e.Pos.Line > 0 {
+		return fmt.Sprintf("%s:%d:%d: %s", e.File, e.Pos.Line, e.Pos.Col, e.Msg)
+	}
+	return fmt.Sprintf("%s: %s", e.File, e.Msg)
+}
+
+func (e *Error) Unwrap() error { return e.Err }
+
+// Load reads, parses and resolves one specification. name is a file path,
+// "-" for standard input, or an http(s) URL. The returned error, if any, is
+// an *Error; a document whose $refs are broken still loads, with the
+// problems in Document.Refs.
+func (l *Loader) Load(ctx context.Context, name string) (*Document, error) {
+	f, err := l.readFile(ctx, name)
+	if err != nil {
+		return nil, err
+	}
+	d := &Document{Root: f, files: map[string]*File{f.key: f}, loader: l, refs: map[*Node]*Ref{}}
+	if err := d.detect(); err != nil {
+		return nil, err
+	}
+	d.resolveRefs(ctx)
+	return d, nil
+}
+
+// LoadBytes parses data as a specification named name (used in messages and
+// to resolve relative $refs).
+func (l *Loader) LoadBytes(ctx context.Context, name string, data []byte) (*Document, error) {
+	f, err := l.parseFile(name, l.keyFor(name), data)
+	if err != nil {
+		return nil, err
+	}
+	d := &Document{Root: f, files: map[string]*File{f.key: f}, loader: l, refs: map[*Node]*Ref{}}
+	if err := d.detect(); err != nil {
+		return nil, err
+	}
+	d.resolveRefs(ctx)
+	return d, nil
+}
+
+func isURL(name string) bool {
+	return strings.HasPrefix(name, "http://") || strings.HasPrefix(name, "https://")
+}
+
+// keyFor is the identity of a file: an absolute path or a URL.
+func (l *Loader) keyFor(name string) string {
+	if name == "-" || isURL(name) {
+		return name
+	}
+	if abs, err := filepath.Abs(name); err == nil {
+		return abs
+	}
+	return name
+}
+
+func (l *Loader) readFile(ctx context.Context, name string) (*File, error) {
+	display := name
+	var data []byte
+	var err error
+	switch {
+	case name == "-":
+		display = "<stdin>"
+		data, err = readLimited(l.opts.Stdin, l.opts.Limits.MaxFileSize)
+	case isURL(name):
+		data, err = l.fetch(ctx, name)
+	default:
+		data, err = l.readLocal(name)
+	}
+	if err != nil {
+		var le *Error
+		if errors.As(err, &le) {
+			return nil, le
+		}
+		return nil, &Error{File: display, Msg: err.Error(), Err: err}
+	}
+	return l.parseFile(display, l.keyFor(name), data)
+}
+
+var errTooLarge = errors.New("too large")
+
+func readLimited(r io.Reader, max int64) ([]byte, error) {
+	data, err := io.ReadAll(io.LimitReader(r, max+1))
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(data)) > max {
+		return nil, fmt.Errorf("file is larger than the %d MiB limit (--max-file-size): %w", max>>20, errTooLarge)
+	}
+	return data, nil
+}
+
+func (l *Loader) readLocal(name string) ([]byte, error) {
+	st, err := os.Stat(name)
+	if err != nil {
+		if errors.Is(err, os.ErrNotExist) {
+			return nil, errors.New("no such file")
+		}
+		return nil, err
+	}
+	if st.IsDir() {
+		return nil, errors.New("is a directory, not a file")
+	}
+	if st.Size() > l.opts.Limits.MaxFileSize {
+		return nil, fmt.Errorf("file is %d MiB, larger than the %d MiB limit (--max-file-size): %w", st.Size()>>20, l.opts.Limits.MaxFileSize>>20, errTooLarge)
+	}
+	fh, err := os.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer fh.Close()
+	return readLimited(fh, l.opts.Limits.MaxFileSize)
+}
+
+func (l *Loader) fetch(ctx context.Context, u string) ([]byte, error) {
+	ctx, cancel := context.WithTimeout(ctx, l.opts.Limits.FetchTimeout)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
+	if err != nil {
+		return nil, err
+	}
+	req.Header.Set("Accept", "application/yaml, application/json;q=0.9, */*;q=0.5")
+	resp, err := l.opts.HTTPClient.Do(req)
+	if err != nil {
+		return nil, fmt.Errorf("fetch failed: %w", err)
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return nil, fmt.Errorf("fetch failed: HTTP %s", resp.Status)
+	}
+	return readLimited(resp.Body, l.opts.Limits.MaxFileSize)
+}
+
+// parseFile parses data as JSON when it starts with '{' or '[' and as YAML
+// otherwise (JSON is YAML, but the JSON parser is several times faster).
+func (l *Loader) parseFile(display, key string, data []byte) (*File, error) {
+	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
+	f := &File{Name: display, key: key, Size: len(data)}
+	trimmed := bytes.TrimLeft(data, " \t\r\n")
+	if len(trimmed) == 0 {
+		return nil, &Error{File: display, Msg: "file is empty"}
+	}
+	if i := bytes.IndexByte(data, 0); i >= 0 {
+		return nil, &Error{File: display, Msg: fmt.Sprintf("binary data (NUL byte at offset %d), not a text specification", i)}
+	}
+	var root *Node
+	var err error
+	if trimmed[0] == '{' || trimmed[0] == '[' {
+		f.JSON = true
+		root, err = parseJSON(data, l.opts.Limits)
+	} else {
+		root, err = parseYAML(data, l.opts.Limits)
+	}
+	if err != nil {
+		var se *SyntaxError
+		if errors.As(err, &se) {
+			return nil, &Error{File: display, Pos: se.Pos, Msg: se.Msg, Err: err}
+		}
+		return nil, &Error{File: display, Msg: err.Error(), Err: err}
+	}
+	f.Root = root
+	return f, nil
+}
+
+// resolveLocation joins a $ref's file part to the key of the file holding
+// the $ref.
+func resolveLocation(base, ref string) (string, error) {
+	if isURL(ref) {
+		return ref, nil
+	}
+	if isURL(base) {
+		bu, err := url.Parse(base)
+		if err != nil {
+			return "", err
+		}
+		ru, err := url.Parse(ref)
+		if err != nil {
+			return "", err
+		}
+		return bu.ResolveReference(ru).String(), nil
+	}
+	if strings.HasPrefix(ref, "file://") {
+		u, err := url.Parse(ref)
+		if err != nil {
+			return "", err
+		}
+		return filepath.Clean(u.Path), nil
+	}
+	p, err := url.PathUnescape(ref)
+	if err != nil {
+		p = ref
+	}
+	if filepath.IsAbs(p) {
+		return filepath.Clean(p), nil
+	}
+	dir := "."
+	if base != "-" {
+		dir = filepath.Dir(base)
+	}
+	return filepath.Join(dir, filepath.FromSlash(p)), nil
+}

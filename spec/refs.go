@@ -1,0 +1,288 @@
+package spec
+
+import (
+	"context"
+	"fmt"
+	"net/url"
+	"path/filepath"
+	"strconv"
+	"strings"
+)
+
+// Ref is one "$ref" of a document and what it resolves to.
+type Ref struct {
+	Node    *Node  // the object that holds "$ref"
+	File    *File  // the file the $ref is written in
+	Pointer string // JSON pointer of Node within File
+	Value   string // the $ref string as written
+
+	Target     *Node // nil when unresolved
+	TargetFile *File
+	TargetPtr  string // JSON pointer of Target within TargetFile
+
+	// Circular is true when the target contains, directly or through other
+	// references, this reference again: a recursive schema. Such documents
+	// are legal; anything that expands references must stop here.
+	Circular bool
+	Err      *Error // why the reference could not be resolved
+
+	state uint8 // 0 pending, 1 resolving, 2 done
+}
+
+// RefOf returns the resolution of n when n is an object holding "$ref".
+func (d *Document) RefOf(n *Node) *Ref { return d.refs[n] }
+
+// Deref follows references from n until it reaches a value that is not a
+// reference, and returns that value with the file it is in. A broken or
+// circular chain returns the last reference object reached.
+func (d *Document) Deref(n *Node) *Node {
+	for hops := 0; hops < 64; hops++ {
+		r := d.refs[n]
+		if r == nil || r.Target == nil || r.Err != nil {
+			return n
+		}
+		n = r.Target
+	}
+	return n
+}
+
+// literalKeys hold example data, in which "$ref" is just a key.
+var literalKeys = map[string]bool{"example": true, "default": true, "enum": true, "const": true}
+
+func (d *Document) resolveRefs(ctx context.Context) {
+	d.scan(d.Root)
+	for i := 0; i < len(d.Refs); i++ {
+		d.resolve(ctx, d.Refs[i])
+	}
+	for _, r := range d.Refs {
+		d.checkChain(r)
+	}
+	d.markCycles()
+}
+
+// scan registers every $ref of a file. It skips example data, where
+// "$ref" is only a key: literal keys, extensions, JSON Schema examples
+// arrays and the value of OpenAPI Example Objects.
+func (d *Document) scan(f *File) {
+	const (
+		plain = iota
+		examplesMap
+		exampleObject
+	)
+	var path []string
+	var walk func(n *Node, ctx int)
+	walk = func(n *Node, ctx int) {
+		switch n.Kind {
+		case Object:
+			if v := n.Get("$ref"); v != nil && v.Kind == String {
+				if _, seen := d.refs[n]; !seen {
+					r := &Ref{Node: n, File: f, Pointer: joinPointer(path), Value: v.Value}
+					d.refs[n] = r
+					d.Refs = append(d.Refs, r)
+				}
+			}
+			for _, fl := range n.Fields {
+				if literalKeys[fl.Key] || strings.HasPrefix(fl.Key, "x-") ||
+					(ctx == exampleObject && fl.Key == "value") ||
+					(fl.Key == "examples" && fl.Value.Kind == Array) {
+					continue
+				}
+				child := plain
+				if fl.Key == "examples" {
+					child = examplesMap
+				} else if ctx == examplesMap {
+					child = exampleObject
+				}
+				path = append(path, fl.Key)
+				walk(fl.Value, child)
+				path = path[:len(path)-1]
+			}
+		case Array:
+			for i, it := range n.Items {
+				path = append(path, strconv.Itoa(i))
+				walk(it, plain)
+				path = path[:len(path)-1]
+			}
+		}
+	}
+	walk(f.Root, plain)
+}
+
+func (d *Document) refError(r *Ref, format string, args ...any) {
+	pos := r.Node.Range.Start
+	if v := r.Node.Field("$ref"); v != nil {
+		pos = v.Value.Range.Start
+	}
+	r.Err = &Error{File: r.File.Name, Pos: pos, Pointer: r.Pointer + "/$ref", Msg: fmt.Sprintf(format, args...)}
+}
+
+func (d *Document) resolve(ctx context.Context, r *Ref) {
+	if r.state != 0 {
+		return
+	}
+	r.state = 1
+	defer func() { r.state = 2 }()
+
+	loc, frag, _ := strings.Cut(r.Value, "#")
+	tf := r.File
+	if loc != "" {
+		key, err := resolveLocation(r.File.key, loc)
+		if err != nil {
+			d.refError(r, "invalid $ref %q: %v", r.Value, err)
+			return
+		}
+		if isURL(key) && !isURL(d.Root.key) && !d.loader.opts.AllowRemoteRefs {
+			d.refError(r, "remote $ref %q is not fetched; pass --allow-remote-refs to allow it", r.Value)
+			return
+		}
+		if tf = d.files[key]; tf == nil {
+			f, err := d.loader.readFile(ctx, key)
+			if err != nil {
+				d.refError(r, "cannot resolve $ref %q: %s", r.Value, strings.TrimPrefix(err.Error(), key+": "))
+				return
+			}
+			f.Name = displayName(d.Root, key)
+			d.files[key] = f
+			d.scan(f)
+			tf = f
+		}
+	}
+	frag, err := url.PathUnescape(frag)
+	if err != nil {
+		d.refError(r, "invalid $ref %q: %v", r.Value, err)
+		return
+	}
+	if frag != "" && !strings.HasPrefix(frag, "/") {
+		d.refError(r, "$ref %q uses a plain-name fragment; only JSON pointers (#/...) are supported", r.Value)
+		return
+	}
+	cur, curFile := tf.Root, tf
+	segs := splitPointer(frag)
+	ptr := make([]string, 0, len(segs))
+	for _, seg := range segs {
+		next, _, ok := step(cur, seg)
+		// A pointer may pass through another reference.
+		for hops := 0; !ok && hops < 64; hops++ {
+			inner := d.refs[cur]
+			if inner == nil {
+				break
+			}
+			d.resolve(ctx, inner)
+			if inner.Target == nil {
+				break
+			}
+			cur, curFile, ptr = inner.Target, inner.TargetFile, splitPointer(inner.TargetPtr)
+			next, _, ok = step(cur, seg)
+		}
+		if !ok {
+			d.refError(r, "$ref %q does not resolve: %s has no %q", r.Value, describeTarget(curFile, ptr), seg)
+			return
+		}
+		ptr = append(ptr, seg)
+		cur = next
+	}
+	r.Target, r.TargetFile, r.TargetPtr = cur, curFile, joinPointer(ptr)
+}
+
+func describeTarget(f *File, ptr []string) string {
+	if len(ptr) == 0 {
+		return "the document root of " + f.Name
+	}
+	return fmt.Sprintf("%s#%s", f.Name, joinPointer(ptr))
+}
+
+// displayName names a referenced file relative to the entry file's folder
+// when it can, as users wrote it.
+func displayName(root *File, key string) string {
+	if isURL(key) || root.key == "-" || isURL(root.key) {
+		return key
+	}
+	if rel, err := relPath(root, key); err == nil {
+		return rel
+	}
+	return key
+}
+
+// checkChain reports a chain of references that leads back to itself
+// without reaching a value (a: {$ref: b}, b: {$ref: a}).
+func (d *Document) checkChain(r *Ref) {
+	if r.Err != nil || r.Target == nil {
+		return
+	}
+	seen := map[*Node]bool{r.Node: true}
+	chain := []string{r.Value}
+	for n := r.Target; ; {
+		next := d.refs[n]
+		if next == nil || next.Target == nil {
+			return
+		}
+		if seen[n] {
+			d.refError(r, "circular $ref chain never reaches a value: %s", strings.Join(chain, " → "))
+			r.Circular = true
+			return
+		}
+		seen[n] = true
+		chain = append(chain, next.Value)
+		n = next.Target
+	}
+}
+
+// markCycles marks the references that close a cycle: a depth-first walk
+// over "target contains reference" edges, where an edge back to a target
+// still on the stack is circular.
+func (d *Document) markCycles() {
+	const (
+		white = iota
+		grey
+		black
+	)
+	color := map[*Node]uint8{}
+	var visit func(n *Node)
+	var inner []*Ref
+	visit = func(n *Node) {
+		color[n] = grey
+		start := len(inner)
+		d.collectRefs(n, &inner)
+		mine := append([]*Ref(nil), inner[start:]...)
+		inner = inner[:start]
+		for _, r := range mine {
+			if r.Target == nil || r.Err != nil {
+				continue
+			}
+			switch color[r.Target] {
+			case grey:
+				r.Circular = true
+			case white:
+				visit(r.Target)
+			}
+		}
+		color[n] = black
+	}
+	visit(d.Root.Root)
+}
+
+// collectRefs appends the references inside n, not descending into them.
+func (d *Document) collectRefs(n *Node, out *[]*Ref) {
+	switch n.Kind {
+	case Object:
+		if r := d.refs[n]; r != nil {
+			*out = append(*out, r)
+			return
+		}
+		for _, f := range n.Fields {
+			d.collectRefs(f.Value, out)
+		}
+	case Array:
+		for _, it := range n.Items {
+			d.collectRefs(it, out)
+		}
+	}
+}
+
+func relPath(root *File, key string) (string, error) {
+	rel, err := filepath.Rel(filepath.Dir(root.key), key)
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(filepath.Dir(root.Name), rel), nil
+}

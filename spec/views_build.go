@@ -1,0 +1,548 @@
+package spec
+
+import (
+	"sort"
+	"strings"
+)
+
+// Methods are the HTTP methods a path item may hold, in the order the
+// OpenAPI specification lists them. "query" is OpenAPI 3.2.
+var Methods = []string{"get", "put", "post", "delete", "options", "head", "patch", "trace", "query"}
+
+// Views returns the normalized views of the document, built on first use.
+// Call it once before sharing a Document between goroutines.
+func (d *Document) Views() *Views {
+	if d.views == nil {
+		b := &viewBuilder{d: d, v: &Views{}, seenSchema: map[*Node]bool{}, seenParam: map[*Node]*Parameter{}, seenMessage: map[*Node]*Message{}}
+		b.build()
+		d.views = b.v
+	}
+	return d.views
+}
+
+type viewBuilder struct {
+	d           *Document
+	v           *Views
+	seenSchema  map[*Node]bool
+	seenParam   map[*Node]*Parameter
+	seenMessage map[*Node]*Message
+	// consumes and produces are Swagger 2.0's document defaults.
+	consumes, produces []string
+}
+
+func (b *viewBuilder) deref(n *Node) *Node { return b.d.Deref(n) }
+
+func (b *viewBuilder) build() {
+	root := b.d.Root.Root
+	switch b.d.Format {
+	case Swagger:
+		b.consumes = strList(root.Get("consumes"))
+		b.produces = strList(root.Get("produces"))
+		b.swaggerServers(root)
+		b.namedSchemas(root.Get("definitions"), Path{"definitions"})
+		b.componentParams(root.Get("parameters"), Path{"parameters"})
+		b.securitySchemes(root.Get("securityDefinitions"), Path{"securityDefinitions"})
+		b.v.Security = b.security(root.Get("security"), Path{"security"})
+		b.paths(root)
+		b.componentResponses(root.Get("responses"), Path{"responses"})
+	case OpenAPI:
+		comps := root.Get("components")
+		b.v.Servers = b.servers(root.Get("servers"), Path{"servers"})
+		b.namedSchemas(comps.Get("schemas"), Path{"components", "schemas"})
+		b.componentParams(comps.Get("parameters"), Path{"components", "parameters"})
+		b.securitySchemes(comps.Get("securitySchemes"), Path{"components", "securitySchemes"})
+		b.v.Security = b.security(root.Get("security"), Path{"security"})
+		b.paths(root)
+		b.webhooks(root.Get("webhooks"))
+		b.componentResponses(comps.Get("responses"), Path{"components", "responses"})
+		b.componentBodies(comps.Get("requestBodies"), Path{"components", "requestBodies"})
+		b.componentHeaders(comps.Get("headers"), Path{"components", "headers"})
+	case AsyncAPI:
+		b.asyncapi(root)
+	}
+	b.tags(root.Get("tags"))
+}
+
+func strList(n *Node) []string {
+	if n == nil || n.Kind != Array {
+		return nil
+	}
+	out := make([]string, 0, len(n.Items))
+	for _, it := range n.Items {
+		if it.Kind == String {
+			out = append(out, it.Value)
+		}
+	}
+	return out
+}
+
+// each calls fn for every field of an object node.
+func each(n *Node, fn func(key string, v *Node)) {
+	if n == nil || n.Kind != Object {
+		return
+	}
+	for _, f := range n.Fields {
+		fn(f.Key, f.Value)
+	}
+}
+
+func (b *viewBuilder) paths(root *Node) {
+	paths := root.Get("paths")
+	each(paths, func(p string, raw *Node) {
+		if strings.HasPrefix(p, "x-") {
+			return
+		}
+		src := Path{"paths", p}
+		item := &PathItem{Path: p, Node: b.deref(raw), Source: src}
+		item.Operations = b.pathItemOps(item.Node, src, p, func(op *Operation) {})
+		b.v.PathItems = append(b.v.PathItems, item)
+		b.v.Operations = append(b.v.Operations, item.Operations...)
+	})
+}
+
+func (b *viewBuilder) webhooks(hooks *Node) {
+	each(hooks, func(name string, raw *Node) {
+		if strings.HasPrefix(name, "x-") {
+			return
+		}
+		ops := b.pathItemOps(b.deref(raw), Path{"webhooks", name}, name, func(op *Operation) { op.Webhook = name })
+		b.v.Webhooks = append(b.v.Webhooks, ops...)
+	})
+}
+
+// pathItemOps builds the operations of one path item.
+func (b *viewBuilder) pathItemOps(item *Node, src Path, path string, mark func(*Operation)) []*Operation {
+	if item == nil || item.Kind != Object {
+		return nil
+	}
+	shared := b.paramList(item.Get("parameters"), src.with("parameters"))
+	itemServers := b.servers(item.Get("servers"), src.with("servers"))
+	var ops []*Operation
+	add := func(method string, opNode *Node, opSrc Path) {
+		op := b.operation(path, method, b.deref(opNode), opSrc, shared)
+		if len(op.Servers) == 0 {
+			op.Servers = itemServers
+		}
+		mark(op)
+		ops = append(ops, op)
+	}
+	for _, m := range Methods {
+		if m == "query" && !(b.d.Format == OpenAPI && b.d.Minor >= 2) {
+			continue
+		}
+		if n := item.Get(m); n != nil {
+			add(m, n, src.with(m))
+		}
+	}
+	// OpenAPI 3.2: other methods under additionalOperations.
+	each(item.Get("additionalOperations"), func(m string, n *Node) {
+		add(strings.ToLower(m), n, src.with("additionalOperations", m))
+	})
+	return ops
+}
+
+func (b *viewBuilder) operation(path, method string, n *Node, src Path, shared []*Parameter) *Operation {
+	op := &Operation{
+		Path: path, Method: method, Node: n, Source: src,
+		OperationID: n.GetStr("operationId"),
+		Summary:     n.GetStr("summary"),
+		Description: n.GetStr("description"),
+		Tags:        strList(n.Get("tags")),
+		Deprecated:  n.Get("deprecated").IsTrue(),
+	}
+	own := b.paramList(n.Get("parameters"), src.with("parameters"))
+	op.Parameters = mergeParams(shared, own)
+	if b.d.Format == Swagger {
+		op.RequestBody = b.swaggerBody(n, own, shared)
+	} else if rb := n.Get("requestBody"); rb != nil {
+		op.RequestBody = b.requestBody(b.deref(rb), src.with("requestBody"))
+	}
+	each(n.Get("responses"), func(status string, r *Node) {
+		if strings.HasPrefix(status, "x-") {
+			return
+		}
+		op.Responses = append(op.Responses, b.response(status, b.deref(r), src.with("responses", status), b.swaggerMedia(n.Get("produces"), b.produces)))
+	})
+	if s := n.Get("security"); s != nil {
+		op.Security = b.security(s, src.with("security"))
+	} else {
+		op.Security = b.v.Security
+	}
+	op.Servers = b.servers(n.Get("servers"), src.with("servers"))
+	each(n.Get("callbacks"), func(name string, cb *Node) {
+		cbSrc := src.with("callbacks", name)
+		each(b.deref(cb), func(expr string, item *Node) {
+			if strings.HasPrefix(expr, "x-") {
+				return
+			}
+			ops := b.pathItemOps(b.deref(item), cbSrc.with(expr), expr, func(o *Operation) { o.Callback = name })
+			op.Callbacks = append(op.Callbacks, ops...)
+			b.v.Callbacks = append(b.v.Callbacks, ops...)
+		})
+	})
+	return op
+}
+
+// paramList builds the parameters of a list, registering each distinct one
+// in the parameter index. Swagger body and formData parameters are
+// included here and separated by the caller.
+func (b *viewBuilder) paramList(list *Node, src Path) []*Parameter {
+	if list == nil || list.Kind != Array {
+		return nil
+	}
+	out := make([]*Parameter, 0, len(list.Items))
+	for i, raw := range list.Items {
+		out = append(out, b.parameter(raw, src.with(i), ""))
+	}
+	return out
+}
+
+func (b *viewBuilder) parameter(raw *Node, src Path, component string) *Parameter {
+	n := b.deref(raw)
+	if p := b.seenParam[n]; p != nil {
+		if component != "" && p.Component == "" {
+			p.Component = component
+		}
+		return p
+	}
+	p := &Parameter{Name: n.GetStr("name"), In: n.GetStr("in"), Required: n.Get("required").IsTrue(), Node: n, Source: src, Component: component}
+	if b.d.Format == Swagger && p.In != "body" {
+		p.Schema, p.SchemaSource = n, src
+		if items := n.Get("items"); items != nil {
+			b.schema(items, src.with("items"))
+		}
+	} else if s := n.Get("schema"); s != nil {
+		p.Schema, p.SchemaSource = b.deref(s), src.with("schema")
+		b.schema(s, src.with("schema"))
+	} else {
+		// OpenAPI 3 parameters may describe their schema under content.
+		each(n.Get("content"), func(mt string, m *Node) {
+			if s := m.Get("schema"); s != nil && p.Schema == nil {
+				p.Schema, p.SchemaSource = b.deref(s), src.with("content", mt, "schema")
+				b.schema(s, p.SchemaSource)
+			}
+		})
+	}
+	b.seenParam[n] = p
+	if p.In != "body" && p.In != "formData" {
+		b.v.Parameters = append(b.v.Parameters, p)
+	}
+	return p
+}
+
+// mergeParams lets operation parameters replace path-item parameters with
+// the same name and location, and drops Swagger body and formData
+// parameters (they become the request body).
+func mergeParams(shared, own []*Parameter) []*Parameter {
+	out := make([]*Parameter, 0, len(shared)+len(own))
+	for _, s := range shared {
+		overridden := false
+		for _, o := range own {
+			if o.Name == s.Name && o.In == s.In {
+				overridden = true
+				break
+			}
+		}
+		if !overridden {
+			out = append(out, s)
+		}
+	}
+	out = append(out, own...)
+	kept := out[:0]
+	for _, p := range out {
+		if p.In != "body" && p.In != "formData" {
+			kept = append(kept, p)
+		}
+	}
+	return kept
+}
+
+func (b *viewBuilder) componentParams(params *Node, src Path) {
+	each(params, func(name string, n *Node) {
+		b.parameter(n, src.with(name), name)
+	})
+}
+
+func (b *viewBuilder) requestBody(n *Node, src Path) *RequestBody {
+	rb := &RequestBody{Required: n.Get("required").IsTrue(), Description: n.GetStr("description"), Node: n, Source: src}
+	rb.Content = b.content(n.Get("content"), src.with("content"))
+	return rb
+}
+
+func (b *viewBuilder) content(c *Node, src Path) []*MediaType {
+	var out []*MediaType
+	each(c, func(mt string, m *Node) {
+		m = b.deref(m)
+		media := &MediaType{Name: mt, Node: m, Source: src.with(mt)}
+		if s := m.Get("schema"); s != nil {
+			media.Schema, media.SchemaSource = b.deref(s), src.with(mt, "schema")
+			b.schema(s, media.SchemaSource)
+		}
+		// OpenAPI 3.2 sequential media types.
+		if s := m.Get("itemSchema"); s != nil {
+			b.schema(s, src.with(mt, "itemSchema"))
+		}
+		b.encodingHeaders(m.Get("encoding"), src.with(mt, "encoding"))
+		out = append(out, media)
+	})
+	return out
+}
+
+func (b *viewBuilder) encodingHeaders(enc *Node, src Path) {
+	each(enc, func(prop string, e *Node) {
+		each(e.Get("headers"), func(name string, h *Node) {
+			b.header(name, h, src.with(prop, "headers", name))
+		})
+	})
+}
+
+func (b *viewBuilder) swaggerMedia(own *Node, def []string) []string {
+	if own != nil {
+		return strList(own)
+	}
+	if len(def) == 0 {
+		return []string{"application/json"}
+	}
+	return def
+}
+
+// swaggerBody turns Swagger 2.0 body and formData parameters into a
+// request body, one media type per consumes entry.
+func (b *viewBuilder) swaggerBody(op *Node, own, shared []*Parameter) *RequestBody {
+	all := mergeAll(shared, own)
+	var rb *RequestBody
+	consumes := b.swaggerMedia(op.Get("consumes"), b.consumes)
+	for _, p := range all {
+		switch p.In {
+		case "body":
+			rb = &RequestBody{Required: p.Required, Description: p.Node.GetStr("description"), Node: p.Node, Source: p.Source}
+			for _, mt := range consumes {
+				rb.Content = append(rb.Content, &MediaType{Name: mt, Schema: p.Schema, SchemaSource: p.SchemaSource, Node: p.Node, Source: p.Source})
+			}
+		case "formData":
+			if rb == nil {
+				rb = &RequestBody{Node: p.Node, Source: p.Source}
+				for _, mt := range consumes {
+					if mt == "multipart/form-data" || mt == "application/x-www-form-urlencoded" {
+						rb.Content = append(rb.Content, &MediaType{Name: mt, Node: p.Node, Source: p.Source})
+					}
+				}
+				if len(rb.Content) == 0 {
+					rb.Content = []*MediaType{{Name: "application/x-www-form-urlencoded", Node: p.Node, Source: p.Source}}
+				}
+			}
+			rb.FormData = append(rb.FormData, p)
+			rb.Required = rb.Required || p.Required
+		}
+	}
+	return rb
+}
+
+// mergeAll is mergeParams without dropping body and formData parameters.
+func mergeAll(shared, own []*Parameter) []*Parameter {
+	out := append([]*Parameter(nil), own...)
+	for _, s := range shared {
+		dup := false
+		for _, o := range own {
+			if o.Name == s.Name && o.In == s.In {
+				dup = true
+			}
+		}
+		if !dup {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+func (b *viewBuilder) response(status string, n *Node, src Path, produces []string) *Response {
+	r := &Response{Status: status, Description: n.GetStr("description"), Node: n, Source: src}
+	if b.d.Format == Swagger {
+		if s := n.Get("schema"); s != nil {
+			b.schema(s, src.with("schema"))
+			for _, mt := range produces {
+				r.Content = append(r.Content, &MediaType{Name: mt, Schema: b.deref(s), SchemaSource: src.with("schema"), Node: n, Source: src})
+			}
+		}
+	} else {
+		r.Content = b.content(n.Get("content"), src.with("content"))
+	}
+	each(n.Get("headers"), func(name string, h *Node) {
+		r.Headers = append(r.Headers, b.header(name, h, src.with("headers", name)))
+	})
+	return r
+}
+
+func (b *viewBuilder) header(name string, raw *Node, src Path) *Header {
+	n := b.deref(raw)
+	h := &Header{Name: name, Required: n.Get("required").IsTrue(), Node: n, Source: src}
+	if b.d.Format == Swagger {
+		h.Schema, h.SchemaSource = n, src
+	} else if s := n.Get("schema"); s != nil {
+		h.Schema, h.SchemaSource = b.deref(s), src.with("schema")
+		b.schema(s, h.SchemaSource)
+	}
+	return h
+}
+
+func (b *viewBuilder) componentResponses(resps *Node, src Path) {
+	each(resps, func(name string, n *Node) {
+		b.response(name, b.deref(n), src.with(name), b.produces)
+	})
+}
+
+func (b *viewBuilder) componentBodies(bodies *Node, src Path) {
+	each(bodies, func(name string, n *Node) {
+		b.requestBody(b.deref(n), src.with(name))
+	})
+}
+
+func (b *viewBuilder) componentHeaders(hs *Node, src Path) {
+	each(hs, func(name string, n *Node) {
+		b.header(name, n, src.with(name))
+	})
+}
+
+func (b *viewBuilder) security(n *Node, src Path) *Security {
+	if n == nil || n.Kind != Array {
+		return nil
+	}
+	s := &Security{Source: src, Alternatives: []SecurityAlternative{}}
+	for i, alt := range n.Items {
+		a := SecurityAlternative{Source: src.with(i)}
+		each(alt, func(name string, scopes *Node) {
+			a.Schemes = append(a.Schemes, SchemeScopes{Name: name, Scopes: strList(scopes)})
+		})
+		s.Alternatives = append(s.Alternatives, a)
+	}
+	return s
+}
+
+func (b *viewBuilder) securitySchemes(n *Node, src Path) {
+	each(n, func(name string, raw *Node) {
+		s := b.deref(raw)
+		ss := &SecurityScheme{
+			Name: name, Type: s.GetStr("type"), Scheme: strings.ToLower(s.GetStr("scheme")),
+			In: s.GetStr("in"), ParamName: s.GetStr("name"), BearerFormat: s.GetStr("bearerFormat"),
+			Node: s, Source: src.with(name),
+		}
+		if b.d.Format == Swagger && ss.Type == "basic" {
+			ss.Type, ss.Scheme = "http", "basic"
+		}
+		b.v.SecuritySchemes = append(b.v.SecuritySchemes, ss)
+	})
+}
+
+func (b *viewBuilder) servers(n *Node, src Path) []*Server {
+	if n == nil || n.Kind != Array {
+		return nil
+	}
+	out := make([]*Server, 0, len(n.Items))
+	for i, s := range n.Items {
+		s = b.deref(s)
+		out = append(out, &Server{URL: s.GetStr("url"), Description: s.GetStr("description"), Node: s, Source: src.with(i)})
+	}
+	return out
+}
+
+// swaggerServers derives servers from host, basePath and schemes.
+func (b *viewBuilder) swaggerServers(root *Node) {
+	host, base := root.GetStr("host"), root.GetStr("basePath")
+	schemes := strList(root.Get("schemes"))
+	src := Path{}
+	switch {
+	case root.Get("host") != nil:
+		src = Path{"host"}
+	case root.Get("basePath") != nil:
+		src = Path{"basePath"}
+	case root.Get("schemes") != nil:
+		src = Path{"schemes"}
+	}
+	if host == "" {
+		if base != "" || len(schemes) > 0 {
+			b.v.Servers = append(b.v.Servers, &Server{URL: "/" + strings.TrimPrefix(base, "/"), Source: src})
+		}
+		return
+	}
+	if len(schemes) == 0 {
+		schemes = []string{"https"}
+	}
+	for _, sc := range schemes {
+		b.v.Servers = append(b.v.Servers, &Server{URL: sc + "://" + host + base, Source: src})
+	}
+}
+
+func (b *viewBuilder) tags(n *Node) {
+	if n == nil || n.Kind != Array {
+		return
+	}
+	for i, t := range n.Items {
+		b.v.Tags = append(b.v.Tags, &Tag{Name: t.GetStr("name"), Description: t.GetStr("description"), Node: t, Source: Path{"tags", i}})
+	}
+}
+
+// namedSchemas registers the named schemas first, so that each gets its
+// component path rather than the path of a place that uses it.
+func (b *viewBuilder) namedSchemas(n *Node, src Path) {
+	each(n, func(name string, s *Node) {
+		start := len(b.v.Schemas)
+		b.schema(s, src.with(name))
+		if len(b.v.Schemas) > start && b.v.Schemas[start].Name == "" {
+			b.v.Schemas[start].Name = name
+		}
+	})
+}
+
+// schemaMaps and schemaLists are the JSON Schema keywords whose values hold
+// subschemas, by shape.
+var (
+	schemaSingles = []string{"items", "additionalProperties", "not", "contains", "if", "then", "else",
+		"propertyNames", "unevaluatedItems", "unevaluatedProperties", "additionalItems", "contentSchema"}
+	schemaMaps  = []string{"properties", "patternProperties", "dependentSchemas", "$defs", "definitions"}
+	schemaLists = []string{"allOf", "anyOf", "oneOf", "prefixItems", "items"}
+)
+
+// schema registers a schema and every schema inside it once, following
+// $refs. Each target is visited once, so recursive schemas terminate.
+func (b *viewBuilder) schema(raw *Node, src Path) {
+	if raw == nil {
+		return
+	}
+	n := b.deref(raw)
+	if n.Kind != Object || b.seenSchema[n] {
+		return
+	}
+	b.seenSchema[n] = true
+	b.v.Schemas = append(b.v.Schemas, &Schema{Node: n, Source: src})
+	for _, k := range schemaSingles {
+		if c := n.Get(k); c != nil && c.Kind == Object {
+			b.schema(c, src.with(k))
+		}
+	}
+	for _, k := range schemaMaps {
+		if k == "definitions" && b.d.Format == Swagger && len(src) == 0 {
+			continue
+		}
+		each(n.Get(k), func(name string, c *Node) { b.schema(c, src.with(k, name)) })
+	}
+	for _, k := range schemaLists {
+		if c := n.Get(k); c != nil && c.Kind == Array {
+			for i, it := range c.Items {
+				b.schema(it, src.with(k, i))
+			}
+		}
+	}
+}
+
+// SortedSchemaNames returns the names of the named schemas, sorted; handy
+// for tests and reports.
+func (v *Views) SortedSchemaNames() []string {
+	var out []string
+	for _, s := range v.Schemas {
+		if s.Name != "" {
+			out = append(out, s.Name)
+		}
+	}
+	sort.Strings(out)
+	return out
+}

@@ -1,0 +1,378 @@
+package spec
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"regexp"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	yaml "go.yaml.in/yaml/v3"
+)
+
+// parseYAML parses one YAML document into a node tree. Aliases share the
+// anchored node; their expanded size is bounded so an alias bomb is an error,
+// not an allocation storm.
+func parseYAML(data []byte, lim Limits) (*Node, error) {
+	if !utf8.Valid(data) {
+		return nil, invalidUTF8(data)
+	}
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	var doc yaml.Node
+	if err := dec.Decode(&doc); err != nil {
+		if errors.Is(err, io.EOF) {
+			return nil, &SyntaxError{Pos: Pos{1, 1}, Msg: "empty document"}
+		}
+		return nil, yamlError(err)
+	}
+	var extra yaml.Node
+	if err := dec.Decode(&extra); err == nil {
+		return nil, &SyntaxError{Pos: Pos{int32(extra.Line), int32(extra.Column)}, Msg: "a second YAML document starts here; a specification file holds one document"}
+	} else if !errors.Is(err, io.EOF) {
+		return nil, yamlError(err)
+	}
+	if doc.Kind == yaml.DocumentNode && len(doc.Content) == 1 {
+		c := &yamlConv{lim: lim, src: data, memo: map[*yaml.Node]*Node{}, size: map[*Node]int64{}}
+		n, err := c.node(doc.Content[0], 0)
+		if err != nil {
+			return nil, err
+		}
+		if c.aliases > 0 && c.expanded(n) > int64(lim.MaxAliasFactor)*int64(c.real)+1000 {
+			return nil, &SyntaxError{Pos: Pos{1, 1}, Msg: fmt.Sprintf("YAML aliases expand %d values to more than %d (an alias bomb?)", c.real, int64(lim.MaxAliasFactor)*int64(c.real)+1000)}
+		}
+		return n, nil
+	}
+	return nil, &SyntaxError{Pos: Pos{1, 1}, Msg: "empty document"}
+}
+
+var yamlLineRE = regexp.MustCompile(`line (\d+):? ?`)
+
+// yamlError turns a yaml.v3 error (which names only a line) into a
+// SyntaxError with a position.
+func yamlError(err error) error {
+	msg := strings.TrimPrefix(err.Error(), "yaml: ")
+	line := 1
+	if m := yamlLineRE.FindStringSubmatchIndex(msg); m != nil {
+		line, _ = strconv.Atoi(msg[m[2]:m[3]])
+		msg = msg[:m[0]] + msg[m[1]:]
+	}
+	msg = strings.TrimPrefix(msg, "unmarshal errors:\n  ")
+	return &SyntaxError{Pos: Pos{Line: int32(line), Col: 1}, Msg: "invalid YAML: " + msg}
+}
+
+// invalidUTF8 reports the position of the first invalid UTF-8 byte.
+func invalidUTF8(data []byte) error {
+	line, col := int32(1), int32(1)
+	for i := 0; i < len(data); {
+		r, size := utf8.DecodeRune(data[i:])
+		if r == utf8.RuneError && size <= 1 {
+			return &SyntaxError{Pos: Pos{line, col}, Msg: fmt.Sprintf("invalid UTF-8 (byte 0x%02x); specifications must be UTF-8 text", data[i])}
+		}
+		if r == '\n' {
+			line++
+			col = 1
+		} else {
+			col++
+		}
+		i += size
+	}
+	return nil
+}
+
+type yamlConv struct {
+	lim     Limits
+	src     []byte
+	memo    map[*yaml.Node]*Node
+	size    map[*Node]int64
+	real    int
+	aliases int
+	// lineOff[i] is the byte offset of line i+1, built on first use.
+	lineOff []int
+}
+
+func (c *yamlConv) pos(line, col int) Pos { return Pos{Line: int32(line), Col: int32(col)} }
+
+func (c *yamlConv) node(y *yaml.Node, depth int) (*Node, error) {
+	if depth > c.lim.MaxDepth {
+		return nil, &SyntaxError{Pos: c.pos(y.Line, y.Column), Msg: fmt.Sprintf("nesting deeper than %d levels", c.lim.MaxDepth)}
+	}
+	if y.Kind == yaml.AliasNode {
+		c.aliases++
+		if y.Alias == nil {
+			return nil, &SyntaxError{Pos: c.pos(y.Line, y.Column), Msg: "alias to an unknown anchor"}
+		}
+		if n, ok := c.memo[y.Alias]; ok && n != nil {
+			return n, nil
+		}
+		if _, ok := c.memo[y.Alias]; ok {
+			return nil, &SyntaxError{Pos: c.pos(y.Line, y.Column), Msg: fmt.Sprintf("alias *%s refers to a node that contains it", y.Value)}
+		}
+		return c.node(y.Alias, depth)
+	}
+	if y.Anchor != "" {
+		if n, ok := c.memo[y]; ok && n != nil {
+			return n, nil
+		}
+		c.memo[y] = nil // in progress: an alias inside it is a cycle
+	}
+	c.real++
+	if c.lim.MaxNodes > 0 && c.real > c.lim.MaxNodes {
+		return nil, &SyntaxError{Pos: c.pos(y.Line, y.Column), Msg: fmt.Sprintf("document has more than %d values", c.lim.MaxNodes)}
+	}
+	n := &Node{Range: Range{Start: c.pos(y.Line, y.Column)}}
+	switch y.Kind {
+	case yaml.MappingNode:
+		n.Kind = Object
+		if err := c.mapping(n, y, depth); err != nil {
+			return nil, err
+		}
+		n.Range.End = c.containerEnd(y, n.Range.Start, len(n.Fields) == 0, func() Pos {
+			return n.Fields[len(n.Fields)-1].Value.Range.End
+		})
+	case yaml.SequenceNode:
+		n.Kind = Array
+		n.Items = make([]*Node, 0, len(y.Content))
+		for _, it := range y.Content {
+			v, err := c.node(it, depth+1)
+			if err != nil {
+				return nil, err
+			}
+			n.Items = append(n.Items, v)
+		}
+		n.Range.End = c.containerEnd(y, n.Range.Start, len(n.Items) == 0, func() Pos {
+			return n.Items[len(n.Items)-1].Range.End
+		})
+	case yaml.ScalarNode:
+		c.scalar(n, y)
+		n.Range.End = c.scalarEnd(y)
+	default:
+		return nil, &SyntaxError{Pos: c.pos(y.Line, y.Column), Msg: "unexpected YAML node"}
+	}
+	if y.Anchor != "" {
+		c.memo[y] = n
+	}
+	return n, nil
+}
+
+func (c *yamlConv) mapping(n *Node, y *yaml.Node, depth int) error {
+	n.Fields = make([]Field, 0, len(y.Content)/2)
+	var merges []*Node
+	for i := 0; i+1 < len(y.Content); i += 2 {
+		ky, vy := y.Content[i], y.Content[i+1]
+		if ky.Kind != yaml.ScalarNode {
+			return &SyntaxError{Pos: c.pos(ky.Line, ky.Column), Msg: "mapping keys must be scalars"}
+		}
+		v, err := c.node(vy, depth+1)
+		if err != nil {
+			return err
+		}
+		if ky.Tag == "!!merge" && ky.Value == "<<" {
+			switch v.Kind {
+			case Object:
+				merges = append(merges, v)
+			case Array:
+				merges = append(merges, v.Items...)
+			}
+			continue
+		}
+		for _, f := range n.Fields {
+			if f.Key == ky.Value {
+				return &SyntaxError{Pos: c.pos(ky.Line, ky.Column), Msg: fmt.Sprintf("duplicate key %q (first defined at %d:%d)", ky.Value, f.KeyRange.Start.Line, f.KeyRange.Start.Col)}
+			}
+		}
+		start := c.pos(ky.Line, ky.Column)
+		n.Fields = append(n.Fields, Field{Key: ky.Value, KeyRange: Range{Start: start, End: c.scalarEnd(ky)}, Value: v})
+	}
+	// Merge keys (<<) add the fields the mapping does not define itself.
+	for _, m := range merges {
+		if m.Kind != Object {
+			continue
+		}
+		for _, f := range m.Fields {
+			if n.Get(f.Key) == nil {
+				n.Fields = append(n.Fields, f)
+			}
+		}
+	}
+	return nil
+}
+
+// scalar sets the kind and value of a scalar from its resolved YAML tag,
+// giving YAML-only types their JSON meaning.
+func (c *yamlConv) scalar(n *Node, y *yaml.Node) {
+	n.Value = y.Value
+	switch y.Tag {
+	case "!!null":
+		n.Kind, n.Value = Null, "null"
+	case "!!bool":
+		n.Kind = Bool
+		if b, err := strconv.ParseBool(strings.ToLower(y.Value)); err == nil && b {
+			n.Value = "true"
+		} else {
+			n.Value = "false"
+		}
+	case "!!int", "!!float":
+		if lit, ok := jsonNumber(y.Value); ok {
+			n.Kind, n.Value = Number, lit
+		} else {
+			n.Kind = String
+		}
+	default:
+		n.Kind = String
+	}
+}
+
+// jsonNumber converts a YAML number literal into a JSON number literal.
+func jsonNumber(s string) (string, bool) {
+	if isJSONNumber(s) {
+		return s, true
+	}
+	clean := strings.ReplaceAll(s, "_", "")
+	if i, err := strconv.ParseInt(clean, 0, 64); err == nil {
+		return strconv.FormatInt(i, 10), true
+	}
+	if f, err := strconv.ParseFloat(strings.TrimPrefix(clean, "+"), 64); err == nil && !math.IsInf(f, 0) && !math.IsNaN(f) {
+		return strconv.FormatFloat(f, 'g', -1, 64), true
+	}
+	return "", false
+}
+
+func isJSONNumber(s string) bool {
+	p := &jsonParser{data: []byte(s), line: 1}
+	if len(s) == 0 || !(s[0] == '-' || (s[0] >= '0' && s[0] <= '9')) {
+		return false
+	}
+	_, err := p.number(Pos{})
+	return err == nil && p.pos == len(s)
+}
+
+func (c *yamlConv) containerEnd(y *yaml.Node, start Pos, empty bool, last func() Pos) Pos {
+	flow := y.Style&yaml.FlowStyle != 0
+	if empty {
+		if flow {
+			return Pos{start.Line, start.Col + 2}
+		}
+		return start
+	}
+	end := last()
+	if flow {
+		end.Col++
+	}
+	return end
+}
+
+// scalarEnd computes where a scalar ends. yaml.v3 records only starts, so
+// quoted scalars are scanned in the source; block scalars end on their last
+// content line.
+func (c *yamlConv) scalarEnd(y *yaml.Node) Pos {
+	start := c.pos(y.Line, y.Column)
+	switch {
+	case y.Style&(yaml.DoubleQuotedStyle|yaml.SingleQuotedStyle) != 0:
+		if end, ok := c.scanQuoted(y); ok {
+			return end
+		}
+	case y.Style&(yaml.LiteralStyle|yaml.FoldedStyle) != 0:
+		lines := strings.Count(strings.TrimRight(y.Value, "\n"), "\n") + 1
+		endLine := y.Line + lines
+		return Pos{int32(endLine), int32(c.lineLen(endLine) + 1)}
+	}
+	if strings.IndexByte(y.Value, '\n') < 0 {
+		return Pos{start.Line, start.Col + int32(utf8.RuneCountInString(y.Value))}
+	}
+	return Pos{start.Line, int32(c.lineLen(y.Line) + 1)}
+}
+
+func (c *yamlConv) lineOffsets() []int {
+	if c.lineOff == nil {
+		c.lineOff = append(make([]int, 0, bytes.Count(c.src, []byte{'\n'})+1), 0)
+		for i, b := range c.src {
+			if b == '\n' {
+				c.lineOff = append(c.lineOff, i+1)
+			}
+		}
+	}
+	return c.lineOff
+}
+
+// lineLen is the length of a 1-based line in characters.
+func (c *yamlConv) lineLen(line int) int {
+	off := c.lineOffsets()
+	if line < 1 || line > len(off) {
+		return 0
+	}
+	end := len(c.src)
+	if line < len(off) {
+		end = off[line] - 1
+	}
+	return utf8.RuneCount(bytes.TrimRight(c.src[off[line-1]:end], "\r"))
+}
+
+func (c *yamlConv) scanQuoted(y *yaml.Node) (Pos, bool) {
+	off := c.lineOffsets()
+	if y.Line < 1 || y.Line > len(off) {
+		return Pos{}, false
+	}
+	i := off[y.Line-1]
+	for col := 1; col < y.Column && i < len(c.src); col++ {
+		_, size := utf8.DecodeRune(c.src[i:])
+		i += size
+	}
+	if i >= len(c.src) {
+		return Pos{}, false
+	}
+	q := c.src[i]
+	if q != '"' && q != '\'' {
+		return Pos{}, false
+	}
+	line, col := int32(y.Line), int32(y.Column)+1
+	for i++; i < len(c.src); i++ {
+		b := c.src[i]
+		switch {
+		case b == '\n':
+			line++
+			col = 1
+			continue
+		case q == '"' && b == '\\':
+			i++
+			col += 2
+			continue
+		case b == q:
+			if q == '\'' && i+1 < len(c.src) && c.src[i+1] == '\'' {
+				i++
+				col += 2
+				continue
+			}
+			return Pos{line, col + 1}, true
+		}
+		if b&0xC0 != 0x80 {
+			col++
+		}
+	}
+	return Pos{}, false
+}
+
+// expanded is the number of values n stands for once aliases are expanded,
+// saturating instead of overflowing.
+func (c *yamlConv) expanded(n *Node) int64 {
+	if s, ok := c.size[n]; ok {
+		return s
+	}
+	s := int64(1)
+	add := func(k int64) {
+		if s += k; s > math.MaxInt64/4 {
+			s = math.MaxInt64 / 4
+		}
+	}
+	for _, f := range n.Fields {
+		add(c.expanded(f.Value))
+	}
+	for _, it := range n.Items {
+		add(c.expanded(it))
+	}
+	c.size[n] = s
+	return s
+}
