@@ -187,7 +187,12 @@ type Location struct {
 // A path ending in an object key points to the key (through its value when
 // that is a scalar); a path ending in an index points to the whole item.
 func (d *Document) Locate(path []any, visit func(*Node)) Location {
-	file, cur := d.Root, d.Root.Root
+	return d.LocateIn(d.Root, path, visit)
+}
+
+// LocateIn is Locate from the root of one file of the document.
+func (d *Document) LocateIn(start *File, path []any, visit func(*Node)) Location {
+	file, cur := start, start.Root
 	ptr := make([]string, 0, len(path))
 	loc := Location{File: file, Range: rootRange(cur), Exact: true}
 	if visit != nil {
@@ -296,6 +301,26 @@ func Pointer(path []any) string {
 		segs[i] = segString(s)
 	}
 	return joinPointer(segs)
+}
+
+// FileNamed returns the file of the document with the given name, or nil.
+func (d *Document) FileNamed(name string) *File {
+	for _, f := range d.files {
+		if f.Name == name {
+			return f
+		}
+	}
+	return nil
+}
+
+// PointerPath splits a JSON pointer into a path of keys.
+func PointerPath(p string) Path {
+	segs := splitPointer(p)
+	out := make(Path, len(segs))
+	for i, s := range segs {
+		out[i] = s
+	}
+	return out
 }
 
 func splitPointer(p string) []string {

@@ -290,3 +290,14 @@ func resolveLocation(base, ref string) (string, error) {
 	}
 	return filepath.Join(dir, filepath.FromSlash(p)), nil
 }
+
+// Parse parses YAML or JSON text with positions, for files that are not
+// specifications (configuration, rulesets). Errors are *Error.
+func Parse(name string, data []byte, lim Limits) (*Node, error) {
+	l := NewLoader(Options{Limits: lim})
+	f, err := l.parseFile(name, name, data)
+	if err != nil {
+		return nil, err
+	}
+	return f.Root, nil
+}

@@ -1,0 +1,238 @@
+// Package linter is the lint pipeline: it loads documents, evaluates the
+// enabled rules over each, resolves every violation's path to a file, line
+// and column, applies inline ignores, and returns diagnostics.
+package linter
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"runtime"
+	"sort"
+	"sync"
+	"time"
+
+	"github.com/specgate/specgate/policy"
+	"github.com/specgate/specgate/rulesets"
+	"github.com/specgate/specgate/spec"
+)
+
+// Rule ids of diagnostics that come from the pipeline rather than a rule.
+const (
+	LoadErrorRule = "load-error"   // the file could not be read or parsed
+	TimeoutRule   = "eval-timeout" // rule evaluation exceeded its time limit
+)
+
+// DocsURL is where each rule's documentation page lives; the rule id is
+// appended.
+const DocsURL = "https://github.com/specgate/specgate/blob/main/docs/rules/"
+
+// Diagnostic is one finding at one place.
+type Diagnostic struct {
+	RuleID   string
+	Severity policy.Severity
+	Message  string
+	Category string
+	Maturity string
+	File     string
+	Pointer  string
+	Range    spec.Range
+}
+
+// DocURL is the documentation page of the diagnostic's rule, "" for
+// pipeline diagnostics.
+func (d Diagnostic) DocURL() string {
+	if d.RuleID == LoadErrorRule || d.RuleID == TimeoutRule {
+		return ""
+	}
+	return DocsURL + d.RuleID + ".md"
+}
+
+// Result is the outcome for one input.
+type Result struct {
+	File        string // as named by the user
+	Format      string // e.g. "OpenAPI 3.1.0"; empty when the file did not load
+	Diagnostics []Diagnostic
+	// Err is set when the file could not be loaded or linted at all; it is
+	// also reported as a diagnostic so that reports show it.
+	Err error
+}
+
+// Linter lints documents with a fixed set of rules and severities. It is
+// safe for concurrent use.
+type Linter struct {
+	reg        *policy.Registry
+	severities rulesets.Severities
+	engine     *policy.Engine
+	loader     *spec.Loader
+}
+
+// Options configure a Linter.
+type Options struct {
+	Registry   *policy.Registry
+	Severities rulesets.Severities
+	Loader     *spec.Loader
+	Timeout    time.Duration // per document; 0 means no limit
+}
+
+// New compiles the enabled rules once.
+func New(ctx context.Context, opts Options) (*Linter, error) {
+	var rules []*policy.Rule
+	for _, id := range opts.Severities.Enabled() {
+		if r := opts.Registry.Rule(id); r != nil {
+			rules = append(rules, r)
+		}
+	}
+	engine, err := policy.Compile(ctx, rules, opts.Registry.Libs, opts.Timeout)
+	if err != nil {
+		return nil, err
+	}
+	if opts.Loader == nil {
+		opts.Loader = spec.NewLoader(spec.Options{})
+	}
+	return &Linter{reg: opts.Registry, severities: opts.Severities, engine: engine, loader: opts.Loader}, nil
+}
+
+// RuleCount is the number of rules that run.
+func (l *Linter) RuleCount() int { return len(l.engine.Rules()) }
+
+// LintFiles lints inputs in parallel, one result per input, in input
+// order. One bad input never stops the others.
+func (l *Linter) LintFiles(ctx context.Context, names []string) []Result {
+	results := make([]Result, len(names))
+	workers := min(runtime.GOMAXPROCS(0), len(names))
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				results[i] = l.LintFile(ctx, names[i])
+			}
+		}()
+	}
+	for i := range names {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	return results
+}
+
+// LintFile loads and lints one input.
+func (l *Linter) LintFile(ctx context.Context, name string) Result {
+	doc, err := l.loader.Load(ctx, name)
+	if err != nil {
+		return errorResult(name, err)
+	}
+	return l.LintDocument(ctx, doc)
+}
+
+func errorResult(name string, err error) Result {
+	d := Diagnostic{RuleID: LoadErrorRule, Severity: policy.Error, Message: err.Error(), File: name}
+	var se *spec.Error
+	if errors.As(err, &se) {
+		d.File, d.Message, d.Pointer = se.File, se.Msg, se.Pointer
+		d.Range = spec.Range{Start: se.Pos, End: se.Pos}
+	}
+	return Result{File: name, Diagnostics: []Diagnostic{d}, Err: err}
+}
+
+// LintDocument lints a loaded document.
+func (l *Linter) LintDocument(ctx context.Context, doc *spec.Document) Result {
+	res := Result{File: doc.Root.Name, Format: doc.String()}
+	violations, err := l.engine.Eval(ctx, policy.Input(doc))
+	if err != nil {
+		rule := LoadErrorRule
+		if errors.Is(err, policy.ErrTimeout) {
+			rule = TimeoutRule
+			err = fmt.Errorf("%w: no results are reported for this file, raise --timeout to lint it fully", err)
+		}
+		res.Err = err
+		res.Diagnostics = []Diagnostic{{RuleID: rule, Severity: policy.Error, Message: err.Error(), File: doc.Root.Name,
+			Range: spec.Range{Start: spec.Pos{Line: 1, Col: 1}, End: spec.Pos{Line: 1, Col: 1}}}}
+		return res
+	}
+	seen := map[Diagnostic]bool{}
+	for _, v := range violations {
+		d, ok := l.diagnostic(doc, v)
+		if ok && !seen[d] {
+			seen[d] = true
+			res.Diagnostics = append(res.Diagnostics, d)
+		}
+	}
+	Sort(res.Diagnostics)
+	return res
+}
+
+// diagnostic resolves a violation to a located diagnostic; false when an
+// inline x-lint-ignore on the way suppresses it.
+func (l *Linter) diagnostic(doc *spec.Document, v policy.Violation) (Diagnostic, bool) {
+	rule := l.reg.Rule(v.Rule)
+	start := doc.Root
+	if v.File != "" {
+		if f := doc.FileNamed(v.File); f != nil {
+			start = f
+		}
+	}
+	ignored := false
+	loc := doc.LocateIn(start, v.Path, func(n *spec.Node) {
+		if !ignored && ignores(n, v.Rule) {
+			ignored = true
+		}
+	})
+	if ignored {
+		return Diagnostic{}, false
+	}
+	return Diagnostic{
+		RuleID:   v.Rule,
+		Severity: l.severities[v.Rule],
+		Message:  v.Message,
+		Category: rule.Category,
+		Maturity: rule.Maturity,
+		File:     loc.File.Name,
+		Pointer:  loc.Pointer,
+		Range:    loc.Range,
+	}, true
+}
+
+// IgnoreKey is the extension that silences rules on a node and everything
+// under it: `x-lint-ignore: [rule-id, …]` (or a single id).
+const IgnoreKey = "x-lint-ignore"
+
+func ignores(n *spec.Node, rule string) bool {
+	ig := n.Get(IgnoreKey)
+	if ig == nil {
+		return false
+	}
+	if ig.Kind == spec.String {
+		return ig.Value == rule || ig.Value == rulesets.BuiltinPrefix+rule
+	}
+	for _, it := range ig.Items {
+		if it.Value == rule || it.Value == rulesets.BuiltinPrefix+rule {
+			return true
+		}
+	}
+	return false
+}
+
+// Sort orders diagnostics by file, position, then rule.
+func Sort(ds []Diagnostic) {
+	sort.SliceStable(ds, func(i, j int) bool {
+		a, b := ds[i], ds[j]
+		if a.File != b.File {
+			return a.File < b.File
+		}
+		if a.Range.Start.Line != b.Range.Start.Line {
+			return a.Range.Start.Line < b.Range.Start.Line
+		}
+		if a.Range.Start.Col != b.Range.Start.Col {
+			return a.Range.Start.Col < b.Range.Start.Col
+		}
+		if a.RuleID != b.RuleID {
+			return a.RuleID < b.RuleID
+		}
+		return a.Message < b.Message
+	})
+}

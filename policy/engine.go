@@ -1,0 +1,205 @@
+package policy
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/open-policy-agent/opa/v1/ast"
+	"github.com/open-policy-agent/opa/v1/rego"
+	"github.com/open-policy-agent/opa/v1/topdown"
+)
+
+// Violation is one finding of a rule: a path into the document (object
+// keys and array indices) and a message. File is empty for the entry file,
+// or names another file of the document when the path starts there.
+type Violation struct {
+	Rule    string
+	Path    []any
+	File    string
+	Message string
+}
+
+// Engine evaluates a fixed set of rules. It is compiled once and safe for
+// concurrent use.
+type Engine struct {
+	rules   []*Rule
+	query   rego.PreparedEvalQuery
+	timeout time.Duration
+}
+
+// ErrTimeout is returned (wrapped) when an evaluation exceeds its time
+// limit; the violations found so far are not returned, since they would be
+// incomplete without saying so.
+var ErrTimeout = errors.New("rule evaluation exceeded its time limit")
+
+// deniedBuiltins are the builtins user-authored Rego must not reach: the
+// network, the clock, the runtime environment and randomness. Rules must
+// be pure functions of the document.
+var deniedBuiltins = map[string]bool{
+	"http.send": true, "net.lookup_ip_addr": true, "opa.runtime": true,
+	"time.now_ns": true, "rand.intn": true, "uuid.rfc4122": true, "trace": false,
+}
+
+// Capabilities are the sandboxed capabilities every rule is compiled with.
+func Capabilities() *ast.Capabilities {
+	caps := ast.CapabilitiesForThisVersion()
+	kept := caps.Builtins[:0]
+	for _, b := range caps.Builtins {
+		if !deniedBuiltins[b.Name] && !strings.HasPrefix(b.Name, "net.lookup") {
+			kept = append(kept, b)
+		}
+	}
+	caps.Builtins = kept
+	caps.AllowNet = []string{}
+	return caps
+}
+
+// Compile builds an engine for rules (with the registry's libraries). The
+// query gathers every rule's violations at once; each rule is guarded by
+// the formats it declares so that one prepared query serves every document.
+func Compile(ctx context.Context, rules []*Rule, libs []*ast.Module, timeout time.Duration) (*Engine, error) {
+	modules := map[string]*ast.Module{}
+	for _, m := range libs {
+		modules[m.Package.Location.File] = m
+	}
+	for _, r := range rules {
+		modules[r.File] = r.Module
+	}
+	agg, err := ast.ParseModuleWithOpts("specgate/run.rego", aggregator(rules), parseOpts)
+	if err != nil {
+		return nil, fmt.Errorf("internal error: aggregator module: %w", err)
+	}
+	modules["specgate/run.rego"] = agg
+
+	compiler := ast.NewCompiler().WithCapabilities(Capabilities()).WithEnablePrintStatements(false)
+	compiler.Compile(modules)
+	if compiler.Failed() {
+		return nil, compileError(compiler.Errors)
+	}
+	q, err := rego.New(
+		rego.Compiler(compiler),
+		rego.Query("data.specgate.run.results"),
+		rego.Capabilities(Capabilities()),
+	).PrepareForEval(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return &Engine{rules: rules, query: q, timeout: timeout}, nil
+}
+
+// aggregator generates the module that collects [rule id, violation]
+// pairs from every enabled rule that applies to the input's formats.
+func aggregator(rules []*Rule) string {
+	var b strings.Builder
+	b.WriteString("package specgate.run\n\n")
+	for _, r := range rules {
+		fmt.Fprintf(&b, "results contains [%q, v] if {\n", r.ID)
+		if len(r.Formats) > 0 {
+			b.WriteString("\tsome f in input.formats\n\tf in {")
+			for i, f := range r.Formats {
+				if i > 0 {
+					b.WriteString(", ")
+				}
+				fmt.Fprintf(&b, "%q", f)
+			}
+			b.WriteString("}\n")
+		}
+		fmt.Fprintf(&b, "\tsome v in data.specgate.rules[%q].violations\n}\n\n", r.ID)
+	}
+	if len(rules) == 0 {
+		b.WriteString("results := set()\n")
+	}
+	return b.String()
+}
+
+// CompileError lists Rego compile errors with their file:line:col.
+type CompileError struct{ Errors ast.Errors }
+
+func (e *CompileError) Error() string {
+	msgs := make([]string, len(e.Errors))
+	for i, err := range e.Errors {
+		if err.Location != nil {
+			msgs[i] = fmt.Sprintf("%s:%d:%d: %s", err.Location.File, err.Location.Row, err.Location.Col, err.Message)
+		} else {
+			msgs[i] = err.Message
+		}
+	}
+	return strings.Join(msgs, "\n")
+}
+
+func compileError(errs ast.Errors) error { return &CompileError{Errors: errs} }
+
+// Rules returns the rules the engine runs.
+func (e *Engine) Rules() []*Rule { return e.rules }
+
+// Eval runs every rule over one input value and returns the violations,
+// ordered by rule then path.
+func (e *Engine) Eval(ctx context.Context, input ast.Value) ([]Violation, error) {
+	if e.timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, e.timeout)
+		defer cancel()
+	}
+	rs, err := e.query.Eval(ctx, rego.EvalParsedInput(input))
+	if err != nil {
+		var te *topdown.Error
+		if errors.Is(ctx.Err(), context.DeadlineExceeded) || (errors.As(err, &te) && te.Code == topdown.CancelErr) {
+			return nil, fmt.Errorf("%w (%s)", ErrTimeout, e.timeout)
+		}
+		return nil, err
+	}
+	if len(rs) == 0 || len(rs[0].Expressions) == 0 {
+		return nil, nil
+	}
+	set, ok := rs[0].Expressions[0].Value.([]any)
+	if !ok {
+		return nil, fmt.Errorf("internal error: unexpected result %T", rs[0].Expressions[0].Value)
+	}
+	out := make([]Violation, 0, len(set))
+	for _, item := range set {
+		pair, ok := item.([]any)
+		if !ok || len(pair) != 2 {
+			continue
+		}
+		id, _ := pair[0].(string)
+		out = append(out, decodeViolation(id, pair[1]))
+	}
+	return out, nil
+}
+
+// decodeViolation reads {"path": [...], "message": "...", "file"?: "..."}.
+// A malformed violation is kept, with a message saying what is wrong with
+// it, rather than dropped.
+func decodeViolation(id string, v any) Violation {
+	out := Violation{Rule: id}
+	obj, ok := v.(map[string]any)
+	if !ok {
+		out.Message = fmt.Sprintf("rule %s returned a violation that is not an object: %v", id, v)
+		return out
+	}
+	out.Message, _ = obj["message"].(string)
+	if out.Message == "" {
+		out.Message = fmt.Sprintf("rule %s returned a violation without a message", id)
+	}
+	out.File, _ = obj["file"].(string)
+	raw, _ := obj["path"].([]any)
+	out.Path = make([]any, 0, len(raw))
+	for _, seg := range raw {
+		switch s := seg.(type) {
+		case string:
+			out.Path = append(out.Path, s)
+		case json.Number:
+			if i, err := strconv.Atoi(string(s)); err == nil {
+				out.Path = append(out.Path, i)
+			}
+		case float64:
+			out.Path = append(out.Path, int(s))
+		}
+	}
+	return out
+}

@@ -1,0 +1,281 @@
+package policy
+
+import (
+	"encoding/json"
+	"strconv"
+
+	"github.com/open-policy-agent/opa/v1/ast"
+
+	"github.com/specgate/specgate/spec"
+)
+
+// Input builds the OPA input value of a document once, directly as an
+// ast.Value (no JSON round trip). Its shape is documented in
+// docs/input.md. Views share the converted values of the raw document, so
+// a schema that appears in the raw tree and in input.schemas is one value.
+func Input(doc *spec.Document) ast.Value {
+	c := &converter{terms: map[*spec.Node]*ast.Term{}, keys: map[string]*ast.Term{}}
+	v := doc.Views()
+	obj := []([2]*ast.Term){
+		c.kv("format", c.str(string(doc.Format))),
+		c.kv("version", c.str(doc.Version)),
+		c.kv("formats", c.strs(doc.FormatTags())),
+		c.kv("document", c.node(doc.Root.Root)),
+		c.kv("pathItems", c.pathItems(v.PathItems)),
+		c.kv("operations", c.operations(v.Operations)),
+		c.kv("webhooks", c.operations(v.Webhooks)),
+		c.kv("callbacks", c.operations(v.Callbacks)),
+		c.kv("parameters", c.parameters(v.Parameters)),
+		c.kv("schemas", c.schemas(v.Schemas)),
+		c.kv("securitySchemes", c.securitySchemes(v.SecuritySchemes)),
+		c.kv("security", c.security(v.Security)),
+		c.kv("servers", c.servers(v.Servers)),
+		c.kv("tags", c.tags(v.Tags)),
+		c.kv("channels", c.channels(v.Channels)),
+		c.kv("asyncOperations", c.asyncOperations(v.AsyncOperations)),
+		c.kv("messages", c.messages(v.Messages)),
+		c.kv("refs", c.refs(doc)),
+	}
+	return ast.NewObject(obj...)
+}
+
+type converter struct {
+	terms map[*spec.Node]*ast.Term // containers already converted
+	keys  map[string]*ast.Term     // interned object keys
+}
+
+func (c *converter) key(k string) *ast.Term {
+	t, ok := c.keys[k]
+	if !ok {
+		t = ast.StringTerm(k)
+		c.keys[k] = t
+	}
+	return t
+}
+
+func (c *converter) kv(k string, v *ast.Term) [2]*ast.Term { return [2]*ast.Term{c.key(k), v} }
+
+func (c *converter) str(s string) *ast.Term { return ast.StringTerm(s) }
+
+func (c *converter) strs(ss []string) *ast.Term {
+	items := make([]*ast.Term, len(ss))
+	for i, s := range ss {
+		items[i] = c.str(s)
+	}
+	return ast.ArrayTerm(items...)
+}
+
+func boolTerm(b bool) *ast.Term { return ast.BooleanTerm(b) }
+
+// node converts a node; nil becomes null.
+func (c *converter) node(n *spec.Node) *ast.Term {
+	if n == nil {
+		return ast.NullTerm()
+	}
+	switch n.Kind {
+	case spec.Null:
+		return ast.NullTerm()
+	case spec.Bool:
+		return ast.BooleanTerm(n.Value == "true")
+	case spec.Number:
+		return ast.NumberTerm(json.Number(n.Value))
+	case spec.String:
+		return ast.StringTerm(n.Value)
+	}
+	if t, ok := c.terms[n]; ok {
+		return t
+	}
+	var t *ast.Term
+	if n.Kind == spec.Object {
+		pairs := make([][2]*ast.Term, len(n.Fields))
+		for i := range n.Fields {
+			f := &n.Fields[i]
+			pairs[i] = [2]*ast.Term{c.key(f.Key), c.node(f.Value)}
+		}
+		t = ast.NewTerm(ast.NewObject(pairs...))
+	} else {
+		items := make([]*ast.Term, len(n.Items))
+		for i, it := range n.Items {
+			items[i] = c.node(it)
+		}
+		t = ast.NewTerm(ast.NewArray(items...))
+	}
+	c.terms[n] = t
+	return t
+}
+
+// path converts a source path; indices stay numbers.
+func (c *converter) path(p spec.Path) *ast.Term {
+	items := make([]*ast.Term, len(p))
+	for i, s := range p {
+		switch s := s.(type) {
+		case int:
+			items[i] = ast.NumberTerm(json.Number(strconv.Itoa(s)))
+		case string:
+			items[i] = c.str(s)
+		}
+	}
+	return ast.ArrayTerm(items...)
+}
+
+func list[T any](items []T, fn func(T) *ast.Term) *ast.Term {
+	out := make([]*ast.Term, len(items))
+	for i, it := range items {
+		out[i] = fn(it)
+	}
+	return ast.ArrayTerm(out...)
+}
+
+func (c *converter) obj(pairs ...[2]*ast.Term) *ast.Term { return ast.ObjectTerm(pairs...) }
+
+func (c *converter) pathItems(items []*spec.PathItem) *ast.Term {
+	return list(items, func(p *spec.PathItem) *ast.Term {
+		methods := make([]string, len(p.Operations))
+		for i, op := range p.Operations {
+			methods[i] = op.Method
+		}
+		return c.obj(c.kv("path", c.str(p.Path)), c.kv("methods", c.strs(methods)),
+			c.kv("node", c.node(p.Node)), c.kv("source", c.path(p.Source)))
+	})
+}
+
+func (c *converter) operations(ops []*spec.Operation) *ast.Term {
+	return list(ops, c.operation)
+}
+
+func (c *converter) operation(op *spec.Operation) *ast.Term {
+	rb := ast.NullTerm()
+	if op.RequestBody != nil {
+		b := op.RequestBody
+		rb = c.obj(c.kv("required", boolTerm(b.Required)), c.kv("description", c.str(b.Description)),
+			c.kv("content", c.mediaTypes(b.Content)), c.kv("formData", c.parameters(b.FormData)),
+			c.kv("node", c.node(b.Node)), c.kv("source", c.path(b.Source)))
+	}
+	responses := list(op.Responses, func(r *spec.Response) *ast.Term {
+		headers := list(r.Headers, func(h *spec.Header) *ast.Term {
+			return c.obj(c.kv("name", c.str(h.Name)), c.kv("required", boolTerm(h.Required)),
+				c.kv("schema", c.node(h.Schema)), c.kv("schemaSource", c.path(h.SchemaSource)),
+				c.kv("node", c.node(h.Node)), c.kv("source", c.path(h.Source)))
+		})
+		return c.obj(c.kv("status", c.str(r.Status)), c.kv("description", c.str(r.Description)),
+			c.kv("content", c.mediaTypes(r.Content)), c.kv("headers", headers),
+			c.kv("node", c.node(r.Node)), c.kv("source", c.path(r.Source)))
+	})
+	return c.obj(
+		c.kv("path", c.str(op.Path)), c.kv("method", c.str(op.Method)),
+		c.kv("operationId", c.str(op.OperationID)), c.kv("summary", c.str(op.Summary)),
+		c.kv("description", c.str(op.Description)), c.kv("tags", c.strs(op.Tags)),
+		c.kv("deprecated", boolTerm(op.Deprecated)),
+		c.kv("parameters", c.parameters(op.Parameters)), c.kv("requestBody", rb),
+		c.kv("responses", responses), c.kv("security", c.security(op.Security)),
+		c.kv("servers", c.servers(op.Servers)),
+		c.kv("webhook", c.str(op.Webhook)), c.kv("callback", c.str(op.Callback)),
+		c.kv("node", c.node(op.Node)), c.kv("source", c.path(op.Source)),
+	)
+}
+
+func (c *converter) mediaTypes(mts []*spec.MediaType) *ast.Term {
+	return list(mts, func(m *spec.MediaType) *ast.Term {
+		return c.obj(c.kv("mediaType", c.str(m.Name)), c.kv("schema", c.node(m.Schema)),
+			c.kv("schemaSource", c.path(m.SchemaSource)), c.kv("node", c.node(m.Node)), c.kv("source", c.path(m.Source)))
+	})
+}
+
+func (c *converter) parameters(ps []*spec.Parameter) *ast.Term {
+	return list(ps, func(p *spec.Parameter) *ast.Term {
+		return c.obj(c.kv("name", c.str(p.Name)), c.kv("in", c.str(p.In)), c.kv("required", boolTerm(p.Required)),
+			c.kv("schema", c.node(p.Schema)), c.kv("schemaSource", c.path(p.SchemaSource)),
+			c.kv("component", c.str(p.Component)), c.kv("node", c.node(p.Node)), c.kv("source", c.path(p.Source)))
+	})
+}
+
+func (c *converter) schemas(ss []*spec.Schema) *ast.Term {
+	return list(ss, func(s *spec.Schema) *ast.Term {
+		return c.obj(c.kv("name", c.str(s.Name)), c.kv("node", c.node(s.Node)), c.kv("source", c.path(s.Source)))
+	})
+}
+
+func (c *converter) securitySchemes(ss []*spec.SecurityScheme) *ast.Term {
+	return list(ss, func(s *spec.SecurityScheme) *ast.Term {
+		return c.obj(c.kv("name", c.str(s.Name)), c.kv("type", c.str(s.Type)), c.kv("scheme", c.str(s.Scheme)),
+			c.kv("in", c.str(s.In)), c.kv("paramName", c.str(s.ParamName)), c.kv("bearerFormat", c.str(s.BearerFormat)),
+			c.kv("node", c.node(s.Node)), c.kv("source", c.path(s.Source)))
+	})
+}
+
+func (c *converter) security(s *spec.Security) *ast.Term {
+	if s == nil {
+		return ast.NullTerm()
+	}
+	alts := list(s.Alternatives, func(a spec.SecurityAlternative) *ast.Term {
+		schemes := list(a.Schemes, func(ss spec.SchemeScopes) *ast.Term {
+			return c.obj(c.kv("name", c.str(ss.Name)), c.kv("scopes", c.strs(ss.Scopes)))
+		})
+		return c.obj(c.kv("schemes", schemes), c.kv("source", c.path(a.Source)))
+	})
+	return c.obj(c.kv("alternatives", alts), c.kv("source", c.path(s.Source)))
+}
+
+func (c *converter) servers(ss []*spec.Server) *ast.Term {
+	return list(ss, func(s *spec.Server) *ast.Term {
+		return c.obj(c.kv("url", c.str(s.URL)), c.kv("description", c.str(s.Description)),
+			c.kv("node", c.node(s.Node)), c.kv("source", c.path(s.Source)))
+	})
+}
+
+func (c *converter) tags(ts []*spec.Tag) *ast.Term {
+	return list(ts, func(t *spec.Tag) *ast.Term {
+		return c.obj(c.kv("name", c.str(t.Name)), c.kv("description", c.str(t.Description)),
+			c.kv("node", c.node(t.Node)), c.kv("source", c.path(t.Source)))
+	})
+}
+
+func (c *converter) messageNames(ms []*spec.Message) *ast.Term {
+	names := make([]string, len(ms))
+	for i, m := range ms {
+		names[i] = m.Name
+	}
+	return c.strs(names)
+}
+
+func (c *converter) channels(chs []*spec.Channel) *ast.Term {
+	return list(chs, func(ch *spec.Channel) *ast.Term {
+		return c.obj(c.kv("id", c.str(ch.ID)), c.kv("address", c.str(ch.Address)),
+			c.kv("messages", c.messageNames(ch.Messages)), c.kv("node", c.node(ch.Node)), c.kv("source", c.path(ch.Source)))
+	})
+}
+
+func (c *converter) asyncOperations(ops []*spec.AsyncOperation) *ast.Term {
+	return list(ops, func(op *spec.AsyncOperation) *ast.Term {
+		return c.obj(c.kv("id", c.str(op.ID)), c.kv("action", c.str(op.Action)), c.kv("channel", c.str(op.Channel)),
+			c.kv("summary", c.str(op.Summary)), c.kv("description", c.str(op.Description)),
+			c.kv("messages", c.messageNames(op.Messages)), c.kv("security", c.security(op.Security)),
+			c.kv("node", c.node(op.Node)), c.kv("source", c.path(op.Source)))
+	})
+}
+
+func (c *converter) messages(ms []*spec.Message) *ast.Term {
+	return list(ms, func(m *spec.Message) *ast.Term {
+		return c.obj(c.kv("name", c.str(m.Name)), c.kv("payload", c.node(m.Payload)),
+			c.kv("payloadSource", c.path(m.PayloadSource)), c.kv("node", c.node(m.Node)), c.kv("source", c.path(m.Source)))
+	})
+}
+
+// refs lists every $ref with where it is written: "file" names the file
+// (empty for the entry file) and "path" is the path within that file.
+func (c *converter) refs(doc *spec.Document) *ast.Term {
+	return list(doc.Refs, func(r *spec.Ref) *ast.Term {
+		file := ""
+		if r.File != doc.Root {
+			file = r.File.Name
+		}
+		errMsg := ""
+		if r.Err != nil {
+			errMsg = r.Err.Msg
+		}
+		return c.obj(c.kv("ref", c.str(r.Value)), c.kv("file", c.str(file)),
+			c.kv("path", c.path(spec.PointerPath(r.Pointer))),
+			c.kv("resolved", boolTerm(r.Target != nil && r.Err == nil)), c.kv("error", c.str(errMsg)),
+			c.kv("circular", boolTerm(r.Circular)))
+	})
+}

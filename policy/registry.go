@@ -1,0 +1,286 @@
+// Package policy runs rules written in Rego over specifications in an
+// embedded OPA engine: it reads the rule registry from the rules' METADATA
+// annotations, compiles the enabled rules once into a single prepared query
+// with sandboxed capabilities, builds the OPA input from a spec.Document,
+// and evaluates it into violations {rule, path, message}.
+package policy
+
+import (
+	"fmt"
+	"io/fs"
+	"path"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/open-policy-agent/opa/v1/ast"
+)
+
+// Severity is a rule severity. The zero value is Off.
+type Severity int
+
+const (
+	Off Severity = iota
+	Warn
+	Error
+)
+
+var severityNames = []string{"off", "warn", "error"}
+
+func (s Severity) String() string {
+	if s >= Off && s <= Error {
+		return severityNames[s]
+	}
+	return fmt.Sprintf("severity(%d)", int(s))
+}
+
+// ParseSeverity reads "off", "warn" or "error" ("warning" is accepted for
+// warn, as peers write it).
+func ParseSeverity(s string) (Severity, bool) {
+	switch strings.ToLower(s) {
+	case "off":
+		return Off, true
+	case "warn", "warning":
+		return Warn, true
+	case "error":
+		return Error, true
+	}
+	return Off, false
+}
+
+// Maturities, from lowest to highest: a spec reaches a level when every
+// error-level rule of that level and below passes.
+var Maturities = []string{"Baseline", "Bronze", "Silver", "Gold", "Platinum"}
+
+// Categories group rules in reports and docs.
+var Categories = []string{"Operations", "Parameters", "Requests", "Responses", "Schemas", "Security",
+	"Documentation", "Naming", "Servers", "Structure", "References", "Pagination", "Channels", "Messages"}
+
+// Families decide how the rulesets treat a rule (see package rulesets).
+var Families = []string{"correctness", "documentation", "naming", "security", "health", "pagination", "headers", "structure"}
+
+// FormatTags are the format names a rule may declare (see
+// spec.Document.FormatTags).
+var FormatTags = []string{"oas", "oas2", "oas3", "oas3.0", "oas3.1", "oas3.2", "asyncapi", "asyncapi2", "asyncapi3", "arazzo", "arazzo1"}
+
+// Rule is one rule: its metadata and its compiled-to-be module.
+type Rule struct {
+	ID          string
+	Title       string
+	Description string
+	Category    string
+	Maturity    string
+	Family      string
+	Severity    Severity // the rule's original severity
+	Formats     []string
+	HowToFix    string
+	Peers       []string // equivalent rule ids of other linters, "vacuum:…", "spectral:…"
+	Builtin     bool
+
+	File   string // the .rego file the rule is defined in
+	Module *ast.Module
+}
+
+// AppliesTo reports whether the rule runs on a document with these format
+// tags.
+func (r *Rule) AppliesTo(tags []string) bool {
+	for _, f := range r.Formats {
+		if slices.Contains(tags, f) {
+			return true
+		}
+	}
+	return false
+}
+
+// Registry is a validated set of rules plus the library modules they share.
+type Registry struct {
+	Rules []*Rule // sorted by id
+	Libs  []*ast.Module
+	byID  map[string]*Rule
+}
+
+// Rule returns the rule with this id, or nil.
+func (r *Registry) Rule(id string) *Rule { return r.byID[id] }
+
+// IDs returns every rule id, sorted.
+func (r *Registry) IDs() []string {
+	ids := make([]string, len(r.Rules))
+	for i, rule := range r.Rules {
+		ids[i] = rule.ID
+	}
+	return ids
+}
+
+const rulePackagePrefix = "data.specgate.rules"
+
+// parseOpts are the parser options for rule modules.
+var parseOpts = ast.ParserOptions{ProcessAnnotation: true, RegoVersion: ast.RegoV1}
+
+// LoadFS reads every .rego file under root of fsys (not _test.rego files):
+// modules whose package is specgate.rules["<id>"] are rules, others are
+// libraries. builtin marks the rules as specgate's own.
+func LoadFS(fsys fs.FS, root string, builtin bool) (*Registry, error) {
+	reg := &Registry{byID: map[string]*Rule{}}
+	err := fs.WalkDir(fsys, root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() || !strings.HasSuffix(p, ".rego") || strings.HasSuffix(p, "_test.rego") {
+			return nil
+		}
+		src, err := fs.ReadFile(fsys, p)
+		if err != nil {
+			return err
+		}
+		return reg.AddModule(p, string(src), builtin)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return reg, reg.Validate()
+}
+
+// AddModule parses one module into the registry.
+func (r *Registry) AddModule(file, src string, builtin bool) error {
+	if r.byID == nil {
+		r.byID = map[string]*Rule{}
+	}
+	m, err := ast.ParseModuleWithOpts(file, src, parseOpts)
+	if err != nil {
+		return err
+	}
+	pkg := m.Package.Path.String()
+	if !strings.HasPrefix(pkg, rulePackagePrefix+"[") {
+		r.Libs = append(r.Libs, m)
+		return nil
+	}
+	rule, err := ruleFromModule(file, m)
+	if err != nil {
+		return err
+	}
+	rule.Builtin = builtin
+	if prev := r.byID[rule.ID]; prev != nil {
+		return fmt.Errorf("%s: rule %q is already defined in %s", file, rule.ID, prev.File)
+	}
+	r.byID[rule.ID] = rule
+	r.Rules = append(r.Rules, rule)
+	sort.Slice(r.Rules, func(i, j int) bool { return r.Rules[i].ID < r.Rules[j].ID })
+	return nil
+}
+
+// ruleFromModule reads a rule's identity from its package path and its
+// metadata from the package-scoped METADATA annotation.
+func ruleFromModule(file string, m *ast.Module) (*Rule, error) {
+	p := m.Package.Path
+	if len(p) != 4 {
+		return nil, fmt.Errorf("%s: a rule's package must be specgate.rules[\"<rule-id>\"], found %s", file, p)
+	}
+	id, ok := p[3].Value.(ast.String)
+	if !ok {
+		return nil, fmt.Errorf("%s: a rule's package must be specgate.rules[\"<rule-id>\"], found %s", file, p)
+	}
+	var ann *ast.Annotations
+	for _, a := range m.Annotations {
+		if a.Scope == "package" {
+			ann = a
+		}
+	}
+	if ann == nil {
+		return nil, fmt.Errorf("%s: rule %q has no package METADATA annotation", file, string(id))
+	}
+	rule := &Rule{ID: string(id), Title: ann.Title, Description: strings.TrimSpace(ann.Description), File: file, Module: m}
+	c := ann.Custom
+	rule.Category, _ = c["category"].(string)
+	rule.Maturity, _ = c["maturity"].(string)
+	rule.Family, _ = c["family"].(string)
+	rule.HowToFix, _ = c["howToFix"].(string)
+	rule.HowToFix = strings.TrimSpace(rule.HowToFix)
+	sev, _ := c["severity"].(string)
+	var sevOK bool
+	if rule.Severity, sevOK = ParseSeverity(sev); !sevOK || rule.Severity == Off {
+		return nil, fmt.Errorf("%s: rule %q: custom.severity must be warn or error, found %q", file, rule.ID, sev)
+	}
+	rule.Formats = stringList(c["formats"])
+	rule.Peers = stringList(c["peers"])
+	return rule, nil
+}
+
+func stringList(v any) []string {
+	items, _ := v.([]any)
+	out := make([]string, 0, len(items))
+	for _, it := range items {
+		if s, ok := it.(string); ok {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// Validate checks the registry once: ids are kebab-case and unique, and
+// every rule names a known category, maturity, family and formats, and has a
+// title, a description and a violations rule.
+func (r *Registry) Validate() error {
+	var errs []string
+	for _, rule := range r.Rules {
+		bad := func(format string, args ...any) {
+			errs = append(errs, fmt.Sprintf("%s: rule %q: %s", rule.File, rule.ID, fmt.Sprintf(format, args...)))
+		}
+		if !isKebab(rule.ID) {
+			bad("id must be kebab-case")
+		}
+		if rule.Title == "" {
+			bad("METADATA title is missing")
+		}
+		if rule.Description == "" {
+			bad("METADATA description is missing")
+		}
+		if !slices.Contains(Categories, rule.Category) {
+			bad("unknown category %q (known: %s)", rule.Category, strings.Join(Categories, ", "))
+		}
+		if !slices.Contains(Maturities, rule.Maturity) {
+			bad("unknown maturity %q (known: %s)", rule.Maturity, strings.Join(Maturities, ", "))
+		}
+		if !slices.Contains(Families, rule.Family) {
+			bad("unknown family %q (known: %s)", rule.Family, strings.Join(Families, ", "))
+		}
+		if len(rule.Formats) == 0 {
+			bad("custom.formats is empty")
+		}
+		for _, f := range rule.Formats {
+			if !slices.Contains(FormatTags, f) {
+				bad("unknown format %q (known: %s)", f, strings.Join(FormatTags, ", "))
+			}
+		}
+		if !definesViolations(rule.Module) {
+			bad("the module defines no `violations` rule")
+		}
+		if rule.Builtin && !strings.HasSuffix(path.Dir(rule.File), rule.ID) {
+			bad("a built-in rule lives in a folder named after its id, found %s", rule.File)
+		}
+	}
+	if len(errs) > 0 {
+		return fmt.Errorf("invalid rule registry:\n  %s", strings.Join(errs, "\n  "))
+	}
+	return nil
+}
+
+func definesViolations(m *ast.Module) bool {
+	for _, r := range m.Rules {
+		if r.Head.Name == "violations" || (len(r.Head.Reference) > 0 && r.Head.Reference[0].Value.Compare(ast.Var("violations")) == 0) {
+			return true
+		}
+	}
+	return false
+}
+
+func isKebab(s string) bool {
+	if s == "" || s[0] == '-' || s[len(s)-1] == '-' {
+		return false
+	}
+	for _, c := range s {
+		if !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '-') {
+			return false
+		}
+	}
+	return !strings.Contains(s, "--")
+}

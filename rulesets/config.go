@@ -1,0 +1,295 @@
+package rulesets
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/agnivade/levenshtein"
+
+	"github.com/specgate/specgate/policy"
+	"github.com/specgate/specgate/spec"
+)
+
+// ConfigName is the lint configuration file looked up from the working
+// directory upward.
+const ConfigName = "specgate-lint.yaml"
+
+// BuiltinPrefix may precede a built-in rule id in configuration, as in
+// "specgate/health-endpoint".
+const BuiltinPrefix = "specgate/"
+
+// Config is a lint configuration file.
+type Config struct {
+	File     string
+	Profiles map[string]*Profile
+}
+
+// Profile is one named profile: rulesets to extend, then rules to include
+// at their original severity, rules to exclude, and per-rule overrides.
+type Profile struct {
+	Name     string
+	Extends  []string
+	Include  []string
+	Exclude  []string
+	Override map[string]policy.Severity
+}
+
+// FindConfig looks for ConfigName in dir and its parents.
+func FindConfig(dir string) (string, bool) {
+	dir, err := filepath.Abs(dir)
+	if err != nil {
+		return "", false
+	}
+	for {
+		p := filepath.Join(dir, ConfigName)
+		if st, err := os.Stat(p); err == nil && !st.IsDir() {
+			return p, true
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return "", false
+		}
+		dir = parent
+	}
+}
+
+// LoadConfig reads and checks a configuration file against the registry.
+// Every error is a *spec.Error with the file, line and column, and a
+// suggestion when a name is misspelt.
+func LoadConfig(path string, reg *policy.Registry) (*Config, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, &spec.Error{File: path, Msg: "cannot read configuration: " + strings.TrimPrefix(err.Error(), "open "+path+": "), Err: err}
+	}
+	return ParseConfig(path, data, reg)
+}
+
+// ParseConfig is LoadConfig on bytes.
+func ParseConfig(path string, data []byte, reg *policy.Registry) (*Config, error) {
+	root, err := spec.Parse(path, data, spec.DefaultLimits())
+	if err != nil {
+		return nil, err
+	}
+	p := &configParser{file: path, reg: reg}
+	cfg := p.config(root)
+	if len(p.errs) > 0 {
+		return nil, errors.Join(p.errs...)
+	}
+	return cfg, nil
+}
+
+type configParser struct {
+	file string
+	reg  *policy.Registry
+	errs []error
+}
+
+func (p *configParser) errorf(at spec.Pos, format string, args ...any) {
+	p.errs = append(p.errs, &spec.Error{File: p.file, Pos: at, Msg: fmt.Sprintf(format, args...)})
+}
+
+// keys checks that an object has only known keys.
+func (p *configParser) keys(n *spec.Node, what string, known ...string) bool {
+	if n.Kind != spec.Object {
+		p.errorf(n.Range.Start, "%s must be a mapping, found %s", what, n.Kind)
+		return false
+	}
+	for _, f := range n.Fields {
+		if !contains(known, f.Key) {
+			p.errorf(f.KeyRange.Start, "unknown key %q in %s%s", f.Key, what, suggest(f.Key, known))
+		}
+	}
+	return true
+}
+
+func (p *configParser) config(root *spec.Node) *Config {
+	cfg := &Config{File: p.file, Profiles: map[string]*Profile{}}
+	if !p.keys(root, "the configuration", "profiles") {
+		return cfg
+	}
+	profiles := root.Get("profiles")
+	if profiles == nil {
+		return cfg
+	}
+	if profiles.Kind != spec.Object {
+		p.errorf(profiles.Range.Start, "profiles must be a mapping of profile names, found %s", profiles.Kind)
+		return cfg
+	}
+	for _, f := range profiles.Fields {
+		cfg.Profiles[f.Key] = p.profile(f.Key, f.Value)
+	}
+	return cfg
+}
+
+func (p *configParser) profile(name string, n *spec.Node) *Profile {
+	prof := &Profile{Name: name, Override: map[string]policy.Severity{}}
+	what := fmt.Sprintf("profile %q", name)
+	if !p.keys(n, what, "rules") {
+		return prof
+	}
+	rules := n.Get("rules")
+	if rules == nil || !p.keys(rules, what+" rules", "extends", "include", "exclude", "override") {
+		return prof
+	}
+	for _, it := range p.stringList(rules.Get("extends"), "extends") {
+		if !IsBuiltin(it.Value) {
+			p.errorf(it.Range.Start, "unknown ruleset %q%s", it.Value, suggest(it.Value, Names))
+			continue
+		}
+		prof.Extends = append(prof.Extends, it.Value)
+	}
+	for _, it := range p.stringList(rules.Get("include"), "include") {
+		if id, ok := p.ruleID(it.Value, it.Range.Start); ok {
+			prof.Include = append(prof.Include, id)
+		}
+	}
+	for _, it := range p.stringList(rules.Get("exclude"), "exclude") {
+		if id, ok := p.ruleID(it.Value, it.Range.Start); ok {
+			prof.Exclude = append(prof.Exclude, id)
+		}
+	}
+	if ov := rules.Get("override"); ov != nil && p.keys(ov, "override") {
+		for _, f := range ov.Fields {
+			id, ok := p.ruleID(f.Key, f.KeyRange.Start)
+			if !ok {
+				continue
+			}
+			sev, ok := policy.ParseSeverity(f.Value.Value)
+			if f.Value.Kind != spec.String || !ok {
+				p.errorf(f.Value.Range.Start, "severity of %s must be off, warn or error, found %q%s", f.Key, f.Value.Value, suggest(f.Value.Value, []string{"off", "warn", "error"}))
+				continue
+			}
+			prof.Override[id] = sev
+		}
+	}
+	return prof
+}
+
+// stringList reads a string or a list of strings; nil means absent.
+func (p *configParser) stringList(n *spec.Node, what string) []*spec.Node {
+	if n == nil {
+		return nil
+	}
+	if n.Kind == spec.String {
+		return []*spec.Node{n}
+	}
+	if n.Kind != spec.Array {
+		p.errorf(n.Range.Start, "%s must be a list, found %s", what, n.Kind)
+		return nil
+	}
+	var out []*spec.Node
+	for _, it := range n.Items {
+		if it.Kind != spec.String {
+			p.errorf(it.Range.Start, "%s entries must be strings, found %s", what, it.Kind)
+			continue
+		}
+		out = append(out, it)
+	}
+	return out
+}
+
+func (p *configParser) ruleID(name string, at spec.Pos) (string, bool) {
+	id := strings.TrimPrefix(name, BuiltinPrefix)
+	if p.reg.Rule(id) == nil {
+		p.errorf(at, "unknown rule %q%s", name, suggest(id, p.reg.IDs()))
+		return "", false
+	}
+	return id, true
+}
+
+// suggest returns `; did you mean "x"?` for the closest candidate, if one
+// is close enough to be a likely typo.
+func suggest(got string, candidates []string) string {
+	best, bestD := "", len(got)/3+2
+	for _, c := range candidates {
+		if d := levenshtein.ComputeDistance(strings.ToLower(got), strings.ToLower(c)); d < bestD {
+			best, bestD = c, d
+		}
+	}
+	if best == "" {
+		return ""
+	}
+	return fmt.Sprintf("; did you mean %q?", best)
+}
+
+func contains(list []string, s string) bool {
+	for _, it := range list {
+		if it == s {
+			return true
+		}
+	}
+	return false
+}
+
+// Profile picks a profile by name; an empty name means "default", or the
+// only profile when there is exactly one.
+func (c *Config) Profile(name string) (*Profile, error) {
+	if name == "" {
+		if p, ok := c.Profiles["default"]; ok {
+			return p, nil
+		}
+		if len(c.Profiles) == 1 {
+			for _, p := range c.Profiles {
+				return p, nil
+			}
+		}
+		if len(c.Profiles) == 0 {
+			return nil, nil
+		}
+		return nil, fmt.Errorf("%s: several profiles and none named \"default\": choose one with --profile (%s)", c.File, strings.Join(c.names(), ", "))
+	}
+	p, ok := c.Profiles[name]
+	if !ok {
+		return nil, fmt.Errorf("%s: no profile %q%s (profiles: %s)", c.File, name, suggest(name, c.names()), strings.Join(c.names(), ", "))
+	}
+	return p, nil
+}
+
+func (c *Config) names() []string {
+	names := make([]string, 0, len(c.Profiles))
+	for n := range c.Profiles {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// Resolve layers a profile over the registry: extends (the default ruleset
+// when it names none, and baseRuleset instead when that is set), then
+// include, exclude and override. prof may be nil.
+func Resolve(reg *policy.Registry, prof *Profile, baseRuleset string) (Severities, error) {
+	extends := []string{Default}
+	if prof != nil && len(prof.Extends) > 0 {
+		extends = prof.Extends
+	}
+	if baseRuleset != "" {
+		extends = []string{baseRuleset}
+	}
+	out := Severities{}
+	for _, name := range extends {
+		sevs, err := Builtin(reg, name)
+		if err != nil {
+			return nil, err
+		}
+		for id, s := range sevs {
+			out[id] = s
+		}
+	}
+	if prof == nil {
+		return out, nil
+	}
+	for _, id := range prof.Include {
+		out[id] = reg.Rule(id).Severity
+	}
+	for _, id := range prof.Exclude {
+		out[id] = policy.Off
+	}
+	for id, s := range prof.Override {
+		out[id] = s
+	}
+	return out, nil
+}
