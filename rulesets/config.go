@@ -92,15 +92,22 @@ func (p *configParser) errorf(at spec.Pos, format string, args ...any) {
 	p.errs = append(p.errs, &spec.Error{File: p.file, Pos: at, Msg: fmt.Sprintf(format, args...)})
 }
 
-// keys checks that an object has only known keys.
-func (p *configParser) keys(n *spec.Node, what string, known ...string) bool {
+func (p *configParser) mapping(n *spec.Node, what string) bool {
 	if n.Kind != spec.Object {
 		p.errorf(n.Range.Start, "%s must be a mapping, found %s", what, n.Kind)
 		return false
 	}
+	return true
+}
+
+// keys checks that an object has only known keys.
+func (p *configParser) keys(n *spec.Node, what string, known ...string) bool {
+	if !p.mapping(n, what) {
+		return false
+	}
 	for _, f := range n.Fields {
 		if !contains(known, f.Key) {
-			p.errorf(f.KeyRange.Start, "unknown key %q in %s%s", f.Key, what, suggest(f.Key, known))
+			p.errorf(f.KeyRange.Start, "unknown key %q in %s%s", f.Key, what, Suggest(f.Key, known))
 		}
 	}
 	return true
@@ -137,7 +144,7 @@ func (p *configParser) profile(name string, n *spec.Node) *Profile {
 	}
 	for _, it := range p.stringList(rules.Get("extends"), "extends") {
 		if !IsBuiltin(it.Value) {
-			p.errorf(it.Range.Start, "unknown ruleset %q%s", it.Value, suggest(it.Value, Names))
+			p.errorf(it.Range.Start, "unknown ruleset %q%s", it.Value, Suggest(it.Value, Names))
 			continue
 		}
 		prof.Extends = append(prof.Extends, it.Value)
@@ -152,7 +159,7 @@ func (p *configParser) profile(name string, n *spec.Node) *Profile {
 			prof.Exclude = append(prof.Exclude, id)
 		}
 	}
-	if ov := rules.Get("override"); ov != nil && p.keys(ov, "override") {
+	if ov := rules.Get("override"); ov != nil && p.mapping(ov, "override") {
 		for _, f := range ov.Fields {
 			id, ok := p.ruleID(f.Key, f.KeyRange.Start)
 			if !ok {
@@ -160,7 +167,7 @@ func (p *configParser) profile(name string, n *spec.Node) *Profile {
 			}
 			sev, ok := policy.ParseSeverity(f.Value.Value)
 			if f.Value.Kind != spec.String || !ok {
-				p.errorf(f.Value.Range.Start, "severity of %s must be off, warn or error, found %q%s", f.Key, f.Value.Value, suggest(f.Value.Value, []string{"off", "warn", "error"}))
+				p.errorf(f.Value.Range.Start, "severity of %s must be off, warn or error, found %q%s", f.Key, f.Value.Value, Suggest(f.Value.Value, []string{"off", "warn", "error"}))
 				continue
 			}
 			prof.Override[id] = sev
@@ -195,15 +202,15 @@ func (p *configParser) stringList(n *spec.Node, what string) []*spec.Node {
 func (p *configParser) ruleID(name string, at spec.Pos) (string, bool) {
 	id := strings.TrimPrefix(name, BuiltinPrefix)
 	if p.reg.Rule(id) == nil {
-		p.errorf(at, "unknown rule %q%s", name, suggest(id, p.reg.IDs()))
+		p.errorf(at, "unknown rule %q%s", name, Suggest(id, p.reg.IDs()))
 		return "", false
 	}
 	return id, true
 }
 
-// suggest returns `; did you mean "x"?` for the closest candidate, if one
+// Suggest returns `; did you mean "x"?` for the closest candidate, if one
 // is close enough to be a likely typo.
-func suggest(got string, candidates []string) string {
+func Suggest(got string, candidates []string) string {
 	best, bestD := "", len(got)/3+2
 	for _, c := range candidates {
 		if d := levenshtein.ComputeDistance(strings.ToLower(got), strings.ToLower(c)); d < bestD {
@@ -244,7 +251,7 @@ func (c *Config) Profile(name string) (*Profile, error) {
 	}
 	p, ok := c.Profiles[name]
 	if !ok {
-		return nil, fmt.Errorf("%s: no profile %q%s (profiles: %s)", c.File, name, suggest(name, c.names()), strings.Join(c.names(), ", "))
+		return nil, fmt.Errorf("%s: no profile %q%s (profiles: %s)", c.File, name, Suggest(name, c.names()), strings.Join(c.names(), ", "))
 	}
 	return p, nil
 }

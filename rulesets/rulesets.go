@@ -10,6 +10,7 @@ import (
 	"slices"
 
 	"github.com/specgate/specgate/policy"
+	"github.com/specgate/specgate/rules"
 )
 
 // Names of the built-in rulesets, from the most forgiving.
@@ -80,3 +81,8 @@ func builtinSeverity(r *policy.Rule, name string) (policy.Severity, error) {
 
 // IsBuiltin reports whether name is a built-in ruleset.
 func IsBuiltin(name string) bool { return slices.Contains(Names, name) }
+
+// BuiltinRegistry loads and validates the rules embedded in the binary.
+func BuiltinRegistry() (*policy.Registry, error) {
+	return policy.LoadFS(rules.FS, ".", true)
+}

@@ -51,6 +51,20 @@ func parseYAML(data []byte, lim Limits) (*Node, error) {
 
 var yamlLineRE = regexp.MustCompile(`line (\d+):? ?`)
 
+// yamlParserProblems are the yaml.v3 parser (not scanner) errors. yaml.v3
+// reports them with the 0-based line of the construct being parsed (a
+// flow sequence, a block mapping), so their line is one too low.
+var yamlParserProblems = map[string]bool{
+	"did not find expected <stream-start>":   true,
+	"did not find expected <document start>": true,
+	"found undefined tag handle":             true,
+	"did not find expected node content":     true,
+	"did not find expected '-' indicator":    true,
+	"did not find expected key":              true,
+	"did not find expected ',' or ']'":       true,
+	"did not find expected ',' or '}'":       true,
+}
+
 // yamlError turns a yaml.v3 error (which names only a line) into a
 // SyntaxError with a position.
 func yamlError(err error) error {
@@ -59,6 +73,10 @@ func yamlError(err error) error {
 	if m := yamlLineRE.FindStringSubmatchIndex(msg); m != nil {
 		line, _ = strconv.Atoi(msg[m[2]:m[3]])
 		msg = msg[:m[0]] + msg[m[1]:]
+		if yamlParserProblems[msg] {
+			line++
+			msg += " (in the construct that starts on this line)"
+		}
 	}
 	msg = strings.TrimPrefix(msg, "unmarshal errors:\n  ")
 	return &SyntaxError{Pos: Pos{Line: int32(line), Col: 1}, Msg: "invalid YAML: " + msg}

@@ -1,0 +1,198 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/specgate/specgate/linter"
+	"github.com/specgate/specgate/policy"
+	"github.com/specgate/specgate/reports"
+	"github.com/specgate/specgate/rulesets"
+	"github.com/specgate/specgate/spec"
+)
+
+// DefaultReport is where lint writes its JSON report, next to the terminal
+// output, unless --report moves it or --no-report turns it off.
+const DefaultReport = "specgate-report.json"
+
+func loaderFlags() []cli.Flag {
+	return []cli.Flag{
+		&cli.BoolFlag{Name: "allow-remote-refs", Usage: "fetch $refs that point to http(s) URLs"},
+		&cli.Int64Flag{Name: "max-file-size", Value: spec.DefaultLimits().MaxFileSize >> 20, Usage: "largest file to read, in MiB"},
+	}
+}
+
+func newLoader(c *cli.Context, env Env) *spec.Loader {
+	return spec.NewLoader(spec.Options{
+		AllowRemoteRefs: c.Bool("allow-remote-refs"),
+		Limits:          spec.Limits{MaxFileSize: c.Int64("max-file-size") << 20},
+		Stdin:           env.Stdin,
+	})
+}
+
+func lintCommand(env Env) *cli.Command {
+	return &cli.Command{
+		Name:      "lint",
+		Usage:     "lint specifications against a ruleset",
+		ArgsUsage: "FILE|DIR|GLOB|URL|- ...",
+		Description: "Lints each specification with the rules of a ruleset or profile and prints one line per\n" +
+			"diagnostic: file:line:col severity rule-id message.\n\n" +
+			"Rules and severities come from --ruleset (lenient, recommended, strict; default lenient),\n" +
+			"or from a profile of the lint configuration (specgate-lint.yaml, found from the working\n" +
+			"directory upward, or --config FILE).\n\n" +
+			"A JSON report is also written to " + DefaultReport + " (move it with --report FILE, turn it\n" +
+			"off with --no-report); --format json prints it to standard output instead.\n\n" +
+			"Exit codes: 0 no finding at or above --fail-severity, 1 findings, 2 usage, configuration or\n" +
+			"input errors (a file that cannot be read or parsed).",
+		Flags: append([]cli.Flag{
+			&cli.StringFlag{Name: "ruleset", Aliases: []string{"r"}, Usage: "built-in ruleset: lenient, recommended or strict (replaces the profile's extends)"},
+			&cli.StringFlag{Name: "config", Aliases: []string{"c"}, Usage: "lint configuration `FILE` (default: " + rulesets.ConfigName + " found upward)"},
+			&cli.StringFlag{Name: "profile", Aliases: []string{"p"}, Usage: "profile of the configuration (default: \"default\", or the only one)"},
+			&cli.StringFlag{Name: "fail-severity", Value: "error", Usage: "lowest severity that fails the run: error, warn or off"},
+			&cli.StringFlag{Name: "format", Aliases: []string{"f"}, Value: "text", Usage: "output on standard output: text or json"},
+			&cli.StringFlag{Name: "report", Value: DefaultReport, Usage: "where to write the JSON report"},
+			&cli.BoolFlag{Name: "no-report", Usage: "do not write the JSON report file"},
+			&cli.DurationFlag{Name: "timeout", Value: time.Minute, Usage: "time limit for evaluating the rules on one file"},
+		}, loaderFlags()...),
+		Action: func(c *cli.Context) error { return runLint(c, env) },
+	}
+}
+
+func runLint(c *cli.Context, env Env) error {
+	if c.NArg() == 0 {
+		return exitf(ExitUsage, "lint needs at least one file, folder, glob, URL or - (see 'specgate lint --help')")
+	}
+	failAt, ok := policy.ParseSeverity(c.String("fail-severity"))
+	if !ok {
+		return exitf(ExitUsage, "--fail-severity must be error, warn or off, found %q", c.String("fail-severity"))
+	}
+	format := c.String("format")
+	if format != "text" && format != "json" {
+		return exitf(ExitUsage, "--format must be text or json, found %q", format)
+	}
+	if rs := c.String("ruleset"); rs != "" && !rulesets.IsBuiltin(rs) {
+		return exitf(ExitUsage, "unknown ruleset %q (known: lenient, recommended, strict)", rs)
+	}
+	reg, err := rulesets.BuiltinRegistry()
+	if err != nil {
+		return exitf(ExitUsage, "%v", err)
+	}
+	sevs, profile, err := severities(c, reg)
+	if err != nil {
+		return exitf(ExitUsage, "%v", err)
+	}
+
+	start := time.Now()
+	l, err := linter.New(c.Context, linter.Options{Registry: reg, Severities: sevs, Loader: newLoader(c, env), Timeout: c.Duration("timeout")})
+	if err != nil {
+		return exitf(ExitUsage, "%v", err)
+	}
+	names, expandErrs := spec.Expand(c.Args().Slice())
+	results := l.LintFiles(c.Context, names)
+	for _, e := range expandErrs {
+		results = append(results, linter.Result{File: inputName(e), Err: e,
+			Diagnostics: []linter.Diagnostic{{RuleID: linter.LoadErrorRule, Severity: policy.Error, Message: inputMessage(e), File: inputName(e)}}})
+	}
+
+	tool := reports.Tool{Name: "specgate", Version: version(), Ruleset: c.String("ruleset"), Profile: profile, RuleCount: l.RuleCount()}
+	if format == "json" {
+		if err := reports.WriteJSON(env.Stdout, tool, results); err != nil {
+			return exitf(ExitUsage, "writing the report: %v", err)
+		}
+	} else {
+		color := env.IsTerminal && env.Getenv("NO_COLOR") == ""
+		if err := reports.WriteText(env.Stdout, results, reports.TextOptions{Color: color, Elapsed: time.Since(start)}); err != nil {
+			return exitf(ExitUsage, "writing the output: %v", err)
+		}
+		if !c.Bool("no-report") {
+			if err := writeReportFile(c.String("report"), tool, results); err != nil {
+				return exitf(ExitUsage, "writing the report: %v", err)
+			}
+		}
+	}
+	return silent(exitCode(results, failAt))
+}
+
+func writeReportFile(path string, tool reports.Tool, results []linter.Result) error {
+	if dir := filepath.Dir(path); dir != "." {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return err
+		}
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if err := reports.WriteJSON(f, tool, results); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+// severities resolves the rules to run from the configuration, the
+// profile and --ruleset.
+func severities(c *cli.Context, reg *policy.Registry) (rulesets.Severities, string, error) {
+	path := c.String("config")
+	if path == "" {
+		if found, ok := rulesets.FindConfig("."); ok {
+			path = found
+		}
+	}
+	var prof *rulesets.Profile
+	if path != "" {
+		cfg, err := rulesets.LoadConfig(path, reg)
+		if err != nil {
+			return nil, "", err
+		}
+		if prof, err = cfg.Profile(c.String("profile")); err != nil {
+			return nil, "", err
+		}
+	} else if c.String("profile") != "" {
+		return nil, "", fmt.Errorf("--profile %q needs a configuration file (%s or --config)", c.String("profile"), rulesets.ConfigName)
+	}
+	sevs, err := rulesets.Resolve(reg, prof, c.String("ruleset"))
+	name := ""
+	if prof != nil {
+		name = prof.Name
+	}
+	return sevs, name, err
+}
+
+// exitCode is 2 when an input could not be linted, else 1 when a
+// diagnostic reaches failAt, else 0.
+func exitCode(results []linter.Result, failAt policy.Severity) int {
+	code := ExitOK
+	for _, r := range results {
+		if r.Err != nil {
+			return ExitUsage
+		}
+		for _, d := range r.Diagnostics {
+			if failAt != policy.Off && d.Severity >= failAt {
+				code = ExitFindings
+			}
+		}
+	}
+	return code
+}
+
+func inputName(err error) string {
+	var se *spec.Error
+	if errors.As(err, &se) {
+		return se.File
+	}
+	return ""
+}
+
+func inputMessage(err error) string {
+	var se *spec.Error
+	if errors.As(err, &se) {
+		return se.Msg
+	}
+	return err.Error()
+}

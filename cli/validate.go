@@ -1,0 +1,132 @@
+package cli
+
+import (
+	"encoding/json"
+	"fmt"
+	"sync"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/specgate/specgate/spec"
+	"github.com/specgate/specgate/validate"
+)
+
+func validateCommand(env Env) *cli.Command {
+	return &cli.Command{
+		Name:      "validate",
+		Usage:     "check specifications against their specification version",
+		ArgsUsage: "FILE|DIR|GLOB|URL|- ...",
+		Description: "Checks each document's structure against the OpenAPI, Swagger or AsyncAPI version it\n" +
+			"declares: required fields, value types, allowed keys (x- extensions are always allowed),\n" +
+			"URL, email and version formats, unique operationIds, path templates against path\n" +
+			"parameters, and $ref targets. Each problem is printed as file:line:col: message.\n\n" +
+			"Exit codes: 0 every document is valid, 1 a document is invalid, 2 an input cannot be read\n" +
+			"or parsed, or a usage error.",
+		Flags: append([]cli.Flag{
+			&cli.StringFlag{Name: "format", Aliases: []string{"f"}, Value: "text", Usage: "output: text or json"},
+		}, loaderFlags()...),
+		Action: func(c *cli.Context) error { return runValidate(c, env) },
+	}
+}
+
+type validateFile struct {
+	File     string          `json:"file"`
+	Format   string          `json:"format,omitempty"`
+	Valid    bool            `json:"valid"`
+	Error    string          `json:"error,omitempty"` // the file could not be loaded
+	Problems []problemReport `json:"problems"`
+}
+
+type problemReport struct {
+	File      string `json:"file"`
+	Line      int    `json:"line"`
+	Column    int    `json:"column"`
+	EndLine   int    `json:"endLine"`
+	EndColumn int    `json:"endColumn"`
+	Pointer   string `json:"pointer"`
+	Message   string `json:"message"`
+}
+
+func runValidate(c *cli.Context, env Env) error {
+	if c.NArg() == 0 {
+		return exitf(ExitUsage, "validate needs at least one file, folder, glob, URL or - (see 'specgate validate --help')")
+	}
+	format := c.String("format")
+	if format != "text" && format != "json" {
+		return exitf(ExitUsage, "--format must be text or json, found %q", format)
+	}
+	names, expandErrs := spec.Expand(c.Args().Slice())
+	loader := newLoader(c, env)
+	files := make([]validateFile, len(names))
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, 4)
+	for i, name := range names {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			files[i] = validateOne(c, loader, name)
+		}()
+	}
+	wg.Wait()
+	for _, e := range expandErrs {
+		files = append(files, validateFile{File: inputName(e), Error: e.Error(), Problems: []problemReport{}})
+	}
+
+	code := ExitOK
+	for _, f := range files {
+		if f.Error != "" {
+			code = ExitUsage
+		} else if !f.Valid && code == ExitOK {
+			code = ExitFindings
+		}
+	}
+	if format == "json" {
+		enc := json.NewEncoder(env.Stdout)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(map[string]any{"files": files}); err != nil {
+			return exitf(ExitUsage, "writing the output: %v", err)
+		}
+		return silent(code)
+	}
+	invalid := 0
+	for _, f := range files {
+		switch {
+		case f.Error != "":
+			fmt.Fprintf(env.Stdout, "%s\n", f.Error)
+		case f.Valid:
+			fmt.Fprintf(env.Stdout, "%s: valid %s\n", f.File, f.Format)
+		default:
+			invalid++
+			for _, p := range f.Problems {
+				fmt.Fprintf(env.Stdout, "%s:%d:%d: %s\n", p.File, p.Line, p.Column, p.Message)
+			}
+			fmt.Fprintf(env.Stdout, "%s: invalid %s, %d %s\n", f.File, f.Format, len(f.Problems), plural(len(f.Problems), "problem"))
+		}
+	}
+	return silent(code)
+}
+
+func validateOne(c *cli.Context, loader *spec.Loader, name string) validateFile {
+	doc, err := loader.Load(c.Context, name)
+	if err != nil {
+		return validateFile{File: inputName(err), Error: err.Error(), Problems: []problemReport{}}
+	}
+	out := validateFile{File: doc.Root.Name, Format: doc.String(), Problems: []problemReport{}}
+	for _, p := range validate.Validate(doc) {
+		out.Problems = append(out.Problems, problemReport{
+			File: p.File, Line: int(p.Range.Start.Line), Column: int(p.Range.Start.Col),
+			EndLine: int(p.Range.End.Line), EndColumn: int(p.Range.End.Col), Pointer: p.Pointer, Message: p.Message,
+		})
+	}
+	out.Valid = len(out.Problems) == 0
+	return out
+}
+
+func plural(n int, word string) string {
+	if n == 1 {
+		return word
+	}
+	return word + "s"
+}
