@@ -111,7 +111,11 @@ func (r *Registry) IDs() []string {
 	return ids
 }
 
-const rulePackagePrefix = "data.specgate.rules"
+// isRulePackage reports whether a package is under specgate.rules: a rule
+// (rules are exactly one level below it; ruleFromModule checks that).
+func isRulePackage(p ast.Ref) bool {
+	return len(p) >= 3 && p[1].Value.Compare(ast.String("specgate")) == 0 && p[2].Value.Compare(ast.String("rules")) == 0
+}
 
 // parseOpts are the parser options for rule modules.
 var parseOpts = ast.ParserOptions{ProcessAnnotation: true, RegoVersion: ast.RegoV1}
@@ -149,8 +153,7 @@ func (r *Registry) AddModule(file, src string, builtin bool) error {
 	if err != nil {
 		return err
 	}
-	pkg := m.Package.Path.String()
-	if !strings.HasPrefix(pkg, rulePackagePrefix+"[") {
+	if !isRulePackage(m.Package.Path) {
 		r.Libs = append(r.Libs, m)
 		return nil
 	}

@@ -1,0 +1,184 @@
+package policy_test
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/open-policy-agent/opa/v1/ast"
+
+	"github.com/specgate/specgate/policy"
+	"github.com/specgate/specgate/spec"
+)
+
+func rule(id, body string) string {
+	return "# METADATA\n# title: T\n# description: D\n# custom:\n#   category: Operations\n#   maturity: Gold\n" +
+		"#   severity: warn\n#   family: correctness\n#   formats: [oas3]\n" +
+		"package specgate.rules[\"" + id + "\"]\n\n" + body + "\n"
+}
+
+func compile(t *testing.T, timeout time.Duration, srcs ...string) (*policy.Engine, error) {
+	t.Helper()
+	reg := &policy.Registry{}
+	for i, src := range srcs {
+		if err := reg.AddModule("user/"+string(rune('a'+i))+".rego", src, false); err != nil {
+			return nil, err
+		}
+	}
+	return policy.Compile(context.Background(), reg.Rules, reg.Libs, timeout)
+}
+
+func load(t *testing.T, src string) *spec.Document {
+	t.Helper()
+	doc, err := spec.NewLoader(spec.Options{}).LoadBytes(context.Background(), "api.yaml", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return doc
+}
+
+const api = `openapi: 3.1.0
+info: {title: T, version: "1"}
+paths:
+  /a:
+    get:
+      operationId: getA
+      responses: {"200": {description: ok}}
+  /b:
+    post:
+      responses: {"200": {description: ok}}
+`
+
+func TestEvalCollectsEveryRuleInOneQuery(t *testing.T) {
+	e, err := compile(t, 0,
+		rule("no-post", `violations contains {"path": op.source, "message": sprintf("%s is a POST", [op.path])} if { some op in input.operations; op.method == "post" }`),
+		rule("needs-id", `violations contains {"path": array.concat(op.source, ["operationId"]), "message": "missing"} if { some op in input.operations; op.operationId == "" }`),
+	)
+	if err != nil {
+		t.Fatal(err)
+	}
+	vs, err := e.Eval(context.Background(), policy.Input(load(t, api)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]policy.Violation{}
+	for _, v := range vs {
+		got[v.Rule] = v
+	}
+	if v := got["no-post"]; v.Message != "/b is a POST" || spec.Pointer(v.Path) != "/paths/~1b/post" {
+		t.Errorf("no-post = %+v", v)
+	}
+	if v := got["needs-id"]; v.Message != "missing" || spec.Pointer(v.Path) != "/paths/~1b/post/operationId" {
+		t.Errorf("needs-id = %+v", v)
+	}
+	if len(vs) != 2 {
+		t.Errorf("got %d violations, want 2: %+v", len(vs), vs)
+	}
+}
+
+func TestFormatsGuardRules(t *testing.T) {
+	e, err := compile(t, 0, rule("always", `violations contains {"path": [], "message": "x"} if true`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	swagger := load(t, "swagger: \"2.0\"\ninfo: {title: T, version: \"1\"}\npaths: {}\n")
+	vs, err := e.Eval(context.Background(), policy.Input(swagger))
+	if err != nil || len(vs) != 0 {
+		t.Errorf("an oas3 rule ran on Swagger 2.0: %v %v", vs, err)
+	}
+}
+
+// TestSandbox proves that user-authored Rego cannot reach the network, the
+// clock or the runtime: those builtins do not exist for it.
+func TestSandbox(t *testing.T) {
+	for name, body := range map[string]string{
+		"http.send":          `violations contains {"path": [], "message": r.body} if { r := http.send({"method": "get", "url": "http://127.0.0.1:1"}) }`,
+		"time.now_ns":        `violations contains {"path": [], "message": sprintf("%d", [time.now_ns()])} if true`,
+		"opa.runtime":        `violations contains {"path": [], "message": opa.runtime().env.HOME} if true`,
+		"net.lookup_ip_addr": `violations contains {"path": [], "message": "x"} if { net.lookup_ip_addr("example.com") }`,
+		"rand.intn":          `violations contains {"path": [], "message": sprintf("%d", [rand.intn("x", 10)])} if true`,
+	} {
+		t.Run(name, func(t *testing.T) {
+			_, err := compile(t, 0, rule("sneaky", body))
+			var ce *policy.CompileError
+			if !errors.As(err, &ce) || !strings.Contains(err.Error(), "undefined function "+name) {
+				t.Fatalf("compiling a rule that calls %s: %v", name, err)
+			}
+			if !strings.Contains(err.Error(), "user/a.rego:") {
+				t.Errorf("error does not name the file and line: %v", err)
+			}
+		})
+	}
+}
+
+func TestTimeoutIsAnError(t *testing.T) {
+	e, err := compile(t, 50*time.Millisecond, rule("slow",
+		`violations contains {"path": [], "message": "done"} if { count([x | some x in numbers.range(1, 100000000); x % 7 == 0]) > 0 }`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	vs, err := e.Eval(context.Background(), policy.Input(load(t, api)))
+	if !errors.Is(err, policy.ErrTimeout) {
+		t.Fatalf("err = %v, violations = %d; want ErrTimeout", err, len(vs))
+	}
+	if vs != nil {
+		t.Errorf("a timed-out evaluation returned partial results: %v", vs)
+	}
+	if time.Since(start) > 10*time.Second {
+		t.Errorf("evaluation was not stopped: %s", time.Since(start))
+	}
+}
+
+func TestMalformedViolationIsKept(t *testing.T) {
+	e, err := compile(t, 0, rule("odd", `violations contains "just a string" if true`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	vs, err := e.Eval(context.Background(), policy.Input(load(t, api)))
+	if err != nil || len(vs) != 1 || !strings.Contains(vs[0].Message, "not an object") {
+		t.Errorf("violations = %+v, %v", vs, err)
+	}
+}
+
+func TestRegistryValidation(t *testing.T) {
+	bad := strings.Replace(rule("Bad_Id", `violations contains {"path": [], "message": "x"} if false`), "Operations", "Misc", 1)
+	bad = strings.Replace(bad, "[oas3]", "[oas4]", 1)
+	reg := &policy.Registry{}
+	if err := reg.AddModule("r.rego", bad, false); err != nil {
+		t.Fatal(err)
+	}
+	err := reg.Validate()
+	for _, want := range []string{`"Bad_Id": id must be kebab-case`, `unknown category "Misc"`, `unknown format "oas4"`} {
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("Validate() = %v, want it to contain %q", err, want)
+		}
+	}
+	if err := reg.AddModule("s.rego", rule("Bad_Id", ""), false); err == nil || !strings.Contains(err.Error(), "already defined in r.rego") {
+		t.Errorf("duplicate id: %v", err)
+	}
+}
+
+func TestInputSharesConvertedValues(t *testing.T) {
+	doc := load(t, api)
+	in := policy.Input(doc).(ast.Object)
+	ops := in.Get(ast.StringTerm("operations")).Value.(*ast.Array)
+	if ops.Len() != 2 {
+		t.Fatalf("operations = %v", ops)
+	}
+	first := ops.Elem(0).Value.(ast.Object)
+	node := first.Get(ast.StringTerm("node"))
+	raw := in.Get(ast.StringTerm("document")).Value.(ast.Object).Get(ast.StringTerm("paths")).Value.(ast.Object).
+		Get(ast.StringTerm("/a")).Value.(ast.Object).Get(ast.StringTerm("get"))
+	if node != raw {
+		t.Error("the operation's node is a copy of the raw document's value, not the same term")
+	}
+	if got := first.Get(ast.StringTerm("formats")); got != nil {
+		t.Error("unexpected formats on an operation")
+	}
+	if f := in.Get(ast.StringTerm("formats")).String(); f != `["oas", "oas3", "oas3.1"]` {
+		t.Errorf("formats = %s", f)
+	}
+}
