@@ -1,7 +1,6 @@
 package spec
 
 import (
-	"sort"
 	"strings"
 )
 
@@ -532,17 +531,4 @@ func (b *viewBuilder) schema(raw *Node, src Path) {
 			}
 		}
 	}
-}
-
-// SortedSchemaNames returns the names of the named schemas, sorted; handy
-// for tests and reports.
-func (v *Views) SortedSchemaNames() []string {
-	var out []string
-	for _, s := range v.Schemas {
-		if s.Name != "" {
-			out = append(out, s.Name)
-		}
-	}
-	sort.Strings(out)
-	return out
 }
