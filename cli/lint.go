@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/urfave/cli/v2"
@@ -57,6 +58,7 @@ func lintCommand(env Env) *cli.Command {
 			&cli.StringFlag{Name: "format", Aliases: []string{"f"}, Value: "text", Usage: "output on standard output: text or json"},
 			&cli.StringFlag{Name: "report", Value: DefaultReport, Usage: "where to write the JSON report"},
 			&cli.BoolFlag{Name: "no-report", Usage: "do not write the JSON report file"},
+			&cli.StringSliceFlag{Name: "rule", Usage: "run only this rule (repeatable), at its severity in the ruleset or else its original one"},
 			&cli.DurationFlag{Name: "timeout", Value: time.Minute, Usage: "time limit for evaluating the rules on one file"},
 		}, loaderFlags()...),
 		Action: func(c *cli.Context) error { return runLint(c, env) },
@@ -85,6 +87,11 @@ func runLint(c *cli.Context, env Env) error {
 	sevs, profile, err := severities(c, reg)
 	if err != nil {
 		return exitf(ExitUsage, "%v", err)
+	}
+	if only := c.StringSlice("rule"); len(only) > 0 {
+		if sevs, err = onlyRules(reg, sevs, only); err != nil {
+			return exitf(ExitUsage, "%v", err)
+		}
 	}
 
 	start := time.Now()
@@ -162,6 +169,24 @@ func severities(c *cli.Context, reg *policy.Registry) (rulesets.Severities, stri
 		name = prof.Name
 	}
 	return sevs, name, err
+}
+
+// onlyRules keeps the named rules: at their resolved severity, or at their
+// original one when the ruleset turns them off.
+func onlyRules(reg *policy.Registry, sevs rulesets.Severities, ids []string) (rulesets.Severities, error) {
+	out := rulesets.Severities{}
+	for _, name := range ids {
+		id := strings.TrimPrefix(name, rulesets.BuiltinPrefix)
+		r := reg.Rule(id)
+		if r == nil {
+			return nil, fmt.Errorf("--rule: no rule %q%s", name, rulesets.Suggest(id, reg.IDs()))
+		}
+		out[id] = sevs[id]
+		if out[id] == policy.Off {
+			out[id] = r.Severity
+		}
+	}
+	return out, nil
 }
 
 // exitCode is 2 when an input could not be linted, else 1 when a

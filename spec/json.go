@@ -10,7 +10,7 @@ import (
 // It is the fast path for .json specifications: a single pass, no reflection,
 // nodes allocated in slabs, object keys interned.
 func parseJSON(data []byte, lim Limits) (*Node, error) {
-	p := &jsonParser{data: data, line: 1, lim: lim, keys: make(map[string]string, 1024)}
+	p := &jsonParser{data: data, line: 1, colVal: 1, lim: lim, keys: make(map[string]string, 1024)}
 	p.skipSpace()
 	if p.pos >= len(p.data) {
 		return nil, p.errorf("empty document")

@@ -46,8 +46,22 @@ func (d *Document) Deref(n *Node) *Node {
 	return n
 }
 
-// literalKeys hold example data, in which "$ref" is just a key.
+// literalKeys hold example data, in which "$ref" is just a key; so do
+// extensions. They are keywords only in objects that are not maps of
+// names: "default" under responses is a status, and under properties a
+// property name.
 var literalKeys = map[string]bool{"example": true, "default": true, "enum": true, "const": true}
+
+// nameMaps are the keys whose values map names (status codes, property
+// names, component names, …) to objects.
+var nameMaps = map[string]bool{
+	"responses": true, "properties": true, "patternProperties": true, "definitions": true, "$defs": true,
+	"dependentSchemas": true, "schemas": true, "parameters": true, "headers": true, "securitySchemes": true,
+	"securityDefinitions": true, "requestBodies": true, "links": true, "callbacks": true, "pathItems": true,
+	"examples": true, "messages": true, "channels": true, "servers": true, "content": true, "encoding": true,
+	"variables": true, "operations": true, "serverVariables": true, "channelBindings": true, "mediaTypes": true,
+	"webhooks": true, "paths": true,
+}
 
 func (d *Document) resolveRefs(ctx context.Context) {
 	d.scan(d.Root)
@@ -70,8 +84,8 @@ func (d *Document) scan(f *File) {
 		exampleObject
 	)
 	var path []string
-	var walk func(n *Node, ctx int)
-	walk = func(n *Node, ctx int) {
+	var walk func(n *Node, key string, ctx int)
+	walk = func(n *Node, key string, ctx int) {
 		switch n.Kind {
 		case Object:
 			if v := n.Get("$ref"); v != nil && v.Kind == String {
@@ -81,8 +95,9 @@ func (d *Document) scan(f *File) {
 					d.Refs = append(d.Refs, r)
 				}
 			}
+			names := nameMaps[key]
 			for _, fl := range n.Fields {
-				if literalKeys[fl.Key] || strings.HasPrefix(fl.Key, "x-") ||
+				if (!names && (literalKeys[fl.Key] || strings.HasPrefix(fl.Key, "x-"))) ||
 					(ctx == exampleObject && fl.Key == "value") ||
 					(fl.Key == "examples" && fl.Value.Kind == Array) {
 					continue
@@ -94,18 +109,18 @@ func (d *Document) scan(f *File) {
 					child = exampleObject
 				}
 				path = append(path, fl.Key)
-				walk(fl.Value, child)
+				walk(fl.Value, fl.Key, child)
 				path = path[:len(path)-1]
 			}
 		case Array:
 			for i, it := range n.Items {
 				path = append(path, strconv.Itoa(i))
-				walk(it, plain)
+				walk(it, "", plain)
 				path = path[:len(path)-1]
 			}
 		}
 	}
-	walk(f.Root, plain)
+	walk(f.Root, "", plain)
 }
 
 func (d *Document) refError(r *Ref, format string, args ...any) {

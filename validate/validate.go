@@ -1,0 +1,97 @@
+// Package validate checks a loaded specification against the structure its
+// specification version publishes: OpenAPI 2.0, 3.0, 3.1 and 3.2, AsyncAPI
+// 2.x and 3.x, and the top level of Arazzo. It owns the structural model of
+// each version (which objects exist, their fields, the types and formats of
+// their values, what is required, where a $ref may stand) and the few
+// cross-object rules every version states: unique operationIds, path
+// templates against path parameters, resolvable $refs.
+//
+// The model is data: each version is a table of objects (openapi2.go,
+// openapi3.go, asyncapi2.go, asyncapi3.go, arazzo.go, schema.go) written
+// with the builder of table.go in the small vocabulary of shapes of
+// shape.go; rules.go holds the constraints a field table cannot state, and
+// walker.go applies a model to a document, following $refs into the files
+// they name. It is the engine of `specgate validate`; style and governance
+// checks are the linter's business, not this package's.
+package validate
+
+import (
+	"cmp"
+	"slices"
+
+	"github.com/specgate/specgate/spec"
+)
+
+// Problem is one structural violation of the specification.
+type Problem struct {
+	File    string     // file name as in spec.File.Name: the referenced file when the problem is inside one
+	Range   spec.Range // 1-based
+	Pointer string     // JSON pointer within File ("" = root)
+	Message string
+}
+
+// Validate checks doc against the structure of its specification version.
+// Problems come sorted by file, line and column, each reported once.
+func Validate(doc *spec.Document) []Problem {
+	w := newWalker(doc)
+	if root, newest := modelFor(doc); root != nil {
+		// A minor newer than the table may add fields: rather than call
+		// them unknown, accept them (a false error is worse than a miss).
+		w.tolerateUnknown = doc.Minor > newest
+		root.check(w, doc.Root.Root)
+	}
+	w.reportBrokenRefs()
+	return sortProblems(w.problems)
+}
+
+// modelFor returns the root shape of the document's specification version
+// and the newest minor version its table describes, or nil for a format
+// this package does not know.
+func modelFor(doc *spec.Document) (root shape, newestMinor int) {
+	switch doc.Format {
+	case spec.Swagger:
+		return openAPI2(), 0
+	case spec.OpenAPI:
+		return openAPI3(doc.Minor), doc.Minor
+	case spec.AsyncAPI:
+		if doc.Major == 2 {
+			return asyncAPI2(), 6
+		}
+		return asyncAPI3(), 0
+	case spec.Arazzo:
+		return arazzo(), 1
+	}
+	return nil, 0
+}
+
+// reportBrokenRefs turns every $ref the loader could not resolve into a
+// problem where the $ref is written, wherever in the document it is.
+func (w *walker) reportBrokenRefs() {
+	for _, r := range w.doc.Refs {
+		if r.Err == nil {
+			continue
+		}
+		rng := r.Node.Range
+		if f := r.Node.Field("$ref"); f != nil {
+			rng = f.Value.Range
+		}
+		w.problems = append(w.problems, Problem{File: r.Err.File, Range: rng, Pointer: r.Err.Pointer, Message: r.Err.Msg})
+	}
+}
+
+// sortProblems orders problems by file, position and message, and drops
+// exact duplicates (a node reached by two paths reports once).
+func sortProblems(ps []Problem) []Problem {
+	slices.SortFunc(ps, func(a, b Problem) int {
+		return cmp.Or(
+			cmp.Compare(a.File, b.File),
+			cmp.Compare(a.Range.Start.Line, b.Range.Start.Line),
+			cmp.Compare(a.Range.Start.Col, b.Range.Start.Col),
+			cmp.Compare(a.Message, b.Message),
+			cmp.Compare(a.Pointer, b.Pointer),
+		)
+	})
+	return slices.CompactFunc(ps, func(a, b Problem) bool {
+		return a.File == b.File && a.Range.Start == b.Range.Start && a.Message == b.Message
+	})
+}
