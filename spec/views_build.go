@@ -480,16 +480,27 @@ func (b *viewBuilder) tags(n *Node) {
 	}
 }
 
-// namedSchemas registers the named schemas first, so that each gets its
-// component path rather than the path of a place that uses it.
+// namedSchemas registers every named schema before walking any of them,
+// so that each gets its name and component path even when another
+// component reaches it first through a $ref.
 func (b *viewBuilder) namedSchemas(n *Node, src Path) {
+	type named struct {
+		node *Node
+		src  Path
+	}
+	var todo []named
 	each(n, func(name string, s *Node) {
-		start := len(b.v.Schemas)
-		b.schema(s, src.with(name))
-		if len(b.v.Schemas) > start && b.v.Schemas[start].Name == "" {
-			b.v.Schemas[start].Name = name
+		t := b.deref(s)
+		if t.Kind != Object || b.seenSchema[t] {
+			return
 		}
+		b.seenSchema[t] = true
+		b.v.Schemas = append(b.v.Schemas, &Schema{Name: name, Node: t, Source: src.with(name)})
+		todo = append(todo, named{t, src.with(name)})
 	})
+	for _, s := range todo {
+		b.subschemas(s.node, s.src)
+	}
 }
 
 // schemaMaps and schemaLists are the JSON Schema keywords whose values hold
@@ -513,6 +524,11 @@ func (b *viewBuilder) schema(raw *Node, src Path) {
 	}
 	b.seenSchema[n] = true
 	b.v.Schemas = append(b.v.Schemas, &Schema{Node: n, Source: src})
+	b.subschemas(n, src)
+}
+
+// subschemas registers the schemas inside n.
+func (b *viewBuilder) subschemas(n *Node, src Path) {
 	for _, k := range schemaSingles {
 		if c := n.Get(k); c != nil && c.Kind == Object {
 			b.schema(c, src.with(k))
