@@ -1,0 +1,31 @@
+package specgate.rules["page-positive-int_test"]
+
+import data.specgate.rules["page-positive-int"] as rule
+
+src := ["paths", "/pets", "get", "parameters", 1]
+
+run(schema) := {"operations": [{"method": "get", "path": "/pets", "parameters": [{
+	"name": "page", "in": "query", "required": false,
+	"schema": schema, "schemaSource": src, "source": src,
+}]}]}
+
+test_positive_integer_passes if {
+	count(rule.violations) == 0 with input as run({"type": "integer", "minimum": 1, "default": 1})
+}
+
+test_zero_based_page_is_reported if {
+	vs := rule.violations with input as run({"type": "integer", "minimum": 0})
+	vs == {{
+		"path": array.concat(src, ["minimum"]),
+		"message": "query parameter \"page\" of GET /pets must not allow values below 1, found a minimum of 0",
+	}}
+}
+
+test_number_type_is_reported if {
+	vs := rule.violations with input as run({"type": "number", "minimum": 1})
+	{v.message | some v in vs} == {"query parameter \"page\" of GET /pets must be of type integer, found \"number\""}
+}
+
+test_string_page_token_is_left_alone if {
+	count(rule.violations) == 0 with input as run({"type": "string", "maxLength": 5000})
+}
