@@ -205,7 +205,7 @@ func (d *Document) LocateIn(start *File, path []any, visit func(*Node)) Location
 			if r == nil || r.Target == nil {
 				break
 			}
-			file, cur, ptr = r.TargetFile, r.Target, splitPointer(r.Pointer)
+			file, cur, ptr = r.TargetFile, r.Target, splitPointer(r.TargetPtr)
 			if visit != nil {
 				visit(cur)
 			}
@@ -253,14 +253,17 @@ func step(n *Node, seg any) (*Node, *Range, bool) {
 			return f.Value, &f.KeyRange, true
 		}
 	case Array:
-		i, ok := seg.(int)
-		if !ok {
-			if s, isStr := seg.(string); isStr {
-				var err error
-				if i, err = strconv.Atoi(s); err != nil {
-					return nil, nil, false
-				}
+		var i int
+		switch s := seg.(type) {
+		case int:
+			i = s
+		case string:
+			var err error
+			if i, err = strconv.Atoi(s); err != nil {
+				return nil, nil, false
 			}
+		default:
+			return nil, nil, false
 		}
 		if i >= 0 && i < len(n.Items) {
 			return n.Items[i], nil, true

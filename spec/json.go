@@ -338,7 +338,7 @@ func (p *jsonParser) object(depth int, start Pos) (*Node, error) {
 	p.pos++ // {
 	base := len(p.fields)
 	defer func() { p.fields = p.fields[:base] }()
-	var seen map[string]struct{}
+	var seen map[string]int // key → index in p.fields, for large objects
 	p.skipSpace()
 	if p.pos < len(p.data) && p.data[p.pos] == '}' {
 		p.pos++
@@ -373,15 +373,16 @@ func (p *jsonParser) object(depth int, start Pos) (*Node, error) {
 			}
 		} else {
 			if seen == nil {
-				seen = make(map[string]struct{}, 2*len(cur))
-				for _, f := range cur {
-					seen[f.Key] = struct{}{}
+				seen = make(map[string]int, 2*len(cur))
+				for i, f := range cur {
+					seen[f.Key] = base + i
 				}
 			}
-			if _, dup := seen[k]; dup {
-				return nil, &SyntaxError{Pos: kstart, Msg: fmt.Sprintf("duplicate key %q", k)}
+			if i, dup := seen[k]; dup {
+				first := p.fields[i].KeyRange.Start
+				return nil, &SyntaxError{Pos: kstart, Msg: fmt.Sprintf("duplicate key %q (first defined at %d:%d)", k, first.Line, first.Col)}
 			}
-			seen[k] = struct{}{}
+			seen[k] = len(p.fields)
 		}
 		p.skipSpace()
 		if p.pos >= len(p.data) || p.data[p.pos] != ':' {

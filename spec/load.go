@@ -176,9 +176,18 @@ func readLimited(r io.Reader, max int64) ([]byte, error) {
 		return nil, err
 	}
 	if int64(len(data)) > max {
-		return nil, fmt.Errorf("file is larger than the %d MiB limit (--max-file-size): %w", max>>20, errTooLarge)
+		return nil, fmt.Errorf("file is larger than the %s limit (--max-file-size): %w", formatSize(max), errTooLarge)
 	}
 	return data, nil
+}
+
+// formatSize writes a size in MiB, rounded down, from 1 MiB on and in bytes
+// below, so that a small limit is not reported as "0 MiB".
+func formatSize(n int64) string {
+	if n < 1<<20 {
+		return fmt.Sprintf("%d bytes", n)
+	}
+	return fmt.Sprintf("%d MiB", n>>20)
 }
 
 func (l *Loader) readLocal(name string) ([]byte, error) {
@@ -193,7 +202,7 @@ func (l *Loader) readLocal(name string) ([]byte, error) {
 		return nil, errors.New("is a directory, not a file")
 	}
 	if st.Size() > l.opts.Limits.MaxFileSize {
-		return nil, fmt.Errorf("file is %d MiB, larger than the %d MiB limit (--max-file-size): %w", st.Size()>>20, l.opts.Limits.MaxFileSize>>20, errTooLarge)
+		return nil, fmt.Errorf("file is %s, larger than the %s limit (--max-file-size): %w", formatSize(st.Size()), formatSize(l.opts.Limits.MaxFileSize), errTooLarge)
 	}
 	fh, err := os.Open(name)
 	if err != nil {
@@ -239,6 +248,12 @@ func (l *Loader) parseFile(display, key string, data []byte) (*File, error) {
 	if trimmed[0] == '{' || trimmed[0] == '[' {
 		f.JSON = true
 		root, err = parseJSON(data, l.opts.Limits)
+		if err != nil && !strings.HasSuffix(strings.ToLower(display), ".json") {
+			// YAML in flow style also starts with '{' or '['.
+			if yroot, yerr := parseYAML(data, l.opts.Limits); yerr == nil {
+				f.JSON, root, err = false, yroot, nil
+			}
+		}
 	} else {
 		root, err = parseYAML(data, l.opts.Limits)
 	}

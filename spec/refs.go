@@ -2,8 +2,10 @@ package spec
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/url"
+	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -82,6 +84,7 @@ func (d *Document) scan(f *File) {
 		plain = iota
 		examplesMap
 		exampleObject
+		named // the value of an entry of a map of names: a schema, a response, …
 	)
 	var path []string
 	var walk func(n *Node, key string, ctx int)
@@ -95,7 +98,8 @@ func (d *Document) scan(f *File) {
 					d.Refs = append(d.Refs, r)
 				}
 			}
-			names := nameMaps[key]
+			// A property named "headers" is a schema, not a map of names.
+			names := nameMaps[key] && ctx != named
 			for _, fl := range n.Fields {
 				if (!names && (literalKeys[fl.Key] || strings.HasPrefix(fl.Key, "x-"))) ||
 					(ctx == exampleObject && fl.Key == "value") ||
@@ -103,10 +107,13 @@ func (d *Document) scan(f *File) {
 					continue
 				}
 				child := plain
-				if fl.Key == "examples" {
-					child = examplesMap
-				} else if ctx == examplesMap {
+				switch {
+				case ctx == examplesMap:
 					child = exampleObject
+				case names:
+					child = named
+				case fl.Key == "examples":
+					child = examplesMap
 				}
 				path = append(path, fl.Key)
 				walk(fl.Value, fl.Key, child)
@@ -151,9 +158,20 @@ func (d *Document) resolve(ctx context.Context, r *Ref) {
 			return
 		}
 		if tf = d.files[key]; tf == nil {
+			// A device or a FIFO would be read up to the size limit, or block.
+			if st, err := os.Stat(key); !isURL(key) && err == nil && !st.Mode().IsRegular() {
+				d.refError(r, "cannot resolve $ref %q: %s is not a regular file", r.Value, displayName(d.Root, key))
+				return
+			}
 			f, err := d.loader.readFile(ctx, key)
 			if err != nil {
-				d.refError(r, "cannot resolve $ref %q: %s", r.Value, strings.TrimPrefix(err.Error(), key+": "))
+				msg := err.Error()
+				var le *Error
+				if errors.As(err, &le) {
+					le.File = displayName(d.Root, key)
+					msg = strings.TrimPrefix(le.Error(), le.File+": ")
+				}
+				d.refError(r, "cannot resolve $ref %q: %s", r.Value, msg)
 				return
 			}
 			f.Name = displayName(d.Root, key)

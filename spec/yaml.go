@@ -27,13 +27,13 @@ func parseYAML(data []byte, lim Limits) (*Node, error) {
 		if errors.Is(err, io.EOF) {
 			return nil, &SyntaxError{Pos: Pos{1, 1}, Msg: "empty document"}
 		}
-		return nil, yamlError(err)
+		return nil, yamlError(err, data)
 	}
 	var extra yaml.Node
 	if err := dec.Decode(&extra); err == nil {
 		return nil, &SyntaxError{Pos: Pos{int32(extra.Line), int32(extra.Column)}, Msg: "a second YAML document starts here; a specification file holds one document"}
 	} else if !errors.Is(err, io.EOF) {
-		return nil, yamlError(err)
+		return nil, yamlError(err, data)
 	}
 	if doc.Kind == yaml.DocumentNode && len(doc.Content) == 1 {
 		c := &yamlConv{lim: lim, src: data, memo: map[*yaml.Node]*Node{}, size: map[*Node]int64{}}
@@ -65,9 +65,11 @@ var yamlParserProblems = map[string]bool{
 	"did not find expected ',' or '}'":       true,
 }
 
+var yamlUnknownAnchorRE = regexp.MustCompile(`^unknown anchor '(.*)' referenced$`)
+
 // yamlError turns a yaml.v3 error (which names only a line) into a
 // SyntaxError with a position.
-func yamlError(err error) error {
+func yamlError(err error, data []byte) error {
 	msg := strings.TrimPrefix(err.Error(), "yaml: ")
 	line := 1
 	if m := yamlLineRE.FindStringSubmatchIndex(msg); m != nil {
@@ -79,7 +81,30 @@ func yamlError(err error) error {
 		}
 	}
 	msg = strings.TrimPrefix(msg, "unmarshal errors:\n  ")
-	return &SyntaxError{Pos: Pos{Line: int32(line), Col: 1}, Msg: "invalid YAML: " + msg}
+	pos := Pos{Line: int32(line), Col: 1}
+	// yaml.v3 gives no line for an unknown alias; find it in the source.
+	if m := yamlUnknownAnchorRE.FindStringSubmatch(msg); m != nil {
+		if at := findAlias(data, m[1]); at.Line > 0 {
+			pos = at
+		}
+	}
+	return &SyntaxError{Pos: pos, Msg: "invalid YAML: " + msg}
+}
+
+// findAlias returns the position of the first "*name" alias in data.
+func findAlias(data []byte, name string) Pos {
+	re := regexp.MustCompile(`(^|[\s\[{,])\*` + regexp.QuoteMeta(name) + `($|[\s\]},])`)
+	loc := re.FindIndex(data)
+	if loc == nil {
+		return Pos{}
+	}
+	i := loc[0]
+	if data[i] != '*' {
+		i++
+	}
+	line := int32(1 + bytes.Count(data[:i], []byte{'\n'}))
+	col := int32(1 + utf8.RuneCount(data[bytes.LastIndexByte(data[:i], '\n')+1:i]))
+	return Pos{Line: line, Col: col}
 }
 
 // invalidUTF8 reports the position of the first invalid UTF-8 byte.
@@ -108,6 +133,9 @@ type yamlConv struct {
 	size    map[*Node]int64
 	real    int
 	aliases int
+	// indent is the indentation of the block collection holding the value
+	// being converted: continuation lines of its scalars are indented more.
+	indent int
 	// lineOff[i] is the byte offset of line i+1, built on first use.
 	lineOff []int
 }
@@ -145,25 +173,25 @@ func (c *yamlConv) node(y *yaml.Node, depth int) (*Node, error) {
 	switch y.Kind {
 	case yaml.MappingNode:
 		n.Kind = Object
-		if err := c.mapping(n, y, depth); err != nil {
+		last, err := c.mapping(n, y, depth)
+		if err != nil {
 			return nil, err
 		}
-		n.Range.End = c.containerEnd(y, n.Range.Start, len(n.Fields) == 0, func() Pos {
-			return n.Fields[len(n.Fields)-1].Value.Range.End
-		})
+		n.Range.End = c.containerEnd(y, n.Range.Start, len(y.Content) == 0, last)
 	case yaml.SequenceNode:
 		n.Kind = Array
 		n.Items = make([]*Node, 0, len(y.Content))
+		var last Pos
 		for _, it := range y.Content {
+			c.indent = y.Column - 1
 			v, err := c.node(it, depth+1)
 			if err != nil {
 				return nil, err
 			}
 			n.Items = append(n.Items, v)
+			last = c.valueEnd(it, v)
 		}
-		n.Range.End = c.containerEnd(y, n.Range.Start, len(n.Items) == 0, func() Pos {
-			return n.Items[len(n.Items)-1].Range.End
-		})
+		n.Range.End = c.containerEnd(y, n.Range.Start, len(y.Content) == 0, last)
 	case yaml.ScalarNode:
 		c.scalar(n, y)
 		n.Range.End = c.scalarEnd(y)
@@ -176,18 +204,24 @@ func (c *yamlConv) node(y *yaml.Node, depth int) (*Node, error) {
 	return n, nil
 }
 
-func (c *yamlConv) mapping(n *Node, y *yaml.Node, depth int) error {
+// mapping converts the pairs of y into n.Fields and returns where the last
+// value written in y ends.
+func (c *yamlConv) mapping(n *Node, y *yaml.Node, depth int) (Pos, error) {
 	n.Fields = make([]Field, 0, len(y.Content)/2)
 	var merges []*Node
+	var index map[string]int
+	var last Pos
 	for i := 0; i+1 < len(y.Content); i += 2 {
 		ky, vy := y.Content[i], y.Content[i+1]
 		if ky.Kind != yaml.ScalarNode {
-			return &SyntaxError{Pos: c.pos(ky.Line, ky.Column), Msg: "mapping keys must be scalars"}
+			return Pos{}, &SyntaxError{Pos: c.pos(ky.Line, ky.Column), Msg: "mapping keys must be scalars"}
 		}
+		c.indent = ky.Column - 1
 		v, err := c.node(vy, depth+1)
 		if err != nil {
-			return err
+			return Pos{}, err
 		}
+		last = c.valueEnd(vy, v)
 		if ky.Tag == "!!merge" && ky.Value == "<<" {
 			switch v.Kind {
 			case Object:
@@ -197,13 +231,14 @@ func (c *yamlConv) mapping(n *Node, y *yaml.Node, depth int) error {
 			}
 			continue
 		}
-		for _, f := range n.Fields {
-			if f.Key == ky.Value {
-				return &SyntaxError{Pos: c.pos(ky.Line, ky.Column), Msg: fmt.Sprintf("duplicate key %q (first defined at %d:%d)", ky.Value, f.KeyRange.Start.Line, f.KeyRange.Start.Col)}
-			}
+		if f := findField(n.Fields, &index, ky.Value); f != nil {
+			return Pos{}, &SyntaxError{Pos: c.pos(ky.Line, ky.Column), Msg: fmt.Sprintf("duplicate key %q (first defined at %d:%d)", ky.Value, f.KeyRange.Start.Line, f.KeyRange.Start.Col)}
 		}
 		start := c.pos(ky.Line, ky.Column)
 		n.Fields = append(n.Fields, Field{Key: ky.Value, KeyRange: Range{Start: start, End: c.scalarEnd(ky)}, Value: v})
+		if index != nil {
+			index[ky.Value] = len(n.Fields) - 1
+		}
 	}
 	// Merge keys (<<) add the fields the mapping does not define itself.
 	for _, m := range merges {
@@ -211,12 +246,49 @@ func (c *yamlConv) mapping(n *Node, y *yaml.Node, depth int) error {
 			continue
 		}
 		for _, f := range m.Fields {
-			if n.Get(f.Key) == nil {
+			if findField(n.Fields, &index, f.Key) == nil {
 				n.Fields = append(n.Fields, f)
+				if index != nil {
+					index[f.Key] = len(n.Fields) - 1
+				}
 			}
 		}
 	}
+	return last, nil
+}
+
+// findField returns the field for key: by a linear search in small
+// mappings, through *index (built on first use) in large ones, so that a
+// mapping of n keys is checked for duplicates in O(n).
+func findField(fields []Field, index *map[string]int, key string) *Field {
+	if *index == nil {
+		if len(fields) < 16 {
+			for i := range fields {
+				if fields[i].Key == key {
+					return &fields[i]
+				}
+			}
+			return nil
+		}
+		*index = make(map[string]int, 2*len(fields))
+		for i, f := range fields {
+			(*index)[f.Key] = i
+		}
+	}
+	if i, ok := (*index)[key]; ok {
+		return &fields[i]
+	}
 	return nil
+}
+
+// valueEnd is where the value written at y ends. An alias shares the
+// anchored node, which is written elsewhere; the alias itself ends after its
+// name.
+func (c *yamlConv) valueEnd(y *yaml.Node, v *Node) Pos {
+	if y.Kind == yaml.AliasNode {
+		return Pos{int32(y.Line), int32(y.Column + 1 + utf8.RuneCountInString(y.Value))}
+	}
+	return v.Range.End
 }
 
 // scalar sets the kind and value of a scalar from its resolved YAML tag,
@@ -260,7 +332,9 @@ func jsonNumber(s string) (string, bool) {
 }
 
 func isJSONNumber(s string) bool {
-	p := &jsonParser{data: []byte(s), line: 1}
+	// One node of room: without it number() allocates a slab of 512.
+	var room [1]Node
+	p := &jsonParser{data: []byte(s), line: 1, slab: room[:]}
 	if len(s) == 0 || !(s[0] == '-' || (s[0] >= '0' && s[0] <= '9')) {
 		return false
 	}
@@ -268,19 +342,64 @@ func isJSONNumber(s string) bool {
 	return err == nil && p.pos == len(s)
 }
 
-func (c *yamlConv) containerEnd(y *yaml.Node, start Pos, empty bool, last func() Pos) Pos {
+func (c *yamlConv) containerEnd(y *yaml.Node, start Pos, empty bool, last Pos) Pos {
 	flow := y.Style&yaml.FlowStyle != 0
-	if empty {
-		if flow {
-			return Pos{start.Line, start.Col + 2}
+	if !flow {
+		if empty {
+			return start
 		}
-		return start
+		return last
 	}
-	end := last()
-	if flow {
-		end.Col++
+	from := last
+	if empty {
+		from = Pos{start.Line, start.Col + 1}
 	}
-	return end
+	if end, ok := c.closingBracket(from); ok {
+		return end
+	}
+	return Pos{from.Line, from.Col + 1}
+}
+
+// closingBracket finds the ']' or '}' closing a flow collection whose
+// content ends at from, past blanks, commas and comments, and returns the
+// position just after it.
+func (c *yamlConv) closingBracket(from Pos) (Pos, bool) {
+	i := c.offset(from)
+	if i < 0 {
+		return Pos{}, false
+	}
+	line, col := from.Line, from.Col
+	for ; i < len(c.src); i++ {
+		switch c.src[i] {
+		case ' ', '\t', '\r', ',':
+			col++
+		case '\n':
+			line, col = line+1, 1
+		case '#':
+			for i+1 < len(c.src) && c.src[i+1] != '\n' {
+				i++
+			}
+		case ']', '}':
+			return Pos{line, col + 1}, true
+		default:
+			return Pos{}, false
+		}
+	}
+	return Pos{}, false
+}
+
+// offset is the byte offset of a position in the source, or -1.
+func (c *yamlConv) offset(p Pos) int {
+	off := c.lineOffsets()
+	if p.Line < 1 || int(p.Line) > len(off) {
+		return -1
+	}
+	i := off[p.Line-1]
+	for col := int32(1); col < p.Col && i < len(c.src) && c.src[i] != '\n'; col++ {
+		_, size := utf8.DecodeRune(c.src[i:])
+		i += size
+	}
+	return i
 }
 
 // scalarEnd computes where a scalar ends. yaml.v3 records only starts, so
@@ -294,14 +413,86 @@ func (c *yamlConv) scalarEnd(y *yaml.Node) Pos {
 			return end
 		}
 	case y.Style&(yaml.LiteralStyle|yaml.FoldedStyle) != 0:
-		lines := strings.Count(strings.TrimRight(y.Value, "\n"), "\n") + 1
-		endLine := y.Line + lines
-		return Pos{int32(endLine), int32(c.lineLen(endLine) + 1)}
+		return c.blockScalarEnd(y)
 	}
-	if strings.IndexByte(y.Value, '\n') < 0 {
-		return Pos{start.Line, start.Col + int32(utf8.RuneCountInString(y.Value))}
+	end := Pos{start.Line, start.Col + int32(utf8.RuneCountInString(y.Value))}
+	if strings.IndexByte(y.Value, '\n') < 0 && int(end.Col) <= c.lineLen(y.Line)+1 {
+		return end
 	}
-	return Pos{start.Line, int32(c.lineLen(y.Line) + 1)}
+	// A plain scalar folded from several lines: its value is longer than
+	// its first line. It goes on over the lines indented more than its
+	// collection, up to a comment line.
+	last := y.Line
+	for line := y.Line + 1; ; line++ {
+		text, ok := c.lineText(line)
+		if !ok {
+			break
+		}
+		trimmed := bytes.TrimLeft(text, " ")
+		if len(bytes.TrimSpace(trimmed)) == 0 {
+			continue
+		}
+		if len(text)-len(trimmed) <= c.indent || trimmed[0] == '#' {
+			break
+		}
+		last = line
+	}
+	text, _ := c.lineText(last)
+	if i := bytes.Index(text, []byte(" #")); i >= 0 {
+		text = text[:i]
+	}
+	return Pos{int32(last), int32(utf8.RuneCount(bytes.TrimRight(text, " \t")) + 1)}
+}
+
+// blockScalarEnd is the end of the last non-blank line of a literal (|) or
+// folded (>) scalar: its content is the lines after the header that are
+// blank or indented at least as much as its first non-blank line (or as its
+// indentation indicator says).
+func (c *yamlConv) blockScalarEnd(y *yaml.Node) Pos {
+	contentIndent := -1
+	if at := c.offset(c.pos(y.Line, y.Column)); at >= 0 && at < len(c.src) {
+		for _, b := range c.src[at+1:] {
+			if b >= '1' && b <= '9' {
+				contentIndent = c.indent + int(b-'0')
+				break
+			}
+			if b != '+' && b != '-' {
+				break
+			}
+		}
+	}
+	last := y.Line
+	for line := y.Line + 1; ; line++ {
+		text, ok := c.lineText(line)
+		if !ok {
+			break
+		}
+		indent := len(text) - len(bytes.TrimLeft(text, " "))
+		if len(bytes.TrimSpace(text)) == 0 {
+			continue
+		}
+		if contentIndent < 0 {
+			contentIndent = indent
+		}
+		if indent < contentIndent || indent <= c.indent {
+			break
+		}
+		last = line
+	}
+	return Pos{int32(last), int32(c.lineLen(last) + 1)}
+}
+
+// lineText is a 1-based line of the source without its line break.
+func (c *yamlConv) lineText(line int) ([]byte, bool) {
+	off := c.lineOffsets()
+	if line < 1 || line > len(off) {
+		return nil, false
+	}
+	end := len(c.src)
+	if line < len(off) {
+		end = off[line] - 1
+	}
+	return bytes.TrimRight(c.src[off[line-1]:end], "\r"), true
 }
 
 func (c *yamlConv) lineOffsets() []int {
@@ -356,6 +547,11 @@ func (c *yamlConv) scanQuoted(y *yaml.Node) (Pos, bool) {
 			continue
 		case q == '"' && b == '\\':
 			i++
+			if i < len(c.src) && c.src[i] == '\n' { // an escaped line break
+				line++
+				col = 1
+				continue
+			}
 			col += 2
 			continue
 		case b == q:
