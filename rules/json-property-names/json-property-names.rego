@@ -1,0 +1,129 @@
+# METADATA
+# title: Schema property names follow one convention
+# description: |
+#   Every property name of every schema follows the API's convention:
+#   camelCase (a lower-case letter, then letters and digits only,
+#   `^[a-z][a-zA-Z0-9]*$`), or snake_case (`^[a-z][a-z0-9]*(_[a-z0-9]+)*$`)
+#   when the API is written in snake_case. One convention across the
+#   payloads of an API spares clients from mapping each field by hand.
+#
+#   camelCase is expected, as JavaScript and most JSON style guides use it,
+#   unless more of the document's distinct property names are snake_case
+#   (lower case with an underscore) than camelCase (lower case with a hump):
+#   then snake_case is expected, and the names that break it are reported.
+#   A snake_case API such as GitHub's is not flagged property by property;
+#   its camelCase stragglers are. Single-word names (`id`) fit both.
+#
+#   Every schema of the document is checked once, named or inline, except
+#   the schemas written inline under a form (`application/x-www-form-urlencoded`,
+#   `multipart/…`) or XML media type: their properties are form fields or
+#   XML elements, not JSON properties. A named schema is checked even when
+#   only forms use it, since telling would need every place that references
+#   it. Names that follow another convention on purpose are exempt: names
+#   starting with `@` (JSON-LD `@id`, OData `@odata.count`), `$`
+#   (`$schema`) or `x-` (extensions, in schemas that describe OpenAPI
+#   documents), and the HAL link containers `_links` and `_embedded`. The
+#   rule reports once per property, on its key under `properties`, and
+#   suggests a camelCase spelling when there is one.
+#
+#   ```yaml
+#   properties:
+#     first_name: {type: string}  # bad
+#     firstName: {type: string}   # good
+#   ```
+# custom:
+#   category: Naming
+#   maturity: Silver
+#   severity: warn
+#   family: naming
+#   formats: [oas2, oas3]
+#   howToFix: |
+#     Rename the property in camelCase, as the message suggests
+#     (`first_name` becomes `firstName`). Renaming a property of a published
+#     API breaks its clients: introduce the new name in a new version.
+package specgate.rules["json-property-names"]
+
+import data.specgate.lib.naming
+import data.specgate.lib.util
+
+violations contains util.violation(array.concat(schema.source, ["properties", name]), msg) if {
+	some schema in _json_schemas
+	some name, _ in schema.node.properties
+	_misfits[name]
+	msg := sprintf("property %q%s is not %s%s", [name, _of(schema), _convention_text, _hint(name)])
+}
+
+# _json_schemas are the schemas with properties that describe JSON.
+_json_schemas contains schema if {
+	some schema in input.schemas
+	is_object(schema.node.properties)
+	not _under_non_json_media(schema.source)
+}
+
+# _names are the distinct property names the rule judges.
+_names contains name if {
+	some schema in _json_schemas
+	some name, _ in schema.node.properties
+	not _exempt(name)
+}
+
+# _misfits are the distinct names that break the convention: judged once
+# each, not once per schema that uses them.
+_misfits contains name if {
+	some name in _names
+	not _fits(name)
+}
+
+_snake_names := count({n | some n in _names; contains(n, "_"); naming.is_snake(n)})
+
+_camel_names := count({n | some n in _names; regex.match(`^[a-z]+[0-9]*[A-Z]`, n); naming.is_camel(n)})
+
+# _convention is snake_case when snake_case names outnumber camelCase ones.
+_convention := "snake" if _snake_names > _camel_names
+
+else := "camel"
+
+_convention_text := "camelCase" if _convention == "camel"
+
+else := "snake_case, the convention of most property names in this API"
+
+_fits(name) if {
+	_convention == "camel"
+	naming.is_camel(name)
+}
+
+_fits(name) if {
+	_convention == "snake"
+	naming.is_snake(name)
+}
+
+_exempt(name) if startswith(name, "@")
+
+_exempt(name) if startswith(name, "$")
+
+_exempt(name) if startswith(name, "x-")
+
+_exempt(name) if name in {"_links", "_embedded"}
+
+# _under_non_json_media holds for a schema written inside the schema of a
+# form or XML media type: its source passes content/<media type>/schema.
+_under_non_json_media(source) if {
+	some i, key in source
+	key == "content"
+	source[i + 2] == "schema"
+	regex.match(`(?i)^(application/x-www-form-urlencoded|multipart/[^;]+|[^/;]+/([^;]*\+)?xml)\s*(;.*)?$`, source[i + 1])
+}
+
+_of(schema) := sprintf(" of schema %s", [schema.name]) if schema.name != ""
+
+else := ""
+
+_hint(name) := sprintf(" (use %q)", [fixed]) if {
+	_convention == "camel"
+	fixed := naming.camel(name)
+	naming.is_camel(fixed)
+} else := sprintf(" (use %q)", [fixed]) if {
+	_convention == "snake"
+	fixed := naming.snake(name)
+	naming.is_snake(fixed)
+} else := ""

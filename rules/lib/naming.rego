@@ -1,0 +1,62 @@
+# METADATA
+# description: |
+#   Helpers about names in API descriptions, shared by the built-in rules:
+#   case conventions of identifiers (checks and suggested spellings), the
+#   segments and templates of a path, and how a message names an operation.
+package specgate.lib.naming
+
+# Case conventions. Digits may follow the first letter everywhere; kebab
+# case also allows a segment that starts with a digit ("2010-04-01").
+is_kebab(s) if regex.match(`^[a-z0-9]+(-[a-z0-9]+)*$`, s)
+
+is_snake(s) if regex.match(`^[a-z][a-z0-9]*(_[a-z0-9]+)*$`, s)
+
+is_camel(s) if regex.match(`^[a-z][a-zA-Z0-9]*$`, s)
+
+# is_camel_or_pascal accepts lower and upper camel case: letters and digits
+# only, starting with a letter.
+is_camel_or_pascal(s) if regex.match(`^[a-zA-Z][a-zA-Z0-9]*$`, s)
+
+# words splits an identifier into its words at separators (anything but a
+# letter or a digit) and at case changes: "userAccounts", "user_accounts"
+# and "User-Accounts" all give two words. An acronym stays one word when a
+# capitalized word follows it ("HTTPServer" is "HTTP", "Server").
+words(s) := [w | some w in regex.split(`[^A-Za-z0-9]+`, _humps(s)); w != ""]
+
+_humps(s) := regex.replace(
+	regex.replace(s, `([a-z0-9])([A-Z])`, "${1} ${2}"),
+	`([A-Z]+)([A-Z][a-z]{2,})`, "${1} ${2}",
+)
+
+# Spellings of an identifier in each convention. They are suggestions: a
+# caller checks the result (a name starting with a digit has no camelCase
+# spelling, for instance).
+kebab(s) := concat("-", [lower(w) | some w in words(s)])
+
+snake(s) := concat("_", [lower(w) | some w in words(s)])
+
+camel(s) := concat("", [_camel_word(i, w) | some i, w in words(s)])
+
+pascal(s) := concat("", [capitalize(w) | some w in words(s)])
+
+_camel_word(0, w) := lower(w)
+
+_camel_word(i, w) := capitalize(w) if i > 0
+
+# capitalize upper-cases the first letter and lower-cases the rest.
+capitalize(w) := concat("", [upper(substring(w, 0, 1)), lower(substring(w, 1, -1))])
+
+# path_segments are the non-empty segments of a path template, up to any
+# query string or fragment written into it.
+path_segments(path) := [s | some s in split(regex.replace(path, `[?#].*$`, ""), "/"); s != ""]
+
+# path_templates are the names of the {templates} of a path, in order.
+path_templates(path) := [m[1] | some m in regex.find_all_string_submatch_n(`\{([^{}]*)\}`, path, -1)]
+
+# operation names an HTTP operation for messages: "GET /pets/{id}",
+# "POST webhook newPet", "POST {$request.body#/url} (callback onEvent)".
+operation(op) := sprintf("%s webhook %s", [upper(op.method), op.webhook]) if {
+	op.webhook != ""
+} else := sprintf("%s %s (callback %s)", [upper(op.method), op.path, op.callback]) if {
+	op.callback != ""
+} else := sprintf("%s %s", [upper(op.method), op.path])

@@ -1,0 +1,35 @@
+# METADATA
+# title: Operations have a description
+# description: |
+#   Every operation has a `description` that explains what it does beyond
+#   its summary: its behaviour, side effects, permissions and edge cases.
+#   It is what a developer reads before calling the operation.
+#
+#   Operations under `paths`, `webhooks` and `callbacks` are checked; a
+#   description made only of whitespace counts as missing, and a summary
+#   does not replace it. The rule reports on the operation.
+#
+#   ```yaml
+#   /pets/{id}:
+#     delete:              # bad: no description
+#       summary: Delete a pet
+#   ```
+# custom:
+#   category: Documentation
+#   maturity: Bronze
+#   severity: warn
+#   family: documentation
+#   formats: [oas2, oas3]
+#   peers: ["vacuum:operation-description", "spectral:operation-description", "redocly:operation-description"]
+#   howToFix: |
+#     Add a `description` saying what the operation does, what it changes,
+#     who may call it and what can go wrong. Markdown is allowed.
+package specgate.rules["operation-description"]
+
+import data.specgate.lib.naming
+import data.specgate.lib.util
+
+violations contains util.violation(op.source, sprintf("%s has no description", [naming.operation(op)])) if {
+	some op in util.http_operations
+	trim_space(op.description) == ""
+}

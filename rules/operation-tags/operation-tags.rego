@@ -1,0 +1,37 @@
+# METADATA
+# title: Operations have tags
+# description: |
+#   Every operation has at least one tag. Documentation tools group
+#   operations by tag in navigation, and client generators split clients
+#   by tag; an untagged operation ends up in a catch-all group or is hard to
+#   find.
+#
+#   Operations under `paths` and `webhooks` are checked. Callback operations
+#   are not: they are shown with the operation that registers them. The
+#   rule reports on the operation.
+#
+#   ```yaml
+#   /pets:
+#     get:
+#       tags: [pets]   # good
+#   ```
+# custom:
+#   category: Documentation
+#   maturity: Bronze
+#   severity: warn
+#   family: documentation
+#   formats: [oas2, oas3]
+#   peers: ["vacuum:operation-tags", "spectral:operation-tags"]
+#   howToFix: |
+#     Add `tags` with the name of the resource or feature the operation
+#     belongs to, and declare each tag with a description in the top-level
+#     `tags` list.
+package specgate.rules["operation-tags"]
+
+import data.specgate.lib.naming
+import data.specgate.lib.util
+
+violations contains util.violation(op.source, sprintf("%s has no tags; tags group operations in documentation and clients", [naming.operation(op)])) if {
+	some op in array.concat(input.operations, input.webhooks)
+	count([t | some t in op.tags; trim_space(t) != ""]) == 0
+}

@@ -1,0 +1,59 @@
+# METADATA
+# title: Path templates and path parameters match
+# description: |
+#   Every `{name}` template of a path has an `in: path` parameter of that
+#   name, and every `in: path` parameter appears as a template in the path.
+#   A template without a parameter cannot be filled in by clients or
+#   validated by servers; a path parameter without a template can never be
+#   sent. Both are errors in the OpenAPI specification.
+#
+#   The parameters of an operation are those of its path item and its own,
+#   merged (an operation parameter overrides a path-item parameter with the
+#   same name and location). Names are compared exactly, so `{userId}` and
+#   `userid` do not match. A template without a parameter is reported once
+#   per operation and name, on the operation. A path parameter that is not
+#   in the template is reported where the parameter is written (for a
+#   reusable parameter, its definition), naming the path. Only `paths` are
+#   checked: webhook names and callback expressions are not paths. That path
+#   parameters must be `required: true` is `path-parameters-required`.
+#
+#   ```yaml
+#   paths:
+#     /users/{userId}:
+#       get:            # bad: no path parameter "userId"
+#         parameters:
+#           - name: id  # bad: /users/{userId} has no {id}
+#             in: path
+#             required: true
+#   ```
+# custom:
+#   category: Parameters
+#   maturity: Baseline
+#   severity: error
+#   family: correctness
+#   formats: [oas2, oas3]
+#   peers: ["vacuum:path-params", "spectral:path-params", "redocly:path-parameters-defined"]
+#   howToFix: |
+#     Declare an `in: path`, `required: true` parameter for every template,
+#     on the path item (shared by its operations) or on each operation, and
+#     spell its name exactly as the template does; remove path parameters
+#     that the path does not use, or add their template to the path.
+package specgate.rules["path-parameters-defined"]
+
+import data.specgate.lib.naming
+import data.specgate.lib.util
+
+violations contains util.violation(op.source, msg) if {
+	some op in input.operations
+	some name in naming.path_templates(op.path)
+	not name in {p.name | some p in op.parameters; p.in == "path"}
+	msg := sprintf("%s has no path parameter %q for the {%s} template of its path", [naming.operation(op), name, name])
+}
+
+violations contains util.violation(p.source, msg) if {
+	some op in input.operations
+	some p in op.parameters
+	p.in == "path"
+	not p.name in naming.path_templates(op.path)
+	msg := sprintf("path parameter %q is not in the path %s; add a {%s} template or remove the parameter", [p.name, op.path, p.name])
+}

@@ -1,0 +1,58 @@
+# METADATA
+# title: Query parameters are camelCase
+# description: |
+#   The name of every `in: query` parameter is camelCase: a lower-case
+#   letter, then letters and digits only (`^[a-z][a-zA-Z0-9]*$`). Query
+#   parameters are what clients type and build most; one convention across
+#   an API keeps them guessable. The rule checks casing only: `page_size`
+#   fails as `pageSize` would fail a snake_case rule; teams choose one style
+#   and turn on the rule that matches it.
+#
+#   Bracket notation is accepted when each part is camelCase:
+#   `filter[createdAt]` and `ids[]` pass, `filter[created_at]` does not.
+#   Every query parameter is checked once, inline or reusable. The rule
+#   reports on the parameter's `name` and suggests a camelCase spelling
+#   when there is one.
+#
+#   ```yaml
+#   parameters:
+#     - name: page_size  # bad
+#       in: query
+#     - name: pageSize   # good
+#       in: query
+#   ```
+# custom:
+#   category: Naming
+#   maturity: Silver
+#   severity: warn
+#   family: naming
+#   formats: [oas2, oas3]
+#   howToFix: |
+#     Rename the parameter in camelCase, as the message suggests
+#     (`page_size` becomes `pageSize`). Query parameter names are part of
+#     the request: accept the old name too, or introduce the new name in a
+#     new version, so that existing clients keep working.
+package specgate.rules["query-parameter-camel-case"]
+
+import data.specgate.lib.naming
+import data.specgate.lib.util
+
+violations contains util.violation(array.concat(p.source, ["name"]), msg) if {
+	some p in input.parameters
+	p.in == "query"
+	some part in _parts(p.name)
+	not naming.is_camel(part)
+	msg := sprintf("query parameter %q is not camelCase%s", [p.name, _hint(p.name)])
+}
+
+# _parts splits bracket notation: "filter[createdAt]" is "filter" and
+# "createdAt"; "ids[]" is "ids". A name without brackets is one part.
+_parts(name) := [name] if {
+	not regex.match(`^[^\[\]]+(\[[^\[\]]*\])+$`, name)
+} else := [part | some part in regex.split(`[\[\]]+`, name); part != ""]
+
+_hint(name) := sprintf(" (use %q)", [fixed]) if {
+	not contains(name, "[")
+	fixed := naming.camel(name)
+	naming.is_camel(fixed)
+} else := ""
