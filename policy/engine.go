@@ -42,7 +42,7 @@ var ErrTimeout = errors.New("rule evaluation exceeded its time limit")
 // be pure functions of the document.
 var deniedBuiltins = map[string]bool{
 	"http.send": true, "net.lookup_ip_addr": true, "opa.runtime": true,
-	"time.now_ns": true, "rand.intn": true, "uuid.rfc4122": true, "trace": false,
+	"time.now_ns": true, "rand.intn": true, "uuid.rfc4122": true,
 }
 
 // Capabilities are the sandboxed capabilities every rule is compiled with.
@@ -76,7 +76,8 @@ func Compile(ctx context.Context, rules []*Rule, libs []*ast.Module, timeout tim
 	}
 	modules["specgate/run.rego"] = agg
 
-	compiler := ast.NewCompiler().WithCapabilities(Capabilities()).WithEnablePrintStatements(false)
+	caps := Capabilities()
+	compiler := ast.NewCompiler().WithCapabilities(caps).WithEnablePrintStatements(false)
 	compiler.Compile(modules)
 	if compiler.Failed() {
 		return nil, compileError(compiler.Errors)
@@ -84,7 +85,7 @@ func Compile(ctx context.Context, rules []*Rule, libs []*ast.Module, timeout tim
 	q, err := rego.New(
 		rego.Compiler(compiler),
 		rego.Query("data.specgate.run.results"),
-		rego.Capabilities(Capabilities()),
+		rego.Capabilities(caps),
 	).PrepareForEval(ctx)
 	if err != nil {
 		return nil, err

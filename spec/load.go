@@ -107,6 +107,12 @@ func (l *Loader) Load(ctx context.Context, name string) (*Document, error) {
 	if err != nil {
 		return nil, err
 	}
+	return l.document(ctx, f)
+}
+
+// document detects the format of a parsed entry file and resolves its
+// $refs.
+func (l *Loader) document(ctx context.Context, f *File) (*Document, error) {
 	d := &Document{Root: f, files: map[string]*File{f.key: f}, loader: l, refs: map[*Node]*Ref{}}
 	if err := d.detect(); err != nil {
 		return nil, err
@@ -122,12 +128,7 @@ func (l *Loader) LoadBytes(ctx context.Context, name string, data []byte) (*Docu
 	if err != nil {
 		return nil, err
 	}
-	d := &Document{Root: f, files: map[string]*File{f.key: f}, loader: l, refs: map[*Node]*Ref{}}
-	if err := d.detect(); err != nil {
-		return nil, err
-	}
-	d.resolveRefs(ctx)
-	return d, nil
+	return l.document(ctx, f)
 }
 
 func isURL(name string) bool {

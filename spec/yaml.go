@@ -509,15 +509,8 @@ func (c *yamlConv) lineOffsets() []int {
 
 // lineLen is the length of a 1-based line in characters.
 func (c *yamlConv) lineLen(line int) int {
-	off := c.lineOffsets()
-	if line < 1 || line > len(off) {
-		return 0
-	}
-	end := len(c.src)
-	if line < len(off) {
-		end = off[line] - 1
-	}
-	return utf8.RuneCount(bytes.TrimRight(c.src[off[line-1]:end], "\r"))
+	text, _ := c.lineText(line)
+	return utf8.RuneCount(text)
 }
 
 func (c *yamlConv) scanQuoted(y *yaml.Node) (Pos, bool) {
