@@ -229,10 +229,23 @@ func (b *viewBuilder) parameter(raw *Node, src Path, component string) *Paramete
 	return p
 }
 
-// mergeParams lets operation parameters replace path-item parameters with
-// the same name and location, and drops Swagger body and formData
-// parameters (they become the request body).
+// mergeParams is mergeAll without Swagger body and formData parameters,
+// which become the request body.
 func mergeParams(shared, own []*Parameter) []*Parameter {
+	all := mergeAll(shared, own)
+	kept := all[:0]
+	for _, p := range all {
+		if p.In != "body" && p.In != "formData" {
+			kept = append(kept, p)
+		}
+	}
+	return kept
+}
+
+// mergeAll lets operation parameters replace path-item parameters with the
+// same name and location: the path-item ones that remain, then the
+// operation's.
+func mergeAll(shared, own []*Parameter) []*Parameter {
 	out := make([]*Parameter, 0, len(shared)+len(own))
 	for _, s := range shared {
 		overridden := false
@@ -246,14 +259,7 @@ func mergeParams(shared, own []*Parameter) []*Parameter {
 			out = append(out, s)
 		}
 	}
-	out = append(out, own...)
-	kept := out[:0]
-	for _, p := range out {
-		if p.In != "body" && p.In != "formData" {
-			kept = append(kept, p)
-		}
-	}
-	return kept
+	return append(out, own...)
 }
 
 func (b *viewBuilder) componentParams(params *Node, src Path) {
@@ -335,23 +341,6 @@ func (b *viewBuilder) swaggerBody(op *Node, own, shared []*Parameter) *RequestBo
 		}
 	}
 	return rb
-}
-
-// mergeAll is mergeParams without dropping body and formData parameters.
-func mergeAll(shared, own []*Parameter) []*Parameter {
-	out := append([]*Parameter(nil), own...)
-	for _, s := range shared {
-		dup := false
-		for _, o := range own {
-			if o.Name == s.Name && o.In == s.In {
-				dup = true
-			}
-		}
-		if !dup {
-			out = append(out, s)
-		}
-	}
-	return out
 }
 
 func (b *viewBuilder) response(status string, n *Node, src Path, produces []string) *Response {
