@@ -51,7 +51,8 @@ func lintCommand(env Env) *cli.Command {
 			"Exit codes: 0 no finding at or above --fail-severity, 1 findings, 2 usage, configuration or\n" +
 			"input errors (a file that cannot be read or parsed).",
 		Flags: append([]cli.Flag{
-			&cli.StringFlag{Name: "ruleset", Aliases: []string{"r"}, Usage: "built-in ruleset: lenient, recommended or strict (replaces the profile's extends)"},
+			&cli.StringFlag{Name: "ruleset", Aliases: []string{"r"}, Usage: "built-in ruleset (lenient, recommended, strict) or a ruleset `FILE` or https URL; replaces the profile's extends"},
+			&cli.BoolFlag{Name: "skip-missing-functions", Usage: "lint without the custom rules whose functions have no Rego implementation (they are listed on standard error)"},
 			&cli.StringFlag{Name: "config", Aliases: []string{"c"}, Usage: "lint configuration `FILE` (default: " + rulesets.ConfigName + " found upward)"},
 			&cli.StringFlag{Name: "profile", Aliases: []string{"p"}, Usage: "profile of the configuration (default: \"default\", or the only one)"},
 			&cli.StringFlag{Name: "fail-severity", Value: "error", Usage: "lowest severity that fails the run: error, warn or off"},
@@ -77,16 +78,20 @@ func runLint(c *cli.Context, env Env) error {
 	if format != "text" && format != "json" {
 		return exitf(ExitUsage, "--format must be text or json, found %q", format)
 	}
-	if rs := c.String("ruleset"); rs != "" && !rulesets.IsBuiltin(rs) {
-		return exitf(ExitUsage, "unknown ruleset %q (known: lenient, recommended, strict)", rs)
-	}
-	reg, err := rulesets.BuiltinRegistry()
+	loader := newLoader(c, env)
+	setup, err := rulesets.Load(rulesets.Options{
+		Config:               c.String("config"),
+		Profile:              c.String("profile"),
+		Ruleset:              c.String("ruleset"),
+		Fetch:                func(u string) ([]byte, error) { return loader.Fetch(c.Context, u) },
+		SkipMissingFunctions: c.Bool("skip-missing-functions"),
+	})
 	if err != nil {
 		return exitf(ExitUsage, "%v", err)
 	}
-	sevs, profile, err := severities(c, reg)
-	if err != nil {
-		return exitf(ExitUsage, "%v", err)
+	reg, sevs, profile := setup.Registry, setup.Severities, setup.Profile
+	for _, s := range setup.Skipped {
+		fmt.Fprintf(env.Stderr, "%s:%d:%d: rule %q skipped: function %q has no Rego implementation\n", s.File, s.Pos.Line, s.Pos.Col, s.Rule, s.Function)
 	}
 	if only := c.StringSlice("rule"); len(only) > 0 {
 		if sevs, err = onlyRules(reg, sevs, only); err != nil {
@@ -95,7 +100,7 @@ func runLint(c *cli.Context, env Env) error {
 	}
 
 	start := time.Now()
-	l, err := linter.New(c.Context, linter.Options{Registry: reg, Severities: sevs, Loader: newLoader(c, env), Timeout: c.Duration("timeout")})
+	l, err := linter.New(c.Context, linter.Options{Registry: reg, Severities: sevs, Overrides: setup.Overrides, Loader: loader, Timeout: c.Duration("timeout")})
 	if err != nil {
 		return exitf(ExitUsage, "%v", err)
 	}
@@ -140,35 +145,6 @@ func writeReportFile(path string, tool reports.Tool, results []linter.Result) er
 		return err
 	}
 	return f.Close()
-}
-
-// severities resolves the rules to run from the configuration, the
-// profile and --ruleset.
-func severities(c *cli.Context, reg *policy.Registry) (rulesets.Severities, string, error) {
-	path := c.String("config")
-	if path == "" {
-		if found, ok := rulesets.FindConfig("."); ok {
-			path = found
-		}
-	}
-	var prof *rulesets.Profile
-	if path != "" {
-		cfg, err := rulesets.LoadConfig(path, reg)
-		if err != nil {
-			return nil, "", err
-		}
-		if prof, err = cfg.Profile(c.String("profile")); err != nil {
-			return nil, "", err
-		}
-	} else if c.String("profile") != "" {
-		return nil, "", fmt.Errorf("--profile %q needs a configuration file (%s or --config)", c.String("profile"), rulesets.ConfigName)
-	}
-	sevs, err := rulesets.Resolve(reg, prof, c.String("ruleset"))
-	name := ""
-	if prof != nil {
-		name = prof.Name
-	}
-	return sevs, name, err
 }
 
 // onlyRules keeps the named rules: at their resolved severity, or at their

@@ -9,36 +9,66 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/specgate/specgate/rulesets"
+	"github.com/specgate/specgate/spec"
 )
 
 func rulesCommand(env Env) *cli.Command {
 	return &cli.Command{
 		Name:  "rules",
-		Usage: "list the built-in rules and show their documentation",
+		Usage: "list, document, compile, test and scaffold rules",
+		Description: "Built-in rules come with the binary. Custom rules come from the lint configuration\n" +
+			"(its rules: section, ruleset files named in a profile's extends, Rego folders named by rego:)\n" +
+			"or from --ruleset FILE. See docs/custom-rules.md.",
 		Subcommands: []*cli.Command{
 			{
 				Name:  "list",
 				Usage: "list every rule with its category, maturity and severity in each ruleset",
-				Flags: []cli.Flag{
+				Flags: append([]cli.Flag{
 					&cli.StringFlag{Name: "format", Aliases: []string{"f"}, Value: "text", Usage: "text or json"},
-				},
+				}, ruleSourceFlags()...),
 				Action: func(c *cli.Context) error { return runRulesList(c, env) },
 			},
 			{
 				Name:      "doc",
 				Usage:     "print a rule's documentation (Markdown)",
 				ArgsUsage: "RULE-ID",
+				Flags:     ruleSourceFlags(),
 				Action:    func(c *cli.Context) error { return runRulesDoc(c, env) },
 			},
+			rulesCompileCommand(env),
+			rulesTestCommand(env),
+			rulesNewCommand(env),
 		},
 	}
 }
 
+// ruleSourceFlags say where custom rules come from, as for lint.
+func ruleSourceFlags() []cli.Flag {
+	return []cli.Flag{
+		&cli.StringFlag{Name: "config", Aliases: []string{"c"}, Usage: "lint configuration `FILE` (default: " + rulesets.ConfigName + " found upward)"},
+		&cli.StringFlag{Name: "profile", Aliases: []string{"p"}, Usage: "profile of the configuration"},
+		&cli.StringFlag{Name: "ruleset", Aliases: []string{"r"}, Usage: "built-in ruleset, or a ruleset `FILE` or https URL"},
+		&cli.BoolFlag{Name: "skip-missing-functions", Usage: "leave out rules whose custom functions have no Rego implementation"},
+	}
+}
+
+// loadRules resolves the registry (built-in and custom rules) from the
+// rule source flags; dir is where the configuration search starts.
+func loadRules(c *cli.Context, env Env, dir string) (*rulesets.Setup, error) {
+	loader := spec.NewLoader(spec.Options{Stdin: env.Stdin})
+	return rulesets.Load(rulesets.Options{
+		Config: c.String("config"), Dir: dir, Profile: c.String("profile"), Ruleset: c.String("ruleset"),
+		Fetch:                func(u string) ([]byte, error) { return loader.Fetch(c.Context, u) },
+		SkipMissingFunctions: c.Bool("skip-missing-functions"),
+	})
+}
+
 func runRulesList(c *cli.Context, env Env) error {
-	reg, err := rulesets.BuiltinRegistry()
+	setup, err := loadRules(c, env, ".")
 	if err != nil {
 		return exitf(ExitUsage, "%v", err)
 	}
+	reg := setup.Registry
 	infos := rulesets.Catalog(reg)
 	switch c.String("format") {
 	case "json":
@@ -67,10 +97,11 @@ func runRulesDoc(c *cli.Context, env Env) error {
 	if c.NArg() != 1 {
 		return exitf(ExitUsage, "rules doc needs one rule id (see 'specgate rules list')")
 	}
-	reg, err := rulesets.BuiltinRegistry()
+	setup, err := loadRules(c, env, ".")
 	if err != nil {
 		return exitf(ExitUsage, "%v", err)
 	}
+	reg := setup.Registry
 	id := strings.TrimPrefix(c.Args().First(), rulesets.BuiltinPrefix)
 	for _, info := range rulesets.Catalog(reg) {
 		if info.ID == id {

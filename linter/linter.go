@@ -7,6 +7,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"runtime"
 	"sort"
 	"sync"
@@ -63,6 +64,7 @@ type Result struct {
 type Linter struct {
 	reg        *policy.Registry
 	severities rulesets.Severities
+	overrides  []rulesets.FileOverride
 	engine     *policy.Engine
 	loader     *spec.Loader
 }
@@ -71,14 +73,26 @@ type Linter struct {
 type Options struct {
 	Registry   *policy.Registry
 	Severities rulesets.Severities
-	Loader     *spec.Loader
-	Timeout    time.Duration // per document; 0 means no limit
+	// Overrides change severities for some files (ruleset `overrides`);
+	// a rule enabled only there still runs, and is kept only there.
+	Overrides []rulesets.FileOverride
+	Loader    *spec.Loader
+	Timeout   time.Duration // per document; 0 means no limit
 }
 
 // New compiles the enabled rules once.
 func New(ctx context.Context, opts Options) (*Linter, error) {
 	var rules []*policy.Rule
+	enabled := map[string]bool{}
 	for _, id := range opts.Severities.Enabled() {
+		enabled[id] = true
+	}
+	for _, o := range opts.Overrides {
+		for _, id := range o.Severities.Enabled() {
+			enabled[id] = true
+		}
+	}
+	for _, id := range sortedKeys(enabled) {
 		if r := opts.Registry.Rule(id); r != nil {
 			rules = append(rules, r)
 		}
@@ -90,7 +104,33 @@ func New(ctx context.Context, opts Options) (*Linter, error) {
 	if opts.Loader == nil {
 		opts.Loader = spec.NewLoader(spec.Options{})
 	}
-	return &Linter{reg: opts.Registry, severities: opts.Severities, engine: engine, loader: opts.Loader}, nil
+	return &Linter{reg: opts.Registry, severities: opts.Severities, overrides: opts.Overrides, engine: engine, loader: opts.Loader}, nil
+}
+
+func sortedKeys(m map[string]bool) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// severitiesFor applies the overrides that match a linted file.
+func (l *Linter) severitiesFor(file string) rulesets.Severities {
+	var sevs rulesets.Severities
+	for _, o := range l.overrides {
+		if o.Matches(file) {
+			if sevs == nil {
+				sevs = maps.Clone(l.severities)
+			}
+			maps.Copy(sevs, o.Severities)
+		}
+	}
+	if sevs == nil {
+		return l.severities
+	}
+	return sevs
 }
 
 // RuleCount is the number of rules that run.
@@ -142,7 +182,7 @@ func errorResult(name string, err error) Result {
 // LintDocument lints a loaded document.
 func (l *Linter) LintDocument(ctx context.Context, doc *spec.Document) Result {
 	res := Result{File: doc.Root.Name, Format: doc.String()}
-	violations, err := l.engine.Eval(ctx, policy.Input(doc))
+	violations, err := l.engine.Eval(policy.WithDocument(ctx, doc), policy.Input(doc))
 	if err != nil {
 		rule := LoadErrorRule
 		if errors.Is(err, policy.ErrTimeout) {
@@ -154,9 +194,16 @@ func (l *Linter) LintDocument(ctx context.Context, doc *spec.Document) Result {
 			Range: spec.Range{Start: spec.Pos{Line: 1, Col: 1}, End: spec.Pos{Line: 1, Col: 1}}}}
 		return res
 	}
+	sevs := l.severities
+	if len(l.overrides) > 0 {
+		sevs = l.severitiesFor(doc.Root.Name)
+	}
 	seen := map[Diagnostic]bool{}
 	for _, v := range violations {
-		d, ok := l.diagnostic(doc, v)
+		if sevs[v.Rule] == policy.Off {
+			continue
+		}
+		d, ok := l.diagnostic(doc, v, sevs)
 		if ok && !seen[d] {
 			seen[d] = true
 			res.Diagnostics = append(res.Diagnostics, d)
@@ -168,7 +215,7 @@ func (l *Linter) LintDocument(ctx context.Context, doc *spec.Document) Result {
 
 // diagnostic resolves a violation to a located diagnostic; false when an
 // inline x-lint-ignore on the way suppresses it.
-func (l *Linter) diagnostic(doc *spec.Document, v policy.Violation) (Diagnostic, bool) {
+func (l *Linter) diagnostic(doc *spec.Document, v policy.Violation, sevs rulesets.Severities) (Diagnostic, bool) {
 	rule := l.reg.Rule(v.Rule)
 	start := doc.Root
 	if v.File != "" {
@@ -187,7 +234,7 @@ func (l *Linter) diagnostic(doc *spec.Document, v policy.Violation) (Diagnostic,
 	}
 	return Diagnostic{
 		RuleID:   v.Rule,
-		Severity: l.severities[v.Rule],
+		Severity: sevs[v.Rule],
 		Message:  v.Message,
 		Category: rule.Category,
 		Maturity: rule.Maturity,

@@ -147,7 +147,7 @@ func TestRegistryValidation(t *testing.T) {
 	bad := strings.Replace(rule("Bad_Id", `violations contains {"path": [], "message": "x"} if false`), "Operations", "Misc", 1)
 	bad = strings.Replace(bad, "[oas3]", "[oas4]", 1)
 	reg := &policy.Registry{}
-	if err := reg.AddModule("r.rego", bad, false); err != nil {
+	if err := reg.AddModule("r.rego", bad, true); err != nil {
 		t.Fatal(err)
 	}
 	err := reg.Validate()

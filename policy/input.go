@@ -35,6 +35,8 @@ func Input(doc *spec.Document) ast.Value {
 		c.kv("asyncOperations", c.asyncOperations(v.AsyncOperations)),
 		c.kv("messages", c.messages(v.Messages)),
 		c.kv("refs", c.refs(doc)),
+		c.kv("files", c.files(doc)),
+		c.kv("refTargets", c.refTargets(doc)),
 	}
 	return ast.NewObject(obj...)
 }
@@ -273,9 +275,74 @@ func (c *converter) refs(doc *spec.Document) *ast.Term {
 		if r.Err != nil {
 			errMsg = r.Err.Msg
 		}
+		targetFile, targetPath := "", ast.ArrayTerm()
+		if r.Target != nil && r.Err == nil {
+			targetFile, targetPath = c.fileName(doc, r.TargetFile), c.path(spec.PointerPath(r.TargetPtr))
+		}
 		return c.obj(c.kv("ref", c.str(r.Value)), c.kv("file", c.str(file)),
 			c.kv("path", c.path(spec.PointerPath(r.Pointer))),
+			c.kv("targetFile", c.str(targetFile)), c.kv("targetPath", targetPath),
 			c.kv("resolved", boolTerm(r.Target != nil && r.Err == nil)), c.kv("error", c.str(errMsg)),
 			c.kv("circular", boolTerm(r.Circular)))
 	})
+}
+
+func (c *converter) fileName(doc *spec.Document, f *spec.File) string {
+	if f == doc.Root {
+		return ""
+	}
+	return f.Name
+}
+
+// files holds the trees of the document's other files, by name; the entry
+// file is input.document.
+func (c *converter) files(doc *spec.Document) *ast.Term {
+	var pairs [][2]*ast.Term
+	for _, f := range doc.Files() {
+		if f != doc.Root {
+			pairs = append(pairs, c.kv(f.Name, c.node(f.Root)))
+		}
+	}
+	return ast.ObjectTerm(pairs...)
+}
+
+// refTargets maps, per file, each $ref string to what it finally names:
+// [file, path, value], following chains of references. Rules compiled from
+// YAML/JSON definitions navigate the resolved document through it.
+func (c *converter) refTargets(doc *spec.Document) *ast.Term {
+	byFile := map[string]map[string]*ast.Term{}
+	var order []string
+	for _, r := range doc.Refs {
+		if r.Target == nil || r.Err != nil {
+			continue
+		}
+		from := c.fileName(doc, r.File)
+		m := byFile[from]
+		if m == nil {
+			m = map[string]*ast.Term{}
+			byFile[from] = m
+			order = append(order, from)
+		}
+		if m[r.Value] != nil {
+			continue
+		}
+		file, ptr, target := r.TargetFile, r.TargetPtr, r.Target
+		for hops := 0; hops < 64; hops++ {
+			next := doc.RefOf(target)
+			if next == nil || next.Target == nil || next.Err != nil || next.Target == target {
+				break
+			}
+			file, ptr, target = next.TargetFile, next.TargetPtr, next.Target
+		}
+		m[r.Value] = ast.ArrayTerm(c.str(c.fileName(doc, file)), c.path(spec.PointerPath(ptr)), c.node(target))
+	}
+	pairs := make([][2]*ast.Term, 0, len(order))
+	for _, from := range order {
+		inner := make([][2]*ast.Term, 0, len(byFile[from]))
+		for ref, t := range byFile[from] {
+			inner = append(inner, [2]*ast.Term{c.str(ref), t})
+		}
+		pairs = append(pairs, [2]*ast.Term{c.str(from), ast.ObjectTerm(inner...)})
+	}
+	return ast.ObjectTerm(pairs...)
 }

@@ -54,10 +54,10 @@ var Maturities = []string{"Baseline", "Bronze", "Silver", "Gold", "Platinum"}
 
 // Categories group rules in reports and docs.
 var Categories = []string{"Operations", "Parameters", "Requests", "Responses", "Schemas", "Security",
-	"Documentation", "Naming", "Servers", "Structure", "References", "Pagination", "Channels", "Messages"}
+	"Documentation", "Naming", "Servers", "Structure", "References", "Pagination", "Channels", "Messages", "General"}
 
 // Families decide how the rulesets treat a rule (see package rulesets).
-var Families = []string{"correctness", "documentation", "naming", "security", "health", "pagination", "headers", "structure"}
+var Families = []string{"correctness", "documentation", "naming", "security", "health", "pagination", "headers", "structure", "custom"}
 
 // FormatTags are the format names a rule may declare (see
 // spec.Document.FormatTags).
@@ -228,7 +228,7 @@ func (r *Registry) Validate() error {
 		bad := func(format string, args ...any) {
 			errs = append(errs, fmt.Sprintf("%s: rule %q: %s", rule.File, rule.ID, fmt.Sprintf(format, args...)))
 		}
-		if !isKebab(rule.ID) {
+		if rule.Builtin && !isKebab(rule.ID) {
 			bad("id must be kebab-case")
 		}
 		if rule.Title == "" {

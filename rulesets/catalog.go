@@ -36,6 +36,11 @@ func Catalog(reg *policy.Registry) []RuleInfo {
 		}
 		for _, name := range Names {
 			sev, _ := builtinSeverity(r, name)
+			if !r.Builtin {
+				// The built-in rulesets transform built-in rules only;
+				// custom rules keep the severity their ruleset gives them.
+				sev = r.Severity
+			}
 			info.Rulesets[name] = sev.String()
 		}
 		out = append(out, info)

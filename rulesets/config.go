@@ -8,9 +8,8 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/agnivade/levenshtein"
-
 	"github.com/specgate/specgate/policy"
+	"github.com/specgate/specgate/policy/dsl"
 	"github.com/specgate/specgate/spec"
 )
 
@@ -26,13 +25,18 @@ const BuiltinPrefix = "specgate/"
 type Config struct {
 	File     string
 	Profiles map[string]*Profile
+	// Custom holds the configuration's own rule definitions, aliases,
+	// functions and Rego folders (every top-level key but profiles), in the
+	// format of a ruleset file; nil when there are none.
+	Custom *dsl.Ruleset
 }
 
 // Profile is one named profile: rulesets to extend, then rules to include
 // at their original severity, rules to exclude, and per-rule overrides.
 type Profile struct {
 	Name     string
-	Extends  []string
+	Extends  []string   // built-in rulesets
+	Files    []dsl.Name // ruleset files or URLs, relative to the configuration
 	Include  []string
 	Exclude  []string
 	Override map[string]policy.Severity
@@ -70,14 +74,27 @@ func LoadConfig(path string, reg *policy.Registry) (*Config, error) {
 
 // ParseConfig is LoadConfig on bytes.
 func ParseConfig(path string, data []byte, reg *policy.Registry) (*Config, error) {
+	cfg, err := parseConfig(path, data, reg, "")
+	if err != nil {
+		return nil, err
+	}
+	return cfg, nil
+}
+
+// noProfile, as parseConfig's only, checks the rule ids of no profile.
+const noProfile = "\x00"
+
+// parseConfig is ParseConfig checking only one profile's rule ids (all
+// when only is "", none when it is noProfile; reg may then be nil).
+func parseConfig(path string, data []byte, reg *policy.Registry, only string) (*Config, error) {
 	root, err := spec.Parse(path, data, spec.DefaultLimits())
 	if err != nil {
 		return nil, err
 	}
-	p := &configParser{file: path, reg: reg}
+	p := &configParser{file: path, reg: reg, only: only}
 	cfg := p.config(root)
 	if len(p.errs) > 0 {
-		return nil, errors.Join(p.errs...)
+		return cfg, errors.Join(p.errs...)
 	}
 	return cfg, nil
 }
@@ -86,6 +103,9 @@ type configParser struct {
 	file string
 	reg  *policy.Registry
 	errs []error
+	// only, when set, limits rule id checks to that profile: the others
+	// may name rules of ruleset files that were not loaded.
+	only string
 }
 
 func (p *configParser) errorf(at spec.Pos, format string, args ...any) {
@@ -115,8 +135,21 @@ func (p *configParser) keys(n *spec.Node, what string, known ...string) bool {
 
 func (p *configParser) config(root *spec.Node) *Config {
 	cfg := &Config{File: p.file, Profiles: map[string]*Profile{}}
-	if !p.keys(root, "the configuration", "profiles") {
+	if !p.keys(root, "the configuration", append([]string{"profiles"}, dsl.RulesetKeys...)...) {
 		return cfg
+	}
+	custom := &spec.Node{Kind: spec.Object, Range: root.Range}
+	for _, f := range root.Fields {
+		if f.Key != "profiles" && contains(dsl.RulesetKeys, f.Key) {
+			custom.Fields = append(custom.Fields, f)
+		}
+	}
+	if len(custom.Fields) > 0 {
+		rs, err := dsl.ParseRulesetNode(p.file, custom)
+		if err != nil {
+			p.errs = append(p.errs, err)
+		}
+		cfg.Custom = rs
 	}
 	profiles := root.Get("profiles")
 	if profiles == nil {
@@ -143,11 +176,21 @@ func (p *configParser) profile(name string, n *spec.Node) *Profile {
 		return prof
 	}
 	for _, it := range p.stringList(rules.Get("extends"), "extends") {
-		if !IsBuiltin(it.Value) {
-			p.errorf(it.Range.Start, "unknown ruleset %q%s", it.Value, Suggest(it.Value, Names))
-			continue
+		switch {
+		case IsBuiltin(it.Value):
+			prof.Extends = append(prof.Extends, it.Value)
+		case isRulesetFile(it.Value):
+			prof.Files = append(prof.Files, dsl.Name{Value: it.Value, Pos: it.Range.Start})
+		default:
+			if hint := Suggest(it.Value, Names); hint != "" {
+				p.errorf(it.Range.Start, "unknown ruleset %q%s", it.Value, hint)
+			} else {
+				p.errorf(it.Range.Start, "unknown ruleset %q (a built-in ruleset: %s; or a ruleset file .yaml/.yml/.json or https URL)", it.Value, strings.Join(Names, ", "))
+			}
 		}
-		prof.Extends = append(prof.Extends, it.Value)
+	}
+	if p.only != "" && p.only != name {
+		return prof
 	}
 	for _, it := range p.stringList(rules.Get("include"), "include") {
 		if id, ok := p.ruleID(it.Value, it.Range.Start); ok {
@@ -210,17 +253,12 @@ func (p *configParser) ruleID(name string, at spec.Pos) (string, bool) {
 
 // Suggest returns `; did you mean "x"?` for the closest candidate, if one
 // is close enough to be a likely typo.
-func Suggest(got string, candidates []string) string {
-	best, bestD := "", len(got)/3+2
-	for _, c := range candidates {
-		if d := levenshtein.ComputeDistance(strings.ToLower(got), strings.ToLower(c)); d < bestD {
-			best, bestD = c, d
-		}
-	}
-	if best == "" {
-		return ""
-	}
-	return fmt.Sprintf("; did you mean %q?", best)
+func Suggest(got string, candidates []string) string { return dsl.Suggest(got, candidates) }
+
+// isRulesetFile tells a ruleset file or URL from a misspelt ruleset name.
+func isRulesetFile(s string) bool {
+	ext := strings.ToLower(filepath.Ext(s))
+	return isURL(s) || ext == ".yaml" || ext == ".yml" || ext == ".json" || strings.ContainsAny(s, "/\\") || strings.HasPrefix(s, "spectral:")
 }
 
 func contains(list []string, s string) bool {

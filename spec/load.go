@@ -213,6 +213,10 @@ func (l *Loader) readLocal(name string) ([]byte, error) {
 	return readLimited(fh, l.opts.Limits.MaxFileSize)
 }
 
+// Fetch reads an http(s) URL with the loader's time and size limits; the
+// lint configuration uses it for ruleset URLs.
+func (l *Loader) Fetch(ctx context.Context, u string) ([]byte, error) { return l.fetch(ctx, u) }
+
 func (l *Loader) fetch(ctx context.Context, u string) ([]byte, error) {
 	ctx, cancel := context.WithTimeout(ctx, l.opts.Limits.FetchTimeout)
 	defer cancel()

@@ -1,0 +1,270 @@
+package cli
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/specgate/specgate/linter"
+	"github.com/specgate/specgate/policy"
+	"github.com/specgate/specgate/rulesets"
+	"github.com/specgate/specgate/spec"
+)
+
+func rulesCompileCommand(env Env) *cli.Command {
+	return &cli.Command{
+		Name:      "compile",
+		Usage:     "show the Rego that YAML/JSON rule definitions compile to",
+		ArgsUsage: "RULESET-FILE",
+		Description: "Reads a ruleset file (Spectral's format, with its extends chain) and prints, for each\n" +
+			"rule definition, the Rego module specgate evaluates. Errors in the definitions are reported\n" +
+			"with file:line:col. --rule limits the output to one rule.",
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "rule", Usage: "print only this rule"},
+			&cli.BoolFlag{Name: "skip-missing-functions", Usage: "leave out rules whose custom functions have no Rego implementation"},
+		},
+		Action: func(c *cli.Context) error {
+			if c.NArg() != 1 {
+				return exitf(ExitUsage, "rules compile needs one ruleset file")
+			}
+			setup, err := rulesets.Load(rulesets.Options{Ruleset: c.Args().First(), NoSearch: true, SkipMissingFunctions: c.Bool("skip-missing-functions")})
+			if err != nil {
+				return exitf(ExitUsage, "%v", err)
+			}
+			only := c.String("rule")
+			printed := 0
+			for _, m := range setup.Compiled {
+				if only != "" && m.ID != only {
+					continue
+				}
+				if printed > 0 {
+					fmt.Fprintln(env.Stdout)
+				}
+				fmt.Fprintf(env.Stdout, "# ---- %s ----\n%s", m.File, m.Source)
+				printed++
+			}
+			if only != "" && printed == 0 {
+				ids := make([]string, len(setup.Compiled))
+				for i, m := range setup.Compiled {
+					ids[i] = m.ID
+				}
+				return exitf(ExitUsage, "no rule definition %q in %s%s", only, c.Args().First(), rulesets.Suggest(only, ids))
+			}
+			if printed == 0 {
+				fmt.Fprintf(env.Stderr, "%s defines no rules (only severities or extends)\n", c.Args().First())
+			}
+			return nil
+		},
+	}
+}
+
+func rulesTestCommand(env Env) *cli.Command {
+	return &cli.Command{
+		Name:      "test",
+		Usage:     "run rule fixtures and Rego tests",
+		ArgsUsage: "[DIR]",
+		Description: "Runs the tests of custom rules (and of built-in ones) found under DIR (default: the\n" +
+			"working directory):\n\n" +
+			"  - every .yaml/.yml/.json spec in a folder named testdata is linted and compared with its\n" +
+			"    expectations: `# want \"rule-id\"` at the end of each line where a diagnostic must start\n" +
+			"    (JSON fixtures: a sidecar <file>.want with one \"LINE rule-id\" per line). A fixture in\n" +
+			"    <rule-id>/testdata runs that rule alone; any other runs every custom rule;\n" +
+			"  - every _test.rego file runs with OPA's test runner against the rules.\n\n" +
+			"Rules come from the lint configuration found from DIR upward, --config or --ruleset.\n" +
+			"Exit codes: 0 all passed, 1 a test failed, 2 the rules or tests could not be loaded.",
+		Flags: ruleSourceFlags(),
+		Action: func(c *cli.Context) error {
+			dir := "."
+			if c.NArg() > 1 {
+				return exitf(ExitUsage, "rules test takes at most one folder")
+			}
+			if c.NArg() == 1 {
+				dir = c.Args().First()
+			}
+			if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+				return exitf(ExitUsage, "%s is not a folder", dir)
+			}
+			setup, err := loadRules(c, env, dir)
+			if err != nil {
+				return exitf(ExitUsage, "%v", err)
+			}
+			fixtures, err := linter.FindFixtures(dir)
+			if err != nil {
+				return exitf(ExitUsage, "%v", err)
+			}
+			regoTests, err := policy.FindRegoTests(dir)
+			if err != nil {
+				return exitf(ExitUsage, "%v", err)
+			}
+			if len(fixtures) == 0 && len(regoTests) == 0 {
+				return exitf(ExitUsage, "no tests under %s: put fixtures in testdata folders, or write _test.rego files", dir)
+			}
+			failed := 0
+			opts := linter.Options{Registry: setup.Registry, Severities: setup.Severities, Loader: newRulesLoader(env)}
+			for _, r := range linter.CheckFixtures(c.Context, opts, fixtures) {
+				if !r.Failed() {
+					continue
+				}
+				failed++
+				if r.Err != nil {
+					fmt.Fprintf(env.Stdout, "FAIL %s: %v\n", r.File, r.Err)
+					continue
+				}
+				fmt.Fprintf(env.Stdout, "FAIL %s (rules: %s)\n", r.File, strings.Join(r.Rules, ", "))
+				for _, w := range r.Missing {
+					fmt.Fprintf(env.Stdout, "  %s:%d: expected %s, not reported\n", r.File, w.Line, w.Rule)
+				}
+				for _, w := range r.Unexpected {
+					fmt.Fprintf(env.Stdout, "  %s:%d: reported %s, not expected\n", r.File, w.Line, w.Rule)
+				}
+			}
+			ran := 0
+			if len(regoTests) > 0 {
+				results, err := policy.RunTests(c.Context, setup.Registry, regoTests)
+				if err != nil {
+					return exitf(ExitUsage, "%v", err)
+				}
+				for _, r := range results {
+					ran++
+					switch {
+					case r.Err != nil:
+						failed++
+						fmt.Fprintf(env.Stdout, "FAIL %s (%s): %v\n", r.Name, r.Location, r.Err)
+					case r.Failed:
+						failed++
+						fmt.Fprintf(env.Stdout, "FAIL %s (%s)\n", r.Name, r.Location)
+					}
+				}
+			}
+			status := "ok"
+			if failed > 0 {
+				status = fmt.Sprintf("%d failed", failed)
+			}
+			fmt.Fprintf(env.Stdout, "%d fixtures, %d Rego tests: %s\n", len(fixtures), ran, status)
+			if failed > 0 {
+				return silent(ExitFindings)
+			}
+			return nil
+		},
+	}
+}
+
+func rulesNewCommand(env Env) *cli.Command {
+	return &cli.Command{
+		Name:      "new",
+		Usage:     "scaffold a Rego rule with its test, fixture and documentation",
+		ArgsUsage: "RULE-ID",
+		Description: "Creates DIR/RULE-ID/ with RULE-ID.rego (METADATA, which is also the rule's documentation,\n" +
+			"and a violations rule), RULE-ID_test.rego and testdata/example.oas3.1.yaml with a `# want`\n" +
+			"annotation. Point the configuration's rego: at DIR, then run 'specgate rules test DIR'.",
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "dir", Value: "rules", Usage: "folder to create the rule in"},
+		},
+		Action: func(c *cli.Context) error {
+			if c.NArg() != 1 {
+				return exitf(ExitUsage, "rules new needs one rule id, such as operation-has-owner")
+			}
+			id := c.Args().First()
+			if !kebab(id) {
+				return exitf(ExitUsage, "rule id %q must be kebab-case (lower-case words joined by '-')", id)
+			}
+			dir := filepath.Join(c.String("dir"), id)
+			if _, err := os.Stat(dir); err == nil {
+				return exitf(ExitUsage, "%s already exists", dir)
+			}
+			files := scaffold(id)
+			for _, name := range []string{id + ".rego", id + "_test.rego", "testdata/example.oas3.1.yaml"} {
+				p := filepath.Join(dir, name)
+				if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+					return exitf(ExitUsage, "%v", err)
+				}
+				if err := os.WriteFile(p, []byte(files[name]), 0o644); err != nil {
+					return exitf(ExitUsage, "%v", err)
+				}
+				fmt.Fprintln(env.Stdout, "created", p)
+			}
+			return nil
+		},
+	}
+}
+
+func newRulesLoader(env Env) *spec.Loader { return spec.NewLoader(spec.Options{Stdin: env.Stdin}) }
+
+func kebab(s string) bool {
+	if s == "" || strings.HasPrefix(s, "-") || strings.HasSuffix(s, "-") || strings.Contains(s, "--") {
+		return false
+	}
+	for _, r := range s {
+		if !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '-') {
+			return false
+		}
+	}
+	return true
+}
+
+// scaffold returns the files of a new rule.
+func scaffold(id string) map[string]string {
+	rule := `# METADATA
+# title: Operations have an owner
+# description: |
+#   Every operation names the team that owns it in x-owner, so that
+#   consumers know whom to ask.
+#
+#   ` + "```yaml" + `
+#   /pets:
+#     get:                # bad: no x-owner
+#       summary: List pets
+#   ` + "```" + `
+# custom:
+#   category: Operations
+#   maturity: Silver
+#   severity: warn
+#   family: custom
+#   formats: [oas2, oas3]
+#   howToFix: Add x-owner with the owning team's name to the operation.
+package specgate.rules["` + id + `"]
+
+# Rules read the normalized input (docs/input.md) and return violations:
+# a path into the document and a message. The linter turns the path into
+# file:line:col.
+violations contains {"path": op.source, "message": sprintf("%s %s has no x-owner", [upper(op.method), op.path])} if {
+	some op in input.operations
+	not op.node["x-owner"]
+}
+`
+	test := `package specgate.rules["` + id + `_test"]
+
+import data.specgate.rules["` + id + `"] as rule
+
+test_missing_owner if {
+	count(rule.violations) == 1 with input as {"operations": [{"method": "get", "path": "/pets", "node": {}, "source": ["paths", "/pets", "get"]}]}
+}
+
+test_owner_present if {
+	count(rule.violations) == 0 with input as {"operations": [{"method": "get", "path": "/pets", "node": {"x-owner": "pets-team"}, "source": ["paths", "/pets", "get"]}]}
+}
+`
+	fixture := `openapi: 3.1.0
+info:
+  title: Example
+  version: 1.0.0
+paths:
+  /pets:
+    get: # want "` + id + `"
+      summary: List pets
+      responses:
+        "200":
+          description: OK
+  /owners:
+    get:
+      x-owner: owners-team
+      summary: List owners
+      responses:
+        "200":
+          description: OK
+`
+	return map[string]string{id + ".rego": rule, id + "_test.rego": test, "testdata/example.oas3.1.yaml": fixture}
+}

@@ -1,0 +1,76 @@
+package policy
+
+import (
+	"context"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/open-policy-agent/opa/v1/ast"
+	"github.com/open-policy-agent/opa/v1/tester"
+)
+
+// TestResult is the outcome of one Rego test rule.
+type TestResult struct {
+	Name     string // package.test_name
+	Location string // file:line
+	Failed   bool
+	Err      error
+}
+
+// FindRegoTests lists the _test.rego files under dir.
+func FindRegoTests(dir string) ([]string, error) {
+	var out []string
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && p != dir && (strings.HasPrefix(d.Name(), ".") || d.Name() == "node_modules") {
+			return filepath.SkipDir
+		}
+		if !d.IsDir() && strings.HasSuffix(p, "_test.rego") {
+			out = append(out, p)
+		}
+		return nil
+	})
+	return out, err
+}
+
+// RunTests runs the test rules of testFiles against the registry's rules
+// and libraries, with the same sandboxed capabilities as linting.
+func RunTests(ctx context.Context, reg *Registry, testFiles []string) ([]TestResult, error) {
+	modules := map[string]*ast.Module{}
+	for _, m := range reg.Libs {
+		modules[m.Package.Location.File] = m
+	}
+	for _, r := range reg.Rules {
+		modules[r.File] = r.Module
+	}
+	for _, f := range testFiles {
+		src, err := os.ReadFile(f)
+		if err != nil {
+			return nil, err
+		}
+		m, err := ast.ParseModuleWithOpts(f, string(src), parseOpts)
+		if err != nil {
+			return nil, err
+		}
+		modules[f] = m
+	}
+	compiler := ast.NewCompiler().WithCapabilities(Capabilities())
+	ch, err := tester.NewRunner().SetCompiler(compiler).SetModules(modules).RunTests(ctx, nil)
+	if err != nil {
+		return nil, err
+	}
+	var out []TestResult
+	for r := range ch {
+		tr := TestResult{Name: strings.TrimPrefix(r.Package, "data.") + "." + r.Name, Failed: r.Fail, Err: r.Error}
+		if r.Location != nil {
+			tr.Location = fmt.Sprintf("%s:%d", r.Location.File, r.Location.Row)
+		}
+		out = append(out, tr)
+	}
+	return out, nil
+}
