@@ -35,7 +35,16 @@ func init() {
 	}, objectKeysBuiltin)
 }
 
-func jsonSchemaBuiltin(_ rego.BuiltinContext, value, schema, dialect, all *ast.Term) (*ast.Term, error) {
+// guard turns a panic in a builtin into an evaluation error: a bug in one
+// builtin must not take the whole process down.
+func guard(name string, err *error) {
+	if r := recover(); r != nil {
+		*err = fmt.Errorf("internal error in %s: %v", name, r)
+	}
+}
+
+func jsonSchemaBuiltin(_ rego.BuiltinContext, value, schema, dialect, all *ast.Term) (_ *ast.Term, err error) {
+	defer guard("specgate.json_schema", &err)
 	v, err := ast.JSON(value.Value)
 	if err != nil {
 		return nil, err
@@ -103,7 +112,8 @@ func WithDocument(ctx context.Context, doc *spec.Document) context.Context {
 	return context.WithValue(ctx, docKey{}, doc)
 }
 
-func objectKeysBuiltin(bctx rego.BuiltinContext, file, path *ast.Term) (*ast.Term, error) {
+func objectKeysBuiltin(bctx rego.BuiltinContext, file, path *ast.Term) (_ *ast.Term, err error) {
+	defer guard("specgate.object_keys", &err)
 	doc, _ := bctx.Context.Value(docKey{}).(*spec.Document)
 	if doc == nil {
 		return nil, fmt.Errorf("specgate.object_keys: no document in the evaluation context")

@@ -195,6 +195,7 @@ func (d *Document) LocateIn(start *File, path []any, visit func(*Node)) Location
 	file, cur := start, start.Root
 	ptr := make([]string, 0, len(path))
 	loc := Location{File: file, Range: rootRange(cur), Exact: true}
+	var lastKey *Range
 	if visit != nil {
 		visit(cur)
 	}
@@ -212,9 +213,16 @@ func (d *Document) LocateIn(start *File, path []any, visit func(*Node)) Location
 			next, keyRange, ok = step(cur, seg)
 		}
 		if !ok {
+			// The path names something absent (a missing field): point at
+			// its nearest ancestor from that ancestor's key, where a
+			// reader looks for what is missing.
 			loc.Exact = false
+			if lastKey != nil {
+				loc.Range = Range{Start: lastKey.Start, End: lastKey.End}
+			}
 			break
 		}
+		lastKey = keyRange
 		ptr = append(ptr, segString(seg))
 		cur = next
 		if visit != nil {

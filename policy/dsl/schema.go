@@ -8,6 +8,8 @@ import (
 	"sync"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
+	"golang.org/x/text/language"
+	"golang.org/x/text/message"
 )
 
 // SchemaError is one failure of a value against a JSON Schema: a message
@@ -16,6 +18,8 @@ type SchemaError struct {
 	Message string
 	Path    []any
 }
+
+var english = message.NewPrinter(language.English)
 
 var dialects = map[string]*jsonschema.Draft{
 	"draft4": jsonschema.Draft4, "draft6": jsonschema.Draft6, "draft7": jsonschema.Draft7,
@@ -93,7 +97,7 @@ func ValidateValue(value any, schemaText, dialect string, allErrors bool) ([]Sch
 
 func leaves(e *jsonschema.ValidationError, value any, out *[]SchemaError) {
 	if len(e.Causes) == 0 {
-		msg := (&jsonschema.OutputError{Kind: e.ErrorKind}).String()
+		msg := e.ErrorKind.LocalizedString(english)
 		*out = append(*out, SchemaError{Message: msg, Path: instancePath(value, e.InstanceLocation)})
 		return
 	}
