@@ -35,7 +35,7 @@ func (o FileOverride) Matches(file string) bool {
 		abs = file
 	}
 	for _, g := range o.Globs {
-		if ok, _ := doublestar.PathMatch(g, abs); ok {
+		if ok, _ := doublestar.Match(g, filepath.ToSlash(abs)); ok {
 			return true
 		}
 	}
@@ -195,7 +195,14 @@ func (l *rulesetLoader) resolve(rs *dsl.Ruleset, mode string) *customSet {
 				l.failAt(rs.File, g.Pos, "override %q: overrides by JSON pointer are not supported; name whole files", g.Value)
 				continue
 			}
-			fo.Globs = append(fo.Globs, filepath.ToSlash(join(dir, g.Value)))
+			glob := g.Value
+			if !isURL(dir) {
+				glob = join(dir, g.Value)
+				if abs, err := filepath.Abs(glob); err == nil {
+					glob = abs
+				}
+			}
+			fo.Globs = append(fo.Globs, filepath.ToSlash(glob))
 		}
 		for _, d := range o.Rules {
 			if !d.SeverityOnly {

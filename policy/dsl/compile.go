@@ -580,7 +580,7 @@ func (g *gen) function(t *Then) string {
 			return ""
 		}
 		if o["match"] == nil && o["notMatch"] == nil {
-			g.e.at(opts.Range.Start, `"pattern" function needs a "match" or "notMatch" option`)
+			g.e.at(optionsPos(t), `"pattern" function needs a "match" or "notMatch" option`)
 			return ""
 		}
 		args := map[string]any{"match": nil, "notMatch": nil, "matchSource": nil, "notMatchSource": nil}
@@ -626,7 +626,7 @@ func (g *gen) function(t *Then) string {
 			return ""
 		}
 		if o["min"] == nil && o["max"] == nil {
-			g.e.at(opts.Range.Start, `"length" function needs a "min" or "max" option`)
+			g.e.at(optionsPos(t), `"length" function needs a "min" or "max" option`)
 			return ""
 		}
 		args := map[string]string{"min": "null", "max": "null"}
@@ -723,6 +723,15 @@ func (g *gen) function(t *Then) string {
 	}
 	g.e.list = append(g.e.list, &MissingFunctionError{Function: t.Function, Rule: g.def.ID, File: g.def.File, Pos: t.FunctionPos})
 	return ""
+}
+
+// optionsPos is where a check's options are written, or its function
+// when it has none.
+func optionsPos(t *Then) spec.Pos {
+	if t.Options != nil {
+		return t.Options.Range.Start
+	}
+	return t.FunctionPos
 }
 
 // options checks a function's options object: only known keys, required

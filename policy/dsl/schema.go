@@ -60,12 +60,14 @@ func CheckSchema(text, dialect string) (*jsonschema.Schema, error) {
 		}
 	}
 	c.DefaultDraft(draft)
-	if err := c.AddResource("rule-schema.json", doc); err != nil {
+	const url = "https://specgate.invalid/rule-schema.json"
+	if err := c.AddResource(url, doc); err != nil {
 		return nil, err
 	}
-	s, err := c.Compile("rule-schema.json")
+	s, err := c.Compile(url)
 	if err != nil {
-		return nil, errors.New(strings.ReplaceAll(err.Error(), "file:///rule-schema.json", "the schema"))
+		msg := strings.ReplaceAll(err.Error(), `"`+url+`#"`, "the schema")
+		return nil, errors.New(strings.ReplaceAll(msg, url, "the schema"))
 	}
 	schemaCache.Store(key, s)
 	return s, nil
