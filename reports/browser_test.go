@@ -96,6 +96,15 @@ func TestHTMLInBrowser(t *testing.T) {
 	b.wantRules("sorted by line, descending", "media-type-xml", "error-response-schema", "operation-summary",
 		"health-endpoint", "path-parameters-snake-case", "load-error", "load-error")
 
+	// Each combination counts the findings of its operation that concern
+	// it: the 404 has its own error, the XML body its own warning, and the
+	// missing summary of GET /pets concerns both of its responses.
+	ops := b.script(`return Array.from(document.querySelectorAll(".operations tbody tr"), function (r) {
+		return Array.from(r.querySelectorAll("td.num"), function (c) { return c.textContent; }).join("/"); })`)
+	if got := fmt.Sprint(ops); got != "[0/1 1/1 0/0 0/1 1/0]" {
+		t.Errorf("operation rows errors/warnings = %s, want [0/1 1/1 0/0 0/1 1/0]", got)
+	}
+
 	// The operation GET /pets/{petId} lives in parts/pet.yaml; its link
 	// filters the findings to it.
 	b.click(`a.op-link[data-path="/get"]`)

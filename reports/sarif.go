@@ -159,8 +159,10 @@ func (run *Run) sarifRule(id string) sarifRule {
 		r.Name = pascal(id)
 		r.HelpURI = linter.DocsURL + id + ".md"
 		r.DefaultConfiguration.Level = sarifLevel(rule.Severity)
-		r.Properties = map[string]any{"category": rule.Category, "maturity": rule.Maturity,
-			"tags": []string{strings.ToLower(rule.Category), rule.Family, "maturity-" + strings.ToLower(rule.Maturity)}}
+		// SARIF wants tags unique; a category and a family may share a name.
+		tags := appendNew([]string{strings.ToLower(rule.Category)}, rule.Family)
+		tags = append(tags, "maturity-"+strings.ToLower(rule.Maturity))
+		r.Properties = map[string]any{"category": rule.Category, "maturity": rule.Maturity, "tags": tags}
 		if rule.HowToFix != "" {
 			help = append(help, "How to fix: "+rule.HowToFix)
 			md = append(md, "#### How to fix", rule.HowToFix)
