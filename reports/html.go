@@ -120,10 +120,16 @@ func WriteHTML(w io.Writer, run *Run) error {
 func operationRows(ops []Operation, ds []linter.Diagnostic) []htmlOperationRow {
 	var rows []htmlOperationRow
 	for _, op := range ops {
+		var inside []linter.Diagnostic
+		for _, d := range ds {
+			if op.at.holds(d) {
+				inside = append(inside, d)
+			}
+		}
 		for i, row := range op.Rows {
 			hr := htmlOperationRow{OperationRow: row, Path: op.Path, Method: op.Method, File: op.at.file, Pointer: op.at.pointer,
 				First: i == 0, Span: len(op.Rows)}
-			for _, d := range ds {
+			for _, d := range inside {
 				if op.concerns(row, d) {
 					hr.Counts.add(d)
 				}

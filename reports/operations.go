@@ -82,9 +82,6 @@ func OperationsOf(doc *spec.Document) []Operation {
 // concerns a row: it is not about another request content type, another
 // response or another response content type than the row's.
 func (o Operation) concerns(row OperationRow, d linter.Diagnostic) bool {
-	if !o.at.holds(d) {
-		return false
-	}
 	for _, other := range o.Rows {
 		if other.request.holds(d) && other.request != row.request ||
 			other.response.holds(d) && other.response != row.response ||
