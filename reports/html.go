@@ -5,6 +5,7 @@ import (
 	"html/template"
 	"io"
 	"slices"
+	"strings"
 
 	"github.com/specgate/specgate/linter"
 	"github.com/specgate/specgate/policy"
@@ -55,8 +56,9 @@ type (
 		Counts                      counts
 	}
 	htmlRule struct {
-		ID, Title, Description, HowToFix, Category, Maturity, Severity, DocURL string
-		Count                                                                  int
+		ID, Title, Category, Maturity, Severity, DocURL string
+		Description, HowToFix                           []string // paragraphs
+		Count                                           int
 	}
 )
 
@@ -107,9 +109,9 @@ func WriteHTML(w io.Writer, run *Run) error {
 	page.RuleIDs, page.Severities, page.Categories, page.FileNames = ruleIDs, sevs, cats, files
 	for _, id := range ruleIDs {
 		title, desc := run.ruleText(id)
-		hr := htmlRule{ID: id, Title: title, Description: desc, Count: rules[id]}
+		hr := htmlRule{ID: id, Title: title, Description: paragraphs(desc), Count: rules[id]}
 		if rule := run.Rule(id); rule != nil {
-			hr.HowToFix, hr.Category, hr.Maturity, hr.Severity = rule.HowToFix, rule.Category, rule.Maturity, rule.Severity.String()
+			hr.HowToFix, hr.Category, hr.Maturity, hr.Severity = paragraphs(rule.HowToFix), rule.Category, rule.Maturity, rule.Severity.String()
 			hr.DocURL = linter.DocsURL + id + ".md"
 		}
 		page.Rules = append(page.Rules, hr)
@@ -138,6 +140,17 @@ func operationRows(ops []Operation, ds []linter.Diagnostic) []htmlOperationRow {
 		}
 	}
 	return rows
+}
+
+// paragraphs splits text at blank lines and unwraps each paragraph.
+func paragraphs(s string) []string {
+	var out []string
+	for p := range strings.SplitSeq(s, "\n\n") {
+		if p = strings.Join(strings.Fields(p), " "); p != "" {
+			out = append(out, p)
+		}
+	}
+	return out
 }
 
 func appendNew(list []string, s string) []string {

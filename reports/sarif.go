@@ -196,8 +196,10 @@ func (run *Run) sarifResult(d linter.Diagnostic, ruleIndex int) sarifResult {
 // firstParagraph keeps a description's first paragraph: code scanning shows
 // fullDescription in a list, and the whole text is in help.
 func firstParagraph(s string) string {
-	p, _, _ := strings.Cut(s, "\n\n")
-	return strings.Join(strings.Fields(p), " ")
+	if ps := paragraphs(s); len(ps) > 0 {
+		return ps[0]
+	}
+	return ""
 }
 
 // pascal turns a rule id into the PascalCase name SARIF viewers show.
