@@ -43,7 +43,10 @@ type Env struct {
 	Stderr io.Writer
 	// IsTerminal reports whether Stdout is a terminal (for colour).
 	IsTerminal bool
-	Getenv     func(string) string
+	// StderrIsTerminal forces progress on Stderr; without it, progress is
+	// drawn only when Stderr is a terminal file.
+	StderrIsTerminal bool
+	Getenv           func(string) string
 }
 
 // Main runs specgate with args (args[0] is the program name) and returns

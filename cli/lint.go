@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 	"strings"
 	"time"
 
@@ -16,10 +15,6 @@ import (
 	"github.com/specgate/specgate/rulesets"
 	"github.com/specgate/specgate/spec"
 )
-
-// DefaultReport is where lint writes its JSON report, next to the terminal
-// output, unless --report moves it or --no-report turns it off.
-const DefaultReport = "specgate-report.json"
 
 func loaderFlags() []cli.Flag {
 	return []cli.Flag{
@@ -42,12 +37,15 @@ func lintCommand(env Env) *cli.Command {
 		Usage:     "lint specifications against a ruleset",
 		ArgsUsage: "FILE|DIR|GLOB|URL|- ...",
 		Description: "Lints each specification with the rules of a ruleset or profile and prints one line per\n" +
-			"diagnostic: file:line:col severity rule-id message.\n\n" +
+			"diagnostic (file:line:col severity rule-id message), then each file's counts and maturity.\n\n" +
 			"Rules and severities come from --ruleset (lenient, recommended, strict; default lenient),\n" +
 			"or from a profile of the lint configuration (specgate-lint.yaml, found from the working\n" +
 			"directory upward, or --config FILE).\n\n" +
+			"Output formats (--format, repeatable): stylish (default), json, html, sarif, junit, ctrf,\n" +
+			"github, markdown. Each goes to standard output, or to a file with --output FORMAT=PATH.\n" +
 			"A JSON report is also written to " + DefaultReport + " (move it with --report FILE, turn it\n" +
-			"off with --no-report); --format json prints it to standard output instead.\n\n" +
+			"off with --no-report) unless json is written elsewhere. A progress bar is drawn on standard\n" +
+			"error when several files are linted and standard error is a terminal.\n\n" +
 			"Exit codes: 0 no finding at or above --fail-severity, 1 findings, 2 usage, configuration or\n" +
 			"input errors (a file that cannot be read or parsed).",
 		Flags: append([]cli.Flag{
@@ -56,12 +54,9 @@ func lintCommand(env Env) *cli.Command {
 			&cli.StringFlag{Name: "config", Aliases: []string{"c"}, Usage: "lint configuration `FILE` (default: " + rulesets.ConfigName + " found upward)"},
 			&cli.StringFlag{Name: "profile", Aliases: []string{"p"}, Usage: "profile of the configuration (default: \"default\", or the only one)"},
 			&cli.StringFlag{Name: "fail-severity", Value: "error", Usage: "lowest severity that fails the run: error, warn or off"},
-			&cli.StringFlag{Name: "format", Aliases: []string{"f"}, Value: "text", Usage: "output on standard output: text or json"},
-			&cli.StringFlag{Name: "report", Value: DefaultReport, Usage: "where to write the JSON report"},
-			&cli.BoolFlag{Name: "no-report", Usage: "do not write the JSON report file"},
 			&cli.StringSliceFlag{Name: "rule", Usage: "run only this rule (repeatable), at its severity in the ruleset or else its original one"},
 			&cli.DurationFlag{Name: "timeout", Value: time.Minute, Usage: "time limit for evaluating the rules on one file"},
-		}, loaderFlags()...),
+		}, append(outputFlags(), loaderFlags()...)...),
 		Action: func(c *cli.Context) error { return runLint(c, env) },
 	}
 }
@@ -74,9 +69,9 @@ func runLint(c *cli.Context, env Env) error {
 	if !ok {
 		return exitf(ExitUsage, "--fail-severity must be error, warn or off, found %q", c.String("fail-severity"))
 	}
-	format := c.String("format")
-	if format != "text" && format != "json" {
-		return exitf(ExitUsage, "--format must be text or json, found %q", format)
+	outs, err := parseOutputs(c)
+	if err != nil {
+		return exitf(ExitUsage, "%v", err)
 	}
 	loader := newLoader(c, env)
 	setup, err := rulesets.Load(rulesets.Options{
@@ -105,46 +100,41 @@ func runLint(c *cli.Context, env Env) error {
 		return exitf(ExitUsage, "%v", err)
 	}
 	names, expandErrs := spec.Expand(c.Args().Slice())
-	results := l.LintFiles(c.Context, names)
+	results, operations := lintInputs(c.Context, l, loader, names, newProgressBar(env, len(names)), hasFormat(outs, "html"))
 	for _, e := range expandErrs {
 		results = append(results, linter.Result{File: inputName(e), Err: e,
 			Diagnostics: []linter.Diagnostic{{RuleID: linter.LoadErrorRule, Severity: policy.Error, Message: inputMessage(e), File: inputName(e)}}})
 	}
 
-	tool := reports.Tool{Name: "specgate", Version: version(), Ruleset: c.String("ruleset"), Profile: profile, RuleCount: l.RuleCount()}
-	if format == "json" {
-		if err := reports.WriteJSON(env.Stdout, tool, results); err != nil {
-			return exitf(ExitUsage, "writing the report: %v", err)
-		}
-	} else {
-		color := env.IsTerminal && env.Getenv("NO_COLOR") == ""
-		if err := reports.WriteText(env.Stdout, results, reports.TextOptions{Color: color, Elapsed: time.Since(start)}); err != nil {
-			return exitf(ExitUsage, "writing the output: %v", err)
-		}
-		if !c.Bool("no-report") {
-			if err := writeReportFile(c.String("report"), tool, results); err != nil {
-				return exitf(ExitUsage, "writing the report: %v", err)
-			}
-		}
+	wd, _ := os.Getwd()
+	run := &reports.Run{
+		Tool:    reports.Tool{Name: "specgate", Version: version(), Ruleset: rulesetName(c.String("ruleset"), profile), Profile: profile, RuleCount: l.RuleCount(), Skipped: skippedRules(setup)},
+		Results: results, Rules: runRules(reg, sevs), FailSeverity: failAt,
+		Start: start, Elapsed: time.Since(start), Dir: wd, Root: repoRoot(env, wd), Operations: operations,
+		Color: env.IsTerminal && env.Getenv("NO_COLOR") == "",
+	}
+	if err := writeOutputs(outs, run, env.Stdout); err != nil {
+		return exitf(ExitUsage, "%v", err)
 	}
 	return silent(exitCode(results, failAt))
 }
 
-func writeReportFile(path string, tool reports.Tool, results []linter.Result) error {
-	if dir := filepath.Dir(path); dir != "." {
-		if err := os.MkdirAll(dir, 0o755); err != nil {
-			return err
-		}
+// rulesetName is what the reports name as the ruleset: --ruleset, or the
+// default when neither it nor a profile chose one.
+func rulesetName(flag, profile string) string {
+	if flag == "" && profile == "" {
+		return rulesets.Default
 	}
-	f, err := os.Create(path)
-	if err != nil {
-		return err
+	return flag
+}
+
+func skippedRules(setup *rulesets.Setup) []reports.SkippedRule {
+	var out []reports.SkippedRule
+	for _, s := range setup.Skipped {
+		out = append(out, reports.SkippedRule{Rule: s.Rule, Function: s.Function,
+			Reason: fmt.Sprintf("function %q has no Rego implementation (%s:%d:%d)", s.Function, s.File, s.Pos.Line, s.Pos.Col)})
 	}
-	if err := reports.WriteJSON(f, tool, results); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
+	return out
 }
 
 // onlyRules keeps the named rules: at their resolved severity, or at their

@@ -1,6 +1,3 @@
-// Package reports writes lint results in each output format, one file per
-// format. Positions are 1-based everywhere specgate writes them; a format
-// that needs another base converts in its own writer.
 package reports
 
 import (
@@ -8,7 +5,6 @@ import (
 	"io"
 
 	"github.com/specgate/specgate/linter"
-	"github.com/specgate/specgate/policy"
 )
 
 // JSONReport is the document the json format writes; its schema is
@@ -26,6 +22,16 @@ type Tool struct {
 	Ruleset   string `json:"ruleset,omitempty"`
 	Profile   string `json:"profile,omitempty"`
 	RuleCount int    `json:"ruleCount"`
+	// Skipped lists the custom rules left out because a function they use
+	// has no Rego implementation (lint --skip-missing-functions).
+	Skipped []SkippedRule `json:"skippedRules,omitempty"`
+}
+
+// SkippedRule is a custom rule that did not run, and why.
+type SkippedRule struct {
+	Rule     string `json:"rule"`
+	Function string `json:"function"`
+	Reason   string `json:"reason"`
 }
 
 // JSONDiagnostic is one diagnostic of the json format.
@@ -60,20 +66,19 @@ type FileSummary struct {
 	Warnings int    `json:"warnings"`
 	// Loaded is false when the file could not be read, parsed or linted.
 	Loaded bool `json:"loaded"`
+	// Maturity is the level the file reaches (see Maturity); empty when it
+	// did not load.
+	Maturity string `json:"maturity,omitempty"`
 }
 
 // Summarize counts the results.
 func Summarize(results []linter.Result) Summary {
 	s := Summary{Files: len(results), PerFile: make([]FileSummary, 0, len(results))}
 	for _, r := range results {
-		fs := FileSummary{File: r.File, Format: r.Format, Loaded: r.Err == nil}
-		for _, d := range r.Diagnostics {
-			switch d.Severity {
-			case policy.Error:
-				fs.Errors++
-			case policy.Warn:
-				fs.Warnings++
-			}
+		c := countAll(r.Diagnostics)
+		fs := FileSummary{File: r.File, Format: r.Format, Loaded: r.Err == nil, Errors: c.Errors, Warnings: c.Warnings}
+		if m, ok := Maturity(r); ok {
+			fs.Maturity = m.Level
 		}
 		s.Errors += fs.Errors
 		s.Warnings += fs.Warnings
@@ -82,27 +87,35 @@ func Summarize(results []linter.Result) Summary {
 	return s
 }
 
-// NewJSONReport builds the json report of results.
-func NewJSONReport(tool Tool, results []linter.Result) JSONReport {
-	rep := JSONReport{Tool: tool, Diagnostics: []JSONDiagnostic{}, Summary: Summarize(results)}
-	for _, r := range results {
-		for _, d := range r.Diagnostics {
-			rep.Diagnostics = append(rep.Diagnostics, JSONDiagnostic{
-				RuleID: d.RuleID, Severity: d.Severity.String(), Message: d.Message,
-				Category: d.Category, Maturity: d.Maturity, File: d.File, Pointer: d.Pointer,
-				Line: int(d.Range.Start.Line), Column: int(d.Range.Start.Col),
-				EndLine: int(d.Range.End.Line), EndColumn: int(d.Range.End.Col),
-				DocURL: d.DocURL(),
-			})
-		}
+// NewJSONReport builds the json report of a run.
+func NewJSONReport(run *Run) JSONReport {
+	rep := JSONReport{Tool: run.Tool, Diagnostics: []JSONDiagnostic{}, Summary: Summarize(run.Results)}
+	for _, d := range run.Diagnostics() {
+		rep.Diagnostics = append(rep.Diagnostics, jsonDiagnostic(d))
 	}
 	return rep
 }
 
+func jsonDiagnostic(d linter.Diagnostic) JSONDiagnostic {
+	return JSONDiagnostic{
+		RuleID: d.RuleID, Severity: d.Severity.String(), Message: d.Message,
+		Category: d.Category, Maturity: d.Maturity, File: d.File, Pointer: d.Pointer,
+		Line: int(d.Range.Start.Line), Column: int(d.Range.Start.Col),
+		EndLine: int(d.Range.End.Line), EndColumn: int(d.Range.End.Col),
+		DocURL: d.DocURL(),
+	}
+}
+
 // WriteJSON writes the json report, indented.
-func WriteJSON(w io.Writer, tool Tool, results []linter.Result) error {
+func WriteJSON(w io.Writer, run *Run) error {
+	return writeIndentedJSON(w, NewJSONReport(run))
+}
+
+// writeIndentedJSON is how every JSON format is written: two-space
+// indents, and <, > and & left as they are.
+func writeIndentedJSON(w io.Writer, v any) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false)
-	return enc.Encode(NewJSONReport(tool, results))
+	return enc.Encode(v)
 }
