@@ -50,7 +50,7 @@ func lintCommand(env Env) *cli.Command {
 			"input errors (a file that cannot be read or parsed).",
 		Flags: append([]cli.Flag{
 			&cli.StringFlag{Name: "ruleset", Aliases: []string{"r"}, Usage: "built-in ruleset (lenient, recommended, strict) or a ruleset `FILE` or https URL; replaces the profile's extends"},
-			&cli.BoolFlag{Name: "skip-missing-functions", Usage: "lint without the custom rules whose functions have no Rego implementation (they are listed on standard error)"},
+			&cli.BoolFlag{Name: "skip-unsupported-rules", Aliases: []string{"skip-missing-functions"}, Usage: "lint without the custom rules specgate cannot run as written (a function with no Rego implementation, a schema $ref the schema lacks); they are listed on standard error and in the report"},
 			&cli.StringFlag{Name: "config", Aliases: []string{"c"}, Usage: "lint configuration `FILE` (default: " + rulesets.ConfigName + " found upward)"},
 			&cli.StringFlag{Name: "profile", Aliases: []string{"p"}, Usage: "profile of the configuration (default: \"default\", or the only one)"},
 			&cli.StringFlag{Name: "fail-severity", Value: "error", Usage: "lowest severity that fails the run: error, warn or off"},
@@ -79,14 +79,17 @@ func runLint(c *cli.Context, env Env) error {
 		Profile:              c.String("profile"),
 		Ruleset:              c.String("ruleset"),
 		Fetch:                func(u string) ([]byte, error) { return loader.Fetch(c.Context, u) },
-		SkipMissingFunctions: c.Bool("skip-missing-functions"),
+		SkipMissingFunctions: c.Bool("skip-unsupported-rules"),
 	})
 	if err != nil {
 		return exitf(ExitUsage, "%v", err)
 	}
 	reg, sevs, profile := setup.Registry, setup.Severities, setup.Profile
+	for _, w := range setup.Warnings {
+		fmt.Fprintln(env.Stderr, "warning:", w)
+	}
 	for _, s := range setup.Skipped {
-		fmt.Fprintf(env.Stderr, "%s:%d:%d: rule %q skipped: function %q has no Rego implementation\n", s.File, s.Pos.Line, s.Pos.Col, s.Rule, s.Function)
+		fmt.Fprintf(env.Stderr, "%s:%d:%d: rule %q skipped: %s\n", s.File, s.Pos.Line, s.Pos.Col, s.Rule, s.Reason)
 	}
 	if only := c.StringSlice("rule"); len(only) > 0 {
 		if sevs, err = onlyRules(reg, sevs, only); err != nil {
@@ -132,7 +135,7 @@ func skippedRules(setup *rulesets.Setup) []reports.SkippedRule {
 	var out []reports.SkippedRule
 	for _, s := range setup.Skipped {
 		out = append(out, reports.SkippedRule{Rule: s.Rule, Function: s.Function,
-			Reason: fmt.Sprintf("function %q has no Rego implementation (%s:%d:%d)", s.Function, s.File, s.Pos.Line, s.Pos.Col)})
+			Reason: fmt.Sprintf("%s (%s:%d:%d)", s.Reason, s.File, s.Pos.Line, s.Pos.Col)})
 	}
 	return out
 }

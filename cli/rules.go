@@ -48,7 +48,7 @@ func ruleSourceFlags() []cli.Flag {
 		&cli.StringFlag{Name: "config", Aliases: []string{"c"}, Usage: "lint configuration `FILE` (default: " + rulesets.ConfigName + " found upward)"},
 		&cli.StringFlag{Name: "profile", Aliases: []string{"p"}, Usage: "profile of the configuration"},
 		&cli.StringFlag{Name: "ruleset", Aliases: []string{"r"}, Usage: "built-in ruleset, or a ruleset `FILE` or https URL"},
-		&cli.BoolFlag{Name: "skip-missing-functions", Usage: "leave out rules whose custom functions have no Rego implementation"},
+		&cli.BoolFlag{Name: "skip-unsupported-rules", Aliases: []string{"skip-missing-functions"}, Usage: "leave out the custom rules specgate cannot run as written"},
 	}
 }
 
@@ -59,7 +59,7 @@ func loadRules(c *cli.Context, env Env, dir string) (*rulesets.Setup, error) {
 	return rulesets.Load(rulesets.Options{
 		Config: c.String("config"), Dir: dir, Profile: c.String("profile"), Ruleset: c.String("ruleset"),
 		Fetch:                func(u string) ([]byte, error) { return loader.Fetch(c.Context, u) },
-		SkipMissingFunctions: c.Bool("skip-missing-functions"),
+		SkipMissingFunctions: c.Bool("skip-unsupported-rules"),
 	})
 }
 

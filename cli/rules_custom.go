@@ -24,13 +24,13 @@ func rulesCompileCommand(env Env) *cli.Command {
 			"with file:line:col. --rule limits the output to one rule.",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "rule", Usage: "print only this rule"},
-			&cli.BoolFlag{Name: "skip-missing-functions", Usage: "leave out rules whose custom functions have no Rego implementation"},
+			&cli.BoolFlag{Name: "skip-unsupported-rules", Aliases: []string{"skip-missing-functions"}, Usage: "leave out the custom rules specgate cannot run as written"},
 		},
 		Action: func(c *cli.Context) error {
 			if c.NArg() != 1 {
 				return exitf(ExitUsage, "rules compile needs one ruleset file")
 			}
-			setup, err := rulesets.Load(rulesets.Options{Ruleset: c.Args().First(), NoSearch: true, SkipMissingFunctions: c.Bool("skip-missing-functions")})
+			setup, err := rulesets.Load(rulesets.Options{Ruleset: c.Args().First(), NoSearch: true, SkipMissingFunctions: c.Bool("skip-unsupported-rules")})
 			if err != nil {
 				return exitf(ExitUsage, "%v", err)
 			}

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/specgate/specgate/linter"
@@ -126,5 +127,52 @@ func TestSpectralAgreement(t *testing.T) {
 		return r.Code == "response-descriptions-final"
 	}) {
 		t.Errorf("spectral.json looks incomplete: %d findings", len(rows))
+	}
+}
+
+// TestPublishedRuleset loads a Spectral ruleset published on npm
+// (testdata/published/rhoas, Apache-2.0) and runs it on corpus specs.
+func TestPublishedRuleset(t *testing.T) {
+	dir := "../testdata/published/rhoas"
+	if _, err := rulesets.Load(rulesets.Options{Ruleset: filepath.Join(dir, "ruleset.original.yaml"), NoSearch: true}); err == nil ||
+		!strings.Contains(err.Error(), "ruleset.original.yaml:53:1") {
+		t.Errorf("the \\/ escape: error = %v, want one at 53:1", err)
+	}
+	if _, err := rulesets.Load(rulesets.Options{Ruleset: filepath.Join(dir, "ruleset.yaml"), NoSearch: true}); err == nil ||
+		!strings.Contains(err.Error(), `function "schemaDefinition" has no Rego implementation; it is used by "rhoas-error-schema", "rhoas-object-schema", "rhoas-list-schema"`) {
+		t.Errorf("missing functions: error = %v", err)
+	}
+	setup, err := rulesets.Load(rulesets.Options{Ruleset: filepath.Join(dir, "ruleset.yaml"), NoSearch: true, SkipMissingFunctions: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var skipped []string
+	for _, s := range setup.Skipped {
+		skipped = append(skipped, s.Rule)
+	}
+	slices.Sort(skipped)
+	want := []string{"rhoas-error-response", "rhoas-error-schema", "rhoas-info-license-apache2.0", "rhoas-list-schema", "rhoas-object-resource-schema", "rhoas-object-schema", "rhoas-servers-config"}
+	if !slices.Equal(skipped, want) {
+		t.Errorf("skipped = %v, want %v", skipped, want)
+	}
+	l, err := linter.New(context.Background(), linter.Options{Registry: setup.Registry, Severities: setup.Severities})
+	if err != nil {
+		t.Fatal(err)
+	}
+	corpus := "../../shared/corpus/"
+	results := l.LintFiles(context.Background(), []string{corpus + "petstore-expanded.yaml", corpus + "uber-v2.json", corpus + "webhook-example-3.1.yaml", corpus + "stripe.yaml"})
+	for _, r := range results {
+		if r.Err != nil {
+			t.Errorf("%s: %v", r.File, r.Err)
+		}
+	}
+	found := false
+	for _, d := range results[0].Diagnostics {
+		if d.RuleID == "rhoas-path-regexp" && d.Range.Start.Line == 17 {
+			found = true
+		}
+	}
+	if !found {
+		t.Errorf("petstore-expanded: no rhoas-path-regexp at line 17: %+v", results[0].Diagnostics)
 	}
 }

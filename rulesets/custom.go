@@ -42,11 +42,12 @@ func (o FileOverride) Matches(file string) bool {
 	return false
 }
 
-// SkippedRule is a rule left out because a custom function it uses has no
-// Rego implementation (only with SkipMissingFunctions).
+// SkippedRule is a rule left out because specgate cannot run it as
+// written (only with SkipMissingFunctions): a custom function with no Rego
+// implementation (Function names it), or another Reason.
 type SkippedRule struct {
-	Rule, Function, File string
-	Pos                  spec.Pos
+	Rule, Function, Reason, File string
+	Pos                          spec.Pos
 }
 
 // customSet is what a chain of ruleset files adds up to.
@@ -58,6 +59,7 @@ type customSet struct {
 	modules   map[string]string // Rego source by file: functions and users' own rules
 	overrides []FileOverride
 	builtins  []string // built-in rulesets named in extends, in order
+	spectral  bool     // the chain extends spectral:oas or spectral:asyncapi
 }
 
 func newCustomSet() *customSet {
@@ -83,6 +85,7 @@ func (c *customSet) merge(child *customSet) {
 	}
 	c.overrides = append(c.overrides, child.overrides...)
 	c.builtins = append(c.builtins, child.builtins...)
+	c.spectral = c.spectral || child.spectral
 }
 
 func (c *customSet) addDef(d *dsl.RuleDef) {
@@ -105,8 +108,7 @@ type rulesetLoader struct {
 	fetch    Fetcher
 	stack    []string // files being loaded, for cycles
 	errs     []error
-	modeAll  bool
-	builtins map[string]bool
+	warnings []string
 }
 
 func (l *rulesetLoader) fail(err error) { l.errs = append(l.errs, err) }
@@ -292,6 +294,14 @@ func (l *rulesetLoader) ids(set *customSet, file string, d *dsl.RuleDef) []strin
 	for _, x := range set.defs {
 		candidates = append(candidates, x.ID)
 	}
+	if set.spectral && !strings.HasPrefix(d.ID, BuiltinPrefix) {
+		// Most likely a rule of the Spectral ruleset the chain extends that
+		// specgate has no equivalent for: setting its severity changes
+		// nothing, which is worth a warning, not a failure.
+		l.warnings = append(l.warnings, fmt.Sprintf("%s:%d:%d: rule %q has no specgate equivalent; its severity is ignored (see docs/rules/parity.md)",
+			file, d.Pos.Line, d.Pos.Col, d.ID))
+		return nil
+	}
 	l.failAt(file, d.Pos, "unknown rule %q: it is neither defined in this ruleset chain nor a built-in rule%s", d.ID, Suggest(d.ID, candidates))
 	return nil
 }
@@ -327,6 +337,7 @@ func (l *rulesetLoader) spectral(set *customSet, file string, ext dsl.Extend) {
 			Suggest(ext.Name, append([]string{"spectral:oas", "spectral:asyncapi"}, Names...)))
 		return
 	}
+	set.spectral = true
 	for _, r := range l.reg.Rules {
 		if !r.Builtin || !hasPeer(r, "spectral:") || !overlaps(r.Formats, formats) {
 			continue
@@ -441,17 +452,29 @@ func compileAll(reg *policy.Registry, set *customSet, skipMissing bool) ([]*dsl.
 		c, err := dsl.Compile(d, &dsl.Env{Aliases: set.aliases, Functions: set.funcs, Formats: d.Formats})
 		if err != nil {
 			var only []*dsl.MissingFunctionError
+			var unsupported []*dsl.UnsupportedError
 			other := false
 			for _, e := range flatten(err) {
 				var mf *dsl.MissingFunctionError
-				if errors.As(e, &mf) {
+				var ue *dsl.UnsupportedError
+				switch {
+				case errors.As(e, &mf):
 					only = append(only, mf)
-				} else {
+				case errors.As(e, &ue):
+					unsupported = append(unsupported, ue)
+				default:
 					other = true
 					errs = append(errs, e)
 				}
 			}
 			if !other {
+				for _, ue := range unsupported {
+					if skipMissing {
+						skipped = append(skipped, SkippedRule{Rule: ue.Rule, Reason: ue.Reason, File: ue.File, Pos: ue.Pos})
+					} else {
+						errs = append(errs, fmt.Errorf("%w (pass --skip-unsupported-rules to lint without it)", ue))
+					}
+				}
 				for _, mf := range only {
 					if missing[mf.Function] == nil {
 						missingOrder = append(missingOrder, mf.Function)
@@ -467,7 +490,8 @@ func compileAll(reg *policy.Registry, set *customSet, skipMissing bool) ([]*dsl.
 		uses := missing[fn]
 		if skipMissing {
 			for _, u := range uses {
-				skipped = append(skipped, SkippedRule{Rule: u.Rule, Function: fn, File: u.File, Pos: u.Pos})
+				skipped = append(skipped, SkippedRule{Rule: u.Rule, Function: fn, File: u.File, Pos: u.Pos,
+					Reason: fmt.Sprintf("function %q has no Rego implementation", fn)})
 			}
 			continue
 		}
@@ -476,7 +500,7 @@ func compileAll(reg *policy.Registry, set *customSet, skipMissing bool) ([]*dsl.
 			rules[i] = u.Rule
 		}
 		errs = append(errs, &spec.Error{File: uses[0].File, Pos: uses[0].Pos, Msg: fmt.Sprintf(
-			"function %q has no Rego implementation; it is used by %s. Write it as a Rego function named %s in the ruleset's functions folder, or pass --skip-missing-functions to lint without these rules",
+			"function %q has no Rego implementation; it is used by %s. Write it as a Rego function named %s in the ruleset's functions folder, or pass --skip-unsupported-rules to lint without these rules",
 			fn, quoteList(rules), fn)})
 	}
 	if len(errs) > 0 {

@@ -37,6 +37,7 @@ type Setup struct {
 	ConfigFile string
 	Compiled   []*dsl.Compiled // custom definitions and their Rego
 	Skipped    []SkippedRule
+	Warnings   []string // positioned notes about the configuration that do not stop linting
 }
 
 // Load resolves the rules and severities to lint with: built-in rulesets,
@@ -118,7 +119,7 @@ func Load(opts Options) (*Setup, error) {
 	if err != nil {
 		return nil, err
 	}
-	setup.Compiled, setup.Skipped = compiled, skipped
+	setup.Compiled, setup.Skipped, setup.Warnings = compiled, skipped, l.warnings
 
 	sevs := Severities{}
 	for _, name := range base {

@@ -45,6 +45,17 @@ func (e *MissingFunctionError) Error() string {
 		e.File, e.Pos.Line, e.Pos.Col, e.Rule, e.Function, e.Function)
 }
 
+// UnsupportedError is a rule specgate cannot run as written, for a reason
+// other than a missing function.
+type UnsupportedError struct {
+	Rule, File, Reason string
+	Pos                spec.Pos
+}
+
+func (e *UnsupportedError) Error() string {
+	return fmt.Sprintf("%s:%d:%d: rule %q cannot run: %s", e.File, e.Pos.Line, e.Pos.Col, e.Rule, e.Reason)
+}
+
 // builtinFunctions are Spectral's core functions.
 var builtinFunctions = []string{"truthy", "falsy", "defined", "undefined", "pattern", "casing", "enumeration",
 	"length", "alphabetical", "xor", "or", "schema", "typedEnum", "unreferencedReusableObject"}
@@ -105,7 +116,7 @@ func (g *gen) module() string {
 			b.WriteString("\t" + l + "\n")
 		}
 		fmt.Fprintf(&b, "\tsome e in %s\n", call)
-		b.WriteString("\trp := array.concat(tp, e.path)\n")
+		b.WriteString("\trp := dsl.full_path(tp, e)\n")
 		fmt.Fprintf(&b, "\tmsg := dsl.message(%s, e, rp, tv, %s)\n}\n\n", quote(template), quote(d.Description))
 	}
 	b.WriteString(g.helper.String())
@@ -691,6 +702,13 @@ func (g *gen) function(t *Then) string {
 			dialect = n.Value
 		}
 		if _, err := CheckSchema(nodeJSON(o["schema"]), dialect); err != nil {
+			if strings.Contains(err.Error(), "json-pointer in") && strings.Contains(err.Error(), "not found") {
+				// A $ref to something the schema does not define: Spectral
+				// silently never runs such a rule; specgate says so.
+				g.e.list = append(g.e.list, &UnsupportedError{Rule: g.def.ID, File: g.def.File, Pos: o["schema"].Range.Start,
+					Reason: fmt.Sprintf("its schema option has a $ref the schema does not define (%v); Spectral ignores such a rule", err)})
+				return ""
+			}
 			g.e.at(o["schema"].Range.Start, "invalid JSON Schema: %v", err)
 			return ""
 		}

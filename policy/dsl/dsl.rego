@@ -471,6 +471,16 @@ else := k
 # or array of {"message", "path"?} objects or of strings.
 custom_results(rs) := {normalize_result(r) | some r in rs}
 
+# A function's result path is absolute, as in Spectral (functions build it
+# from ctx.path); without one the finding is at the target.
 normalize_result(r) := {"message": r, "path": []} if is_string(r)
 
-else := {"message": object.get(r, "message", ""), "path": object.get(r, "path", [])}
+else := {"message": object.get(r, "message", ""), "path": [], "abs": r.path} if is_array(r.path)
+
+else := {"message": object.get(r, "message", ""), "path": []}
+
+# full_path is where a function's error lands: its absolute path, or the
+# target's path extended by the relative one.
+full_path(tp, e) := e.abs if is_array(e.abs)
+
+else := array.concat(tp, e.path)
