@@ -127,7 +127,7 @@ func TestTimeoutIsAnError(t *testing.T) {
 	if vs != nil {
 		t.Errorf("a timed-out evaluation returned partial results: %v", vs)
 	}
-	if time.Since(start) > 10*time.Second {
+	if time.Since(start) > time.Minute { // a hang guard: the limit is far lower
 		t.Errorf("evaluation was not stopped: %s", time.Since(start))
 	}
 }
