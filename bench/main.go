@@ -1,0 +1,363 @@
+// Command bench measures specgate against its peers (vacuum, Redocly CLI,
+// Spectral) on the specs of ../shared/corpus: median wall time and peak
+// memory of each linter with its default ruleset (specgate: recommended),
+// the number of rules each ran, findings by severity, and the ratio
+// specgate/peer.
+//
+//	go run ./bench -install            # build and install the peers into the cache (once)
+//	go run ./bench -runs 5             # measure, print a Markdown table
+//
+// The peers are measuring tools, not dependencies of specgate's module: they
+// are installed at pinned versions into a cache outside the repository
+// ($SPECGATE_BENCH_CACHE, default ~/.cache/specgate-bench).
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+	"syscall"
+	"time"
+)
+
+const (
+	vacuumVersion   = "v0.30.4"
+	redoclyVersion  = "2.77.0"
+	spectralVersion = "6.16.3"
+)
+
+// tool is one linter: how to run it on a spec and read its findings.
+type tool struct {
+	name    string
+	version string
+	cmd     func(cache, spec string) []string
+	// parse reads the findings by severity from the tool's output.
+	parse func(stdout []byte) (counts map[string]int, err error)
+}
+
+func main() {
+	install := flag.Bool("install", false, "install the peers into the cache and exit")
+	runs := flag.Int("runs", 5, "runs per tool and spec (the median is reported)")
+	corpus := flag.String("corpus", "../shared/corpus", "folder of specs")
+	only := flag.String("tools", "specgate,vacuum,redocly,spectral", "tools to run, comma-separated")
+	specsFlag := flag.String("specs", "", "comma-separated spec file names (default: every spec of the corpus)")
+	flag.Parse()
+
+	cache := os.Getenv("SPECGATE_BENCH_CACHE")
+	if cache == "" {
+		home, _ := os.UserHomeDir()
+		cache = filepath.Join(home, ".cache", "specgate-bench")
+	}
+	if err := os.MkdirAll(cache, 0o755); err != nil {
+		fail(err)
+	}
+	if *install {
+		if err := installPeers(cache); err != nil {
+			fail(err)
+		}
+		return
+	}
+	// specgate is built fresh from this checkout for every measurement.
+	if out, err := exec.Command("go", "build", "-o", filepath.Join(cache, "specgate"), ".").CombinedOutput(); err != nil {
+		fail(fmt.Errorf("building specgate: %v\n%s", err, out))
+	}
+	specs, err := listSpecs(*corpus, *specsFlag)
+	if err != nil {
+		fail(err)
+	}
+	var tools []tool
+	for _, t := range allTools() {
+		if slices.Contains(strings.Split(*only, ","), t.name) {
+			if _, err := os.Stat(t.cmd(cache, "x")[0]); err != nil {
+				fmt.Fprintf(os.Stderr, "skipping %s: not installed (go run ./bench -install)\n", t.name)
+				continue
+			}
+			tools = append(tools, t)
+		}
+	}
+	fmt.Printf("Machine: %d CPUs, %s/%s; %d runs each, median.\n\n", runtime.NumCPU(), runtime.GOOS, runtime.GOARCH, *runs)
+	header := "| spec |"
+	sep := "|---|"
+	for _, t := range tools {
+		header += fmt.Sprintf(" %s %s |", t.name, t.version)
+		sep += "---|"
+	}
+	header += " specgate / fastest peer | specgate / leanest peer |"
+	sep += "---|---|"
+	fmt.Println(header)
+	fmt.Println(sep)
+	for _, s := range specs {
+		row := measureSpec(cache, s, tools, *runs)
+		fmt.Println(row)
+	}
+}
+
+type result struct {
+	wall   time.Duration
+	rssKiB int64
+	counts map[string]int
+	err    error
+}
+
+// measureSpec runs the tools alternately, runs times each, and formats
+// one table row.
+func measureSpec(cache, spec string, tools []tool, runs int) string {
+	all := make([][]result, len(tools))
+	for range runs {
+		for i, t := range tools {
+			all[i] = append(all[i], runOnce(cache, spec, t))
+		}
+	}
+	row := "| " + filepath.Base(spec) + " |"
+	var sgWall time.Duration
+	var sgRSS int64
+	fastest, leanest := time.Duration(0), int64(0)
+	for i, t := range tools {
+		walls := make([]time.Duration, 0, runs)
+		rss := make([]int64, 0, runs)
+		var last result
+		for _, r := range all[i] {
+			if r.err != nil {
+				last = r
+				continue
+			}
+			walls = append(walls, r.wall)
+			rss = append(rss, r.rssKiB)
+			last = r
+		}
+		if len(walls) == 0 {
+			row += fmt.Sprintf(" failed: %v |", oneLine(last.err))
+			continue
+		}
+		w, m := median(walls), median(rss)
+		row += fmt.Sprintf(" %.2f s / %d MiB / %s |", w.Seconds(), m/1024, countText(last.counts))
+		if t.name == "specgate" {
+			sgWall, sgRSS = w, m
+		} else {
+			if fastest == 0 || w < fastest {
+				fastest = w
+			}
+			if leanest == 0 || m < leanest {
+				leanest = m
+			}
+		}
+	}
+	if sgWall > 0 && fastest > 0 {
+		row += fmt.Sprintf(" %.2f× | %.2f× |", sgWall.Seconds()/fastest.Seconds(), float64(sgRSS)/float64(leanest))
+	} else {
+		row += " – | – |"
+	}
+	return row
+}
+
+func runOnce(cache, spec string, t tool) result {
+	argv := t.cmd(cache, spec)
+	cmd := exec.Command(argv[0], argv[1:]...)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	cmd.Env = append(os.Environ(), "NO_COLOR=1")
+	start := time.Now()
+	err := cmd.Run()
+	wall := time.Since(start)
+	if cmd.ProcessState == nil {
+		return result{err: err}
+	}
+	var rss int64
+	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
+		rss = ru.Maxrss // KiB on Linux
+	}
+	// Linters exit non-zero when they find problems; only a missing
+	// report is a failure.
+	counts, perr := t.parse(stdout.Bytes())
+	if perr != nil {
+		return result{err: fmt.Errorf("%v (exit: %v; stderr: %s)", perr, err, firstLine(stderr.String()))}
+	}
+	return result{wall: wall, rssKiB: rss, counts: counts}
+}
+
+func allTools() []tool {
+	return []tool{
+		{
+			name: "specgate", version: "(this checkout, recommended)",
+			cmd: func(c, s string) []string {
+				return []string{filepath.Join(c, "specgate"), "lint", s, "--ruleset", "recommended", "--format", "json", "--no-report", "--fail-severity", "off"}
+			},
+			parse: parseSpecgate,
+		},
+		{
+			name: "vacuum", version: vacuumVersion,
+			cmd: func(c, s string) []string {
+				return []string{filepath.Join(c, "vacuum"), "spectral-report", "--stdout", s}
+			},
+			parse: parseSpectralFormat,
+		},
+		{
+			name: "redocly", version: redoclyVersion,
+			cmd: func(c, s string) []string {
+				return []string{filepath.Join(c, "npm", "node_modules", ".bin", "redocly"), "lint", s, "--format", "json"}
+			},
+			parse: parseRedocly,
+		},
+		{
+			name: "spectral", version: spectralVersion,
+			cmd: func(c, s string) []string {
+				return []string{filepath.Join(c, "npm", "node_modules", ".bin", "spectral"), "lint", s, "-f", "json", "--ruleset", filepath.Join(c, "spectral.yaml")}
+			},
+			parse: parseSpectralFormat,
+		},
+	}
+}
+
+func parseSpecgate(out []byte) (map[string]int, error) {
+	var rep struct {
+		Tool struct {
+			RuleCount int `json:"ruleCount"`
+		} `json:"tool"`
+		Diagnostics []struct {
+			Severity string `json:"severity"`
+		} `json:"diagnostics"`
+	}
+	if err := json.Unmarshal(out, &rep); err != nil {
+		return nil, fmt.Errorf("specgate report: %v", err)
+	}
+	counts := map[string]int{"rules": rep.Tool.RuleCount}
+	for _, d := range rep.Diagnostics {
+		counts[d.Severity]++
+	}
+	return counts, nil
+}
+
+// parseSpectralFormat reads Spectral's JSON output (also vacuum's
+// spectral-report): severity 0 error, 1 warn, 2 info, 3 hint.
+func parseSpectralFormat(out []byte) (map[string]int, error) {
+	start := bytes.IndexByte(out, '[')
+	if start < 0 {
+		return nil, fmt.Errorf("no JSON array in the output")
+	}
+	var rows []struct {
+		Severity int `json:"severity"`
+	}
+	if err := json.Unmarshal(out[start:], &rows); err != nil {
+		return nil, err
+	}
+	names := []string{"error", "warn", "info", "hint"}
+	counts := map[string]int{}
+	for _, r := range rows {
+		if r.Severity >= 0 && r.Severity < len(names) {
+			counts[names[r.Severity]]++
+		}
+	}
+	return counts, nil
+}
+
+func parseRedocly(out []byte) (map[string]int, error) {
+	start := bytes.IndexByte(out, '{')
+	if start < 0 {
+		return nil, fmt.Errorf("no JSON object in the output")
+	}
+	var rep struct {
+		Problems []struct {
+			Severity string `json:"severity"`
+		} `json:"problems"`
+	}
+	if err := json.Unmarshal(out[start:], &rep); err != nil {
+		return nil, err
+	}
+	counts := map[string]int{}
+	for _, p := range rep.Problems {
+		counts[p.Severity]++
+	}
+	return counts, nil
+}
+
+func countText(c map[string]int) string {
+	s := fmt.Sprintf("%dE %dW", c["error"], c["warn"]+c["warning"])
+	if n := c["info"] + c["hint"]; n > 0 {
+		s += fmt.Sprintf(" %dI", n)
+	}
+	if c["rules"] > 0 {
+		s += fmt.Sprintf(" (%d rules)", c["rules"])
+	}
+	return s
+}
+
+func installPeers(cache string) error {
+	// vacuum: `go install ...@latest` cannot be fetched here; download the
+	// pinned module and build it (about ten minutes cold: SQLite).
+	out, err := exec.Command("go", "mod", "download", "-json", "github.com/daveshanley/vacuum@"+vacuumVersion).Output()
+	if err != nil {
+		return fmt.Errorf("downloading vacuum: %v", err)
+	}
+	var mod struct{ Dir string }
+	if err := json.Unmarshal(out, &mod); err != nil {
+		return err
+	}
+	build := exec.Command("go", "build", "-o", filepath.Join(cache, "vacuum"), ".")
+	build.Dir = mod.Dir
+	build.Env = append(os.Environ(), "GOFLAGS=-mod=mod", "GOWORK=off")
+	build.Stdout, build.Stderr = os.Stderr, os.Stderr
+	fmt.Fprintln(os.Stderr, "building vacuum", vacuumVersion, "(slow the first time)")
+	if err := build.Run(); err != nil {
+		return fmt.Errorf("building vacuum: %v", err)
+	}
+	npm := exec.Command("npm", "install", "--prefix", filepath.Join(cache, "npm"), "--no-audit", "--no-fund",
+		"@redocly/cli@"+redoclyVersion, "@stoplight/spectral-cli@"+spectralVersion)
+	npm.Stdout, npm.Stderr = os.Stderr, os.Stderr
+	if err := npm.Run(); err != nil {
+		return fmt.Errorf("installing Redocly and Spectral: %v", err)
+	}
+	// Spectral needs a ruleset; its default is spectral:oas (and asyncapi).
+	return os.WriteFile(filepath.Join(cache, "spectral.yaml"), []byte("extends: [\"spectral:oas\", \"spectral:asyncapi\"]\n"), 0o644)
+}
+
+func listSpecs(dir, names string) ([]string, error) {
+	if names != "" {
+		var out []string
+		for _, n := range strings.Split(names, ",") {
+			out = append(out, filepath.Join(dir, n))
+		}
+		return out, nil
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, e := range entries {
+		ext := filepath.Ext(e.Name())
+		if !e.IsDir() && (ext == ".yaml" || ext == ".yml" || ext == ".json") {
+			out = append(out, filepath.Join(dir, e.Name()))
+		}
+	}
+	return out, nil
+}
+
+func median[T int64 | time.Duration](xs []T) T {
+	s := slices.Clone(xs)
+	slices.Sort(s)
+	return s[len(s)/2]
+}
+
+func firstLine(s string) string {
+	s, _, _ = strings.Cut(strings.TrimSpace(s), "\n")
+	return s
+}
+
+func oneLine(err error) string {
+	if err == nil {
+		return "no result"
+	}
+	return firstLine(err.Error())
+}
+
+func fail(err error) {
+	fmt.Fprintln(os.Stderr, "bench:", err)
+	os.Exit(2)
+}
