@@ -93,7 +93,17 @@ func (d *differ) messages(sc scope, base, rev []*spec.Message) {
 // operation lists them (a message's own Source is where it was first met,
 // often under components), so that a message removed from one operation is
 // shown there.
+//
+// An AsyncAPI 3 operation that lists no messages carries every message of
+// its channel.
 func opMessages(doc *spec.Document, op *spec.AsyncOperation) []*spec.Message {
+	if doc.Major >= 3 && op.Node.Get("messages") == nil {
+		for _, ch := range doc.Views().Channels {
+			if ch.ID == op.Channel {
+				return ch.Messages
+			}
+		}
+	}
 	at := func(i int) spec.Path {
 		if list := op.Node.Get("messages"); list != nil && list.Kind == spec.Array {
 			return join(op.Source, spec.Path{"messages", i})

@@ -65,15 +65,10 @@ func pathKey(p string) string { return templateParam.ReplaceAllString(p, "{}") }
 
 func (d *differ) openapi() {
 	bv, rv := d.base.Views(), d.rev.Views()
-	revPaths := map[string]*spec.PathItem{}
-	for _, p := range rv.PathItems {
-		revPaths[pathKey(p.Path)] = p
-	}
-	basePaths := map[string]bool{}
-	for _, bp := range bv.PathItems {
-		basePaths[pathKey(bp.Path)] = true
-		rp := revPaths[pathKey(bp.Path)]
-		if rp == nil {
+	for _, p := range pairPaths(bv.PathItems, rv.PathItems) {
+		bp, rp := p[0], p[1]
+		switch {
+		case rp == nil:
 			labels := make([]string, len(bp.Operations))
 			for i, op := range bp.Operations {
 				labels[i] = opLabel(op, "")
@@ -84,16 +79,55 @@ func (d *differ) openapi() {
 				sc.ops = []string{opLabel(op, "")}
 				d.run(sc, func(r *Rule) bool { return r.Operation != nil }, func(c *Check) { c.rule.Operation(c, op, nil) })
 			}
-			continue
-		}
-		d.operations(bp.Operations, rp.Operations, Request, "")
-	}
-	for _, rp := range rv.PathItems {
-		if !basePaths[pathKey(rp.Path)] {
+		case bp == nil:
 			d.operations(nil, rp.Operations, Request, "")
+		default:
+			d.operations(bp.Operations, rp.Operations, Request, "")
 		}
 	}
 	d.operations(bv.Webhooks, rv.Webhooks, Response, "")
+}
+
+// pairPaths pairs path items: the same template first, then templates
+// that differ only in parameter names (/pets/{id} and /pets/{petId}).
+// Distinct templates may share a shape (/a/{x} and /a/{y} both written),
+// so a path pairs by shape only with one the first pass left over.
+func pairPaths(base, rev []*spec.PathItem) [][2]*spec.PathItem {
+	var out [][2]*spec.PathItem
+	exact := make(map[string]*spec.PathItem, len(rev))
+	for _, r := range rev {
+		exact[r.Path] = r
+	}
+	taken := map[*spec.PathItem]bool{}
+	var left []*spec.PathItem
+	for _, b := range base {
+		if r := exact[b.Path]; r != nil && !taken[r] {
+			taken[r] = true
+			out = append(out, [2]*spec.PathItem{b, r})
+		} else {
+			left = append(left, b)
+		}
+	}
+	byShape := map[string][]*spec.PathItem{}
+	for _, r := range rev {
+		if !taken[r] {
+			byShape[pathKey(r.Path)] = append(byShape[pathKey(r.Path)], r)
+		}
+	}
+	for _, b := range left {
+		var r *spec.PathItem
+		if cands := byShape[pathKey(b.Path)]; len(cands) > 0 {
+			r, byShape[pathKey(b.Path)] = cands[0], cands[1:]
+			taken[r] = true
+		}
+		out = append(out, [2]*spec.PathItem{b, r})
+	}
+	for _, r := range rev {
+		if !taken[r] {
+			out = append(out, [2]*spec.PathItem{nil, r})
+		}
+	}
+	return out
 }
 
 // operations pairs operations by method (and webhook or callback name)
