@@ -83,12 +83,16 @@ type SchemaCheck struct {
 
 // InBase reports a change at rel, relative to the base schema.
 func (s *SchemaCheck) InBase(rel spec.Path, format string, args ...any) {
-	*s.out = append(*s.out, relChange{rule: s.rule, side: Base, path: rel, message: fmt.Sprintf(format, args...)})
+	s.report(Base, s.Base.Node, rel, fmt.Sprintf(format, args...))
 }
 
 // InRevision reports a change at rel, relative to the revision schema.
 func (s *SchemaCheck) InRevision(rel spec.Path, format string, args ...any) {
-	*s.out = append(*s.out, relChange{rule: s.rule, side: Revision, path: rel, message: fmt.Sprintf(format, args...)})
+	s.report(Revision, s.Rev.Node, rel, fmt.Sprintf(format, args...))
+}
+
+func (s *SchemaCheck) report(side Side, origin *spec.Node, rel spec.Path, msg string) {
+	*s.out = append(*s.out, relChange{rule: s.rule, side: side, origin: origin, rel: rel, message: msg})
 }
 
 // RuleByID returns the rule with the given id, or nil.

@@ -16,46 +16,61 @@ type schemaKey struct {
 	dir  Direction
 }
 
-// relChange is a schema change with a path relative to the compared pair.
+// relChange is a schema change found in the schema origin, at rel within
+// it. A change is the same however its schema is reached, so a schema met
+// through many paths (a diamond of $refs, a cycle) reports it once.
 type relChange struct {
 	rule    *Rule
 	side    Side
-	path    spec.Path
+	origin  *spec.Node
+	rel     spec.Path
 	message string
 }
 
-// schemaDiffer compares schemas recursively, following $refs. Shared and
-// recursive schemas are compared once: complete results are kept per pair
-// and reused by every operation that reaches the pair; a pair met again
-// while it is being compared (a cycle) contributes nothing the second time.
+// changeID identifies a relChange.
+type changeID struct {
+	rule    *Rule
+	side    Side
+	origin  *spec.Node
+	at, msg string
+}
+
+func (c *relChange) id() changeID {
+	return changeID{c.rule, c.side, c.origin, spec.Pointer(c.rel), c.message}
+}
+
+// schemaDiffer compares schemas recursively, following $refs. Each pair of
+// schemas is compared once for the whole document: its changes, and those
+// of every pair it reaches, are kept and reused by every operation that
+// reaches it. Recursive schemas make the pairs a graph with cycles; the
+// pairs of one cycle (a strongly connected component, found as Tarjan's
+// algorithm does) reach each other, so they share one set of changes,
+// kept when the first pair of the cycle is done.
 type schemaDiffer struct {
-	d     *differ
-	memo  map[schemaKey][]relChange
-	stack map[schemaKey]int // pairs being compared, by depth (from 1)
-	// partial holds, during one compare call, the results that depended on
-	// a pair still being compared higher up: correct for this call, not
-	// for reuse.
-	partial map[schemaKey][]relChange
-	views   map[*spec.Node]*SchemaView
-	depth   int
+	d    *differ
+	memo map[schemaKey][]relChange
+	// index numbers the pairs in visiting order; onStack holds the pairs
+	// whose component is not done yet, by index, and stack lists them.
+	index   int
+	onStack map[schemaKey]int
+	stack   []schemaKey
+	// paths holds, for each schema node compared, the first path it was
+	// reached by: changes are located from it.
+	paths map[*spec.Node]spec.Path
+	views map[*spec.Node]*SchemaView
 }
 
 func newSchemaDiffer(d *differ) *schemaDiffer {
-	return &schemaDiffer{d: d, memo: map[schemaKey][]relChange{}, stack: map[schemaKey]int{},
-		views: map[*spec.Node]*SchemaView{}}
+	return &schemaDiffer{d: d, memo: map[schemaKey][]relChange{}, onStack: map[schemaKey]int{},
+		paths: map[*spec.Node]spec.Path{}, views: map[*spec.Node]*SchemaView{}}
 }
 
 // compare diffs the schemas b (at bsrc in the base) and r (at rsrc in the
 // revision) for the operations of sc.
 func (s *schemaDiffer) compare(sc scope, b *spec.Node, bsrc spec.Path, r *spec.Node, rsrc spec.Path) {
-	s.partial = map[schemaKey][]relChange{}
-	found, _ := s.pair(b, r, sc.dir)
+	found, _ := s.pair(b, bsrc, r, rsrc, sc.dir)
 	for _, rc := range found {
-		prefix := rsrc
-		if rc.side == Base {
-			prefix = bsrc
-		}
-		s.d.raw = append(s.d.raw, rawChange{rule: rc.rule, side: rc.side, path: join(prefix, rc.path), message: rc.message, ops: sc.ops})
+		s.d.raw = append(s.d.raw, rawChange{rule: rc.rule, side: rc.side, path: join(s.paths[rc.origin], rc.rel), message: rc.message, ops: sc.ops})
 	}
 }
 
@@ -64,13 +79,13 @@ func join(a, b spec.Path) spec.Path {
 	return append(append(out, a...), b...)
 }
 
-// noCycle is the low-water mark of a comparison that met no pair still
-// being compared.
+// noCycle is the low-link of a comparison that met no pair of an
+// unfinished component.
 const noCycle = math.MaxInt
 
-// pair compares two schemas and returns their changes and the smallest
-// depth of a pair still being compared that the comparison met.
-func (s *schemaDiffer) pair(b, r *spec.Node, dir Direction) ([]relChange, int) {
+// pair compares two schemas, reached at bpath and rpath, and returns their
+// changes with the lowest index of an unfinished pair the comparison met.
+func (s *schemaDiffer) pair(b *spec.Node, bpath spec.Path, r *spec.Node, rpath spec.Path, dir Direction) ([]relChange, int) {
 	b, r = s.d.base.Deref(b), s.d.rev.Deref(r)
 	if b.Kind != spec.Object || r.Kind != spec.Object {
 		return nil, noCycle
@@ -79,19 +94,21 @@ func (s *schemaDiffer) pair(b, r *spec.Node, dir Direction) ([]relChange, int) {
 	if res, ok := s.memo[k]; ok {
 		return res, noCycle
 	}
-	if dep, ok := s.stack[k]; ok {
-		return nil, dep
+	if idx, ok := s.onStack[k]; ok {
+		return nil, idx
 	}
-	if res, ok := s.partial[k]; ok {
-		return res, 0
+	for _, n := range []struct {
+		node *spec.Node
+		path spec.Path
+	}{{b, bpath}, {r, rpath}} {
+		if _, ok := s.paths[n.node]; !ok {
+			s.paths[n.node] = n.path
+		}
 	}
-	s.depth++
-	depth := s.depth
-	s.stack[k] = depth
-	defer func() {
-		delete(s.stack, k)
-		s.depth--
-	}()
+	s.index++
+	idx := s.index
+	s.onStack[k] = idx
+	s.stack = append(s.stack, k)
 
 	var out []relChange
 	check := SchemaCheck{Base: s.view(s.d.base, b), Rev: s.view(s.d.rev, r), Dir: dir, out: &out}
@@ -102,15 +119,21 @@ func (s *schemaDiffer) pair(b, r *spec.Node, dir Direction) ([]relChange, int) {
 		}
 	}
 	low := noCycle
-	child := func(cb *spec.Node, bpath spec.Path, cr *spec.Node, rpath spec.Path) {
-		found, l := s.pair(cb, cr, dir)
+	var seen map[changeID]bool
+	child := func(cb *spec.Node, bp spec.Path, cr *spec.Node, rp spec.Path) {
+		found, l := s.pair(cb, join(bpath, bp), cr, join(rpath, rp), dir)
 		low = min(low, l)
 		for _, rc := range found {
-			prefix := rpath
-			if rc.side == Base {
-				prefix = bpath
+			if seen == nil {
+				seen = make(map[changeID]bool, len(out)+len(found))
+				for i := range out {
+					seen[out[i].id()] = true
+				}
 			}
-			out = append(out, relChange{rule: rc.rule, side: rc.side, path: join(prefix, rc.path), message: rc.message})
+			if id := rc.id(); !seen[id] {
+				seen[id] = true
+				out = append(out, rc)
+			}
 		}
 	}
 	bv, rv := check.Base, check.Rev
@@ -131,12 +154,20 @@ func (s *schemaDiffer) pair(b, r *spec.Node, dir Direction) ([]relChange, int) {
 			}
 		})
 	}
-	if low >= depth {
-		s.memo[k] = out
-		return out, noCycle
+	if low < idx {
+		return out, low
 	}
-	s.partial[k] = out
-	return out, low
+	// k is the first pair of its component: every pair above it on the
+	// stack reaches it and is reached by it, so all share its changes.
+	for {
+		top := s.stack[len(s.stack)-1]
+		s.stack = s.stack[:len(s.stack)-1]
+		delete(s.onStack, top)
+		s.memo[top] = out
+		if top == k {
+			return out, noCycle
+		}
+	}
 }
 
 // SchemaView is a schema as a rule sees it: its own keywords, with
