@@ -105,11 +105,11 @@ func (rep *Report) Verdict() Verdict {
 	return Compatible
 }
 
-// where renders a change's location; a location in the base version of the
-// same file says which version it is in.
+// where renders a change's location. In git mode both versions of a file
+// have the same name, so a location in the base names the branch.
 func where(r *Result, c *Change) string {
 	s := c.Location.String()
-	if c.Location.Side == Base && c.Location.File == r.Spec && r.Base != r.BaseSpec {
+	if c.Location.Side == Base && r.Base != r.BaseSpec {
 		s += " (on " + r.Base + ")"
 	}
 	return s

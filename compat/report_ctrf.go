@@ -44,17 +44,36 @@ type ctrfSummary struct {
 }
 
 type ctrfTest struct {
-	Name      string         `json:"name"`
-	Status    string         `json:"status"`
-	Duration  int64          `json:"duration"`
-	Message   string         `json:"message,omitempty"`
-	RawStatus string         `json:"rawStatus,omitempty"`
-	FilePath  string         `json:"filePath,omitempty"`
-	Line      int            `json:"line,omitempty"`
-	Suite     []string       `json:"suite,omitempty"`
-	Tags      []string       `json:"tags,omitempty"`
-	Type      string         `json:"type"`
-	Extra     map[string]any `json:"extra,omitempty"`
+	Name      string      `json:"name"`
+	Status    string      `json:"status"`
+	Duration  int64       `json:"duration"`
+	Message   string      `json:"message,omitempty"`
+	RawStatus string      `json:"rawStatus,omitempty"`
+	FilePath  string      `json:"filePath,omitempty"`
+	Line      int         `json:"line,omitempty"`
+	Suite     []string    `json:"suite,omitempty"`
+	Tags      []string    `json:"tags,omitempty"`
+	Type      string      `json:"type"`
+	Extra     *ctrfChange `json:"extra,omitempty"`
+}
+
+// ctrfChange is the extra of a test that is a change: where it is
+// (specFile:lineNumber:columnNumber) and the rule it violates.
+type ctrfChange struct {
+	SpecFile      string        `json:"specFile"`
+	LineNumber    int           `json:"lineNumber"`
+	ColumnNumber  int           `json:"columnNumber"`
+	Location      string        `json:"location"`
+	Side          string        `json:"side"`
+	Operations    []string      `json:"operations"`
+	RuleViolation ctrfViolation `json:"ruleViolation"`
+}
+
+type ctrfViolation struct {
+	Rule    string `json:"rule"`
+	Level   string `json:"level"`
+	Message string `json:"message"`
+	Why     string `json:"why"`
 }
 
 // ctrfOutput is one entry of results.extra.outputs: the verdict on one
@@ -92,11 +111,9 @@ func WriteCTRF(w io.Writer, rep *Report) error {
 				Status: status, RawStatus: raw, Type: "backward-compatibility",
 				Message:  loc.String() + " " + c.RuleID + ": " + c.Message + "; " + c.Why,
 				FilePath: loc.File, Line: loc.Line, Suite: suite, Tags: []string{c.RuleID, raw},
-				Extra: map[string]any{
-					"specFile": loc.File, "lineNumber": loc.Line, "columnNumber": loc.Column, "location": loc.String(),
-					"side": loc.Side.String(), "operations": c.Operations,
-					"ruleViolation": map[string]any{"rule": c.RuleID, "level": raw, "message": c.Message, "why": c.Why},
-				},
+				Extra: &ctrfChange{SpecFile: loc.File, LineNumber: loc.Line, ColumnNumber: loc.Column, Location: loc.String(),
+					Side: loc.Side.String(), Operations: c.Operations,
+					RuleViolation: ctrfViolation{Rule: c.RuleID, Level: raw, Message: c.Message, Why: c.Why}},
 			})
 		}
 		if failing > 0 {
