@@ -401,7 +401,7 @@ var Rules = []*Rule{
 	{
 		ID: "response-nullable-added", Level: Breaking,
 		Summary: "a response value may now be null (nullable, x-nullable or type null added)",
-		Why:     "consumers do not expect null; a top-level JSON null body is a null value, not an empty one",
+		Why:     "consumers that do not expect null fail on it (a JSON null body is null, not an empty object)",
 		Schema: func(s *SchemaCheck) {
 			if s.Dir == Response && !s.Base.Nullable && s.Rev.Nullable {
 				s.InRevision(at(nil, s.Rev.Node, "nullable", "x-nullable", "type"), "the value may now be null")
