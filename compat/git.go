@@ -344,7 +344,7 @@ func (g *gitRepo) referrers(fragments []string, specs map[string]bool, l *spec.L
 			continue
 		}
 		for _, f := range doc.Files() {
-			if want[filepath.Join(filepath.Dir(entry), f.Name)] || want[f.Name] {
+			if want[f.Name] { // names of loaded files are absolute, like entry
 				out = append(out, s)
 				break
 			}

@@ -319,7 +319,23 @@ func typesOf(n *spec.Node) (types []string, nullable bool) {
 		}
 	}
 	nullable = nullable || n.Get("nullable").IsTrue() || n.Get("x-nullable").IsTrue()
+	if t == nil {
+		types = impliedTypes(n)
+	}
 	return types, nullable
+}
+
+// impliedTypes reads the type a schema without a type keyword is written
+// for: properties mean an object, items an array. Many specifications
+// leave type: object out, and adding it later changes nothing.
+func impliedTypes(n *spec.Node) []string {
+	switch {
+	case n.Get("properties") != nil || n.Get("additionalProperties") != nil:
+		return []string{"object"}
+	case n.Get("items") != nil:
+		return []string{"array"}
+	}
+	return nil
 }
 
 // canonical renders a JSON value so that equal values compare equal:
