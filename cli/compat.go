@@ -52,9 +52,9 @@ func compatCommand(env Env) *cli.Command {
 			"or input errors (including unsupported formats).",
 		Flags: append([]cli.Flag{
 			&cli.StringFlag{Name: "base-branch", Aliases: []string{"b"}, Usage: "git mode: the `BRANCH` (or any commit) to compare with (default: origin/HEAD, else main)"},
-			&cli.StringSliceFlag{Name: "target-path", Aliases: []string{"t"}, Usage: "git mode: a specification file or folder to check (repeatable; default: the changed ones)"},
-			&cli.StringFlag{Name: "repo-dir", Usage: "git mode: a folder of the repository (default: the working directory)"},
-			&cli.StringFlag{Name: "format", Aliases: []string{"f"}, Value: "text", Usage: "report format: " + strings.Join(compat.Formats, ", ")},
+			&cli.StringSliceFlag{Name: "target-path", Aliases: []string{"t"}, Usage: "git mode: a specification file or folder `PATH` to check (repeatable; default: the changed ones)"},
+			&cli.StringFlag{Name: "repo-dir", Usage: "git mode: a folder `DIR` of the repository (default: the working directory)"},
+			&cli.StringFlag{Name: "format", Aliases: []string{"f"}, Value: "text", Usage: "report `FORMAT`: " + strings.Join(compat.Formats, ", ")},
 			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "write the report to `FILE` instead of standard output"},
 			&cli.BoolFlag{Name: "strict", Usage: "warnings fail the check too"},
 			&cli.BoolFlag{Name: "show-info", Usage: "list info-level changes in text and html reports"},

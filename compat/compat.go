@@ -31,16 +31,6 @@ var levelNames = [...]string{"info", "warning", "breaking"}
 
 func (l Level) String() string { return levelNames[l] }
 
-// ParseLevel reads "info", "warning" or "breaking".
-func ParseLevel(s string) (Level, bool) {
-	for i, n := range levelNames {
-		if n == s {
-			return Level(i), true
-		}
-	}
-	return 0, false
-}
-
 // Direction says who writes a value: consumers (requests they send,
 // messages they publish) or the API (responses, messages it sends).
 // Narrowing what the API reads breaks consumers; widening what it writes

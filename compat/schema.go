@@ -203,9 +203,6 @@ type Property struct {
 // Property returns the property name, or nil.
 func (v *SchemaView) Property(name string) *Property { return v.props[name] }
 
-// Deref follows a $ref written in this schema's document.
-func (v *SchemaView) Deref(n *spec.Node) *spec.Node { return v.doc.Deref(n) }
-
 // Flag reports whether a property's schema sets keyword (readOnly,
 // writeOnly, deprecated) to true.
 func (v *SchemaView) Flag(p *Property, keyword string) bool {
