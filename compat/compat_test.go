@@ -131,3 +131,15 @@ func TestFixturesAgainstThemselves(t *testing.T) {
 		}
 	}
 }
+
+// Changes in callbacks and webhooks name the operation they belong to.
+func TestCallbackAndWebhookLabels(t *testing.T) {
+	res := readFixture(t, "testdata/cases/callbacks.txtar").check(t)
+	if c := findChange(res, "response-enum-widened"); c == nil || strings.Join(c.Operations, "|") != "callback onEvent POST {$request.body#/url} of POST /subscriptions" {
+		t.Errorf("callback change: %+v", c)
+	}
+	res = readFixture(t, "testdata/cases/webhooks.txtar").check(t)
+	if c := findChange(res, "operation-removed"); c == nil || c.Message != "operation webhook oldPet POST was removed" {
+		t.Errorf("webhook removal: %+v", c)
+	}
+}

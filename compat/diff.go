@@ -180,8 +180,10 @@ func opLabel(op *spec.Operation, parent string) string {
 	switch {
 	case op.Webhook != "":
 		return "webhook " + op.Webhook + " " + m
-	case op.Callback != "":
+	case op.Callback != "" && parent != "":
 		return "callback " + op.Callback + " " + m + " " + op.Path + " of " + parent
+	case op.Callback != "":
+		return "callback " + op.Callback + " " + m + " " + op.Path
 	}
 	return m + " " + op.Path
 }
