@@ -1,0 +1,106 @@
+package compat
+
+import (
+	"fmt"
+
+	"github.com/specgate/specgate/spec"
+)
+
+// Rule is one breaking-change rule: what it detects, how much it matters,
+// and a check on one kind of pair. A rule fills exactly one hook; the
+// differ calls it on every pair of that kind, with nil for the side that
+// lacks the item (an added or removed parameter, a removed response, …).
+// A hook reports what it finds through its Check.
+type Rule struct {
+	ID      string
+	Level   Level
+	Summary string // what the rule detects, one line
+	Why     string // what the change does to existing consumers
+
+	Path           func(c *Check, base, rev *spec.PathItem)
+	Operation      func(c *Check, base, rev *spec.Operation)
+	Parameter      func(c *Check, base, rev *spec.Parameter)
+	Body           func(c *Check, base, rev *spec.RequestBody)
+	MediaType      func(c *Check, base, rev *spec.MediaType)
+	Response       func(c *Check, base, rev *spec.Response)
+	Header         func(c *Check, base, rev *spec.Header)
+	Schema         func(s *SchemaCheck)
+	Channel        func(c *Check, base, rev *spec.Channel)
+	AsyncOperation func(c *Check, base, rev *spec.AsyncOperation)
+	Message        func(c *Check, base, rev *spec.Message)
+}
+
+// Check is what a rule's hook reports to.
+type Check struct {
+	d    *differ
+	rule *Rule
+	ops  []string
+	// Dir is who writes the data of the pair: Request for what consumers
+	// send (HTTP requests; messages the API receives), Response for what
+	// they receive. Webhook and callback requests are Response: the API
+	// sends them.
+	Dir Direction
+	// PathRemoved is set on the Operation hook for the operations of a
+	// path the revision no longer has.
+	PathRemoved bool
+	// Where names the part of the operation a media type or header
+	// belongs to: "request body", "response 200".
+	Where string
+}
+
+// Base reports a change located at path in the base document (for things
+// the revision no longer has).
+func (c *Check) Base(path spec.Path, format string, args ...any) {
+	c.report(Base, path, fmt.Sprintf(format, args...))
+}
+
+// Revision reports a change located at path in the revision.
+func (c *Check) Revision(path spec.Path, format string, args ...any) {
+	c.report(Revision, path, fmt.Sprintf(format, args...))
+}
+
+func (c *Check) report(side Side, path spec.Path, msg string) {
+	c.d.raw = append(c.d.raw, rawChange{rule: c.rule, side: side, path: path, message: msg, ops: c.ops})
+}
+
+// WithOperations returns a Check that reports for the given operations.
+func (c *Check) WithOperations(ops []string) *Check {
+	cc := *c
+	cc.ops = ops
+	return &cc
+}
+
+// SchemaCheck is what a schema rule sees: one pair of schemas (both
+// present; added and removed properties are reported by the rules of their
+// parent), flattened through allOf, and who writes the data they describe.
+// Paths it reports are relative to the pair; the differ prefixes them.
+type SchemaCheck struct {
+	Base, Rev *SchemaView
+	Dir       Direction
+	rule      *Rule
+	out       *[]relChange
+}
+
+// InBase reports a change at rel, relative to the base schema.
+func (s *SchemaCheck) InBase(rel spec.Path, format string, args ...any) {
+	s.report(Base, s.Base.Node, rel, fmt.Sprintf(format, args...))
+}
+
+// InRevision reports a change at rel, relative to the revision schema.
+func (s *SchemaCheck) InRevision(rel spec.Path, format string, args ...any) {
+	s.report(Revision, s.Rev.Node, rel, fmt.Sprintf(format, args...))
+}
+
+func (s *SchemaCheck) report(side Side, origin *spec.Node, rel spec.Path, msg string) {
+	*s.out = append(*s.out, relChange{rule: s.rule, side: side, origin: origin, rel: rel, message: msg})
+}
+
+// RuleByID returns the rule with the given id, or nil.
+func RuleByID(id string) *Rule {
+	for _, r := range Rules {
+		if r.ID == id {
+			return r
+		}
+	}
+	return nil
+}

@@ -1,0 +1,212 @@
+// Package compat checks whether a revision of an API specification is
+// backward compatible with a base version: it diffs the normalized views of
+// the two documents (operations, parameters, request bodies, responses,
+// schemas, security; AsyncAPI channels, operations and messages), classifies
+// every difference with the breaking-change rules of rules.go, and turns the
+// result into a verdict. Git mode (git.go) reads the base from a branch with
+// git plumbing, never touching the working tree.
+package compat
+
+import (
+	"fmt"
+	"sort"
+
+	"github.com/specgate/specgate/spec"
+)
+
+// Level is how much a change matters to existing consumers.
+type Level int8
+
+const (
+	// Info is a change consumers do not notice or only gain from.
+	Info Level = iota
+	// Warning is a change that breaks some consumers, depending on how they
+	// use the API; it fails the check only in strict mode.
+	Warning
+	// Breaking is a change that breaks existing consumers.
+	Breaking
+)
+
+var levelNames = [...]string{"info", "warning", "breaking"}
+
+func (l Level) String() string { return levelNames[l] }
+
+// Direction says who writes a value: consumers (requests they send,
+// messages they publish) or the API (responses, messages it sends).
+// Narrowing what the API reads breaks consumers; widening what it writes
+// does too.
+type Direction int8
+
+const (
+	// Request is data consumers write and the API reads.
+	Request Direction = iota
+	// Response is data the API writes and consumers read.
+	Response
+)
+
+func (d Direction) flip() Direction { return 1 - d }
+
+// Side is the version of the specification a location is in.
+type Side int8
+
+const (
+	Revision Side = iota // the new version
+	Base                 // the old version: where removed things were
+)
+
+func (s Side) String() string {
+	if s == Base {
+		return "base"
+	}
+	return "revision"
+}
+
+// Location is where a change is written: in the revision, or in the base
+// for things the revision no longer has. Lines and columns are 1-based.
+type Location struct {
+	Side      Side
+	File      string
+	Line      int
+	Column    int
+	EndLine   int
+	EndColumn int
+	Pointer   string // JSON pointer within File
+}
+
+// String renders the location as file:line:col.
+func (l Location) String() string {
+	if l.Line == 0 {
+		return l.File
+	}
+	return fmt.Sprintf("%s:%d:%d", l.File, l.Line, l.Column)
+}
+
+// Change is one classified difference between base and revision.
+type Change struct {
+	RuleID  string
+	Level   Level
+	Message string // what changed, specifically
+	Why     string // why the rule's level: what it does to consumers
+	// Operations are the operations the change affects, e.g. "GET /pets",
+	// in the order first met. A change in a shared schema affects each
+	// operation that reaches it.
+	Operations []string
+	Location   Location
+}
+
+// Compare diffs base and revision and returns every change at every
+// level, sorted by side, file, line, column and rule. Both documents must
+// be OpenAPI (2.0 or 3.x, in any mix) or both AsyncAPI; Comparable says
+// whether they are.
+func Compare(base, rev *spec.Document) []Change {
+	d := newDiffer(base, rev)
+	if base.Format == spec.AsyncAPI {
+		d.asyncapi()
+	} else {
+		d.openapi()
+	}
+	return d.changes()
+}
+
+// Comparable reports why two documents cannot be compared, or "" when they
+// can. OpenAPI 2.0 and 3.x compare with each other through the normalized
+// views; AsyncAPI 2 and 3 likewise.
+func Comparable(base, rev *spec.Document) string {
+	for _, d := range []*spec.Document{base, rev} {
+		if !Supported(d.Format) {
+			return fmt.Sprintf("%s is not supported by the backward-compatibility check (it reads OpenAPI 2.0 and 3.x, AsyncAPI 2.x and 3.x)", d)
+		}
+	}
+	if family(base.Format) != family(rev.Format) {
+		return fmt.Sprintf("the base is %s and the revision %s: an OpenAPI document cannot be compared with an AsyncAPI one", base, rev)
+	}
+	return ""
+}
+
+// Supported reports whether the check reads documents of format f.
+func Supported(f spec.Format) bool {
+	return f == spec.Swagger || f == spec.OpenAPI || f == spec.AsyncAPI
+}
+
+func family(f spec.Format) string {
+	if f == spec.AsyncAPI {
+		return "asyncapi"
+	}
+	return "openapi"
+}
+
+// rawChange is a change found by a rule, before its path is located.
+type rawChange struct {
+	rule    *Rule
+	side    Side
+	path    spec.Path
+	message string
+	ops     []string
+}
+
+// changes locates the raw changes and merges those that land on the same
+// place with the same rule and message (a shared schema reached by several
+// operations) into one change listing every operation.
+func (d *differ) changes() []Change {
+	type key struct {
+		rule, msg, file, ptr string
+		side                 Side
+	}
+	index := map[key]int{}
+	var out []Change
+	for _, rc := range d.raw {
+		loc := d.locate(rc.side, rc.path)
+		k := key{rc.rule.ID, rc.message, loc.File, loc.Pointer, rc.side}
+		if i, ok := index[k]; ok {
+			out[i].Operations = appendNew(out[i].Operations, rc.ops...)
+			continue
+		}
+		index[k] = len(out)
+		out = append(out, Change{RuleID: rc.rule.ID, Level: rc.rule.Level, Message: rc.message, Why: rc.rule.Why,
+			Operations: appendNew(nil, rc.ops...), Location: loc})
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		a, b := out[i].Location, out[j].Location
+		if a.Side != b.Side {
+			return a.Side < b.Side
+		}
+		if a.File != b.File {
+			return a.File < b.File
+		}
+		if a.Line != b.Line {
+			return a.Line < b.Line
+		}
+		if a.Column != b.Column {
+			return a.Column < b.Column
+		}
+		return out[i].RuleID < out[j].RuleID
+	})
+	return out
+}
+
+func (d *differ) locate(side Side, path spec.Path) Location {
+	doc := d.rev
+	if side == Base {
+		doc = d.base
+	}
+	l := doc.Locate(path, nil)
+	return Location{Side: side, File: l.File.Name, Line: int(l.Range.Start.Line), Column: int(l.Range.Start.Col),
+		EndLine: int(l.Range.End.Line), EndColumn: int(l.Range.End.Col), Pointer: l.Pointer}
+}
+
+// appendNew appends the items of add that list does not hold yet.
+func appendNew(list []string, add ...string) []string {
+	for _, a := range add {
+		found := false
+		for _, l := range list {
+			if l == a {
+				found = true
+				break
+			}
+		}
+		if !found {
+			list = append(list, a)
+		}
+	}
+	return list
+}

@@ -1,0 +1,472 @@
+package compat
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/specgate/specgate/spec"
+)
+
+// GitOptions configure git mode.
+type GitOptions struct {
+	// RepoDir is a folder inside the repository; "" is the working
+	// directory.
+	RepoDir string
+	// BaseBranch is what the working tree is compared with; "" is the
+	// repository's default branch (the remote's HEAD), else main.
+	BaseBranch string
+	// Targets are the specifications to check, files or folders, relative
+	// to the working directory; none means every specification that
+	// changed since the base (including those whose $ref'd files changed).
+	Targets []string
+}
+
+// GitRun is the outcome of git mode.
+type GitRun struct {
+	Base string // the base branch as given or found
+	// Commit is the commit the base versions are read from: where the
+	// current branch forked from the base branch (git merge-base), so that
+	// changes made on the base since do not show up as reverted.
+	Commit  string
+	Results []Result
+}
+
+// CheckGit compares specifications in the working tree with their versions
+// on a base branch. The base versions are read with git plumbing (ls-tree,
+// cat-file) into a temporary folder; the working tree, the index and HEAD
+// are never touched. The error is for problems with the repository or the
+// base branch; problems with one specification are in its Result.
+func CheckGit(ctx context.Context, opts Options, g GitOptions) (*GitRun, error) {
+	repo := &gitRepo{ctx: ctx, dir: g.RepoDir}
+	if repo.dir == "" {
+		repo.dir = "."
+	}
+	top, err := repo.run("rev-parse", "--show-toplevel")
+	if err != nil {
+		return nil, fmt.Errorf("%s is not inside a git repository: %w", repo.dir, err)
+	}
+	repo.top = strings.TrimSpace(top)
+	run := &GitRun{Base: g.BaseBranch}
+	if run.Base == "" {
+		run.Base = repo.defaultBranch()
+	}
+	tip, err := repo.run("rev-parse", "--verify", "--quiet", run.Base+"^{commit}")
+	if err != nil {
+		return nil, fmt.Errorf("base branch %q not found in %s (name another with --base-branch)", run.Base, repo.top)
+	}
+	run.Commit = strings.TrimSpace(tip)
+	if mb, err := repo.run("merge-base", "HEAD", run.Commit); err == nil {
+		run.Commit = strings.TrimSpace(mb)
+	}
+
+	baseDir, err := os.MkdirTemp("", "specgate-base-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(baseDir)
+	if err := repo.extract(run.Commit, baseDir); err != nil {
+		return nil, fmt.Errorf("reading %s: %w", run.Base, err)
+	}
+
+	targets, explicit, err := repo.targets(g.Targets, run.Commit, baseDir, opts.Loader)
+	if err != nil {
+		return nil, err
+	}
+	for _, rel := range targets {
+		run.Results = append(run.Results, repo.check(ctx, opts, run.Base, baseDir, rel, explicit))
+	}
+	return run, nil
+}
+
+type gitRepo struct {
+	ctx context.Context
+	dir string // as given
+	top string // absolute top-level folder
+}
+
+func (g *gitRepo) command(args ...string) *exec.Cmd {
+	cmd := exec.CommandContext(g.ctx, "git", append([]string{"-C", g.dir}, args...)...)
+	// Never prompt, never page, never run hooks of the user's config that
+	// could write.
+	cmd.Env = append(os.Environ(), "GIT_TERMINAL_PROMPT=0", "GIT_OPTIONAL_LOCKS=0")
+	return cmd
+}
+
+func (g *gitRepo) run(args ...string) (string, error) {
+	var out, errb bytes.Buffer
+	cmd := g.command(args...)
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	if err := cmd.Run(); err != nil {
+		if msg := strings.TrimSpace(errb.String()); msg != "" {
+			return "", errors.New(msg)
+		}
+		return "", err
+	}
+	return out.String(), nil
+}
+
+// defaultBranch is the remote's default branch when a clone knows it
+// (origin/HEAD), else main.
+func (g *gitRepo) defaultBranch() string {
+	if out, err := g.run("symbolic-ref", "--quiet", "--short", "refs/remotes/origin/HEAD"); err == nil {
+		if b := strings.TrimSpace(out); b != "" {
+			return b
+		}
+	}
+	return "main"
+}
+
+// isSpecExt reports whether a file name could hold a specification or a
+// part of one.
+func isSpecExt(name string) bool {
+	switch strings.ToLower(filepath.Ext(name)) {
+	case ".yaml", ".yml", ".json":
+		return true
+	}
+	return false
+}
+
+// extract writes the YAML and JSON files of commit under dir, so that the
+// loader reads base versions, $ref'd files included, as files. It streams
+// blobs through one git cat-file --batch.
+func (g *gitRepo) extract(commit, dir string) error {
+	list, err := g.run("ls-tree", "-r", "-z", "--name-only", "--full-tree", commit)
+	if err != nil {
+		return err
+	}
+	var names []string
+	for _, n := range strings.Split(list, "\x00") {
+		if n != "" && isSpecExt(n) && !strings.Contains(n, "\n") {
+			names = append(names, n)
+		}
+	}
+	if len(names) == 0 {
+		return nil
+	}
+	cmd := g.command("cat-file", "--batch")
+	var in bytes.Buffer
+	for _, n := range names {
+		in.WriteString(commit + ":" + n + "\n")
+	}
+	cmd.Stdin = &in
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		return err
+	}
+	if err := cmd.Start(); err != nil {
+		return err
+	}
+	r := bufio.NewReader(stdout)
+	for _, n := range names {
+		if err := writeBlob(r, filepath.Join(dir, filepath.FromSlash(n))); err != nil {
+			cmd.Process.Kill()
+			cmd.Wait()
+			return fmt.Errorf("%s: %w", n, err)
+		}
+	}
+	return cmd.Wait()
+}
+
+// writeBlob reads one answer of git cat-file --batch ("<oid> blob
+// <size>\n<content>\n") into path.
+func writeBlob(r *bufio.Reader, path string) error {
+	header, err := r.ReadString('\n')
+	if err != nil {
+		return err
+	}
+	fields := strings.Fields(header)
+	if len(fields) != 3 || fields[1] != "blob" {
+		return nil // a submodule or a missing object: nothing to read
+	}
+	size, err := strconv.ParseInt(fields[2], 10, 64)
+	if err != nil {
+		return fmt.Errorf("unexpected git cat-file header %q", header)
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if _, err := io.CopyN(f, r, size); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	_, err = r.Discard(1)
+	return err
+}
+
+// targets lists the specifications to check, as paths relative to the
+// top-level folder, and whether the user named them.
+func (g *gitRepo) targets(given []string, commit, baseDir string, l *spec.Loader) ([]string, bool, error) {
+	if len(given) > 0 {
+		var out []string
+		for _, t := range given {
+			abs, err := filepath.Abs(t)
+			if err != nil {
+				return nil, true, err
+			}
+			rel, err := filepath.Rel(g.top, abs)
+			if err != nil || strings.HasPrefix(rel, "..") {
+				return nil, true, fmt.Errorf("--target-path %s is outside the repository %s", t, g.top)
+			}
+			rel = filepath.ToSlash(rel)
+			found, err := g.specsUnder(rel, baseDir)
+			if err != nil {
+				return nil, true, err
+			}
+			out = appendNew(out, found...)
+		}
+		return out, true, nil
+	}
+	changed, err := g.changedFiles(commit)
+	if err != nil {
+		return nil, false, err
+	}
+	revSpecs := specSet(g.top)
+	baseSpecs := specSet(baseDir)
+	var out, fragments []string
+	for _, c := range changed {
+		if revSpecs[c] || baseSpecs[c] {
+			out = append(out, c)
+		} else {
+			fragments = append(fragments, c)
+		}
+	}
+	// A specification whose $ref'd file changed changed too.
+	if len(fragments) > 0 {
+		out = appendNew(out, g.referrers(fragments, revSpecs, l)...)
+	}
+	sort.Strings(out)
+	return out, false, nil
+}
+
+// specsUnder lists the specifications a --target-path names: the file
+// itself, or the specifications in a folder, in the working tree or on the
+// base.
+func (g *gitRepo) specsUnder(rel, baseDir string) ([]string, error) {
+	revPath, basePath := filepath.Join(g.top, rel), filepath.Join(baseDir, rel)
+	revStat, revErr := os.Stat(revPath)
+	baseStat, baseErr := os.Stat(basePath)
+	switch {
+	case revErr != nil && baseErr != nil:
+		return nil, fmt.Errorf("--target-path %s: no such file or folder in the working tree or on the base", g.show(rel))
+	case (revErr == nil && !revStat.IsDir()) || (baseErr == nil && !baseStat.IsDir()):
+		return []string{rel}, nil
+	}
+	var out []string
+	for _, root := range []string{g.top, baseDir} {
+		for name := range specSet(filepath.Join(root, rel)) {
+			out = appendNew(out, pathJoin(rel, name))
+		}
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("--target-path %s: the folder holds no specification", g.show(rel))
+	}
+	sort.Strings(out)
+	return out, nil
+}
+
+func pathJoin(dir, name string) string {
+	if dir == "." || dir == "" {
+		return name
+	}
+	return dir + "/" + name
+}
+
+// specSet lists the specifications under dir by content, as slash paths
+// relative to dir.
+func specSet(dir string) map[string]bool {
+	set := map[string]bool{}
+	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+		return set
+	}
+	found, _ := spec.Expand([]string{dir})
+	for _, f := range found {
+		if rel, err := filepath.Rel(dir, f); err == nil {
+			set[filepath.ToSlash(rel)] = true
+		}
+	}
+	return set
+}
+
+// changedFiles lists the YAML and JSON files that differ between commit
+// and the working tree, staged or not, and the untracked ones.
+func (g *gitRepo) changedFiles(commit string) ([]string, error) {
+	diff, err := g.run("-c", "diff.relative=false", "diff", "--name-only", "-z", "--no-renames", commit, "--")
+	if err != nil {
+		return nil, err
+	}
+	untracked, err := g.run("ls-files", "--others", "--exclude-standard", "-z", "--full-name", ":/")
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, n := range strings.Split(diff+"\x00"+untracked, "\x00") {
+		if n != "" && isSpecExt(n) {
+			out = appendNew(out, n)
+		}
+	}
+	return out, nil
+}
+
+// referrers lists the specifications of the working tree that reach one
+// of the changed files through $refs.
+func (g *gitRepo) referrers(fragments []string, specs map[string]bool, l *spec.Loader) []string {
+	want := map[string]bool{}
+	for _, f := range fragments {
+		want[filepath.Join(g.top, filepath.FromSlash(f))] = true
+	}
+	var names []string
+	for s := range specs {
+		names = append(names, s)
+	}
+	sort.Strings(names)
+	var out []string
+	for _, s := range names {
+		entry := filepath.Join(g.top, filepath.FromSlash(s))
+		doc, err := l.Load(g.ctx, entry)
+		if err != nil {
+			continue
+		}
+		for _, f := range doc.Files() {
+			if want[f.Name] { // names of loaded files are absolute, like entry
+				out = append(out, s)
+				break
+			}
+		}
+	}
+	return out
+}
+
+// show names a repository path as the user sees it: relative to the
+// working directory.
+func (g *gitRepo) show(rel string) string {
+	abs := filepath.Join(g.top, filepath.FromSlash(rel))
+	if wd, err := os.Getwd(); err == nil {
+		if r, err := filepath.Rel(wd, abs); err == nil {
+			return r
+		}
+	}
+	return abs
+}
+
+// check compares one specification of the working tree with its base
+// version.
+func (g *gitRepo) check(ctx context.Context, opts Options, branch, baseDir, rel string, explicit bool) Result {
+	shown := g.show(rel)
+	res := Result{Spec: shown, BaseSpec: shown, Base: branch}
+	revPath := filepath.Join(g.top, filepath.FromSlash(rel))
+	basePath := filepath.Join(baseDir, filepath.FromSlash(rel))
+	_, revErr := os.Stat(revPath)
+	_, baseErr := os.Stat(basePath)
+	switch {
+	case baseErr != nil:
+		res.BaseSpec = ""
+		doc, err := opts.Loader.Load(ctx, revPath)
+		if err != nil {
+			res.fail(ReasonLoadError, renameErr(err, revPath, shown))
+			return res
+		}
+		res.Format = doc.String()
+		if !Supported(doc.Format) {
+			res.unsupported(doc, explicit)
+			return res
+		}
+		res.Verdict, res.Reason = Compatible, ReasonNewSpec
+		res.Message = fmt.Sprintf("%s is a new specification: it does not exist on %s, so it breaks no consumer", shown, branch)
+		return res
+	case revErr != nil:
+		doc, err := opts.Loader.Load(ctx, basePath)
+		if err != nil {
+			res.fail(ReasonLoadError, fmt.Errorf("%s on %s: %w", shown, branch, renameErr(err, basePath, shown)))
+			return res
+		}
+		res.Format = doc.String()
+		if !Supported(doc.Format) {
+			res.unsupported(doc, explicit)
+			return res
+		}
+		ops := countOperations(doc)
+		res.Verdict, res.Reason = Incompatible, ReasonDeleted
+		res.Message = fmt.Sprintf("%s is NOT backward compatible with %s: the specification was deleted, and its %s %s missing",
+			shown, branch, count(ops, "operation"), plural(ops, "is", "are"))
+		return res
+	}
+	base, rev, err := loadPair(ctx, opts.Loader, basePath, revPath)
+	if err != nil {
+		var se *spec.Error
+		if errors.As(err, &se) && strings.HasPrefix(se.File, baseDir) {
+			err = fmt.Errorf("%s on %s: %w", shown, branch, renameErr(err, basePath, shown))
+		} else {
+			err = renameErr(err, revPath, shown)
+		}
+		res.fail(ReasonLoadError, err)
+		return res
+	}
+	if !Supported(rev.Format) && !explicit {
+		res.unsupported(rev, false)
+		return res
+	}
+	res.judge(base, rev, opts.Strict)
+	for i := range res.Changes {
+		res.Changes[i].Location.File = g.showFile(res.Changes[i].Location.File, baseDir)
+	}
+	return res
+}
+
+// unsupported reports a format the check does not read: an error for a
+// specification the user named, a skip for one git mode found.
+func (r *Result) unsupported(doc *spec.Document, explicit bool) {
+	r.Verdict, r.Reason = Error, ReasonUnsupported
+	if !explicit {
+		r.Verdict = Skipped
+	}
+	r.Message = fmt.Sprintf("cannot check %s: %s is not supported by the backward-compatibility check (it reads OpenAPI 2.0 and 3.x, AsyncAPI 2.x and 3.x)", r.Spec, doc)
+}
+
+// showFile maps an absolute file name of either side to the path the user
+// sees: the base copy under baseDir maps to the same path in the working
+// tree.
+func (g *gitRepo) showFile(name, baseDir string) string {
+	if rel, err := filepath.Rel(baseDir, name); err == nil && !strings.HasPrefix(rel, "..") {
+		return g.show(filepath.ToSlash(rel))
+	}
+	if rel, err := filepath.Rel(g.top, name); err == nil && !strings.HasPrefix(rel, "..") {
+		return g.show(filepath.ToSlash(rel))
+	}
+	return name
+}
+
+// renameErr replaces a loaded file's path in an error by the name shown.
+func renameErr(err error, path, shown string) error {
+	var se *spec.Error
+	if errors.As(err, &se) && se.File == path {
+		c := *se
+		c.File = shown
+		return &c
+	}
+	return err
+}
+
+func countOperations(doc *spec.Document) int {
+	v := doc.Views()
+	if doc.Format == spec.AsyncAPI {
+		return len(v.AsyncOperations)
+	}
+	return len(v.Operations) + len(v.Webhooks)
+}

@@ -1,0 +1,184 @@
+package compat
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/specgate/specgate/spec"
+)
+
+func gitIn(t *testing.T, dir string, args ...string) string {
+	t.Helper()
+	cmd := exec.Command("git", append([]string{"-C", dir}, args...)...)
+	cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.com",
+		"GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@example.com", "GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_NOSYSTEM=1")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
+	}
+	return string(out)
+}
+
+const gitAPI = `openapi: 3.0.3
+info: {title: Pets, version: "1"}
+paths:
+  /pets:
+    get:
+      responses:
+        "200":
+          description: ok
+          content:
+            application/json:
+              schema: {$ref: 'schemas/pet.yaml#/Pet'}
+`
+
+const gitPet = `Pet:
+  type: object
+  properties:
+    name: {type: string}
+    tag: {type: string}
+`
+
+// newRepo makes a repository whose main branch holds api.yaml (with a
+// $ref'd schemas/pet.yaml), events.yaml and old.yaml, and checks out a
+// feature branch.
+func newRepo(t *testing.T) string {
+	t.Helper()
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git not installed")
+	}
+	dir := writeFiles(t, map[string]string{
+		"api.yaml":         gitAPI,
+		"schemas/pet.yaml": gitPet,
+		"old.yaml":         "openapi: 3.0.3\ninfo: {title: Old, version: \"1\"}\npaths:\n  /old:\n    get:\n      responses: {\"200\": {description: ok}}\n",
+		"notes.yaml":       "just: data\n",
+	})
+	gitIn(t, dir, "init", "-q", "-b", "main")
+	gitIn(t, dir, "add", ".")
+	gitIn(t, dir, "commit", "-q", "-m", "base")
+	gitIn(t, dir, "checkout", "-q", "-b", "feature")
+	return dir
+}
+
+func TestGitMode(t *testing.T) {
+	dir := newRepo(t)
+	// main moves on after the fork: its new operation must not read as
+	// removed by the feature branch.
+	gitIn(t, dir, "checkout", "-q", "main")
+	writeFileCommit(t, dir, "api.yaml", gitAPI+"  /owners:\n    get:\n      responses: {\"200\": {description: ok}}\n")
+	gitIn(t, dir, "checkout", "-q", "feature")
+	// The feature branch removes a property in the $ref'd file (committed),
+	// deletes old.yaml, and adds new.yaml (untracked); notes.yaml changes
+	// but is no specification.
+	if err := os.WriteFile(filepath.Join(dir, "schemas/pet.yaml"), []byte(strings.Replace(gitPet, "    tag: {type: string}\n", "", 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	gitIn(t, dir, "commit", "-q", "-am", "drop tag")
+	if err := os.Remove(filepath.Join(dir, "old.yaml")); err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, filepath.Join(dir, "new.yaml"), strings.Replace(gitAPI, "Pets", "New", 1))
+	writeFile(t, filepath.Join(dir, "notes.yaml"), "just: other data\n")
+
+	before := gitIn(t, dir, "status", "--porcelain", "--untracked-files=all")
+	head := gitIn(t, dir, "rev-parse", "HEAD")
+	run, err := CheckGit(context.Background(), Options{Loader: spec.NewLoader(spec.Options{})}, GitOptions{RepoDir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if after := gitIn(t, dir, "status", "--porcelain", "--untracked-files=all"); after != before {
+		t.Errorf("the working tree changed:\nbefore %s\nafter %s", before, after)
+	}
+	if gitIn(t, dir, "rev-parse", "HEAD") != head {
+		t.Error("HEAD moved")
+	}
+	if run.Base != "main" || run.Commit != strings.TrimSpace(gitIn(t, dir, "merge-base", "HEAD", "main")) {
+		t.Errorf("base %s at %s, want main at the merge base", run.Base, run.Commit)
+	}
+	got := map[string]Result{}
+	for _, r := range run.Results {
+		got[filepath.Base(r.Spec)] = r
+	}
+	if len(got) != 3 {
+		t.Fatalf("checked %v, want api.yaml (its $ref'd file changed), new.yaml, old.yaml", keys(got))
+	}
+	api := got["api.yaml"]
+	if api.Verdict != Incompatible || api.Reason != ReasonBreaking || len(api.Changes) != 1 {
+		t.Fatalf("api.yaml: %s %s %+v", api.Verdict, api.Message, api.Changes)
+	}
+	c := api.Changes[0]
+	if c.RuleID != "response-property-removed" || c.Location.Side != Base || filepath.ToSlash(c.Location.File) != filepath.ToSlash(relToWD(t, filepath.Join(dir, "schemas/pet.yaml"))) || c.Location.Line != 5 {
+		t.Errorf("change %s at %+v, want response-property-removed at schemas/pet.yaml:5 on main", c.RuleID, c.Location)
+	}
+	if n := got["new.yaml"]; n.Verdict != Compatible || n.Reason != ReasonNewSpec || !strings.Contains(n.Message, "does not exist on main") {
+		t.Errorf("new.yaml: %s %s %q", n.Verdict, n.Reason, n.Message)
+	}
+	if o := got["old.yaml"]; o.Verdict != Incompatible || o.Reason != ReasonDeleted || !strings.Contains(o.Message, "its 1 operation is missing") {
+		t.Errorf("old.yaml: %s %s %q", o.Verdict, o.Reason, o.Message)
+	}
+
+	// --target-path narrows the check; a folder finds the specifications in it.
+	run, err = CheckGit(context.Background(), Options{Loader: spec.NewLoader(spec.Options{})},
+		GitOptions{RepoDir: dir, Targets: []string{filepath.Join(dir, "api.yaml")}})
+	if err != nil || len(run.Results) != 1 || run.Results[0].Verdict != Incompatible {
+		t.Fatalf("--target-path api.yaml: %v %+v", err, run)
+	}
+	run, err = CheckGit(context.Background(), Options{Loader: spec.NewLoader(spec.Options{})},
+		GitOptions{RepoDir: dir, Targets: []string{filepath.Join(dir, "schemas")}})
+	if err == nil || !strings.Contains(err.Error(), "holds no specification") {
+		t.Errorf("a folder without specifications: %v", err)
+	}
+}
+
+func TestGitModeErrors(t *testing.T) {
+	dir := newRepo(t)
+	_, err := CheckGit(context.Background(), Options{Loader: spec.NewLoader(spec.Options{})}, GitOptions{RepoDir: dir, BaseBranch: "develop"})
+	if err == nil || !strings.Contains(err.Error(), `base branch "develop" not found`) {
+		t.Errorf("missing branch: %v", err)
+	}
+	_, err = CheckGit(context.Background(), Options{Loader: spec.NewLoader(spec.Options{})}, GitOptions{RepoDir: t.TempDir()})
+	if err == nil || !strings.Contains(err.Error(), "is not inside a git repository") {
+		t.Errorf("no repository: %v", err)
+	}
+	run, err := CheckGit(context.Background(), Options{Loader: spec.NewLoader(spec.Options{})}, GitOptions{RepoDir: dir})
+	if err != nil || len(run.Results) != 0 {
+		t.Errorf("nothing changed: %v %+v", err, run)
+	}
+}
+
+func writeFile(t *testing.T, path, body string) {
+	t.Helper()
+	if err := os.WriteFile(path, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func writeFileCommit(t *testing.T, dir, name, body string) {
+	t.Helper()
+	writeFile(t, filepath.Join(dir, name), body)
+	gitIn(t, dir, "commit", "-q", "-am", "change "+name)
+}
+
+func relToWD(t *testing.T, p string) string {
+	wd, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	rel, err := filepath.Rel(wd, p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rel
+}
+
+func keys(m map[string]Result) []string {
+	var out []string
+	for k := range m {
+		out = append(out, k)
+	}
+	return out
+}

@@ -1,0 +1,111 @@
+package compat
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"flag"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/specgate/specgate/spec"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden reports in testdata/reports")
+
+// goldenReport checks the default-response case (changes in the base and
+// the revision, at every level) and a file that cannot be read.
+func goldenReport(t *testing.T) *Report {
+	fx := readFixture(t, "testdata/cases/default-response.txtar")
+	t.Chdir(fx.dir)
+	opts := Options{Loader: spec.NewLoader(spec.Options{})}
+	start := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	return &Report{Tool: "specgate", Version: "test", Mode: "files", Base: "base.yaml", Start: start, Stop: start.Add(42 * time.Millisecond),
+		Results: []Result{
+			CheckFiles(context.Background(), opts, "base.yaml", "rev.yaml"),
+			CheckFiles(context.Background(), opts, "base.yaml", "missing.yaml"),
+		}}
+}
+
+func TestReportsGolden(t *testing.T) {
+	for _, format := range Formats {
+		t.Run(format, func(t *testing.T) {
+			golden, err := filepath.Abs(filepath.Join("testdata", "reports", "default-response."+format))
+			if err != nil {
+				t.Fatal(err)
+			}
+			rep := goldenReport(t)
+			var buf bytes.Buffer
+			if err := Write(&buf, format, rep, false); err != nil {
+				t.Fatal(err)
+			}
+			if *update {
+				if err := os.WriteFile(golden, buf.Bytes(), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			want, err := os.ReadFile(golden)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(buf.Bytes(), want) {
+				t.Errorf("%s report differs from %s (go test ./compat -run Golden -update rewrites it):\n%s", format, golden, buf.String())
+			}
+			if format == "json" || format == "ctrf" {
+				var v map[string]any
+				if err := json.Unmarshal(buf.Bytes(), &v); err != nil {
+					t.Errorf("invalid JSON: %v", err)
+				}
+			}
+			if rep.ExitCode() != 2 || rep.Verdict() != Error {
+				t.Errorf("exit %d, verdict %s: an unreadable file makes the run an error", rep.ExitCode(), rep.Verdict())
+			}
+		})
+	}
+}
+
+// The CTRF report counts its tests and carries the fields the CTRF schema
+// requires.
+func TestCTRFShape(t *testing.T) {
+	rep := goldenReport(t)
+	var buf bytes.Buffer
+	if err := WriteCTRF(&buf, rep); err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		ReportFormat string `json:"reportFormat"`
+		SpecVersion  string `json:"specVersion"`
+		Results      struct {
+			Tool    struct{ Name string }
+			Summary map[string]int64
+			Tests   []struct {
+				Name, Status string
+				Duration     *int64
+				Extra        *ctrfChange
+			}
+		}
+	}
+	if err := json.Unmarshal(buf.Bytes(), &doc); err != nil {
+		t.Fatal(err)
+	}
+	if doc.ReportFormat != "CTRF" || doc.SpecVersion == "" || doc.Results.Tool.Name != "specgate" {
+		t.Errorf("header %+v", doc)
+	}
+	counts := map[string]int64{}
+	for _, tc := range doc.Results.Tests {
+		if tc.Name == "" || tc.Duration == nil {
+			t.Errorf("test without name or duration: %+v", tc)
+		}
+		counts[tc.Status]++
+		if tc.Status == "failed" && tc.Extra != nil && (tc.Extra.SpecFile == "" || tc.Extra.LineNumber == 0 || tc.Extra.RuleViolation.Rule == "") {
+			t.Errorf("failed change without location or rule: %+v", tc.Extra)
+		}
+	}
+	s := doc.Results.Summary
+	// 2 breaking changes and the unreadable file fail.
+	if s["tests"] != int64(len(doc.Results.Tests)) || s["failed"] != 3 || s["failed"] != counts["failed"] || s["passed"] != counts["passed"] {
+		t.Errorf("summary %v, tests by status %v", s, counts)
+	}
+}
