@@ -88,12 +88,13 @@ func silent(code int) error {
 func newApp(env Env) *cli.App {
 	app := &cli.App{
 		Name:  "specgate",
-		Usage: "API specification governance: validate and lint OpenAPI and AsyncAPI specs",
+		Usage: "API specification governance: validate, lint and compare OpenAPI and AsyncAPI specs",
 		Description: "specgate reads OpenAPI 2.0/3.0/3.1/3.2 and AsyncAPI 2.x/3.x specifications (YAML or JSON,\n" +
 			"multi-file with $refs) and checks them: `validate` against their specification version,\n" +
-			"`lint` against rulesets of Rego rules (lenient, recommended, strict, and your own).\n\n" +
-			"Exit codes: 0 clean, 1 findings at or above --fail-severity (or invalid specs),\n" +
-			"2 usage, configuration or input errors.",
+			"`lint` against rulesets of Rego rules (lenient, recommended, strict, and your own YAML/JSON\n" +
+			"or Rego rules), and `backward-compatibility-check` between two versions of a spec.\n\n" +
+			"Exit codes: 0 clean, 1 findings at or above --fail-severity, breaking changes or invalid\n" +
+			"specs, 2 usage, configuration or input errors.",
 		Version:         version(),
 		Reader:          env.Stdin,
 		Writer:          env.Stdout,
