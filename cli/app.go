@@ -108,6 +108,7 @@ func newApp(env Env) *cli.App {
 			lintCommand(env),
 			validateCommand(env),
 			rulesCommand(env),
+			lintServerCommand(env),
 		},
 	}
 	for _, c := range app.Commands {
