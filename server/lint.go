@@ -80,7 +80,7 @@ func decodeLintRequest(body []byte) (*lintRequest, *Problem) {
 	req := &lintRequest{}
 	seen := map[string]bool{}
 	for dec.More() {
-		at := dec.InputOffset()
+		at := skipSeparators(body, dec.InputOffset())
 		tok, err := dec.Token()
 		if err != nil {
 			return nil, syntax(err)
@@ -93,7 +93,7 @@ func decodeLintRequest(body []byte) (*lintRequest, *Problem) {
 			return nil, bad(at, key, "member %q is given twice", key)
 		}
 		seen[key] = true
-		valueAt := dec.InputOffset()
+		valueAt := skipSeparators(body, dec.InputOffset())
 		var v *string
 		if err := dec.Decode(&v); err != nil {
 			var te *json.UnmarshalTypeError
@@ -171,6 +171,15 @@ func describeToken(tok json.Token) string {
 	default:
 		return "a number"
 	}
+}
+
+// skipSeparators moves an offset of the JSON text past white space, commas
+// and colons, to the start of the next token.
+func skipSeparators(text []byte, offset int64) int64 {
+	for offset < int64(len(text)) && strings.IndexByte(" \t\r\n,:", text[offset]) >= 0 {
+		offset++
+	}
+	return offset
 }
 
 // lineCol converts a byte offset of text to a 1-based line and column
@@ -279,7 +288,7 @@ func (s *Server) loadSpec(ctx context.Context, req *lintRequest) (*spec.Document
 		}
 		logAttrs(ctx, slog.String("specUrl", redactURL(u)))
 		if data, name, err = fetchSpec(ctx, s.client, u, s.opts.MaxSpecSize); err != nil {
-			if ctx.Err() != nil && !errors.Is(ctx.Err(), context.DeadlineExceeded) {
+			if ctx.Err() != nil {
 				return nil, s.canceled(ctx)
 			}
 			var refused *RefusedError
