@@ -348,7 +348,7 @@ func (c *configSource) status() ConfigStatus {
 	s := ConfigStatus{
 		Repository: c.repo.shown, Branch: c.repo.branch, ConfigPath: c.configPath,
 		Commit: gen.commit, LoadedAt: gen.loadedAt, RuleCount: gen.ruleCount,
-		RefreshInterval: c.interval.String(), Profiles: []ProfileStatus{},
+		RefreshInterval: max(c.interval, 0).String(), Profiles: []ProfileStatus{},
 	}
 	if gen.defErr == "" {
 		s.DefaultProfile = &gen.def

@@ -9,7 +9,6 @@ import (
 	"net/http"
 	"net/netip"
 	"net/url"
-	"strings"
 	"syscall"
 	"time"
 )
@@ -264,12 +263,4 @@ func formatBytes(n int64) string {
 		return fmt.Sprintf("%d KiB", n>>10)
 	}
 	return fmt.Sprintf("%d bytes", n)
-}
-
-// hostOf is a URL's host for logs.
-func hostOf(raw string) string {
-	if u, err := url.Parse(raw); err == nil {
-		return u.Host
-	}
-	return strings.SplitN(raw, "/", 2)[0]
 }

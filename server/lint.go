@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"mime"
 	"net/http"
+	"slices"
 	"strings"
 	"time"
 
@@ -86,7 +87,7 @@ func decodeLintRequest(body []byte) (*lintRequest, *Problem) {
 			return nil, syntax(err)
 		}
 		key := tok.(string) // object keys are strings, or Token fails
-		if !contains(requestMembers, key) {
+		if !slices.Contains(requestMembers, key) {
 			return nil, bad(at, key, "unknown member %q%s (members: %s)", key, rulesets.Suggest(key, requestMembers), strings.Join(requestMembers, ", "))
 		}
 		if seen[key] {
@@ -144,15 +145,6 @@ func deref(s *string) string {
 		return ""
 	}
 	return *s
-}
-
-func contains(list []string, s string) bool {
-	for _, it := range list {
-		if it == s {
-			return true
-		}
-	}
-	return false
 }
 
 func describeToken(tok json.Token) string {

@@ -42,7 +42,9 @@ func TestLoad(t *testing.T) {
 		body := []byte(`{"spec": ` + quote(string(data)) + `}`)
 		latencies := hammer(t, ts.url+"/lint-reports", body, spec.clients, time.Duration(seconds)*time.Second)
 		slices.Sort(latencies)
-		pct := func(p float64) time.Duration { return latencies[int(p*float64(len(latencies)-1))].Round(100 * time.Microsecond) }
+		pct := func(p float64) time.Duration {
+			return latencies[int(p*float64(len(latencies)-1))].Round(100 * time.Microsecond)
+		}
 		t.Logf("%-24s %8dK %8d %8d %8.1f %10s %10s", spec.file, len(data)>>10, spec.clients, len(latencies),
 			float64(len(latencies))/float64(seconds), pct(0.50), pct(0.99))
 	}
