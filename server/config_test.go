@@ -3,12 +3,16 @@ package server
 import (
 	"context"
 	"encoding/base64"
+	"encoding/pem"
 	"fmt"
 	"net/http"
+	"net/http/cgi"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -313,5 +317,52 @@ func TestGitTokenNotShown(t *testing.T) {
 	}
 	if strings.Contains(err.Error(), token) || strings.Contains(logs.String(), token) {
 		t.Errorf("the token is shown: %v\n%s", err, logs.String())
+	}
+}
+
+// A private https repository: the server sends the token as basic
+// credentials to the repository, and to nothing else. A TLS server on
+// loopback runs git's own smart-HTTP backend.
+func TestGitTokenOverHTTPS(t *testing.T) {
+	const token = "s3cr3t-t0ken"
+	execPath := strings.TrimSpace(git(t, t.TempDir(), "--exec-path"))
+	backend := filepath.Join(execPath, "git-http-backend")
+	if _, err := os.Stat(backend); err != nil {
+		t.Skipf("no git-http-backend: %v", err)
+	}
+	repo := newRepo(t, map[string]string{"specgate-lint.yaml": noProfiles})
+	git(t, repo, "config", "http.receivepack", "false")
+	root := filepath.Dir(repo)
+	var authorized, refused atomic.Int32
+	origin := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Header.Get("Authorization") != "Basic "+base64.StdEncoding.EncodeToString([]byte("x-access-token:"+token)) {
+			refused.Add(1)
+			w.Header().Set("WWW-Authenticate", `Basic realm="config"`)
+			http.Error(w, "unauthorized", http.StatusUnauthorized)
+			return
+		}
+		authorized.Add(1)
+		(&cgi.Handler{Path: backend, Env: []string{"GIT_PROJECT_ROOT=" + root, "GIT_HTTP_EXPORT_ALL=1"}}).ServeHTTP(w, r)
+	}))
+	defer origin.Close()
+	ca := filepath.Join(t.TempDir(), "ca.pem")
+	if err := os.WriteFile(ca, pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: origin.Certificate().Raw}), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("GIT_SSL_CAINFO", ca)
+	url := origin.URL + "/" + filepath.Base(repo)
+
+	if _, err := New(context.Background(), Options{ConfigRepo: url}); err == nil || refused.Load() == 0 {
+		t.Fatalf("cloning without the token: %v (refused %d)", err, refused.Load())
+	}
+	ts := start(t, Options{ConfigRepo: url, Token: token, RefreshInterval: -1})
+	if authorized.Load() == 0 || ts.status(t).Commit != git(t, repo, "rev-parse", "HEAD") {
+		t.Fatalf("clone with the token: authorized %d, status %+v", authorized.Load(), ts.status(t))
+	}
+	next := commit(t, repo, map[string]string{"specgate-lint.yaml": "profiles:\n  team: {rules: {extends: [strict]}}\n"})
+	refresh(t, ts)
+	ts.waitFor(t, "the fetched commit", func(st ConfigStatus) bool { return st.Commit == next })
+	if strings.Contains(ts.logs.String(), token) {
+		t.Errorf("the log shows the token: %s", ts.logs.String())
 	}
 }
