@@ -180,6 +180,7 @@ type configSource struct {
 	last         refreshStatus
 	next         time.Time // of the periodic refresh; zero when there is none
 	failedCommit string    // the last commit that failed to load
+	failedError  string    // and why
 	refreshing   bool
 }
 
@@ -274,12 +275,14 @@ func (c *configSource) refresh(ctx context.Context, trigger string) {
 	c.mu.Lock()
 	c.last, c.refreshing = st, false
 	if err != nil && commit != "" {
-		c.failedCommit = commit
+		c.failedCommit, c.failedError = commit, st.Error
 	}
 	c.mu.Unlock()
 	attrs := []slog.Attr{slog.String("trigger", trigger), slog.String("result", st.Result), slog.String("commit", commit),
 		slog.Duration("took", st.FinishedAt.Sub(st.StartedAt))}
 	switch {
+	case errors.As(err, new(stillFailing)):
+		c.logger.LogAttrs(ctx, slog.LevelDebug, "configuration unchanged since it failed to load", attrs...)
 	case err != nil:
 		c.logger.LogAttrs(ctx, slog.LevelWarn, "configuration refresh failed; the last good configuration keeps serving", append(attrs, slog.String("error", st.Error))...)
 	case gen != nil:
@@ -289,6 +292,12 @@ func (c *configSource) refresh(ctx context.Context, trigger string) {
 	}
 }
 
+// stillFailing is the error of a periodic refresh that found the commit
+// that failed to load last time: it is not loaded again.
+type stillFailing struct{ msg string }
+
+func (e stillFailing) Error() string { return e.msg }
+
 // attempt is one refresh: the commit fetched, and the new generation when
 // there is one to swap in.
 func (c *configSource) attempt(ctx context.Context, trigger string) (string, *generation, error) {
@@ -297,13 +306,13 @@ func (c *configSource) attempt(ctx context.Context, trigger string) (string, *ge
 		return "", nil, fmt.Errorf("fetching %s: %w", c.repo.shown, err)
 	}
 	c.mu.Lock()
-	failed := c.failedCommit
+	failedCommit, failedError := c.failedCommit, c.failedError
 	c.mu.Unlock()
-	if commit == c.current.Load().commit || (commit == failed && trigger != "request") {
-		if commit == failed {
-			return commit, nil, errors.New(c.lastError())
-		}
+	switch {
+	case commit == c.current.Load().commit:
 		return commit, nil, nil
+	case commit == failedCommit && trigger != "request":
+		return commit, nil, stillFailing{failedError}
 	}
 	if err := c.repo.checkout(ctx, commit); err != nil {
 		return commit, nil, err
@@ -313,12 +322,6 @@ func (c *configSource) attempt(ctx context.Context, trigger string) (string, *ge
 		return commit, nil, fmt.Errorf("loading %s at commit %s: %w", c.configPath, short(commit), err)
 	}
 	return commit, gen, nil
-}
-
-func (c *configSource) lastError() string {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.last.Error
 }
 
 // ConfigStatus is the document of GET /config/status.

@@ -141,6 +141,18 @@ func TestPeriodicRefresh(t *testing.T) {
 	if rep := report(t, ts.lint(t, map[string]string{"spec": smallSpec})); rep.Tool.Profile != "team" {
 		t.Errorf("profile = %q after a failed refresh", rep.Tool.Profile)
 	}
+	// Later periodic refreshes do not load the failing commit again.
+	for deadline := time.Now().Add(30 * time.Second); !strings.Contains(ts.logs.String(), `"msg":"configuration unchanged since it failed to load","trigger":"interval","result":"failed","commit":"`+broken); time.Sleep(20 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("no periodic refresh after the failure: %s", ts.logs.String())
+		}
+	}
+	if n := strings.Count(ts.logs.String(), `"msg":"configuration refresh failed; the last good configuration keeps serving","trigger":"interval","result":"failed","commit":"`+broken); n != 1 {
+		t.Errorf("the failing commit was loaded %d times", n)
+	}
+	if st := ts.status(t); st.LastRefresh.Result != refreshFailed || !strings.Contains(st.LastRefresh.Error, "invalid YAML") {
+		t.Errorf("lastRefresh = %+v", st.LastRefresh)
+	}
 }
 
 // Many lint requests run while refreshes swap the configuration back and
