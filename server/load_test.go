@@ -2,12 +2,15 @@ package server
 
 import (
 	"bytes"
+	"context"
 	"io"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -82,4 +85,30 @@ func hammer(t *testing.T, url string, body []byte, clients int, d time.Duration)
 	}
 	wg.Wait()
 	return latencies
+}
+
+// BenchmarkLintRequest is the cost of one inline lint request of the
+// small corpus spec through the handler, without the network.
+func BenchmarkLintRequest(b *testing.B) {
+	data, err := os.ReadFile(filepath.Join("..", "..", "shared", "corpus", "petstore-expanded.yaml"))
+	if err != nil {
+		b.Skipf("corpus: %v", err)
+	}
+	repo := newRepo(b, map[string]string{"specgate-lint.yaml": "profiles:\n  default: {rules: {extends: [recommended]}}\n"})
+	srv, err := New(context.Background(), Options{ConfigRepo: repo})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer srv.Close()
+	body := `{"spec": ` + quote(string(data)) + `}`
+	handler := srv.Handler()
+	b.ReportAllocs()
+	for b.Loop() {
+		rec := httptest.NewRecorder()
+		req := httptest.NewRequest(http.MethodPost, "/lint-reports", strings.NewReader(body))
+		handler.ServeHTTP(rec, req)
+		if rec.Code != http.StatusOK {
+			b.Fatalf("status %d: %s", rec.Code, rec.Body)
+		}
+	}
 }
