@@ -16,13 +16,13 @@ import (
 
 // Endpoints lists the server's endpoints, for --help and the docs.
 var Endpoints = [][3]string{
-	{"POST", "/lint-reports", "lint a spec (inline or by URL) and return its JSON or SARIF report"},
-	{"GET", "/config/status", "the configuration commit that serves, its profiles and rule counts, the last and next refresh"},
+	{"POST", "/lint-reports", "lint a spec, inline or by URL; answers its JSON or SARIF report"},
+	{"GET", "/config/status", "the configuration serving: commit, profiles, rule counts, refreshes"},
 	{"POST", "/config/refresh", "refresh the configuration now (202; follow it at /config/status)"},
-	{"GET", "/api-docs", "interactive API documentation (Swagger UI, served from the binary)"},
+	{"GET", "/api-docs", "interactive API documentation (Swagger UI, from the binary)"},
 	{"GET", "/api-docs/openapi.json", "the server's OpenAPI 3.1 description"},
 	{"GET", "/health", "liveness (application/health+json)"},
-	{"GET", "/health/info", "release and checks of configuration refresh and lint slots (application/health+json)"},
+	{"GET", "/health/info", "release, configuration refresh and lint slots (application/health+json)"},
 }
 
 func (s *Server) routes() http.Handler {
