@@ -110,6 +110,7 @@ func newApp(env Env) *cli.App {
 			validateCommand(env),
 			rulesCommand(env),
 			compatCommand(env),
+			lintServerCommand(env),
 		},
 	}
 	for _, c := range app.Commands {

@@ -112,7 +112,7 @@ func runLint(c *cli.Context, env Env) error {
 	wd, _ := os.Getwd()
 	run := &reports.Run{
 		Tool:    reports.Tool{Name: "specgate", Version: version(), Ruleset: rulesetName(c.String("ruleset"), profile), Profile: profile, RuleCount: l.RuleCount(), Skipped: skippedRules(setup)},
-		Results: results, Rules: runRules(reg, sevs), FailSeverity: failAt,
+		Results: results, Rules: reports.RunRules(reg, sevs), FailSeverity: failAt,
 		Start: start, Elapsed: time.Since(start), Dir: wd, Root: repoRoot(env, wd), Operations: operations,
 		Color: env.IsTerminal && env.Getenv("NO_COLOR") == "",
 	}

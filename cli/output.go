@@ -14,9 +14,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/specgate/specgate/linter"
-	"github.com/specgate/specgate/policy"
 	"github.com/specgate/specgate/reports"
-	"github.com/specgate/specgate/rulesets"
 	"github.com/specgate/specgate/spec"
 )
 
@@ -187,17 +185,6 @@ func lintInput(ctx context.Context, l *linter.Linter, loader *spec.Loader, name 
 		return l.LintFile(ctx, name), nil
 	}
 	return l.LintDocument(ctx, doc), reports.OperationsOf(doc)
-}
-
-// runRules are the rules of the run, at their severities, sorted by id.
-func runRules(reg *policy.Registry, sevs rulesets.Severities) []reports.RunRule {
-	var out []reports.RunRule
-	for _, id := range sevs.Enabled() {
-		if r := reg.Rule(id); r != nil {
-			out = append(out, reports.RunRule{Rule: r, Severity: sevs[id]})
-		}
-	}
-	return out
 }
 
 // repoRoot is the folder SARIF and GitHub annotations make paths relative

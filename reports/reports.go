@@ -18,6 +18,7 @@ import (
 
 	"github.com/specgate/specgate/linter"
 	"github.com/specgate/specgate/policy"
+	"github.com/specgate/specgate/rulesets"
 )
 
 // Run is one lint run: everything a report may show.
@@ -51,6 +52,18 @@ type Run struct {
 type RunRule struct {
 	*policy.Rule
 	Severity policy.Severity
+}
+
+// RunRules are the enabled rules of a registry, at their severities,
+// sorted by id: a Run's Rules.
+func RunRules(reg *policy.Registry, sevs rulesets.Severities) []RunRule {
+	var out []RunRule
+	for _, id := range sevs.Enabled() {
+		if r := reg.Rule(id); r != nil {
+			out = append(out, RunRule{Rule: r, Severity: sevs[id]})
+		}
+	}
+	return out
 }
 
 // Writer writes one format.

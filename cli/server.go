@@ -1,0 +1,137 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"strconv"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/specgate/specgate/server"
+)
+
+// Environment variables of lint-server.
+const (
+	envRepoToken = "SPECGATE_CONFIG_REPO_TOKEN"
+	envRepoUser  = "SPECGATE_CONFIG_REPO_USER"
+)
+
+func lintServerCommand(env Env) *cli.Command {
+	d := server.Defaults()
+	var endpoints strings.Builder
+	for _, e := range server.Endpoints {
+		fmt.Fprintf(&endpoints, "  %-5s %-24s %s\n", e[0], e[1], e[2])
+	}
+	return &cli.Command{
+		Name:  "lint-server",
+		Usage: "serve linting over HTTP with a central configuration from a git repository",
+		Description: "Clones the configuration repository (--config-repo: an https, ssh or file URL, or a local\n" +
+			"folder), loads the lint configuration file in it (--config-path; profiles, custom rules and\n" +
+			"Rego as for `lint --config`), compiles every profile once and serves lint requests with it.\n" +
+			"The branch is fetched every --refresh-interval and on POST /config/refresh; a new commit is\n" +
+			"loaded, compiled and swapped in atomically (requests in flight finish on the old one). A\n" +
+			"configuration that fails to load leaves the last good one serving; /config/status says why.\n\n" +
+			"Endpoints:\n" + endpoints.String() + "\n" +
+			"POST /lint-reports takes {\"spec\": \"<text>\"} or {\"specUrl\": \"https://…\"}, with optional\n" +
+			"\"profile\" and \"format\" (json, the default, or sarif), and answers 200 with the report even\n" +
+			"when the spec has errors. Errors are application/problem+json: 400 bad request, 413 body too\n" +
+			"large, 415 not JSON, 422 spec cannot be parsed (with file:line:col), 502 fetch failed or\n" +
+			"refused, 503 all lint slots busy (with Retry-After), 504 request too slow.\n\n" +
+			"Spec URLs, their redirects and their $refs are fetched only from public addresses, checked\n" +
+			"when connecting: loopback, private, link-local (cloud metadata), CGNAT, multicast and other\n" +
+			"reserved addresses are refused unless --allow-private-urls is given. No proxy is used.\n\n" +
+			"Environment: " + envRepoToken + " is sent to an https --config-repo as HTTP basic\n" +
+			"credentials, with the user " + envRepoUser + " (default x-access-token), through git's\n" +
+			"environment, never on a command line; it is never logged.\n\n" +
+			"Logs are structured (log/slog) on standard error: one line per request. SIGINT or SIGTERM\n" +
+			"stops accepting connections and finishes requests in flight (--shutdown-timeout).\n" +
+			"Exit codes: 0 after a clean shutdown, 2 when the server cannot start (bad flags, clone or\n" +
+			"configuration), 1 when requests were still in flight at the shutdown timeout.",
+		Flags: []cli.Flag{
+			&cli.IntFlag{Name: "port", Value: 8080, Usage: "TCP port to listen on (0 picks a free one, logged as addr)"},
+			&cli.StringFlag{Name: "host", Usage: "address to listen on (default: every interface)"},
+			&cli.StringFlag{Name: "config-repo", Usage: "the central configuration's git repository: `URL` (https, ssh, file) or local folder", Required: true},
+			&cli.StringFlag{Name: "config-branch", Usage: "`BRANCH` to follow (default: the repository's default branch)"},
+			&cli.StringFlag{Name: "config-path", Value: d.ConfigPath, Usage: "the lint configuration `FILE`, relative to the repository root"},
+			&cli.DurationFlag{Name: "refresh-interval", Value: d.RefreshInterval, Usage: "how often to fetch the branch for a new commit (0: only on POST /config/refresh)"},
+			&cli.BoolFlag{Name: "allow-private-urls", Usage: "let specUrl and $refs reach loopback, private, link-local and other non-public addresses"},
+			&cli.IntFlag{Name: "max-concurrent", Value: d.MaxConcurrent, Usage: "lint requests handled at once; more wait up to --queue-timeout, then get 503"},
+			&cli.DurationFlag{Name: "queue-timeout", Value: d.QueueTimeout, Usage: "how long a lint request waits for a free slot before 503 (0: not at all)"},
+			&cli.Int64Flag{Name: "max-body-size", Value: d.MaxBodySize >> 20, Usage: "largest request body, in MiB (413 above)"},
+			&cli.Int64Flag{Name: "max-spec-size", Value: d.MaxSpecSize >> 20, Usage: "largest spec or $ref fetched from a URL, in MiB (502 above)"},
+			&cli.DurationFlag{Name: "fetch-timeout", Value: d.FetchTimeout, Usage: "time limit of each fetch of a spec or $ref (502 above)"},
+			&cli.DurationFlag{Name: "request-timeout", Value: d.RequestTimeout, Usage: "time limit to fetch, load and lint one request (504 above)"},
+			&cli.DurationFlag{Name: "timeout", Value: d.RuleTimeout, Usage: "time limit for evaluating the rules on one spec (an eval-timeout diagnostic above)"},
+			&cli.DurationFlag{Name: "shutdown-timeout", Value: d.ShutdownTimeout, Usage: "how long to wait for requests in flight on SIGINT/SIGTERM"},
+			&cli.StringFlag{Name: "log-format", Value: "text", Usage: "log format on standard error: text or json"},
+		},
+		Action: func(c *cli.Context) error { return runLintServer(c, env) },
+	}
+}
+
+func runLintServer(c *cli.Context, env Env) error {
+	logger, err := newLogger(c.String("log-format"), env.Stderr)
+	if err != nil {
+		return exitf(ExitUsage, "%v", err)
+	}
+	port := c.Int("port")
+	if port < 0 || port > 65535 {
+		return exitf(ExitUsage, "--port must be between 0 and 65535, found %d", port)
+	}
+	for _, name := range []string{"max-body-size", "max-spec-size"} {
+		if c.Int64(name) <= 0 {
+			return exitf(ExitUsage, "--%s must be at least 1 (MiB), found %d", name, c.Int64(name))
+		}
+	}
+	if c.Int("max-concurrent") <= 0 {
+		return exitf(ExitUsage, "--max-concurrent must be at least 1, found %d", c.Int("max-concurrent"))
+	}
+	queue := c.Duration("queue-timeout")
+	if queue == 0 {
+		queue = -1 // no waiting; Options reads 0 as the default
+	}
+	ln, err := net.Listen("tcp", net.JoinHostPort(c.String("host"), strconv.Itoa(port)))
+	if err != nil {
+		return exitf(ExitUsage, "cannot listen: %v", err)
+	}
+	srv, err := server.New(c.Context, server.Options{
+		ConfigRepo:       c.String("config-repo"),
+		ConfigBranch:     c.String("config-branch"),
+		ConfigPath:       c.String("config-path"),
+		RefreshInterval:  c.Duration("refresh-interval"),
+		Token:            env.Getenv(envRepoToken),
+		TokenUser:        env.Getenv(envRepoUser),
+		AllowPrivateURLs: c.Bool("allow-private-urls"),
+		MaxConcurrent:    c.Int("max-concurrent"),
+		QueueTimeout:     queue,
+		MaxBodySize:      c.Int64("max-body-size") << 20,
+		MaxSpecSize:      c.Int64("max-spec-size") << 20,
+		FetchTimeout:     c.Duration("fetch-timeout"),
+		RequestTimeout:   c.Duration("request-timeout"),
+		RuleTimeout:      c.Duration("timeout"),
+		ShutdownTimeout:  c.Duration("shutdown-timeout"),
+		Version:          version(),
+		Logger:           logger,
+	})
+	if err != nil {
+		ln.Close()
+		return exitf(ExitUsage, "lint-server: %v", err)
+	}
+	if err := srv.Serve(c.Context, ln); err != nil {
+		return exitf(ExitFindings, "lint-server: %v", err)
+	}
+	return nil
+}
+
+func newLogger(format string, w io.Writer) (*slog.Logger, error) {
+	switch format {
+	case "text":
+		return slog.New(slog.NewTextHandler(w, nil)), nil
+	case "json":
+		return slog.New(slog.NewJSONHandler(w, nil)), nil
+	}
+	return nil, fmt.Errorf("--log-format must be text or json, found %q", format)
+}

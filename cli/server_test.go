@@ -1,0 +1,174 @@
+package cli_test
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/specgate/specgate/cli"
+	"github.com/specgate/specgate/server"
+)
+
+// lockedBuffer collects the server's standard error while the test reads it.
+type lockedBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *lockedBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *lockedBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
+// configRepo is a git repository holding a lint configuration.
+func configRepo(t *testing.T, config string) string {
+	t.Helper()
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "specgate-lint.yaml"), []byte(config), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{{"init", "--quiet", "--initial-branch=main"}, {"add", "."}, {"commit", "--quiet", "-m", "lint configuration"}} {
+		cmd := exec.Command("git", append([]string{"-c", "user.name=t", "-c", "user.email=t@specgate.invalid", "-c", "commit.gpgsign=false"}, args...)...)
+		cmd.Dir = dir
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	return dir
+}
+
+var listening = regexp.MustCompile(`msg=listening addr=(\S+)`)
+
+// TestLintServerCommand runs the real command on a free loopback port:
+// it serves the same JSON report as `specgate lint --format json`, and
+// stops cleanly (exit 0) when its context ends, as on SIGTERM.
+func TestLintServerCommand(t *testing.T) {
+	repo := configRepo(t, "profiles:\n  default:\n    rules:\n      extends: [recommended]\n  gate:\n    rules:\n      extends: [strict]\n      exclude: [info-license]\n")
+	corpus := filepath.Join("..", "..", "shared", "corpus")
+	files := httptest.NewServer(http.FileServer(http.Dir(corpus)))
+	defer files.Close()
+
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	stderr := &lockedBuffer{}
+	exit := make(chan int, 1)
+	go func() {
+		exit <- cli.Main(ctx, []string{"specgate", "lint-server", "--port", "0", "--host", "127.0.0.1", "--config-repo", repo,
+			"--allow-private-urls", "--refresh-interval", "0"}, cli.Env{Stdout: io.Discard, Stderr: stderr, Getenv: func(string) string { return "" }})
+	}()
+	var base string
+	for deadline := time.Now().Add(30 * time.Second); base == ""; time.Sleep(20 * time.Millisecond) {
+		if m := listening.FindStringSubmatch(stderr.String()); m != nil {
+			base = "http://" + m[1]
+		}
+		select {
+		case code := <-exit:
+			t.Fatalf("lint-server exited with %d: %s", code, stderr.String())
+		default:
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("lint-server did not start: %s", stderr.String())
+		}
+	}
+
+	for _, name := range []string{"petstore-expanded.yaml", "webhook-example-3.1.yaml", "uber-v2.json"} {
+		specURL := files.URL + "/" + name
+		resp, err := http.Post(base+"/lint-reports", "application/json", strings.NewReader(`{"specUrl": "`+specURL+`", "profile": "gate"}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		served, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != 200 {
+			t.Fatalf("%s: %d %s", name, resp.StatusCode, served)
+		}
+		var stdout bytes.Buffer
+		code := cli.Main(context.Background(), []string{"specgate", "lint", "--config", filepath.Join(repo, "specgate-lint.yaml"), "--profile", "gate",
+			"--format", "json", "--no-report", specURL}, cli.Env{Stdout: &stdout, Stderr: io.Discard, Getenv: func(string) string { return "" }})
+		if code > 1 {
+			t.Fatalf("lint %s: exit %d", name, code)
+		}
+		if !bytes.Equal(served, stdout.Bytes()) {
+			t.Errorf("%s: the server's report differs from lint's:\nserver: %s\nlint:   %s", name, served, stdout.Bytes())
+		}
+		if !strings.Contains(string(served), `"ruleId"`) {
+			t.Errorf("%s: a report without diagnostics does not compare much: %s", name, served)
+		}
+	}
+
+	cancel()
+	select {
+	case code := <-exit:
+		if code != 0 {
+			t.Errorf("exit %d after shutdown: %s", code, stderr.String())
+		}
+	case <-time.After(time.Minute):
+		t.Fatal("lint-server did not stop")
+	}
+	logs := stderr.String()
+	for _, want := range []string{"msg=\"configuration loaded\"", "msg=request", "path=/lint-reports", "status=200", "profile=gate", "msg=stopped"} {
+		if !strings.Contains(logs, want) {
+			t.Errorf("standard error lacks %q:\n%s", want, logs)
+		}
+	}
+}
+
+func TestLintServerHelp(t *testing.T) {
+	var out bytes.Buffer
+	if code := cli.Main(context.Background(), []string{"specgate", "lint-server", "--help"}, cli.Env{Stdout: &out, Stderr: io.Discard}); code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+	help := out.String()
+	flags := []string{"--port", "--host", "--config-repo", "--config-branch", "--config-path", "--refresh-interval", "--allow-private-urls",
+		"--max-concurrent", "--queue-timeout", "--max-body-size", "--max-spec-size", "--fetch-timeout", "--request-timeout", "--timeout",
+		"--shutdown-timeout", "--log-format", "SPECGATE_CONFIG_REPO_TOKEN", "SPECGATE_CONFIG_REPO_USER"}
+	for _, f := range flags {
+		if !strings.Contains(help, f) {
+			t.Errorf("--help does not document %s", f)
+		}
+	}
+	for _, e := range server.Endpoints {
+		if !regexp.MustCompile(e[0] + `\s+` + regexp.QuoteMeta(e[1]) + `\s`).MatchString(help) {
+			t.Errorf("--help does not list %s %s", e[0], e[1])
+		}
+	}
+}
+
+func TestLintServerUsageErrors(t *testing.T) {
+	repo := configRepo(t, "rules: {}\n")
+	tests := []struct {
+		args []string
+		want string
+	}{
+		{[]string{}, `Required flag "config-repo" not set`},
+		{[]string{"--config-repo", repo, "--port", "70000"}, "--port must be between 0 and 65535"},
+		{[]string{"--config-repo", repo, "--log-format", "xml"}, "--log-format must be text or json"},
+		{[]string{"--config-repo", repo, "--max-body-size", "0"}, "--max-body-size must be at least 1"},
+		{[]string{"--config-repo", repo, "--max-concurrent", "0"}, "--max-concurrent must be at least 1"},
+		{[]string{"--config-repo", repo, "--port", "0", "--host", "127.0.0.1", "--config-path", "missing.yaml"}, "missing.yaml: no configuration file"},
+	}
+	for _, tt := range tests {
+		var stderr bytes.Buffer
+		code := cli.Main(context.Background(), append([]string{"specgate", "lint-server"}, tt.args...), cli.Env{Stdout: io.Discard, Stderr: &stderr, Getenv: func(string) string { return "" }})
+		if code != cli.ExitUsage || !strings.Contains(stderr.String(), tt.want) {
+			t.Errorf("%v: exit %d, stderr %q; want 2 and %q", tt.args, code, stderr.String(), tt.want)
+		}
+	}
+}

@@ -1,0 +1,305 @@
+package server
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/specgate/specgate/reports"
+)
+
+// git runs git in dir with a fixed identity and returns its output.
+func git(t testing.TB, dir string, args ...string) string {
+	t.Helper()
+	cmd := exec.Command("git", append([]string{"-c", "user.name=specgate test", "-c", "user.email=test@specgate.invalid", "-c", "commit.gpgsign=false"}, args...)...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "HOME="+dir)
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
+	}
+	return strings.TrimSpace(string(out))
+}
+
+// newRepo makes a git repository on branch main holding files in one
+// commit.
+func newRepo(t testing.TB, files map[string]string) string {
+	t.Helper()
+	dir := t.TempDir()
+	git(t, dir, "init", "--quiet", "--initial-branch=main")
+	commit(t, dir, files)
+	return dir
+}
+
+// commit writes files (an empty content deletes the file) and commits
+// them; it returns the new commit.
+func commit(t testing.TB, dir string, files map[string]string) string {
+	t.Helper()
+	for name, content := range files {
+		p := filepath.Join(dir, name)
+		if content == "" {
+			if err := os.Remove(p); err != nil {
+				t.Fatal(err)
+			}
+			continue
+		}
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	git(t, dir, "add", "--all")
+	git(t, dir, "commit", "--quiet", "--allow-empty", "-m", "change")
+	return git(t, dir, "rev-parse", "HEAD")
+}
+
+// Configurations used across the tests.
+const (
+	// Two profiles: default (recommended) and strict, plus a custom rule
+	// that runs in both.
+	twoProfiles = `rules:
+  title-short:
+    description: Titles are short.
+    message: "the title is longer than 10 characters"
+    severity: warn
+    given: "$.info.title"
+    then: {function: length, functionOptions: {max: 10}}
+profiles:
+  default:
+    rules:
+      extends: [recommended]
+  strict:
+    rules:
+      extends: [strict]
+`
+	// No profiles: the default ruleset.
+	noProfiles = "rules: {}\n"
+)
+
+// A small spec with known findings: no health endpoints, a GET without
+// summary or tags, a long title.
+const smallSpec = `openapi: 3.1.0
+info:
+  title: A title longer than ten
+  version: "1"
+paths:
+  /pets:
+    get:
+      operationId: listPets
+      responses:
+        "200":
+          description: the pets
+`
+
+// testServer is a Server serving on a loopback port.
+type testServer struct {
+	*Server
+	url    string
+	logs   *syncBuffer
+	cancel context.CancelFunc
+	done   chan error
+}
+
+// syncBuffer is a bytes.Buffer safe for the logger and the test.
+type syncBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
+func newTestLogger(w io.Writer) *slog.Logger {
+	return slog.New(slog.NewJSONHandler(w, &slog.HandlerOptions{Level: slog.LevelDebug}))
+}
+
+// start runs a server with opts (ConfigRepo required) on 127.0.0.1:0 until
+// the test ends.
+func start(t testing.TB, opts Options) *testServer {
+	t.Helper()
+	logs := &syncBuffer{}
+	if opts.Logger == nil {
+		opts.Logger = newTestLogger(logs)
+	}
+	srv, err := New(context.Background(), opts)
+	if err != nil {
+		t.Fatalf("New: %v", err)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	ts := &testServer{Server: srv, url: "http://" + ln.Addr().String(), logs: logs, cancel: cancel, done: make(chan error, 1)}
+	go func() { ts.done <- srv.Serve(ctx, ln) }()
+	t.Cleanup(func() {
+		if err := ts.stop(); err != nil {
+			t.Errorf("Serve: %v", err)
+		}
+	})
+	return ts
+}
+
+// stop shuts the server down and returns what Serve returned (once).
+func (ts *testServer) stop() error {
+	ts.cancel()
+	select {
+	case err, ok := <-ts.done:
+		if ok {
+			close(ts.done)
+		}
+		return err
+	case <-time.After(time.Minute):
+		return errors.New("Serve did not return within a minute")
+	}
+}
+
+// response is an answer read in full.
+type response struct {
+	status int
+	header http.Header
+	body   []byte
+}
+
+func (ts *testServer) do(t testing.TB, method, path, contentType, body string) response {
+	t.Helper()
+	req, err := http.NewRequest(method, ts.url+path, strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if contentType != "" {
+		req.Header.Set("Content-Type", contentType)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatalf("%s %s: %v", method, path, err)
+	}
+	defer resp.Body.Close()
+	data, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return response{status: resp.StatusCode, header: resp.Header, body: data}
+}
+
+func (ts *testServer) get(t testing.TB, path string) response {
+	t.Helper()
+	return ts.do(t, http.MethodGet, path, "", "")
+}
+
+// lint posts a lint request built from members (marshalled to JSON).
+func (ts *testServer) lint(t testing.TB, members map[string]string) response {
+	t.Helper()
+	body, err := json.Marshal(members)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ts.do(t, http.MethodPost, "/lint-reports", "application/json", string(body))
+}
+
+// report decodes a 200 JSON lint report.
+func report(t testing.TB, r response) reports.JSONReport {
+	t.Helper()
+	if r.status != http.StatusOK {
+		t.Fatalf("status %d, want 200: %s", r.status, r.body)
+	}
+	if ct := r.header.Get("Content-Type"); ct != "application/json" {
+		t.Fatalf("Content-Type %q, want application/json", ct)
+	}
+	var rep reports.JSONReport
+	if err := json.Unmarshal(r.body, &rep); err != nil {
+		t.Fatalf("decoding the report: %v\n%s", err, r.body)
+	}
+	return rep
+}
+
+// problem decodes a problem response and checks its status and type.
+func problem(t testing.TB, r response, status int, kind string) Problem {
+	t.Helper()
+	if r.status != status {
+		t.Fatalf("status %d, want %d: %s", r.status, status, r.body)
+	}
+	if ct := r.header.Get("Content-Type"); ct != "application/problem+json" {
+		t.Fatalf("Content-Type %q, want application/problem+json", ct)
+	}
+	var p Problem
+	if err := json.Unmarshal(r.body, &p); err != nil {
+		t.Fatalf("decoding the problem: %v\n%s", err, r.body)
+	}
+	if p.Type != ProblemTypes+kind || p.Status != status || p.Title == "" {
+		t.Fatalf("problem %+v, want type %s and status %d", p, kind, status)
+	}
+	return p
+}
+
+// findings lists a report's diagnostics as "rule line:col" strings.
+func findings(rep reports.JSONReport) []string {
+	var out []string
+	for _, d := range rep.Diagnostics {
+		out = append(out, d.RuleID+" "+strconv.Itoa(d.Line)+":"+strconv.Itoa(d.Column))
+	}
+	return out
+}
+
+func hasRule(rep reports.JSONReport, rule string) bool {
+	for _, d := range rep.Diagnostics {
+		if d.RuleID == rule {
+			return true
+		}
+	}
+	return false
+}
+
+// status reads /config/status.
+func (ts *testServer) status(t testing.TB) ConfigStatus {
+	t.Helper()
+	r := ts.get(t, "/config/status")
+	if r.status != http.StatusOK {
+		t.Fatalf("/config/status: %d %s", r.status, r.body)
+	}
+	var st ConfigStatus
+	if err := json.Unmarshal(r.body, &st); err != nil {
+		t.Fatal(err)
+	}
+	return st
+}
+
+// waitFor polls /config/status until cond holds, for up to 30 seconds.
+func (ts *testServer) waitFor(t testing.TB, what string, cond func(ConfigStatus) bool) ConfigStatus {
+	t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		st := ts.status(t)
+		if cond(st) {
+			return st
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("waiting for %s: status %+v", what, st)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}

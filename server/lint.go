@@ -1,0 +1,372 @@
+package server
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"mime"
+	"net/http"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/specgate/specgate/linter"
+	"github.com/specgate/specgate/policy"
+	"github.com/specgate/specgate/reports"
+	"github.com/specgate/specgate/rulesets"
+	"github.com/specgate/specgate/spec"
+)
+
+// lintRequest is the body of POST /lint-reports: the spec inline (Spec) or
+// by URL (SpecURL), the profile (the configuration's default when empty)
+// and the report format (json when empty).
+type lintRequest struct {
+	Spec    *string
+	SpecURL *string
+	Profile string
+	Format  string
+}
+
+// The members of a lint request, as the JSON body spells them.
+var requestMembers = []string{"spec", "specUrl", "profile", "format"}
+
+// reportFormats are the formats the server writes, with their media types.
+var reportFormats = map[string]string{
+	"json":  "application/json",
+	"sarif": "application/sarif+json",
+}
+
+var reportFormatNames = []string{"json", "sarif"}
+
+// decodeLintRequest reads a lint request body strictly: one JSON object of
+// known members (names are case-sensitive), each at most once, with the
+// right types, and nothing after it. Errors are 400 problems that give the
+// line and column in the body and suggest a misspelt member or value.
+func decodeLintRequest(body []byte) (*lintRequest, *Problem) {
+	dec := json.NewDecoder(bytes.NewReader(body))
+	// bad is a 400 problem at an offset of the body (none when negative).
+	bad := func(offset int64, field, format string, args ...any) *Problem {
+		p := newProblem(http.StatusBadRequest, kindBadRequest, fmt.Sprintf(format, args...))
+		if offset >= 0 {
+			p.Line, p.Column = lineCol(body, offset)
+			p.Detail = fmt.Sprintf("request body:%d:%d: %s", p.Line, p.Column, p.Detail)
+		}
+		p.Field = field
+		return p
+	}
+	syntax := func(err error) *Problem {
+		var se *json.SyntaxError
+		if errors.As(err, &se) {
+			return bad(se.Offset, "", "invalid JSON: %s", se.Error())
+		}
+		if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
+			return bad(int64(len(body)), "", "the body ends before the JSON object does")
+		}
+		return bad(dec.InputOffset(), "", "invalid JSON: %v", err)
+	}
+	if len(bytes.TrimSpace(body)) == 0 {
+		return nil, bad(0, "", "the body is empty; send a JSON object such as {\"specUrl\": \"https://…\"} or {\"spec\": \"openapi: 3.1.0 …\"}")
+	}
+	tok, err := dec.Token()
+	if err != nil {
+		return nil, syntax(err)
+	}
+	if d, ok := tok.(json.Delim); !ok || d != '{' {
+		return nil, bad(0, "", "the body must be a JSON object, found %s", describeToken(tok))
+	}
+	req := &lintRequest{}
+	seen := map[string]bool{}
+	for dec.More() {
+		at := skipSeparators(body, dec.InputOffset())
+		tok, err := dec.Token()
+		if err != nil {
+			return nil, syntax(err)
+		}
+		key := tok.(string) // object keys are strings, or Token fails
+		if !slices.Contains(requestMembers, key) {
+			return nil, bad(at, key, "unknown member %q%s (members: %s)", key, rulesets.Suggest(key, requestMembers), strings.Join(requestMembers, ", "))
+		}
+		if seen[key] {
+			return nil, bad(at, key, "member %q is given twice", key)
+		}
+		seen[key] = true
+		valueAt := skipSeparators(body, dec.InputOffset())
+		var v *string
+		if err := dec.Decode(&v); err != nil {
+			var te *json.UnmarshalTypeError
+			if errors.As(err, &te) {
+				return nil, bad(valueAt, key, "%s must be a string, found %s", key, te.Value)
+			}
+			return nil, syntax(err)
+		}
+		switch key {
+		case "spec":
+			req.Spec = v
+		case "specUrl":
+			req.SpecURL = v
+		case "profile":
+			req.Profile = deref(v)
+		case "format":
+			req.Format = deref(v)
+		}
+	}
+	if _, err := dec.Token(); err != nil { // the closing brace
+		return nil, syntax(err)
+	}
+	if tok, err := dec.Token(); err != io.EOF {
+		if err != nil {
+			return nil, syntax(err)
+		}
+		return nil, bad(dec.InputOffset(), "", "unexpected %s after the JSON object", describeToken(tok))
+	}
+	switch {
+	case req.Spec == nil && req.SpecURL == nil:
+		return nil, bad(-1, "", "give the spec inline in \"spec\" or its URL in \"specUrl\"")
+	case req.Spec != nil && req.SpecURL != nil:
+		return nil, bad(-1, "", "give either \"spec\" or \"specUrl\", not both")
+	}
+	if req.Format == "" {
+		req.Format = "json"
+	}
+	if _, ok := reportFormats[req.Format]; !ok {
+		p := bad(-1, "format", "unknown format %q%s (formats: %s)", req.Format, rulesets.Suggest(req.Format, reportFormatNames), strings.Join(reportFormatNames, ", "))
+		p.Allowed = reportFormatNames
+		return nil, p
+	}
+	return req, nil
+}
+
+func deref(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
+}
+
+func describeToken(tok json.Token) string {
+	switch t := tok.(type) {
+	case json.Delim:
+		if t == '[' {
+			return "an array"
+		}
+		return fmt.Sprintf("%q", string(t))
+	case string:
+		return "a string"
+	case nil:
+		return "null"
+	case bool:
+		return "a boolean"
+	default:
+		return "a number"
+	}
+}
+
+// skipSeparators moves an offset of the JSON text past white space, commas
+// and colons, to the start of the next token.
+func skipSeparators(text []byte, offset int64) int64 {
+	for offset < int64(len(text)) && strings.IndexByte(" \t\r\n,:", text[offset]) >= 0 {
+		offset++
+	}
+	return offset
+}
+
+// lineCol converts a byte offset of text to a 1-based line and column
+// (counted in characters).
+func lineCol(text []byte, offset int64) (int, int) {
+	offset = min(max(offset, 0), int64(len(text)))
+	before := text[:offset]
+	line := bytes.Count(before, []byte("\n")) + 1
+	start := bytes.LastIndexByte(before, '\n') + 1
+	return line, len(bytes.Runes(before[start:])) + 1
+}
+
+// inlineBase is the made-up location inline specs are loaded under (see
+// inlineHost); reports name them inlineName.
+const (
+	inlineBase = "https://" + inlineHost + "/"
+	inlineName = "spec"
+)
+
+// handleLint answers POST /lint-reports.
+func (s *Server) handleLint(w http.ResponseWriter, r *http.Request) {
+	start := time.Now()
+	if ct := r.Header.Get("Content-Type"); ct != "" && !isJSONMediaType(ct) {
+		writeProblem(w, r, newProblem(http.StatusUnsupportedMediaType, kindUnsupportedMedia,
+			fmt.Sprintf("Content-Type %q: send the lint request as application/json", ct)))
+		return
+	}
+	if !s.slots.acquire(r.Context()) {
+		p := newProblem(http.StatusServiceUnavailable, kindOverloaded,
+			fmt.Sprintf("all %d lint slots are busy (--max-concurrent) and none freed up within %s (--queue-timeout); retry later", cap(s.slots.ch), s.slots.wait))
+		p.retryAfter = 1
+		writeProblem(w, r, p)
+		return
+	}
+	defer s.slots.release()
+
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, s.opts.MaxBodySize))
+	if err != nil {
+		var mbe *http.MaxBytesError
+		if errors.As(err, &mbe) {
+			writeProblem(w, r, newProblem(http.StatusRequestEntityTooLarge, kindTooLarge,
+				fmt.Sprintf("the request body is larger than the %s limit (--max-body-size); post large specs by specUrl", formatBytes(mbe.Limit))))
+			return
+		}
+		writeProblem(w, r, newProblem(http.StatusBadRequest, kindBadRequest, "reading the request body: "+err.Error()))
+		return
+	}
+	req, p := decodeLintRequest(body)
+	if p != nil {
+		writeProblem(w, r, p)
+		return
+	}
+	gen := s.config.current.Load()
+	prof, p := gen.lookup(req.Profile)
+	if p != nil {
+		writeProblem(w, r, p)
+		return
+	}
+	logAttrs(r.Context(), slog.String("profile", prof.name), slog.String("format", req.Format), slog.String("commit", short(gen.commit)))
+
+	ctx, cancel := context.WithTimeout(r.Context(), s.opts.RequestTimeout)
+	defer cancel()
+	doc, p := s.loadSpec(ctx, req)
+	if p != nil {
+		writeProblem(w, r, p)
+		return
+	}
+	res := prof.linter.LintDocument(ctx, doc)
+	if ctx.Err() != nil {
+		writeProblem(w, r, s.canceled(ctx))
+		return
+	}
+	if req.Spec != nil {
+		renameInline(&res)
+	}
+	run := &reports.Run{
+		Tool:    reports.Tool{Name: "specgate", Version: s.opts.Version, Ruleset: prof.ruleset, Profile: prof.name, RuleCount: prof.linter.RuleCount()},
+		Results: []linter.Result{res}, Rules: prof.rules, FailSeverity: policy.Error,
+		Start: start, Elapsed: time.Since(start),
+	}
+	format, _ := reports.Lookup(req.Format)
+	var out bytes.Buffer
+	if err := format.Write(&out, run); err != nil {
+		writeProblem(w, r, newProblem(http.StatusInternalServerError, kindInternal, "writing the report: "+err.Error()))
+		return
+	}
+	sum := reports.Summarize(run.Results)
+	logAttrs(r.Context(), slog.Int("errors", sum.Errors), slog.Int("warnings", sum.Warnings))
+	h := w.Header()
+	h.Set("Content-Type", reportFormats[req.Format])
+	h.Set("Cache-Control", "no-store")
+	h.Set("X-Specgate-Config-Commit", gen.commit)
+	_, _ = w.Write(out.Bytes())
+}
+
+// loadSpec fetches (for specUrl) and loads the spec of a request.
+func (s *Server) loadSpec(ctx context.Context, req *lintRequest) (*spec.Document, *Problem) {
+	name := inlineBase + inlineName
+	var data []byte
+	if req.SpecURL != nil {
+		u, err := parseSpecURL(*req.SpecURL)
+		if err != nil {
+			p := newProblem(http.StatusBadRequest, kindBadRequest, err.Error())
+			p.Field = "specUrl"
+			return nil, p
+		}
+		logAttrs(ctx, slog.String("specUrl", redactURL(u)))
+		if data, name, err = fetchSpec(ctx, s.client, u, s.opts.MaxSpecSize); err != nil {
+			if ctx.Err() != nil {
+				return nil, s.canceled(ctx)
+			}
+			var refused *RefusedError
+			if errors.As(err, &refused) {
+				return nil, newProblem(http.StatusBadGateway, kindFetchRefused, "fetching "+redactURL(u)+": "+refused.Error())
+			}
+			return nil, newProblem(http.StatusBadGateway, kindFetchFailed, err.Error())
+		}
+	} else {
+		data = []byte(*req.Spec)
+		logAttrs(ctx, slog.Int("specBytes", len(data)))
+	}
+	doc, err := s.loader.LoadBytes(ctx, name, data)
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, s.canceled(ctx)
+		}
+		p := newProblem(http.StatusUnprocessableEntity, kindUnprocessableSpec, err.Error())
+		var se *spec.Error
+		if errors.As(err, &se) {
+			p.File, p.Line, p.Column = se.File, int(se.Pos.Line), int(se.Pos.Col)
+		}
+		if req.Spec != nil {
+			p.File, p.Detail = inlineText(p.File), inlineText(p.Detail)
+		}
+		return nil, p
+	}
+	return doc, nil
+}
+
+// canceled is the problem of a request whose context ended: its time
+// limit passed (504), or the client went away (the status is then only
+// logged).
+func (s *Server) canceled(ctx context.Context) *Problem {
+	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		return newProblem(http.StatusGatewayTimeout, kindTimeout, fmt.Sprintf("fetching, loading and linting the spec took more than %s (--request-timeout)", s.opts.RequestTimeout))
+	}
+	return newProblem(499, kindTimeout, "the client closed the request")
+}
+
+// renameInline names an inline spec "spec" in its result instead of the
+// made-up URL it was loaded under.
+func renameInline(res *linter.Result) {
+	res.File = inlineText(res.File)
+	for i := range res.Diagnostics {
+		d := &res.Diagnostics[i]
+		d.File, d.Message = inlineText(d.File), inlineText(d.Message)
+	}
+}
+
+func inlineText(s string) string { return strings.ReplaceAll(s, inlineBase, "") }
+
+// isJSONMediaType accepts application/json and any +json type.
+func isJSONMediaType(ct string) bool {
+	mt, _, err := mime.ParseMediaType(ct)
+	return err == nil && (mt == "application/json" || strings.HasSuffix(mt, "+json"))
+}
+
+// slots bound the lint requests handled at once.
+type slots struct {
+	ch   chan struct{}
+	wait time.Duration // how long a request waits for a slot
+}
+
+func (s *slots) acquire(ctx context.Context) bool {
+	select {
+	case s.ch <- struct{}{}:
+		return true
+	default:
+	}
+	if s.wait <= 0 {
+		return false
+	}
+	t := time.NewTimer(s.wait)
+	defer t.Stop()
+	select {
+	case s.ch <- struct{}{}:
+		return true
+	case <-t.C:
+		return false
+	case <-ctx.Done():
+		return false
+	}
+}
+
+func (s *slots) release() { <-s.ch }
+
+// inUse is the number of lint requests being handled.
+func (s *slots) inUse() int { return len(s.ch) }

@@ -1,0 +1,127 @@
+package server
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"regexp"
+	"runtime/debug"
+	"sync"
+	"time"
+)
+
+// requestLog collects what the access log line of one request says beyond
+// method, path, status and duration: handlers add to it through the
+// request's context.
+type requestLog struct {
+	id    string
+	mu    sync.Mutex
+	attrs []slog.Attr
+}
+
+type requestLogKey struct{}
+
+func logFrom(ctx context.Context) *requestLog {
+	rl, _ := ctx.Value(requestLogKey{}).(*requestLog)
+	return rl
+}
+
+// logAttrs adds attributes to the request's access log line.
+func logAttrs(ctx context.Context, attrs ...slog.Attr) {
+	if rl := logFrom(ctx); rl != nil {
+		rl.mu.Lock()
+		rl.attrs = append(rl.attrs, attrs...)
+		rl.mu.Unlock()
+	}
+}
+
+func noteProblem(ctx context.Context, p *Problem) {
+	logAttrs(ctx, slog.String("problem", p.Type[len(ProblemTypes):]), slog.String("detail", p.Detail))
+}
+
+func requestID(ctx context.Context) string {
+	if rl := logFrom(ctx); rl != nil {
+		return rl.id
+	}
+	return ""
+}
+
+// validRequestID is what an incoming X-Request-Id may be to be kept (and
+// logged) as it is.
+var validRequestID = regexp.MustCompile(`^[A-Za-z0-9._:-]{1,128}$`)
+
+func newRequestID() string {
+	var b [8]byte
+	_, _ = rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}
+
+// statusWriter records the status and size of a response.
+type statusWriter struct {
+	http.ResponseWriter
+	status int
+	bytes  int64
+}
+
+func (w *statusWriter) WriteHeader(code int) {
+	if w.status == 0 {
+		w.status = code
+	}
+	w.ResponseWriter.WriteHeader(code)
+}
+
+func (w *statusWriter) Write(b []byte) (int, error) {
+	if w.status == 0 {
+		w.status = http.StatusOK
+	}
+	n, err := w.ResponseWriter.Write(b)
+	w.bytes += int64(n)
+	return n, err
+}
+
+func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
+
+// logged wraps h with a request id (X-Request-Id, kept from the request
+// when it is well formed), a structured access log line per request, and
+// recovery from panics as a 500 problem.
+func logged(logger *slog.Logger, h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		start := time.Now()
+		id := r.Header.Get("X-Request-Id")
+		if !validRequestID.MatchString(id) {
+			id = newRequestID()
+		}
+		rl := &requestLog{id: id}
+		r = r.WithContext(context.WithValue(r.Context(), requestLogKey{}, rl))
+		w.Header().Set("X-Request-Id", id)
+		sw := &statusWriter{ResponseWriter: w}
+		defer func() {
+			if v := recover(); v != nil {
+				if v == http.ErrAbortHandler {
+					panic(v)
+				}
+				logger.Error("panic", slog.String("requestId", id), slog.String("panic", fmt.Sprint(v)), slog.String("stack", string(debug.Stack())))
+				if sw.status == 0 {
+					writeProblem(sw, r, newProblem(http.StatusInternalServerError, kindInternal, "the server failed to handle the request; see its log"))
+				}
+			}
+			attrs := []slog.Attr{
+				slog.String("requestId", id),
+				slog.String("method", r.Method),
+				slog.String("path", r.URL.Path),
+				slog.Int("status", sw.status),
+				slog.Int64("bytes", sw.bytes),
+				slog.Duration("duration", time.Since(start)),
+				slog.String("remote", r.RemoteAddr),
+			}
+			rl.mu.Lock()
+			attrs = append(attrs, rl.attrs...)
+			rl.mu.Unlock()
+			logger.LogAttrs(r.Context(), slog.LevelInfo, "request", attrs...)
+		}()
+		h.ServeHTTP(sw, r)
+	})
+}

@@ -1,0 +1,234 @@
+// Package server is specgate's lint server: an HTTP service that lints the
+// specs posted to it with a central configuration kept in a git
+// repository. It clones the repository at startup, compiles every profile
+// once, and refreshes in the background when the branch gets a new commit,
+// swapping configurations atomically so that requests in flight finish on
+// the one they started with. Spec URLs are fetched only from public
+// addresses (checked when connecting), with size and time limits; errors
+// are RFC 9457 problem documents. docs/lint-server.md describes the API.
+package server
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"net/netip"
+	"runtime"
+	"strings"
+	"time"
+
+	"github.com/specgate/specgate/rulesets"
+	"github.com/specgate/specgate/spec"
+)
+
+// Options configure a Server. Zero values take the defaults of Defaults.
+type Options struct {
+	// ConfigRepo is the configuration repository: an https, ssh or file URL,
+	// or a local folder.
+	ConfigRepo   string
+	ConfigBranch string // "" for the repository's default branch
+	ConfigPath   string // the configuration file inside the repository
+	// RefreshInterval is how often the branch is fetched; zero or less
+	// refreshes only on request.
+	RefreshInterval time.Duration
+	// Token is sent to an https ConfigRepo as basic credentials, with
+	// TokenUser (default x-access-token) as the user name.
+	Token, TokenUser string
+
+	// AllowPrivateURLs lets specUrl (and the $refs it leads to) reach
+	// loopback, private, link-local and other non-public addresses.
+	AllowPrivateURLs bool
+	MaxConcurrent    int           // lint requests handled at once
+	QueueTimeout     time.Duration // how long a lint request waits for a slot; negative: not at all
+	MaxBodySize      int64         // bytes of a request body
+	MaxSpecSize      int64         // bytes of a fetched spec or $ref
+	FetchTimeout     time.Duration // per fetch
+	RequestTimeout   time.Duration // fetching, loading and linting one request
+	RuleTimeout      time.Duration // evaluating the rules on one spec
+	ShutdownTimeout  time.Duration // how long Serve waits for requests in flight when stopping
+
+	Version string // reported as tool.version and in /health/info
+	Logger  *slog.Logger
+
+	// allowDial admits addresses the connect-time check would refuse; tests
+	// use it to let their own loopback server act as a public one.
+	allowDial func(netip.AddrPort) bool
+}
+
+// Defaults are the options' defaults.
+func Defaults() Options {
+	return Options{
+		ConfigPath:      rulesets.ConfigName,
+		RefreshInterval: time.Minute,
+		MaxConcurrent:   2 * runtime.GOMAXPROCS(0),
+		QueueTimeout:    5 * time.Second,
+		MaxBodySize:     32 << 20,
+		MaxSpecSize:     32 << 20,
+		FetchTimeout:    30 * time.Second,
+		RequestTimeout:  2 * time.Minute,
+		RuleTimeout:     time.Minute,
+		ShutdownTimeout: 30 * time.Second,
+		Version:         "dev",
+	}
+}
+
+func (o *Options) fillDefaults() {
+	d := Defaults()
+	if o.ConfigPath == "" {
+		o.ConfigPath = d.ConfigPath
+	}
+	if o.MaxConcurrent <= 0 {
+		o.MaxConcurrent = d.MaxConcurrent
+	}
+	if o.QueueTimeout == 0 {
+		o.QueueTimeout = d.QueueTimeout
+	}
+	if o.MaxBodySize <= 0 {
+		o.MaxBodySize = d.MaxBodySize
+	}
+	if o.MaxSpecSize <= 0 {
+		o.MaxSpecSize = d.MaxSpecSize
+	}
+	if o.FetchTimeout <= 0 {
+		o.FetchTimeout = d.FetchTimeout
+	}
+	if o.RequestTimeout <= 0 {
+		o.RequestTimeout = d.RequestTimeout
+	}
+	if o.RuleTimeout <= 0 {
+		o.RuleTimeout = d.RuleTimeout
+	}
+	if o.ShutdownTimeout <= 0 {
+		o.ShutdownTimeout = d.ShutdownTimeout
+	}
+	if o.Version == "" {
+		o.Version = d.Version
+	}
+	if o.Logger == nil {
+		o.Logger = slog.New(slog.DiscardHandler)
+	}
+}
+
+// Server is a lint server. Create it with New, run it with Serve.
+type Server struct {
+	opts    Options
+	config  *configSource
+	client  *http.Client // fetches specUrl and the $refs of fetched specs
+	loader  *spec.Loader
+	slots   *slots
+	handler http.Handler
+	started time.Time
+}
+
+// New clones the configuration repository and compiles its configuration.
+// It fails when either fails: the server never starts without a good
+// configuration.
+func New(ctx context.Context, opts Options) (*Server, error) {
+	opts.fillDefaults()
+	if opts.ConfigRepo == "" {
+		return nil, errors.New("no configuration repository (--config-repo)")
+	}
+	if err := checkConfigPath(opts.ConfigPath); err != nil {
+		return nil, err
+	}
+	repo, err := newGitRepo(opts.ConfigRepo, opts.ConfigBranch, opts.Token, opts.TokenUser)
+	if err != nil {
+		return nil, err
+	}
+	client := newClient(opts.FetchTimeout, opts.AllowPrivateURLs, opts.allowDial)
+	loader := spec.NewLoader(spec.Options{
+		Limits:     spec.Limits{MaxFileSize: opts.MaxSpecSize, FetchTimeout: opts.FetchTimeout},
+		HTTPClient: client,
+		Stdin:      strings.NewReader(""),
+	})
+	// Ruleset URLs in the configuration come from its maintainers, not
+	// from requests: they are fetched without the address check.
+	configLoader := spec.NewLoader(spec.Options{Limits: spec.Limits{FetchTimeout: opts.FetchTimeout}})
+	s := &Server{
+		opts:   opts,
+		client: client,
+		loader: loader,
+		slots:  &slots{ch: make(chan struct{}, opts.MaxConcurrent), wait: max(opts.QueueTimeout, 0)},
+		config: &configSource{
+			repo: repo, configPath: opts.ConfigPath, interval: opts.RefreshInterval, logger: opts.Logger,
+			trigger: make(chan struct{}, 1),
+			build: buildOptions{
+				loader:  loader,
+				fetch:   func(u string) ([]byte, error) { return configLoader.Fetch(context.Background(), u) },
+				timeout: opts.RuleTimeout,
+			},
+		},
+		started: time.Now(),
+	}
+	if err := s.config.start(ctx); err != nil {
+		return nil, err
+	}
+	s.handler = logged(opts.Logger, s.routes())
+	return s, nil
+}
+
+// checkConfigPath refuses configuration paths that leave the repository.
+func checkConfigPath(p string) error {
+	clean := strings.TrimPrefix(p, "./")
+	if p == "" || strings.HasPrefix(p, "/") || clean == ".." || strings.HasPrefix(clean, "../") || strings.Contains(clean, "/../") {
+		return fmt.Errorf("--config-path %q must be a relative path inside the repository", p)
+	}
+	return nil
+}
+
+// Handler is the server's HTTP handler, with request logging, on the
+// configuration loaded by New (Serve also refreshes it).
+func (s *Server) Handler() http.Handler { return s.handler }
+
+// Serve serves HTTP on ln and refreshes the configuration until ctx ends,
+// then stops accepting connections, lets requests in flight finish (up to
+// ShutdownTimeout) and removes the configuration clone.
+func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
+	defer s.Close()
+	hs := &http.Server{
+		Handler:           s.handler,
+		ReadHeaderTimeout: 10 * time.Second,
+		ReadTimeout:       s.opts.RequestTimeout,
+		WriteTimeout:      s.opts.RequestTimeout + s.opts.QueueTimeout + 10*time.Second,
+		IdleTimeout:       2 * time.Minute,
+		MaxHeaderBytes:    64 << 10,
+		ErrorLog:          slog.NewLogLogger(s.opts.Logger.Handler(), slog.LevelWarn),
+	}
+	refreshCtx, stopRefresh := context.WithCancel(context.Background())
+	refreshDone := make(chan struct{})
+	go func() {
+		defer close(refreshDone)
+		s.config.run(refreshCtx)
+	}()
+	serveErr := make(chan error, 1)
+	go func() { serveErr <- hs.Serve(ln) }()
+	s.opts.Logger.Info("listening", slog.String("addr", ln.Addr().String()))
+
+	var err error
+	select {
+	case err = <-serveErr:
+	case <-ctx.Done():
+		s.opts.Logger.Info("shutting down: finishing requests in flight", slog.Duration("timeout", s.opts.ShutdownTimeout))
+		shutdownCtx, cancel := context.WithTimeout(context.Background(), s.opts.ShutdownTimeout)
+		err = hs.Shutdown(shutdownCtx)
+		cancel()
+		if errors.Is(err, context.DeadlineExceeded) {
+			err = fmt.Errorf("requests still in flight after %s (--shutdown-timeout): %w", s.opts.ShutdownTimeout, err)
+			_ = hs.Close()
+		}
+		<-serveErr
+	}
+	stopRefresh()
+	<-refreshDone
+	if errors.Is(err, http.ErrServerClosed) {
+		err = nil
+	}
+	s.opts.Logger.Info("stopped")
+	return err
+}
+
+// Close removes the configuration clone. Serve calls it when it returns.
+func (s *Server) Close() { s.config.repo.remove() }
