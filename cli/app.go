@@ -92,7 +92,8 @@ func newApp(env Env) *cli.App {
 		Description: "specgate reads OpenAPI 2.0/3.0/3.1/3.2 and AsyncAPI 2.x/3.x specifications (YAML or JSON,\n" +
 			"multi-file with $refs) and checks them: `validate` against their specification version,\n" +
 			"`lint` against rulesets of Rego rules (lenient, recommended, strict, and your own YAML/JSON\n" +
-			"or Rego rules), and `backward-compatibility-check` between two versions of a spec.\n\n" +
+			"or Rego rules), and `backward-compatibility-check` between two versions of a spec.\n" +
+			"`lint-server` serves linting over HTTP with a central configuration from a git repository.\n\n" +
 			"Exit codes: 0 clean, 1 findings at or above --fail-severity, breaking changes or invalid\n" +
 			"specs, 2 usage, configuration or input errors.",
 		Version:         version(),
