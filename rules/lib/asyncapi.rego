@@ -1,0 +1,188 @@
+# METADATA
+# description: |
+#   Helpers of the AsyncAPI rules: the major version, local `$ref` lookup in
+#   the entry document, the lists of tags and of security requirements
+#   wherever AsyncAPI 2 and 3 allow them, the `{name}` expressions of channel
+#   addresses and server URLs, and how a message names channels, operations,
+#   messages and servers.
+package specgate.lib.asyncapi
+
+import data.specgate.lib.naming
+
+v2 if "asyncapi2" in input.formats
+
+v3 if "asyncapi3" in input.formats
+
+# is_ref holds for a Reference object.
+is_ref(x) if is_string(x["$ref"])
+
+# local_ref holds for a $ref into the entry document ("#/...").
+local_ref(x) if startswith(x["$ref"], "#/")
+
+# deref is the value x stands for: x itself when it is not a $ref, else the
+# target of a local $ref, following up to three in a row. A $ref to another
+# file or one that does not resolve has no result, so a rule skips what it
+# cannot see rather than guess.
+deref(x) := x if not is_ref(x)
+
+deref(x) := t if {
+	t := target(x["$ref"])
+	not is_ref(t)
+}
+
+deref(x) := t2 if {
+	t := target(x["$ref"])
+	t2 := target(t["$ref"])
+	not is_ref(t2)
+}
+
+deref(x) := t3 if {
+	t := target(x["$ref"])
+	t2 := target(t["$ref"])
+	t3 := target(t2["$ref"])
+	not is_ref(t3)
+}
+
+# target is the value at a local JSON pointer ("#/components/schemas/a~1b").
+target(ref) := v if {
+	v := object.get(input.document, pointer_path(ref), null)
+	v != null
+}
+
+# pointer_path splits a local $ref into the keys it names, unescaping ~1,
+# ~0 and percent-encoding.
+pointer_path(ref) := [_unescape(s) | some s in split(substring(ref, 2, -1), "/")] if startswith(ref, "#/")
+
+_unescape(s) := replace(replace(_percent(s), "~1", "/"), "~0", "~")
+
+_percent(s) := s if not contains(s, "%")
+
+_percent(s) := urlquery.decode(replace(s, "+", "%2B")) if contains(s, "%")
+
+# pointer renders a source path as a JSON pointer ("/channels/a~1b") for
+# messages about values that have no name.
+pointer(path) := concat("", [sprintf("/%s", [_escape(s)]) | some s in path])
+
+_escape(s) := replace(replace(s, "~", "~0"), "/", "~1") if is_string(s)
+
+_escape(s) := sprintf("%v", [s]) if not is_string(s)
+
+# expressions are the names written in {braces} in a channel address or a
+# server URL, host or pathname, in order.
+expressions(s) := naming.path_templates(s)
+
+# address is what a channel's parameters refer to: its key in 2.x, its
+# address in 3.x (absent or null when the address is not known upfront).
+address(ch) := ch.id if v2
+
+address(ch) := ch.node.address if {
+	v3
+	is_string(ch.node.address)
+}
+
+# address_source points at where a channel's address is written.
+address_source(ch) := ch.source if v2
+
+address_source(ch) := array.concat(ch.source, ["address"]) if v3
+
+# Names for messages.
+channel(ch) := sprintf("channel %q", [ch.id])
+
+# address_label names a channel by its address: in 2.x the key is the
+# address, in 3.x the channel is named too.
+address_label(ch) := sprintf("channel %q", [ch.id]) if v2
+
+address_label(ch) := sprintf("the address %q of channel %q", [address(ch), ch.id]) if v3
+
+server(s) := sprintf("server %q", [s.source[1]])
+
+operation(op) := sprintf("operation %q", [op.id]) if op.id != ""
+
+operation(op) := sprintf("the %s operation of channel %q", [op.action, op.channel]) if op.id == ""
+
+message(m) := sprintf("message %q", [m.name]) if m.name != ""
+
+message(m) := sprintf("the message at %s", [pointer(m.source)]) if m.name == ""
+
+# components are the entries of one section of components, by name.
+components(kind) := object.get(input.document, ["components", kind], {})
+
+# component_traits are the reusable operation or message traits:
+# {"kind", "value", "source", "owner"}.
+component_traits(kind) := {{"kind": kind, "value": t, "source": ["components", kind, name], "owner": sprintf("%s %q", [_trait_kind[kind], name])} |
+	some name, raw in components(kind)
+	t := deref(raw)
+}
+
+_trait_kind := {"operationTraits": "operation trait", "messageTraits": "message trait"}
+
+# inline_traits are the traits written inside an operation or a message
+# (not $refs: those are listed with the components they point to).
+inline_traits(x) := {{"kind": kind, "value": t, "source": array.concat(x.source, ["traits", i]), "owner": sprintf("trait %d of %s", [i, owner])} |
+	some i, t in object.get(x.node, "traits", [])
+	not is_ref(t)
+	[kind, owner] := _owner(x)
+}
+
+_owner(x) := ["operationTraits", operation(x)] if x.action
+
+_owner(x) := ["messageTraits", message(x)] if not x.action
+
+# tag_lists are the tag lists of the document: {"tags", "source", "owner"}.
+tag_lists contains {"tags": input.document.tags, "source": ["tags"], "owner": "the document"} if {
+	v2
+	is_array(input.document.tags)
+}
+
+tag_lists contains {"tags": input.document.info.tags, "source": ["info", "tags"], "owner": "the document"} if {
+	v3
+	is_array(input.document.info.tags)
+}
+
+tag_lists contains _tag_list(s.node, s.source, server(s)) if some s in input.servers
+
+tag_lists contains _tag_list(ch.node, ch.source, channel(ch)) if {
+	v3
+	some ch in input.channels
+}
+
+tag_lists contains _tag_list(op.node, op.source, operation(op)) if some op in input.asyncOperations
+
+tag_lists contains _tag_list(m.node, m.source, message(m)) if some m in input.messages
+
+tag_lists contains _tag_list(t.value, t.source, t.owner) if some t in traits
+
+_tag_list(node, source, owner) := {"tags": node.tags, "source": array.concat(source, ["tags"]), "owner": owner} if is_array(node.tags)
+
+# traits are every operation and message trait: reusable and inline.
+traits contains t if some t in component_traits("operationTraits")
+
+traits contains t if some t in component_traits("messageTraits")
+
+traits contains t if {
+	some op in input.asyncOperations
+	some t in inline_traits(op)
+}
+
+traits contains t if {
+	some m in input.messages
+	some t in inline_traits(m)
+}
+
+# security_lists are the security lists of servers, operations and
+# operation traits: {"list", "source", "owner"}. In 2.x each item is a
+# Security Requirement (scheme name to scopes); in 3.x each item is a
+# Security Scheme or a $ref to one.
+security_lists contains _security_list(s.node, s.source, server(s)) if some s in input.servers
+
+security_lists contains _security_list(op.node, op.source, operation(op)) if some op in input.asyncOperations
+
+security_lists contains _security_list(t.value, t.source, t.owner) if {
+	some t in traits
+	t.kind == "operationTraits"
+}
+
+_security_list(node, source, owner) := {"list": node.security, "source": array.concat(source, ["security"]), "owner": owner} if is_array(node.security)
+
+# security_schemes are the reusable security schemes, by name.
+security_schemes := components("securitySchemes")
