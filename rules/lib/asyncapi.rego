@@ -85,6 +85,17 @@ address_source(ch) := ch.source if v2
 
 address_source(ch) := array.concat(ch.source, ["address"]) if v3
 
+# server_fields are the templated location fields of a server: its url in
+# 2.x, its host and pathname in 3.x, as {"field", "value"}.
+server_fields(s) := {{"field": f, "value": s.node[f]} |
+	some f in _location_fields
+	is_string(s.node[f])
+}
+
+_location_fields := ["url"] if v2
+
+_location_fields := ["host", "pathname"] if v3
+
 # Names for messages.
 channel(ch) := sprintf("channel %q", [ch.id])
 

@@ -1,0 +1,15 @@
+package specgate.rules["asyncapi-servers_test"]
+
+import data.specgate.rules["asyncapi-servers"] as rule
+
+test_missing if {
+	rule.violations with input as {"document": {"asyncapi": "3.0.0"}} == {{"path": [], "message": "the document defines no servers; name the brokers applications connect to"}}
+}
+
+test_empty if {
+	rule.violations with input as {"document": {"servers": {}}} == {{"path": ["servers"], "message": "servers is empty; name the brokers applications connect to"}}
+}
+
+test_present if {
+	count(rule.violations) == 0 with input as {"document": {"servers": {"prod": {"host": "h", "protocol": "kafka"}}}}
+}
