@@ -96,6 +96,51 @@ _location_fields := ["url"] if v2
 
 _location_fields := ["host", "pathname"] if v3
 
+# root_channel is the key under the root channels of the channel a local
+# $ref points to ("#/channels/userSignedUp"); undefined for any other
+# target.
+root_channel(ref) := name if {
+	["channels", name] = pointer_path(ref)
+	name in object.keys(object.get(input.document, "channels", {}))
+}
+
+# channel_message_problem explains why item, an entry of the messages of
+# an operation (or of its reply) on the root channel named channel, is not
+# a $ref to one of that channel's messages; undefined when it is one.
+channel_message_problem(owner, channel, item) := sprintf("%s lists a message written inline; point to one of the messages of channel %q with a $ref", [owner, channel]) if {
+	not is_ref(item)
+}
+
+channel_message_problem(owner, channel, item) := sprintf("%s lists %q, which is not a message of its channel %q; point to #/channels/%s/messages/<name>", [owner, item["$ref"], channel, _escape(channel)]) if {
+	is_ref(item)
+	not _channel_message(channel, item["$ref"])
+}
+
+_channel_message(channel, ref) if {
+	["channels", channel, "messages", name] = pointer_path(ref)
+	name in object.keys(object.get(deref(input.document.channels[channel]), "messages", {}))
+}
+
+# trait_values are the traits of an operation or message node that can be
+# read (inline or local $refs); has_unread_trait holds when one of them
+# points to another file or does not resolve, so a rule about a field a
+# trait may supply stays quiet.
+trait_values(node) := [t | some raw in object.get(node, "traits", []); t := deref(raw)]
+
+has_unread_trait(node) if {
+	some raw in object.get(node, "traits", [])
+	not deref(raw)
+}
+
+# supplies holds when the node or one of its traits sets field to a value
+# that is not blank.
+supplies(node, field) if trim_space(node[field]) != ""
+
+supplies(node, field) if {
+	some t in trait_values(node)
+	trim_space(t[field]) != ""
+}
+
 # Names for messages.
 channel(ch) := sprintf("channel %q", [ch.id])
 
