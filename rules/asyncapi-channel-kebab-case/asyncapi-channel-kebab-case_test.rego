@@ -11,7 +11,8 @@ test_asyncapi2_channel_keys if {
 		chan("/", {}),
 		chan("Orders:{orderId}:user_events", {}),
 	]
-	rule.violations with input as {"formats": ["asyncapi", "asyncapi2"], "channels": chans} == {
+	vs1 := rule.violations with input as {"formats": ["asyncapi", "asyncapi2"], "channels": chans}
+	vs1 == {
 		{"path": ["channels", "users/signedUp"], "message": `channel "users/signedUp" is not kebab-case: "signedUp" should be "signed-up"`},
 		{"path": ["channels", "Orders:{orderId}:user_events"], "message": `channel "Orders:{orderId}:user_events" is not kebab-case: "Orders" should be "orders", "user_events" should be "user-events"`},
 	}
@@ -23,7 +24,8 @@ test_asyncapi3_addresses if {
 		chan("b", {"address": "users-{id}/x"}),
 		chan("c", {"address": null}),
 	]
-	rule.violations with input as {"formats": ["asyncapi", "asyncapi3"], "channels": chans} == {{
+	vs2 := rule.violations with input as {"formats": ["asyncapi", "asyncapi3"], "channels": chans}
+	vs2 == {{
 		"path": ["channels", "a", "address"],
 		"message": `the address "Users-{id}/x" of channel "a" is not kebab-case: "Users-{id}"`,
 	}}

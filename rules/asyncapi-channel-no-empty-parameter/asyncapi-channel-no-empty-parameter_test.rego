@@ -7,7 +7,8 @@ test_asyncapi2_channel_keys if {
 		{"id": "users/{}/signedup", "source": ["channels", "users/{}/signedup"], "node": {}},
 		{"id": "users/{userId}", "source": ["channels", "users/{userId}"], "node": {}},
 	]
-	rule.violations with input as {"formats": ["asyncapi", "asyncapi2"], "channels": chans} == {{
+	vs1 := rule.violations with input as {"formats": ["asyncapi", "asyncapi2"], "channels": chans}
+	vs1 == {{
 		"path": ["channels", "users/{}/signedup"],
 		"message": `channel "users/{}/signedup" has an empty {} expression; name it after the parameter it stands for`,
 	}}
@@ -19,7 +20,8 @@ test_asyncapi3_addresses if {
 		{"id": "dynamic", "source": ["channels", "dynamic"], "node": {"address": null}},
 		{"id": "named", "source": ["channels", "named"], "node": {"address": "users.{id}"}},
 	]
-	rule.violations with input as {"formats": ["asyncapi", "asyncapi3"], "channels": chans} == {{
+	vs2 := rule.violations with input as {"formats": ["asyncapi", "asyncapi3"], "channels": chans}
+	vs2 == {{
 		"path": ["channels", "signup", "address"],
 		"message": `the address "users.{}" of channel "signup" has an empty {} expression; name it after the parameter it stands for`,
 	}}

@@ -7,7 +7,8 @@ test_asyncapi2_channel_keys if {
 		{"id": "users?region=eu#top", "source": ["channels", "users?region=eu#top"], "node": {}},
 		{"id": "users/{id}", "source": ["channels", "users/{id}"], "node": {}},
 	]
-	rule.violations with input as {"formats": ["asyncapi", "asyncapi2"], "channels": chans} == {
+	vs1 := rule.violations with input as {"formats": ["asyncapi", "asyncapi2"], "channels": chans}
+	vs1 == {
 		{"path": ["channels", "users?region=eu#top"], "message": `channel "users?region=eu#top" contains "?": a query is not allowed in a channel address; use bindings`},
 		{"path": ["channels", "users?region=eu#top"], "message": `channel "users?region=eu#top" contains "#": a fragment is not allowed in a channel address; use bindings`},
 	}
@@ -19,7 +20,8 @@ test_asyncapi3_addresses if {
 		{"id": "plain", "source": ["channels", "plain"], "node": {"address": "events.all"}},
 		{"id": "unknown", "source": ["channels", "unknown"], "node": {}},
 	]
-	rule.violations with input as {"formats": ["asyncapi", "asyncapi3"], "channels": chans} == {{
+	vs2 := rule.violations with input as {"formats": ["asyncapi", "asyncapi3"], "channels": chans}
+	vs2 == {{
 		"path": ["channels", "events", "address"],
 		"message": `the address "events#all" of channel "events" contains "#": a fragment is not allowed in a channel address; use bindings`,
 	}}

@@ -11,7 +11,8 @@ test_asyncapi2_missing_and_unused if {
 		chan("plain", {}),
 		chan("orders/{orderId}", {}),
 	]
-	rule.violations with input as {"formats": ["asyncapi", "asyncapi2"], "document": {}, "channels": chans} == {
+	vs1 := rule.violations with input as {"formats": ["asyncapi", "asyncapi2"], "document": {}, "channels": chans}
+	vs1 == {
 		{"path": ["channels", "users/{userId}/{action}"], "message": `channel "users/{userId}/{action}" uses {action}, but the channel has no parameter "action"`},
 		{"path": ["channels", "users/{userId}/{action}", "parameters", "id"], "message": `parameter "id" of channel "users/{userId}/{action}" is not used: "users/{userId}/{action}" has no {id}`},
 		{"path": ["channels", "orders/{orderId}"], "message": `channel "orders/{orderId}" uses {orderId}, but the channel has no parameter "orderId"`},
@@ -25,7 +26,8 @@ test_asyncapi3_addresses if {
 		chan("fine", {"address": "users.{userId}", "parameters": {"userId": {}}}),
 		chan("none", {"address": "users", "parameters": {"extra": {}}}),
 	]
-	rule.violations with input as {"formats": ["asyncapi", "asyncapi3"], "document": {}, "channels": chans} == {
+	vs2 := rule.violations with input as {"formats": ["asyncapi", "asyncapi3"], "document": {}, "channels": chans}
+	vs2 == {
 		{"path": ["channels", "signup", "address"], "message": `the address "users.{userId}" of channel "signup" uses {userId}, but the channel has no parameter "userId"`},
 		{"path": ["channels", "signup", "parameters", "userid"], "message": `parameter "userid" of channel "signup" is not used: "users.{userId}" has no {userid}`},
 		{"path": ["channels", "none", "parameters", "extra"], "message": `parameter "extra" of channel "none" is not used: "users" has no {extra}`},

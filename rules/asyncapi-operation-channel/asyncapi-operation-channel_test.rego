@@ -13,7 +13,8 @@ test_channel_references if {
 		op("none", {}),
 	]
 	doc := {"channels": {"user/signup": {}}, "components": {"channels": {"signup": {}}}}
-	rule.violations with input as {"document": doc, "asyncOperations": ops} == {
+	vs1 := rule.violations with input as {"document": doc, "asyncOperations": ops}
+	vs1 == {
 		{"path": ["operations", "component", "channel"], "message": `operation "component" points to "#/components/channels/signup", which is not one of the root channels`},
 		{"path": ["operations", "missing", "channel"], "message": `operation "missing" points to "#/channels/nope", which is not one of the root channels`},
 		{"path": ["operations", "inline", "channel"], "message": `operation "inline" writes its channel inline; point to one of the root channels with $ref: '#/channels/<id>'`},

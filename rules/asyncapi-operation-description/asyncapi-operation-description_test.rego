@@ -14,7 +14,8 @@ test_missing_blank_and_traits if {
 		op("f", {"traits": [{"bindings": {}}]}),
 	]
 	doc := {"components": {"operationTraits": {"described": {"description": "Common."}}}}
-	rule.violations with input as {"formats": ["asyncapi", "asyncapi3"], "document": doc, "asyncOperations": ops} == {
+	vs1 := rule.violations with input as {"formats": ["asyncapi", "asyncapi3"], "document": doc, "asyncOperations": ops}
+	vs1 == {
 		{"path": ["operations", "a"], "message": `operation "a" has no description`},
 		{"path": ["operations", "b"], "message": `operation "b" has no description`},
 		{"path": ["operations", "f"], "message": `operation "f" has no description`},
@@ -23,7 +24,8 @@ test_missing_blank_and_traits if {
 
 test_asyncapi2_without_operation_id if {
 	ops := [{"id": "", "action": "publish", "channel": "users/signedup", "source": ["channels", "users/signedup", "publish"], "node": {}}]
-	rule.violations with input as {"formats": ["asyncapi", "asyncapi2"], "document": {}, "asyncOperations": ops} == {{
+	vs2 := rule.violations with input as {"formats": ["asyncapi", "asyncapi2"], "document": {}, "asyncOperations": ops}
+	vs2 == {{
 		"path": ["channels", "users/signedup", "publish"],
 		"message": `the publish operation of channel "users/signedup" has no description`,
 	}}

@@ -6,7 +6,8 @@ op(ch, action, id) := {"id": id, "action": action, "channel": ch, "source": ["ch
 
 test_later_duplicates_name_the_first if {
 	ops := [op("a", "publish", "x"), op("b", "subscribe", "x"), op("c", "publish", "x"), op("d", "publish", ""), op("e", "publish", "")]
-	rule.violations with input as {"asyncOperations": ops} == {
+	vs1 := rule.violations with input as {"asyncOperations": ops}
+	vs1 == {
 		{"path": ["channels", "b", "subscribe", "operationId"], "message": `operationId "x" is already used by the publish operation of channel "a"; operationIds must be unique`},
 		{"path": ["channels", "c", "publish", "operationId"], "message": `operationId "x" is already used by the publish operation of channel "a"; operationIds must be unique`},
 	}

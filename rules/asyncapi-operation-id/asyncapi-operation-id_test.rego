@@ -11,7 +11,8 @@ test_missing_and_from_traits if {
 		op("b", "publish", {"traits": [{"operationId": "fromTrait"}]}),
 		op("c", "publish", {"operationId": ""}),
 	]
-	rule.violations with input as {"formats": ["asyncapi", "asyncapi2"], "document": {}, "asyncOperations": ops} == {
+	vs1 := rule.violations with input as {"formats": ["asyncapi", "asyncapi2"], "document": {}, "asyncOperations": ops}
+	vs1 == {
 		{"path": ["channels", "a", "publish"], "message": `the publish operation of channel "a" has no operationId`},
 		{"path": ["channels", "c", "publish"], "message": `the publish operation of channel "c" has no operationId`},
 	}

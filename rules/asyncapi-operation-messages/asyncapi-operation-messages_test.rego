@@ -26,7 +26,8 @@ test_messages_of_the_channel if {
 		op("elsewhere", {"channel": {"$ref": "#/components/channels/other"}, "messages": [{"$ref": "#/components/messages/signedUp"}]}),
 		op("all", {"channel": {"$ref": "#/channels/other"}}),
 	]
-	rule.violations with input as {"document": doc, "asyncOperations": ops} == {
+	vs1 := rule.violations with input as {"document": doc, "asyncOperations": ops}
+	vs1 == {
 		{"path": ["operations", "send", "messages", 2], "message": `operation "send" lists "#/components/messages/signedUp", which is not a message of its channel "user/signup"; point to #/channels/user~1signup/messages/<name>`},
 		{"path": ["operations", "send", "messages", 3], "message": `operation "send" lists "#/channels/other/messages/x", which is not a message of its channel "user/signup"; point to #/channels/user~1signup/messages/<name>`},
 		{"path": ["operations", "send", "messages", 4], "message": `operation "send" lists "#/channels/user~1signup/messages/gone", which is not a message of its channel "user/signup"; point to #/channels/user~1signup/messages/<name>`},

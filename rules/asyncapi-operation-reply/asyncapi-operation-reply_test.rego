@@ -29,7 +29,8 @@ test_bad_replies if {
 		op("address", {"address": {"location": "$message.header#/replyTo"}, "channel": {"$ref": "#/channels/fixed"}}),
 		op("shared", {"$ref": "#/components/replies/shared"}),
 	]
-	rule.violations with input as {"document": doc, "asyncOperations": ops} == {
+	vs1 := rule.violations with input as {"document": doc, "asyncOperations": ops}
+	vs1 == {
 		{"path": ["operations", "component", "reply", "channel"], "message": `the reply of operation "component" points to "#/components/channels/replies", which is not one of the root channels`},
 		{"path": ["operations", "inline", "reply", "channel"], "message": `the reply of operation "inline" writes its channel inline; point to a channel with a $ref`},
 		{"path": ["operations", "messages", "reply", "messages", 0], "message": `the reply of operation "messages" lists "#/components/messages/price", which is not a message of its channel "replies"; point to #/channels/replies/messages/<name>`},

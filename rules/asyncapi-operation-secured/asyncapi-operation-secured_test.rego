@@ -27,7 +27,8 @@ test_asyncapi2 if {
 		op2("c", "subscribe", {"traits": [{"$ref": "other.yaml#/trait"}]}),
 		op2("c", "subscribe", {}),
 	]
-	rule.violations with input as {"formats": ["asyncapi", "asyncapi2"], "document": doc, "channels": chans, "asyncOperations": ops} == {
+	vs1 := rule.violations with input as {"formats": ["asyncapi", "asyncapi2"], "document": doc, "channels": chans, "asyncOperations": ops}
+	vs1 == {
 		{"path": ["channels", "b", "publish"], "message": `the publish operation of channel "b" requires no security, and neither do its servers "open"`},
 		{"path": ["channels", "c", "subscribe"], "message": `the subscribe operation of channel "c" requires no security, and neither do its servers "open"`},
 	}
@@ -42,7 +43,8 @@ test_asyncapi3 if {
 		{"id": "sendA", "action": "send", "channel": "a", "source": ["operations", "sendA"], "node": {}},
 		{"id": "sendB", "action": "send", "channel": "b", "source": ["operations", "sendB"], "node": {}},
 	]
-	rule.violations with input as {"formats": ["asyncapi", "asyncapi3"], "document": doc, "channels": chans, "asyncOperations": ops} == {{
+	vs2 := rule.violations with input as {"formats": ["asyncapi", "asyncapi3"], "document": doc, "channels": chans, "asyncOperations": ops}
+	vs2 == {{
 		"path": ["operations", "sendB"],
 		"message": `operation "sendB" requires no security, and neither do its servers "open"`,
 	}}
@@ -50,7 +52,8 @@ test_asyncapi3 if {
 
 test_no_servers if {
 	ops := [{"id": "send", "action": "send", "channel": "a", "source": ["operations", "send"], "node": {}}]
-	rule.violations with input as {"formats": ["asyncapi", "asyncapi3"], "document": {}, "channels": [{"id": "a", "node": {}}], "asyncOperations": ops} == {{
+	vs3 := rule.violations with input as {"formats": ["asyncapi", "asyncapi3"], "document": {}, "channels": [{"id": "a", "node": {}}], "asyncOperations": ops}
+	vs3 == {{
 		"path": ["operations", "send"],
 		"message": `operation "send" requires no security and the document defines no servers that do`,
 	}}

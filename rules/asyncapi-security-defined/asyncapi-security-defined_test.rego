@@ -10,7 +10,8 @@ doc := {"components": {
 test_servers_operations_and_traits if {
 	servers := [{"source": ["servers", "prod"], "node": {"security": [{"certs": []}, {"Oauth": ["read"], "saslScram": []}]}}]
 	ops := [{"id": "onUser", "action": "subscribe", "channel": "users", "source": ["channels", "users", "subscribe"], "node": {"security": [{"oauth": []}], "traits": [{"security": [{"apiKey": []}]}]}}]
-	rule.violations with input as {"formats": ["asyncapi", "asyncapi2"], "document": doc, "servers": servers, "asyncOperations": ops, "messages": []} == {
+	vs1 := rule.violations with input as {"formats": ["asyncapi", "asyncapi2"], "document": doc, "servers": servers, "asyncOperations": ops, "messages": []}
+	vs1 == {
 		{"path": ["servers", "prod", "security", 1, "Oauth"], "message": `server "prod" requires security scheme "Oauth", which is not defined in components.securitySchemes (did you mean "oauth"?)`},
 		{"path": ["servers", "prod", "security", 1, "saslScram"], "message": `server "prod" requires security scheme "saslScram", which is not defined in components.securitySchemes`},
 		{"path": ["components", "operationTraits", "secured", "security", 0, "tokens"], "message": `operation trait "secured" requires security scheme "tokens", which is not defined in components.securitySchemes`},

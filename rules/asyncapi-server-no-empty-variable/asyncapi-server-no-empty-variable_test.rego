@@ -6,7 +6,8 @@ server(name, node) := {"source": ["servers", name], "node": node}
 
 test_asyncapi2_url if {
 	servers := [server("a", {"url": "broker:{}"}), server("b", {"url": "broker:{port}"})]
-	rule.violations with input as {"formats": ["asyncapi", "asyncapi2"], "servers": servers} == {{
+	vs1 := rule.violations with input as {"formats": ["asyncapi", "asyncapi2"], "servers": servers}
+	vs1 == {{
 		"path": ["servers", "a", "url"],
 		"message": `the url "broker:{}" of server "a" has an empty {} variable`,
 	}}
@@ -14,7 +15,8 @@ test_asyncapi2_url if {
 
 test_asyncapi3_host_and_pathname if {
 	servers := [server("a", {"host": "{}.broker", "pathname": "/{}"}), server("b", {"host": "broker", "url": "{}"})]
-	rule.violations with input as {"formats": ["asyncapi", "asyncapi3"], "servers": servers} == {
+	vs2 := rule.violations with input as {"formats": ["asyncapi", "asyncapi3"], "servers": servers}
+	vs2 == {
 		{"path": ["servers", "a", "host"], "message": `the host "{}.broker" of server "a" has an empty {} variable`},
 		{"path": ["servers", "a", "pathname"], "message": `the pathname "/{}" of server "a" has an empty {} variable`},
 	}

@@ -6,7 +6,8 @@ server(name, node) := {"source": ["servers", name], "node": node}
 
 test_asyncapi2_url if {
 	servers := [server("a", {"url": "ws://broker/"}), server("b", {"url": "ws://broker"})]
-	rule.violations with input as {"formats": ["asyncapi", "asyncapi2"], "servers": servers} == {{
+	vs1 := rule.violations with input as {"formats": ["asyncapi", "asyncapi2"], "servers": servers}
+	vs1 == {{
 		"path": ["servers", "a", "url"],
 		"message": `the url "ws://broker/" of server "a" ends with a slash`,
 	}}
@@ -14,7 +15,8 @@ test_asyncapi2_url if {
 
 test_asyncapi3_host_and_pathname if {
 	servers := [server("a", {"host": "broker/", "pathname": "/vhost/"}), server("b", {"host": "broker", "pathname": "/"})]
-	rule.violations with input as {"formats": ["asyncapi", "asyncapi3"], "servers": servers} == {
+	vs2 := rule.violations with input as {"formats": ["asyncapi", "asyncapi3"], "servers": servers}
+	vs2 == {
 		{"path": ["servers", "a", "host"], "message": `the host "broker/" of server "a" ends with a slash`},
 		{"path": ["servers", "a", "pathname"], "message": `the pathname "/vhost/" of server "a" ends with a slash`},
 	}

@@ -14,7 +14,8 @@ test_asyncapi2 if {
 		server("plain", {"url": "broker:1883"}),
 	]
 	doc := {"components": {"serverVariables": {"host": {"enum": ["a"], "default": "a"}}}}
-	rule.violations with input as {"formats": ["asyncapi", "asyncapi2"], "document": doc, "servers": servers} == {
+	vs1 := rule.violations with input as {"formats": ["asyncapi", "asyncapi2"], "document": doc, "servers": servers}
+	vs1 == {
 		{"path": ["servers", "prod", "url"], "message": `server "prod" uses {port} in its url, but defines no variable "port"`},
 		{"path": ["servers", "prod", "variables", "user"], "message": `variable "user" of server "prod" is not used in its url`},
 		{"path": ["servers", "prod", "variables", "region", "default"], "message": `the default "asia" of variable "region" of server "prod" is not one of its enum values`},
@@ -23,7 +24,8 @@ test_asyncapi2 if {
 
 test_asyncapi3_host_and_pathname if {
 	servers := [server("prod", {"host": "{env}.example.org", "pathname": "/{vhost}", "variables": {"env": {"default": "prod"}}})]
-	rule.violations with input as {"formats": ["asyncapi", "asyncapi3"], "document": {}, "servers": servers} == {{
+	vs2 := rule.violations with input as {"formats": ["asyncapi", "asyncapi3"], "document": {}, "servers": servers}
+	vs2 == {{
 		"path": ["servers", "prod", "pathname"],
 		"message": `server "prod" uses {vhost} in its pathname, but defines no variable "vhost"`,
 	}}
@@ -31,7 +33,8 @@ test_asyncapi3_host_and_pathname if {
 
 test_asyncapi3_unused if {
 	servers := [server("prod", {"host": "broker", "variables": {"env": {}}})]
-	rule.violations with input as {"formats": ["asyncapi", "asyncapi3"], "document": {}, "servers": servers} == {{
+	vs3 := rule.violations with input as {"formats": ["asyncapi", "asyncapi3"], "document": {}, "servers": servers}
+	vs3 == {{
 		"path": ["servers", "prod", "variables", "env"],
 		"message": `variable "env" of server "prod" is not used in its host or pathname`,
 	}}

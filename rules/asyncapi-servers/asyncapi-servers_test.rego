@@ -3,11 +3,13 @@ package specgate.rules["asyncapi-servers_test"]
 import data.specgate.rules["asyncapi-servers"] as rule
 
 test_missing if {
-	rule.violations with input as {"document": {"asyncapi": "3.0.0"}} == {{"path": [], "message": "the document defines no servers; name the brokers applications connect to"}}
+	vs1 := rule.violations with input as {"document": {"asyncapi": "3.0.0"}}
+	vs1 == {{"path": [], "message": "the document defines no servers; name the brokers applications connect to"}}
 }
 
 test_empty if {
-	rule.violations with input as {"document": {"servers": {}}} == {{"path": ["servers"], "message": "servers is empty; name the brokers applications connect to"}}
+	vs2 := rule.violations with input as {"document": {"servers": {}}}
+	vs2 == {{"path": ["servers"], "message": "servers is empty; name the brokers applications connect to"}}
 }
 
 test_present if {
