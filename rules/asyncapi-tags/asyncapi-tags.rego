@@ -55,7 +55,7 @@ _holder := ["info"] if {
 
 _holder := [] if {
 	asyncapi.v3
-	not is_object(input.document.info)
+	not is_object(object.get(input.document, "info", null))
 }
 
 _where := concat(".", _path)

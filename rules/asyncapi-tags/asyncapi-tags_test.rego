@@ -21,3 +21,8 @@ test_asyncapi3 if {
 	vs4 == {{"path": ["info", "tags"], "message": "info.tags is empty; list the tags the document uses"}}
 	count(rule.violations) == 0 with input as {"formats": v3, "document": {"info": {"tags": [{"$ref": "#/components/tags/a"}]}}}
 }
+
+test_asyncapi3_without_info if {
+	vs := rule.violations with input as {"formats": v3, "document": {"asyncapi": "3.0.0"}}
+	vs == {{"path": [], "message": "the document declares no tags; list them under info.tags"}}
+}
