@@ -141,6 +141,37 @@ supplies(node, field) if {
 	trim_space(t[field]) != ""
 }
 
+# json_schema_format holds for the schema formats that are JSON Schema:
+# AsyncAPI's own and JSON Schema's (absent means AsyncAPI's). OpenAPI,
+# Avro, RAML and Protobuf schemas are not.
+json_schema_format(f) if f == ""
+
+json_schema_format(f) if startswith(f, "application/vnd.aai.asyncapi")
+
+json_schema_format(f) if startswith(f, "application/schema+json")
+
+json_schema_format(f) if startswith(f, "application/schema+yaml")
+
+# schema_format is the format of a message's payload: the message's
+# schemaFormat in 2.x, the multi-format schema's in 3.x, "" when unset.
+schema_format(m) := object.get(m.node, "schemaFormat", "") if v2
+
+schema_format(m) := object.get(w, "schemaFormat", "") if {
+	v3
+	w := deref(object.get(m.node, "payload", {}))
+}
+
+# validate checks value against a JSON Schema written in the document:
+# the schema's own $refs into components resolve because the document's
+# components are offered alongside it. It returns the first error ("lumens:
+# Must be greater than or equal to 0"), and is undefined when the value
+# matches or the schema cannot be compiled.
+validate(value, schema) := replace(trim_prefix(errors[0].error, "(Root): "), "(Root)", "the value") if {
+	bundle := object.union({"components": object.get(input.document, "components", {})}, schema)
+	[ok, errors] := json.match_schema(json.marshal(value), bundle)
+	not ok
+}
+
 # Names for messages.
 channel(ch) := sprintf("channel %q", [ch.id])
 
