@@ -10,8 +10,9 @@
 #   and the schemas inside them), when it is written in a JSON Schema
 #   format (AsyncAPI's own or JSON Schema; payloads in OpenAPI, Avro, RAML
 #   or Protobuf formats are left alone), with its `$ref`s into
-#   `components` resolved. The rule reports on the `default` or on the
-#   example, with the first error.
+#   `components` resolved; a null value of a schema marked `nullable: true`
+#   (an OpenAPI schema reused by an OpenAPI-format payload) is accepted. The
+#   rule reports on the `default` or on the example, with the first error.
 #
 #   ```yaml
 #   components:
@@ -41,6 +42,7 @@ import data.specgate.lib.util
 violations contains util.violation(array.concat(s.source, ["default"]), msg) if {
 	some s in _schemas
 	"default" in object.keys(s.node)
+	not _openapi_null(s.node, s.node["default"])
 	err := asyncapi.validate(s.node["default"], s.node)
 	msg := sprintf("the default of %s does not match it: %s", [_label(s), err])
 }
@@ -48,6 +50,7 @@ violations contains util.violation(array.concat(s.source, ["default"]), msg) if 
 violations contains util.violation(array.concat(s.source, ["examples", i]), msg) if {
 	some s in _schemas
 	some i, example in s.node.examples
+	not _openapi_null(s.node, example)
 	err := asyncapi.validate(example, s.node)
 	msg := sprintf("example %d of %s does not match it: %s", [i, _label(s), err])
 }
@@ -71,6 +74,11 @@ _foreign(source) if {
 	count(source) >= count(p)
 	array.slice(source, 0, count(p)) == p
 }
+
+# A component schema may be an OpenAPI schema used by a payload in the
+# OpenAPI format, where `nullable: true` admits null; JSON Schema does not
+# know the keyword, so null is not checked there.
+_openapi_null(node, null) if node.nullable == true
 
 _label(s) := sprintf("schema %q", [s.name]) if s.name != ""
 
