@@ -21,6 +21,10 @@
 #       parameters:
 #         id:                    # bad: not in the address
 #           description: Id of the user.
+#     users/{userId}/deleted:    # good
+#       parameters:
+#         userId:
+#           description: Id of the user.
 #   ```
 # custom:
 #   category: Channels

@@ -14,10 +14,12 @@
 #
 #   ```yaml
 #   servers:
-#     production: {url: broker.example.com, protocol: kafka}
+#     production: {url: broker.mycompany.com, protocol: kafka}
 #   channels:
 #     users/signedup:
 #       servers: [production, staging]   # bad: no server "staging"
+#     users/deleted:
+#       servers: [production]            # good
 #   ```
 # custom:
 #   category: Channels

@@ -19,7 +19,10 @@
 #     messages:
 #       userSignedUp:
 #         headers:
-#           type: object                 # good
+#           type: string                   # bad: headers are a map
+#       userDeleted:
+#         headers:
+#           type: object                   # good
 #           properties:
 #             correlationId: {type: string}
 #   ```

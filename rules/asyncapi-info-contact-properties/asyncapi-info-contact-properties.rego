@@ -13,7 +13,11 @@
 #
 #   ```yaml
 #   info:
-#     contact:
+#     contact:                    # bad: no url, no email
+#       name: Accounts team
+#   ---
+#   info:
+#     contact:                    # good
 #       name: Accounts team
 #       url: https://mycompany.com/teams/accounts
 #       email: accounts@mycompany.com

@@ -11,10 +11,14 @@
 #   `asyncapi-info-contact-properties`.
 #
 #   ```yaml
+#   info:                         # bad: no contact
+#     title: Account service
+#     version: 1.0.0
+#   ---
 #   info:
 #     title: Account service
 #     version: 1.0.0
-#     contact:                      # good
+#     contact:                    # good
 #       name: Accounts team
 #       email: accounts@mycompany.com
 #   ```

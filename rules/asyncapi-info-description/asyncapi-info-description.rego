@@ -10,10 +10,14 @@
 #   reports on `info` (or on the document root when there is no `info`).
 #
 #   ```yaml
+#   info:                         # bad: no description
+#     title: Account service
+#     version: 1.0.0
+#   ---
 #   info:
 #     title: Account service
 #     version: 1.0.0
-#     description: |                # good
+#     description: |              # good
 #       Publishes the life cycle of user accounts: sign-ups, changes and
 #       deletions.
 #   ```

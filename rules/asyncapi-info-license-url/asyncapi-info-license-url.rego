@@ -12,9 +12,13 @@
 #
 #   ```yaml
 #   info:
-#     license:
+#     license:                    # bad: which terms?
+#       name: Proprietary
+#   ---
+#   info:
+#     license:                    # good
 #       name: Apache 2.0
-#       url: https://www.apache.org/licenses/LICENSE-2.0     # good
+#       url: https://www.apache.org/licenses/LICENSE-2.0
 #   ```
 # custom:
 #   category: Documentation

@@ -10,8 +10,14 @@
 #   `asyncapi-info-license-url`.
 #
 #   ```yaml
+#   info:                         # bad: no license
+#     title: Account service
+#     version: 1.0.0
+#   ---
 #   info:
-#     license:                        # good
+#     title: Account service
+#     version: 1.0.0
+#     license:                    # good
 #       name: Apache 2.0
 #       url: https://www.apache.org/licenses/LICENSE-2.0
 #   ```

@@ -13,8 +13,14 @@
 #   `defaultContentType`. The rule reports on the message.
 #
 #   ```yaml
+#   asyncapi: 3.0.0               # bad: no defaultContentType, and
+#   components:                   # the message has no contentType
+#     messages:
+#       userSignedUp:
+#         payload: {type: object}
+#   ---
 #   asyncapi: 3.0.0
-#   defaultContentType: application/json     # good: covers every message
+#   defaultContentType: application/json   # good: covers every message
 #   ```
 # custom:
 #   category: Messages

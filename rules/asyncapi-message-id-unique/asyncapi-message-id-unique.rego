@@ -18,7 +18,9 @@
 #       userSignedUp:
 #         messageId: user
 #       userDeleted:
-#         messageId: user      # bad: userSignedUp uses it already
+#         messageId: user          # bad: userSignedUp uses it already
+#       userChanged:
+#         messageId: userChanged   # good
 #   ```
 # custom:
 #   category: Messages

@@ -14,10 +14,13 @@
 #
 #   ```yaml
 #   operations:
-#     sendUserSignedUp:
+#     sendUserSignedUp:           # bad: no description
 #       action: send
 #       channel: {$ref: '#/channels/userSignedUp'}
-#       description: Sent once the user has confirmed their email.   # good
+#     receiveUserSignedUp:
+#       action: receive
+#       channel: {$ref: '#/channels/userSignedUp'}
+#       description: Welcome mail is sent on each sign-up.   # good
 #   ```
 # custom:
 #   category: Operations

@@ -18,7 +18,9 @@
 #         operationId: onUser
 #     users/deleted:
 #       subscribe:
-#         operationId: onUser     # bad: used by users/signedup already
+#         operationId: onUser         # bad: used by users/signedup already
+#       publish:
+#         operationId: deleteUser     # good
 #   ```
 # custom:
 #   category: Operations

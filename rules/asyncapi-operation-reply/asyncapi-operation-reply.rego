@@ -23,7 +23,8 @@
 #       reply:
 #         channel: {$ref: '#/channels/priceReplies'}
 #         messages:
-#           - $ref: '#/channels/priceReplies/messages/price'   # good
+#           - $ref: '#/components/messages/price'                # bad
+#           - $ref: '#/channels/priceReplies/messages/price'     # good
 #   ```
 # custom:
 #   category: Operations

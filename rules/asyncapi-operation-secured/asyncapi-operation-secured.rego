@@ -17,11 +17,20 @@
 #
 #   ```yaml
 #   servers:
-#     production:
+#     public:                                # no security
 #       host: broker.mycompany.com
 #       protocol: kafka
+#   channels:
+#     announcements: {address: announcements}
+#   operations:
+#     receiveAnnouncements:                  # bad: nothing protects it
+#       action: receive
+#       channel: {$ref: '#/channels/announcements'}
+#     sendAnnouncements:                     # good
+#       action: send
+#       channel: {$ref: '#/channels/announcements'}
 #       security:
-#         - $ref: '#/components/securitySchemes/sasl'   # covers its channels
+#         - $ref: '#/components/securitySchemes/sasl'
 #   ```
 # custom:
 #   category: Security

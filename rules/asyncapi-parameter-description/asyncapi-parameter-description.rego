@@ -14,9 +14,12 @@
 #
 #   ```yaml
 #   channels:
-#     users/{userId}/signedup:
+#     users/{userId}/{kind}:
 #       parameters:
 #         userId:                       # bad: no description
+#           schema: {type: string}
+#         kind:                         # good
+#           description: Kind of event, as in the audit log.
 #           schema: {type: string}
 #   ```
 # custom:

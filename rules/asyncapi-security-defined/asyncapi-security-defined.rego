@@ -20,6 +20,7 @@
 #       protocol: kafka-secure
 #       security:
 #         - saslScram: []      # bad: not under components.securitySchemes
+#         - certs: []          # good
 #   components:
 #     securitySchemes:
 #       certs: {type: X509}

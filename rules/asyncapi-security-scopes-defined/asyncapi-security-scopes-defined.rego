@@ -25,7 +25,9 @@
 #             tokenUrl: https://auth.mycompany.com/token
 #             availableScopes:
 #               lights:read: Read measurements.
-#         scopes: [lights:write]     # bad: not an available scope
+#         scopes:
+#           - lights:read      # good
+#           - lights:write     # bad: not an available scope
 #   ```
 # custom:
 #   category: Security

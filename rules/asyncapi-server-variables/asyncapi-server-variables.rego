@@ -23,6 +23,13 @@
 #         region:
 #           enum: [eu, us]
 #           default: asia                           # bad: not in enum
+#     test:
+#       url: '{region}.test.mycompany.com'          # good
+#       protocol: mqtt
+#       variables:
+#         region:
+#           enum: [eu, us]
+#           default: eu
 #   ```
 # custom:
 #   category: Servers

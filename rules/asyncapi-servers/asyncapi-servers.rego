@@ -11,6 +11,9 @@
 #   object and on `servers` when it is empty.
 #
 #   ```yaml
+#   asyncapi: 3.0.0             # bad: no servers
+#   info: {title: Accounts, version: 1.0.0}
+#   ---
 #   asyncapi: 3.0.0
 #   servers:                    # good
 #     production:

@@ -16,6 +16,7 @@
 #   ```yaml
 #   tags:
 #     - name: users
+#     - name: accounts    # good
 #     - name: users       # bad: already in the list
 #   ```
 # custom:

@@ -12,6 +12,11 @@
 #
 #   ```yaml
 #   asyncapi: 3.0.0
+#   info:                           # bad: no tags
+#     title: Account service
+#     version: 1.0.0
+#   ---
+#   asyncapi: 3.0.0
 #   info:
 #     title: Account service
 #     version: 1.0.0

@@ -17,7 +17,7 @@
 #   ```yaml
 #   components:
 #     schemas:
-#       user: {type: object}         # used by a message payload
+#       user: {type: object}         # good: used by a message payload
 #       userV1: {type: object}       # bad: nothing refers to it
 #   ```
 # custom:
