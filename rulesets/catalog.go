@@ -84,6 +84,7 @@ func (info RuleInfo) Markdown() string {
 func Index(infos []RuleInfo) string {
 	var b strings.Builder
 	b.WriteString("# Built-in rules\n\nGenerated from the rules' METADATA by `go test ./rulesets -update`; do not edit by hand.\n\n")
+	b.WriteString("How these rules map onto the rules of vacuum, Spectral and Redocly: [parity with other linters](parity.md).\n\n")
 	b.WriteString("| Rule | Category | Maturity | Original | lenient | recommended | strict |\n|---|---|---|---|---|---|---|\n")
 	for _, r := range infos {
 		fmt.Fprintf(&b, "| [%s](%s.md) | %s | %s | %s | %s | %s | %s |\n", r.ID, r.ID, r.Category, r.Maturity,
