@@ -1,10 +1,15 @@
 package rulesets
 
 import (
+	_ "embed"
+	"errors"
 	"fmt"
+	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/specgate/specgate/policy"
+	"github.com/specgate/specgate/spec"
 )
 
 // RuleInfo is a rule as `rules list` and the docs show it: its metadata and
@@ -84,6 +89,7 @@ func (info RuleInfo) Markdown() string {
 func Index(infos []RuleInfo) string {
 	var b strings.Builder
 	b.WriteString("# Built-in rules\n\nGenerated from the rules' METADATA by `go test ./rulesets -update`; do not edit by hand.\n\n")
+	b.WriteString("How these rules map onto the rules of vacuum, Spectral and Redocly: [parity with other linters](parity.md).\n\n")
 	b.WriteString("| Rule | Category | Maturity | Original | lenient | recommended | strict |\n|---|---|---|---|---|---|---|\n")
 	for _, r := range infos {
 		fmt.Fprintf(&b, "| [%s](%s.md) | %s | %s | %s | %s | %s | %s |\n", r.ID, r.ID, r.Category, r.Maturity,
@@ -91,3 +97,174 @@ func Index(infos []RuleInfo) string {
 	}
 	return b.String()
 }
+
+// PeerRule is one rule of a peer linter's ruleset, as listed in
+// rulesets/peers.yaml: the inventory that docs/rules/parity.md maps onto
+// specgate's rules.
+type PeerRule struct {
+	Peer     string // vacuum, spectral, redocly
+	Version  string // the peer version the inventory was taken from
+	Ruleset  string // the peer's ruleset (all, owasp, oas, recommended, …)
+	About    string // what the ruleset is, for the docs
+	ID       string // the rule id as the peer spells it
+	Severity string // what the peer's default ruleset does with it; "off" when disabled
+	Formats  []string
+	Meaning  string
+	Reason   string // why specgate deliberately does not mirror it; "" otherwise
+}
+
+// Key is how rule METADATA names a peer rule: "vacuum:owasp-no-http-basic".
+func (p PeerRule) Key() string { return p.Peer + ":" + p.ID }
+
+//go:embed peers.yaml
+var peersYAML []byte
+
+// Peers returns the inventory of peer rules, in file order.
+func Peers() ([]PeerRule, error) { return ParsePeers("rulesets/peers.yaml", peersYAML) }
+
+var peerSeverityRE = regexp.MustCompile(`^(error|warn|info|hint|off)\b`)
+
+// ParsePeers reads an inventory of peer rules (the format of
+// rulesets/peers.yaml). Every problem is reported with its line and column.
+func ParsePeers(file string, data []byte) ([]PeerRule, error) {
+	root, err := spec.Parse(file, data, spec.DefaultLimits())
+	if err != nil {
+		return nil, err
+	}
+	var errs []error
+	fail := func(n *spec.Node, format string, args ...any) {
+		errs = append(errs, &spec.Error{File: file, Pos: n.Range.Start, Msg: fmt.Sprintf(format, args...)})
+	}
+	list := func(n *spec.Node, what string) []*spec.Node {
+		if n == nil || n.Kind != spec.Array {
+			fail(orNode(n, root), "%s must be a list", what)
+			return nil
+		}
+		return n.Items
+	}
+	str := func(n *spec.Node, key string, required bool) string {
+		v := n.Get(key)
+		if v == nil && !required {
+			return ""
+		}
+		if v == nil || v.Kind != spec.String || strings.TrimSpace(v.Value) == "" {
+			fail(orNode(v, n), "%q must be a non-empty string", key)
+			return ""
+		}
+		return v.Value
+	}
+	var out []PeerRule
+	seen := map[string]bool{}
+	for _, peer := range list(root.Get("peers"), "peers") {
+		name, version := str(peer, "name", true), str(peer, "version", true)
+		for _, rs := range list(peer.Get("rulesets"), "rulesets of "+name) {
+			rsName, about := str(rs, "name", true), str(rs, "about", true)
+			for _, r := range list(rs.Get("rules"), "rules of "+name+" "+rsName) {
+				pr := PeerRule{Peer: name, Version: version, Ruleset: rsName, About: about,
+					ID: str(r, "id", true), Severity: str(r, "severity", true), Meaning: str(r, "meaning", true), Reason: str(r, "reason", false)}
+				for _, f := range list(r.Get("formats"), "formats of "+pr.Key()) {
+					if !slices.Contains(policy.FormatTags, f.Value) {
+						fail(f, "unknown format %q of %s", f.Value, pr.Key())
+					}
+					pr.Formats = append(pr.Formats, f.Value)
+				}
+				if pr.Severity != "" && !peerSeverityRE.MatchString(pr.Severity) {
+					fail(r.Get("severity"), "severity of %s must start with error, warn, info, hint or off", pr.Key())
+				}
+				if seen[pr.Key()] {
+					fail(r, "%s is listed twice", pr.Key())
+				}
+				seen[pr.Key()] = true
+				out = append(out, pr)
+			}
+		}
+	}
+	return out, errors.Join(errs...)
+}
+
+func orNode(n, fallback *spec.Node) *spec.Node {
+	if n != nil {
+		return n
+	}
+	return fallback
+}
+
+// Mirrors maps each peer rule key to the specgate rules whose METADATA
+// names it, sorted by id.
+func Mirrors(infos []RuleInfo) map[string][]string {
+	out := map[string][]string{}
+	for _, r := range infos {
+		for _, p := range r.Peers {
+			out[p] = append(out[p], r.ID)
+		}
+	}
+	return out
+}
+
+// Parity renders docs/rules/parity.md: every peer rule with the specgate
+// rules that mirror it, or the reason specgate does not, or "not yet
+// covered".
+func Parity(infos []RuleInfo, peers []PeerRule) string {
+	mirrors := Mirrors(infos)
+	type group struct {
+		peer, version, ruleset, about string
+		rules                         []PeerRule
+	}
+	var groups []*group
+	for _, p := range peers {
+		if len(groups) == 0 || groups[len(groups)-1].peer != p.Peer || groups[len(groups)-1].ruleset != p.Ruleset {
+			groups = append(groups, &group{peer: p.Peer, version: p.Version, ruleset: p.Ruleset, about: p.About})
+		}
+		g := groups[len(groups)-1]
+		g.rules = append(g.rules, p)
+	}
+	var b strings.Builder
+	b.WriteString("# Parity with other linters\n\nGenerated from rulesets/peers.yaml and the rules' METADATA by `go test ./rulesets -update`; do not edit by hand.\n\n")
+	b.WriteString("Every rule of the peer rulesets below is listed with the specgate rules that check the same thing (their METADATA names it " +
+		"as `<peer>:<id>`), or the reason specgate deliberately does not mirror it, or *not yet covered*. " +
+		"To move a peer configuration to specgate, look up each rule it configures and set the specgate rules in the `rules` of a profile " +
+		"(`include`, `exclude`, `override`). *Default* is what the peer's default ruleset does with the rule.\n\n")
+	b.WriteString("| Peer | Ruleset | Rules | Mirrored | Not mirrored, with a reason | Not yet covered |\n|---|---|---|---|---|---|\n")
+	for _, g := range groups {
+		var mirrored, reasoned, open int
+		for _, p := range g.rules {
+			switch {
+			case len(mirrors[p.Key()]) > 0:
+				mirrored++
+			case p.Reason != "":
+				reasoned++
+			default:
+				open++
+			}
+		}
+		fmt.Fprintf(&b, "| %s %s | [%s](#%s) | %d | %d | %d | %d |\n", g.peer, g.version, g.ruleset, anchor(g.peer+"-"+g.ruleset), len(g.rules), mirrored, reasoned, open)
+	}
+	for _, g := range groups {
+		fmt.Fprintf(&b, "\n## %s-%s\n\n%s\n\n", g.peer, g.ruleset, g.about)
+		b.WriteString("| Rule | Default | Formats | Meaning | specgate |\n|---|---|---|---|---|\n")
+		for _, p := range g.rules {
+			var cell string
+			switch ids := mirrors[p.Key()]; {
+			case len(ids) > 0:
+				links := make([]string, len(ids))
+				for i, id := range ids {
+					links[i] = fmt.Sprintf("[%s](%s.md)", id, id)
+				}
+				cell = strings.Join(links, ", ")
+			case p.Reason != "":
+				cell = "not mirrored: " + p.Reason
+			default:
+				cell = "*not yet covered*"
+			}
+			fmt.Fprintf(&b, "| `%s` | %s | %s | %s | %s |\n", p.ID, cellText(p.Severity), strings.Join(p.Formats, ", "), cellText(p.Meaning), cellText(cell))
+		}
+	}
+	return b.String()
+}
+
+// anchor is the GitHub heading anchor of a heading made of words and
+// hyphens.
+func anchor(heading string) string { return strings.ToLower(heading) }
+
+// cellText escapes what would end a Markdown table cell.
+func cellText(s string) string { return strings.ReplaceAll(s, "|", "\\|") }

@@ -48,6 +48,8 @@ func (b *viewBuilder) asyncapi(root *Node) {
 		each(root.Get("operations"), func(id string, raw *Node) {
 			b.asyncOp3(id, b.deref(raw), Path{"operations", id}, channels)
 		})
+		// 3.x moved the document's tag list under info.
+		b.tags(root.Get("info").Get("tags"), Path{"info", "tags"})
 	}
 }
 
@@ -79,13 +81,40 @@ func (b *viewBuilder) asyncOp3(id string, n *Node, src Path, channels map[*Node]
 			op.Channel = strings.TrimPrefix(c.Ref(), "#/channels/")
 		}
 	}
-	op.Security = b.security(n.Get("security"), src.with("security"))
+	op.Security = b.schemeList(n.Get("security"), src.with("security"))
 	if ms := n.Get("messages"); ms != nil && ms.Kind == Array {
 		for i, m := range ms.Items {
 			op.Messages = append(op.Messages, b.message("", m, src.with("messages", i)))
 		}
 	}
 	b.v.AsyncOperations = append(b.v.AsyncOperations, op)
+}
+
+// schemeList reads a 3.x security list: each item is a Security Scheme
+// (usually a $ref to one) and satisfying any one of them is enough, so
+// each is an alternative of its own. A scheme is named by its key under
+// components.securitySchemes when reached through a $ref, else "", and
+// requires the scopes its `scopes` field lists.
+func (b *viewBuilder) schemeList(n *Node, src Path) *Security {
+	if n == nil || n.Kind != Array {
+		return nil
+	}
+	s := &Security{Source: src, Alternatives: []SecurityAlternative{}}
+	for i, it := range n.Items {
+		name := ""
+		if ref := it.Ref(); ref != "" {
+			name = refName(ref)
+		}
+		scopes := strList(b.deref(it).Get("scopes"))
+		s.Alternatives = append(s.Alternatives, SecurityAlternative{Source: src.with(i), Schemes: []SchemeScopes{{Name: name, Scopes: scopes}}})
+	}
+	return s
+}
+
+// refName is the last segment of a $ref, unescaped: the component name of
+// "#/components/messages/a~1b" is "a/b".
+func refName(ref string) string {
+	return pointerUnescaper.Replace(ref[strings.LastIndex(ref, "/")+1:])
 }
 
 // message registers a message once (by its dereferenced node) and returns
@@ -100,7 +129,7 @@ func (b *viewBuilder) message(name string, raw *Node, src Path) *Message {
 	}
 	if name == "" {
 		if ref := raw.Ref(); ref != "" {
-			name = ref[strings.LastIndex(ref, "/")+1:]
+			name = refName(ref)
 		}
 	}
 	m := &Message{Name: name, Node: n, Source: src}

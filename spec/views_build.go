@@ -59,7 +59,7 @@ func (b *viewBuilder) build() {
 	case AsyncAPI:
 		b.asyncapi(root)
 	}
-	b.tags(root.Get("tags"))
+	b.tags(root.Get("tags"), Path{"tags"})
 }
 
 func strList(n *Node) []string {
@@ -460,12 +460,14 @@ func (b *viewBuilder) swaggerServers(root *Node) {
 	}
 }
 
-func (b *viewBuilder) tags(n *Node) {
+// tags adds a tag list; an item may be a $ref to a tag (AsyncAPI 3).
+func (b *viewBuilder) tags(n *Node, src Path) {
 	if n == nil || n.Kind != Array {
 		return
 	}
-	for i, t := range n.Items {
-		b.v.Tags = append(b.v.Tags, &Tag{Name: t.GetStr("name"), Description: t.GetStr("description"), Node: t, Source: Path{"tags", i}})
+	for i, raw := range n.Items {
+		t := b.deref(raw)
+		b.v.Tags = append(b.v.Tags, &Tag{Name: t.GetStr("name"), Description: t.GetStr("description"), Node: t, Source: src.with(i)})
 	}
 }
 

@@ -166,7 +166,11 @@ func dumpViews(doc *spec.Document) map[string]any {
 		for _, m := range op.Messages {
 			names = append(names, m.Name)
 		}
-		aops = append(aops, fmt.Sprintf("%s %s channel=%s messages=%v %s", op.Action, op.ID, op.Channel, names, at(op.Source)))
+		line := fmt.Sprintf("%s %s channel=%s messages=%v %s", op.Action, op.ID, op.Channel, names, at(op.Source))
+		if op.Security != nil {
+			line += fmt.Sprintf(" security=%v", security(op.Security))
+		}
+		aops = append(aops, line)
 	}
 	for _, m := range v.Messages {
 		s := m.Name + " " + at(m.Source)
