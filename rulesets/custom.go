@@ -294,6 +294,11 @@ func (l *rulesetLoader) ids(set *customSet, file string, d *dsl.RuleDef) []strin
 	for _, x := range set.defs {
 		candidates = append(candidates, x.ID)
 	}
+	if reason := peerReason(d.ID); reason != "" {
+		l.warnings = append(l.warnings, fmt.Sprintf("%s:%d:%d: rule %q is not mirrored by specgate (%s); its severity is ignored",
+			file, d.Pos.Line, d.Pos.Col, d.ID, reason))
+		return nil
+	}
 	if set.spectral && !strings.HasPrefix(d.ID, BuiltinPrefix) {
 		// Most likely a rule of the Spectral ruleset the chain extends that
 		// specgate has no equivalent for: setting its severity changes
@@ -322,50 +327,70 @@ func peerRules(reg *policy.Registry, name string) []string {
 }
 
 // spectral maps `extends: spectral:oas` and `spectral:asyncapi` to the
-// built-in rules equivalent to that ruleset's rules, at their original
-// severity ("off" turns them off, which matters when a later entry
+// built-in rules equivalent to that ruleset's rules (their METADATA peers),
+// at their original severity. The mode follows Spectral: "recommended" (the
+// default) maps the rules Spectral enables by default, "all" every rule,
+// "off" turns the equivalents off (which matters when a later entry
 // re-enables some).
 func (l *rulesetLoader) spectral(set *customSet, file string, ext dsl.Extend) {
-	var formats []string
+	var prefix string
 	switch ext.Name {
 	case "spectral:oas":
-		formats = []string{"oas", "oas2", "oas3", "oas3.0", "oas3.1", "oas3.2"}
+		prefix = "oas"
 	case "spectral:asyncapi":
-		formats = []string{"asyncapi", "asyncapi2", "asyncapi3"}
+		prefix = "asyncapi"
 	default:
 		l.failAt(file, ext.Pos, "unknown ruleset %q (known: spectral:oas, spectral:asyncapi, %s)%s", ext.Name, strings.Join(Names, ", "),
 			Suggest(ext.Name, append([]string{"spectral:oas", "spectral:asyncapi"}, Names...)))
 		return
 	}
 	set.spectral = true
+	inRuleset := map[string]bool{} // spectral rule id -> enabled by default
+	if peers, err := Peers(); err == nil {
+		for _, p := range peers {
+			if p.Peer == "spectral" && p.Ruleset == prefix {
+				inRuleset[p.ID] = p.Severity != "off"
+			}
+		}
+	}
 	for _, r := range l.reg.Rules {
-		if !r.Builtin || !hasPeer(r, "spectral:") || !overlaps(r.Formats, formats) {
+		if !r.Builtin {
 			continue
 		}
-		if ext.Mode == "off" {
+		enabled, mapped := false, false
+		for _, peer := range r.Peers {
+			id, ok := strings.CutPrefix(peer, "spectral:")
+			if !ok {
+				continue
+			}
+			if on, ok := inRuleset[id]; ok {
+				mapped = true
+				enabled = enabled || on || ext.Mode == "all"
+			}
+		}
+		switch {
+		case !mapped:
+		case ext.Mode == "off":
 			set.sev[r.ID] = policy.Off
-		} else {
+		case enabled:
 			set.sev[r.ID] = r.Severity
 		}
 	}
 }
 
-func hasPeer(r *policy.Rule, prefix string) bool {
-	for _, p := range r.Peers {
-		if strings.HasPrefix(p, prefix) {
-			return true
+// peerReason is why specgate deliberately does not mirror a peer rule of
+// this name, "" when it does or the name is unknown.
+func peerReason(name string) string {
+	peers, err := Peers()
+	if err != nil {
+		return ""
+	}
+	for _, p := range peers {
+		if p.ID == name && p.Reason != "" {
+			return p.Reason
 		}
 	}
-	return false
-}
-
-func overlaps(a, b []string) bool {
-	for _, x := range a {
-		if slices.Contains(b, x) {
-			return true
-		}
-	}
-	return false
+	return ""
 }
 
 // functions loads the Rego files of a ruleset's functions folder and

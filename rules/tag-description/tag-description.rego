@@ -24,7 +24,7 @@
 #   severity: warn
 #   family: documentation
 #   formats: [oas2, oas3, asyncapi2, asyncapi3]
-#   peers: ["vacuum:tag-description", "spectral:tag-description", "redocly:tag-description"]
+#   peers: ["vacuum:tag-description", "spectral:tag-description", "redocly:tag-description", "spectral:asyncapi-tag-description", "spectral:asyncapi-3-tag-description", "vacuum:asyncapi-3-tag-description"]
 #   howToFix: |
 #     Add a `description` to the tag saying what its operations have in
 #     common and where to start. Markdown is allowed.
