@@ -191,7 +191,8 @@ func (c *converter) parameters(ps []*spec.Parameter) *ast.Term {
 
 func (c *converter) schemas(ss []*spec.Schema) *ast.Term {
 	return list(ss, func(s *spec.Schema) *ast.Term {
-		return c.obj(c.kv("name", c.str(s.Name)), c.kv("node", c.node(s.Node)), c.kv("source", c.path(s.Source)))
+		return c.obj(c.kv("name", c.str(s.Name)), c.kv("node", c.node(s.Node)), c.kv("source", c.path(s.Source)),
+			c.kv("request", boolTerm(s.Request)), c.kv("response", boolTerm(s.Response)))
 	})
 }
 

@@ -169,6 +169,12 @@ type Schema struct {
 	Name   string // the component name for named schemas, else ""
 	Node   *Node
 	Source Path
+	// Request and Response tell whether the schema describes data that the
+	// operations under paths receive (parameters, request bodies) or send
+	// (response bodies, response headers), directly or through subschemas
+	// and $refs. Webhooks and callbacks, whose direction is reversed, count
+	// for neither; a schema no operation uses has both false.
+	Request, Response bool
 }
 
 // SecurityScheme is one security scheme, normalized: Swagger's basic is
