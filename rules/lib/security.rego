@@ -170,3 +170,26 @@ plain_http(url) if regex.match(`(?i)^(http|ws)://`, url)
 # *.localhost name, 127.x.x.x, [::1] or 0.0.0.0): plain HTTP there never
 # crosses a network.
 loopback(url) if regex.match(`(?i)^[a-z][a-z0-9+.-]*://([^/@]*@)?(localhost|[^/:]*\.localhost|127(\.[0-9]+){3}|\[::1\]|0\.0\.0\.0)(:[0-9]+|:\{[^}]*\})?([/?#]|$)`, url)
+
+# Protection of operations.
+
+# unprotected_reason says why an operation can be called without
+# credentials: no requirement applies to it, or every alternative of the
+# one that applies is empty (`security: []`, `security: [{}]`). Undefined
+# when the operation is protected.
+unprotected_reason(op) := "has no security requirement, and the document declares none" if {
+	op.security == null
+} else := "declares an empty security requirement" if {
+	own_security(op)
+	_all_empty(op.security)
+} else := "inherits the document's empty security requirement" if {
+	_all_empty(op.security)
+}
+
+_all_empty(requirement) if every alt in requirement.alternatives {
+	count(alt.schemes) == 0
+}
+
+# own_security holds when an operation writes its own `security` rather
+# than inheriting the document's.
+own_security(op) if _ := op.node.security
