@@ -193,3 +193,7 @@ _all_empty(requirement) if every alt in requirement.alternatives {
 # own_security holds when an operation writes its own `security` rather
 # than inheriting the document's.
 own_security(op) if _ := op.node.security
+
+# responses_path is where a rule about an operation's missing responses
+# reports: its `responses`.
+responses_path(op) := array.concat(op.source, ["responses"])

@@ -1,0 +1,42 @@
+# METADATA
+# title: Scoped operations describe 403
+# description: |
+#   Every operation whose security requirement lists scopes (OpenAPI 3.1+:
+#   or roles) describes the `403 Forbidden` response (or a `4XX` range) that
+#   it returns to a caller who is authenticated but lacks them. Scopes are
+#   the API's function-level authorization; the 403 is where it shows, and
+#   clients need it to ask for broader consent instead of retrying (OWASP
+#   API5:2023 Broken Function Level Authorization; RFC 6750 answers
+#   `insufficient_scope` with 403).
+#
+#   Operations under `paths` are checked, with their own requirement or the
+#   document's; `default` does not count. The rule reports on `responses`.
+#
+#   ```yaml
+#   delete:
+#     security: [{oauth: [pets:admin]}]
+#     responses:           # bad: no 403
+#       "204": {description: Deleted}
+#       "401": {description: Unauthorized}
+#   ```
+# custom:
+#   category: Responses
+#   maturity: Silver
+#   severity: warn
+#   family: security
+#   formats: [oas2, oas3]
+#   howToFix: |
+#     Add a `403` response (ideally a shared `components.responses.Forbidden`)
+#     to every operation that requires scopes.
+package specgate.rules["response-403-defined"]
+
+import data.specgate.lib.naming
+import data.specgate.lib.security
+import data.specgate.lib.util
+
+violations contains util.violation(security.responses_path(op), msg) if {
+	some op in input.operations
+	security.scoped(op)
+	not security.has_status(op, {"403", "4XX"})
+	msg := sprintf("%s requires scopes but describes no 403 response for callers who lack them", [naming.operation(op)])
+}
