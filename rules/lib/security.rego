@@ -197,3 +197,20 @@ own_security(op) if _ := op.node.security
 # responses_path is where a rule about an operation's missing responses
 # reports: its `responses`.
 responses_path(op) := array.concat(op.source, ["responses"])
+
+# requirements are the security requirements written in the document: its
+# own and those of operations under paths, webhooks and callbacks that
+# declare one (an inherited requirement is the document's, listed once).
+requirements contains input.security if input.security != null
+
+requirements contains op.security if {
+	some op in util.http_operations
+	op.security != null
+	own_security(op)
+}
+
+# defined_scopes are the scopes an OAuth 2.0 scheme defines: in any of its
+# flows (OpenAPI 3), or in `scopes` (Swagger 2.0).
+defined_scopes(s) := {scope | some flow in s.node.flows; some scope, _ in flow.scopes} if s.node.flows
+
+else := {scope | some scope, _ in s.node.scopes}
