@@ -172,8 +172,9 @@ type Schema struct {
 	// Request and Response tell whether the schema describes data that the
 	// operations under paths receive (parameters, request bodies) or send
 	// (response bodies, response headers), directly or through subschemas
-	// and $refs. Webhooks and callbacks, whose direction is reversed, count
-	// for neither; a schema no operation uses has both false.
+	// and $refs. Subschemas under not and if, which test values rather than
+	// describe them, do not count, nor do webhooks and callbacks, whose
+	// direction is reversed; a schema no operation uses has both false.
 	Request, Response bool
 }
 

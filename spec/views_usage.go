@@ -50,5 +50,10 @@ func (w *usageWalk) walk(n *Node) {
 	if s := w.index[n]; s != nil {
 		w.mark(s)
 	}
-	eachSubschema(n, func(c *Node, _ ...any) { w.walk(c) })
+	eachSubschema(n, func(c *Node, keys ...any) {
+		// not and if test values rather than describe them.
+		if keys[0] != "not" && keys[0] != "if" {
+			w.walk(c)
+		}
+	})
 }

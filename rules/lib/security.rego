@@ -20,22 +20,25 @@ has_type(node, t) if {
 	t in node.type
 }
 
-# received are the schema-like values the API receives, each once:
-# {node, source, name}. They are the schemas that parameters and request
-# bodies of operations under paths reach, plus, in Swagger 2.0, non-body
-# and formData parameters, which carry `type`, `maxLength` and the like
-# themselves. readOnly schemas are left out: clients do not send them.
-received contains {"node": s.node, "source": s.source, "name": s.name} if {
-	some s in input.schemas
-	s.request
-	not s.node.readOnly
-}
-
-received contains {"node": p.node, "source": p.source, "name": ""} if {
-	util.is_oas2
-	some op in input.operations
-	some p in _swagger_value_params(op)
-}
+# received are the schema-like values the API receives: {node, source,
+# name}. They are the schemas that parameters and request bodies of
+# operations under paths reach (`input.requestSchemas`: not those under
+# `not` or `if`, which test values), plus, in Swagger 2.0, non-body and formData
+# parameters, which carry `type`, `maxLength` and the like themselves.
+# readOnly schemas are left out: clients do not send them. A list: a
+# Swagger parameter shared by several operations repeats, and rules absorb
+# that as identical violations.
+received := array.concat(
+	[s |
+		some s in input.requestSchemas
+		not s.node.readOnly
+	],
+	[{"node": p.node, "source": p.source, "name": ""} |
+		util.is_oas2
+		some op in input.operations
+		some p in _swagger_value_params(op)
+	],
+)
 
 _swagger_value_params(op) := op.parameters if op.requestBody == null
 
@@ -61,9 +64,14 @@ else := _with_root("schema", v.source)
 
 # _params_by_value maps where a parameter's schema is written to the
 # parameter (for Swagger 2.0 non-body parameters, the parameter itself).
-_params_by_value[p.schemaSource] := p if some p in input.parameters
+# A complete object, built once: a partial object rule would be evaluated
+# anew for every lookup.
+_params_by_value := object.union(
+	{p.schemaSource: p | some p in input.parameters},
+	{p.source: p | some p in _form_data},
+)
 
-_params_by_value[p.source] := p if {
+_form_data contains p if {
 	util.is_oas2
 	some op in input.operations
 	op.requestBody != null
@@ -80,32 +88,28 @@ _with_root(what, source) := sprintf("%s in %s", [what, root]) if root := _root(s
 
 else := what
 
-# _root names the top-level object a schema is written in.
+# _root names the top-level object a schema is written in. One chain of
+# else: a function with several bodies would evaluate all of them.
 _root(source) := sprintf("schema %q", [source[2]]) if {
 	source[0] == "components"
 	source[1] == "schemas"
-}
-
-_root(source) := sprintf("schema %q", [source[1]]) if {
+} else := sprintf("schema %q", [source[1]]) if {
 	source[0] == "definitions"
 	count(source) > 2
-}
-
-_root(source) := sprintf("the request body of %s %s", [upper(source[2]), source[1]]) if {
+} else := sprintf("the request body of %s %s", [upper(source[2]), source[1]]) if {
 	source[0] == "paths"
-	source[3] == "requestBody"
-}
-
-_root(source) := sprintf("the request body of %s %s", [upper(source[2]), source[1]]) if {
-	util.is_oas2
-	source[0] == "paths"
-	source[3] == "parameters"
-	source[5] == "schema"
-}
-
-_root(source) := sprintf("the request body %q", [source[2]]) if {
+	_in_body(source)
+} else := sprintf("the request body %q", [source[2]]) if {
 	source[0] == "components"
 	source[1] == "requestBodies"
+}
+
+_in_body(source) if source[3] == "requestBody"
+
+_in_body(source) if {
+	util.is_oas2
+	source[3] == "parameters"
+	source[5] == "schema"
 }
 
 # Security requirements and schemes.
