@@ -44,7 +44,8 @@ _swagger_value_params(op) := op.parameters if op.requestBody == null
 
 else := array.concat(op.parameters, op.requestBody.formData)
 
-# label names a value of `received` for a message: `schema "Pet"`,
+# label names a schema ({node, source, name}, as in `received` or
+# input.schemas) for a message: `schema "Pet"`,
 # `query parameter "limit"`, `property "name" in schema "Pet"`,
 # `items of query parameter "tags"`, `schema in the request body of POST /pets`.
 label(v) := sprintf("schema %q", [v.name]) if v.name != ""
@@ -102,6 +103,14 @@ _root(source) := sprintf("schema %q", [source[2]]) if {
 } else := sprintf("the request body %q", [source[2]]) if {
 	source[0] == "components"
 	source[1] == "requestBodies"
+} else := sprintf("response %s of %s %s", [source[4], upper(source[2]), source[1]]) if {
+	source[0] == "paths"
+	source[3] == "responses"
+} else := sprintf("response %q", [source[2]]) if {
+	source[0] == "components"
+	source[1] == "responses"
+} else := sprintf("response %q", [source[1]]) if {
+	source[0] == "responses"
 }
 
 _in_body(source) if source[3] == "requestBody"
