@@ -13,7 +13,7 @@ test_unbounded_arrays if {
 	])
 	vs == {
 		{"path": ["components", "schemas", "Batch", "properties", "items", "type"], "message": `property "items" in schema "Batch" is an array without maxItems`},
-		{"path": ["paths", "/a", "post", "requestBody", "content", "application/json", "schema", "type"], "message": "schema in the request body of POST /a is an array without maxItems"},
+		{"path": ["paths", "/a", "post", "requestBody", "content", "application/json", "schema", "type"], "message": "the request body of POST /a is an array without maxItems"},
 	}
 }
 

@@ -47,7 +47,8 @@ else := array.concat(op.parameters, op.requestBody.formData)
 # label names a schema ({node, source, name}, as in `received` or
 # input.schemas) for a message: `schema "Pet"`,
 # `query parameter "limit"`, `property "name" in schema "Pet"`,
-# `items of query parameter "tags"`, `schema in the request body of POST /pets`.
+# `items of query parameter "tags"`, `the request body of POST /pets`,
+# `a schema in schema "Pet"` (a composition branch, say).
 label(v) := sprintf("schema %q", [v.name]) if v.name != ""
 
 else := _param_label(p) if p := _params_by_value[v.source]
@@ -61,7 +62,10 @@ else := sprintf("items of %s", [_param_label(p)]) if {
 
 else := _with_root("additional properties", v.source) if _last(v.source) == "additionalProperties"
 
-else := _with_root("schema", v.source)
+else := root if {
+	_last(v.source) == "schema"
+	root := _root(v.source)
+} else := _with_root("a schema", v.source)
 
 # _params_by_value maps where a parameter's schema is written to the
 # parameter (for Swagger 2.0 non-body parameters, the parameter itself).
@@ -227,3 +231,14 @@ requirements contains op.security if {
 defined_scopes(s) := {scope | some flow in s.node.flows; some scope, _ in flow.scopes} if s.node.flows
 
 else := {scope | some scope, _ in s.node.scopes}
+
+# unsecured_api holds when the document declares no security requirement
+# at all: neither at the top nor on any operation under paths. Rules about
+# unprotected operations then report once for the API rather than once per
+# operation.
+unsecured_api if {
+	input.security == null
+	every op in input.operations {
+		not own_security(op)
+	}
+}

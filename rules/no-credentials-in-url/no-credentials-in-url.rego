@@ -17,7 +17,8 @@
 #   `token_type_hint`, `api_key_id`), pagination cursors (`page_token`,
 #   `nextPageToken`, `continuation_token`, `sync_token`), parameters whose
 #   schema is not a string (a boolean `hide_secret`), and a path parameter
-#   that names a resource of the collection before it (`/tokens/{token}`).
+#   that identifies an item of the collection before it (`/tokens/{token}`,
+#   `/shipping_rates/{shipping_rate_token}`).
 #   Operations under `paths` are checked; the rule reports on the
 #   parameter's `name`.
 #
@@ -85,13 +86,22 @@ _string_valued(p) if not p.schema.type
 
 _string_valued(p) if security.has_type(p.schema, "string")
 
-# _names_resource holds for a path parameter that follows its own
-# collection: /tokens/{token}, /secrets/{secret}.
+# _names_resource holds for a path parameter that identifies an item of
+# the collection just before it: /tokens/{token},
+# /shipping_rates/{shipping_rate_token}. Its name, with or without its last
+# word, is the collection's name without its plural ending.
 _names_resource(op, p) if {
 	p["in"] == "path"
 	segments := naming.path_segments(op.path)
 	some i, seg in segments
 	seg == sprintf("{%s}", [p.name])
 	i > 0
-	lower(segments[i - 1]) in {sprintf("%ss", [lower(p.name)]), sprintf("%ses", [lower(p.name)])}
+	collection := _joined(segments[i - 1])
+	words := [lower(w) | some w in naming.words(p.name)]
+	some n in {count(words), count(words) - 1}
+	n > 0
+	item := concat("_", array.slice(words, 0, n))
+	collection in {concat("", [item, "s"]), concat("", [item, "es"])}
 }
+
+_joined(name) := concat("_", [lower(w) | some w in naming.words(name)])

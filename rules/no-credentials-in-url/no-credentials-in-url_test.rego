@@ -57,6 +57,13 @@ test_headers_and_cookies_are_not_urls if {
 test_resource_named_after_its_collection if {
 	count(flagged("/v1/tokens/{token}", [param("token", "path", "string")])) == 0
 	count(flagged("/v1/passwords/{password}", [param("password", "path", "string")])) == 0
+	count(flagged("/v1/shipping_rates/{shipping_rate_token}", [param("shipping_rate_token", "path", "string")])) == 0
+	count(flagged("/v1/shippingRates/{shipping_rate_token}", [param("shipping_rate_token", "path", "string")])) == 0
+}
+
+test_item_of_another_collection_is_a_credential if {
+	count(flagged("/webhooks/{webhook_id}/{webhook_token}", [param("webhook_token", "path", "string")])) == 1
+	count(flagged("/sessions/{refresh_token}", [param("refresh_token", "path", "string")])) == 1
 }
 
 test_oas31_type_array_and_untyped if {

@@ -33,7 +33,9 @@
 #   howToFix: |
 #     Mark the property `writeOnly: true` (OpenAPI 3; in Swagger 2.0 use
 #     separate request and response schemas), or remove it from the
-#     schemas that responses use.
+#     schemas that responses use. When the API issues the credential on
+#     purpose (a generated one-time password, returned once), silence the
+#     rule there with `x-lint-ignore: [no-password-in-response]`.
 package specgate.rules["no-password-in-response"]
 
 import data.specgate.lib.naming
@@ -47,7 +49,7 @@ violations contains util.violation(array.concat(s.source, ["properties", name]),
 	not prop["$ref"]
 	not prop.writeOnly
 	_string_like(prop)
-	msg := sprintf("%s returns property %q in responses; mark it writeOnly", [security.label(s), name])
+	msg := sprintf("property %q of %s sends a password in responses; mark it writeOnly unless the API issues it on purpose", [name, security.label(s)])
 }
 
 _secret_words := {"password", "passwd", "passphrase"}

@@ -15,10 +15,10 @@ test_password_properties if {
 		"new_passphrase": {},
 		"password_confirmation": {"type": ["string", "null"]},
 	})]) == {
-		`schema "User" returns property "password" in responses; mark it writeOnly`,
-		`schema "User" returns property "passwordHash" in responses; mark it writeOnly`,
-		`schema "User" returns property "new_passphrase" in responses; mark it writeOnly`,
-		`schema "User" returns property "password_confirmation" in responses; mark it writeOnly`,
+		`property "password" of schema "User" sends a password in responses; mark it writeOnly unless the API issues it on purpose`,
+		`property "passwordHash" of schema "User" sends a password in responses; mark it writeOnly unless the API issues it on purpose`,
+		`property "new_passphrase" of schema "User" sends a password in responses; mark it writeOnly unless the API issues it on purpose`,
+		`property "password_confirmation" of schema "User" sends a password in responses; mark it writeOnly unless the API issues it on purpose`,
 	}
 }
 
@@ -35,5 +35,5 @@ test_write_only_refs_and_other_names_pass if {
 test_reports_on_the_property_of_an_inline_response_schema if {
 	s := {"name": "", "node": {"properties": {"password": {"type": "string"}}}, "source": ["paths", "/me", "get", "responses", "200", "content", "application/json", "schema"]}
 	vs := rule.violations with input as {"responseSchemas": [s], "parameters": []}
-	vs == {{"path": array.concat(s.source, ["properties", "password"]), "message": `schema in response 200 of GET /me returns property "password" in responses; mark it writeOnly`}}
+	vs == {{"path": array.concat(s.source, ["properties", "password"]), "message": `property "password" of response 200 of GET /me sends a password in responses; mark it writeOnly unless the API issues it on purpose`}}
 }

@@ -43,10 +43,19 @@ import data.specgate.lib.security
 import data.specgate.lib.util
 
 violations contains util.violation(_where(op), msg) if {
+	not security.unsecured_api
 	some op in input.operations
 	op.method in {"get", "head", "query"}
 	reason := security.unprotected_reason(op)
 	msg := sprintf("%s is not protected: it %s", [naming.operation(op), reason])
+}
+
+# An API without any security requirement is reported once.
+violations contains util.violation(["paths"], msg) if {
+	security.unsecured_api
+	ops := [naming.operation(op) | some op in input.operations; op.method in {"get", "head", "query"}]
+	count(ops) > 0
+	msg := sprintf("the API declares no security requirement at all: none of its %d read operations (such as %s) is protected", [count(ops), min(ops)])
 }
 
 _where(op) := array.concat(op.source, ["security"]) if security.own_security(op)

@@ -16,7 +16,8 @@
 #   `unsafe-operation-no-anonymous` reports that. Operations under `paths`
 #   are checked (webhooks and callbacks are calls the API makes). The rule
 #   reports on the operation's `security`, or on the operation when it
-#   inherits.
+#   inherits; when the document declares no security requirement anywhere,
+#   it reports once, on `paths`, rather than on every operation.
 #
 #   ```yaml
 #   /pets:
@@ -45,10 +46,19 @@ import data.specgate.lib.security
 import data.specgate.lib.util
 
 violations contains util.violation(_where(op), msg) if {
+	not security.unsecured_api
 	some op in input.operations
 	op.method in {"post", "put", "patch", "delete"}
 	reason := security.unprotected_reason(op)
 	msg := sprintf("%s changes data but is not protected: it %s", [naming.operation(op), reason])
+}
+
+# An API without any security requirement is reported once.
+violations contains util.violation(["paths"], msg) if {
+	security.unsecured_api
+	ops := [naming.operation(op) | some op in input.operations; op.method in {"post", "put", "patch", "delete"}]
+	count(ops) > 0
+	msg := sprintf("the API declares no security requirement at all: none of its %d unsafe operations (such as %s) is protected", [count(ops), min(ops)])
 }
 
 _where(op) := array.concat(op.source, ["security"]) if security.own_security(op)
