@@ -14,8 +14,10 @@
 #   every alternative of the requirement that applies is empty
 #   (`security: []`, `security: [{}]`). Operations under `paths` are
 #   checked. The rule reports on the operation's `security`, or on the
-#   operation when it inherits. It is a warning: many APIs have public
-#   reads; `unsafe-operation-protected` is its stricter sibling for writes.
+#   operation when it inherits; when the document declares no security
+#   requirement anywhere, it reports once, on `paths`, rather than on every
+#   operation. It is a warning: many APIs have public reads;
+#   `unsafe-operation-protected` is its stricter sibling for writes.
 #
 #   ```yaml
 #   /users/{id}:
