@@ -242,3 +242,22 @@ unsecured_api if {
 		not own_security(op)
 	}
 }
+
+# api_wide holds when every one of several things a rule checks
+# (operations, responses) falls short: the rule then reports once, on
+# `paths`, since the fix is one decision for the whole API, rather than
+# once per operation.
+api_wide(lacking, checked) if {
+	count(checked) > 1
+	count(lacking) == count(checked)
+}
+
+# api_wide_path is where an API-wide finding is reported.
+api_wide_path := ["paths"]
+
+# operations_summary counts operations for an API-wide message and names
+# the first: "12 operations, such as DELETE /pets".
+operations_summary(ops) := sprintf("%d operations, such as %s", [count(ops), min({naming.operation(op) | some op in ops})])
+
+# responses_summary does the same for response sites.
+responses_summary(sites) := sprintf("%d responses, such as %s", [count(sites), min({site.label | some site in sites})])

@@ -16,6 +16,9 @@
 #   are not checked. Operations under `paths` are checked; `default` does
 #   not count. The rule reports on `responses`.
 #
+#   When none of several operations that require credentials describes a
+#   401, the rule reports once, on `paths`, instead of on each of them.
+#
 #   ```yaml
 #   get:
 #     security: [{bearer: []}]
@@ -39,9 +42,23 @@ import data.specgate.lib.naming
 import data.specgate.lib.security
 import data.specgate.lib.util
 
-violations contains util.violation(security.responses_path(op), msg) if {
+_checked contains op if {
 	some op in input.operations
 	security.authenticates(op)
+}
+
+_lacking contains op if {
+	some op in _checked
 	not security.has_status(op, {"401", "4XX"})
+}
+
+violations contains util.violation(security.responses_path(op), msg) if {
+	not security.api_wide(_lacking, _checked)
+	some op in _lacking
 	msg := sprintf("%s requires credentials but describes no 401 response", [naming.operation(op)])
+}
+
+violations contains util.violation(security.api_wide_path, msg) if {
+	security.api_wide(_lacking, _checked)
+	msg := sprintf("no operation that requires credentials describes a 401 response (%s)", [security.operations_summary(_lacking)])
 }

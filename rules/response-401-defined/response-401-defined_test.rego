@@ -21,3 +21,9 @@ test_401_or_range_passes if {
 test_public_operations_are_not_checked if {
 	count(rule.violations) == 0 with input as {"operations": [op("get", ["200"], null), op("post", ["200"], requirement([[]]))]}
 }
+
+test_api_without_401_is_reported_once if {
+	sec := requirement([["bearer"]])
+	vs := rule.violations with input as {"operations": [op("get", ["200"], sec), op("put", ["200"], sec), op("head", ["200"], null)]}
+	vs == {{"path": ["paths"], "message": "no operation that requires credentials describes a 401 response (2 operations, such as GET /pets)"}}
+}

@@ -14,6 +14,9 @@
 #   `components.responses` (Swagger: `responses`) is reported once, at its
 #   definition; any other on the response.
 #
+#   When none of several 401 responses declares the header, the rule
+#   reports once, on `paths`, instead of on each of them.
+#
 #   ```yaml
 #   "401":                       # bad
 #     description: Unauthorized
@@ -36,11 +39,28 @@ package specgate.rules["response-401-www-authenticate"]
 import data.specgate.lib.security
 import data.specgate.lib.util
 
-violations contains util.violation(site.path, msg) if {
+# _checked are the responses the rule checks, as sites: a response shared
+# through a $ref is one site.
+_checked contains security.response_site(op, r) if {
+	some op in input.operations
+	some r in op.responses
+	r.status == "401"
+}
+
+_lacking contains security.response_site(op, r) if {
 	some op in input.operations
 	some r in op.responses
 	r.status == "401"
 	not security.header_named(r, {"www-authenticate"})
-	site := security.response_site(op, r)
+}
+
+violations contains util.violation(site.path, msg) if {
+	not security.api_wide(_lacking, _checked)
+	some site in _lacking
 	msg := sprintf("%s declares no WWW-Authenticate header, which HTTP requires on a 401", [site.label])
+}
+
+violations contains util.violation(security.api_wide_path, msg) if {
+	security.api_wide(_lacking, _checked)
+	msg := sprintf("no 401 response declares a WWW-Authenticate header, which HTTP requires (%s)", [security.responses_summary(_lacking)])
 }

@@ -12,6 +12,9 @@
 #   Operations under `paths` are checked, with their own requirement or the
 #   document's; `default` does not count. The rule reports on `responses`.
 #
+#   When none of several operations that require scopes describes a 403,
+#   the rule reports once, on `paths`, instead of on each of them.
+#
 #   ```yaml
 #   delete:
 #     security: [{oauth: [pets:admin]}]
@@ -34,9 +37,23 @@ import data.specgate.lib.naming
 import data.specgate.lib.security
 import data.specgate.lib.util
 
-violations contains util.violation(security.responses_path(op), msg) if {
+_checked contains op if {
 	some op in input.operations
 	security.scoped(op)
+}
+
+_lacking contains op if {
+	some op in _checked
 	not security.has_status(op, {"403", "4XX"})
+}
+
+violations contains util.violation(security.responses_path(op), msg) if {
+	not security.api_wide(_lacking, _checked)
+	some op in _lacking
 	msg := sprintf("%s requires scopes but describes no 403 response for callers who lack them", [naming.operation(op)])
+}
+
+violations contains util.violation(security.api_wide_path, msg) if {
+	security.api_wide(_lacking, _checked)
+	msg := sprintf("no operation that requires scopes describes a 403 response (%s)", [security.operations_summary(_lacking)])
 }

@@ -19,3 +19,8 @@ test_403_range_or_no_scopes_pass if {
 		op("head", ["200"], null),
 	]}
 }
+
+test_api_without_403_is_reported_once if {
+	vs := rule.violations with input as {"operations": [op("get", ["200"], requirement(["read"])), op("delete", ["204"], requirement(["admin"]))]}
+	vs == {{"path": ["paths"], "message": "no operation that requires scopes describes a 403 response (2 operations, such as DELETE /pets)"}}
+}

@@ -11,6 +11,9 @@
 #   Operations under `paths` are checked; `default` does not count. The
 #   rule reports on `responses`.
 #
+#   When none of several operations describes a 429, the rule reports once,
+#   on `paths`, instead of on each operation.
+#
 #   ```yaml
 #   get:
 #     responses:           # bad: no 429
@@ -32,8 +35,20 @@ import data.specgate.lib.naming
 import data.specgate.lib.security
 import data.specgate.lib.util
 
-violations contains util.violation(security.responses_path(op), msg) if {
-	some op in input.operations
+_checked contains op if some op in input.operations
+
+_lacking contains op if {
+	some op in _checked
 	not security.has_status(op, {"429", "4XX"})
+}
+
+violations contains util.violation(security.responses_path(op), msg) if {
+	not security.api_wide(_lacking, _checked)
+	some op in _lacking
 	msg := sprintf("%s describes no 429 response for clients over their rate limit", [naming.operation(op)])
+}
+
+violations contains util.violation(security.api_wide_path, msg) if {
+	security.api_wide(_lacking, _checked)
+	msg := sprintf("no operation describes a 429 response for clients over their rate limit (%s)", [security.operations_summary(_lacking)])
 }

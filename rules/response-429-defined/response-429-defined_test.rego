@@ -8,3 +8,8 @@ test_missing_429 if {
 	vs := rule.violations with input as {"operations": [op("get", ["200", "default"]), op("put", ["200", "429"]), op("post", ["201", "4XX"])]}
 	vs == {{"path": ["paths", "/pets", "get", "responses"], "message": "GET /pets describes no 429 response for clients over their rate limit"}}
 }
+
+test_api_without_429_is_reported_once if {
+	vs := rule.violations with input as {"operations": [op("get", ["200"]), op("put", ["200"])]}
+	vs == {{"path": ["paths"], "message": "no operation describes a 429 response for clients over their rate limit (2 operations, such as GET /pets)"}}
+}

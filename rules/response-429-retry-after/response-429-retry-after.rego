@@ -11,6 +11,9 @@
 #   `components.responses` (Swagger: `responses`) is reported once, at its
 #   definition; any other on the response.
 #
+#   When none of several 429 responses declares the header, the rule
+#   reports once, on `paths`, instead of on each of them.
+#
 #   ```yaml
 #   "429":                   # bad: when may the client retry?
 #     description: Too many requests
@@ -34,11 +37,28 @@ package specgate.rules["response-429-retry-after"]
 import data.specgate.lib.security
 import data.specgate.lib.util
 
-violations contains util.violation(site.path, msg) if {
+# _checked are the responses the rule checks, as sites: a response shared
+# through a $ref is one site.
+_checked contains security.response_site(op, r) if {
+	some op in input.operations
+	some r in op.responses
+	r.status == "429"
+}
+
+_lacking contains security.response_site(op, r) if {
 	some op in input.operations
 	some r in op.responses
 	r.status == "429"
 	not security.header_named(r, {"retry-after"})
-	site := security.response_site(op, r)
+}
+
+violations contains util.violation(site.path, msg) if {
+	not security.api_wide(_lacking, _checked)
+	some site in _lacking
 	msg := sprintf("%s declares no Retry-After header", [site.label])
+}
+
+violations contains util.violation(security.api_wide_path, msg) if {
+	security.api_wide(_lacking, _checked)
+	msg := sprintf("no 429 response declares a Retry-After header (%s)", [security.responses_summary(_lacking)])
 }

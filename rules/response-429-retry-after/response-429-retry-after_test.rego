@@ -20,3 +20,8 @@ test_shared_429_is_reported_once_at_its_definition if {
 test_retry_after_in_any_case_passes if {
 	count(rule.violations) == 0 with input as {"operations": [op("get", {}, [response("429", ["retry-after"])])]}
 }
+
+test_api_without_retry_after_is_reported_once if {
+	vs := rule.violations with input as {"operations": [op("get", {}, [response("429", [])]), op("put", {}, [response("429", [])])]}
+	vs == {{"path": ["paths"], "message": "no 429 response declares a Retry-After header (2 responses, such as response 429 of GET /pets)"}}
+}

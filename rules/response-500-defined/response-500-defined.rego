@@ -12,6 +12,9 @@
 #   describes every status not listed, server errors included. The rule
 #   reports on `responses`.
 #
+#   When none of several operations describes server errors, the rule
+#   reports once, on `paths`, instead of on each operation.
+#
 #   ```yaml
 #   get:
 #     responses:           # bad: nothing for server errors
@@ -34,8 +37,20 @@ import data.specgate.lib.naming
 import data.specgate.lib.security
 import data.specgate.lib.util
 
-violations contains util.violation(security.responses_path(op), msg) if {
-	some op in input.operations
+_checked contains op if some op in input.operations
+
+_lacking contains op if {
+	some op in _checked
 	not security.has_status(op, {"500", "5XX", "DEFAULT"})
+}
+
+violations contains util.violation(security.responses_path(op), msg) if {
+	not security.api_wide(_lacking, _checked)
+	some op in _lacking
 	msg := sprintf("%s describes no response for server errors (500, 5XX or default)", [naming.operation(op)])
+}
+
+violations contains util.violation(security.api_wide_path, msg) if {
+	security.api_wide(_lacking, _checked)
+	msg := sprintf("no operation describes a response for server errors (500, 5XX or default) (%s)", [security.operations_summary(_lacking)])
 }

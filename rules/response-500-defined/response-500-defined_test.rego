@@ -13,3 +13,8 @@ test_missing_server_error if {
 	]}
 	vs == {{"path": ["paths", "/pets", "get", "responses"], "message": "GET /pets describes no response for server errors (500, 5XX or default)"}}
 }
+
+test_api_without_server_errors_is_reported_once if {
+	vs := rule.violations with input as {"operations": [op("get", ["200"]), op("put", ["200"])]}
+	vs == {{"path": ["paths"], "message": "no operation describes a response for server errors (500, 5XX or default) (2 operations, such as GET /pets)"}}
+}

@@ -16,6 +16,9 @@
 #   `$ref` to `components.responses` (Swagger: `responses`) is reported
 #   once, at its definition; any other on the response.
 #
+#   When no success response of the API declares one, the rule reports
+#   once, on `paths`, instead of on each response.
+#
 #   ```yaml
 #   "200":                   # bad
 #     description: OK
@@ -39,13 +42,30 @@ package specgate.rules["response-rate-limit-headers"]
 import data.specgate.lib.security
 import data.specgate.lib.util
 
-violations contains util.violation(site.path, msg) if {
+# _checked are the responses the rule checks, as sites: a response shared
+# through a $ref is one site.
+_checked contains security.response_site(op, r) if {
+	some op in input.operations
+	some r in op.responses
+	regex.match(`^2([0-9][0-9]|XX|xx)$`, r.status)
+}
+
+_lacking contains security.response_site(op, r) if {
 	some op in input.operations
 	some r in op.responses
 	regex.match(`^2([0-9][0-9]|XX|xx)$`, r.status)
 	not _rate_limited(r)
-	site := security.response_site(op, r)
+}
+
+violations contains util.violation(site.path, msg) if {
+	not security.api_wide(_lacking, _checked)
+	some site in _lacking
 	msg := sprintf("%s declares no rate-limit header (RateLimit, RateLimit-Policy, X-RateLimit-…)", [site.label])
+}
+
+violations contains util.violation(security.api_wide_path, msg) if {
+	security.api_wide(_lacking, _checked)
+	msg := sprintf("no success response declares a rate-limit header (RateLimit, RateLimit-Policy, X-RateLimit-…) (%s)", [security.responses_summary(_lacking)])
 }
 
 _rate_limited(r) if {

@@ -10,6 +10,7 @@ test_success_without_rate_limit_headers if {
 	vs := rule.violations with input as {"operations": [op({}, [
 		response("200", ["ETag"]),
 		response("2XX", []),
+		response("201", ["RateLimit"]),
 		response("404", []),
 		response("429", []),
 	])]}
@@ -32,4 +33,9 @@ test_shared_response_is_reported_at_its_definition if {
 	node := {"responses": {"200": {"$ref": "#/components/responses/Ok"}}}
 	vs := rule.violations with input as {"operations": [op(node, [response("200", [])])]}
 	{v.path | some v in vs} == {["components", "responses", "Ok"]}
+}
+
+test_api_without_rate_limit_headers_is_reported_once if {
+	vs := rule.violations with input as {"operations": [op({}, [response("200", []), response("201", []), response("404", [])])]}
+	vs == {{"path": ["paths"], "message": "no success response declares a rate-limit header (RateLimit, RateLimit-Policy, X-RateLimit-…) (2 responses, such as response 200 of GET /pets)"}}
 }

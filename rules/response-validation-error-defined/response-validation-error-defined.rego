@@ -14,6 +14,9 @@
 #   are checked: an operation without input has nothing to validate.
 #   `default` does not count. The rule reports on `responses`.
 #
+#   When none of several operations with input describes a validation
+#   error, the rule reports once, on `paths`, instead of on each of them.
+#
 #   ```yaml
 #   post:
 #     requestBody: …
@@ -36,11 +39,25 @@ import data.specgate.lib.naming
 import data.specgate.lib.security
 import data.specgate.lib.util
 
-violations contains util.violation(security.responses_path(op), msg) if {
+_checked contains op if {
 	some op in input.operations
 	_takes_input(op)
+}
+
+_lacking contains op if {
+	some op in _checked
 	not security.has_status(op, {"400", "422", "4XX"})
+}
+
+violations contains util.violation(security.responses_path(op), msg) if {
+	not security.api_wide(_lacking, _checked)
+	some op in _lacking
 	msg := sprintf("%s takes input but describes no 400 or 422 response for invalid input", [naming.operation(op)])
+}
+
+violations contains util.violation(security.api_wide_path, msg) if {
+	security.api_wide(_lacking, _checked)
+	msg := sprintf("no operation that takes input describes a 400 or 422 response for invalid input (%s)", [security.operations_summary(_lacking)])
 }
 
 _takes_input(op) if count(op.parameters) > 0

@@ -8,6 +8,7 @@ test_input_without_validation_error if {
 	vs := rule.violations with input as {"operations": [
 		op("post", [], {"content": []}, ["201", "default"]),
 		op("get", [{"name": "limit"}], null, ["200", "404"]),
+		op("put", [{"name": "id"}], null, ["200", "422"]),
 	]}
 	vs == {
 		{"path": ["paths", "/pets", "post", "responses"], "message": "POST /pets takes input but describes no 400 or 422 response for invalid input"},
@@ -22,4 +23,9 @@ test_described_or_no_input_passes if {
 		op("patch", [{"name": "id"}], null, ["200", "4XX"]),
 		op("get", [], null, ["200"]),
 	]}
+}
+
+test_api_without_validation_errors_is_reported_once if {
+	vs := rule.violations with input as {"operations": [op("post", [], {"content": []}, ["201"]), op("put", [{"name": "id"}], null, ["200"]), op("get", [], null, ["200"])]}
+	vs == {{"path": ["paths"], "message": "no operation that takes input describes a 400 or 422 response for invalid input (2 operations, such as POST /pets)"}}
 }
