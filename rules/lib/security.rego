@@ -243,21 +243,27 @@ unsecured_api if {
 	}
 }
 
-# api_wide holds when every one of several things a rule checks
-# (operations, responses) falls short: the rule then reports once, on
-# `paths`, since the fix is one decision for the whole API, rather than
-# once per operation.
+# api_wide holds when most of several things a rule checks (operations,
+# responses) fall short: the rule then reports once, on `paths`, since the
+# fix is one decision for the whole API, rather than once for each. When
+# only a few fall short, they are the exceptions and each is reported.
 api_wide(lacking, checked) if {
 	count(checked) > 1
-	count(lacking) == count(checked)
+	count(lacking) * 2 > count(checked)
 }
 
 # api_wide_path is where an API-wide finding is reported.
 api_wide_path := ["paths"]
 
 # operations_summary counts operations for an API-wide message and names
-# the first: "12 operations, such as DELETE /pets".
-operations_summary(ops) := sprintf("%d operations, such as %s", [count(ops), min({naming.operation(op) | some op in ops})])
+# the first: "12 of 14 operations that take input, such as DELETE /pets".
+operations_summary(lacking, checked, what) := sprintf("%d of %d %s, such as %s", [
+	count(lacking), count(checked), what,
+	min({naming.operation(op) | some op in lacking}),
+])
 
 # responses_summary does the same for response sites.
-responses_summary(sites) := sprintf("%d responses, such as %s", [count(sites), min({site.label | some site in sites})])
+responses_summary(lacking, checked, what) := sprintf("%d of %d %s, such as %s", [
+	count(lacking), count(checked), what,
+	min({site.label | some site in lacking}),
+])

@@ -16,8 +16,9 @@
 #   are not checked. Operations under `paths` are checked; `default` does
 #   not count. The rule reports on `responses`.
 #
-#   When none of several operations that require credentials describes a
-#   401, the rule reports once, on `paths`, instead of on each of them.
+#   When more than half of the operations that require credentials lack a
+#   401, the rule reports once, on `paths`, with their count: adding it is
+#   one decision for the whole API. Otherwise it reports each exception.
 #
 #   ```yaml
 #   get:
@@ -60,5 +61,5 @@ violations contains util.violation(security.responses_path(op), msg) if {
 
 violations contains util.violation(security.api_wide_path, msg) if {
 	security.api_wide(_lacking, _checked)
-	msg := sprintf("no operation that requires credentials describes a 401 response (%s)", [security.operations_summary(_lacking)])
+	msg := sprintf("no 401 response in %s", [security.operations_summary(_lacking, _checked, "operations that require credentials")])
 }

@@ -25,5 +25,5 @@ test_public_operations_are_not_checked if {
 test_api_without_401_is_reported_once if {
 	sec := requirement([["bearer"]])
 	vs := rule.violations with input as {"operations": [op("get", ["200"], sec), op("put", ["200"], sec), op("head", ["200"], null)]}
-	vs == {{"path": ["paths"], "message": "no operation that requires credentials describes a 401 response (2 operations, such as GET /pets)"}}
+	vs == {{"path": ["paths"], "message": "no 401 response in 2 of 2 operations that require credentials, such as GET /pets"}}
 }

@@ -14,8 +14,9 @@
 #   `components.responses` (Swagger: `responses`) is reported once, at its
 #   definition; any other on the response.
 #
-#   When none of several 401 responses declares the header, the rule
-#   reports once, on `paths`, instead of on each of them.
+#   When more than half of the 401 responses lack the header, the rule
+#   reports once, on `paths`, with their count: adding it is one decision
+#   for the whole API. Otherwise it reports each exception.
 #
 #   ```yaml
 #   "401":                       # bad
@@ -62,5 +63,5 @@ violations contains util.violation(site.path, msg) if {
 
 violations contains util.violation(security.api_wide_path, msg) if {
 	security.api_wide(_lacking, _checked)
-	msg := sprintf("no 401 response declares a WWW-Authenticate header, which HTTP requires (%s)", [security.responses_summary(_lacking)])
+	msg := sprintf("no WWW-Authenticate header, which HTTP requires, in %s", [security.responses_summary(_lacking, _checked, "401 responses")])
 }

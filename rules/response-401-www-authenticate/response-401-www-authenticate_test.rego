@@ -23,5 +23,5 @@ test_challenge_in_any_case_passes if {
 
 test_api_without_challenges_is_reported_once if {
 	vs := rule.violations with input as {"operations": [op({}, [response("401", [])]), object.union(op({}, [response("401", [])]), {"method": "put"})]}
-	vs == {{"path": ["paths"], "message": "no 401 response declares a WWW-Authenticate header, which HTTP requires (2 responses, such as response 401 of GET /pets)"}}
+	vs == {{"path": ["paths"], "message": "no WWW-Authenticate header, which HTTP requires, in 2 of 2 401 responses, such as response 401 of GET /pets"}}
 }

@@ -12,8 +12,9 @@
 #   Operations under `paths` are checked, with their own requirement or the
 #   document's; `default` does not count. The rule reports on `responses`.
 #
-#   When none of several operations that require scopes describes a 403,
-#   the rule reports once, on `paths`, instead of on each of them.
+#   When more than half of the operations that require scopes lack a 403,
+#   the rule reports once, on `paths`, with their count: adding it is one
+#   decision for the whole API. Otherwise it reports each exception.
 #
 #   ```yaml
 #   delete:
@@ -55,5 +56,5 @@ violations contains util.violation(security.responses_path(op), msg) if {
 
 violations contains util.violation(security.api_wide_path, msg) if {
 	security.api_wide(_lacking, _checked)
-	msg := sprintf("no operation that requires scopes describes a 403 response (%s)", [security.operations_summary(_lacking)])
+	msg := sprintf("no 403 response in %s", [security.operations_summary(_lacking, _checked, "operations that require scopes")])
 }

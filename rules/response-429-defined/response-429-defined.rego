@@ -11,8 +11,9 @@
 #   Operations under `paths` are checked; `default` does not count. The
 #   rule reports on `responses`.
 #
-#   When none of several operations describes a 429, the rule reports once,
-#   on `paths`, instead of on each operation.
+#   When more than half of the operations lack a 429, the rule reports
+#   once, on `paths`, with their count: adding it is one decision for the
+#   whole API. Otherwise it reports each exception.
 #
 #   ```yaml
 #   get:
@@ -50,5 +51,5 @@ violations contains util.violation(security.responses_path(op), msg) if {
 
 violations contains util.violation(security.api_wide_path, msg) if {
 	security.api_wide(_lacking, _checked)
-	msg := sprintf("no operation describes a 429 response for clients over their rate limit (%s)", [security.operations_summary(_lacking)])
+	msg := sprintf("no 429 response for clients over their rate limit in %s", [security.operations_summary(_lacking, _checked, "operations")])
 }

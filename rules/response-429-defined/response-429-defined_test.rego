@@ -11,5 +11,5 @@ test_missing_429 if {
 
 test_api_without_429_is_reported_once if {
 	vs := rule.violations with input as {"operations": [op("get", ["200"]), op("put", ["200"])]}
-	vs == {{"path": ["paths"], "message": "no operation describes a 429 response for clients over their rate limit (2 operations, such as GET /pets)"}}
+	vs == {{"path": ["paths"], "message": "no 429 response for clients over their rate limit in 2 of 2 operations, such as GET /pets"}}
 }

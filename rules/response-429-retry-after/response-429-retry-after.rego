@@ -11,8 +11,9 @@
 #   `components.responses` (Swagger: `responses`) is reported once, at its
 #   definition; any other on the response.
 #
-#   When none of several 429 responses declares the header, the rule
-#   reports once, on `paths`, instead of on each of them.
+#   When more than half of the 429 responses lack the header, the rule
+#   reports once, on `paths`, with their count: adding it is one decision
+#   for the whole API. Otherwise it reports each exception.
 #
 #   ```yaml
 #   "429":                   # bad: when may the client retry?
@@ -60,5 +61,5 @@ violations contains util.violation(site.path, msg) if {
 
 violations contains util.violation(security.api_wide_path, msg) if {
 	security.api_wide(_lacking, _checked)
-	msg := sprintf("no 429 response declares a Retry-After header (%s)", [security.responses_summary(_lacking)])
+	msg := sprintf("no Retry-After header in %s", [security.responses_summary(_lacking, _checked, "429 responses")])
 }

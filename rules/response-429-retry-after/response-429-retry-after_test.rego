@@ -23,5 +23,5 @@ test_retry_after_in_any_case_passes if {
 
 test_api_without_retry_after_is_reported_once if {
 	vs := rule.violations with input as {"operations": [op("get", {}, [response("429", [])]), op("put", {}, [response("429", [])])]}
-	vs == {{"path": ["paths"], "message": "no 429 response declares a Retry-After header (2 responses, such as response 429 of GET /pets)"}}
+	vs == {{"path": ["paths"], "message": "no Retry-After header in 2 of 2 429 responses, such as response 429 of GET /pets"}}
 }

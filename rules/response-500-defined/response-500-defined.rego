@@ -12,8 +12,9 @@
 #   describes every status not listed, server errors included. The rule
 #   reports on `responses`.
 #
-#   When none of several operations describes server errors, the rule
-#   reports once, on `paths`, instead of on each operation.
+#   When more than half of the operations lack a server error response,
+#   the rule reports once, on `paths`, with their count: adding it is one
+#   decision for the whole API. Otherwise it reports each exception.
 #
 #   ```yaml
 #   get:
@@ -52,5 +53,5 @@ violations contains util.violation(security.responses_path(op), msg) if {
 
 violations contains util.violation(security.api_wide_path, msg) if {
 	security.api_wide(_lacking, _checked)
-	msg := sprintf("no operation describes a response for server errors (500, 5XX or default) (%s)", [security.operations_summary(_lacking)])
+	msg := sprintf("no response for server errors (500, 5XX or default) in %s", [security.operations_summary(_lacking, _checked, "operations")])
 }

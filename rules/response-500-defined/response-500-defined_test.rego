@@ -16,5 +16,5 @@ test_missing_server_error if {
 
 test_api_without_server_errors_is_reported_once if {
 	vs := rule.violations with input as {"operations": [op("get", ["200"]), op("put", ["200"])]}
-	vs == {{"path": ["paths"], "message": "no operation describes a response for server errors (500, 5XX or default) (2 operations, such as GET /pets)"}}
+	vs == {{"path": ["paths"], "message": "no response for server errors (500, 5XX or default) in 2 of 2 operations, such as GET /pets"}}
 }

@@ -16,8 +16,9 @@
 #   `$ref` to `components.responses` (Swagger: `responses`) is reported
 #   once, at its definition; any other on the response.
 #
-#   When no success response of the API declares one, the rule reports
-#   once, on `paths`, instead of on each response.
+#   When more than half of the success responses lack one, the rule
+#   reports once, on `paths`, with their count: adding it is one decision
+#   for the whole API. Otherwise it reports each exception.
 #
 #   ```yaml
 #   "200":                   # bad
@@ -65,7 +66,7 @@ violations contains util.violation(site.path, msg) if {
 
 violations contains util.violation(security.api_wide_path, msg) if {
 	security.api_wide(_lacking, _checked)
-	msg := sprintf("no success response declares a rate-limit header (RateLimit, RateLimit-Policy, X-RateLimit-…) (%s)", [security.responses_summary(_lacking)])
+	msg := sprintf("no rate-limit header (RateLimit, RateLimit-Policy, X-RateLimit-…) in %s", [security.responses_summary(_lacking, _checked, "success responses")])
 }
 
 _rate_limited(r) if {

@@ -11,6 +11,7 @@ test_success_without_rate_limit_headers if {
 		response("200", ["ETag"]),
 		response("2XX", []),
 		response("201", ["RateLimit"]),
+		response("202", ["RateLimit"]),
 		response("404", []),
 		response("429", []),
 	])]}
@@ -37,5 +38,5 @@ test_shared_response_is_reported_at_its_definition if {
 
 test_api_without_rate_limit_headers_is_reported_once if {
 	vs := rule.violations with input as {"operations": [op({}, [response("200", []), response("201", []), response("404", [])])]}
-	vs == {{"path": ["paths"], "message": "no success response declares a rate-limit header (RateLimit, RateLimit-Policy, X-RateLimit-…) (2 responses, such as response 200 of GET /pets)"}}
+	vs == {{"path": ["paths"], "message": "no rate-limit header (RateLimit, RateLimit-Policy, X-RateLimit-…) in 2 of 2 success responses, such as response 200 of GET /pets"}}
 }

@@ -14,8 +14,10 @@
 #   are checked: an operation without input has nothing to validate.
 #   `default` does not count. The rule reports on `responses`.
 #
-#   When none of several operations with input describes a validation
-#   error, the rule reports once, on `paths`, instead of on each of them.
+#   When more than half of the operations with input lack a validation
+#   error, the rule reports once, on `paths`, with their count: adding it
+#   is one decision for the whole API. Otherwise it reports each
+#   exception.
 #
 #   ```yaml
 #   post:
@@ -57,7 +59,7 @@ violations contains util.violation(security.responses_path(op), msg) if {
 
 violations contains util.violation(security.api_wide_path, msg) if {
 	security.api_wide(_lacking, _checked)
-	msg := sprintf("no operation that takes input describes a 400 or 422 response for invalid input (%s)", [security.operations_summary(_lacking)])
+	msg := sprintf("no 400 or 422 response for invalid input in %s", [security.operations_summary(_lacking, _checked, "operations that take input")])
 }
 
 _takes_input(op) if count(op.parameters) > 0

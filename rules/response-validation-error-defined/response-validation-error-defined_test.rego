@@ -9,6 +9,7 @@ test_input_without_validation_error if {
 		op("post", [], {"content": []}, ["201", "default"]),
 		op("get", [{"name": "limit"}], null, ["200", "404"]),
 		op("put", [{"name": "id"}], null, ["200", "422"]),
+		op("patch", [{"name": "id"}], null, ["200", "400"]),
 	]}
 	vs == {
 		{"path": ["paths", "/pets", "post", "responses"], "message": "POST /pets takes input but describes no 400 or 422 response for invalid input"},
@@ -27,5 +28,5 @@ test_described_or_no_input_passes if {
 
 test_api_without_validation_errors_is_reported_once if {
 	vs := rule.violations with input as {"operations": [op("post", [], {"content": []}, ["201"]), op("put", [{"name": "id"}], null, ["200"]), op("get", [], null, ["200"])]}
-	vs == {{"path": ["paths"], "message": "no operation that takes input describes a 400 or 422 response for invalid input (2 operations, such as POST /pets)"}}
+	vs == {{"path": ["paths"], "message": "no 400 or 422 response for invalid input in 2 of 2 operations that take input, such as POST /pets"}}
 }
