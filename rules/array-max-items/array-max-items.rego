@@ -41,8 +41,7 @@ import data.specgate.lib.security
 import data.specgate.lib.util
 
 violations contains util.violation(array.concat(v.source, ["type"]), msg) if {
-	some v in security.received
-	security.has_type(v.node, "array")
+	some v in security.received_of.array
 	not _bounded(v.node)
 	msg := sprintf("%s is an array without maxItems", [security.label(v)])
 }

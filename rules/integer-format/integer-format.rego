@@ -43,15 +43,13 @@ import data.specgate.lib.util
 _sized := {"int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64"}
 
 violations contains util.violation(array.concat(v.source, ["type"]), msg) if {
-	some v in security.received
-	security.has_type(v.node, "integer")
+	some v in security.received_of.integer
 	not v.node.format
 	msg := sprintf("%s is an integer without format (int32 or int64)", [security.label(v)])
 }
 
 violations contains util.violation(array.concat(v.source, ["format"]), msg) if {
-	some v in security.received
-	security.has_type(v.node, "integer")
+	some v in security.received_of.integer
 	format := v.node.format
 	not format in _sized
 	msg := sprintf("%s is an integer with format %q, which does not state its size (use int32 or int64)", [security.label(v), format])

@@ -40,6 +40,20 @@ received := array.concat(
 	],
 )
 
+# received_of groups `received` by the types their schemas declare
+# ("string", "integer", "number", "array", "object"; an OpenAPI 3.1 type
+# array counts for each of its types). Built once for every rule, it spares
+# each rule a type test on every value.
+received_of := {t: [pair[1] | some pair in _typed; pair[0] == t] | some t in {"string", "integer", "number", "array", "object"}}
+
+_typed := [[t, v] | some v in received; some t in _declared_types(v.node)]
+
+_declared_types(node) := [node.type] if is_string(node.type)
+
+else := node.type if is_array(node.type)
+
+else := []
+
 _swagger_value_params(op) := op.parameters if op.requestBody == null
 
 else := array.concat(op.parameters, op.requestBody.formData)
@@ -48,24 +62,35 @@ else := array.concat(op.parameters, op.requestBody.formData)
 # input.schemas) for a message: `schema "Pet"`,
 # `query parameter "limit"`, `property "name" in schema "Pet"`,
 # `items of query parameter "tags"`, `the request body of POST /pets`,
-# `a schema in schema "Pet"` (a composition branch, say).
-label(v) := sprintf("schema %q", [v.name]) if v.name != ""
-
-else := _param_label(p) if p := _params_by_value[v.source]
-
-else := _with_root(sprintf("property %q", [_last(v.source)]), v.source) if _parent_key(v.source) == "properties"
-
-else := sprintf("items of %s", [_param_label(p)]) if {
-	_last(v.source) == "items"
-	p := _params_by_value[array.slice(v.source, 0, count(v.source) - 1)]
-} else := _with_root("array items", v.source) if _last(v.source) == "items"
-
-else := _with_root("additional properties", v.source) if _last(v.source) == "additionalProperties"
-
-else := root if {
-	_last(v.source) == "schema"
+# `a schema in schema "Pet"` (a composition branch, say). Rules call it
+# once per finding, so it keeps to one chain of cheap tests.
+label(v) := sprintf("schema %q", [v.name]) if {
+	v.name != ""
+} else := concat(" in ", [sprintf("property %q", [last]), root]) if {
+	n := count(v.source)
+	v.source[n - 2] == "properties"
+	last := v.source[n - 1]
 	root := _root(v.source)
-} else := _with_root("a schema", v.source)
+} else := sprintf("property %q", [v.source[count(v.source) - 1]]) if {
+	v.source[count(v.source) - 2] == "properties"
+} else := _param_label(p) if {
+	p := _params_by_value[v.source]
+} else := concat(" ", ["items of", _param_label(p)]) if {
+	n := count(v.source)
+	v.source[n - 1] == "items"
+	p := _params_by_value[array.slice(v.source, 0, n - 1)]
+} else := root if {
+	v.source[count(v.source) - 1] == "schema"
+	root := _root(v.source)
+} else := concat(" in ", [_tail_label(v.source), root]) if {
+	root := _root(v.source)
+} else := _tail_label(v.source)
+
+_tail_label(source) := "array items" if {
+	source[count(source) - 1] == "items"
+} else := "additional properties" if {
+	source[count(source) - 1] == "additionalProperties"
+} else := "a schema"
 
 # _params_by_value maps where a parameter's schema is written to the
 # parameter (for Swagger 2.0 non-body parameters, the parameter itself).
@@ -85,44 +110,41 @@ _form_data contains p if {
 
 _param_label(p) := sprintf("%s parameter %q", [p["in"], p.name])
 
-_last(source) := source[count(source) - 1]
-
-_parent_key(source) := source[count(source) - 2]
-
-_with_root(what, source) := sprintf("%s in %s", [what, root]) if root := _root(source)
-
-else := what
-
-# _root names the top-level object a schema is written in. One chain of
-# else: a function with several bodies would evaluate all of them.
+# _root names the top-level object a schema is written in: a named schema,
+# a request body, a response or a parameter.
 _root(source) := sprintf("schema %q", [source[2]]) if {
-	source[0] == "components"
 	source[1] == "schemas"
+	source[0] == "components"
 } else := sprintf("schema %q", [source[1]]) if {
 	source[0] == "definitions"
-	count(source) > 2
 } else := sprintf("the request body of %s %s", [upper(source[2]), source[1]]) if {
+	source[3] == "requestBody"
 	source[0] == "paths"
-	_in_body(source)
-} else := sprintf("the request body %q", [source[2]]) if {
-	source[0] == "components"
-	source[1] == "requestBodies"
+} else := sprintf("the request body of %s %s", [upper(source[2]), source[1]]) if {
+	source[5] == "schema"
+	source[3] == "parameters"
+	source[0] == "paths"
+	input.format == "swagger"
 } else := sprintf("response %s of %s %s", [source[4], upper(source[2]), source[1]]) if {
-	source[0] == "paths"
 	source[3] == "responses"
-} else := sprintf("response %q", [source[2]]) if {
+	source[0] == "paths"
+} else := _param_label(p) if {
+	source[3] == "parameters"
+	p := _params_by_value[array.slice(source, 0, 6)]
+} else := _param_label(p) if {
+	source[2] == "parameters"
+	p := _params_by_value[array.slice(source, 0, 5)]
+} else := _param_label(p) if {
+	source[1] == "parameters"
+	p := _params_by_value[array.slice(source, 0, 4)]
+} else := sprintf("the request body %q", [source[2]]) if {
+	source[1] == "requestBodies"
 	source[0] == "components"
+} else := sprintf("response %q", [source[2]]) if {
 	source[1] == "responses"
+	source[0] == "components"
 } else := sprintf("response %q", [source[1]]) if {
 	source[0] == "responses"
-}
-
-_in_body(source) if source[3] == "requestBody"
-
-_in_body(source) if {
-	util.is_oas2
-	source[3] == "parameters"
-	source[5] == "schema"
 }
 
 # Security requirements and schemes.
@@ -151,23 +173,32 @@ scoped(op) if {
 
 # Responses.
 
-# has_status holds when an operation describes one of the statuses, given
-# as strings ("401", "4XX", "default"); range keys compare upper-cased.
-has_status(op, statuses) if {
-	some r in op.responses
-	upper(r.status) in statuses
-}
+# statuses[i] is the set of statuses that operation i of input.operations
+# describes, as written ("401", "4XX", "default"): an index shared by the
+# rules about missing responses.
+statuses := [{r.status | some r in op.responses} | some op in input.operations]
 
-# response_site tells where to report on a response of an operation:
-# {path, label}. A response written once under components.responses (or
-# Swagger's responses) and shared through a local $ref is reported at its
+# lacks holds when operation i describes none of the statuses wanted,
+# given as written: callers list both cases of a range ("4XX", "4xx").
+lacks(i, wanted) if count(statuses[i] & wanted) == 0
+
+# response_site is where to report on a response of an operation: a
+# response written once under components.responses (or Swagger's
+# responses) and shared through a local $ref is reported at its
 # definition, once for all the operations that share it; any other at the
-# operation's response.
-response_site(op, r) := {"path": path, "label": sprintf("response %q", [_last(path)])} if {
+# operation's response. site_label names a site for messages.
+response_site(op, r) := [_unescape(seg) | some seg in split(substring(ref, 2, -1), "/")] if {
 	ref := op.node.responses[r.status]["$ref"]
 	startswith(ref, "#/")
-	path := [_unescape(seg) | some seg in split(substring(ref, 2, -1), "/")]
-} else := {"path": r.source, "label": sprintf("response %s of %s", [r.status, naming.operation(op)])}
+} else := r.source
+
+site_label(path) := sprintf("response %s of %s %s", [path[4], upper(path[2]), path[1]]) if {
+	path[3] == "responses"
+	path[0] == "paths"
+} else := sprintf("response %s of %s %s", [path[5], upper(path[3]), path[1]]) if {
+	path[2] == "additionalOperations"
+	path[0] == "paths"
+} else := sprintf("response %q", [path[count(path) - 1]])
 
 _unescape(seg) := replace(replace(seg, "~1", "/"), "~0", "~")
 
@@ -255,15 +286,16 @@ api_wide(lacking, checked) if {
 # api_wide_path is where an API-wide finding is reported.
 api_wide_path := ["paths"]
 
-# operations_summary counts operations for an API-wide message and names
-# the first: "12 of 14 operations that take input, such as DELETE /pets".
+# operations_summary counts operations, given as indices of
+# input.operations, for an API-wide message and names the first: "12 of 14
+# operations that take input, such as DELETE /pets".
 operations_summary(lacking, checked, what) := sprintf("%d of %d %s, such as %s", [
 	count(lacking), count(checked), what,
-	min({naming.operation(op) | some op in lacking}),
+	min({naming.operation(input.operations[i]) | some i in lacking}),
 ])
 
 # responses_summary does the same for response sites.
 responses_summary(lacking, checked, what) := sprintf("%d of %d %s, such as %s", [
 	count(lacking), count(checked), what,
-	min({site.label | some site in lacking}),
+	min({site_label(site) | some site in lacking}),
 ])

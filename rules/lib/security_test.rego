@@ -22,7 +22,9 @@ test_labels if {
 	label(v(["components", "requestBodies", "NewPet", "content", "application/json", "schema"])) == `the request body "NewPet"`
 	label(v(["paths", "/a", "get", "responses", "200", "content", "application/json", "schema"])) == "response 200 of GET /a"
 	label(v(["components", "responses", "Error", "content", "application/json", "schema", "properties", "code"])) == `property "code" in response "Error"`
+	label(v(["paths", "/a", "get", "parameters", 0, "schema", "oneOf", 1, "items"])) == `array items in query parameter "tags"`
 	label(v(["x-other", "schema", "allOf", 0])) == "a schema"
+	label(v(["x-other", "schema"])) == "a schema"
 }
 
 test_swagger_body_and_form_data if {
@@ -47,8 +49,13 @@ test_received_skips_read_only_and_adds_swagger_parameters if {
 
 test_response_site if {
 	op := {"path": "/a", "method": "get", "webhook": "", "callback": "", "node": {"responses": {"404": {"$ref": "#/components/responses/Not~0Found~1Here"}}}}
-	security.response_site(op, {"status": "404", "source": ["paths", "/a", "get", "responses", "404"]}) == {"path": ["components", "responses", "Not~Found/Here"], "label": `response "Not~Found/Here"`}
-	security.response_site(op, {"status": "200", "source": ["paths", "/a", "get", "responses", "200"]}) == {"path": ["paths", "/a", "get", "responses", "200"], "label": "response 200 of GET /a"}
+	shared := security.response_site(op, {"status": "404", "source": ["paths", "/a", "get", "responses", "404"]})
+	shared == ["components", "responses", "Not~Found/Here"]
+	security.site_label(shared) == `response "Not~Found/Here"`
+	inline := security.response_site(op, {"status": "200", "source": ["paths", "/a", "get", "responses", "200"]})
+	inline == ["paths", "/a", "get", "responses", "200"]
+	security.site_label(inline) == "response 200 of GET /a"
+	security.site_label(["paths", "/a", "additionalOperations", "copy", "responses", "201"]) == "response 201 of COPY /a"
 }
 
 test_loopback_and_plain_http if {

@@ -19,8 +19,7 @@
 #   schema is not a string (a boolean `hide_secret`), and a path parameter
 #   that identifies an item of the collection before it (`/tokens/{token}`,
 #   `/shipping_rates/{shipping_rate_token}`).
-#   Operations under `paths` are checked; the rule reports on the
-#   parameter's `name`.
+#   Every parameter is checked once; the rule reports on its `name`.
 #
 #   ```yaml
 #   parameters:
@@ -48,13 +47,24 @@ import data.specgate.lib.security
 import data.specgate.lib.util
 
 violations contains util.violation(array.concat(p.source, ["name"]), msg) if {
-	some op in input.operations
-	some p in op.parameters
+	some p in input.parameters
 	p["in"] in {"query", "path"}
+	regex.match(`(?i)pass|secret|token|jwt|key|cred|sess`, p.name)
 	_credential(p.name)
 	_string_valued(p)
-	not _names_resource(op, p)
+	not _only_resource_ids(p)
 	msg := sprintf("%s parameter %q sends a credential in the URL", [p["in"], p.name])
+}
+
+# _only_resource_ids holds for a path parameter that, in every operation
+# using it, identifies an item of the collection before it.
+_only_resource_ids(p) if {
+	p["in"] == "path"
+	uses := [op | some op in input.operations; some q in op.parameters; q.source == p.source]
+	count(uses) > 0
+	every op in uses {
+		_names_resource(op, p)
+	}
 }
 
 _credential(name) if {

@@ -4,7 +4,7 @@ import data.specgate.rules["no-credentials-in-url"] as rule
 
 param(name, where, type) := {"name": name, "in": where, "schema": {"type": type}, "source": ["paths", "/a", "get", "parameters", name]}
 
-ops(path, params) := {"operations": [{"path": path, "method": "get", "parameters": params}]}
+ops(path, params) := {"parameters": params, "operations": [{"path": path, "method": "get", "parameters": params}]}
 
 flagged(path, params) := {v.message | some v in vs} if {
 	vs := rule.violations with input as ops(path, params)

@@ -45,9 +45,8 @@ import data.specgate.lib.security
 import data.specgate.lib.util
 
 violations contains util.violation(array.concat(v.source, ["type"]), msg) if {
-	some v in security.received
 	some t in ["integer", "number"]
-	security.has_type(v.node, t)
+	some v in security.received_of[t]
 	not _enumerated(v.node)
 	missing := _missing(v.node)
 	msg := sprintf("%s is %s without %s", [security.label(v), _article(t), missing])

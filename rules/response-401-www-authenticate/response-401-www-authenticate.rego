@@ -55,10 +55,10 @@ _lacking contains security.response_site(op, r) if {
 	not security.header_named(r, {"www-authenticate"})
 }
 
-violations contains util.violation(site.path, msg) if {
+violations contains util.violation(site, msg) if {
 	not security.api_wide(_lacking, _checked)
 	some site in _lacking
-	msg := sprintf("%s declares no WWW-Authenticate header, which HTTP requires on a 401", [site.label])
+	msg := sprintf("%s declares no WWW-Authenticate header, which HTTP requires on a 401", [security.site_label(site)])
 }
 
 violations contains util.violation(security.api_wide_path, msg) if {

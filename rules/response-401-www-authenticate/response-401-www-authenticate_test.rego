@@ -22,6 +22,7 @@ test_challenge_in_any_case_passes if {
 }
 
 test_api_without_challenges_is_reported_once if {
-	vs := rule.violations with input as {"operations": [op({}, [response("401", [])]), object.union(op({}, [response("401", [])]), {"method": "put"})]}
+	put := object.union(response("401", []), {"source": ["paths", "/pets", "put", "responses", "401"]})
+	vs := rule.violations with input as {"operations": [op({}, [response("401", [])]), object.union(op({}, [put]), {"method": "put"})]}
 	vs == {{"path": ["paths"], "message": "no WWW-Authenticate header, which HTTP requires, in 2 of 2 401 responses, such as response 401 of GET /pets"}}
 }

@@ -38,19 +38,20 @@ import data.specgate.lib.naming
 import data.specgate.lib.security
 import data.specgate.lib.util
 
-_checked contains op if {
-	some op in input.operations
+_checked contains i if {
+	some i, op in input.operations
 	security.scoped(op)
 }
 
-_lacking contains op if {
-	some op in _checked
-	not security.has_status(op, {"403", "4XX"})
+_lacking contains i if {
+	some i in _checked
+	security.lacks(i, {"403", "4XX", "4xx"})
 }
 
 violations contains util.violation(security.responses_path(op), msg) if {
 	not security.api_wide(_lacking, _checked)
-	some op in _lacking
+	some i in _lacking
+	op := input.operations[i]
 	msg := sprintf("%s requires scopes but describes no 403 response for callers who lack them", [naming.operation(op)])
 }
 

@@ -36,16 +36,17 @@ import data.specgate.lib.naming
 import data.specgate.lib.security
 import data.specgate.lib.util
 
-_checked contains op if some op in input.operations
+_checked contains i if some i, _ in input.operations
 
-_lacking contains op if {
-	some op in _checked
-	not security.has_status(op, {"429", "4XX"})
+_lacking contains i if {
+	some i in _checked
+	security.lacks(i, {"429", "4XX", "4xx"})
 }
 
 violations contains util.violation(security.responses_path(op), msg) if {
 	not security.api_wide(_lacking, _checked)
-	some op in _lacking
+	some i in _lacking
+	op := input.operations[i]
 	msg := sprintf("%s describes no 429 response for clients over their rate limit", [naming.operation(op)])
 }
 

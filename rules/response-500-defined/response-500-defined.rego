@@ -38,16 +38,17 @@ import data.specgate.lib.naming
 import data.specgate.lib.security
 import data.specgate.lib.util
 
-_checked contains op if some op in input.operations
+_checked contains i if some i, _ in input.operations
 
-_lacking contains op if {
-	some op in _checked
-	not security.has_status(op, {"500", "5XX", "DEFAULT"})
+_lacking contains i if {
+	some i in _checked
+	security.lacks(i, {"500", "5XX", "5xx", "default"})
 }
 
 violations contains util.violation(security.responses_path(op), msg) if {
 	not security.api_wide(_lacking, _checked)
-	some op in _lacking
+	some i in _lacking
+	op := input.operations[i]
 	msg := sprintf("%s describes no response for server errors (500, 5XX or default)", [naming.operation(op)])
 }
 

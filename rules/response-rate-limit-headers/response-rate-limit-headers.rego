@@ -43,25 +43,27 @@ package specgate.rules["response-rate-limit-headers"]
 import data.specgate.lib.security
 import data.specgate.lib.util
 
-# _checked are the responses the rule checks, as sites: a response shared
-# through a $ref is one site.
-_checked contains security.response_site(op, r) if {
+# _responses pairs each success response, as the site to report on (a
+# response shared through a $ref is one site), with whether it lacks a
+# rate-limit header.
+_responses := [[security.response_site(op, r), _lacks(r)] |
 	some op in input.operations
 	some r in op.responses
-	regex.match(`^2([0-9][0-9]|XX|xx)$`, r.status)
-}
+	startswith(r.status, "2")
+]
 
-_lacking contains security.response_site(op, r) if {
-	some op in input.operations
-	some r in op.responses
-	regex.match(`^2([0-9][0-9]|XX|xx)$`, r.status)
-	not _rate_limited(r)
-}
+_lacks(r) := false if _rate_limited(r)
 
-violations contains util.violation(site.path, msg) if {
+else := true
+
+_checked := {pair[0] | some pair in _responses}
+
+_lacking := {pair[0] | some pair in _responses; pair[1]}
+
+violations contains util.violation(site, msg) if {
 	not security.api_wide(_lacking, _checked)
 	some site in _lacking
-	msg := sprintf("%s declares no rate-limit header (RateLimit, RateLimit-Policy, X-RateLimit-…)", [site.label])
+	msg := sprintf("%s declares no rate-limit header (RateLimit, RateLimit-Policy, X-RateLimit-…)", [security.site_label(site)])
 }
 
 violations contains util.violation(security.api_wide_path, msg) if {

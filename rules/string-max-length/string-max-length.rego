@@ -40,8 +40,7 @@ import data.specgate.lib.security
 import data.specgate.lib.util
 
 violations contains util.violation(array.concat(v.source, ["type"]), msg) if {
-	some v in security.received
-	security.has_type(v.node, "string")
+	some v in security.received_of.string
 	not _bounded(v.node)
 	msg := sprintf("%s is a string without maxLength", [security.label(v)])
 }
