@@ -1,9 +1,12 @@
 # METADATA
 # description: |
 #   Helpers of the security rules: the values an API receives (request-side
-#   schemas and Swagger 2.0 parameters), schema types and labels for
-#   messages, security requirements and schemes, responses by status and
-#   where to report on a response that several operations share.
+#   schemas and Swagger 2.0 parameters, grouped by type), labels that name
+#   a schema in messages, security requirements, schemes and the
+#   protection of operations, responses by status and where to report on a
+#   response that several operations share, and the API-wide report of an
+#   omission that most operations share. Indexes are complete rules, built
+#   once per evaluation for every rule that uses them.
 package specgate.lib.security
 
 import data.specgate.lib.naming
@@ -23,11 +26,11 @@ has_type(node, t) if {
 # received are the schema-like values the API receives: {node, source,
 # name}. They are the schemas that parameters and request bodies of
 # operations under paths reach (`input.requestSchemas`: not those under
-# `not` or `if`, which test values), plus, in Swagger 2.0, non-body and formData
-# parameters, which carry `type`, `maxLength` and the like themselves.
-# readOnly schemas are left out: clients do not send them. A list: a
-# Swagger parameter shared by several operations repeats, and rules absorb
-# that as identical violations.
+# `not` or `if`, which test values), plus, in Swagger 2.0, non-body and
+# formData parameters, which carry `type`, `maxLength` and the like
+# themselves. readOnly schemas are left out: clients do not send them. A
+# list: a Swagger parameter shared by several operations repeats, and
+# rules absorb that as identical violations.
 received := array.concat(
 	[s |
 		some s in input.requestSchemas
@@ -150,7 +153,7 @@ _root(source) := sprintf("schema %q", [source[2]]) if {
 # Security requirements and schemes.
 
 # schemes maps security scheme names to their input entries.
-schemes[s.name] := s if some s in input.securitySchemes
+schemes := {s.name: s | some s in input.securitySchemes}
 
 # authenticates holds when an operation's effective security requirement
 # names a scheme in at least one alternative: a request may be refused for

@@ -13,7 +13,9 @@
 #   Swagger 2.0 the non-body parameters themselves. Response-only and
 #   unused schemas, `readOnly` properties, and schemas under `not`/`if`
 #   are not. A string whose `format` fixes its length (`date`, `date-time`,
-#   `time`, `uuid`, `ipv4`, `ipv6`) is bounded already. Only schemas that
+#   `time`, `uuid`, `ipv4`, `ipv6`) is bounded already; a file upload
+#   (`format: binary`) is reported too, as its `maxLength` bounds the
+#   upload's size. Only schemas that
 #   declare `type: string` (OpenAPI 3.1: a type array with "string") are
 #   judged. The rule reports on `type`.
 #
