@@ -48,6 +48,6 @@ violations contains util.violation(array.concat(v.source, ["type"]), msg) if {
 
 _bounded(node) if _ := node.maxItems
 
-_bounded(node) if _ := node["enum"]
+_bounded(node) if _ := node.enum
 
-_bounded(node) if _ := node["const"]
+_bounded(node) if _ := node.const

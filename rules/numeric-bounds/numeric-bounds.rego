@@ -52,9 +52,9 @@ violations contains util.violation(array.concat(v.source, ["type"]), msg) if {
 	msg := sprintf("%s is %s without %s", [security.label(v), _article(t), missing])
 }
 
-_enumerated(node) if _ := node["enum"]
+_enumerated(node) if _ := node.enum
 
-_enumerated(node) if _ := node["const"]
+_enumerated(node) if _ := node.const
 
 _missing(node) := "minimum or maximum" if {
 	not _lower(node)

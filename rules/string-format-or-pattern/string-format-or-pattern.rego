@@ -51,6 +51,6 @@ _restricted(node) if node.format != ""
 
 _restricted(node) if node.pattern != ""
 
-_restricted(node) if _ := node["enum"]
+_restricted(node) if _ := node.enum
 
-_restricted(node) if _ := node["const"]
+_restricted(node) if _ := node.const

@@ -49,8 +49,8 @@ violations contains util.violation(array.concat(v.source, ["type"]), msg) if {
 
 _bounded(node) if _ := node.maxLength
 
-_bounded(node) if _ := node["enum"]
+_bounded(node) if _ := node.enum
 
-_bounded(node) if _ := node["const"]
+_bounded(node) if _ := node.const
 
 _bounded(node) if node.format in {"date", "date-time", "time", "uuid", "ipv4", "ipv6"}
