@@ -16,6 +16,7 @@ import (
 func Input(doc *spec.Document) ast.Value {
 	c := &converter{terms: map[*spec.Node]*ast.Term{}, keys: map[string]*ast.Term{}}
 	v := doc.Views()
+	schemas := c.schemas(v.Schemas)
 	obj := []([2]*ast.Term){
 		c.kv("format", c.str(string(doc.Format))),
 		c.kv("version", c.str(doc.Version)),
@@ -26,7 +27,9 @@ func Input(doc *spec.Document) ast.Value {
 		c.kv("webhooks", c.operations(v.Webhooks)),
 		c.kv("callbacks", c.operations(v.Callbacks)),
 		c.kv("parameters", c.parameters(v.Parameters)),
-		c.kv("schemas", c.schemas(v.Schemas)),
+		c.kv("schemas", ast.ArrayTerm(schemas...)),
+		c.kv("requestSchemas", ast.ArrayTerm(pick(schemas, v.Schemas, func(s *spec.Schema) bool { return s.Request })...)),
+		c.kv("responseSchemas", ast.ArrayTerm(pick(schemas, v.Schemas, func(s *spec.Schema) bool { return s.Response })...)),
 		c.kv("securitySchemes", c.securitySchemes(v.SecuritySchemes)),
 		c.kv("security", c.security(v.Security)),
 		c.kv("servers", c.servers(v.Servers)),
@@ -191,10 +194,25 @@ func (c *converter) parameters(ps []*spec.Parameter) *ast.Term {
 	})
 }
 
-func (c *converter) schemas(ss []*spec.Schema) *ast.Term {
-	return list(ss, func(s *spec.Schema) *ast.Term {
-		return c.obj(c.kv("name", c.str(s.Name)), c.kv("node", c.node(s.Node)), c.kv("source", c.path(s.Source)))
-	})
+func (c *converter) schemas(ss []*spec.Schema) []*ast.Term {
+	out := make([]*ast.Term, len(ss))
+	for i, s := range ss {
+		out[i] = c.obj(c.kv("name", c.str(s.Name)), c.kv("node", c.node(s.Node)), c.kv("source", c.path(s.Source)),
+			c.kv("request", boolTerm(s.Request)), c.kv("response", boolTerm(s.Response)))
+	}
+	return out
+}
+
+// pick returns the converted schemas whose view satisfies keep: an index
+// that spares rules about one side of the exchange a scan of every schema.
+func pick(terms []*ast.Term, ss []*spec.Schema, keep func(*spec.Schema) bool) []*ast.Term {
+	var out []*ast.Term
+	for i, s := range ss {
+		if keep(s) {
+			out = append(out, terms[i])
+		}
+	}
+	return out
 }
 
 func (c *converter) securitySchemes(ss []*spec.SecurityScheme) *ast.Term {

@@ -169,6 +169,13 @@ type Schema struct {
 	Name   string // the component name for named schemas, else ""
 	Node   *Node
 	Source Path
+	// Request and Response tell whether the schema describes data that the
+	// operations under paths receive (parameters, request bodies) or send
+	// (response bodies, response headers), directly or through subschemas
+	// and $refs. Subschemas under not and if, which test values rather than
+	// describe them, do not count, nor do webhooks and callbacks, whose
+	// direction is reversed; a schema no operation uses has both false.
+	Request, Response bool
 }
 
 // SecurityScheme is one security scheme, normalized: Swagger's basic is

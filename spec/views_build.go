@@ -60,6 +60,7 @@ func (b *viewBuilder) build() {
 		b.asyncapi(root)
 	}
 	b.tags(root.Get("tags"), Path{"tags"})
+	b.markUsage()
 }
 
 func strList(n *Node) []string {
@@ -520,21 +521,29 @@ func (b *viewBuilder) schema(raw *Node, src Path) {
 
 // subschemas registers the schemas inside n.
 func (b *viewBuilder) subschemas(n *Node, src Path) {
+	eachSubschema(n, func(c *Node, keys ...any) {
+		if keys[0] == "definitions" && b.d.Format == Swagger && len(src) == 0 {
+			return
+		}
+		b.schema(c, src.with(keys...))
+	})
+}
+
+// eachSubschema calls fn for every subschema written inside n, with the keys
+// that lead from n to it.
+func eachSubschema(n *Node, fn func(c *Node, keys ...any)) {
 	for _, k := range schemaSingles {
 		if c := n.Get(k); c != nil && c.Kind == Object {
-			b.schema(c, src.with(k))
+			fn(c, k)
 		}
 	}
 	for _, k := range schemaMaps {
-		if k == "definitions" && b.d.Format == Swagger && len(src) == 0 {
-			continue
-		}
-		each(n.Get(k), func(name string, c *Node) { b.schema(c, src.with(k, name)) })
+		each(n.Get(k), func(name string, c *Node) { fn(c, k, name) })
 	}
 	for _, k := range schemaLists {
 		if c := n.Get(k); c != nil && c.Kind == Array {
 			for i, it := range c.Items {
-				b.schema(it, src.with(k, i))
+				fn(it, k, i)
 			}
 		}
 	}

@@ -1,0 +1,304 @@
+# METADATA
+# description: |
+#   Helpers of the security rules: the values an API receives (request-side
+#   schemas and Swagger 2.0 parameters, grouped by type), labels that name
+#   a schema in messages, security requirements, schemes and the
+#   protection of operations, responses by status and where to report on a
+#   response that several operations share, and the API-wide report of an
+#   omission that most operations share. Indexes are complete rules, built
+#   once per evaluation for every rule that uses them.
+package specgate.lib.security
+
+import data.specgate.lib.naming
+import data.specgate.lib.util
+
+# Schemas.
+
+# has_type holds when a schema declares type t, alone or in an OpenAPI 3.1
+# type array.
+has_type(node, t) if node.type == t
+
+has_type(node, t) if {
+	is_array(node.type)
+	t in node.type
+}
+
+# received are the schema-like values the API receives: {node, source,
+# name}. They are the schemas that parameters and request bodies of
+# operations under paths reach (`input.requestSchemas`: not those under
+# `not` or `if`, which test values), plus, in Swagger 2.0, non-body and
+# formData parameters, which carry `type`, `maxLength` and the like
+# themselves. readOnly schemas are left out: clients do not send them. A
+# list: a Swagger parameter shared by several operations repeats, and
+# rules absorb that as identical violations.
+received := array.concat(
+	[s |
+		some s in input.requestSchemas
+		not s.node.readOnly
+	],
+	[{"node": p.node, "source": p.source, "name": ""} |
+		util.is_oas2
+		some op in input.operations
+		some p in _swagger_value_params(op)
+	],
+)
+
+# received_of groups `received` by the types their schemas declare
+# ("string", "integer", "number", "array", "object"; an OpenAPI 3.1 type
+# array counts for each of its types). Built once for every rule, it spares
+# each rule a type test on every value.
+received_of := {t: [pair[1] | some pair in _typed; pair[0] == t] | some t in {"string", "integer", "number", "array", "object"}}
+
+_typed := [[t, v] | some v in received; some t in _declared_types(v.node)]
+
+_declared_types(node) := [node.type] if is_string(node.type)
+
+else := node.type if is_array(node.type)
+
+else := []
+
+_swagger_value_params(op) := op.parameters if op.requestBody == null
+
+else := array.concat(op.parameters, op.requestBody.formData)
+
+# label names a schema ({node, source, name}, as in `received` or
+# input.schemas) for a message: `schema "Pet"`,
+# `query parameter "limit"`, `property "name" in schema "Pet"`,
+# `items of query parameter "tags"`, `the request body of POST /pets`,
+# `a schema in schema "Pet"` (a composition branch, say). Rules call it
+# once per finding, so it keeps to one chain of cheap tests.
+label(v) := sprintf("schema %q", [v.name]) if {
+	v.name != ""
+} else := concat(" in ", [sprintf("property %q", [last]), root]) if {
+	n := count(v.source)
+	v.source[n - 2] == "properties"
+	last := v.source[n - 1]
+	root := _root(v.source)
+} else := sprintf("property %q", [v.source[count(v.source) - 1]]) if {
+	v.source[count(v.source) - 2] == "properties"
+} else := _param_label(p) if {
+	p := _params_by_value[v.source]
+} else := concat(" ", ["items of", _param_label(p)]) if {
+	n := count(v.source)
+	v.source[n - 1] == "items"
+	p := _params_by_value[array.slice(v.source, 0, n - 1)]
+} else := root if {
+	v.source[count(v.source) - 1] == "schema"
+	root := _root(v.source)
+} else := concat(" in ", [_tail_label(v.source), root]) if {
+	root := _root(v.source)
+} else := _tail_label(v.source)
+
+_tail_label(source) := "array items" if {
+	source[count(source) - 1] == "items"
+} else := "additional properties" if {
+	source[count(source) - 1] == "additionalProperties"
+} else := "a schema"
+
+# _params_by_value maps where a parameter's schema is written to the
+# parameter (for Swagger 2.0 non-body parameters, the parameter itself).
+# A complete object, built once: a partial object rule would be evaluated
+# anew for every lookup.
+_params_by_value := object.union(
+	{p.schemaSource: p | some p in input.parameters},
+	{p.source: p | some p in _form_data},
+)
+
+_form_data contains p if {
+	util.is_oas2
+	some op in input.operations
+	op.requestBody != null
+	some p in op.requestBody.formData
+}
+
+_param_label(p) := sprintf("%s parameter %q", [p["in"], p.name])
+
+# _root names the top-level object a schema is written in: a named schema,
+# a request body, a response or a parameter.
+_root(source) := sprintf("schema %q", [source[2]]) if {
+	source[1] == "schemas"
+	source[0] == "components"
+} else := sprintf("schema %q", [source[1]]) if {
+	source[0] == "definitions"
+} else := sprintf("the request body of %s %s", [upper(source[2]), source[1]]) if {
+	source[3] == "requestBody"
+	source[0] == "paths"
+} else := sprintf("the request body of %s %s", [upper(source[2]), source[1]]) if {
+	source[5] == "schema"
+	source[3] == "parameters"
+	source[0] == "paths"
+	input.format == "swagger"
+} else := sprintf("response %s of %s %s", [source[4], upper(source[2]), source[1]]) if {
+	source[3] == "responses"
+	source[0] == "paths"
+} else := _param_label(p) if {
+	source[3] == "parameters"
+	p := _params_by_value[array.slice(source, 0, 6)]
+} else := _param_label(p) if {
+	source[2] == "parameters"
+	p := _params_by_value[array.slice(source, 0, 5)]
+} else := _param_label(p) if {
+	source[1] == "parameters"
+	p := _params_by_value[array.slice(source, 0, 4)]
+} else := sprintf("the request body %q", [source[2]]) if {
+	source[1] == "requestBodies"
+	source[0] == "components"
+} else := sprintf("response %q", [source[2]]) if {
+	source[1] == "responses"
+	source[0] == "components"
+} else := sprintf("response %q", [source[1]]) if {
+	source[0] == "responses"
+}
+
+# Security requirements and schemes.
+
+# schemes maps security scheme names to their input entries.
+schemes := {s.name: s | some s in input.securitySchemes}
+
+# authenticates holds when an operation's effective security requirement
+# names a scheme in at least one alternative: a request may be refused for
+# missing or bad credentials.
+authenticates(op) if {
+	op.security != null
+	some alt in op.security.alternatives
+	count(alt.schemes) > 0
+}
+
+# scoped holds when an alternative of the operation's requirement lists
+# scopes (or, in OpenAPI 3.1+, roles): a caller may be authenticated and
+# still lack the permission.
+scoped(op) if {
+	op.security != null
+	some alt in op.security.alternatives
+	some scheme in alt.schemes
+	count(scheme.scopes) > 0
+}
+
+# Responses.
+
+# statuses[i] is the set of statuses that operation i of input.operations
+# describes, as written ("401", "4XX", "default"): an index shared by the
+# rules about missing responses.
+statuses := [{r.status | some r in op.responses} | some op in input.operations]
+
+# lacks holds when operation i describes none of the statuses wanted,
+# given as written: callers list both cases of a range ("4XX", "4xx").
+lacks(i, wanted) if count(statuses[i] & wanted) == 0
+
+# response_site is where to report on a response of an operation: a
+# response written once under components.responses (or Swagger's
+# responses) and shared through a local $ref is reported at its
+# definition, once for all the operations that share it; any other at the
+# operation's response. site_label names a site for messages.
+response_site(op, r) := [_unescape(seg) | some seg in split(substring(ref, 2, -1), "/")] if {
+	ref := op.node.responses[r.status]["$ref"]
+	startswith(ref, "#/")
+} else := r.source
+
+site_label(path) := sprintf("response %s of %s %s", [path[4], upper(path[2]), path[1]]) if {
+	path[3] == "responses"
+	path[0] == "paths"
+} else := sprintf("response %s of %s %s", [path[5], upper(path[3]), path[1]]) if {
+	path[2] == "additionalOperations"
+	path[0] == "paths"
+} else := sprintf("response %q", [path[count(path) - 1]])
+
+_unescape(seg) := replace(replace(seg, "~1", "/"), "~0", "~")
+
+# header_named holds when a response declares a header whose name,
+# compared without case, is one of names (given in lower case).
+header_named(r, names) if {
+	some h in r.headers
+	lower(h.name) in names
+}
+
+# Transport.
+
+# plain_http holds for a URL that starts with http:// or ws:// (any case).
+plain_http(url) if regex.match(`(?i)^(http|ws)://`, url)
+
+# loopback holds for a URL whose host is the local machine (localhost, a
+# *.localhost name, 127.x.x.x, [::1] or 0.0.0.0): plain HTTP there never
+# crosses a network.
+loopback(url) if regex.match(`(?i)^[a-z][a-z0-9+.-]*://([^/@]*@)?(localhost|[^/:]*\.localhost|127(\.[0-9]+){3}|\[::1\]|0\.0\.0\.0)(:[0-9]+|:\{[^}]*\})?([/?#]|$)`, url)
+
+# Protection of operations.
+
+# unprotected_reason says why an operation can be called without
+# credentials: no requirement applies to it, or every alternative of the
+# one that applies is empty (`security: []`, `security: [{}]`). Undefined
+# when the operation is protected.
+unprotected_reason(op) := "has no security requirement, and the document declares none" if {
+	op.security == null
+} else := "declares an empty security requirement" if {
+	own_security(op)
+	_all_empty(op.security)
+} else := "inherits the document's empty security requirement" if {
+	_all_empty(op.security)
+}
+
+_all_empty(requirement) if every alt in requirement.alternatives {
+	count(alt.schemes) == 0
+}
+
+# own_security holds when an operation writes its own `security` rather
+# than inheriting the document's.
+own_security(op) if _ := op.node.security
+
+# responses_path is where a rule about an operation's missing responses
+# reports: its `responses`.
+responses_path(op) := array.concat(op.source, ["responses"])
+
+# requirements are the security requirements written in the document: its
+# own and those of operations under paths, webhooks and callbacks that
+# declare one (an inherited requirement is the document's, listed once).
+requirements contains input.security if input.security != null
+
+requirements contains op.security if {
+	some op in util.http_operations
+	op.security != null
+	own_security(op)
+}
+
+# defined_scopes are the scopes an OAuth 2.0 scheme defines: in any of its
+# flows (OpenAPI 3), or in `scopes` (Swagger 2.0).
+defined_scopes(s) := {scope | some flow in s.node.flows; some scope, _ in flow.scopes} if s.node.flows
+
+else := {scope | some scope, _ in s.node.scopes}
+
+# unsecured_api holds when the document declares no security requirement
+# at all: neither at the top nor on any operation under paths. Rules about
+# unprotected operations then report once for the API rather than once per
+# operation.
+unsecured_api if {
+	input.security == null
+	every op in input.operations {
+		not own_security(op)
+	}
+}
+
+# api_wide holds when most of several things a rule checks (operations,
+# responses) fall short: the rule then reports once, on `paths`, since the
+# fix is one decision for the whole API, rather than once for each. When
+# only a few fall short, they are the exceptions and each is reported.
+api_wide(lacking, checked) if {
+	count(checked) > 1
+	count(lacking) * 2 > count(checked)
+}
+
+# api_wide_path is where an API-wide finding is reported.
+api_wide_path := ["paths"]
+
+# operations_summary counts operations, given as indices of
+# input.operations, for an API-wide message and names the first: "12 of 14
+# operations that take input, such as DELETE /pets".
+operations_summary(lacking, checked, what) := sprintf("%d of %d %s, such as %s", [
+	count(lacking), count(checked), what,
+	min({naming.operation(input.operations[i]) | some i in lacking}),
+])
+
+# responses_summary does the same for response sites.
+responses_summary(lacking, checked, what) := sprintf("%d of %d %s, such as %s", [
+	count(lacking), count(checked), what,
+	min({site_label(site) | some site in lacking}),
+])

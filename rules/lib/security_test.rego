@@ -1,0 +1,71 @@
+package specgate.lib.security_test
+
+import data.specgate.lib.security
+
+v(source) := {"name": "", "node": {}, "source": source}
+
+param := {"name": "tags", "in": "query", "schemaSource": ["paths", "/a", "get", "parameters", 0, "schema"]}
+
+label(x) := l if {
+	l := security.label(x) with input as {"format": "openapi", "parameters": [param], "operations": []}
+}
+
+test_labels if {
+	label({"name": "Pet", "node": {}, "source": ["components", "schemas", "Pet"]}) == `schema "Pet"`
+	label(v(["components", "schemas", "Pet", "properties", "name"])) == `property "name" in schema "Pet"`
+	label(v(["paths", "/a", "get", "parameters", 0, "schema"])) == `query parameter "tags"`
+	label(v(["paths", "/a", "get", "parameters", 0, "schema", "items"])) == `items of query parameter "tags"`
+	label(v(["components", "schemas", "Pet", "properties", "tags", "items"])) == `array items in schema "Pet"`
+	label(v(["components", "schemas", "Map", "additionalProperties"])) == `additional properties in schema "Map"`
+	label(v(["paths", "/a", "post", "requestBody", "content", "application/json", "schema"])) == "the request body of POST /a"
+	label(v(["paths", "/a", "post", "requestBody", "content", "application/json", "schema", "oneOf", 1])) == "a schema in the request body of POST /a"
+	label(v(["components", "requestBodies", "NewPet", "content", "application/json", "schema"])) == `the request body "NewPet"`
+	label(v(["paths", "/a", "get", "responses", "200", "content", "application/json", "schema"])) == "response 200 of GET /a"
+	label(v(["components", "responses", "Error", "content", "application/json", "schema", "properties", "code"])) == `property "code" in response "Error"`
+	label(v(["paths", "/a", "get", "parameters", 0, "schema", "oneOf", 1, "items"])) == `array items in query parameter "tags"`
+	label(v(["x-other", "schema", "allOf", 0])) == "a schema"
+	label(v(["x-other", "schema"])) == "a schema"
+}
+
+test_swagger_body_and_form_data if {
+	form := {"name": "file", "in": "formData", "node": {"type": "string"}, "source": ["paths", "/a", "post", "parameters", 1]}
+	doc := {"format": "swagger", "parameters": [], "operations": [{"parameters": [], "requestBody": {"formData": [form]}}]}
+	l1 := security.label(v(["paths", "/a", "post", "parameters", 0, "schema"])) with input as doc
+	l1 == "the request body of POST /a"
+	l2 := security.label(v(["paths", "/a", "post", "parameters", 1])) with input as doc
+	l2 == `formData parameter "file"`
+}
+
+test_received_skips_read_only_and_adds_swagger_parameters if {
+	p := {"name": "q", "in": "query", "node": {"type": "string"}, "source": ["paths", "/a", "get", "parameters", 0]}
+	doc := {
+		"format": "swagger",
+		"requestSchemas": [{"name": "A", "node": {"type": "string"}, "source": ["definitions", "A"]}, {"name": "", "node": {"readOnly": true}, "source": ["definitions", "A", "properties", "id"]}],
+		"operations": [{"parameters": [p], "requestBody": null}],
+	}
+	got := security.received with input as doc
+	{x.source | some x in got} == {["definitions", "A"], ["paths", "/a", "get", "parameters", 0]}
+}
+
+test_response_site if {
+	op := {"path": "/a", "method": "get", "webhook": "", "callback": "", "node": {"responses": {"404": {"$ref": "#/components/responses/Not~0Found~1Here"}}}}
+	shared := security.response_site(op, {"status": "404", "source": ["paths", "/a", "get", "responses", "404"]})
+	shared == ["components", "responses", "Not~Found/Here"]
+	security.site_label(shared) == `response "Not~Found/Here"`
+	inline := security.response_site(op, {"status": "200", "source": ["paths", "/a", "get", "responses", "200"]})
+	inline == ["paths", "/a", "get", "responses", "200"]
+	security.site_label(inline) == "response 200 of GET /a"
+	security.site_label(["paths", "/a", "additionalOperations", "copy", "responses", "201"]) == "response 201 of COPY /a"
+}
+
+test_loopback_and_plain_http if {
+	security.plain_http("HTTP://example.com")
+	security.plain_http("ws://example.com")
+	not security.plain_http("https://example.com")
+	security.loopback("http://localhost")
+	security.loopback("http://user@127.0.0.1:8080/x")
+	security.loopback("http://api.localhost/")
+	security.loopback("http://[::1]:3000")
+	not security.loopback("http://localhost.example.com")
+	not security.loopback("http://127.0.0.1.nip.io")
+}

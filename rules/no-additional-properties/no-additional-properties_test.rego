@@ -1,0 +1,21 @@
+package specgate.rules["no-additional-properties_test"]
+
+import data.specgate.rules["no-additional-properties"] as rule
+
+schema(name, node) := {"name": name, "node": node, "source": ["components", "schemas", name]}
+
+doc(schemas) := {"format": "openapi", "requestSchemas": schemas, "parameters": [], "operations": []}
+
+test_free_form_objects if {
+	vs := rule.violations with input as doc([
+		schema("A", {"type": "object", "additionalProperties": true}),
+		schema("B", {"additionalProperties": {}}),
+		schema("C", {"type": "object", "additionalProperties": false}),
+		schema("D", {"type": "object", "additionalProperties": {"type": "string"}}),
+		schema("E", {"type": "object"}),
+	])
+	vs == {
+		{"path": ["components", "schemas", "A", "additionalProperties"], "message": `schema "A" accepts any additional property (additionalProperties: true)`},
+		{"path": ["components", "schemas", "B", "additionalProperties"], "message": `schema "B" accepts any additional property (additionalProperties: {})`},
+	}
+}

@@ -1,0 +1,22 @@
+package specgate.rules["string-format-or-pattern_test"]
+
+import data.specgate.rules["string-format-or-pattern"] as rule
+
+schema(name, node) := {"name": name, "node": node, "source": ["components", "schemas", name]}
+
+doc(schemas) := {"format": "openapi", "requestSchemas": schemas, "parameters": [], "operations": []}
+
+test_unrestricted_strings if {
+	vs := rule.violations with input as doc([
+		schema("A", {"type": "string", "maxLength": 10}),
+		schema("B", {"type": ["string", "null"]}),
+		schema("C", {"type": "string", "format": "email"}),
+		schema("D", {"type": "string", "pattern": "^[a-z]+$"}),
+		schema("E", {"type": "string", "enum": ["a"]}),
+		schema("F", {"type": "string", "const": "a"}),
+	])
+	vs == {
+		{"path": ["components", "schemas", "A", "type"], "message": `schema "A" is a string without format, pattern or enum`},
+		{"path": ["components", "schemas", "B", "type"], "message": `schema "B" is a string without format, pattern or enum`},
+	}
+}

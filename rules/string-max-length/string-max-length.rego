@@ -1,0 +1,56 @@
+# METADATA
+# title: Request strings have a maximum length
+# description: |
+#   Every string the API receives has a `maxLength`, or takes its values
+#   from an `enum` or `const`. Without a limit a client may send megabytes
+#   in a name field: the API spends memory, CPU and storage on it, and
+#   downstream systems (databases, search indexes, logs) fail in ways an
+#   attacker can use (OWASP API4:2023 Unrestricted Resource Consumption).
+#
+#   Only the request side is checked, as the risk is about input: schemas
+#   that the parameters and request bodies of operations under `paths`
+#   reach, through properties, items, compositions and `$ref`s, and in
+#   Swagger 2.0 the non-body parameters themselves. Response-only and
+#   unused schemas, `readOnly` properties, and schemas under `not`/`if`
+#   are not. A string whose `format` fixes its length (`date`, `date-time`,
+#   `time`, `uuid`, `ipv4`, `ipv6`) is bounded already; a file upload
+#   (`format: binary`) is reported too, as its `maxLength` bounds the
+#   upload's size. Only schemas that
+#   declare `type: string` (OpenAPI 3.1: a type array with "string") are
+#   judged. The rule reports on `type`.
+#
+#   ```yaml
+#   name:
+#     type: string                  # bad
+#   name:
+#     type: string
+#     maxLength: 100                # good
+#   ```
+# custom:
+#   category: Schemas
+#   maturity: Gold
+#   severity: warn
+#   family: security
+#   formats: [oas2, oas3]
+#   peers: ["vacuum:owasp-string-limit"]
+#   howToFix: |
+#     Add a `maxLength` that fits the field (a name: 100, a description:
+#     a few thousand), or an `enum` when the values are known.
+package specgate.rules["string-max-length"]
+
+import data.specgate.lib.security
+import data.specgate.lib.util
+
+violations contains util.violation(array.concat(v.source, ["type"]), msg) if {
+	some v in security.received_of.string
+	not _bounded(v.node)
+	msg := sprintf("%s is a string without maxLength", [security.label(v)])
+}
+
+_bounded(node) if _ := node.maxLength
+
+_bounded(node) if _ := node.enum
+
+_bounded(node) if _ := node.const
+
+_bounded(node) if node.format in {"date", "date-time", "time", "uuid", "ipv4", "ipv6"}
