@@ -3,6 +3,8 @@ package policy_test
 import (
 	"context"
 	"errors"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -180,5 +182,62 @@ func TestInputSharesConvertedValues(t *testing.T) {
 	}
 	if f := in.Get(ast.StringTerm("formats")).String(); f != `["oas", "oas3", "oas3.1"]` {
 		t.Errorf("formats = %s", f)
+	}
+}
+
+// TestInputRefs checks what input.refs says of each reference: where it is
+// written, what it resolves to (across files and through chains) and which
+// keys stand beside it.
+func TestInputRefs(t *testing.T) {
+	dir := t.TempDir()
+	entry := `openapi: 3.0.3
+info: {title: T, version: "1"}
+paths:
+  /a:
+    get:
+      responses:
+        "200":
+          description: ok
+          content:
+            application/json:
+              schema: {$ref: "pet.yaml#/Pet", description: a pet}
+components:
+  schemas:
+    Alias: {$ref: "#/components/schemas/Owner"}
+    Owner: {type: object}
+    Broken: {$ref: "#/components/schemas/Nope"}
+`
+	pet := "Pet:\n  type: object\n  properties:\n    owner: {$ref: \"api.yaml#/components/schemas/Alias\"}\n"
+	for name, src := range map[string]string{"api.yaml": entry, "pet.yaml": pet} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	doc, err := spec.NewLoader(spec.Options{}).Load(context.Background(), filepath.Join(dir, "api.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	refs := policy.Input(doc).(ast.Object).Get(ast.StringTerm("refs")).Value.(*ast.Array)
+	got := map[string]string{}
+	refs.Foreach(func(r *ast.Term) {
+		o := r.Value.(ast.Object)
+		field := func(k string) string { return o.Get(ast.StringTerm(k)).String() }
+		got[field("ref")] = strings.Join([]string{field("file"), field("path"), field("targetFile"), field("target"), field("siblings")}, " ")
+	})
+	petFile := ast.StringTerm(filepath.Join(dir, "pet.yaml")).String()
+	want := map[string]string{
+		`"pet.yaml#/Pet"`: `"" ["paths", "/a", "get", "responses", "200", "content", "application/json", "schema"] ` + petFile + ` ["Pet"] ["description"]`,
+		// The target is the value pointed at, here itself a reference.
+		`"api.yaml#/components/schemas/Alias"`: petFile + ` ["Pet", "properties", "owner"] "" ["components", "schemas", "Alias"] []`,
+		`"#/components/schemas/Owner"`:         `"" ["components", "schemas", "Alias"] "" ["components", "schemas", "Owner"] []`,
+		`"#/components/schemas/Nope"`:          `"" ["components", "schemas", "Broken"] "" null []`,
+	}
+	for ref, w := range want {
+		if got[ref] != w {
+			t.Errorf("ref %s:\n got  %s\n want %s", ref, got[ref], w)
+		}
+	}
+	if len(got) != len(want) {
+		t.Errorf("got %d refs, want %d: %v", len(got), len(want), got)
 	}
 }

@@ -262,20 +262,37 @@ func (c *converter) messages(ms []*spec.Message) *ast.Term {
 }
 
 // refs lists every $ref with where it is written: "file" names the file
-// (empty for the entry file) and "path" is the path within that file.
+// (empty for the entry file) and "path" is the path within that file;
+// "targetFile" and "target" say the same of what it resolves to, and
+// "siblings" are the other keys of the object that holds the $ref.
 func (c *converter) refs(doc *spec.Document) *ast.Term {
-	return list(doc.Refs, func(r *spec.Ref) *ast.Term {
-		file := ""
-		if r.File != doc.Root {
-			file = r.File.Name
+	fileName := func(f *spec.File) string {
+		if f == nil || f == doc.Root {
+			return ""
 		}
+		return f.Name
+	}
+	return list(doc.Refs, func(r *spec.Ref) *ast.Term {
 		errMsg := ""
 		if r.Err != nil {
 			errMsg = r.Err.Msg
 		}
-		return c.obj(c.kv("ref", c.str(r.Value)), c.kv("file", c.str(file)),
+		resolved := r.Target != nil && r.Err == nil
+		target := ast.NullTerm()
+		if resolved {
+			target = c.path(spec.PointerPath(r.TargetPtr))
+		}
+		siblings := make([]string, 0, len(r.Node.Fields)-1)
+		for _, f := range r.Node.Fields {
+			if f.Key != "$ref" {
+				siblings = append(siblings, f.Key)
+			}
+		}
+		return c.obj(c.kv("ref", c.str(r.Value)), c.kv("file", c.str(fileName(r.File))),
 			c.kv("path", c.path(spec.PointerPath(r.Pointer))),
-			c.kv("resolved", boolTerm(r.Target != nil && r.Err == nil)), c.kv("error", c.str(errMsg)),
-			c.kv("circular", boolTerm(r.Circular)))
+			c.kv("resolved", boolTerm(resolved)), c.kv("error", c.str(errMsg)),
+			c.kv("circular", boolTerm(r.Circular)),
+			c.kv("targetFile", c.str(fileName(r.TargetFile))), c.kv("target", target),
+			c.kv("siblings", c.strs(siblings)))
 	})
 }
