@@ -241,3 +241,33 @@ components:
 		t.Errorf("got %d refs, want %d: %v", len(got), len(want), got)
 	}
 }
+
+// TestInputSchemasWith checks the keyword index of schemas: every schema
+// with a key is listed under it, as the very value of input.schemas.
+func TestInputSchemasWith(t *testing.T) {
+	doc := load(t, `openapi: 3.1.0
+info: {title: T, version: "1"}
+paths: {}
+components:
+  schemas:
+    A: {type: string, enum: [a]}
+    B:
+      type: object
+      properties:
+        c: {type: integer, enum: [1]}
+        d: {type: string}
+`)
+	in := policy.Input(doc).(ast.Object)
+	schemas := in.Get(ast.StringTerm("schemas")).Value.(*ast.Array)
+	with := in.Get(ast.StringTerm("schemasWith")).Value.(ast.Object)
+	enum := with.Get(ast.StringTerm("enum")).Value.(*ast.Array)
+	if enum.Len() != 2 || enum.Elem(0) != schemas.Elem(0) || enum.Elem(1) != schemas.Elem(2) {
+		t.Errorf("schemasWith.enum = %v, want schemas 0 and 2 of %v", enum, schemas)
+	}
+	if got := with.Get(ast.StringTerm("type")).Value.(*ast.Array).Len(); got != 4 {
+		t.Errorf("schemasWith.type has %d schemas, want 4", got)
+	}
+	if got := with.Get(ast.StringTerm("properties")).Value.(*ast.Array).Len(); got != 1 {
+		t.Errorf("schemasWith.properties has %d schemas, want 1", got)
+	}
+}

@@ -2,6 +2,7 @@ package policy
 
 import (
 	"encoding/json"
+	"sort"
 	"strconv"
 
 	"github.com/open-policy-agent/opa/v1/ast"
@@ -16,6 +17,7 @@ import (
 func Input(doc *spec.Document) ast.Value {
 	c := &converter{terms: map[*spec.Node]*ast.Term{}, keys: map[string]*ast.Term{}}
 	v := doc.Views()
+	schemas, schemasWith := c.schemas(v.Schemas)
 	obj := []([2]*ast.Term){
 		c.kv("format", c.str(string(doc.Format))),
 		c.kv("version", c.str(doc.Version)),
@@ -26,7 +28,8 @@ func Input(doc *spec.Document) ast.Value {
 		c.kv("webhooks", c.operations(v.Webhooks)),
 		c.kv("callbacks", c.operations(v.Callbacks)),
 		c.kv("parameters", c.parameters(v.Parameters)),
-		c.kv("schemas", c.schemas(v.Schemas)),
+		c.kv("schemas", schemas),
+		c.kv("schemasWith", schemasWith),
 		c.kv("securitySchemes", c.securitySchemes(v.SecuritySchemes)),
 		c.kv("security", c.security(v.Security)),
 		c.kv("servers", c.servers(v.Servers)),
@@ -189,10 +192,31 @@ func (c *converter) parameters(ps []*spec.Parameter) *ast.Term {
 	})
 }
 
-func (c *converter) schemas(ss []*spec.Schema) *ast.Term {
-	return list(ss, func(s *spec.Schema) *ast.Term {
-		return c.obj(c.kv("name", c.str(s.Name)), c.kv("node", c.node(s.Node)), c.kv("source", c.path(s.Source)))
-	})
+// schemas converts the schemas and indexes them by keyword: schemasWith
+// maps each key some schema has to the schemas that have it, in order, so
+// that a rule about `enum` visits the few schemas with an enum instead of
+// every schema of the document.
+func (c *converter) schemas(ss []*spec.Schema) (list, index *ast.Term) {
+	items := make([]*ast.Term, len(ss))
+	byKey := map[string][]*ast.Term{}
+	for i, s := range ss {
+		items[i] = c.obj(c.kv("name", c.str(s.Name)), c.kv("node", c.node(s.Node)), c.kv("source", c.path(s.Source)))
+		if s.Node != nil && s.Node.Kind == spec.Object {
+			for _, f := range s.Node.Fields {
+				byKey[f.Key] = append(byKey[f.Key], items[i])
+			}
+		}
+	}
+	keys := make([]string, 0, len(byKey))
+	for k := range byKey {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	pairs := make([][2]*ast.Term, len(keys))
+	for i, k := range keys {
+		pairs[i] = c.kv(k, ast.ArrayTerm(byKey[k]...))
+	}
+	return ast.ArrayTerm(items...), ast.ObjectTerm(pairs...)
 }
 
 func (c *converter) securitySchemes(ss []*spec.SecurityScheme) *ast.Term {

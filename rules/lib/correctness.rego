@@ -1,0 +1,312 @@
+# METADATA
+# description: |
+#   Helpers of the correctness rules: every schema-like object of a
+#   document (schemas, and the Swagger 2.0 parameters and headers that carry
+#   type and enum themselves), the JSON types a schema admits per version,
+#   how a message names a schema, the composed members of a schema, and the
+#   components a document defines.
+package specgate.lib.correctness
+
+import data.specgate.lib.health
+import data.specgate.lib.naming
+import data.specgate.lib.util
+
+# having(key) are the objects that hold schema keywords and have key: the
+# schemas of input.schemasWith[key] plus, in Swagger 2.0, the non-body
+# parameters and response headers, which carry type, enum, items and the
+# like themselves. Each has node, source and name ("" unless a named
+# schema). Rules go through this index rather than every schema: a large
+# API has tens of thousands of schemas and few with any one keyword.
+having(key) := array.concat(object.get(input.schemasWith, key, []), [s |
+	some s in _swagger_schemas
+	key in object.keys(s.node)
+]) if util.is_oas2
+
+else := object.get(input.schemasWith, key, [])
+
+# index(schemas) builds input.schemasWith from a list of schemas, for tests.
+index(schemas) := {key: [s | some s in schemas; key in object.keys(s.node)] |
+	some s0 in schemas
+	some key, _ in s0.node
+}
+
+_swagger_schemas := array.concat(
+	[{"node": p.node, "source": p.source, "name": ""} | some p in input.parameters],
+	array.concat(
+		[{"node": h.node, "source": h.source, "name": ""} |
+			some op in input.operations
+			some r in op.responses
+			some h in r.headers
+		],
+		[{"node": h, "source": ["responses", name, "headers", hname], "name": ""} |
+			some name, r in object.get(input.document, "responses", {})
+			some hname, h in object.get(r, "headers", {})
+			not health.is_ref(h)
+		],
+	),
+)
+
+# json_types are the type names of JSON Schema.
+json_types := {"string", "number", "integer", "boolean", "array", "object", "null"}
+
+# declared_types(s) are the types a schema names in `type` (a string, or a
+# list since OpenAPI 3.1), with "null" added when the schema is nullable:
+# `nullable: true` in OpenAPI 3.0, `x-nullable: true` in Swagger 2.0.
+# Undefined when the schema has no type.
+declared_types(s) := {s.type} | _null_type(s) if is_string(s.type)
+
+else := {t | some t in s.type; is_string(t)} | _null_type(s) if is_array(s.type)
+
+_null_type(s) := {"null"} if s[nullable_keyword] == true
+
+else := set()
+
+# nullable_keyword is the key that makes a schema nullable in this version:
+# `nullable` in OpenAPI 3.0, the `x-nullable` extension in Swagger 2.0, and
+# none (a type list with "null") since OpenAPI 3.1.
+nullable_keyword := "nullable" if is_version("3.0")
+
+else := "x-nullable" if util.is_oas2
+
+else := "\u0000none"
+
+# fits_types(v, types) holds when a JSON value is of one of the JSON Schema
+# types. A number with no fractional part is an integer, as JSON Schema
+# says, and every integer is a number.
+fits_types(v, types) if kind(v) in types
+
+fits_types(v, types) if {
+	kind(v) == "integer"
+	"number" in types
+}
+
+# kind(v) is the JSON Schema type of a value, "integer" for whole numbers.
+kind(v) := "string" if is_string(v)
+
+else := "integer" if {
+	is_number(v)
+	v == round(v)
+} else := "number" if is_number(v)
+
+else := "boolean" if is_boolean(v)
+
+else := "object" if is_object(v)
+
+else := "array" if is_array(v)
+
+else := "null"
+
+# type_of(v) names the JSON type of a value for messages.
+type_of(v) := "an integer" if {
+	is_number(v)
+	v == round(v)
+} else := "a number" if is_number(v)
+
+else := "a string" if is_string(v)
+
+else := "a boolean" if is_boolean(v)
+
+else := "an array" if is_array(v)
+
+else := "an object" if is_object(v)
+
+else := "null"
+
+# types_text names a set of types in messages: "string", "integer or null".
+types_text(types) := concat(" or ", sort(types))
+
+# is_version(prefix) holds for OpenAPI documents whose version starts with
+# prefix ("3.0", "3.1", "3.2").
+is_version(prefix) if {
+	input.format == "openapi"
+	startswith(input.version, prefix)
+}
+
+# oas31_or_later holds for OpenAPI 3.1 and later, whose schemas are JSON
+# Schema 2020-12.
+oas31_or_later if {
+	input.format == "openapi"
+	not startswith(input.version, "3.0")
+}
+
+# describe(s) names a schema in messages by where it is written:
+# `schema "Pet"`, `property "tags" of schema "Pet"`, `items of the response
+# 200 of GET /pets (application/json)`, or a JSON pointer when the place
+# has no better name.
+describe(s) := where(s.source)
+
+# where(source) names the place a schema path leads to: the longest known
+# anchor (a named schema, a body, a parameter, a header) followed by the
+# keywords that lead from it to the schema.
+where(source) := text if {
+	[n, anchor] := _best_anchor(source)
+	tokens := _tokens(array.slice(source, n, count(source)))
+	text := concat(" of ", array.concat(array.reverse(tokens), [anchor]))
+} else := sprintf("the schema at %s", [pointer(source)])
+
+# pointer renders a path as a JSON pointer.
+pointer(source) := concat("", [sprintf("/%s", [_escape(seg)]) | some seg in source])
+
+_escape(seg) := replace(replace(seg, "~", "~0"), "/", "~1") if is_string(seg)
+
+else := sprintf("%v", [seg])
+
+_best_anchor(source) := [n, text] if {
+	n := max({k | some [k, _] in _anchors(source)})
+	some [k, text] in _anchors(source)
+	k == n
+}
+
+_anchors(source) := {a |
+	some a in (_named_anchors(source) | _operation_anchors(source))
+}
+
+_named_anchors(source) := {[3, sprintf("schema %q", [source[2]])] |
+	count(source) >= 3
+	source[0] == "components"
+	source[1] == "schemas"
+} | {[2, sprintf("schema %q", [source[1]])] |
+	count(source) >= 2
+	source[0] == "definitions"
+} | {[n, text] |
+	count(source) >= 3
+	source[0] == "components"
+	some [n, text] in _component_anchor(source)
+} | {[n, text] |
+	util.is_oas2
+	count(source) >= 2
+	some [n, text] in _swagger_anchor(source)
+}
+
+_swagger_anchor(source) := {[2, sprintf("parameter %q", [source[1]])]} if {
+	source[0] == "parameters"
+} else := {[3, sprintf("response %q", [source[1]])]} if {
+	source[0] == "responses"
+	source[2] == "schema"
+} else := {[4, sprintf("header %q of response %q", [source[3], source[1]])]} if {
+	source[0] == "responses"
+	source[2] == "headers"
+} else := set()
+
+_component_anchor(source) := {[4, sprintf("parameter %q", [source[2]])]} if {
+	array.slice(source, 0, 2) == ["components", "parameters"]
+	source[3] == "schema"
+} else := {[4, sprintf("header %q", [source[2]])]} if {
+	array.slice(source, 0, 2) == ["components", "headers"]
+	source[3] == "schema"
+} else := {[6, sprintf("response %q (%s)", [source[2], source[4]])]} if {
+	array.slice(source, 0, 2) == ["components", "responses"]
+	source[3] == "content"
+	source[5] == "schema"
+} else := {[6, sprintf("request body %q (%s)", [source[2], source[4]])]} if {
+	array.slice(source, 0, 2) == ["components", "requestBodies"]
+	source[3] == "content"
+	source[5] == "schema"
+} else := set()
+
+_operation_anchors(source) := {[count(op.source) + k, text] |
+	some op in util.http_operations
+	count(source) > count(op.source)
+	array.slice(source, 0, count(op.source)) == op.source
+	rest := array.slice(source, count(op.source), count(source))
+	some [k, text] in _body_anchor(op, rest)
+} | {[count(item.source) + 2, sprintf("parameter %q of path %s", [object.get(p, "name", ""), item.path])] |
+	some item in input.pathItems
+	count(source) > count(item.source) + 1
+	array.slice(source, 0, count(item.source) + 1) == array.concat(item.source, ["parameters"])
+	p := item.node.parameters[source[count(item.source) + 1]]
+}
+
+_body_anchor(op, rest) := {[4, sprintf("the request body of %s (%s)", [naming.operation(op), rest[2]])]} if {
+	rest[0] == "requestBody"
+	rest[1] == "content"
+	rest[3] == "schema"
+} else := {[5, sprintf("the response %s of %s (%s)", [rest[1], naming.operation(op), rest[3]])]} if {
+	rest[0] == "responses"
+	rest[2] == "content"
+	rest[4] == "schema"
+} else := {[5, sprintf("header %q of the response %s of %s", [rest[3], rest[1], naming.operation(op)])]} if {
+	rest[0] == "responses"
+	rest[2] == "headers"
+	rest[4] == "schema"
+} else := {[4, sprintf("header %q of the response %s of %s", [rest[3], rest[1], naming.operation(op)])]} if {
+	util.is_oas2
+	rest[0] == "responses"
+	rest[2] == "headers"
+} else := {[3, sprintf("the response %s of %s", [rest[1], naming.operation(op)])]} if {
+	rest[0] == "responses"
+	rest[2] == "schema"
+} else := {[3, sprintf("the body of %s", [naming.operation(op)])]} if {
+	util.is_oas2
+	rest[0] == "parameters"
+	rest[2] == "schema"
+} else := {[3, sprintf("parameter %q of %s", [op.node.parameters[rest[1]].name, naming.operation(op)])]} if {
+	rest[0] == "parameters"
+	rest[2] == "schema"
+} else := {[2, sprintf("parameter %q of %s", [op.node.parameters[rest[1]].name, naming.operation(op)])]} if {
+	rest[0] == "parameters"
+} else := set()
+
+# _tokens turns the keywords from an anchor to a schema into words, the
+# outermost first: properties/name is `property "name"`, items is `items`,
+# allOf/0 is `allOf member 0`.
+_tokens(rest) := [t |
+	some i, _ in rest
+	not _is_argument(rest, i)
+	t := _token(rest, i)
+]
+
+_named_keywords := {"properties", "patternProperties", "$defs", "definitions", "dependentSchemas"}
+
+_indexed_keywords := {"allOf", "anyOf", "oneOf", "prefixItems"}
+
+_pair_keywords := _named_keywords | _indexed_keywords
+
+# _is_argument(rest, i) holds when rest[i] is the name or index that
+# follows a keyword such as properties or allOf. A run of such keywords
+# always starts at a keyword (a property may itself be named "properties"),
+# so within a run, every other segment is an argument.
+_is_argument(rest, i) if {
+	i > 0
+	rest[i - 1] in _pair_keywords
+	breaks := {j | some j, seg in rest; j < i; not seg in _pair_keywords}
+	(i - _run_start(breaks)) % 2 == 1
+}
+
+_run_start(breaks) := max(breaks) + 1 if count(breaks) > 0
+
+else := 0
+
+_token(rest, i) := sprintf("property %q", [rest[i + 1]]) if {
+	rest[i] == "properties"
+	count(rest) > i + 1
+} else := sprintf("%s member %v", [rest[i], rest[i + 1]]) if {
+	rest[i] in _indexed_keywords
+	count(rest) > i + 1
+} else := sprintf("%s %q", [rest[i], rest[i + 1]]) if {
+	rest[i] in _named_keywords
+	count(rest) > i + 1
+} else := sprintf("%v", [rest[i]])
+
+# members(s, keyword) are the members of an allOf, anyOf or oneOf of s, each
+# dereferenced when it is a local $ref (else as written).
+members(s, keyword) := [health.deref(m) | some m in object.get(s, keyword, [])]
+
+# own_properties(s) are the property names a schema declares itself.
+own_properties(s) := {name | some name, _ in object.get(s, "properties", {})}
+
+# component_kinds are the maps of reusable objects under components, with
+# the words messages use for one of their entries.
+component_kinds := {
+	"schemas": "schema",
+	"responses": "response",
+	"parameters": "parameter",
+	"examples": "example",
+	"requestBodies": "request body",
+	"headers": "header",
+	"securitySchemes": "security scheme",
+	"links": "link",
+	"callbacks": "callback",
+	"pathItems": "path item",
+	"mediaTypes": "media type",
+}
