@@ -256,18 +256,27 @@ components:
       properties:
         c: {type: integer, enum: [1]}
         d: {type: string}
+    E: {type: [string, "null"]}
 `)
 	in := policy.Input(doc).(ast.Object)
 	schemas := in.Get(ast.StringTerm("schemas")).Value.(*ast.Array)
 	with := in.Get(ast.StringTerm("schemasWith")).Value.(ast.Object)
 	enum := with.Get(ast.StringTerm("enum")).Value.(*ast.Array)
-	if enum.Len() != 2 || enum.Elem(0) != schemas.Elem(0) || enum.Elem(1) != schemas.Elem(2) {
-		t.Errorf("schemasWith.enum = %v, want schemas 0 and 2 of %v", enum, schemas)
+	if enum.Len() != 2 || enum.Elem(0) != schemas.Elem(0) || enum.Elem(1) != schemas.Elem(3) {
+		t.Errorf("schemasWith.enum = %v, want schemas 0 and 3 of %v", enum, schemas)
 	}
-	if got := with.Get(ast.StringTerm("type")).Value.(*ast.Array).Len(); got != 4 {
-		t.Errorf("schemasWith.type has %d schemas, want 4", got)
+	if got := with.Get(ast.StringTerm("type")).Value.(*ast.Array).Len(); got != 5 {
+		t.Errorf("schemasWith.type has %d schemas, want 5", got)
 	}
 	if got := with.Get(ast.StringTerm("properties")).Value.(*ast.Array).Len(); got != 1 {
 		t.Errorf("schemasWith.properties has %d schemas, want 1", got)
+	}
+	ofType := in.Get(ast.StringTerm("schemasOfType")).Value.(ast.Object)
+	strs := ofType.Get(ast.StringTerm("string")).Value.(*ast.Array)
+	if strs.Len() != 3 || strs.Elem(0) != schemas.Elem(0) || strs.Elem(1) != schemas.Elem(2) || strs.Elem(2) != schemas.Elem(4) {
+		t.Errorf("schemasOfType.string = %v, want schemas 0, 2 and 4 of %v", strs, schemas)
+	}
+	if ofType.Get(ast.StringTerm("null")) == nil || ofType.Get(ast.StringTerm("object")) == nil {
+		t.Errorf("schemasOfType misses null or object: %v", ofType)
 	}
 }

@@ -17,7 +17,7 @@ import (
 func Input(doc *spec.Document) ast.Value {
 	c := &converter{terms: map[*spec.Node]*ast.Term{}, keys: map[string]*ast.Term{}}
 	v := doc.Views()
-	schemas, schemasWith := c.schemas(v.Schemas)
+	schemas, schemasWith, schemasOfType := c.schemas(v.Schemas)
 	obj := []([2]*ast.Term){
 		c.kv("format", c.str(string(doc.Format))),
 		c.kv("version", c.str(doc.Version)),
@@ -30,6 +30,7 @@ func Input(doc *spec.Document) ast.Value {
 		c.kv("parameters", c.parameters(v.Parameters)),
 		c.kv("schemas", schemas),
 		c.kv("schemasWith", schemasWith),
+		c.kv("schemasOfType", schemasOfType),
 		c.kv("securitySchemes", c.securitySchemes(v.SecuritySchemes)),
 		c.kv("security", c.security(v.Security)),
 		c.kv("servers", c.servers(v.Servers)),
@@ -192,31 +193,50 @@ func (c *converter) parameters(ps []*spec.Parameter) *ast.Term {
 	})
 }
 
-// schemas converts the schemas and indexes them by keyword: schemasWith
-// maps each key some schema has to the schemas that have it, in order, so
-// that a rule about `enum` visits the few schemas with an enum instead of
-// every schema of the document.
-func (c *converter) schemas(ss []*spec.Schema) (list, index *ast.Term) {
+// schemas converts the schemas and indexes them: byKey maps each key some
+// schema has to the schemas that have it, byType each type name to the
+// schemas whose `type` is or lists it, both in order. A rule about `enum`
+// or about arrays then visits the few schemas concerned instead of every
+// schema of the document.
+func (c *converter) schemas(ss []*spec.Schema) (list, byKey, byType *ast.Term) {
 	items := make([]*ast.Term, len(ss))
-	byKey := map[string][]*ast.Term{}
+	keys := map[string][]*ast.Term{}
+	types := map[string][]*ast.Term{}
 	for i, s := range ss {
 		items[i] = c.obj(c.kv("name", c.str(s.Name)), c.kv("node", c.node(s.Node)), c.kv("source", c.path(s.Source)))
-		if s.Node != nil && s.Node.Kind == spec.Object {
-			for _, f := range s.Node.Fields {
-				byKey[f.Key] = append(byKey[f.Key], items[i])
+		if s.Node == nil || s.Node.Kind != spec.Object {
+			continue
+		}
+		for _, f := range s.Node.Fields {
+			keys[f.Key] = append(keys[f.Key], items[i])
+		}
+		switch t := s.Node.Get("type"); {
+		case t == nil:
+		case t.Kind == spec.String:
+			types[t.Value] = append(types[t.Value], items[i])
+		case t.Kind == spec.Array:
+			for _, it := range t.Items {
+				if it.Kind == spec.String {
+					types[it.Value] = append(types[it.Value], items[i])
+				}
 			}
 		}
 	}
-	keys := make([]string, 0, len(byKey))
-	for k := range byKey {
+	return ast.ArrayTerm(items...), c.index(keys), c.index(types)
+}
+
+// index converts a map of lists to an object with sorted keys.
+func (c *converter) index(m map[string][]*ast.Term) *ast.Term {
+	keys := make([]string, 0, len(m))
+	for k := range m {
 		keys = append(keys, k)
 	}
 	sort.Strings(keys)
 	pairs := make([][2]*ast.Term, len(keys))
 	for i, k := range keys {
-		pairs[i] = c.kv(k, ast.ArrayTerm(byKey[k]...))
+		pairs[i] = c.kv(k, ast.ArrayTerm(m[k]...))
 	}
-	return ast.ArrayTerm(items...), ast.ObjectTerm(pairs...)
+	return ast.ObjectTerm(pairs...)
 }
 
 func (c *converter) securitySchemes(ss []*spec.SecurityScheme) *ast.Term {

@@ -24,11 +24,34 @@ having(key) := array.concat(object.get(input.schemasWith, key, []), [s |
 
 else := object.get(input.schemasWith, key, [])
 
+# of_type(t) are the objects that hold schema keywords and whose type is
+# or lists t, from input.schemasOfType and, in Swagger 2.0, the parameters
+# and headers.
+of_type(t) := array.concat(object.get(input.schemasOfType, t, []), [s |
+	some s in _swagger_schemas
+	s.node.type == t
+]) if util.is_oas2
+
+else := object.get(input.schemasOfType, t, [])
+
 # index(schemas) builds input.schemasWith from a list of schemas, for tests.
 index(schemas) := {key: [s | some s in schemas; key in object.keys(s.node)] |
 	some s0 in schemas
 	some key, _ in s0.node
 }
+
+# type_index(schemas) builds input.schemasOfType from a list of schemas,
+# for tests.
+type_index(schemas) := {t: [s | some s in schemas; t in _type_names(s.node)] |
+	some s0 in schemas
+	some t in _type_names(s0.node)
+}
+
+_type_names(node) := {node.type} if is_string(node.type)
+
+else := {t | some t in node.type} if is_array(node.type)
+
+else := set()
 
 _swagger_schemas := array.concat(
 	[{"node": p.node, "source": p.source, "name": ""} | some p in input.parameters],
