@@ -206,6 +206,7 @@ components:
     Alias: {$ref: "#/components/schemas/Owner"}
     Owner: {type: object}
     Broken: {$ref: "#/components/schemas/Nope"}
+    List: {allOf: [{$ref: "#/components/schemas/Owner/type"}]}
 `
 	pet := "Pet:\n  type: object\n  properties:\n    owner: {$ref: \"api.yaml#/components/schemas/Alias\"}\n"
 	for name, src := range map[string]string{"api.yaml": entry, "pet.yaml": pet} {
@@ -231,6 +232,8 @@ components:
 		`"api.yaml#/components/schemas/Alias"`: petFile + ` ["Pet", "properties", "owner"] "" ["components", "schemas", "Alias"] []`,
 		`"#/components/schemas/Owner"`:         `"" ["components", "schemas", "Alias"] "" ["components", "schemas", "Owner"] []`,
 		`"#/components/schemas/Nope"`:          `"" ["components", "schemas", "Broken"] "" null []`,
+		// Array indices are numbers.
+		`"#/components/schemas/Owner/type"`: `"" ["components", "schemas", "List", "allOf", 0] "" ["components", "schemas", "Owner", "type"] []`,
 	}
 	for ref, w := range want {
 		if got[ref] != w {

@@ -305,6 +305,30 @@ func (c *converter) messages(ms []*spec.Message) *ast.Term {
 	})
 }
 
+// typedPath turns a JSON pointer within a file into a path whose array
+// indices are numbers, as in the views' sources, so that a rule can look
+// the place up in input.document.
+func typedPath(root *spec.Node, ptr string) spec.Path {
+	p := spec.PointerPath(ptr)
+	n := root
+	for i, seg := range p {
+		key := seg.(string)
+		switch {
+		case n == nil:
+		case n.Kind == spec.Array:
+			k, err := strconv.Atoi(key)
+			if err != nil || k < 0 || k >= len(n.Items) {
+				n = nil
+				continue
+			}
+			p[i], n = k, n.Items[k]
+		default:
+			n = n.Get(key)
+		}
+	}
+	return p
+}
+
 // refs lists every $ref with where it is written: "file" names the file
 // (empty for the entry file) and "path" is the path within that file;
 // "targetFile" and "target" say the same of what it resolves to, and
@@ -324,7 +348,7 @@ func (c *converter) refs(doc *spec.Document) *ast.Term {
 		resolved := r.Target != nil && r.Err == nil
 		target := ast.NullTerm()
 		if resolved {
-			target = c.path(spec.PointerPath(r.TargetPtr))
+			target = c.path(typedPath(r.TargetFile.Root, r.TargetPtr))
 		}
 		siblings := make([]string, 0, len(r.Node.Fields)-1)
 		for _, f := range r.Node.Fields {
@@ -333,7 +357,7 @@ func (c *converter) refs(doc *spec.Document) *ast.Term {
 			}
 		}
 		return c.obj(c.kv("ref", c.str(r.Value)), c.kv("file", c.str(fileName(r.File))),
-			c.kv("path", c.path(spec.PointerPath(r.Pointer))),
+			c.kv("path", c.path(typedPath(r.File.Root, r.Pointer))),
 			c.kv("resolved", boolTerm(resolved)), c.kv("error", c.str(errMsg)),
 			c.kv("circular", boolTerm(r.Circular)),
 			c.kv("targetFile", c.str(fileName(r.TargetFile))), c.kv("target", target),

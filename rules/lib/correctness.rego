@@ -333,3 +333,53 @@ component_kinds := {
 	"pathItems": "path item",
 	"mediaTypes": "media type",
 }
+
+# composed(s) are the allOf, anyOf and oneOf members of a schema, as
+# written.
+composed(s) := [m |
+	some k in ["allOf", "anyOf", "oneOf"]
+	some m in object.get(s, k, [])
+]
+
+# expand(s) is a member as written and, when it is a local $ref, its
+# target (OpenAPI 3.1 lets keywords stand beside $ref, so both count).
+# A reference that cannot be followed leaves the member alone.
+expand(m) := [m, health.ref_target(m["$ref"])] if health.is_ref(m)
+
+else := [m]
+
+_expanded(list) := [e | some m in list; some e in expand(m)]
+
+# family(s) is a schema with the schemas its allOf, anyOf and oneOf
+# members lead to, three levels deep, $refs followed. family_complete(s)
+# holds when nothing is missing from it: every $ref could be followed and
+# the third level composes nothing further.
+family(s) := array.concat(array.concat([s], l1), array.concat(l2, l3)) if {
+	l1 := _expanded(composed(s))
+	l2 := _expanded([m | some x in l1; some m in composed(x)])
+	l3 := _expanded([m | some x in l2; some m in composed(x)])
+}
+
+family_complete(s) if {
+	l1 := [m | some m in composed(s)]
+	every m in l1 {
+		health.resolved(m)
+	}
+	l2 := [m | some x in _expanded(l1); some m in composed(x)]
+	every m in l2 {
+		health.resolved(m)
+	}
+	l3 := [m | some x in _expanded(l2); some m in composed(x)]
+	every m in l3 {
+		health.resolved(m)
+		count(composed(health.deref(m))) == 0
+	}
+}
+
+# family_properties(s) are the property names a schema and its family
+# declare.
+family_properties(s) := {name |
+	some x in family(s)
+	is_object(x)
+	some name, _ in object.get(x, "properties", {})
+}
