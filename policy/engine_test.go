@@ -243,6 +243,17 @@ components:
 	if len(got) != len(want) {
 		t.Errorf("got %d refs, want %d: %v", len(got), len(want), got)
 	}
+	to := policy.Input(doc).(ast.Object).Get(ast.StringTerm("refsTo")).Value.(ast.Object)
+	if got := to.Keys(); len(got) != 4 {
+		t.Errorf("refsTo has keys %v, want 4 (unresolved references are left out)", got)
+	}
+	owner := to.Get(ast.StringTerm("#/components/schemas/Owner")).Value.(*ast.Array)
+	if owner.Len() != 1 || owner.Elem(0).Value.(ast.Object).Get(ast.StringTerm("ref")).String() != `"#/components/schemas/Owner"` {
+		t.Errorf("refsTo[#/components/schemas/Owner] = %v", owner)
+	}
+	if to.Get(ast.StringTerm(filepath.Join(dir, "pet.yaml")+"#/Pet")) == nil {
+		t.Errorf("refsTo has no entry for the Pet of pet.yaml: %v", to.Keys())
+	}
 }
 
 // TestInputSchemasWith checks the keyword index of schemas: every schema

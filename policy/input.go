@@ -18,6 +18,7 @@ func Input(doc *spec.Document) ast.Value {
 	c := &converter{terms: map[*spec.Node]*ast.Term{}, keys: map[string]*ast.Term{}}
 	v := doc.Views()
 	schemas, schemasWith, schemasOfType := c.schemas(v.Schemas)
+	refs, refsTo := c.refs(doc)
 	obj := []([2]*ast.Term){
 		c.kv("format", c.str(string(doc.Format))),
 		c.kv("version", c.str(doc.Version)),
@@ -38,7 +39,8 @@ func Input(doc *spec.Document) ast.Value {
 		c.kv("channels", c.channels(v.Channels)),
 		c.kv("asyncOperations", c.asyncOperations(v.AsyncOperations)),
 		c.kv("messages", c.messages(v.Messages)),
-		c.kv("refs", c.refs(doc)),
+		c.kv("refs", refs),
+		c.kv("refsTo", refsTo),
 	}
 	return ast.NewObject(obj...)
 }
@@ -331,16 +333,21 @@ func typedPath(root *spec.Node, ptr string) spec.Path {
 
 // refs lists every $ref with where it is written: "file" names the file
 // (empty for the entry file) and "path" is the path within that file;
-// "targetFile" and "target" say the same of what it resolves to, and
-// "siblings" are the other keys of the object that holds the $ref.
-func (c *converter) refs(doc *spec.Document) *ast.Term {
+// "targetFile" and "target" say the same of what it points at, and
+// "siblings" are the other keys of the object that holds the $ref. byTarget
+// indexes the resolved ones by what they point at, as
+// "<targetFile>#<JSON pointer>" ("#/components/schemas/Pet" in the entry
+// file), so that a rule asks "what references this?" without a scan.
+func (c *converter) refs(doc *spec.Document) (list, byTarget *ast.Term) {
 	fileName := func(f *spec.File) string {
 		if f == nil || f == doc.Root {
 			return ""
 		}
 		return f.Name
 	}
-	return list(doc.Refs, func(r *spec.Ref) *ast.Term {
+	to := map[string][]*ast.Term{}
+	items := make([]*ast.Term, len(doc.Refs))
+	for i, r := range doc.Refs {
 		errMsg := ""
 		if r.Err != nil {
 			errMsg = r.Err.Msg
@@ -350,17 +357,22 @@ func (c *converter) refs(doc *spec.Document) *ast.Term {
 		if resolved {
 			target = c.path(typedPath(r.TargetFile.Root, r.TargetPtr))
 		}
-		siblings := make([]string, 0, len(r.Node.Fields)-1)
+		siblings := make([]string, 0, len(r.Node.Fields))
 		for _, f := range r.Node.Fields {
 			if f.Key != "$ref" {
 				siblings = append(siblings, f.Key)
 			}
 		}
-		return c.obj(c.kv("ref", c.str(r.Value)), c.kv("file", c.str(fileName(r.File))),
+		items[i] = c.obj(c.kv("ref", c.str(r.Value)), c.kv("file", c.str(fileName(r.File))),
 			c.kv("path", c.path(typedPath(r.File.Root, r.Pointer))),
 			c.kv("resolved", boolTerm(resolved)), c.kv("error", c.str(errMsg)),
 			c.kv("circular", boolTerm(r.Circular)),
 			c.kv("targetFile", c.str(fileName(r.TargetFile))), c.kv("target", target),
 			c.kv("siblings", c.strs(siblings)))
-	})
+		if resolved {
+			key := fileName(r.TargetFile) + "#" + r.TargetPtr
+			to[key] = append(to[key], items[i])
+		}
+	}
+	return ast.ArrayTerm(items...), c.index(to)
 }

@@ -227,46 +227,66 @@ _component_anchor(source) := {[4, sprintf("parameter %q", [source[2]])]} if {
 	source[5] == "schema"
 } else := set()
 
-_operation_anchors(source) := {[count(op.source) + k, text] |
-	some op in util.http_operations
-	count(source) > count(op.source)
-	array.slice(source, 0, count(op.source)) == op.source
-	rest := array.slice(source, count(op.source), count(source))
-	some [k, text] in _body_anchor(op, rest)
-} | {[count(item.source) + 2, sprintf("parameter %q of path %s", [object.get(p, "name", ""), item.path])] |
-	some item in input.pathItems
-	count(source) > count(item.source) + 1
-	array.slice(source, 0, count(item.source) + 1) == array.concat(item.source, ["parameters"])
-	p := item.node.parameters[source[count(item.source) + 1]]
+_operation_anchors(source) := {[count(prefix) + k, text] |
+	some [prefix, op] in _operation_prefixes(source)
+	rest := array.slice(source, count(prefix), count(source))
+	some [k, text] in _body_anchor(prefix, op, rest)
+} | {[count(item) + 2, sprintf("parameter %q of path %s", [_name_at(array.concat(item, ["parameters", source[count(item) + 1]])), item[1]])] |
+	count(source) > 3
+	source[0] == "paths"
+	source[2] == "parameters"
+	item := array.slice(source, 0, 2)
 }
 
-_body_anchor(op, rest) := {[4, sprintf("the request body of %s (%s)", [naming.operation(op), rest[2]])]} if {
+_methods := {"get", "put", "post", "delete", "options", "head", "patch", "trace", "query"}
+
+# _operation_prefixes are the paths of the operations a source path passes
+# through, with the operation's name in messages; read from the path
+# itself rather than by looking through every operation.
+_operation_prefixes(source) := {[array.slice(source, 0, 3), sprintf("%s %s", [upper(source[2]), source[1]])] |
+	count(source) > 3
+	source[0] == "paths"
+	source[2] in _methods
+} | {[array.slice(source, 0, 3), sprintf("%s webhook %s", [upper(source[2]), source[1]])] |
+	count(source) > 3
+	source[0] == "webhooks"
+	source[2] in _methods
+} | {[array.slice(source, 0, i + 4), sprintf("%s %s (callback %s)", [upper(source[i + 3]), source[i + 2], source[i + 1]])] |
+	some i, seg in source
+	seg == "callbacks"
+	count(source) > i + 4
+	source[i + 3] in _methods
+}
+
+_name_at(path) := object.get(input.document, array.concat(path, ["name"]), "")
+
+_body_anchor(prefix, op, rest) := {[4, sprintf("the request body of %s (%s)", [op, rest[2]])]} if {
 	rest[0] == "requestBody"
 	rest[1] == "content"
 	rest[3] == "schema"
-} else := {[5, sprintf("the response %s of %s (%s)", [rest[1], naming.operation(op), rest[3]])]} if {
+} else := {[5, sprintf("the response %s of %s (%s)", [rest[1], op, rest[3]])]} if {
 	rest[0] == "responses"
 	rest[2] == "content"
 	rest[4] == "schema"
-} else := {[5, sprintf("header %q of the response %s of %s", [rest[3], rest[1], naming.operation(op)])]} if {
+} else := {[5, sprintf("header %q of the response %s of %s", [rest[3], rest[1], op])]} if {
 	rest[0] == "responses"
 	rest[2] == "headers"
 	rest[4] == "schema"
-} else := {[4, sprintf("header %q of the response %s of %s", [rest[3], rest[1], naming.operation(op)])]} if {
+} else := {[4, sprintf("header %q of the response %s of %s", [rest[3], rest[1], op])]} if {
 	util.is_oas2
 	rest[0] == "responses"
 	rest[2] == "headers"
-} else := {[3, sprintf("the response %s of %s", [rest[1], naming.operation(op)])]} if {
+} else := {[3, sprintf("the response %s of %s", [rest[1], op])]} if {
 	rest[0] == "responses"
 	rest[2] == "schema"
-} else := {[3, sprintf("the body of %s", [naming.operation(op)])]} if {
+} else := {[3, sprintf("the body of %s", [op])]} if {
 	util.is_oas2
 	rest[0] == "parameters"
 	rest[2] == "schema"
-} else := {[3, sprintf("parameter %q of %s", [op.node.parameters[rest[1]].name, naming.operation(op)])]} if {
+} else := {[3, sprintf("parameter %q of %s", [_name_at(array.concat(prefix, ["parameters", rest[1]])), op])]} if {
 	rest[0] == "parameters"
 	rest[2] == "schema"
-} else := {[2, sprintf("parameter %q of %s", [op.node.parameters[rest[1]].name, naming.operation(op)])]} if {
+} else := {[2, sprintf("parameter %q of %s", [_name_at(array.concat(prefix, ["parameters", rest[1]])), op])]} if {
 	rest[0] == "parameters"
 } else := set()
 
