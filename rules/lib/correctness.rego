@@ -69,6 +69,10 @@ _swagger_schemas := array.concat(
 	),
 )
 
+# operations are the operations under paths, webhooks and callbacks, as an
+# array (a set would hash every operation's whole tree).
+operations := array.concat(array.concat(input.operations, input.webhooks), input.callbacks)
+
 # json_types are the type names of JSON Schema.
 json_types := {"string", "number", "integer", "boolean", "array", "object", "null"}
 
