@@ -294,3 +294,27 @@ components:
 		t.Errorf("schemasOfType misses null or object: %v", ofType)
 	}
 }
+
+func TestInputExtensionRefs(t *testing.T) {
+	doc := load(t, `openapi: 3.0.3
+info: {title: T, version: "1"}
+paths: {}
+x-webhooks:
+  ping:
+    post:
+      requestBody:
+        content:
+          application/json:
+            schema: {$ref: "#/components/schemas/Ping"}
+components:
+  schemas:
+    Ping: {type: object, x-see: [{$ref: "#/components/schemas/Pong"}]}
+    Pong: {$ref: "#/components/schemas/Ping"}
+`)
+	refs := policy.Input(doc).(ast.Object).Get(ast.StringTerm("extensionRefs")).String()
+	want := `[{"path": ["x-webhooks", "ping", "post", "requestBody", "content", "application/json", "schema"], "ref": "#/components/schemas/Ping"}, ` +
+		`{"path": ["components", "schemas", "Ping", "x-see", 0], "ref": "#/components/schemas/Pong"}]`
+	if refs != want {
+		t.Errorf("extensionRefs =\n %s\nwant\n %s", refs, want)
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"sort"
 	"strconv"
+	"strings"
 
 	"github.com/open-policy-agent/opa/v1/ast"
 
@@ -41,6 +42,7 @@ func Input(doc *spec.Document) ast.Value {
 		c.kv("messages", c.messages(v.Messages)),
 		c.kv("refs", refs),
 		c.kv("refsTo", refsTo),
+		c.kv("extensionRefs", c.extensionRefs(doc.Root.Root)),
 	}
 	return ast.NewObject(obj...)
 }
@@ -375,4 +377,36 @@ func (c *converter) refs(doc *spec.Document) (list, byTarget *ast.Term) {
 		}
 	}
 	return ast.ArrayTerm(items...), c.index(to)
+}
+
+// extensionRefs lists the "$ref" strings written inside `x-` extensions of
+// the entry file, with their paths. The loader treats extensions as
+// opaque and does not resolve these, but tools do follow some of them
+// (GitHub's x-webhooks), so a rule deciding whether a component is used
+// must count them.
+func (c *converter) extensionRefs(root *spec.Node) *ast.Term {
+	var out []*ast.Term
+	var path spec.Path
+	var walk func(n *spec.Node, inExt bool)
+	walk = func(n *spec.Node, inExt bool) {
+		switch n.Kind {
+		case spec.Object:
+			for _, f := range n.Fields {
+				if inExt && f.Key == "$ref" && f.Value.Kind == spec.String {
+					out = append(out, c.obj(c.kv("ref", c.str(f.Value.Value)), c.kv("path", c.path(path))))
+				}
+				path = append(path, f.Key)
+				walk(f.Value, inExt || strings.HasPrefix(f.Key, "x-"))
+				path = path[:len(path)-1]
+			}
+		case spec.Array:
+			for i, it := range n.Items {
+				path = append(path, i)
+				walk(it, inExt)
+				path = path[:len(path)-1]
+			}
+		}
+	}
+	walk(root, false)
+	return ast.ArrayTerm(out...)
 }

@@ -171,6 +171,9 @@ where(source) := text if {
 	text := concat(" of ", array.concat(array.reverse(tokens), [anchor]))
 } else := sprintf("the schema at %s", [pointer(source)])
 
+# unescape decodes one JSON pointer segment.
+unescape(seg) := replace(replace(seg, "~1", "/"), "~0", "~")
+
 # pointer renders a path as a JSON pointer.
 pointer(source) := concat("", [sprintf("/%s", [_escape(seg)]) | some seg in source])
 
