@@ -410,3 +410,17 @@ family_properties(s) := {name |
 	is_object(x)
 	some name, _ in object.get(x, "properties", {})
 }
+
+# allof_required(s) are the names a schema and its allOf members (three
+# levels deep, local $refs followed) require: names every valid value has.
+allof_required(s) := {name |
+	some x in _allof_family(s)
+	is_object(x)
+	some name in object.get(x, "required", [])
+}
+
+_allof_family(s) := array.concat(array.concat([s], l1), array.concat(l2, l3)) if {
+	l1 := _expanded(object.get(s, "allOf", []))
+	l2 := _expanded([m | some x in l1; is_object(x); some m in object.get(x, "allOf", [])])
+	l3 := _expanded([m | some x in l2; is_object(x); some m in object.get(x, "allOf", [])])
+}
