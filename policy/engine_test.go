@@ -318,3 +318,37 @@ components:
 		t.Errorf("extensionRefs =\n %s\nwant\n %s", refs, want)
 	}
 }
+
+func TestInputComponentRefs(t *testing.T) {
+	doc := load(t, `openapi: 3.0.3
+info: {title: T, version: "1"}
+paths:
+  /a:
+    get:
+      responses:
+        "200": {$ref: "#/components/responses/Ok"}
+components:
+  responses:
+    Ok:
+      description: ok
+      content:
+        application/json:
+          schema: {$ref: "#/components/schemas/Pet"}
+  schemas:
+    Pet:
+      properties:
+        owner: {$ref: "#/components/schemas/User"}
+        name: {$ref: "#/components/schemas/User/properties/name"}
+        self: {$ref: "#/components/schemas/Pet"}
+    "a/b":
+      items: {$ref: "#/components/schemas/a~1b"}
+    User: {properties: {name: {type: string}}}
+`)
+	got := policy.Input(doc).(ast.Object).Get(ast.StringTerm("componentRefs")).String()
+	want := `{"#/components/responses/Ok": ["#/components/schemas/Pet"], ` +
+		`"#/components/schemas/Pet": ["#/components/schemas/Pet", "#/components/schemas/User"], ` +
+		`"#/components/schemas/a~1b": ["#/components/schemas/a~1b"]}`
+	if got != want {
+		t.Errorf("componentRefs =\n %s\nwant\n %s", got, want)
+	}
+}

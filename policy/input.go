@@ -42,6 +42,7 @@ func Input(doc *spec.Document) ast.Value {
 		c.kv("messages", c.messages(v.Messages)),
 		c.kv("refs", refs),
 		c.kv("refsTo", refsTo),
+		c.kv("componentRefs", componentRefs(doc)),
 		c.kv("extensionRefs", c.extensionRefs(doc.Root.Root)),
 	}
 	return ast.NewObject(obj...)
@@ -409,4 +410,59 @@ func (c *converter) extensionRefs(root *spec.Node) *ast.Term {
 	}
 	walk(root, false)
 	return ast.ArrayTerm(out...)
+}
+
+// componentRefs maps each reusable object of the entry file that holds
+// references ("#/components/schemas/Pet"; Swagger: "#/definitions/Pet",
+// "#/parameters/limit", "#/responses/Error") to the reusable objects of
+// the entry file its references point at or into, directly. It is a graph
+// for graph.reachable: which named schemas does a schema need, which
+// components does an operation lead to.
+func componentRefs(doc *spec.Document) *ast.Term {
+	edges := map[string]map[string]bool{}
+	for _, r := range doc.Refs {
+		if r.Target == nil || r.Err != nil || r.File != doc.Root || r.TargetFile != doc.Root {
+			continue
+		}
+		from, to := componentOf(doc.Format, r.Pointer), componentOf(doc.Format, r.TargetPtr)
+		if from == "" || to == "" {
+			continue
+		}
+		if edges[from] == nil {
+			edges[from] = map[string]bool{}
+		}
+		edges[from][to] = true
+	}
+	keys := make([]string, 0, len(edges))
+	for k := range edges {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	pairs := make([][2]*ast.Term, len(keys))
+	for i, k := range keys {
+		tos := make([]string, 0, len(edges[k]))
+		for t := range edges[k] {
+			tos = append(tos, t)
+		}
+		sort.Strings(tos)
+		items := make([]*ast.Term, len(tos))
+		for j, t := range tos {
+			items[j] = ast.StringTerm(t)
+		}
+		pairs[i] = [2]*ast.Term{ast.StringTerm(k), ast.ArrayTerm(items...)}
+	}
+	return ast.ObjectTerm(pairs...)
+}
+
+// componentOf returns "#" and the pointer of the reusable object a JSON
+// pointer lies in, or "" when it lies in none.
+func componentOf(format spec.Format, ptr string) string {
+	segs := strings.SplitN(strings.TrimPrefix(ptr, "/"), "/", 4)
+	switch {
+	case format == spec.OpenAPI && len(segs) >= 3 && segs[0] == "components":
+		return "#/" + strings.Join(segs[:3], "/")
+	case format == spec.Swagger && len(segs) >= 2 && (segs[0] == "definitions" || segs[0] == "parameters" || segs[0] == "responses"):
+		return "#/" + strings.Join(segs[:2], "/")
+	}
+	return ""
 }

@@ -424,3 +424,137 @@ _allof_family(s) := array.concat(array.concat([s], l1), array.concat(l2, l3)) if
 	l2 := _expanded([m | some x in l1; is_object(x); some m in object.get(x, "allOf", [])])
 	l3 := _expanded([m | some x in l2; is_object(x); some m in object.get(x, "allOf", [])])
 }
+
+# Example validation. An example is checked with OPA's json.match_schema
+# (JSON Schema draft 4 to 7) against its schema bundled with the named
+# schemas it reaches through local $refs, so that "#/components/schemas/X"
+# and "#/definitions/X" resolve inside the bundle. What the validator does
+# not understand is handled conservatively: a schema that does not compile
+# (a reference to another file, Swagger's `type: file`) is not checked;
+# `format` is an annotation (as in JSON Schema 2020-12) and its errors are
+# dropped; in Swagger 2.0 and OpenAPI 3.0 a null value is not reported as
+# a type error, since `nullable`/`x-nullable` have no JSON Schema
+# equivalent there; `oneOf` errors that only say several alternatives
+# matched are dropped, since a discriminator may settle them; keywords of
+# JSON Schema 2019-09 and 2020-12 that draft 7 lacks (`prefixItems`,
+# `unevaluatedProperties`, `dependentRequired`, ...) are ignored.
+
+# _schema_home is where named schemas live and how a $ref names them.
+_schema_home := ["definitions"] if util.is_oas2
+
+else := ["components", "schemas"]
+
+_ref_prefix := "#/definitions/" if util.is_oas2
+
+else := "#/components/schemas/"
+
+# _direct_refs(node) are the named schemas a schema's own $refs point at
+# or into, as keys of input.componentRefs ("#/components/schemas/Pet").
+_direct_refs(node) := {concat("/", array.slice(split(value, "/"), 0, count(_schema_home) + 2)) |
+	walk(node, [path, value])
+	count(path) > 0
+	path[count(path) - 1] == "$ref"
+	is_string(value)
+	startswith(value, _ref_prefix)
+}
+
+# bundle(node) wraps a schema as the property "value" of an object
+# schema that also holds the named schemas it reaches, where its $refs
+# expect them ("#/definitions/X", "#/components/schemas/X"). The value is
+# validated as {"value": <example>}: json.match_schema reads a string as
+# JSON text and refuses other scalars, so values are never passed bare.
+bundle(node) := object.union(_wrapper(node), {"definitions": _reached(node)}) if util.is_oas2
+
+else := object.union(_wrapper(node), {"components": {"schemas": _reached(node)}})
+
+_wrapper(node) := {"type": "object", "required": ["value"], "properties": {"value": node}}
+
+_reached(node) := {name: object.get(input.document, array.concat(_schema_home, [name]), {}) |
+	some key in reachable(_direct_refs(node))
+	startswith(key, _ref_prefix)
+	name := unescape(substring(key, count(_ref_prefix), -1))
+}
+
+# schema_part(node) is the schema of a schema-like object: a Swagger 2.0
+# parameter or header without the keys that are not schema keywords
+# (`required: true` of a parameter is not JSON Schema's `required`).
+schema_part(node) := object.remove(node, ["name", "in", "required", "allowEmptyValue", "collectionFormat"]) if {
+	util.is_oas2
+	is_string(node["in"])
+} else := object.remove(node, ["collectionFormat"]) if util.is_oas2
+
+else := node
+
+# reachable(keys) are the components of input.componentRefs that keys
+# lead to, keys included. (graph.reachable leaves out the vertices that
+# are not keys of the graph: the components that reference nothing.)
+reachable(keys) := keys | inner | {to |
+	some from in inner
+	some to in input.componentRefs[from]
+} if {
+	inner := graph.reachable(input.componentRefs, keys)
+}
+
+# example_errors(value, node) are the reasons a value does not match a
+# schema, as "at <place>: <reason>" texts; empty when it matches or when
+# the schema cannot be compiled.
+example_errors(value, node) := [] if _trivially_valid(value, node)
+
+else := [text |
+	[valid, errors] := json.match_schema({"value": value}, bundle(node))
+	not valid
+	some e in errors
+	_kept(e)
+	text := _error_text(e)
+]
+
+# _trivially_valid settles the most common case without the validator: a
+# scalar schema with no constraint but its type (only annotations beside
+# it), and a value of that type. It is written for speed: thousands of
+# property examples take this path.
+_trivially_valid(value, node) if {
+	count(object.keys(node) - _annotations) == 1
+	_scalar_fits(value, node.type)
+}
+
+_trivially_valid(null, node) if {
+	count(object.keys(node) - _annotations) == 1
+	node.nullable == true
+	is_version("3.0")
+}
+
+_scalar_fits(value, "string") if is_string(value)
+
+_scalar_fits(value, "number") if is_number(value)
+
+_scalar_fits(value, "integer") if {
+	is_number(value)
+	value == round(value)
+}
+
+_scalar_fits(value, "boolean") if is_boolean(value)
+
+_annotations := {"description", "title", "example", "examples", "default", "format", "readOnly", "writeOnly", "nullable", "deprecated", "externalDocs", "xml"}
+
+# Composite errors ("must validate all/any/one of the schemas") are
+# dropped: the errors of the alternatives that explain them are kept, or
+# were dropped on purpose.
+_kept(e) if {
+	not e.type in {"format", "number_all_of", "number_any_of", "number_one_of"}
+	not _null_type_error(e)
+}
+
+_null_type_error(e) if {
+	not oas31_or_later
+	e.type == "invalid_type"
+	endswith(e.desc, "given: null")
+}
+
+_error_text(e) := e.desc if e.field == "value"
+
+else := sprintf("at %s: %s", [trim_prefix(e.field, "value."), e.desc])
+
+# errors_text joins the first errors of a value for a message.
+errors_text(errors) := concat("; ", array.slice(errors, 0, 3)) if count(errors) <= 3
+
+else := sprintf("%s (and %d more)", [concat("; ", array.slice(errors, 0, 3)), count(errors) - 3])
