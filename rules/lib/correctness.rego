@@ -485,6 +485,31 @@ schema_part(node) := object.remove(node, ["name", "in", "required", "allowEmptyV
 
 else := node
 
+# _bundle_of(node) is bundle(node), computed once per named schema for the
+# common case of a schema that is only a $ref to it: many bodies and
+# responses share one schema, and the compiled schema is then found in
+# the evaluation's cache by the very same value.
+_bundle_of(node) := _ref_bundles[node["$ref"]] if {
+	count(node) == 1
+	is_string(node["$ref"])
+	startswith(node["$ref"], _ref_prefix)
+}
+
+else := bundle(node)
+
+_ref_bundles[ref] := bundle({"$ref": ref}) if {
+	some ref in _shared_refs
+}
+
+# _shared_refs are the named schemas some reference points at, as written
+# in $refs: the candidates for _ref_bundles.
+_shared_refs contains ref if {
+	some key, _ in input.refsTo
+	startswith(key, _ref_prefix)
+	count(split(key, "/")) == count(_schema_home) + 2
+	ref := key
+}
+
 # reachable(keys) are the components of input.componentRefs that keys
 # lead to, keys included. (graph.reachable leaves out the vertices that
 # are not keys of the graph: the components that reference nothing.)
@@ -501,7 +526,7 @@ reachable(keys) := keys | inner | {to |
 example_errors(value, node) := [] if _trivially_valid(value, node)
 
 else := [text |
-	[valid, errors] := json.match_schema({"value": value}, bundle(node))
+	[valid, errors] := json.match_schema({"value": value}, _bundle_of(node))
 	not valid
 	some e in errors
 	_kept(e)
