@@ -54,7 +54,9 @@ violations contains util.violation(e.path, msg) if {
 
 # Each example records what it is an example of, as words to assemble
 # only for the few that are reported: [kind, name, holder, media type].
-_what(e) := sprintf("the example of %s", [_holder(e.of)]) if e.name == ""
+_what(e) := sprintf("the %s example of %s", [e.of[3], _holder(e.of)]) if startswith(e.of[0], "swagger")
+
+else := sprintf("the example of %s", [_holder(e.of)]) if e.name == ""
 
 else := sprintf("example %q of %s", [e.name, _holder(e.of)])
 
@@ -70,9 +72,9 @@ _holder(["parameter", p, _, _]) := sprintf("%s parameter %q", [p["in"], p.name])
 
 _holder(["header", name, _, _]) := sprintf("header %q", [name])
 
-_holder(["swagger-response", op, status, mt]) := sprintf("the response %s of %s (%s example)", [status, naming.operation(op), mt])
+_holder(["swagger-response", op, status, _]) := sprintf("the response %s of %s", [status, naming.operation(op)])
 
-_holder(["swagger-responses", name, _, mt]) := sprintf("response %q (%s example)", [name, mt])
+_holder(["swagger-responses", name, _, _]) := sprintf("response %q", [name])
 
 _examples := array.concat(array.concat(_oas3_media, _oas3_params), _swagger) if not util.is_oas2
 
