@@ -583,3 +583,18 @@ else := sprintf("at %s: %s", [trim_prefix(e.field, "value."), e.desc])
 errors_text(errors) := concat("; ", array.slice(errors, 0, 3)) if count(errors) <= 3
 
 else := sprintf("%s (and %d more)", [concat("; ", array.slice(errors, 0, 3)), count(errors) - 3])
+
+# all_servers are the Server Objects of an OpenAPI 3 document, each once:
+# the document's and those of path items, operations, webhooks and
+# callbacks. Each has url, node and source; Swagger 2.0 has none (its
+# host, basePath and schemes are checked as such).
+all_servers := array.concat([s | some s in input.servers; s.node != null], [s |
+	some s in {s | some op in operations; some s in op.servers; s.node != null; not s.source in _top_sources}
+]) if not util.is_oas2
+
+else := []
+
+_top_sources := {s.source | some s in input.servers}
+
+# server_variables(url) are the names of the {variables} of a server URL.
+server_variables(url) := [m[1] | some m in regex.find_all_string_submatch_n(`\{([^{}]*)\}`, url, -1)]
