@@ -352,3 +352,58 @@ components:
 		t.Errorf("componentRefs =\n %s\nwant\n %s", got, want)
 	}
 }
+
+func TestInputProse(t *testing.T) {
+	doc := load(t, `openapi: 3.0.3
+info: {title: Pets, version: "1", description: About pets}
+paths:
+  /a:
+    get:
+      summary: Get a
+      responses:
+        "200":
+          description: ok
+          content:
+            application/json:
+              schema:
+                properties:
+                  title: {type: string, description: The title, example: {description: not prose}}
+                default: {title: not prose}
+              examples:
+                one: {summary: One, value: {description: not prose}}
+x-logo: {title: not prose}
+`)
+	in := policy.Input(doc).(ast.Object)
+	var got []string
+	in.Get(ast.StringTerm("prose")).Value.(*ast.Array).Foreach(func(p *ast.Term) {
+		o := p.Value.(ast.Object)
+		got = append(got, spec.Pointer(pathOf(t, o.Get(ast.StringTerm("path"))))+" "+o.Get(ast.StringTerm("text")).String())
+	})
+	want := []string{
+		`/info/title "Pets"`, `/info/description "About pets"`, `/paths/~1a/get/summary "Get a"`,
+		`/paths/~1a/get/responses/200/description "ok"`,
+		`/paths/~1a/get/responses/200/content/application~1json/schema/properties/title/description "The title"`,
+		`/paths/~1a/get/responses/200/content/application~1json/examples/one/summary "One"`,
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("prose =\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if text := in.Get(ast.StringTerm("proseText")).Value.(ast.String); string(text) != "Pets\nAbout pets\nGet a\nok\nThe title\nOne\n" {
+		t.Errorf("proseText = %q", text)
+	}
+}
+
+func pathOf(t *testing.T, term *ast.Term) []any {
+	t.Helper()
+	var out []any
+	term.Value.(*ast.Array).Foreach(func(seg *ast.Term) {
+		switch v := seg.Value.(type) {
+		case ast.String:
+			out = append(out, string(v))
+		case ast.Number:
+			i, _ := v.Int()
+			out = append(out, i)
+		}
+	})
+	return out
+}

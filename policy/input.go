@@ -20,6 +20,7 @@ func Input(doc *spec.Document) ast.Value {
 	v := doc.Views()
 	schemas, schemasWith, schemasOfType := c.schemas(v.Schemas)
 	refs, refsTo := c.refs(doc)
+	prose, proseText := c.prose(doc)
 	obj := []([2]*ast.Term){
 		c.kv("format", c.str(string(doc.Format))),
 		c.kv("version", c.str(doc.Version)),
@@ -44,6 +45,8 @@ func Input(doc *spec.Document) ast.Value {
 		c.kv("refsTo", refsTo),
 		c.kv("componentRefs", componentRefs(doc)),
 		c.kv("extensionRefs", c.extensionRefs(doc.Root.Root)),
+		c.kv("prose", prose),
+		c.kv("proseText", c.str(proseText)),
 	}
 	return ast.NewObject(obj...)
 }
@@ -465,4 +468,67 @@ func componentOf(format spec.Format, ptr string) string {
 		return "#/" + strings.Join(segs[:2], "/")
 	}
 	return ""
+}
+
+// proseKeys are the fields whose string values are prose for readers.
+var proseKeys = map[string]bool{"description": true, "summary": true, "title": true}
+
+// literalKeys hold data rather than description: examples, defaults,
+// enums and extensions are not searched for prose.
+var literalKeys = map[string]bool{"example": true, "examples": true, "default": true, "enum": true, "const": true,
+	"value": true, "dataValue": true, "serializedValue": true}
+
+// exampleObjects holds for an OpenAPI 3 `examples` map, whose entries are
+// Example Objects with prose of their own (their values are skipped).
+// Swagger 2.0 `examples` map media types to literal values, and JSON
+// Schema `examples` are a list of values.
+func exampleObjects(doc *spec.Document, fl spec.Field) bool {
+	return fl.Key == "examples" && fl.Value.Kind == spec.Object && doc.Format != spec.Swagger
+}
+
+// prose lists every title, summary and description of every file of the
+// document ({path, text, file}), and returns them joined by newlines as
+// well: a rule looking for a word in the prose tests the joined text once
+// and iterates the list only when it is there. Examples, defaults, enums
+// and extensions hold data, not prose, and are skipped (an Example
+// Object's own summary and description are kept).
+func (c *converter) prose(doc *spec.Document) (list *ast.Term, joined string) {
+	var out []*ast.Term
+	var b strings.Builder
+	for _, f := range doc.Files() {
+		name := ""
+		if f != doc.Root {
+			name = f.Name
+		}
+		var path spec.Path
+		var walk func(n *spec.Node)
+		walk = func(n *spec.Node) {
+			switch n.Kind {
+			case spec.Object:
+				for _, fl := range n.Fields {
+					if proseKeys[fl.Key] && fl.Value.Kind == spec.String {
+						out = append(out, c.obj(c.kv("path", c.path(append(path[:len(path):len(path)], fl.Key))),
+							c.kv("text", c.str(fl.Value.Value)), c.kv("file", c.str(name))))
+						b.WriteString(fl.Value.Value)
+						b.WriteByte('\n')
+						continue
+					}
+					if strings.HasPrefix(fl.Key, "x-") || (literalKeys[fl.Key] && !exampleObjects(doc, fl)) {
+						continue
+					}
+					path = append(path, fl.Key)
+					walk(fl.Value)
+					path = path[:len(path)-1]
+				}
+			case spec.Array:
+				for i, it := range n.Items {
+					path = append(path, i)
+					walk(it)
+					path = path[:len(path)-1]
+				}
+			}
+		}
+		walk(f.Root)
+	}
+	return ast.ArrayTerm(out...), b.String()
 }

@@ -599,65 +599,30 @@ _top_sources := {s.source | some s in input.servers}
 # server_variables(url) are the names of the {variables} of a server URL.
 server_variables(url) := [m[1] | some m in regex.find_all_string_submatch_n(`\{([^{}]*)\}`, url, -1)]
 
-# prose(predicate) cannot be written in Rego; instead, rules about the
-# document's prose iterate texts_matching(pattern): the [path, text] pairs
-# of titles, summaries and descriptions that match a regular expression
-# (one builtin call per text; a quick, loose pattern, refined by the rule). They cover
-# the info object, tags, servers, operations, parameters, request bodies,
-# responses, headers, schemas, security schemes and examples. Reusable
-# objects reached from several places are listed at each, with the same
-# text: their diagnostics land on one line and are reported once. Paths
-# are built only for the texts that match: a large API has tens of
-# thousands of descriptions.
-texts_matching(pattern) := array.concat(
-	[[array.concat(source, [k]), text] |
-		some [source, node] in _prose_holders
-		some k in _prose_keys
-		text := node[k]
-		is_string(text)
-		regex.match(pattern, text)
-	],
-	[[array.concat(s.source, [k]), text] |
-		some k in ["description", "title"]
-		some s in having(k)
-		text := s.node[k]
-		is_string(text)
-		regex.match(pattern, text)
-	],
-)
-
-# risky_texts are the texts that may hold script: the one pass over the
-# prose that no-eval-in-markdown and no-unsafe-markdown share.
-risky_texts := texts_matching(`eval\(|<|(?i:script:)`)
-
-_prose_keys := ["title", "summary", "description"]
-
-# _prose_holders are [source, node] pairs of the objects with prose, but
-# schemas (found through input.schemasWith).
-_prose_holders := array.concat(
-	array.concat(
-		[[["info"], object.get(input.document, "info", {})]],
-		[[t.source, t.node] | some t in input.tags],
-	),
-	array.concat(
-		array.concat(_op_holders, [[p.source, p.node] | some p in input.parameters]),
-		array.concat(
-			[[s.source, s.node] | some s in array.concat(all_servers, input.securitySchemes)],
-			[[["components", "examples", name], ex] | some name, ex in object.get(input.document, ["components", "examples"], {})],
-		),
-	),
-)
-
-_op_holders := [h |
-	some op in operations
-	some h in array.concat(
-		[[op.source, op.node]],
-		array.concat(
-			[[op.requestBody.source, op.requestBody.node] | op.requestBody != null],
-			[x |
-				some r in op.responses
-				some x in array.concat([[r.source, r.node]], [[hd.source, hd.node] | some hd in r.headers])
-			],
-		),
-	)
+# texts_matching(pattern) are the [path, text, file] triples of the
+# titles, summaries and descriptions of every file of the document
+# (input.prose) that match a regular expression. The joined prose is
+# tested first: in most documents nothing matches, and the tens of
+# thousands of texts of a large API are then never visited one by one.
+texts_matching(pattern) := [[p.path, p.text, p.file] |
+	regex.match(pattern, input.proseText)
+	some p in input.prose
+	regex.match(pattern, p.text)
 ]
+
+# texts_containing(needle) are the texts that contain a lower-case needle
+# in any case, found the same way: for needles that a regular expression
+# cannot find quickly in a long text (one without a literal prefix).
+texts_containing(needle) := [[p.path, p.text, p.file] |
+	contains(_prose_lower, needle)
+	some p in input.prose
+	contains(lower(p.text), needle)
+]
+
+_prose_lower := lower(input.proseText)
+
+# at(path, file, message) is a violation at a path of the entry file, or
+# of another file of the document when file is not "".
+at(path, "", message) := util.violation(path, message)
+
+at(path, file, message) := {"path": path, "message": message, "file": file} if file != ""

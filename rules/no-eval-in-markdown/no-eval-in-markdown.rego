@@ -7,9 +7,9 @@
 #   the mark of an injected script (or of an example that will be mistaken
 #   for one by security scanners), and has no place in documentation.
 #
-#   The prose of the info object, tags, servers, operations, parameters,
-#   request bodies, responses, headers, schemas, security schemes and
-#   examples is checked. The rule reports on the text.
+#   Every title, summary and description of every file of the document is
+#   checked (not examples, defaults and extensions, which hold data). The
+#   rule reports on the text.
 #
 #   ```yaml
 #   description: |
@@ -29,10 +29,8 @@
 package specgate.rules["no-eval-in-markdown"]
 
 import data.specgate.lib.correctness
-import data.specgate.lib.util
 
-violations contains util.violation(path, msg) if {
-	some [path, text] in correctness.risky_texts
-	contains(text, "eval(")
+violations contains correctness.at(path, file, msg) if {
+	some [path, _, file] in correctness.texts_matching(`eval\(`)
 	msg := sprintf("the %s contains eval(, the mark of a script; descriptions are rendered as HTML", [path[count(path) - 1]])
 }

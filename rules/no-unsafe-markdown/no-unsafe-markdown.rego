@@ -9,10 +9,10 @@
 #   descriptions are often assembled from sources that nobody reviews as
 #   code.
 #
-#   The prose of the info object, tags, servers, operations, parameters,
-#   request bodies, responses, headers, schemas, security schemes and
-#   examples is checked, without regard to case. The rule reports on the
-#   text, saying what it found.
+#   Every title, summary and description of every file of the document is
+#   checked (not examples, defaults and extensions, which hold data),
+#   without regard to case. The rule reports on the text, saying what it
+#   found.
 #
 #   ```yaml
 #   description: |
@@ -31,18 +31,22 @@
 package specgate.rules["no-unsafe-markdown"]
 
 import data.specgate.lib.correctness
-import data.specgate.lib.util
 
-violations contains util.violation(path, msg) if {
-	some [path, text] in correctness.risky_texts
-	some [pattern, what] in _patterns
+violations contains correctness.at(path, file, msg) if {
+	some [candidates, pattern, what] in _checks
+	some [path, text, file] in candidates
 	regex.match(pattern, text)
 	msg := sprintf("the %s contains %s, which runs as script where descriptions are rendered as HTML", [path[count(path) - 1], what])
 }
 
 
-_patterns := [
-	[`(?i)<script\b`, "a <script> tag"],
-	[`(?i)<[a-z][^>]*\bon[a-z]+\s*=`, "an HTML event handler attribute"],
-	[`(?i)(\]\(\s*|\b(href|src)\s*=\s*["']?\s*)javascript:`, "a javascript: link"],
+# _checks are [candidate texts, pattern, what it finds]. The candidates
+# are found by cheap tests over the whole prose: a case-insensitive
+# "<script" and an "on...=" attribute after "<" have a literal prefix that
+# regular expressions find fast; "javascript:" is searched as lower-case
+# text.
+_checks := [
+	[correctness.texts_matching(`(?i:<script\b)`), `(?i:<script\b)`, "a <script> tag"],
+	[correctness.texts_matching(`<[a-zA-Z][^>\n]*\s[oO][nN][a-zA-Z]+\s*=`), `(?i:<[a-z][^>\n]*\son[a-z]+\s*=)`, "an HTML event handler attribute"],
+	[correctness.texts_containing("javascript:"), `(?i:(\]\(\s*|\b(href|src)\s*=\s*["']?\s*)javascript:)`, "a javascript: link"],
 ]
