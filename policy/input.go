@@ -487,7 +487,9 @@ func exampleObjects(doc *spec.Document, fl spec.Field) bool {
 }
 
 // prose lists every title, summary and description of every file of the
-// document ({path, text, file}), and returns them joined by newlines as
+// document ({pointer, text, file}; a JSON pointer is one term where a path
+// would be a dozen, and few texts are ever reported), and returns them
+// joined by newlines as
 // well: a rule looking for a word in the prose tests the joined text once
 // and iterates the list only when it is there. Examples, defaults, enums
 // and extensions hold data, not prose, and are skipped (an Example
@@ -507,7 +509,7 @@ func (c *converter) prose(doc *spec.Document) (list *ast.Term, joined string) {
 			case spec.Object:
 				for _, fl := range n.Fields {
 					if proseKeys[fl.Key] && fl.Value.Kind == spec.String {
-						out = append(out, c.obj(c.kv("path", c.path(append(path[:len(path):len(path)], fl.Key))),
+						out = append(out, c.obj(c.kv("pointer", c.str(spec.Pointer(append(path[:len(path):len(path)], fl.Key)))),
 							c.kv("text", c.str(fl.Value.Value)), c.kv("file", c.str(name))))
 						b.WriteString(fl.Value.Value)
 						b.WriteByte('\n')

@@ -4,7 +4,7 @@ import data.specgate.rules["no-unsafe-markdown"] as rule
 
 doc(prose) := {"prose": prose, "proseText": concat("\n", [p.text | some p in prose])}
 
-text(path, t) := {"path": path, "text": t, "file": ""}
+text(path, t) := {"pointer": concat("", [sprintf("/%v", [seg]) | some seg in path]), "text": t, "file": ""}
 
 test_safe_html_and_links_pass if {
 	count(rule.violations) == 0 with input as doc([text(["info", "description"], "See <b>bold</b> and [docs](https://x.org). Onboarding = easy. JavaScript: a language.")])
