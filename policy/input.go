@@ -52,8 +52,9 @@ func Input(doc *spec.Document) ast.Value {
 }
 
 type converter struct {
-	terms map[*spec.Node]*ast.Term // containers already converted
-	keys  map[string]*ast.Term     // interned object keys
+	terms   map[*spec.Node]*ast.Term // containers already converted
+	keys    map[string]*ast.Term     // interned object keys and path segments
+	indices []*ast.Term              // interned small array indices
 }
 
 func (c *converter) key(k string) *ast.Term {
@@ -122,12 +123,30 @@ func (c *converter) path(p spec.Path) *ast.Term {
 	for i, s := range p {
 		switch s := s.(type) {
 		case int:
-			items[i] = ast.NumberTerm(json.Number(strconv.Itoa(s)))
+			items[i] = c.index(s)
 		case string:
-			items[i] = c.str(s)
+			items[i] = c.key(s)
 		}
 	}
 	return ast.ArrayTerm(items...)
+}
+
+// index returns the term of an array index, shared like object keys: the
+// paths of a large document repeat the same few segments many times.
+func (c *converter) index(i int) *ast.Term {
+	if i < len(c.indices) {
+		if t := c.indices[i]; t != nil {
+			return t
+		}
+	}
+	t := ast.NumberTerm(json.Number(strconv.Itoa(i)))
+	if i < 256 {
+		for len(c.indices) <= i {
+			c.indices = append(c.indices, nil)
+		}
+		c.indices[i] = t
+	}
+	return t
 }
 
 func list[T any](items []T, fn func(T) *ast.Term) *ast.Term {
@@ -230,11 +249,11 @@ func (c *converter) schemas(ss []*spec.Schema) (list, byKey, byType *ast.Term) {
 			}
 		}
 	}
-	return ast.ArrayTerm(items...), c.index(keys), c.index(types)
+	return ast.ArrayTerm(items...), c.lists(keys), c.lists(types)
 }
 
-// index converts a map of lists to an object with sorted keys.
-func (c *converter) index(m map[string][]*ast.Term) *ast.Term {
+// lists converts a map of lists to an object with sorted keys.
+func (c *converter) lists(m map[string][]*ast.Term) *ast.Term {
 	keys := make([]string, 0, len(m))
 	for k := range m {
 		keys = append(keys, k)
@@ -317,10 +336,17 @@ func (c *converter) messages(ms []*spec.Message) *ast.Term {
 // indices are numbers, as in the views' sources, so that a rule can look
 // the place up in input.document.
 func typedPath(root *spec.Node, ptr string) spec.Path {
-	p := spec.PointerPath(ptr)
+	if ptr == "" {
+		return spec.Path{}
+	}
+	parts := strings.Split(strings.TrimPrefix(ptr, "/"), "/")
+	p := make(spec.Path, len(parts))
 	n := root
-	for i, seg := range p {
-		key := seg.(string)
+	for i, key := range parts {
+		if strings.Contains(key, "~") {
+			key = strings.ReplaceAll(strings.ReplaceAll(key, "~1", "/"), "~0", "~")
+		}
+		p[i] = key
 		switch {
 		case n == nil:
 		case n.Kind == spec.Array:
@@ -380,7 +406,7 @@ func (c *converter) refs(doc *spec.Document) (list, byTarget *ast.Term) {
 			to[key] = append(to[key], items[i])
 		}
 	}
-	return ast.ArrayTerm(items...), c.index(to)
+	return ast.ArrayTerm(items...), c.lists(to)
 }
 
 // extensionRefs lists the "$ref" strings written inside `x-` extensions of
@@ -390,30 +416,82 @@ func (c *converter) refs(doc *spec.Document) (list, byTarget *ast.Term) {
 // must count them.
 func (c *converter) extensionRefs(root *spec.Node) *ast.Term {
 	var out []*ast.Term
-	var path spec.Path
+	var at segments
 	var walk func(n *spec.Node, inExt bool)
 	walk = func(n *spec.Node, inExt bool) {
 		switch n.Kind {
 		case spec.Object:
 			for _, f := range n.Fields {
 				if inExt && f.Key == "$ref" && f.Value.Kind == spec.String {
-					out = append(out, c.obj(c.kv("ref", c.str(f.Value.Value)), c.kv("path", c.path(path))))
+					out = append(out, c.obj(c.kv("ref", c.str(f.Value.Value)), c.kv("path", c.path(at.path()))))
 				}
-				path = append(path, f.Key)
+				at.pushKey(f.Key)
 				walk(f.Value, inExt || strings.HasPrefix(f.Key, "x-"))
-				path = path[:len(path)-1]
+				at.pop()
 			}
 		case spec.Array:
 			for i, it := range n.Items {
-				path = append(path, i)
+				at.pushIndex(i)
 				walk(it, inExt)
-				path = path[:len(path)-1]
+				at.pop()
 			}
 		}
 	}
 	walk(root, false)
 	return ast.ArrayTerm(out...)
 }
+
+// segments is the path of a walk, kept without boxing each key into an
+// interface: walks over a whole document visit every node, and build a
+// path or a pointer only for the few nodes they report.
+type segments []segment
+
+type segment struct {
+	key   string
+	index int // -1 for an object key
+}
+
+func (s *segments) pushKey(k string) { *s = append(*s, segment{key: k, index: -1}) }
+func (s *segments) pushIndex(i int)  { *s = append(*s, segment{index: i}) }
+func (s *segments) pop()             { *s = (*s)[:len(*s)-1] }
+
+func (s segments) path() spec.Path {
+	p := make(spec.Path, len(s))
+	for i, seg := range s {
+		if seg.index >= 0 {
+			p[i] = seg.index
+		} else {
+			p[i] = seg.key
+		}
+	}
+	return p
+}
+
+// pointer renders the path, followed by key, as a JSON pointer.
+func (s segments) pointer(key string) string {
+	var b strings.Builder
+	for _, seg := range s {
+		b.WriteByte('/')
+		if seg.index >= 0 {
+			b.WriteString(strconv.Itoa(seg.index))
+		} else {
+			writeEscaped(&b, seg.key)
+		}
+	}
+	b.WriteByte('/')
+	writeEscaped(&b, key)
+	return b.String()
+}
+
+func writeEscaped(b *strings.Builder, key string) {
+	if !strings.ContainsAny(key, "~/") {
+		b.WriteString(key)
+		return
+	}
+	b.WriteString(pointerEscaper.Replace(key))
+}
+
+var pointerEscaper = strings.NewReplacer("~", "~0", "/", "~1")
 
 // componentRefs maps each reusable object of the entry file that holds
 // references ("#/components/schemas/Pet"; Swagger: "#/definitions/Pet",
@@ -502,14 +580,14 @@ func (c *converter) prose(doc *spec.Document) (list *ast.Term, joined string) {
 		if f != doc.Root {
 			name = f.Name
 		}
-		var path spec.Path
+		var at segments
 		var walk func(n *spec.Node)
 		walk = func(n *spec.Node) {
 			switch n.Kind {
 			case spec.Object:
 				for _, fl := range n.Fields {
 					if proseKeys[fl.Key] && fl.Value.Kind == spec.String {
-						out = append(out, c.obj(c.kv("pointer", c.str(spec.Pointer(append(path[:len(path):len(path)], fl.Key)))),
+						out = append(out, c.obj(c.kv("pointer", c.str(at.pointer(fl.Key))),
 							c.kv("text", c.str(fl.Value.Value)), c.kv("file", c.str(name))))
 						b.WriteString(fl.Value.Value)
 						b.WriteByte('\n')
@@ -518,15 +596,15 @@ func (c *converter) prose(doc *spec.Document) (list *ast.Term, joined string) {
 					if strings.HasPrefix(fl.Key, "x-") || (literalKeys[fl.Key] && !exampleObjects(doc, fl)) {
 						continue
 					}
-					path = append(path, fl.Key)
+					at.pushKey(fl.Key)
 					walk(fl.Value)
-					path = path[:len(path)-1]
+					at.pop()
 				}
 			case spec.Array:
 				for i, it := range n.Items {
-					path = append(path, i)
+					at.pushIndex(i)
 					walk(it)
-					path = path[:len(path)-1]
+					at.pop()
 				}
 			}
 		}
