@@ -31,7 +31,7 @@
 #   severity: error
 #   family: correctness
 #   formats: [oas2, oas3]
-#   peers: ["vacuum:allOf-conflicts"]
+#   peers: ["vacuum:allof-conflicts"]
 #   howToFix: |
 #     Give the property the same type in every member, remove the
 #     redefinition from the extending schema, or, if the schemas are

@@ -25,7 +25,7 @@
 #   severity: error
 #   family: correctness
 #   formats: [oas3]
-#   peers: ["spectral:oas3-examples-value-or-externalValue", "vacuum:oas3-examples-value-or-externalValue", "redocly:no-example-value-and-externalValue", "redocly:spec-example-values"]
+#   peers: ["spectral:oas3-examples-value-or-externalValue", "vacuum:oas3-example-external-check", "redocly:no-example-value-and-externalValue", "redocly:spec-example-values"]
 #   howToFix: |
 #     Keep one of the fields: `value` for an example written inline,
 #     `externalValue` for one kept in a file, and in OpenAPI 3.2

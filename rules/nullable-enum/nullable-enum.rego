@@ -25,7 +25,7 @@
 #   severity: warn
 #   family: correctness
 #   formats: [oas3]
-#   peers: ["vacuum:nullable-enum"]
+#   peers: ["vacuum:nullable-enum-contains-null"]
 #   howToFix: |
 #     Add `null` to the enum, or, if null is not a valid value after all,
 #     remove `"null"` from the type (`nullable: true` in OpenAPI 3.0).

@@ -36,7 +36,7 @@
 #   severity: warn
 #   family: correctness
 #   formats: [oas2, oas3]
-#   peers: ["vacuum:oas-required-fields-defined", "redocly:no-required-schema-properties-undefined"]
+#   peers: ["vacuum:required-fields-defined", "redocly:no-required-schema-properties-undefined"]
 #   howToFix: |
 #     Correct the name in `required` to the property it means, add the
 #     missing property to `properties`, or remove the name from

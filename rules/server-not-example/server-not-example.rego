@@ -21,7 +21,7 @@
 #   severity: warn
 #   family: correctness
 #   formats: [oas2, oas3]
-#   peers: ["spectral:oas3-server-not-example.com", "spectral:oas2-host-not-example", "vacuum:oas3-host-not-example.com", "vacuum:oas2-host-not-example", "redocly:no-server-example.com"]
+#   peers: ["spectral:oas3-server-not-example.com", "spectral:oas2-host-not-example", "vacuum:oas3-host-not-example", "vacuum:oas2-host-not-example", "redocly:no-server-example.com"]
 #   howToFix: |
 #     Replace the placeholder with the API's real address, or with a
 #     relative URL (`/v1`) when the API is served from where the

@@ -23,7 +23,7 @@
 #   severity: warn
 #   family: correctness
 #   formats: [oas2, oas3]
-#   peers: ["spectral:oas3-server-trailing-slash", "spectral:oas2-host-trailing-slash", "vacuum:oas3-host-trailing-slash", "vacuum:oas2-host-trailing-slash", "redocly:no-server-trailing-slash"]
+#   peers: ["spectral:oas3-server-trailing-slash", "spectral:oas2-host-trailing-slash", "vacuum:oas3-server-trailing-slash", "vacuum:oas2-host-trailing-slash", "redocly:no-server-trailing-slash"]
 #   howToFix: |
 #     Remove the trailing slash from the URL or `basePath`; in Swagger 2.0,
 #     move any path out of `host` into `basePath`.
