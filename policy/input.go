@@ -2,7 +2,8 @@ package policy
 
 import (
 	"encoding/json"
-	"sort"
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -254,11 +255,7 @@ func (c *converter) schemas(ss []*spec.Schema) (list, byKey, byType *ast.Term) {
 
 // lists converts a map of lists to an object with sorted keys.
 func (c *converter) lists(m map[string][]*ast.Term) *ast.Term {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
+	keys := slices.Sorted(maps.Keys(m))
 	pairs := make([][2]*ast.Term, len(keys))
 	for i, k := range keys {
 		pairs[i] = c.kv(k, ast.ArrayTerm(m[k]...))
@@ -514,18 +511,10 @@ func componentRefs(doc *spec.Document) *ast.Term {
 		}
 		edges[from][to] = true
 	}
-	keys := make([]string, 0, len(edges))
-	for k := range edges {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
+	keys := slices.Sorted(maps.Keys(edges))
 	pairs := make([][2]*ast.Term, len(keys))
 	for i, k := range keys {
-		tos := make([]string, 0, len(edges[k]))
-		for t := range edges[k] {
-			tos = append(tos, t)
-		}
-		sort.Strings(tos)
+		tos := slices.Sorted(maps.Keys(edges[k]))
 		items := make([]*ast.Term, len(tos))
 		for j, t := range tos {
 			items[j] = ast.StringTerm(t)
