@@ -630,3 +630,45 @@ pointer_path(pointer) := [unescape(seg) | some seg in array.slice(split(pointer,
 at(path, "", message) := util.violation(path, message)
 
 at(path, file, message) := {"path": path, "message": message, "file": file} if file != ""
+
+# written_bodies and written_responses are the request bodies and the
+# responses of the document, each where it is written: inline in an
+# operation, or under components (Swagger 2.0: the top-level responses),
+# never through a $ref. Each has path, node and of: [kind, owner, status],
+# kind "body", "bodies", "response" or "responses", owner an operation or
+# a component name; messages are built from it only when needed.
+written_bodies := array.concat(
+	[{"path": array.concat(op.source, ["requestBody"]), "node": op.node.requestBody, "of": ["body", op, ""]} |
+		some op in operations
+		is_object(op.node.requestBody)
+		not health.is_ref(op.node.requestBody)
+	],
+	[{"path": ["components", "requestBodies", name], "node": body, "of": ["bodies", name, ""]} |
+		some name, body in object.get(input.document, ["components", "requestBodies"], {})
+		is_object(body)
+		not health.is_ref(body)
+	],
+)
+
+written_responses := array.concat(
+	[{"path": array.concat(op.source, ["responses", status]), "node": response, "of": ["response", op, status]} |
+		some op in operations
+		some status, response in object.get(op.node, "responses", {})
+		is_object(response)
+		not health.is_ref(response)
+	],
+	[{"path": array.concat(_responses_home, [name]), "node": response, "of": ["responses", name, ""]} |
+		some name, response in object.get(input.document, _responses_home, {})
+		is_object(response)
+		not health.is_ref(response)
+	],
+)
+
+_responses_home := ["responses"] if util.is_oas2
+
+else := ["components", "responses"]
+
+# is_json_media(mt) holds for application/json and the +json media types.
+is_json_media(mt) if health.base_media_type(mt) == "application/json"
+
+is_json_media(mt) if endswith(health.base_media_type(mt), "+json")

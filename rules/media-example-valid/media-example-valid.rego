@@ -54,63 +54,37 @@ violations contains util.violation(e.path, msg) if {
 
 # Each example records what it is an example of, as words to assemble
 # only for the few that are reported: [kind, name, holder, media type].
-_what(e) := sprintf("the %s example of %s", [e.of[3], _holder(e.of)]) if startswith(e.of[0], "swagger")
+_what(e) := sprintf("the %s example of %s", [e.of[3], _holder(e.of)]) if util.is_oas2
 
 else := sprintf("the example of %s", [_holder(e.of)]) if e.name == ""
 
 else := sprintf("example %q of %s", [e.name, _holder(e.of)])
 
-_holder(["body", op, _, mt]) := sprintf("the request body of %s (%s)", [naming.operation(op), mt])
+_holder(["body", op, _, mt]) := sprintf("the request body of %s%s", [naming.operation(op), _media(mt)])
 
-_holder(["bodies", name, _, mt]) := sprintf("request body %q (%s)", [name, mt])
+_holder(["bodies", name, _, mt]) := sprintf("request body %q%s", [name, _media(mt)])
 
-_holder(["response", op, status, mt]) := sprintf("the response %s of %s (%s)", [status, naming.operation(op), mt])
+_holder(["response", op, status, mt]) := sprintf("the response %s of %s%s", [status, naming.operation(op), _media(mt)])
 
-_holder(["responses", name, _, mt]) := sprintf("response %q (%s)", [name, mt])
+_holder(["responses", name, _, mt]) := sprintf("response %q%s", [name, _media(mt)])
 
 _holder(["parameter", p, _, _]) := sprintf("%s parameter %q", [p["in"], p.name])
 
 _holder(["header", name, _, _]) := sprintf("header %q", [name])
 
-_holder(["swagger-response", op, status, _]) := sprintf("the response %s of %s", [status, naming.operation(op)])
+# Swagger 2.0 examples are named by media type in the message itself.
+_media(_) := "" if util.is_oas2
 
-_holder(["swagger-responses", name, _, _]) := sprintf("response %q", [name])
+_media(mt) := sprintf(" (%s)", [mt]) if not util.is_oas2
 
 _examples := array.concat(array.concat(_oas3_media, _oas3_params), _swagger) if not util.is_oas2
 
 else := _swagger
 
-# Where bodies and responses are written, each once: inline in
-# operations, or under components.
-_bodies := array.concat(
-	[{"path": array.concat(op.source, ["requestBody"]), "node": op.node.requestBody, "of": ["body", op, ""]} |
-		some op in correctness.operations
-		is_object(op.node.requestBody)
-		not health.is_ref(op.node.requestBody)
-	],
-	[{"path": ["components", "requestBodies", name], "node": body, "of": ["bodies", name, ""]} |
-		some name, body in object.get(input.document, ["components", "requestBodies"], {})
-		not health.is_ref(body)
-	],
-)
-
-_responses := array.concat(
-	[{"path": array.concat(op.source, ["responses", status]), "node": response, "of": ["response", op, status]} |
-		some op in correctness.operations
-		some status, response in object.get(op.node, "responses", {})
-		is_object(response)
-		not health.is_ref(response)
-	],
-	[{"path": ["components", "responses", name], "node": response, "of": ["responses", name, ""]} |
-		some name, response in object.get(input.document, ["components", "responses"], {})
-		not health.is_ref(response)
-	],
-)
-
 _oas3_media := [e |
-	some holder in array.concat(_bodies, _responses)
+	some holder in array.concat(correctness.written_bodies, correctness.written_responses)
 	some mt, media in object.get(holder.node, "content", {})
-	_json(mt)
+	correctness.is_json_media(mt)
 	is_object(media)
 	some e in _media_examples(array.concat(holder.path, ["content", mt]), media, array.concat(holder.of, [mt]))
 ]
@@ -132,7 +106,7 @@ _oas3_params := array.concat(
 
 _headers := array.concat(
 	[[array.concat(r.path, ["headers", name]), h, name] |
-		some r in _responses
+		some r in correctness.written_responses
 		some name, h in object.get(r.node, "headers", {})
 		is_object(h)
 		not health.is_ref(h)
@@ -163,28 +137,11 @@ _example_path(path, name, ex) := array.concat(path, ["examples", name]) if healt
 
 else := array.concat(path, ["examples", name, "value"])
 
-_json(mt) if health.base_media_type(mt) == "application/json"
-
-_json(mt) if endswith(health.base_media_type(mt), "+json")
-
 # Swagger 2.0: a response's examples map media types to values.
 _swagger := [{"path": array.concat(r.path, ["examples", mt]), "value": value, "schema": r.node.schema, "of": array.concat(r.of, [mt]), "name": ""} |
 	util.is_oas2
-	some r in _swagger_responses
+	some r in correctness.written_responses
 	is_object(r.node.schema)
 	some mt, value in object.get(r.node, "examples", {})
-	_json(mt)
+	correctness.is_json_media(mt)
 ]
-
-_swagger_responses := array.concat(
-	[{"path": array.concat(op.source, ["responses", status]), "node": response, "of": ["swagger-response", op, status]} |
-		some op in input.operations
-		some status, response in object.get(op.node, "responses", {})
-		is_object(response)
-		not health.is_ref(response)
-	],
-	[{"path": ["responses", name], "node": response, "of": ["swagger-responses", name, ""]} |
-		some name, response in object.get(input.document, "responses", {})
-		not health.is_ref(response)
-	],
-)

@@ -33,7 +33,6 @@
 package specgate.rules["media-type-valid"]
 
 import data.specgate.lib.correctness
-import data.specgate.lib.health
 import data.specgate.lib.util
 
 violations contains util.violation(array.concat(place.source, ["content", name]), msg) if {
@@ -59,25 +58,13 @@ _valid(name) if {
 	regex.match(`^(\*/\*|[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]*/(\*|[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]*))(\s*;\s*[A-Za-z0-9!#$%&'*+.^_|~-]+=("[^"]*"|[A-Za-z0-9!#$%&'*+.^_|~-]+))*\s*$`, name)
 }
 
-# _content_holders are the objects with a content map, each once: request
-# bodies, responses, parameters and headers, inline or under components.
+# _content_holders are the objects with a content map, each once where it
+# is written: request bodies and responses, parameters and headers.
 _content_holders := array.concat(
-	array.concat(
-		[{"source": array.concat(op.source, ["requestBody"]), "node": op.node.requestBody} |
-			some op in correctness.operations
-			is_object(op.node.requestBody)
-			not health.is_ref(op.node.requestBody)
-		],
-		[{"source": array.concat(op.source, ["responses", status]), "node": r} |
-			some op in correctness.operations
-			some status, r in object.get(op.node, "responses", {})
-			is_object(r)
-			not health.is_ref(r)
-		],
-	),
+	[{"source": h.path, "node": h.node} | some h in array.concat(correctness.written_bodies, correctness.written_responses)],
 	array.concat(
 		[{"source": ["components", kind, name], "node": c} |
-			some kind in ["requestBodies", "responses", "parameters", "headers"]
+			some kind in ["parameters", "headers"]
 			some name, c in object.get(input.document, ["components", kind], {})
 			is_object(c)
 		],
