@@ -14,7 +14,9 @@
 #   silence where the dialects differ (references to other files,
 #   `format`, a null in Swagger 2.0 and OpenAPI 3.0, `oneOf` matched
 #   twice, JSON Schema 2020-12 keywords). Examples given by
-#   `externalValue` are not fetched. Only JSON media types (and
+#   `externalValue` are not fetched, and an example of a boolean or
+#   numeric parameter or header written as its text (`"true"`, `"42"`) is
+#   taken as the serialized value it is. Only JSON media types (and
 #   parameters and headers) are checked: an example of a form or XML body
 #   is a serialized document, not a JSON value. A reusable response,
 #   request body, parameter, header or example is checked once, where it
@@ -47,10 +49,28 @@ import data.specgate.lib.util
 
 violations contains util.violation(e.path, msg) if {
 	some e in _examples
+	not _serialized_scalar(e)
 	errors := correctness.example_errors(e.value, e.schema)
 	count(errors) > 0
 	msg := sprintf("%s does not match its schema: %s", [_what(e), correctness.errors_text(errors)])
 }
+
+# _serialized_scalar holds for a parameter or header example written as
+# the text it travels as ("true", "42") where the schema is a boolean or a
+# number: the examples of parameters are often given serialized, and
+# OpenAPI 3.0 and 3.1 do not say whether `value` is the data or its
+# serialization (3.2 splits them into dataValue and serializedValue).
+_serialized_scalar(e) if {
+	e.of[0] in {"parameter", "header"}
+	is_string(e.value)
+	_literal(health.deref(e.schema).type, e.value)
+}
+
+_literal("boolean", v) if v in {"true", "false"}
+
+_literal("integer", v) if regex.match(`^-?[0-9]+$`, v)
+
+_literal("number", v) if regex.match(`^-?[0-9]+(\.[0-9]+)?([eE][-+]?[0-9]+)?$`, v)
 
 # Each example records what it is an example of, as words to assemble
 # only for the few that are reported: [kind, name, holder, media type].

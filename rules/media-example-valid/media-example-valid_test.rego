@@ -45,3 +45,10 @@ test_non_json_media_types_are_left_alone if {
 	op := {"responses": {"200": {"content": {"application/xml": {"schema": pet, "example": "<pet/>"}}}}}
 	count(rule.violations) == 0 with input as doc(op, {})
 }
+
+test_serialized_scalar_parameters_pass if {
+	p := {"name": "beta", "in": "query", "node": {"name": "beta", "in": "query", "schema": {"type": "boolean"}, "examples": {"a": {"value": "true"}}}, "source": ["paths", "/pets", "get", "parameters", 0]}
+	count(rule.violations) == 0 with input as object.union(doc({}, {}), {"parameters": [p]})
+	bad := json.patch(p, [{"op": "replace", "path": "/node/examples/a/value", "value": "yes"}])
+	count(rule.violations) == 1 with input as object.union(doc({}, {}), {"parameters": [bad]})
+}
