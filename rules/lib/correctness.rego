@@ -463,14 +463,17 @@ _direct_refs(node) := {concat("/", array.slice(split(value, "/"), 0, count(_sche
 # expect them ("#/definitions/X", "#/components/schemas/X"). The value is
 # validated as {"value": <example>}: json.match_schema reads a string as
 # JSON text and refuses other scalars, so values are never passed bare.
-bundle(node) := object.union(_wrapper(node), {"definitions": _reached(node)}) if util.is_oas2
+bundle(node) := object.union(_wrapper(node), {"definitions": _reached(_direct_refs(node))}) if util.is_oas2
 
-else := object.union(_wrapper(node), {"components": {"schemas": _reached(node)}})
+else := object.union(_wrapper(node), {"components": {"schemas": _reached(_direct_refs(node))}})
 
 _wrapper(node) := {"type": "object", "required": ["value"], "properties": {"value": node}}
 
-_reached(node) := {name: object.get(input.document, array.concat(_schema_home, [name]), {}) |
-	some key in reachable(_direct_refs(node))
+# _reached(keys) are the named schemas keys lead to, by name. It takes the
+# small set of keys rather than the schema, so that OPA's cache of
+# function results serves every schema that refers to the same ones.
+_reached(keys) := {name: object.get(input.document, array.concat(_schema_home, [name]), {}) |
+	some key in reachable(keys)
 	startswith(key, _ref_prefix)
 	name := unescape(substring(key, count(_ref_prefix), -1))
 }
