@@ -12,6 +12,7 @@ import (
 	"github.com/open-policy-agent/opa/v1/ast"
 	"github.com/open-policy-agent/opa/v1/rego"
 	"github.com/open-policy-agent/opa/v1/topdown"
+	"github.com/open-policy-agent/opa/v1/topdown/cache"
 )
 
 // Violation is one finding of a rule: a path into the document (object
@@ -146,7 +147,7 @@ func (e *Engine) Eval(ctx context.Context, input ast.Value) ([]Violation, error)
 		ctx, cancel = context.WithTimeout(ctx, e.timeout)
 		defer cancel()
 	}
-	rs, err := e.query.Eval(ctx, rego.EvalParsedInput(input))
+	rs, err := e.query.Eval(ctx, rego.EvalParsedInput(input), rego.EvalInterQueryBuiltinValueCache(schemaCache(ctx)))
 	if err != nil {
 		var te *topdown.Error
 		if errors.Is(ctx.Err(), context.DeadlineExceeded) || (errors.As(err, &te) && te.Code == topdown.CancelErr) {
@@ -203,4 +204,19 @@ func decodeViolation(id string, v any) Violation {
 		}
 	}
 	return out
+}
+
+// schemaCacheSize bounds the compiled JSON schemas kept during one
+// evaluation.
+const schemaCacheSize = 512
+
+// schemaCache is a cache for one evaluation in which json.match_schema
+// keeps the schemas it compiles, keyed by the schema's value: the rules
+// that validate examples use one schema for many examples, and compiling
+// it again for each costs far more than looking it up.
+func schemaCache(ctx context.Context) cache.InterQueryValueCache {
+	n := schemaCacheSize
+	return cache.NewInterQueryValueCache(ctx, &cache.Config{
+		InterQueryBuiltinValueCache: cache.InterQueryBuiltinValueCacheConfig{MaxNumEntries: &n},
+	})
 }

@@ -3,6 +3,8 @@ package policy_test
 import (
 	"context"
 	"errors"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -180,5 +182,213 @@ func TestInputSharesConvertedValues(t *testing.T) {
 	}
 	if f := in.Get(ast.StringTerm("formats")).String(); f != `["oas", "oas3", "oas3.1"]` {
 		t.Errorf("formats = %s", f)
+	}
+}
+
+// TestInputRefs checks what input.refs says of each reference: where it is
+// written, what it resolves to (across files and through chains) and which
+// keys stand beside it.
+func TestInputRefs(t *testing.T) {
+	dir := t.TempDir()
+	entry := `openapi: 3.0.3
+info: {title: T, version: "1"}
+paths:
+  /a:
+    get:
+      responses:
+        "200":
+          description: ok
+          content:
+            application/json:
+              schema: {$ref: "pet.yaml#/Pet", description: a pet}
+components:
+  schemas:
+    Alias: {$ref: "#/components/schemas/Owner"}
+    Owner: {type: object}
+    Broken: {$ref: "#/components/schemas/Nope"}
+    List: {allOf: [{$ref: "#/components/schemas/Owner/type"}]}
+`
+	pet := "Pet:\n  type: object\n  properties:\n    owner: {$ref: \"api.yaml#/components/schemas/Alias\"}\n"
+	for name, src := range map[string]string{"api.yaml": entry, "pet.yaml": pet} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	doc, err := spec.NewLoader(spec.Options{}).Load(context.Background(), filepath.Join(dir, "api.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	refs := policy.Input(doc).(ast.Object).Get(ast.StringTerm("refs")).Value.(*ast.Array)
+	got := map[string]string{}
+	refs.Foreach(func(r *ast.Term) {
+		o := r.Value.(ast.Object)
+		field := func(k string) string { return o.Get(ast.StringTerm(k)).String() }
+		got[field("ref")] = strings.Join([]string{field("file"), field("path"), field("targetFile"), field("target"), field("siblings")}, " ")
+	})
+	petFile := ast.StringTerm(filepath.Join(dir, "pet.yaml")).String()
+	want := map[string]string{
+		`"pet.yaml#/Pet"`: `"" ["paths", "/a", "get", "responses", "200", "content", "application/json", "schema"] ` + petFile + ` ["Pet"] ["description"]`,
+		// The target is the value pointed at, here itself a reference.
+		`"api.yaml#/components/schemas/Alias"`: petFile + ` ["Pet", "properties", "owner"] "" ["components", "schemas", "Alias"] []`,
+		`"#/components/schemas/Owner"`:         `"" ["components", "schemas", "Alias"] "" ["components", "schemas", "Owner"] []`,
+		`"#/components/schemas/Nope"`:          `"" ["components", "schemas", "Broken"] "" null []`,
+		// Array indices are numbers.
+		`"#/components/schemas/Owner/type"`: `"" ["components", "schemas", "List", "allOf", 0] "" ["components", "schemas", "Owner", "type"] []`,
+	}
+	for ref, w := range want {
+		if got[ref] != w {
+			t.Errorf("ref %s:\n got  %s\n want %s", ref, got[ref], w)
+		}
+	}
+	if len(got) != len(want) {
+		t.Errorf("got %d refs, want %d: %v", len(got), len(want), got)
+	}
+	to := policy.Input(doc).(ast.Object).Get(ast.StringTerm("refsTo")).Value.(ast.Object)
+	if got := to.Keys(); len(got) != 4 {
+		t.Errorf("refsTo has keys %v, want 4 (unresolved references are left out)", got)
+	}
+	owner := to.Get(ast.StringTerm("#/components/schemas/Owner")).Value.(*ast.Array)
+	if owner.Len() != 1 || owner.Elem(0).Value.(ast.Object).Get(ast.StringTerm("ref")).String() != `"#/components/schemas/Owner"` {
+		t.Errorf("refsTo[#/components/schemas/Owner] = %v", owner)
+	}
+	if to.Get(ast.StringTerm(filepath.Join(dir, "pet.yaml")+"#/Pet")) == nil {
+		t.Errorf("refsTo has no entry for the Pet of pet.yaml: %v", to.Keys())
+	}
+}
+
+// TestInputSchemasWith checks the keyword index of schemas: every schema
+// with a key is listed under it, as the very value of input.schemas.
+func TestInputSchemasWith(t *testing.T) {
+	doc := load(t, `openapi: 3.1.0
+info: {title: T, version: "1"}
+paths: {}
+components:
+  schemas:
+    A: {type: string, enum: [a]}
+    B:
+      type: object
+      properties:
+        c: {type: integer, enum: [1]}
+        d: {type: string}
+    E: {type: [string, "null"]}
+`)
+	in := policy.Input(doc).(ast.Object)
+	schemas := in.Get(ast.StringTerm("schemas")).Value.(*ast.Array)
+	with := in.Get(ast.StringTerm("schemasWith")).Value.(ast.Object)
+	enum := with.Get(ast.StringTerm("enum")).Value.(*ast.Array)
+	if enum.Len() != 2 || enum.Elem(0) != schemas.Elem(0) || enum.Elem(1) != schemas.Elem(3) {
+		t.Errorf("schemasWith.enum = %v, want schemas 0 and 3 of %v", enum, schemas)
+	}
+	if got := with.Get(ast.StringTerm("type")).Value.(*ast.Array).Len(); got != 5 {
+		t.Errorf("schemasWith.type has %d schemas, want 5", got)
+	}
+	if got := with.Get(ast.StringTerm("properties")).Value.(*ast.Array).Len(); got != 1 {
+		t.Errorf("schemasWith.properties has %d schemas, want 1", got)
+	}
+	ofType := in.Get(ast.StringTerm("schemasOfType")).Value.(ast.Object)
+	strs := ofType.Get(ast.StringTerm("string")).Value.(*ast.Array)
+	if strs.Len() != 3 || strs.Elem(0) != schemas.Elem(0) || strs.Elem(1) != schemas.Elem(2) || strs.Elem(2) != schemas.Elem(4) {
+		t.Errorf("schemasOfType.string = %v, want schemas 0, 2 and 4 of %v", strs, schemas)
+	}
+	if ofType.Get(ast.StringTerm("null")) == nil || ofType.Get(ast.StringTerm("object")) == nil {
+		t.Errorf("schemasOfType misses null or object: %v", ofType)
+	}
+}
+
+func TestInputExtensionRefs(t *testing.T) {
+	doc := load(t, `openapi: 3.0.3
+info: {title: T, version: "1"}
+paths: {}
+x-webhooks:
+  ping:
+    post:
+      requestBody:
+        content:
+          application/json:
+            schema: {$ref: "#/components/schemas/Ping"}
+components:
+  schemas:
+    Ping: {type: object, x-see: [{$ref: "#/components/schemas/Pong"}]}
+    Pong: {$ref: "#/components/schemas/Ping"}
+`)
+	refs := policy.Input(doc).(ast.Object).Get(ast.StringTerm("extensionRefs")).String()
+	want := `[{"path": ["x-webhooks", "ping", "post", "requestBody", "content", "application/json", "schema"], "ref": "#/components/schemas/Ping"}, ` +
+		`{"path": ["components", "schemas", "Ping", "x-see", 0], "ref": "#/components/schemas/Pong"}]`
+	if refs != want {
+		t.Errorf("extensionRefs =\n %s\nwant\n %s", refs, want)
+	}
+}
+
+func TestInputComponentRefs(t *testing.T) {
+	doc := load(t, `openapi: 3.0.3
+info: {title: T, version: "1"}
+paths:
+  /a:
+    get:
+      responses:
+        "200": {$ref: "#/components/responses/Ok"}
+components:
+  responses:
+    Ok:
+      description: ok
+      content:
+        application/json:
+          schema: {$ref: "#/components/schemas/Pet"}
+  schemas:
+    Pet:
+      properties:
+        owner: {$ref: "#/components/schemas/User"}
+        name: {$ref: "#/components/schemas/User/properties/name"}
+        self: {$ref: "#/components/schemas/Pet"}
+    "a/b":
+      items: {$ref: "#/components/schemas/a~1b"}
+    User: {properties: {name: {type: string}}}
+`)
+	got := policy.Input(doc).(ast.Object).Get(ast.StringTerm("componentRefs")).String()
+	want := `{"#/components/responses/Ok": ["#/components/schemas/Pet"], ` +
+		`"#/components/schemas/Pet": ["#/components/schemas/Pet", "#/components/schemas/User"], ` +
+		`"#/components/schemas/a~1b": ["#/components/schemas/a~1b"]}`
+	if got != want {
+		t.Errorf("componentRefs =\n %s\nwant\n %s", got, want)
+	}
+}
+
+func TestInputProse(t *testing.T) {
+	doc := load(t, `openapi: 3.0.3
+info: {title: Pets, version: "1", description: About pets}
+paths:
+  /a:
+    get:
+      summary: Get a
+      responses:
+        "200":
+          description: ok
+          content:
+            application/json:
+              schema:
+                properties:
+                  title: {type: string, description: The title, example: {description: not prose}}
+                default: {title: not prose}
+              examples:
+                one: {summary: One, value: {description: not prose}}
+x-logo: {title: not prose}
+`)
+	in := policy.Input(doc).(ast.Object)
+	var got []string
+	in.Get(ast.StringTerm("prose")).Value.(*ast.Array).Foreach(func(p *ast.Term) {
+		o := p.Value.(ast.Object)
+		got = append(got, string(o.Get(ast.StringTerm("pointer")).Value.(ast.String))+" "+o.Get(ast.StringTerm("text")).String())
+	})
+	want := []string{
+		`/info/title "Pets"`, `/info/description "About pets"`, `/paths/~1a/get/summary "Get a"`,
+		`/paths/~1a/get/responses/200/description "ok"`,
+		`/paths/~1a/get/responses/200/content/application~1json/schema/properties/title/description "The title"`,
+		`/paths/~1a/get/responses/200/content/application~1json/examples/one/summary "One"`,
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("prose =\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if text := in.Get(ast.StringTerm("proseText")).Value.(ast.String); string(text) != "Pets\nAbout pets\nGet a\nok\nThe title\nOne\n" {
+		t.Errorf("proseText = %q", text)
 	}
 }

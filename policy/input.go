@@ -2,7 +2,10 @@ package policy
 
 import (
 	"encoding/json"
+	"maps"
+	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/open-policy-agent/opa/v1/ast"
 
@@ -16,7 +19,9 @@ import (
 func Input(doc *spec.Document) ast.Value {
 	c := &converter{terms: map[*spec.Node]*ast.Term{}, keys: map[string]*ast.Term{}}
 	v := doc.Views()
-	schemas := c.schemas(v.Schemas)
+	schemas, schemasWith, schemasOfType := c.schemas(v.Schemas)
+	refs, refsTo := c.refs(doc)
+	prose, proseText := c.prose(doc)
 	obj := []([2]*ast.Term){
 		c.kv("format", c.str(string(doc.Format))),
 		c.kv("version", c.str(doc.Version)),
@@ -30,6 +35,8 @@ func Input(doc *spec.Document) ast.Value {
 		c.kv("schemas", ast.ArrayTerm(schemas...)),
 		c.kv("requestSchemas", ast.ArrayTerm(pick(schemas, v.Schemas, func(s *spec.Schema) bool { return s.Request })...)),
 		c.kv("responseSchemas", ast.ArrayTerm(pick(schemas, v.Schemas, func(s *spec.Schema) bool { return s.Response })...)),
+		c.kv("schemasWith", schemasWith),
+		c.kv("schemasOfType", schemasOfType),
 		c.kv("securitySchemes", c.securitySchemes(v.SecuritySchemes)),
 		c.kv("security", c.security(v.Security)),
 		c.kv("servers", c.servers(v.Servers)),
@@ -37,7 +44,12 @@ func Input(doc *spec.Document) ast.Value {
 		c.kv("channels", c.channels(v.Channels)),
 		c.kv("asyncOperations", c.asyncOperations(v.AsyncOperations)),
 		c.kv("messages", c.messages(v.Messages)),
-		c.kv("refs", c.refs(doc)),
+		c.kv("refs", refs),
+		c.kv("refsTo", refsTo),
+		c.kv("componentRefs", componentRefs(doc)),
+		c.kv("extensionRefs", c.extensionRefs(doc.Root.Root)),
+		c.kv("prose", prose),
+		c.kv("proseText", c.str(proseText)),
 		c.kv("files", c.files(doc)),
 		c.kv("refTargets", c.refTargets(doc)),
 	}
@@ -45,8 +57,9 @@ func Input(doc *spec.Document) ast.Value {
 }
 
 type converter struct {
-	terms map[*spec.Node]*ast.Term // containers already converted
-	keys  map[string]*ast.Term     // interned object keys
+	terms   map[*spec.Node]*ast.Term // containers already converted
+	keys    map[string]*ast.Term     // interned object keys and path segments
+	indices []*ast.Term              // interned small array indices
 }
 
 func (c *converter) key(k string) *ast.Term {
@@ -115,12 +128,30 @@ func (c *converter) path(p spec.Path) *ast.Term {
 	for i, s := range p {
 		switch s := s.(type) {
 		case int:
-			items[i] = ast.NumberTerm(json.Number(strconv.Itoa(s)))
+			items[i] = c.index(s)
 		case string:
-			items[i] = c.str(s)
+			items[i] = c.key(s)
 		}
 	}
 	return ast.ArrayTerm(items...)
+}
+
+// index returns the term of an array index, shared like object keys: the
+// paths of a large document repeat the same few segments many times.
+func (c *converter) index(i int) *ast.Term {
+	if i < len(c.indices) {
+		if t := c.indices[i]; t != nil {
+			return t
+		}
+	}
+	t := ast.NumberTerm(json.Number(strconv.Itoa(i)))
+	if i < 256 {
+		for len(c.indices) <= i {
+			c.indices = append(c.indices, nil)
+		}
+		c.indices[i] = t
+	}
+	return t
 }
 
 func list[T any](items []T, fn func(T) *ast.Term) *ast.Term {
@@ -194,13 +225,37 @@ func (c *converter) parameters(ps []*spec.Parameter) *ast.Term {
 	})
 }
 
-func (c *converter) schemas(ss []*spec.Schema) []*ast.Term {
-	out := make([]*ast.Term, len(ss))
+// schemas converts the schemas and indexes them: byKey maps each key some
+// schema has to the schemas that have it, byType each type name to the
+// schemas whose `type` is or lists it, both in order. A rule about `enum`
+// or about arrays then visits the few schemas concerned instead of every
+// schema of the document.
+func (c *converter) schemas(ss []*spec.Schema) (items []*ast.Term, byKey, byType *ast.Term) {
+	items = make([]*ast.Term, len(ss))
+	keys := map[string][]*ast.Term{}
+	types := map[string][]*ast.Term{}
 	for i, s := range ss {
-		out[i] = c.obj(c.kv("name", c.str(s.Name)), c.kv("node", c.node(s.Node)), c.kv("source", c.path(s.Source)),
+		items[i] = c.obj(c.kv("name", c.str(s.Name)), c.kv("node", c.node(s.Node)), c.kv("source", c.path(s.Source)),
 			c.kv("request", boolTerm(s.Request)), c.kv("response", boolTerm(s.Response)))
+		if s.Node == nil || s.Node.Kind != spec.Object {
+			continue
+		}
+		for _, f := range s.Node.Fields {
+			keys[f.Key] = append(keys[f.Key], items[i])
+		}
+		switch t := s.Node.Get("type"); {
+		case t == nil:
+		case t.Kind == spec.String:
+			types[t.Value] = append(types[t.Value], items[i])
+		case t.Kind == spec.Array:
+			for _, it := range t.Items {
+				if it.Kind == spec.String {
+					types[it.Value] = append(types[it.Value], items[i])
+				}
+			}
+		}
 	}
-	return out
+	return items, c.lists(keys), c.lists(types)
 }
 
 // pick returns the converted schemas whose view satisfies keep: an index
@@ -213,6 +268,16 @@ func pick(terms []*ast.Term, ss []*spec.Schema, keep func(*spec.Schema) bool) []
 		}
 	}
 	return out
+}
+
+// lists converts a map of lists to an object with sorted keys.
+func (c *converter) lists(m map[string][]*ast.Term) *ast.Term {
+	keys := slices.Sorted(maps.Keys(m))
+	pairs := make([][2]*ast.Term, len(keys))
+	for i, k := range keys {
+		pairs[i] = c.kv(k, ast.ArrayTerm(m[k]...))
+	}
+	return ast.ObjectTerm(pairs...)
 }
 
 func (c *converter) securitySchemes(ss []*spec.SecurityScheme) *ast.Term {
@@ -281,28 +346,277 @@ func (c *converter) messages(ms []*spec.Message) *ast.Term {
 	})
 }
 
-// refs lists every $ref with where it is written: "file" names the file
-// (empty for the entry file) and "path" is the path within that file.
-func (c *converter) refs(doc *spec.Document) *ast.Term {
-	return list(doc.Refs, func(r *spec.Ref) *ast.Term {
-		file := ""
-		if r.File != doc.Root {
-			file = r.File.Name
+// typedPath turns a JSON pointer within a file into a path whose array
+// indices are numbers, as in the views' sources, so that a rule can look
+// the place up in input.document.
+func typedPath(root *spec.Node, ptr string) spec.Path {
+	if ptr == "" {
+		return spec.Path{}
+	}
+	parts := strings.Split(strings.TrimPrefix(ptr, "/"), "/")
+	p := make(spec.Path, len(parts))
+	n := root
+	for i, key := range parts {
+		if strings.Contains(key, "~") {
+			key = strings.ReplaceAll(strings.ReplaceAll(key, "~1", "/"), "~0", "~")
 		}
+		p[i] = key
+		switch {
+		case n == nil:
+		case n.Kind == spec.Array:
+			k, err := strconv.Atoi(key)
+			if err != nil || k < 0 || k >= len(n.Items) {
+				n = nil
+				continue
+			}
+			p[i], n = k, n.Items[k]
+		default:
+			n = n.Get(key)
+		}
+	}
+	return p
+}
+
+// refs lists every $ref with where it is written: "file" names the file
+// (empty for the entry file) and "path" is the path within that file;
+// "targetFile" and "target" say the same of what it points at, and
+// "siblings" are the other keys of the object that holds the $ref. byTarget
+// indexes the resolved ones by what they point at, as
+// "<targetFile>#<JSON pointer>" ("#/components/schemas/Pet" in the entry
+// file), so that a rule asks "what references this?" without a scan.
+func (c *converter) refs(doc *spec.Document) (list, byTarget *ast.Term) {
+	fileName := func(f *spec.File) string {
+		if f == nil || f == doc.Root {
+			return ""
+		}
+		return f.Name
+	}
+	to := map[string][]*ast.Term{}
+	items := make([]*ast.Term, len(doc.Refs))
+	for i, r := range doc.Refs {
 		errMsg := ""
 		if r.Err != nil {
 			errMsg = r.Err.Msg
 		}
-		targetFile, targetPath := "", ast.ArrayTerm()
-		if r.Target != nil && r.Err == nil {
-			targetFile, targetPath = c.fileName(doc, r.TargetFile), c.path(spec.PointerPath(r.TargetPtr))
+		resolved := r.Target != nil && r.Err == nil
+		target := ast.NullTerm()
+		if resolved {
+			target = c.path(typedPath(r.TargetFile.Root, r.TargetPtr))
 		}
-		return c.obj(c.kv("ref", c.str(r.Value)), c.kv("file", c.str(file)),
-			c.kv("path", c.path(spec.PointerPath(r.Pointer))),
-			c.kv("targetFile", c.str(targetFile)), c.kv("targetPath", targetPath),
-			c.kv("resolved", boolTerm(r.Target != nil && r.Err == nil)), c.kv("error", c.str(errMsg)),
-			c.kv("circular", boolTerm(r.Circular)))
-	})
+		siblings := make([]string, 0, len(r.Node.Fields))
+		for _, f := range r.Node.Fields {
+			if f.Key != "$ref" {
+				siblings = append(siblings, f.Key)
+			}
+		}
+		items[i] = c.obj(c.kv("ref", c.str(r.Value)), c.kv("file", c.str(fileName(r.File))),
+			c.kv("path", c.path(typedPath(r.File.Root, r.Pointer))),
+			c.kv("resolved", boolTerm(resolved)), c.kv("error", c.str(errMsg)),
+			c.kv("circular", boolTerm(r.Circular)),
+			c.kv("targetFile", c.str(fileName(r.TargetFile))), c.kv("target", target),
+			c.kv("siblings", c.strs(siblings)))
+		if resolved {
+			key := fileName(r.TargetFile) + "#" + r.TargetPtr
+			to[key] = append(to[key], items[i])
+		}
+	}
+	return ast.ArrayTerm(items...), c.lists(to)
+}
+
+// extensionRefs lists the "$ref" strings written inside `x-` extensions of
+// the entry file, with their paths. The loader treats extensions as
+// opaque and does not resolve these, but tools do follow some of them
+// (GitHub's x-webhooks), so a rule deciding whether a component is used
+// must count them.
+func (c *converter) extensionRefs(root *spec.Node) *ast.Term {
+	var out []*ast.Term
+	var at segments
+	var walk func(n *spec.Node, inExt bool)
+	walk = func(n *spec.Node, inExt bool) {
+		switch n.Kind {
+		case spec.Object:
+			for _, f := range n.Fields {
+				if inExt && f.Key == "$ref" && f.Value.Kind == spec.String {
+					out = append(out, c.obj(c.kv("ref", c.str(f.Value.Value)), c.kv("path", c.path(at.path()))))
+				}
+				at.pushKey(f.Key)
+				walk(f.Value, inExt || strings.HasPrefix(f.Key, "x-"))
+				at.pop()
+			}
+		case spec.Array:
+			for i, it := range n.Items {
+				at.pushIndex(i)
+				walk(it, inExt)
+				at.pop()
+			}
+		}
+	}
+	walk(root, false)
+	return ast.ArrayTerm(out...)
+}
+
+// segments is the path of a walk, kept without boxing each key into an
+// interface: walks over a whole document visit every node, and build a
+// path or a pointer only for the few nodes they report.
+type segments []segment
+
+type segment struct {
+	key   string
+	index int // -1 for an object key
+}
+
+func (s *segments) pushKey(k string) { *s = append(*s, segment{key: k, index: -1}) }
+func (s *segments) pushIndex(i int)  { *s = append(*s, segment{index: i}) }
+func (s *segments) pop()             { *s = (*s)[:len(*s)-1] }
+
+func (s segments) path() spec.Path {
+	p := make(spec.Path, len(s))
+	for i, seg := range s {
+		if seg.index >= 0 {
+			p[i] = seg.index
+		} else {
+			p[i] = seg.key
+		}
+	}
+	return p
+}
+
+// pointer renders the path, followed by key, as a JSON pointer.
+func (s segments) pointer(key string) string {
+	var b strings.Builder
+	for _, seg := range s {
+		b.WriteByte('/')
+		if seg.index >= 0 {
+			b.WriteString(strconv.Itoa(seg.index))
+		} else {
+			writeEscaped(&b, seg.key)
+		}
+	}
+	b.WriteByte('/')
+	writeEscaped(&b, key)
+	return b.String()
+}
+
+func writeEscaped(b *strings.Builder, key string) {
+	if !strings.ContainsAny(key, "~/") {
+		b.WriteString(key)
+		return
+	}
+	b.WriteString(pointerEscaper.Replace(key))
+}
+
+var pointerEscaper = strings.NewReplacer("~", "~0", "/", "~1")
+
+// componentRefs maps each reusable object of the entry file that holds
+// references ("#/components/schemas/Pet"; Swagger: "#/definitions/Pet",
+// "#/parameters/limit", "#/responses/Error") to the reusable objects of
+// the entry file its references point at or into, directly. It is a graph
+// for graph.reachable: which named schemas does a schema need, which
+// components does an operation lead to.
+func componentRefs(doc *spec.Document) *ast.Term {
+	edges := map[string]map[string]bool{}
+	for _, r := range doc.Refs {
+		if r.Target == nil || r.Err != nil || r.File != doc.Root || r.TargetFile != doc.Root {
+			continue
+		}
+		from, to := componentOf(doc.Format, r.Pointer), componentOf(doc.Format, r.TargetPtr)
+		if from == "" || to == "" {
+			continue
+		}
+		if edges[from] == nil {
+			edges[from] = map[string]bool{}
+		}
+		edges[from][to] = true
+	}
+	keys := slices.Sorted(maps.Keys(edges))
+	pairs := make([][2]*ast.Term, len(keys))
+	for i, k := range keys {
+		tos := slices.Sorted(maps.Keys(edges[k]))
+		items := make([]*ast.Term, len(tos))
+		for j, t := range tos {
+			items[j] = ast.StringTerm(t)
+		}
+		pairs[i] = [2]*ast.Term{ast.StringTerm(k), ast.ArrayTerm(items...)}
+	}
+	return ast.ObjectTerm(pairs...)
+}
+
+// componentOf returns "#" and the pointer of the reusable object a JSON
+// pointer lies in, or "" when it lies in none.
+func componentOf(format spec.Format, ptr string) string {
+	segs := strings.SplitN(strings.TrimPrefix(ptr, "/"), "/", 4)
+	switch {
+	case format == spec.OpenAPI && len(segs) >= 3 && segs[0] == "components":
+		return "#/" + strings.Join(segs[:3], "/")
+	case format == spec.Swagger && len(segs) >= 2 && (segs[0] == "definitions" || segs[0] == "parameters" || segs[0] == "responses"):
+		return "#/" + strings.Join(segs[:2], "/")
+	}
+	return ""
+}
+
+// proseKeys are the fields whose string values are prose for readers.
+var proseKeys = map[string]bool{"description": true, "summary": true, "title": true}
+
+// literalKeys hold data rather than description: examples, defaults,
+// enums and extensions are not searched for prose.
+var literalKeys = map[string]bool{"example": true, "examples": true, "default": true, "enum": true, "const": true,
+	"value": true, "dataValue": true, "serializedValue": true}
+
+// exampleObjects holds for an OpenAPI 3 `examples` map, whose entries are
+// Example Objects with prose of their own (their values are skipped).
+// Swagger 2.0 `examples` map media types to literal values, and JSON
+// Schema `examples` are a list of values.
+func exampleObjects(doc *spec.Document, fl spec.Field) bool {
+	return fl.Key == "examples" && fl.Value.Kind == spec.Object && doc.Format != spec.Swagger
+}
+
+// prose lists every title, summary and description of every file of the
+// document ({pointer, text, file}; a JSON pointer is one term where a path
+// would be a dozen, and few texts are ever reported), and returns them
+// joined by newlines as
+// well: a rule looking for a word in the prose tests the joined text once
+// and iterates the list only when it is there. Examples, defaults, enums
+// and extensions hold data, not prose, and are skipped (an Example
+// Object's own summary and description are kept).
+func (c *converter) prose(doc *spec.Document) (list *ast.Term, joined string) {
+	var out []*ast.Term
+	var b strings.Builder
+	for _, f := range doc.Files() {
+		name := ""
+		if f != doc.Root {
+			name = f.Name
+		}
+		var at segments
+		var walk func(n *spec.Node)
+		walk = func(n *spec.Node) {
+			switch n.Kind {
+			case spec.Object:
+				for _, fl := range n.Fields {
+					if proseKeys[fl.Key] && fl.Value.Kind == spec.String {
+						out = append(out, c.obj(c.kv("pointer", c.str(at.pointer(fl.Key))),
+							c.kv("text", c.str(fl.Value.Value)), c.kv("file", c.str(name))))
+						b.WriteString(fl.Value.Value)
+						b.WriteByte('\n')
+						continue
+					}
+					if strings.HasPrefix(fl.Key, "x-") || (literalKeys[fl.Key] && !exampleObjects(doc, fl)) {
+						continue
+					}
+					at.pushKey(fl.Key)
+					walk(fl.Value)
+					at.pop()
+				}
+			case spec.Array:
+				for i, it := range n.Items {
+					at.pushIndex(i)
+					walk(it)
+					at.pop()
+				}
+			}
+		}
+		walk(f.Root)
+	}
+	return ast.ArrayTerm(out...), b.String()
 }
 
 func (c *converter) fileName(doc *spec.Document, f *spec.File) string {

@@ -398,7 +398,7 @@ fn_unreferencedReusableObject(f, p, v, _) := {{"message": "Potential orphaned re
 	not [f, array.concat(p, [k])] in referenced
 }
 
-referenced contains [r.targetFile, r.targetPath] if {
+referenced contains [r.targetFile, r.target] if {
 	some r in input.refs
 	r.resolved
 }

@@ -14,8 +14,12 @@
 #   per operation and name, on the operation. A path parameter that is not
 #   in the template is reported where the parameter is written (for a
 #   reusable parameter, its definition), naming the path. Only `paths` are
-#   checked: webhook names and callback expressions are not paths. That path
-#   parameters must be `required: true` is `path-parameters-required`.
+#   checked: webhook names and callback expressions are not paths. A path
+#   that uses the same template twice (`/users/{id}/friends/{id}`) is
+#   reported on its key: both segments would get the one parameter's value.
+#   An empty template `{}` is left to `path-declarations-must-exist`, and
+#   that path parameters must be `required: true` to
+#   `path-parameters-required`.
 #
 #   ```yaml
 #   paths:
@@ -46,6 +50,7 @@ import data.specgate.lib.util
 violations contains util.violation(op.source, msg) if {
 	some op in input.operations
 	some name in naming.path_templates(op.path)
+	trim_space(name) != ""
 	not name in {p.name | some p in op.parameters; p.in == "path"}
 	msg := sprintf("%s has no path parameter %q for the {%s} template of its path", [naming.operation(op), name, name])
 }
@@ -56,4 +61,12 @@ violations contains util.violation(p.source, msg) if {
 	p.in == "path"
 	not p.name in naming.path_templates(op.path)
 	msg := sprintf("path parameter %q is not in the path %s; add a {%s} template or remove the parameter", [p.name, op.path, p.name])
+}
+
+violations contains util.violation(item.source, msg) if {
+	some item in input.pathItems
+	templates := naming.path_templates(item.path)
+	some name in {t | some t in templates}
+	count([t | some t in templates; t == name]) > 1
+	msg := sprintf("path %s uses the template {%s} more than once; one path parameter cannot fill two segments", [item.path, name])
 }

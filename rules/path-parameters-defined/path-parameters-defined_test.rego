@@ -57,3 +57,12 @@ test_reusable_parameter_is_reported_per_path if {
 		{"path": src, "message": `path parameter "id" is not in the path /c; add a {id} template or remove the parameter`},
 	}
 }
+
+test_empty_template_is_left_to_another_rule if {
+	count(rule.violations) == 0 with input as {"operations": [op("/users/{}", "get", [])], "pathItems": []}
+}
+
+test_repeated_template if {
+	vs := rule.violations with input as {"operations": [], "pathItems": [{"path": "/a/{id}/b/{id}", "source": ["paths", "/a/{id}/b/{id}"]}]}
+	vs == {{"path": ["paths", "/a/{id}/b/{id}"], "message": "path /a/{id}/b/{id} uses the template {id} more than once; one path parameter cannot fill two segments"}}
+}

@@ -1,0 +1,39 @@
+package specgate.rules["allof-type-conflict_test"]
+
+import data.specgate.lib.correctness
+import data.specgate.rules["allof-type-conflict"] as rule
+
+named(name, node) := {"name": name, "node": node, "source": ["components", "schemas", name]}
+
+doc(version, nodes) := {
+	"format": "openapi", "version": version,
+	"schemas": [named(n, s) | some n, s in nodes],
+	"schemasWith": correctness.index([named(n, s) | some n, s in nodes]),
+	"document": {"components": {"schemas": nodes}},
+}
+
+user := {"type": "object", "properties": {"id": {"type": "integer"}, "n": {"type": "number"}}}
+
+test_compatible_members_pass if {
+	count(rule.violations) == 0 with input as doc("3.1.0", {
+		"User": user,
+		"Admin": {"allOf": [{"$ref": "#/components/schemas/User"}, {"type": "object", "properties": {"id": {"type": "number"}, "n": {"type": "integer"}, "x": {}}}]},
+	})
+}
+
+test_property_redefined if {
+	vs := rule.violations with input as doc("3.1.0", {
+		"User": user,
+		"Admin": {"allOf": [{"$ref": "#/components/schemas/User"}, {"type": "object", "properties": {"id": {"type": "string"}}}]},
+	})
+	vs == {{"path": ["components", "schemas", "Admin", "allOf", 1, "properties", "id", "type"], "message": `property "id" is of type string in allOf member 1 of schema "Admin", but of type integer in member 0: it can never be sent`}}
+}
+
+test_members_of_different_types if {
+	vs := rule.violations with input as doc("3.1.0", {"A": {"allOf": [{"type": "object"}, {"type": ["string", "null"]}]}})
+	vs == {{"path": ["components", "schemas", "A", "allOf", 1, "type"], "message": `allOf member 1 of schema "A" is of type null or string, but member 0 is of type object: no value can be both`}}
+}
+
+test_nullable_in_both_is_common_ground if {
+	count(rule.violations) == 0 with input as doc("3.0.3", {"A": {"allOf": [{"type": "object", "nullable": true}, {"type": "string", "nullable": true}]}})
+}

@@ -1,0 +1,38 @@
+package specgate.rules["discriminator-property-required_test"]
+
+import data.specgate.lib.correctness
+import data.specgate.rules["discriminator-property-required"] as rule
+
+named(name, node) := {"name": name, "node": node, "source": ["components", "schemas", name]}
+
+doc(version, nodes) := {
+	"format": "openapi", "version": version,
+	"schemas": [named(n, s) | some n, s in nodes],
+	"schemasWith": correctness.index([named(n, s) | some n, s in nodes]),
+	"document": {"components": {"schemas": nodes}},
+}
+
+test_required_property_passes if {
+	count(rule.violations) == 0 with input as doc("3.1.0", {
+		"Base": {"required": ["kind"], "properties": {"kind": {}}, "discriminator": {"propertyName": "kind"}},
+		"Pet": {"oneOf": [{"$ref": "#/components/schemas/Cat"}], "discriminator": {"propertyName": "petType"}},
+		"Cat": {"allOf": [{"required": ["petType"]}], "properties": {"petType": {}}},
+	})
+}
+
+test_optional_property if {
+	vs := rule.violations with input as doc("3.1.0", {"Base": {"properties": {"kind": {}}, "discriminator": {"propertyName": "kind"}}})
+	vs == {{"path": ["components", "schemas", "Base", "discriminator", "propertyName"], "message": `the discriminator of schema "Base" reads property "kind", which the schema does not require; require it so every value says its schema`}}
+}
+
+test_optional_in_an_alternative if {
+	vs := rule.violations with input as doc("3.0.3", {
+		"Pet": {"oneOf": [{"$ref": "#/components/schemas/Cat"}], "discriminator": {"propertyName": "petType"}},
+		"Cat": {"properties": {"petType": {}}},
+	})
+	vs == {{"path": ["components", "schemas", "Pet", "discriminator", "propertyName"], "message": `the discriminator of schema "Pet" reads property "petType", which oneOf member 0 does not require; require it so every value says its schema`}}
+}
+
+test_default_mapping_makes_it_optional_in_3_2 if {
+	count(rule.violations) == 0 with input as doc("3.2.0", {"Base": {"properties": {"kind": {}}, "discriminator": {"propertyName": "kind", "defaultMapping": "Base"}}})
+}

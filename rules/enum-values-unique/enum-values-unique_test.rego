@@ -1,0 +1,30 @@
+package specgate.rules["enum-values-unique_test"]
+
+import data.specgate.lib.correctness
+import data.specgate.rules["enum-values-unique"] as rule
+
+doc(schemas) := {"format": "openapi", "version": "3.1.0", "schemas": schemas, "schemasWith": correctness.index(schemas), "operations": [], "webhooks": [], "callbacks": [], "pathItems": []}
+
+named(name, node) := {"name": name, "node": node, "source": ["components", "schemas", name]}
+
+test_unique_values_pass if {
+	count(rule.violations) == 0 with input as doc([named("A", {"enum": ["a", "b", 1, "1", {"x": 1}, {"x": 2}]})])
+}
+
+test_each_repetition_is_reported if {
+	vs := rule.violations with input as doc([named("A", {"type": "string", "enum": ["a", "b", "a", "a"]})])
+	vs == {
+		{"path": ["components", "schemas", "A", "enum", 2], "message": `enum value "a" of schema "A" repeats entry 0; list each value once`},
+		{"path": ["components", "schemas", "A", "enum", 3], "message": `enum value "a" of schema "A" repeats entry 0; list each value once`},
+	}
+}
+
+test_numbers_compare_by_value if {
+	vs := rule.violations with input as doc([named("A", {"enum": [1, 1.0]})])
+	count(vs) == 1
+}
+
+test_objects_compare_by_members if {
+	vs := rule.violations with input as doc([named("A", {"enum": [{"a": 1, "b": 2}, {"b": 2, "a": 1}]})])
+	count(vs) == 1
+}

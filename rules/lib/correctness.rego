@@ -1,0 +1,677 @@
+# METADATA
+# description: |
+#   Helpers of the correctness rules: every schema-like object of a
+#   document (schemas, and the Swagger 2.0 parameters and headers that carry
+#   type and enum themselves), the JSON types a schema admits per version,
+#   how a message names a schema, the composed members of a schema, and the
+#   components a document defines.
+package specgate.lib.correctness
+
+import data.specgate.lib.health
+import data.specgate.lib.naming
+import data.specgate.lib.util
+
+# having(key) are the objects that hold schema keywords and have key: the
+# schemas of input.schemasWith[key] plus, in Swagger 2.0, the non-body
+# parameters and response headers, which carry type, enum, items and the
+# like themselves. Each has node, source and name ("" unless a named
+# schema). Rules go through this index rather than every schema: a large
+# API has tens of thousands of schemas and few with any one keyword.
+having(key) := array.concat(object.get(input.schemasWith, key, []), [s |
+	some s in _swagger_schemas
+	key in object.keys(s.node)
+]) if util.is_oas2
+
+else := object.get(input.schemasWith, key, [])
+
+# of_type(t) are the objects that hold schema keywords and whose type is
+# or lists t, from input.schemasOfType and, in Swagger 2.0, the parameters
+# and headers.
+of_type(t) := array.concat(object.get(input.schemasOfType, t, []), [s |
+	some s in _swagger_schemas
+	s.node.type == t
+]) if util.is_oas2
+
+else := object.get(input.schemasOfType, t, [])
+
+# index(schemas) builds input.schemasWith from a list of schemas, for tests.
+index(schemas) := {key: [s | some s in schemas; key in object.keys(s.node)] |
+	some s0 in schemas
+	some key, _ in s0.node
+}
+
+# type_index(schemas) builds input.schemasOfType from a list of schemas,
+# for tests.
+type_index(schemas) := {t: [s | some s in schemas; t in _type_names(s.node)] |
+	some s0 in schemas
+	some t in _type_names(s0.node)
+}
+
+_type_names(node) := {node.type} if is_string(node.type)
+
+else := {t | some t in node.type} if is_array(node.type)
+
+else := set()
+
+_swagger_schemas := array.concat(
+	[{"node": p.node, "source": p.source, "name": ""} | some p in input.parameters],
+	array.concat(
+		[{"node": h.node, "source": h.source, "name": ""} |
+			some op in input.operations
+			some r in op.responses
+			some h in r.headers
+		],
+		[{"node": h, "source": ["responses", name, "headers", hname], "name": ""} |
+			some name, r in object.get(input.document, "responses", {})
+			some hname, h in object.get(r, "headers", {})
+			not health.is_ref(h)
+		],
+	),
+)
+
+# operations are the operations under paths, webhooks and callbacks, as an
+# array (a set would hash every operation's whole tree).
+operations := array.concat(array.concat(input.operations, input.webhooks), input.callbacks)
+
+# json_types are the type names of JSON Schema.
+json_types := {"string", "number", "integer", "boolean", "array", "object", "null"}
+
+# declared_types(s) are the types a schema names in `type` (a string, or a
+# list since OpenAPI 3.1), with "null" added when the schema is nullable:
+# `nullable: true` in OpenAPI 3.0, `x-nullable: true` in Swagger 2.0.
+# Undefined when the schema has no type.
+declared_types(s) := {s.type} | _null_type(s) if is_string(s.type)
+
+else := {t | some t in s.type; is_string(t)} | _null_type(s) if is_array(s.type)
+
+_null_type(s) := {"null"} if s[nullable_keyword] == true
+
+else := set()
+
+# nullable_keyword is the key that makes a schema nullable in this version:
+# `nullable` in OpenAPI 3.0, the `x-nullable` extension in Swagger 2.0, and
+# none (a type list with "null") since OpenAPI 3.1.
+nullable_keyword := "nullable" if is_version("3.0")
+
+else := "x-nullable" if util.is_oas2
+
+else := "\u0000none"
+
+# fits_types(v, types) holds when a JSON value is of one of the JSON Schema
+# types. A number with no fractional part is an integer, as JSON Schema
+# says, and every integer is a number.
+fits_types(v, types) if kind(v) in types
+
+fits_types(v, types) if {
+	kind(v) == "integer"
+	"number" in types
+}
+
+# kind(v) is the JSON Schema type of a value, "integer" for whole numbers.
+kind(v) := "string" if is_string(v)
+
+else := "integer" if {
+	is_number(v)
+	v == round(v)
+} else := "number" if is_number(v)
+
+else := "boolean" if is_boolean(v)
+
+else := "object" if is_object(v)
+
+else := "array" if is_array(v)
+
+else := "null"
+
+# type_of(v) names the JSON type of a value for messages.
+type_of(v) := "an integer" if {
+	is_number(v)
+	v == round(v)
+} else := "a number" if is_number(v)
+
+else := "a string" if is_string(v)
+
+else := "a boolean" if is_boolean(v)
+
+else := "an array" if is_array(v)
+
+else := "an object" if is_object(v)
+
+else := "null"
+
+# types_text names a set of types in messages: "string", "integer or null".
+types_text(types) := concat(" or ", sort(types))
+
+# is_version(prefix) holds for OpenAPI documents whose version starts with
+# prefix ("3.0", "3.1", "3.2").
+is_version(prefix) if {
+	input.format == "openapi"
+	startswith(input.version, prefix)
+}
+
+# oas31_or_later holds for OpenAPI 3.1 and later, whose schemas are JSON
+# Schema 2020-12.
+oas31_or_later if {
+	input.format == "openapi"
+	not startswith(input.version, "3.0")
+}
+
+# describe(s) names a schema in messages by where it is written:
+# `schema "Pet"`, `property "tags" of schema "Pet"`, `items of the response
+# 200 of GET /pets (application/json)`, or a JSON pointer when the place
+# has no better name.
+describe(s) := where(s.source)
+
+# where(source) names the place a schema path leads to: the longest known
+# anchor (a named schema, a body, a parameter, a header) followed by the
+# keywords that lead from it to the schema.
+where(source) := text if {
+	[n, anchor] := _best_anchor(source)
+	tokens := _tokens(array.slice(source, n, count(source)))
+	text := concat(" of ", array.concat(array.reverse(tokens), [anchor]))
+} else := sprintf("the schema at %s", [pointer(source)])
+
+# unescape decodes one JSON pointer segment.
+unescape(seg) := replace(replace(seg, "~1", "/"), "~0", "~")
+
+# pointer renders a path as a JSON pointer.
+pointer(source) := concat("", [sprintf("/%s", [_escape(seg)]) | some seg in source])
+
+_escape(seg) := replace(replace(seg, "~", "~0"), "/", "~1") if is_string(seg)
+
+else := sprintf("%v", [seg])
+
+_best_anchor(source) := [n, text] if {
+	n := max({k | some [k, _] in _anchors(source)})
+	some [k, text] in _anchors(source)
+	k == n
+}
+
+_anchors(source) := {a |
+	some a in (_named_anchors(source) | _operation_anchors(source))
+}
+
+_named_anchors(source) := {[3, sprintf("schema %q", [source[2]])] |
+	count(source) >= 3
+	source[0] == "components"
+	source[1] == "schemas"
+} | {[2, sprintf("schema %q", [source[1]])] |
+	count(source) >= 2
+	source[0] == "definitions"
+} | {[n, text] |
+	count(source) >= 3
+	source[0] == "components"
+	some [n, text] in _component_anchor(source)
+} | {[n, text] |
+	util.is_oas2
+	count(source) >= 2
+	some [n, text] in _swagger_anchor(source)
+}
+
+_swagger_anchor(source) := {[2, sprintf("parameter %q", [source[1]])]} if {
+	source[0] == "parameters"
+} else := {[3, sprintf("response %q", [source[1]])]} if {
+	source[0] == "responses"
+	source[2] == "schema"
+} else := {[4, sprintf("header %q of response %q", [source[3], source[1]])]} if {
+	source[0] == "responses"
+	source[2] == "headers"
+} else := set()
+
+_component_anchor(source) := {[4, sprintf("parameter %q", [source[2]])]} if {
+	array.slice(source, 0, 2) == ["components", "parameters"]
+	source[3] == "schema"
+} else := {[4, sprintf("header %q", [source[2]])]} if {
+	array.slice(source, 0, 2) == ["components", "headers"]
+	source[3] == "schema"
+} else := {[6, sprintf("response %q (%s)", [source[2], source[4]])]} if {
+	array.slice(source, 0, 2) == ["components", "responses"]
+	source[3] == "content"
+	source[5] == "schema"
+} else := {[6, sprintf("request body %q (%s)", [source[2], source[4]])]} if {
+	array.slice(source, 0, 2) == ["components", "requestBodies"]
+	source[3] == "content"
+	source[5] == "schema"
+} else := set()
+
+_operation_anchors(source) := {[count(prefix) + k, text] |
+	some [prefix, op] in _operation_prefixes(source)
+	rest := array.slice(source, count(prefix), count(source))
+	some [k, text] in _body_anchor(prefix, op, rest)
+} | {[count(item) + 2, sprintf("parameter %q of path %s", [_name_at(array.concat(item, ["parameters", source[count(item) + 1]])), item[1]])] |
+	count(source) > 3
+	source[0] == "paths"
+	source[2] == "parameters"
+	item := array.slice(source, 0, 2)
+}
+
+_methods := {"get", "put", "post", "delete", "options", "head", "patch", "trace", "query"}
+
+# _operation_prefixes are the paths of the operations a source path passes
+# through, with the operation's name in messages; read from the path
+# itself rather than by looking through every operation.
+_operation_prefixes(source) := {[array.slice(source, 0, 3), sprintf("%s %s", [upper(source[2]), source[1]])] |
+	count(source) > 3
+	source[0] == "paths"
+	source[2] in _methods
+} | {[array.slice(source, 0, 3), sprintf("%s webhook %s", [upper(source[2]), source[1]])] |
+	count(source) > 3
+	source[0] == "webhooks"
+	source[2] in _methods
+} | {[array.slice(source, 0, i + 4), sprintf("%s %s (callback %s)", [upper(source[i + 3]), source[i + 2], source[i + 1]])] |
+	some i, seg in source
+	seg == "callbacks"
+	count(source) > i + 4
+	source[i + 3] in _methods
+}
+
+_name_at(path) := object.get(input.document, array.concat(path, ["name"]), "")
+
+_body_anchor(prefix, op, rest) := {[4, sprintf("the request body of %s (%s)", [op, rest[2]])]} if {
+	rest[0] == "requestBody"
+	rest[1] == "content"
+	rest[3] == "schema"
+} else := {[5, sprintf("the response %s of %s (%s)", [rest[1], op, rest[3]])]} if {
+	rest[0] == "responses"
+	rest[2] == "content"
+	rest[4] == "schema"
+} else := {[5, sprintf("header %q of the response %s of %s", [rest[3], rest[1], op])]} if {
+	rest[0] == "responses"
+	rest[2] == "headers"
+	rest[4] == "schema"
+} else := {[4, sprintf("header %q of the response %s of %s", [rest[3], rest[1], op])]} if {
+	util.is_oas2
+	rest[0] == "responses"
+	rest[2] == "headers"
+} else := {[3, sprintf("the response %s of %s", [rest[1], op])]} if {
+	rest[0] == "responses"
+	rest[2] == "schema"
+} else := {[3, sprintf("the body of %s", [op])]} if {
+	util.is_oas2
+	rest[0] == "parameters"
+	rest[2] == "schema"
+} else := {[3, sprintf("parameter %q of %s", [_name_at(array.concat(prefix, ["parameters", rest[1]])), op])]} if {
+	rest[0] == "parameters"
+	rest[2] == "schema"
+} else := {[2, sprintf("parameter %q of %s", [_name_at(array.concat(prefix, ["parameters", rest[1]])), op])]} if {
+	rest[0] == "parameters"
+} else := set()
+
+# _tokens turns the keywords from an anchor to a schema into words, the
+# outermost first: properties/name is `property "name"`, items is `items`,
+# allOf/0 is `allOf member 0`.
+_tokens(rest) := [t |
+	some i, _ in rest
+	not _is_argument(rest, i)
+	t := _token(rest, i)
+]
+
+_named_keywords := {"properties", "patternProperties", "$defs", "definitions", "dependentSchemas"}
+
+_indexed_keywords := {"allOf", "anyOf", "oneOf", "prefixItems"}
+
+_pair_keywords := _named_keywords | _indexed_keywords
+
+# _is_argument(rest, i) holds when rest[i] is the name or index that
+# follows a keyword such as properties or allOf. A run of such keywords
+# always starts at a keyword (a property may itself be named "properties"),
+# so within a run, every other segment is an argument.
+_is_argument(rest, i) if {
+	i > 0
+	rest[i - 1] in _pair_keywords
+	breaks := {j | some j, seg in rest; j < i; not seg in _pair_keywords}
+	(i - _run_start(breaks)) % 2 == 1
+}
+
+_run_start(breaks) := max(breaks) + 1 if count(breaks) > 0
+
+else := 0
+
+_token(rest, i) := sprintf("property %q", [rest[i + 1]]) if {
+	rest[i] == "properties"
+	count(rest) > i + 1
+} else := sprintf("%s member %v", [rest[i], rest[i + 1]]) if {
+	rest[i] in _indexed_keywords
+	count(rest) > i + 1
+} else := sprintf("%s %q", [rest[i], rest[i + 1]]) if {
+	rest[i] in _named_keywords
+	count(rest) > i + 1
+} else := sprintf("%v", [rest[i]])
+
+# members(s, keyword) are the members of an allOf, anyOf or oneOf of s, each
+# dereferenced when it is a local $ref (else as written).
+members(s, keyword) := [health.deref(m) | some m in object.get(s, keyword, [])]
+
+# own_properties(s) are the property names a schema declares itself.
+own_properties(s) := {name | some name, _ in object.get(s, "properties", {})}
+
+# component_kinds are the maps of reusable objects under components, with
+# the words messages use for one of their entries.
+component_kinds := {
+	"schemas": "schema",
+	"responses": "response",
+	"parameters": "parameter",
+	"examples": "example",
+	"requestBodies": "request body",
+	"headers": "header",
+	"securitySchemes": "security scheme",
+	"links": "link",
+	"callbacks": "callback",
+	"pathItems": "path item",
+	"mediaTypes": "media type",
+}
+
+# composed(s) are the allOf, anyOf and oneOf members of a schema, as
+# written.
+composed(s) := [m |
+	some k in ["allOf", "anyOf", "oneOf"]
+	some m in object.get(s, k, [])
+]
+
+# expand(s) is a member as written and, when it is a local $ref, its
+# target (OpenAPI 3.1 lets keywords stand beside $ref, so both count).
+# A reference that cannot be followed leaves the member alone.
+expand(m) := [m, health.ref_target(m["$ref"])] if health.is_ref(m)
+
+else := [m]
+
+_expanded(list) := [e | some m in list; some e in expand(m)]
+
+# family(s) is a schema with the schemas its allOf, anyOf and oneOf
+# members lead to, three levels deep, $refs followed. family_complete(s)
+# holds when nothing is missing from it: every $ref could be followed and
+# the third level composes nothing further.
+family(s) := array.concat(array.concat([s], l1), array.concat(l2, l3)) if {
+	l1 := _expanded(composed(s))
+	l2 := _expanded([m | some x in l1; some m in composed(x)])
+	l3 := _expanded([m | some x in l2; some m in composed(x)])
+}
+
+family_complete(s) if {
+	l1 := [m | some m in composed(s)]
+	every m in l1 {
+		health.resolved(m)
+	}
+	l2 := [m | some x in _expanded(l1); some m in composed(x)]
+	every m in l2 {
+		health.resolved(m)
+	}
+	l3 := [m | some x in _expanded(l2); some m in composed(x)]
+	every m in l3 {
+		health.resolved(m)
+		count(composed(health.deref(m))) == 0
+	}
+}
+
+# family_properties(s) are the property names a schema and its family
+# declare.
+family_properties(s) := {name |
+	some x in family(s)
+	is_object(x)
+	some name, _ in object.get(x, "properties", {})
+}
+
+# allof_required(s) are the names a schema and its allOf members (three
+# levels deep, local $refs followed) require: names every valid value has.
+allof_required(s) := {name |
+	some x in _allof_family(s)
+	is_object(x)
+	some name in object.get(x, "required", [])
+}
+
+_allof_family(s) := array.concat(array.concat([s], l1), array.concat(l2, l3)) if {
+	l1 := _expanded(object.get(s, "allOf", []))
+	l2 := _expanded([m | some x in l1; is_object(x); some m in object.get(x, "allOf", [])])
+	l3 := _expanded([m | some x in l2; is_object(x); some m in object.get(x, "allOf", [])])
+}
+
+# Example validation. An example is checked with OPA's json.match_schema
+# (JSON Schema draft 4 to 7) against its schema bundled with the named
+# schemas it reaches through local $refs, so that "#/components/schemas/X"
+# and "#/definitions/X" resolve inside the bundle. What the validator does
+# not understand is handled conservatively: a schema that does not compile
+# (a reference to another file, Swagger's `type: file`) is not checked;
+# `format` is an annotation (as in JSON Schema 2020-12) and its errors are
+# dropped; in Swagger 2.0 and OpenAPI 3.0 a null value is not reported as
+# a type error, since `nullable`/`x-nullable` have no JSON Schema
+# equivalent there; `oneOf` errors that only say several alternatives
+# matched are dropped, since a discriminator may settle them; keywords of
+# JSON Schema 2019-09 and 2020-12 that draft 7 lacks (`prefixItems`,
+# `unevaluatedProperties`, `dependentRequired`, ...) are ignored.
+
+# _schema_home is where named schemas live and how a $ref names them.
+_schema_home := ["definitions"] if util.is_oas2
+
+else := ["components", "schemas"]
+
+_ref_prefix := "#/definitions/" if util.is_oas2
+
+else := "#/components/schemas/"
+
+# _direct_refs(node) are the named schemas a schema's own $refs point at
+# or into, as keys of input.componentRefs ("#/components/schemas/Pet").
+_direct_refs(node) := {concat("/", array.slice(split(value, "/"), 0, count(_schema_home) + 2)) |
+	walk(node, [path, value])
+	count(path) > 0
+	path[count(path) - 1] == "$ref"
+	is_string(value)
+	startswith(value, _ref_prefix)
+}
+
+# bundle(node) wraps a schema as the property "value" of an object
+# schema that also holds the named schemas it reaches, where its $refs
+# expect them ("#/definitions/X", "#/components/schemas/X"). The value is
+# validated as {"value": <example>}: json.match_schema reads a string as
+# JSON text and refuses other scalars, so values are never passed bare.
+bundle(node) := object.union(_wrapper(node), {"definitions": _reached(_direct_refs(node))}) if util.is_oas2
+
+else := object.union(_wrapper(node), {"components": {"schemas": _reached(_direct_refs(node))}})
+
+_wrapper(node) := {"type": "object", "required": ["value"], "properties": {"value": node}}
+
+# _reached(keys) are the named schemas keys lead to, by name. It takes the
+# small set of keys rather than the schema, so that OPA's cache of
+# function results serves every schema that refers to the same ones.
+_reached(keys) := {name: object.get(input.document, array.concat(_schema_home, [name]), {}) |
+	some key in reachable(keys)
+	startswith(key, _ref_prefix)
+	name := unescape(substring(key, count(_ref_prefix), -1))
+}
+
+# schema_part(node) is the schema of a schema-like object: a Swagger 2.0
+# parameter or header without the keys that are not schema keywords
+# (`required: true` of a parameter is not JSON Schema's `required`).
+schema_part(node) := object.remove(node, ["name", "in", "required", "allowEmptyValue", "collectionFormat"]) if {
+	util.is_oas2
+	is_string(node["in"])
+} else := object.remove(node, ["collectionFormat"]) if util.is_oas2
+
+else := node
+
+# _bundle_of(node) is bundle(node), computed once per named schema for the
+# common case of a schema that is only a $ref to it: many bodies and
+# responses share one schema, and the compiled schema is then found in
+# the evaluation's cache by the very same value.
+_bundle_of(node) := _ref_bundles[node["$ref"]] if {
+	count(node) == 1
+	is_string(node["$ref"])
+	startswith(node["$ref"], _ref_prefix)
+}
+
+else := bundle(node)
+
+_ref_bundles[ref] := bundle({"$ref": ref}) if {
+	some ref in _shared_refs
+}
+
+# _shared_refs are the named schemas some reference points at, as written
+# in $refs: the candidates for _ref_bundles.
+_shared_refs contains ref if {
+	some key, _ in input.refsTo
+	startswith(key, _ref_prefix)
+	count(split(key, "/")) == count(_schema_home) + 2
+	ref := key
+}
+
+# reachable(keys) are the components of input.componentRefs that keys
+# lead to, keys included. (graph.reachable leaves out the vertices that
+# are not keys of the graph: the components that reference nothing.)
+reachable(keys) := keys | inner | {to |
+	some from in inner
+	some to in input.componentRefs[from]
+} if {
+	inner := graph.reachable(input.componentRefs, keys)
+}
+
+# example_errors(value, node) are the reasons a value does not match a
+# schema, as "at <place>: <reason>" texts; empty when it matches or when
+# the schema cannot be compiled.
+example_errors(value, node) := [] if _trivially_valid(value, node)
+
+else := [text |
+	[valid, errors] := json.match_schema({"value": value}, _bundle_of(node))
+	not valid
+	some e in errors
+	_kept(e)
+	text := _error_text(e)
+]
+
+# _trivially_valid settles the most common case without the validator: a
+# scalar schema with no constraint but its type (only annotations beside
+# it), and a value of that type. It is written for speed: thousands of
+# property examples take this path.
+_trivially_valid(value, node) if {
+	count(object.keys(node) - _annotations) == 1
+	_scalar_fits(value, node.type)
+}
+
+_trivially_valid(null, node) if {
+	count(object.keys(node) - _annotations) == 1
+	node.nullable == true
+	is_version("3.0")
+}
+
+_scalar_fits(value, "string") if is_string(value)
+
+_scalar_fits(value, "number") if is_number(value)
+
+_scalar_fits(value, "integer") if {
+	is_number(value)
+	value == round(value)
+}
+
+_scalar_fits(value, "boolean") if is_boolean(value)
+
+_annotations := {"description", "title", "example", "examples", "default", "format", "readOnly", "writeOnly", "nullable", "deprecated", "externalDocs", "xml"}
+
+# Composite errors ("must validate all/any/one of the schemas") are
+# dropped: the errors of the alternatives that explain them are kept, or
+# were dropped on purpose.
+_kept(e) if {
+	not e.type in {"format", "number_all_of", "number_any_of", "number_one_of"}
+	not _null_type_error(e)
+}
+
+_null_type_error(e) if {
+	not oas31_or_later
+	e.type == "invalid_type"
+	endswith(e.desc, "given: null")
+}
+
+_error_text(e) := e.desc if e.field == "value"
+
+else := sprintf("at %s: %s", [trim_prefix(e.field, "value."), e.desc])
+
+# errors_text joins the first errors of a value for a message.
+errors_text(errors) := concat("; ", array.slice(errors, 0, 3)) if count(errors) <= 3
+
+else := sprintf("%s (and %d more)", [concat("; ", array.slice(errors, 0, 3)), count(errors) - 3])
+
+# all_servers are the Server Objects of an OpenAPI 3 document, each once:
+# the document's and those of path items, operations, webhooks and
+# callbacks. Each has url, node and source; Swagger 2.0 has none (its
+# host, basePath and schemes are checked as such).
+all_servers := array.concat([s | some s in input.servers; s.node != null], [s |
+	some s in {s | some op in operations; some s in op.servers; s.node != null; not s.source in _top_sources}
+]) if not util.is_oas2
+
+else := []
+
+_top_sources := {s.source | some s in input.servers}
+
+# server_variables(url) are the names of the {variables} of a server URL.
+server_variables(url) := [m[1] | some m in regex.find_all_string_submatch_n(`\{([^{}]*)\}`, url, -1)]
+
+# texts_matching(pattern) are the [path, text, file] triples of the
+# titles, summaries and descriptions of every file of the document
+# (input.prose) that match a regular expression. The joined prose is
+# tested first: in most documents nothing matches, and the tens of
+# thousands of texts of a large API are then never visited one by one.
+texts_matching(pattern) := [[pointer_path(p.pointer), p.text, p.file] |
+	regex.match(pattern, input.proseText)
+	some p in input.prose
+	regex.match(pattern, p.text)
+]
+
+# texts_containing(needle) are the texts that contain a lower-case needle
+# in any case, found the same way: for needles that a regular expression
+# cannot find quickly in a long text (one without a literal prefix).
+texts_containing(needle) := [[pointer_path(p.pointer), p.text, p.file] |
+	contains(_prose_lower, needle)
+	some p in input.prose
+	contains(lower(p.text), needle)
+]
+
+_prose_lower := lower(input.proseText)
+
+# pointer_path turns a JSON pointer into a path; array indices stay
+# strings, which the linter resolves as well.
+pointer_path(pointer) := [unescape(seg) | some seg in array.slice(split(pointer, "/"), 1, count(split(pointer, "/")))]
+
+# at(path, file, message) is a violation at a path of the entry file, or
+# of another file of the document when file is not "".
+at(path, "", message) := util.violation(path, message)
+
+at(path, file, message) := {"path": path, "message": message, "file": file} if file != ""
+
+# written_bodies and written_responses are the request bodies and the
+# responses of the document, each where it is written: inline in an
+# operation, or under components (Swagger 2.0: the top-level responses),
+# never through a $ref. Each has path, node and of: [kind, owner, status],
+# kind "body", "bodies", "response" or "responses", owner an operation or
+# a component name; messages are built from it only when needed.
+written_bodies := array.concat(
+	[{"path": array.concat(op.source, ["requestBody"]), "node": op.node.requestBody, "of": ["body", op, ""]} |
+		some op in operations
+		is_object(op.node.requestBody)
+		not health.is_ref(op.node.requestBody)
+	],
+	[{"path": ["components", "requestBodies", name], "node": body, "of": ["bodies", name, ""]} |
+		some name, body in object.get(input.document, ["components", "requestBodies"], {})
+		is_object(body)
+		not health.is_ref(body)
+	],
+)
+
+written_responses := array.concat(
+	[{"path": array.concat(op.source, ["responses", status]), "node": response, "of": ["response", op, status]} |
+		some op in operations
+		some status, response in object.get(op.node, "responses", {})
+		is_object(response)
+		not health.is_ref(response)
+	],
+	[{"path": array.concat(_responses_home, [name]), "node": response, "of": ["responses", name, ""]} |
+		some name, response in object.get(input.document, _responses_home, {})
+		is_object(response)
+		not health.is_ref(response)
+	],
+)
+
+_responses_home := ["responses"] if util.is_oas2
+
+else := ["components", "responses"]
+
+# is_json_media(mt) holds for application/json and the +json media types.
+is_json_media(mt) if health.base_media_type(mt) == "application/json"
+
+is_json_media(mt) if endswith(health.base_media_type(mt), "+json")

@@ -1,0 +1,167 @@
+# METADATA
+# title: Request, response and parameter examples match their schema
+# description: |
+#   The examples given for a request body, a response, a parameter or a
+#   header (`example`, and the `value` of each entry of `examples`; in
+#   Swagger 2.0, a response's `examples` by media type) are values their
+#   schema accepts. These are the examples documentation shows first and
+#   mock servers return: one that does not match teaches clients a payload
+#   the API rejects, or promises a response shape it never sends.
+#
+#   Each example is validated as `schema-example-valid` validates schema
+#   examples: with a JSON Schema validator, the named schemas its schema
+#   references through local `$ref`s included, erring on the side of
+#   silence where the dialects differ (references to other files,
+#   `format`, a null in Swagger 2.0 and OpenAPI 3.0, `oneOf` matched
+#   twice, JSON Schema 2020-12 keywords). Examples given by
+#   `externalValue` are not fetched, and an example of a boolean or
+#   numeric parameter or header written as its text (`"true"`, `"42"`) is
+#   taken as the serialized value it is. Only JSON media types (and
+#   parameters and headers) are checked: an example of a form or XML body
+#   is a serialized document, not a JSON value. A reusable response,
+#   request body, parameter, header or example is checked once, where it
+#   is defined. The rule reports on the example.
+#
+#   ```yaml
+#   responses:
+#     "200":
+#       content:
+#         application/json:
+#           schema: {$ref: '#/components/schemas/Pet'}   # name is required
+#           example: {id: 1}                             # bad: no name
+#   ```
+# custom:
+#   category: Responses
+#   maturity: Silver
+#   severity: warn
+#   family: correctness
+#   formats: [oas2, oas3]
+#   peers: ["spectral:oas3-valid-media-example", "spectral:oas2-valid-media-example", "redocly:no-invalid-media-type-examples", "redocly:no-invalid-parameter-examples"]
+#   howToFix: |
+#     Correct the example to a value the schema accepts, or, if it shows
+#     what the API really sends, correct the schema.
+package specgate.rules["media-example-valid"]
+
+import data.specgate.lib.correctness
+import data.specgate.lib.health
+import data.specgate.lib.naming
+import data.specgate.lib.util
+
+violations contains util.violation(e.path, msg) if {
+	some e in _examples
+	not _serialized_scalar(e)
+	errors := correctness.example_errors(e.value, e.schema)
+	count(errors) > 0
+	msg := sprintf("%s does not match its schema: %s", [_what(e), correctness.errors_text(errors)])
+}
+
+# _serialized_scalar holds for a parameter or header example written as
+# the text it travels as ("true", "42") where the schema is a boolean or a
+# number: the examples of parameters are often given serialized, and
+# OpenAPI 3.0 and 3.1 do not say whether `value` is the data or its
+# serialization (3.2 splits them into dataValue and serializedValue).
+_serialized_scalar(e) if {
+	e.of[0] in {"parameter", "header"}
+	is_string(e.value)
+	_literal(health.deref(e.schema).type, e.value)
+}
+
+_literal("boolean", v) if v in {"true", "false"}
+
+_literal("integer", v) if regex.match(`^-?[0-9]+$`, v)
+
+_literal("number", v) if regex.match(`^-?[0-9]+(\.[0-9]+)?([eE][-+]?[0-9]+)?$`, v)
+
+# Each example records what it is an example of, as words to assemble
+# only for the few that are reported: [kind, name, holder, media type].
+_what(e) := sprintf("the %s example of %s", [e.of[3], _holder(e.of)]) if util.is_oas2
+
+else := sprintf("the example of %s", [_holder(e.of)]) if e.name == ""
+
+else := sprintf("example %q of %s", [e.name, _holder(e.of)])
+
+_holder(["body", op, _, mt]) := sprintf("the request body of %s%s", [naming.operation(op), _media(mt)])
+
+_holder(["bodies", name, _, mt]) := sprintf("request body %q%s", [name, _media(mt)])
+
+_holder(["response", op, status, mt]) := sprintf("the response %s of %s%s", [status, naming.operation(op), _media(mt)])
+
+_holder(["responses", name, _, mt]) := sprintf("response %q%s", [name, _media(mt)])
+
+_holder(["parameter", p, _, _]) := sprintf("%s parameter %q", [p["in"], p.name])
+
+_holder(["header", name, _, _]) := sprintf("header %q", [name])
+
+# Swagger 2.0 examples are named by media type in the message itself.
+_media(_) := "" if util.is_oas2
+
+_media(mt) := sprintf(" (%s)", [mt]) if not util.is_oas2
+
+_examples := array.concat(array.concat(_oas3_media, _oas3_params), _swagger) if not util.is_oas2
+
+else := _swagger
+
+_oas3_media := [e |
+	some holder in array.concat(correctness.written_bodies, correctness.written_responses)
+	some mt, media in object.get(holder.node, "content", {})
+	correctness.is_json_media(mt)
+	is_object(media)
+	some e in _media_examples(array.concat(holder.path, ["content", mt]), media, array.concat(holder.of, [mt]))
+]
+
+# _oas3_params are the examples of parameters (each distinct parameter
+# once) and of headers (inline in responses, or under components).
+_oas3_params := array.concat(
+	[e |
+		some p in input.parameters
+		is_object(p.node.schema)
+		some e in _media_examples(p.source, p.node, ["parameter", p, "", ""])
+	],
+	[e |
+		some [path, header, name] in _headers
+		is_object(header.schema)
+		some e in _media_examples(path, header, ["header", name, "", ""])
+	],
+)
+
+_headers := array.concat(
+	[[array.concat(r.path, ["headers", name]), h, name] |
+		some r in correctness.written_responses
+		some name, h in object.get(r.node, "headers", {})
+		is_object(h)
+		not health.is_ref(h)
+	],
+	[[["components", "headers", name], h, name] |
+		some name, h in object.get(input.document, ["components", "headers"], {})
+		is_object(h)
+		not health.is_ref(h)
+	],
+)
+
+# _media_examples are the examples of an object with a schema: its
+# `example`, and the `value` of each entry of its `examples` (a
+# referenced Example Object is checked at each use, against the schema of
+# that use, and reported on the reference).
+_media_examples(path, media, of) := array.concat(
+	[{"path": array.concat(path, ["example"]), "value": media.example, "schema": media.schema, "of": of, "name": ""} |
+		"example" in object.keys(media)
+	],
+	[{"path": _example_path(path, name, ex), "value": health.deref(ex).value, "schema": media.schema, "of": of, "name": name} |
+		some name, ex in object.get(media, "examples", {})
+		is_object(health.deref(ex))
+		"value" in object.keys(health.deref(ex))
+	],
+)
+
+_example_path(path, name, ex) := array.concat(path, ["examples", name]) if health.is_ref(ex)
+
+else := array.concat(path, ["examples", name, "value"])
+
+# Swagger 2.0: a response's examples map media types to values.
+_swagger := [{"path": array.concat(r.path, ["examples", mt]), "value": value, "schema": r.node.schema, "of": array.concat(r.of, [mt]), "name": ""} |
+	util.is_oas2
+	some r in correctness.written_responses
+	is_object(r.node.schema)
+	some mt, value in object.get(r.node, "examples", {})
+	correctness.is_json_media(mt)
+]

@@ -1,0 +1,54 @@
+package specgate.rules["media-example-valid_test"]
+
+import data.specgate.rules["media-example-valid"] as rule
+
+pet := {"type": "object", "required": ["name"], "properties": {"name": {"type": "string"}}}
+
+doc(op, components) := {
+	"format": "openapi", "version": "3.0.3",
+	"operations": [{"path": "/pets", "method": "get", "webhook": "", "callback": "", "source": ["paths", "/pets", "get"], "node": op}],
+	"webhooks": [], "callbacks": [], "parameters": [],
+	"document": {"components": components},
+	"componentRefs": {},
+}
+
+test_valid_examples_pass if {
+	op := {"responses": {"200": {"content": {"application/json": {"schema": pet, "example": {"name": "Rex"}, "examples": {"a": {"value": {"name": "Tom"}}, "b": {"externalValue": "x.json"}}}}}}}
+	count(rule.violations) == 0 with input as doc(op, {})
+}
+
+test_media_example if {
+	op := {"responses": {"200": {"content": {"application/json": {"schema": pet, "example": {"id": 1}}}}}}
+	vs := rule.violations with input as doc(op, {})
+	vs == {{"path": ["paths", "/pets", "get", "responses", "200", "content", "application/json", "example"], "message": `the example of the response 200 of GET /pets (application/json) does not match its schema: name is required`}}
+}
+
+test_named_example_value if {
+	op := {"requestBody": {"content": {"application/merge-patch+json": {"schema": pet, "examples": {"bad": {"value": {"name": 3}}}}}}}
+	vs := rule.violations with input as doc(op, {})
+	vs == {{"path": ["paths", "/pets", "get", "requestBody", "content", "application/merge-patch+json", "examples", "bad", "value"], "message": `example "bad" of the request body of GET /pets (application/merge-patch+json) does not match its schema: at name: Invalid type. Expected: string, given: integer`}}
+}
+
+test_referenced_example_is_checked_at_each_use if {
+	op := {"responses": {"200": {"content": {"application/json": {"schema": pet, "examples": {"one": {"$ref": "#/components/examples/Empty"}}}}}}}
+	vs := rule.violations with input as doc(op, {"examples": {"Empty": {"value": {}}}})
+	vs == {{"path": ["paths", "/pets", "get", "responses", "200", "content", "application/json", "examples", "one"], "message": `example "one" of the response 200 of GET /pets (application/json) does not match its schema: name is required`}}
+}
+
+test_referenced_responses_are_checked_once_in_components if {
+	op := {"responses": {"200": {"$ref": "#/components/responses/Pet"}}}
+	vs := rule.violations with input as doc(op, {"responses": {"Pet": {"content": {"application/json": {"schema": pet, "example": {}}}}}})
+	vs == {{"path": ["components", "responses", "Pet", "content", "application/json", "example"], "message": `the example of response "Pet" (application/json) does not match its schema: name is required`}}
+}
+
+test_non_json_media_types_are_left_alone if {
+	op := {"responses": {"200": {"content": {"application/xml": {"schema": pet, "example": "<pet/>"}}}}}
+	count(rule.violations) == 0 with input as doc(op, {})
+}
+
+test_serialized_scalar_parameters_pass if {
+	p := {"name": "beta", "in": "query", "node": {"name": "beta", "in": "query", "schema": {"type": "boolean"}, "examples": {"a": {"value": "true"}}}, "source": ["paths", "/pets", "get", "parameters", 0]}
+	count(rule.violations) == 0 with input as object.union(doc({}, {}), {"parameters": [p]})
+	bad := json.patch(p, [{"op": "replace", "path": "/node/examples/a/value", "value": "yes"}])
+	count(rule.violations) == 1 with input as object.union(doc({}, {}), {"parameters": [bad]})
+}

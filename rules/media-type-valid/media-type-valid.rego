@@ -1,0 +1,73 @@
+# METADATA
+# title: Media types are well-formed
+# description: |
+#   Every media type the document names is a well-formed media type or
+#   media range (RFC 6838, RFC 9110): `type/subtype`, optionally with
+#   parameters (`text/plain; charset=utf-8`), or a range such as `image/*`
+#   and `*/*`. This covers the keys of every `content` map (request
+#   bodies, responses, parameters, headers) in OpenAPI 3 and the
+#   `consumes` and `produces` lists in Swagger 2.0. A malformed name
+#   (`json`, `application/json/`, `application json`) matches no
+#   `Content-Type` or `Accept` header, so tools cannot pick the schema of
+#   a body and clients send a header servers reject.
+#
+#   Each place is checked once, a reusable response or body where it is
+#   defined. The rule reports on the media type.
+#
+#   ```yaml
+#   content:
+#     json:                 # bad
+#       schema: {type: object}
+#     application/json:
+#       schema: {type: object}
+#   ```
+# custom:
+#   category: Requests
+#   maturity: Baseline
+#   severity: error
+#   family: correctness
+#   formats: [oas2, oas3]
+#   howToFix: |
+#     Write the full media type, such as `application/json`,
+#     `application/problem+json` or `text/csv; charset=utf-8`.
+package specgate.rules["media-type-valid"]
+
+import data.specgate.lib.correctness
+import data.specgate.lib.util
+
+violations contains util.violation(array.concat(place.source, ["content", name]), msg) if {
+	not util.is_oas2
+	some place in _content_holders
+	some name, _ in object.get(place.node, "content", {})
+	not _valid(name)
+	msg := sprintf("%q is not a media type; write type/subtype, such as application/json", [name])
+}
+
+violations contains util.violation(array.concat(source, [key, i]), msg) if {
+	util.is_oas2
+	some [source, node] in array.concat([[[], input.document]], [[op.source, op.node] | some op in input.operations])
+	some key in ["consumes", "produces"]
+	some i, name in object.get(node, key, [])
+	not _valid(name)
+	msg := sprintf("%q in %s is not a media type; write type/subtype, such as application/json", [name, key])
+}
+
+# A restricted name (RFC 6838), and parameters as RFC 9110 writes them.
+_valid(name) if {
+	is_string(name)
+	regex.match(`^(\*/\*|[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]*/(\*|[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]*))(\s*;\s*[A-Za-z0-9!#$%&'*+.^_|~-]+=("[^"]*"|[A-Za-z0-9!#$%&'*+.^_|~-]+))*\s*$`, name)
+}
+
+# _content_holders are the objects with a content map, each once where it
+# is written: request bodies and responses, parameters and headers.
+_content_holders := array.concat(
+	[{"source": h.path, "node": h.node} | some h in array.concat(correctness.written_bodies, correctness.written_responses)],
+	array.concat(
+		[{"source": ["components", kind, name], "node": c} |
+			some kind in ["parameters", "headers"]
+			some name, c in object.get(input.document, ["components", kind], {})
+			is_object(c)
+		],
+		[{"source": p.source, "node": p.node} | some p in input.parameters; p.component == ""],
+	),
+)

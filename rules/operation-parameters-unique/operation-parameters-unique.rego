@@ -1,0 +1,121 @@
+# METADATA
+# title: Operation parameters are unique
+# description: |
+#   A parameter list (an operation's or a path item's) declares each
+#   parameter once: no two share a name and a location (`in`). A repeated
+#   parameter leaves tools to pick one of the two definitions, and they do
+#   not agree which. Header names are compared without case, since HTTP
+#   header names are case-insensitive (`X-Request-Id` and `x-request-id`
+#   are one header).
+#
+#   In Swagger 2.0 an operation also has at most one `in: body` parameter,
+#   counting those it inherits from its path item, and never both a body
+#   and `in: formData` parameters: the request has one body, either a
+#   payload or a form. An operation parameter with the same name and
+#   location as a path-item parameter overrides it, as the specification
+#   says, and is fine. Parameters written as local `$ref`s are followed;
+#   operations under `paths`, `webhooks` and `callbacks` are checked. The
+#   rule reports on the repeated entry of the list.
+#
+#   ```yaml
+#   parameters:
+#     - {name: limit, in: query, schema: {type: integer}}
+#     - {name: limit, in: query, schema: {type: string}}   # bad
+#   ```
+# custom:
+#   category: Parameters
+#   maturity: Baseline
+#   severity: error
+#   family: correctness
+#   formats: [oas2, oas3]
+#   peers: ["spectral:operation-parameters", "vacuum:operation-parameters", "redocly:operation-parameters-unique"]
+#   howToFix: |
+#     Remove the repeated parameter, or rename one of them if they are
+#     really two different parameters. In Swagger 2.0, describe the whole
+#     request payload with one `in: body` parameter, or use `in: formData`
+#     parameters only.
+package specgate.rules["operation-parameters-unique"]
+
+import data.specgate.lib.correctness
+import data.specgate.lib.health
+import data.specgate.lib.naming
+import data.specgate.lib.util
+
+# _lists are the parameter lists of the document: each path item's and
+# each operation's, with where they are and how messages name them.
+_lists := array.concat(
+	[{"source": array.concat(item.source, ["parameters"]), "node": item.node.parameters, "owner": sprintf("path %s", [item.path])} |
+		some item in input.pathItems
+		is_array(item.node.parameters)
+	],
+	[{"source": array.concat(op.source, ["parameters"]), "node": op.node.parameters, "owner": naming.operation(op)} |
+		some op in correctness.operations
+		is_array(op.node.parameters)
+	],
+)
+
+violations contains util.violation(array.concat(list.source, [i]), msg) if {
+	some list in _lists
+	keys := [_key(health.deref(raw)) | some raw in list.node]
+	some i, key in keys
+	key != null
+	first := min({j | some j, k in keys; k == key})
+	first < i
+	p := health.deref(list.node[i])
+	msg := sprintf("%s declares %s parameter %q twice (entries %d and %d); each name and location appears once", [list.owner, p["in"], p.name, first, i])
+}
+
+# _key identifies a parameter by location and name, header names without
+# case; null for an entry that cannot be read (an unresolved $ref).
+_key(p) := [p["in"], lower(p.name)] if {
+	p["in"] == "header"
+	is_string(p.name)
+} else := [p["in"], p.name] if {
+	is_string(p["in"])
+	is_string(p.name)
+} else := null
+
+# Swagger 2.0: one body, and not with formData. The operation's own
+# parameters come after the path item's that it does not override.
+violations contains util.violation(at, msg) if {
+	util.is_oas2
+	some op in input.operations
+	bodies := [e | some e in _effective(op); e.param["in"] == "body"]
+	count(bodies) > 1
+	at := bodies[1].source
+	msg := sprintf("%s has %d in: body parameters (%s); a request has one body", [naming.operation(op), count(bodies), concat(", ", [sprintf("%q", [e.param.name]) | some e in bodies])])
+}
+
+violations contains util.violation(form.source, msg) if {
+	util.is_oas2
+	some op in input.operations
+	entries := _effective(op)
+	some body in entries
+	body.param["in"] == "body"
+	form := [e | some e in entries; e.param["in"] == "formData"][0]
+	msg := sprintf("%s has both an in: body parameter (%q) and in: formData parameters (%q); a request body is either a payload or a form", [naming.operation(op), body.param.name, form.param.name])
+}
+
+# _effective are the parameters an operation takes, each with its source:
+# the path item's that the operation does not override, then its own.
+_effective(op) := array.concat(
+	[e |
+		some e in _entries(array.slice(op.source, 0, count(op.source) - 1))
+		not _overridden(e.param, own)
+	],
+	own,
+) if {
+	own := _entries(op.source)
+}
+
+_entries(owner) := [{"param": p, "source": array.concat(owner, ["parameters", i])} |
+	some i, raw in object.get(input.document, array.concat(owner, ["parameters"]), [])
+	p := health.deref(raw)
+	is_string(p["in"])
+]
+
+_overridden(p, own) if {
+	some e in own
+	e.param.name == p.name
+	e.param["in"] == p["in"]
+}

@@ -1,0 +1,140 @@
+# METADATA
+# title: Components are used
+# description: |
+#   Every reusable object the document defines is referenced somewhere:
+#   the schemas, responses, parameters, examples, request bodies, headers,
+#   links, callbacks, path items and media types under `components`
+#   (Swagger 2.0: `definitions`, `parameters` and `responses`). An unused
+#   component is dead weight at best; often it is the one that was meant
+#   to be used, while an inline copy or a misspelled reference is used
+#   instead, and the two drift apart.
+#
+#   A component counts as used when a `$ref` of any file of the document
+#   points at it or into it, other than from inside the component itself
+#   (a recursive schema used nowhere else is unused), when a `$ref` inside
+#   an extension of the entry file does (tools follow GitHub's
+#   `x-webhooks`, for instance), or when a `discriminator` mapping names
+#   it. Security schemes are used by name, not
+#   by `$ref`, and are not checked here. Documents without paths and
+#   webhooks are libraries of components for other documents and are not
+#   checked, nor documents with an unresolved `$ref` (it may have been
+#   meant for one of the components; `no-unresolved-ref` reports it). The
+#   rule reports on the component's name.
+#
+#   ```yaml
+#   components:
+#     schemas:
+#       Pet: {type: object}         # used by a $ref
+#       LegacyPet: {type: object}   # bad: nothing refers to it
+#   ```
+# custom:
+#   category: References
+#   maturity: Silver
+#   severity: warn
+#   family: correctness
+#   formats: [oas2, oas3]
+#   peers: ["spectral:oas3-unused-component", "spectral:oas2-unused-definition", "vacuum:oas3-unused-component", "vacuum:oas2-unused-definition", "redocly:no-unused-components"]
+#   howToFix: |
+#     Reference the component where it was meant to be used, or delete it.
+#     If it is published for other documents to reference, move it to a
+#     shared file that has no paths.
+package specgate.rules["unused-components"]
+
+import data.specgate.lib.correctness
+import data.specgate.lib.util
+
+_kinds := {"definitions": "schema", "parameters": "parameter", "responses": "response"} if util.is_oas2
+
+else := object.remove(correctness.component_kinds, ["securitySchemes"])
+
+# _containers are where each kind of component lives.
+_containers := [[["definitions"], "definitions"], [["parameters"], "parameters"], [["responses"], "responses"]] if util.is_oas2
+
+else := [[["components", kind], kind] | some kind, _ in _kinds]
+
+violations contains util.violation(path, msg) if {
+	_checked
+	some [prefix, kind] in _containers
+	base := concat("", ["#", correctness.pointer(prefix), "/"])
+	some name, _ in object.get(input.document, prefix, {})
+	key := concat("", [base, replace(replace(name, "~", "~0"), "/", "~1")])
+	not _used(key, prefix, name)
+	not _mapped(kind, name)
+	path := array.concat(prefix, [name])
+	msg := sprintf("%s %q is defined but never referenced; reference it where it belongs or remove it", [_kinds[kind], name])
+}
+
+# _checked holds for documents that describe an API (paths or webhooks)
+# and whose references all resolve.
+_checked if {
+	count(object.get(input.document, "paths", {})) + count(object.get(input.document, "webhooks", {})) > 0
+	# refsTo lists the resolved references only.
+	sum([count(refs) | some refs in input.refsTo]) == count(input.refs)
+}
+
+# _used holds when a reference from outside the component points at it or
+# into it.
+_used(key, prefix, name) if _outside(input.refsTo[key][0], array.concat(prefix, [name]))
+
+_used(key, prefix, name) if {
+	refs := input.refsTo[key]
+	count(refs) > 1
+	not _outside(refs[0], array.concat(prefix, [name]))
+	some r in refs
+	_outside(r, array.concat(prefix, [name]))
+}
+
+_used(key, _, _) if key in _used_inside
+
+# A reference written in an extension counts too: the loader does not
+# follow them, but tools do (GitHub's x-webhooks refer to examples and
+# schemas that nothing else uses).
+_used(key, _, _) if key in _used_by_extensions
+
+# _used_inside are the components (as "#/components/<kind>/<name>") that a
+# reference from outside them points into, such as
+# "#/components/schemas/Pet/properties/name".
+_used_inside contains component if {
+	some key, refs in input.refsTo
+	segments := split(key, "/")
+	count(segments) > _depth + 1
+	component := concat("/", array.slice(segments, 0, _depth + 1))
+	path := [correctness.unescape(seg) | some seg in array.slice(segments, 1, _depth + 1)]
+	some r in refs
+	_outside(r, path)
+}
+
+_used_by_extensions contains concat("/", array.slice(segments, 0, _depth + 1)) if {
+	some r in input.extensionRefs
+	startswith(r.ref, "#/")
+	segments := split(r.ref, "/")
+	count(segments) > _depth
+}
+
+# _depth is the number of segments of a component's path.
+_depth := 2 if util.is_oas2
+
+else := 3
+
+_outside(r, _) if r.file != ""
+
+_outside(r, path) if array.slice(r.path, 0, count(path)) != path
+
+# _mapped holds for schemas a discriminator mapping names, by name or by
+# reference: mapping values are strings, not $refs.
+_mapped(kind, name) if {
+	kind in {"schemas", "definitions"}
+	name in _mapping_names
+}
+
+_mapping_names contains name if {
+	some s in correctness.having("discriminator")
+	is_object(s.node.discriminator)
+	some value in array.concat([v | some v in object.get(s.node.discriminator, "mapping", {})], [object.get(s.node.discriminator, "defaultMapping", "")])
+	is_string(value)
+	name := _mapped_name(value)
+}
+
+_mapped_name(value) := correctness.unescape(regex.replace(value, `^.*/`, "")) if contains(value, "/")
+
+else := value
