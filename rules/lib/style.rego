@@ -162,3 +162,18 @@ shape(path) := [regex.replace(s, `\{[^{}]*\}`, "{}") | some s in naming.path_seg
 
 # is_template(segment) holds for a segment that is one whole template.
 is_template(segment) if regex.match(`^\{[^{}]*\}$`, segment)
+
+# servers are the servers of the document, of path items and of
+# operations, each once.
+servers contains s if some s in input.servers
+
+servers contains s if {
+	some op in util.http_operations
+	some s in op.servers
+}
+
+# host(url) is the host of a server URL, lower case, templates kept
+# ("{region}.api.example.com"); undefined for a relative URL.
+host(url) := lower(m[1]) if {
+	some m in regex.find_all_string_submatch_n(`^(?:[A-Za-z][A-Za-z0-9+.-]*:|\{[^{}]*\}:)?//(?:[^@/?#]*@)?([^/:?#]+)`, url, 1)
+}
