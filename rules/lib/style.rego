@@ -177,3 +177,30 @@ servers contains s if {
 host(url) := lower(m[1]) if {
 	some m in regex.find_all_string_submatch_n(`^(?:[A-Za-z][A-Za-z0-9+.-]*:|\{[^{}]*\}:)?//(?:[^@/?#]*@)?([^/:?#]+)`, url, 1)
 }
+
+# named_schemas are [name, source, schema] of the schemas under
+# components.schemas (Swagger 2.0: definitions), read from the document's
+# keys: in input.schemas a named schema first reached through a $ref of an
+# earlier one is listed at the referencing place, without its name.
+named_schemas contains [name, ["definitions", name], schema] if {
+	util.is_oas2
+	some name, schema in input.document.definitions
+}
+
+named_schemas contains [name, ["components", "schemas", name], schema] if {
+	not util.is_oas2
+	some name, schema in input.document.components.schemas
+}
+
+# schema_owner(source) names, for messages, the named schema or the
+# operation a schema is written in: "schema Pet", "GET /pets"; "" when it
+# is elsewhere.
+schema_owner(source) := sprintf("schema %s", [source[2]]) if {
+	source[0] == "components"
+	source[1] == "schemas"
+} else := sprintf("schema %s", [source[1]]) if {
+	source[0] == "definitions"
+} else := sprintf("%s %s", [upper(source[2]), source[1]]) if {
+	source[0] == "paths"
+	source[2] in {"get", "put", "post", "delete", "options", "head", "patch", "trace", "query"}
+} else := ""
