@@ -50,17 +50,20 @@ else := sprintf("%s and 1 other operation", [names[0]]) if count(names) == 2
 
 else := sprintf("%s and %d other operations", [names[0], count(names) - 1])
 
-# _ref_users maps each response $ref to the operations that use it, in
-# source order. Built once per evaluation.
-_ref_users[r] := [naming.operation(op) |
-	some op in util.http_operations
-	some resp in op.responses
-	ref_at(resp.source) == r
-] if {
-	some op in util.http_operations
-	some resp in op.responses
-	r := ref_at(resp.source)
+# _ref_users maps each $ref written for a response or a request body to
+# the operations that use it, in source order. Built once per evaluation,
+# as the whole value of a partial rule.
+_ref_users := {r: [name | some [_, name] in sort(users)] | some r, users in _ref_index}
+
+_ref_index[r] contains [i, naming.operation(op)] if {
+	some i, op in _all_operations
+	some source in array.concat([resp.source | some resp in op.responses], [op.requestBody.source | op.requestBody != null])
+	r := ref_at(source)
 }
+
+# _all_operations are the operations under paths, webhooks and callbacks,
+# in that order.
+_all_operations := array.concat(array.concat(input.operations, object.get(input, "webhooks", [])), object.get(input, "callbacks", []))
 
 # response_name(op, resp) names a response in messages. A response written
 # as a $ref (shared by several operations) is named by its reference and
@@ -69,6 +72,12 @@ _ref_users[r] := [naming.operation(op) |
 response_name(op, resp) := sprintf("response %s (used by %s)", [r, where(_ref_users[r])]) if {
 	r := ref_at(resp.source)
 } else := sprintf("%s response %s", [naming.operation(op), resp.status])
+
+# request_body_name(op) names the request body of an operation in
+# messages, by its reference and its users when it is shared.
+request_body_name(op) := sprintf("request body %s (used by %s)", [r, where(_ref_users[r])]) if {
+	r := ref_at(op.requestBody.source)
+} else := sprintf("the request body of %s", [naming.operation(op)])
 
 # is_token(name) holds for a valid HTTP field name: a token of RFC 9110
 # (letters, digits and !#$%&'*+-.^_`|~).
