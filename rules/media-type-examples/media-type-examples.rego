@@ -1,0 +1,126 @@
+# METADATA
+# title: Request and response bodies have examples
+# description: |
+#   Every request and response body that has a schema comes with an
+#   example: in OpenAPI 3 an `example` or `examples` on the media type or
+#   its schema; in Swagger 2.0 an `example` on the schema, or, for a
+#   response, an entry of its `examples`. Mock servers answer from
+#   examples, contract tests send them, and documentation shows them; a
+#   body without one leaves readers to assemble a valid payload from the
+#   schema by hand.
+#
+#   The schema counts when it or, for an array, its `items` has an
+#   example, following one local `$ref`. Binary bodies (`type: string` with
+#   `format: binary`) and media types without a schema are not reported,
+#   nor are the bodies of 204 and 304 responses and of HEAD responses.
+#   Operations under `paths`, `webhooks` and `callbacks` are checked. The
+#   rule reports on the media type (Swagger 2.0: on the schema), once where
+#   a shared response or request body is written.
+#
+#   ```yaml
+#   responses:
+#     "200":
+#       content:
+#         application/json:
+#           schema: {$ref: "#/components/schemas/Pet"}   # bad: no example
+#           example: {id: 7, name: Rex}                  # good
+#   ```
+# custom:
+#   category: Documentation
+#   maturity: Gold
+#   severity: warn
+#   family: documentation
+#   formats: [oas2, oas3]
+#   peers: ["vacuum:oas3-missing-example"]
+#   howToFix: |
+#     Add an `example` with a realistic payload to the media type, or
+#     several named `examples` for distinct cases (Swagger 2.0: an `example`
+#     on the schema, or the response's `examples` keyed by media type).
+package specgate.rules["media-type-examples"]
+
+import data.specgate.lib.health
+import data.specgate.lib.style
+import data.specgate.lib.util
+
+# OpenAPI 3: one finding per media type.
+violations contains util.violation(array.concat(style.located(op.requestBody.source), ["content", mt.mediaType]), msg) if {
+	not util.is_oas2
+	some op in util.http_operations
+	op.requestBody != null
+	some mt in op.requestBody.content
+	_needs_example(mt)
+	not _media_example(mt.node)
+	msg := sprintf("%s has no example for %s", [style.request_body_name(op), mt.mediaType])
+}
+
+violations contains util.violation(array.concat(style.located(resp.source), ["content", mt.mediaType]), msg) if {
+	not util.is_oas2
+	some op in util.http_operations
+	some resp in op.responses
+	_bodied(op, resp)
+	some mt in resp.content
+	_needs_example(mt)
+	not _media_example(mt.node)
+	msg := sprintf("%s has no example for %s", [style.response_name(op, resp), mt.mediaType])
+}
+
+# Swagger 2.0: one finding per body parameter or response schema.
+violations contains util.violation(array.concat(mt.source, ["schema"]), msg) if {
+	util.is_oas2
+	some op in util.http_operations
+	op.requestBody != null
+	mt := op.requestBody.content[0]
+	_needs_example(mt)
+	msg := sprintf("%s has no example", [style.request_body_name(op)])
+}
+
+violations contains util.violation(array.concat(style.located(resp.source), ["schema"]), msg) if {
+	util.is_oas2
+	some op in util.http_operations
+	some resp in op.responses
+	_bodied(op, resp)
+	count(resp.content) > 0
+	every mt in resp.content {
+		_needs_example(mt)
+		not _swagger_example(resp.node, mt.mediaType)
+	}
+	msg := sprintf("%s has no example", [style.response_name(op, resp)])
+}
+
+_bodied(op, resp) if {
+	op.method != "head"
+	not resp.status in {"204", "304"}
+}
+
+# _needs_example holds for a media type with a schema that is not binary
+# and has no example of its own.
+_needs_example(mt) if {
+	is_object(mt.schema)
+	health.resolved(mt.schema)
+	s := health.deref(mt.schema)
+	not _binary(s)
+	not _schema_example(s)
+}
+
+_binary(s) if {
+	s.type == "string"
+	s.format == "binary"
+}
+
+_schema_example(s) if _has_example(s)
+
+_schema_example(s) if {
+	is_object(s.items)
+	health.resolved(s.items)
+	_has_example(health.deref(s.items))
+}
+
+_has_example(s) if "example" in object.keys(s)
+
+_has_example(s) if count(object.get(s, "examples", [])) > 0
+
+_media_example(node) if "example" in object.keys(node)
+
+_media_example(node) if count(object.get(node, "examples", {})) > 0
+
+_swagger_example(node, media_type) if media_type in object.keys(object.get(node, "examples", {}))
