@@ -10,30 +10,44 @@ package specgate.lib.style
 import data.specgate.lib.naming
 import data.specgate.lib.util
 
-# written(source) is the value at source in the entry document as written,
-# $refs not followed; null when there is none (the source passes through a
-# $ref, or leads into another file).
-written(source) := object.get(input.document, source, null)
-
-# ref_at(source) is the $ref written at source. Undefined when the value
-# there is not a reference.
-ref_at(source) := r if {
-	v := written(source)
-	is_object(v)
-	r := v["$ref"]
+# References written for a response, a request body or a header, read
+# from the node that holds them (the input follows a $ref one level, so
+# an operation's node keeps its responses as written). Undefined when the
+# value is written in place.
+response_ref(op, resp) := r if {
+	r := op.node.responses[resp.status]["$ref"]
 	is_string(r)
 }
 
-# located(source) is where the value reached at source is written: the
-# target of a local $ref written there (a shared response, header or
-# request body under components), else source itself. A diagnostic about
-# the value then lands once, where it is defined, rather than on each
-# reference.
-located(source) := [_unescape(seg) | some seg in array.slice(segs, 1, count(segs))] if {
-	r := ref_at(source)
-	startswith(r, "#/")
-	segs := split(r, "/")
-} else := source
+request_body_ref(op) := r if {
+	r := op.node.requestBody["$ref"]
+	is_string(r)
+}
+
+header_ref(resp, h) := r if {
+	r := resp.node.headers[h.name]["$ref"]
+	is_string(r)
+}
+
+# The places where a response, a request body or a header is written: the
+# target of a local $ref (a shared definition under components), else
+# where the operation writes it. A diagnostic about the value then lands
+# once, where it is defined, rather than on each reference.
+response_at(op, resp) := pointer(response_ref(op, resp)) if startswith(response_ref(op, resp), "#/")
+
+else := resp.source
+
+request_body_at(op) := pointer(request_body_ref(op)) if startswith(request_body_ref(op), "#/")
+
+else := op.requestBody.source
+
+header_at(resp, h) := pointer(header_ref(resp, h)) if startswith(header_ref(resp, h), "#/")
+
+else := h.source
+
+# pointer(ref) is the path of a local reference: "#/components/x~1y" is
+# ["components", "x/y"].
+pointer(ref) := [_unescape(seg) | some seg in array.slice(segs, 1, count(segs))] if segs := split(ref, "/")
 
 _unescape(seg) := replace(replace(seg, "~1", "/"), "~0", "~")
 
@@ -42,53 +56,80 @@ blank(s) if not is_string(s)
 
 blank(s) if trim_space(s) == ""
 
-# where(names) names the first of a list of operations and how many others
-# share something with it: "GET /a", "GET /a and 1 other operation".
-where(names) := names[0] if count(names) == 1
+# _users maps each $ref written for a response or a request body to the
+# positions, in _all_operations, of the operations that use it: the whole
+# value of a partial rule, built once.
+_users := _ref_index
 
-else := sprintf("%s and 1 other operation", [names[0]]) if count(names) == 2
-
-else := sprintf("%s and %d other operations", [names[0], count(names) - 1])
-
-# _ref_users maps each $ref written for a response or a request body to
-# the operations that use it, in source order. Built once per evaluation,
-# as the whole value of a partial rule.
-_ref_users := {r: [name | some [_, name] in sort(users)] | some r, users in _ref_index}
-
-_ref_index[r] contains [i, naming.operation(op)] if {
+_ref_index[r] contains i if {
 	some i, op in _all_operations
-	some source in array.concat([resp.source | some resp in op.responses], [op.requestBody.source | op.requestBody != null])
-	r := ref_at(source)
+	some resp in op.node.responses
+	r := resp["$ref"]
+	is_string(r)
+}
+
+_ref_index[r] contains i if {
+	some i, op in _all_operations
+	r := op.node.requestBody["$ref"]
+	is_string(r)
 }
 
 # _all_operations are the operations under paths, webhooks and callbacks,
 # in that order.
 _all_operations := array.concat(array.concat(input.operations, object.get(input, "webhooks", [])), object.get(input, "callbacks", []))
 
+# shared_by(r) names the operations that use a reference: the first one in
+# source order and how many others ("GET /a and 2 other operations").
+shared_by(r) := _where(naming.operation(_all_operations[min(users)]), count(users)) if users := _users[r]
+
+_where(first, 1) := first
+
+_where(first, 2) := sprintf("%s and 1 other operation", [first])
+
+_where(first, n) := sprintf("%s and %d other operations", [first, n - 1]) if n > 2
+
 # response_name(op, resp) names a response in messages. A response written
 # as a $ref (shared by several operations) is named by its reference and
 # its users, so that every operation that leads to it gives the same
 # message and the linter reports it once where it is written.
-response_name(op, resp) := sprintf("response %s (used by %s)", [r, where(_ref_users[r])]) if {
-	r := ref_at(resp.source)
+response_name(op, resp) := sprintf("response %s (used by %s)", [r, shared_by(r)]) if {
+	r := response_ref(op, resp)
 } else := sprintf("%s response %s", [naming.operation(op), resp.status])
 
 # request_body_name(op) names the request body of an operation in
 # messages, by its reference and its users when it is shared.
-request_body_name(op) := sprintf("request body %s (used by %s)", [r, where(_ref_users[r])]) if {
-	r := ref_at(op.requestBody.source)
+request_body_name(op) := sprintf("request body %s (used by %s)", [r, shared_by(r)]) if {
+	r := request_body_ref(op)
 } else := sprintf("the request body of %s", [naming.operation(op)])
+
+# response_uses are the responses of the operations under paths, webhooks
+# and callbacks as {"op", "response"}: once per operation for a response
+# written in place, once for a shared response (with its first user, the
+# operation its messages name first). Rules whose finding does not depend
+# on the operation iterate these rather than every operation's responses,
+# so that a response shared by hundreds of operations is judged once.
+response_uses contains {"op": op, "response": resp} if {
+	some op in _all_operations
+	some resp in op.responses
+	not response_ref(op, resp)
+}
+
+response_uses contains {"op": op, "response": resp} if {
+	some r, users in _users
+	op := _all_operations[min(users)]
+	some resp in op.responses
+	response_ref(op, resp) == r
+}
 
 # is_token(name) holds for a valid HTTP field name: a token of RFC 9110
 # (letters, digits and !#$%&'*+-.^_`|~).
 is_token(name) if regex.match("^[!#$%&'*+.^_`|~0-9A-Za-z-]+$", name)
 
-# response_headers are the headers of every response of every operation,
-# with their operation and response.
-response_headers contains {"op": op, "response": resp, "header": h} if {
-	some op in util.http_operations
-	some resp in op.responses
-	some h in resp.headers
+# response_headers are the headers of every response (see
+# response_uses), with their operation and response.
+response_headers contains {"op": use.op, "response": use.response, "header": h} if {
+	some use in response_uses
+	some h in use.response.headers
 }
 
 # header_parameters are the distinct in: header parameters.

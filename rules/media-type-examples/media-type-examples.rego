@@ -43,24 +43,27 @@ import data.specgate.lib.style
 import data.specgate.lib.util
 
 # OpenAPI 3: one finding per media type.
-violations contains util.violation(array.concat(style.located(op.requestBody.source), ["content", mt.mediaType]), msg) if {
+violations contains util.violation(path, msg) if {
 	not util.is_oas2
 	some op in util.http_operations
 	op.requestBody != null
 	some mt in op.requestBody.content
-	_needs_example(mt)
 	not _media_example(mt.node)
+	_needs_example(mt)
+	path := array.concat(style.request_body_at(op), ["content", mt.mediaType])
 	msg := sprintf("%s has no example for %s", [style.request_body_name(op), mt.mediaType])
 }
 
-violations contains util.violation(array.concat(style.located(resp.source), ["content", mt.mediaType]), msg) if {
+violations contains util.violation(path, msg) if {
 	not util.is_oas2
-	some op in util.http_operations
-	some resp in op.responses
-	_bodied(op, resp)
+	some use in style.response_uses
+	op := use.op
+	resp := use.response
 	some mt in resp.content
-	_needs_example(mt)
 	not _media_example(mt.node)
+	_bodied(op, resp)
+	_needs_example(mt)
+	path := array.concat(style.response_at(op, resp), ["content", mt.mediaType])
 	msg := sprintf("%s has no example for %s", [style.response_name(op, resp), mt.mediaType])
 }
 
@@ -74,10 +77,11 @@ violations contains util.violation(array.concat(mt.source, ["schema"]), msg) if 
 	msg := sprintf("%s has no example", [style.request_body_name(op)])
 }
 
-violations contains util.violation(array.concat(style.located(resp.source), ["schema"]), msg) if {
+violations contains util.violation(array.concat(style.response_at(op, resp), ["schema"]), msg) if {
 	util.is_oas2
-	some op in util.http_operations
-	some resp in op.responses
+	some use in style.response_uses
+	op := use.op
+	resp := use.response
 	_bodied(op, resp)
 	count(resp.content) > 0
 	every mt in resp.content {
@@ -115,12 +119,16 @@ _schema_example(s) if {
 	_has_example(health.deref(s.items))
 }
 
-_has_example(s) if "example" in object.keys(s)
+_has_example(s) if _defined(s, "example")
 
 _has_example(s) if count(object.get(s, "examples", [])) > 0
 
-_media_example(node) if "example" in object.keys(node)
+_media_example(node) if _defined(node, "example")
 
 _media_example(node) if count(object.get(node, "examples", {})) > 0
 
 _swagger_example(node, media_type) if media_type in object.keys(object.get(node, "examples", {}))
+
+# _defined(obj, key) holds when obj has key, whatever its value (null and
+# false included).
+_defined(obj, key) if _ = obj[key]

@@ -40,14 +40,27 @@ package specgate.rules["no-response-body"]
 import data.specgate.lib.style
 import data.specgate.lib.util
 
-violations contains util.violation(array.concat(style.located(resp.source), [_body_key]), msg) if {
-	some op in util.http_operations
-	some resp in op.responses
+violations contains util.violation(array.concat(style.response_at(op, resp), [_body_key]), msg) if {
+	some use in style.response_uses
+	op := use.op
+	resp := use.response
 	why := _why(op.method, resp.status)
 	count(resp.content) > 0
-	types := concat(", ", [mt.mediaType | some mt in resp.content])
-	msg := sprintf("%s declares a body (%s); %s", [style.response_name(op, resp), types, why])
+	msg := _message(op, resp, why)
 }
+
+# A shared response is judged by its status with its first user above;
+# HEAD operations are also checked one by one, since any of them makes a
+# shared response with a body wrong.
+violations contains util.violation(array.concat(style.response_at(op, resp), [_body_key]), msg) if {
+	some op in util.http_operations
+	op.method == "head"
+	some resp in op.responses
+	count(resp.content) > 0
+	msg := _message(op, resp, _why("head", resp.status))
+}
+
+_message(op, resp, why) := sprintf("%s declares a body (%s); %s", [style.response_name(op, resp), concat(", ", [mt.mediaType | some mt in resp.content]), why])
 
 _body_key := "schema" if util.is_oas2
 

@@ -52,10 +52,11 @@ _unsafe := [
 ]
 
 # _suspicious is a cheap test that keeps the regular expressions for the
-# few texts that could match them.
+# few texts that could match them: every pattern needs a "<" or the
+# letters "avascript:" in some case.
 _suspicious(text) if contains(text, "<")
 
-_suspicious(text) if contains(lower(text), "javascript:")
+_suspicious(text) if regex.match(`(?i)avascript:`, text)
 
 # _texts are [path, what, text] for every checked text that is suspicious.
 _texts contains [["info", key], sprintf("info.%s", [key]), text] if {
@@ -87,13 +88,12 @@ _texts contains [array.concat(op.requestBody.source, ["description"]), sprintf("
 	_checked(op.requestBody.description)
 }
 
-_texts contains [array.concat(style.located(resp.source), ["description"]), sprintf("the description of %s", [style.response_name(op, resp)]), resp.description] if {
-	some op in util.http_operations
-	some resp in op.responses
-	_checked(resp.description)
+_texts contains [array.concat(style.response_at(use.op, use.response), ["description"]), sprintf("the description of %s", [style.response_name(use.op, use.response)]), use.response.description] if {
+	some use in style.response_uses
+	_checked(use.response.description)
 }
 
-_texts contains [array.concat(style.located(item.header.source), ["description"]), sprintf("the description of response header %q", [item.header.name]), item.header.node.description] if {
+_texts contains [array.concat(style.header_at(item.response, item.header), ["description"]), sprintf("the description of response header %q", [item.header.name]), item.header.node.description] if {
 	some item in style.response_headers
 	_checked(item.header.node.description)
 }

@@ -33,7 +33,7 @@ package specgate.rules["response-header-description"]
 import data.specgate.lib.style
 import data.specgate.lib.util
 
-violations contains util.violation(style.located(item.header.source), msg) if {
+violations contains util.violation(style.header_at(item.response, item.header), msg) if {
 	some item in style.response_headers
 	h := item.header
 	is_object(h.node)

@@ -38,7 +38,7 @@ package specgate.rules["response-location-header"]
 import data.specgate.lib.style
 import data.specgate.lib.util
 
-violations contains util.violation(style.located(resp.source), msg) if {
+violations contains util.violation(style.response_at(op, resp), msg) if {
 	some op in input.operations
 	some resp in op.responses
 	why := _needs_location(op.method, resp.status)

@@ -30,7 +30,7 @@ test_redirects if {
 }
 
 test_shared_response_is_named_by_its_ref if {
-	doc := {"paths": {"/pets": {"post": {"responses": {"201": {"$ref": "#/components/responses/Created"}}}}}}
-	vs := rule.violations with input as {"document": doc, "operations": [op("post", [resp("201", [])])], "webhooks": [], "callbacks": []}
+	o := object.union(op("post", [resp("201", [])]), {"node": {"responses": {"201": {"$ref": "#/components/responses/Created"}}}})
+	vs := rule.violations with input as {"operations": [o], "webhooks": [], "callbacks": []}
 	vs == {{"path": ["components", "responses", "Created"], "message": "response #/components/responses/Created (used by POST /pets) declares no Location header; clients find the created resource there"}}
 }

@@ -40,7 +40,7 @@ import data.specgate.lib.health
 import data.specgate.lib.style
 import data.specgate.lib.util
 
-violations contains util.violation(style.located(success.source), msg) if {
+violations contains util.violation(style.response_at(op, success), msg) if {
 	some op in input.operations
 	op.method in {"get", "head"}
 	some r in op.responses
