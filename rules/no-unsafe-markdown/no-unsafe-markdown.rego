@@ -1,7 +1,7 @@
 # METADATA
 # title: Descriptions contain no executable HTML
 # description: |
-#   No description, summary or title contains HTML that runs code when
+#   No description or summary contains HTML that runs code when
 #   documentation renders it: a `<script>` tag, an event handler attribute
 #   (`<img src=x onerror=…>`), or a `javascript:` URL in a link
 #   (`[docs](javascript:…)`, `href="javascript:…"`). Documentation portals
@@ -10,12 +10,13 @@
 #   scripting hole, often planted through a description copied from
 #   elsewhere.
 #
-#   The descriptions (and summaries and titles where they exist) of
-#   `info`, operations, path items, parameters, request bodies, responses,
-#   response headers, schemas (named and inline), tags, servers and
-#   security schemes are checked. `eval(` on its own is not reported: it
-#   runs only inside a script or an event handler, which are. The rule
-#   reports on the text, once per kind of problem.
+#   The descriptions (and summaries where they exist) of `info`,
+#   operations, path items, parameters, request bodies, responses, response
+#   headers, schemas (named and inline), tags, servers and security schemes
+#   are checked; titles are not, since documentation shows them as plain
+#   text. `eval(` on its own is not reported: it runs only inside a script
+#   or an event handler, which are. The rule reports on the text, once per
+#   kind of problem.
 #
 #   ```yaml
 #   description: |
@@ -60,7 +61,7 @@ _suspicious(text) if regex.match(`(?i)avascript:`, text)
 
 # _texts are [path, what, text] for every checked text that is suspicious.
 _texts contains [["info", key], sprintf("info.%s", [key]), text] if {
-	some key in ["title", "summary", "description"]
+	some key in ["summary", "description"]
 	text := input.document.info[key]
 	_checked(text)
 }
@@ -98,10 +99,9 @@ _texts contains [array.concat(style.header_at(item.response, item.header), ["des
 	_checked(item.header.node.description)
 }
 
-_texts contains [array.concat(s.source, [key]), sprintf("the %s of %s", [key, _schema_name(s)]), s.node[key]] if {
+_texts contains [array.concat(s.source, ["description"]), sprintf("the description of %s", [_schema_name(s)]), s.node.description] if {
 	some s in input.schemas
-	some key in ["title", "description"]
-	_checked(s.node[key])
+	_checked(s.node.description)
 }
 
 _texts contains [array.concat(t.source, ["description"]), sprintf("the description of tag %q", [t.name]), t.description] if {

@@ -27,12 +27,12 @@ test_event_handler_and_javascript_url if {
 
 test_schemas_tags_parameters if {
 	vs := run({
-		"schemas": [{"name": "Pet", "node": {"title": "<script>x</script>"}, "source": ["components", "schemas", "Pet"]}],
+		"schemas": [{"name": "Pet", "node": {"description": "<script>x</script>", "title": "<script>y</script>"}, "source": ["components", "schemas", "Pet"]}],
 		"tags": [{"name": "pets", "description": `<a href='JavaScript:go()'>go</a>`, "source": ["tags", 0]}],
 		"parameters": [{"name": "q", "in": "query", "node": {"description": "<b>safe</b> text, a < b, eval(x)"}, "source": ["components", "parameters", "Q"]}],
 	})
 	vs == {
-		{"path": ["components", "schemas", "Pet", "title"], "message": sprintf("the title of schema Pet contains a <script> tag; %s", [tail])},
+		{"path": ["components", "schemas", "Pet", "description"], "message": sprintf("the description of schema Pet contains a <script> tag; %s", [tail])},
 		{"path": ["tags", 0, "description"], "message": sprintf("the description of tag \"pets\" contains a javascript: URL; %s", [tail])},
 	}
 }
