@@ -10,9 +10,11 @@
 #   schema by hand.
 #
 #   The schema counts when it or, for an array, its `items` has an
-#   example, following one local `$ref`. Binary bodies (`type: string` with
-#   `format: binary`) and media types without a schema are not reported,
-#   nor are the bodies of 204 and 304 responses and of HEAD responses.
+#   example, following one local `$ref`. Only structured bodies are
+#   reported: a body whose schema is a string, a number, a boolean or null
+#   (files included) is clear from its schema and easy to generate, and
+#   media types without a schema, the bodies of 204 and 304 responses and
+#   of HEAD responses are not reported.
 #   Operations under `paths`, `webhooks` and `callbacks` are checked. The
 #   rule reports on the media type (Swagger 2.0: on the schema), once where
 #   a shared response or request body is written.
@@ -96,20 +98,29 @@ _bodied(op, resp) if {
 	not resp.status in {"204", "304"}
 }
 
-# _needs_example holds for a media type with a schema that is not binary
-# and has no example of its own.
+# _needs_example holds for a media type with a structured schema (not a
+# scalar, not a file) that has no example of its own.
 _needs_example(mt) if {
 	is_object(mt.schema)
 	health.resolved(mt.schema)
 	s := health.deref(mt.schema)
-	not _binary(s)
+	not _scalar(s)
 	not _schema_example(s)
 }
 
-_binary(s) if {
-	s.type == "string"
-	s.format == "binary"
+# _scalar holds for a schema typed as strings, numbers, booleans or null
+# only, which includes files (format binary, contentEncoding).
+_scalar(s) if s.type in _scalar_types
+
+_scalar(s) if {
+	is_array(s.type)
+	count(s.type) > 0
+	every t in s.type {
+		t in _scalar_types
+	}
 }
+
+_scalar_types := {"string", "integer", "number", "boolean", "null"}
 
 _schema_example(s) if _has_example(s)
 

@@ -29,6 +29,7 @@ test_examples_anywhere_pass if {
 test_exempt_bodies if {
 	count(run([
 		op("get", [resp("200", [mt("application/octet-stream", {}, {"type": "string", "format": "binary"}), mt("text/plain", {}, null)])]),
+		op("get", [resp("201", [mt("text/csv", {}, {"type": "string", "contentEncoding": "binary"}), mt("application/json", {}, {"type": ["string", "null"]})])]),
 		op("delete", [resp("204", [mt("application/json", {}, pet)])]),
 		op("head", [resp("200", [mt("application/json", {}, pet)])]),
 	])) == 0

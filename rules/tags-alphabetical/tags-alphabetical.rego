@@ -7,8 +7,10 @@
 #   find a group without scanning them all, and keeps additions from
 #   landing in arbitrary places.
 #
-#   The rule reports each tag whose name sorts before the name of the tag
-#   listed just above it, on that tag. A team that orders its tags on
+#   A list in the order of a plain sort of the names (upper case before
+#   lower case, `Zoo` before `apes`) is accepted too. Otherwise the rule
+#   reports each tag whose name sorts, without case, before the name of the
+#   tag listed just above it, on that tag. A team that orders its tags on
 #   purpose (by importance, or by the steps of a workflow) should turn this
 #   rule off.
 #
@@ -31,9 +33,18 @@ package specgate.rules["tags-alphabetical"]
 import data.specgate.lib.util
 
 violations contains util.violation(tag.source, msg) if {
+	not _sorted_by_code_points
 	some i, tag in input.tags
 	i > 0
 	above := input.tags[i - 1]
 	lower(tag.name) < lower(above.name)
 	msg := sprintf("tag %q is listed after %q; list tags in alphabetical order", [tag.name, above.name])
+}
+
+# _sorted_by_code_points holds for a list sorted with upper case before
+# lower case ("Zoo" before "apes"), as a plain sort of the names gives it:
+# that order is accepted too.
+_sorted_by_code_points if {
+	names := [t.name | some t in input.tags]
+	names == sort(names)
 }

@@ -14,3 +14,7 @@ test_descents_are_reported if {
 		{"path": ["tags", 3], "message": `tag "Orders" is listed after "users"; list tags in alphabetical order`},
 	}
 }
+
+test_plain_sort_order_is_accepted if {
+	count(run(["AuthRegistrations", "Authorized", "apps"])) == 0
+}
