@@ -45,21 +45,7 @@ violations contains util.violation(item.header.source, msg) if {
 
 _why("") := "it is empty"
 
-_why(name) := sprintf("it contains %s%s", [concat(", ", _bad_characters(name)), _hint(name)]) if name != ""
-
-# _bad_characters lists the characters a token may not contain, each once,
-# in order of appearance, with whitespace named.
-_bad_characters(name) := [_show(c) |
-	some i, c in split(name, "")
-	not style.is_token(c)
-	not c in {d | some j, d in split(name, ""); j < i}
-]
-
-_show(" ") := "a space"
-
-_show("\t") := "a tab"
-
-_show(c) := sprintf("%q", [c]) if not c in {" ", "\t"}
+_why(name) := sprintf("it contains %s%s", [concat(", ", style.characters_outside(name, style.token_pattern)), _hint(name)]) if name != ""
 
 # _hint suggests joining the words with hyphens when the name is ASCII (a
 # name with other letters needs a new word, not a new separator).

@@ -123,7 +123,25 @@ response_uses contains {"op": op, "response": resp} if {
 
 # is_token(name) holds for a valid HTTP field name: a token of RFC 9110
 # (letters, digits and !#$%&'*+-.^_`|~).
-is_token(name) if regex.match("^[!#$%&'*+.^_`|~0-9A-Za-z-]+$", name)
+is_token(name) if regex.match(token_pattern, name)
+
+token_pattern := "^[!#$%&'*+.^_`|~0-9A-Za-z-]+$"
+
+# characters_outside(s, pattern) lists, for messages, the characters of s
+# that pattern (which matches whole valid texts) rejects one by one: each
+# once, in order of appearance, quoted, with whitespace named.
+characters_outside(s, pattern) := [_show(c) |
+	chars := split(s, "")
+	some i, c in chars
+	not regex.match(pattern, c)
+	not c in {d | some j, d in chars; j < i}
+]
+
+_show(" ") := "a space"
+
+_show("\t") := "a tab"
+
+_show(c) := sprintf("%q", [c]) if not c in {" ", "\t"}
 
 # response_headers are the headers of every response (see
 # response_uses), with their operation and response.

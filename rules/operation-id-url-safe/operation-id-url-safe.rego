@@ -30,6 +30,7 @@
 package specgate.rules["operation-id-url-safe"]
 
 import data.specgate.lib.naming
+import data.specgate.lib.style
 import data.specgate.lib.util
 
 _safe := `^[A-Za-z0-9\-._~:/?#\[\]@!$&'()*+,;=]*$`
@@ -38,19 +39,5 @@ violations contains util.violation(array.concat(op.source, ["operationId"]), msg
 	some op in util.http_operations
 	op.operationId != ""
 	not regex.match(_safe, op.operationId)
-	msg := sprintf("operationId %q of %s contains %s, which a URL cannot hold unencoded", [op.operationId, naming.operation(op), concat(", ", _unsafe(op.operationId))])
+	msg := sprintf("operationId %q of %s contains %s, which a URL cannot hold unencoded", [op.operationId, naming.operation(op), concat(", ", style.characters_outside(op.operationId, _safe))])
 }
-
-# _unsafe lists the characters outside the URL-safe set, each once, in
-# order of appearance, with whitespace named.
-_unsafe(id) := [_show(c) |
-	some i, c in split(id, "")
-	not regex.match(_safe, c)
-	not c in {d | some j, d in split(id, ""); j < i}
-]
-
-_show(" ") := "a space"
-
-_show("\t") := "a tab"
-
-_show(c) := sprintf("%q", [c]) if not c in {" ", "\t"}
