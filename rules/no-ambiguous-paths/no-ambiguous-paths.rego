@@ -10,16 +10,18 @@
 #   every segment where they differ, as `/pets/mine` is than `/pets/{id}`,
 #   OpenAPI says the concrete one matches first: that is not ambiguous.)
 #
-#   Paths are compared segment by segment; a segment that is one whole
-#   template matches any text its parameter's schema allows: only numbers
-#   for an integer or a number, only its values for an `enum`, only what a
-#   `pattern` matches, so `/roles/{role_id}/teams` (an integer `role_id`)
-#   and `/roles/teams/{team}` do not collide. When the operations of a path
-#   declare the parameter differently, the text must be allowed by all of
-#   them; a schema behind a local `$ref` is followed. Segments that mix text and
-#   templates (`{id}.json`) are compared as text. Paths that differ only in
-#   template names are left to `no-identical-paths`. Only `paths` keys are
-#   checked.
+#   Paths are compared segment by segment; a segment that is one whole template
+#   matches any text its parameter's schema allows: only numbers for an integer
+#   or a number, only its values for an `enum`, only what a `pattern` matches,
+#   so `/roles/{role_id}/teams` (an integer `role_id`) and `/roles/teams/{team}`
+#   do not collide. When the operations of a path declare the parameter
+#   differently, the text must be allowed by all of them; a schema behind a
+#   local `$ref` is followed. A segment that mixes text and templates
+#   (`{base}...{head}`) is compared as text with another such segment; facing a
+#   whole template, neither is more specific (neither is concrete), so
+#   `/compare/{basehead}` and `/compare/{base}...{head}` are ambiguous. Paths
+#   that differ only in template names are left to `no-identical-paths`. Only
+#   `paths` keys are checked.
 #
 #   The rule reports each path on its key, naming the earlier paths it is
 #   ambiguous with and a request that matches both.
@@ -119,7 +121,7 @@ _pairs contains [a, b] if {
 	some [a, b, k] in _candidates
 	ea := _entries[a]
 	eb := _entries[b]
-	_accepts(ea, k, eb.raw[k])
+	_matches(ea, k, eb, k)
 	_crossing(ea, eb, k)
 	every j, y in eb.shape {
 		_compatible(ea, eb, j, k, ea.shape[j], y)
@@ -133,12 +135,38 @@ _ambiguous[later] contains earlier if {
 	earlier := min([a, b])
 }
 
+# _crossing holds when b is less specific than a somewhere after k, or
+# when a template faces a segment that mixes text and templates: neither
+# is more specific there, as neither is concrete.
+_crossing(ea, eb, k) if _mixed(eb.shape[k])
+
 _crossing(ea, eb, k) if {
 	some j, y in eb.shape
 	j > k
 	y == "{}"
+	not _mixed(ea.shape[j])
 	ea.shape[j] != "{}"
 	_accepts(eb, j, ea.raw[j])
+}
+
+_crossing(ea, eb, k) if {
+	some j, y in eb.shape
+	j > k
+	ea.shape[j] == "{}"
+	_mixed(y)
+}
+
+_crossing(ea, eb, k) if {
+	some j, y in eb.shape
+	j > k
+	y == "{}"
+	_mixed(ea.shape[j])
+}
+
+# _mixed holds for a segment that mixes text and templates ("{}.json").
+_mixed(s) if {
+	s != "{}"
+	contains(s, "{}")
 }
 
 _compatible(_, _, j, k, _, _) if j <= k
@@ -147,13 +175,23 @@ _compatible(_, _, j, k, x, x) if j > k
 
 _compatible(ea, eb, j, k, "{}", y) if {
 	j > k
-	_accepts(ea, j, eb.raw[j])
+	_matches(ea, j, eb, j)
 }
 
 _compatible(ea, eb, j, k, x, "{}") if {
 	j > k
 	x != "{}"
-	_accepts(eb, j, ea.raw[j])
+	_matches(eb, j, ea, j)
+}
+
+# _matches(e, j, other, j) holds when the template at segment j of e can
+# match that segment of the other path: its text, or any text its own
+# templates stand for when it mixes text and templates.
+_matches(e, j, other, j) if _mixed(other.shape[j])
+
+_matches(e, j, other, j) if {
+	not _mixed(other.shape[j])
+	_accepts(e, j, other.raw[j])
 }
 
 # _accepts(e, j, text) holds when the template at segment j of path e can
@@ -223,7 +261,9 @@ else := sprintf("%v", [v])
 
 _example(e1, e2) := concat("", [concat("", ["/", _pick(e1.raw[j], e2.raw[j])]) | some j, _ in e1.raw])
 
-_pick(x, y) := y if startswith(x, "{")
+# _pick is the segment of the example request: text (or a segment that
+# mixes text and templates) over a whole template.
+_pick(x, y) := y if _norm(x) == "{}"
 
 else := x
 

@@ -86,3 +86,8 @@ test_referenced_schema_is_followed if {
 	vs := rule.violations with input as {"document": doc, "pathItems": [item("/a/{n}/c", ["get"]), item("/a/b/{z}", ["get"])], "operations": ops}
 	count(vs) == 0
 }
+
+test_template_facing_a_mixed_segment_is_ambiguous if {
+	vs := run([item("/compare/{basehead}", ["get"]), item("/compare/{base}...{head}", ["get"]), item("/files/{name}.json", ["get"]), item("/files/{id}.xml", ["get"])], [])
+	vs == {{"path": ["paths", "/compare/{base}...{head}"], "message": "path /compare/{base}...{head} is ambiguous with /compare/{basehead}: a request to /compare/{base}...{head} matches both, and neither path is more specific"}}
+}
