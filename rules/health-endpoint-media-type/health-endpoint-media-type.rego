@@ -7,7 +7,8 @@
 #   knowing the API.
 #
 #   Health endpoints are GET operations on paths ending in `/health` or
-#   `/health/info` (trailing slashes ignored, any prefix), as in
+#   `/health/info` (trailing slashes ignored, any prefix without
+#   templates), as in
 #   `health-endpoint`. The success response is the lowest numeric 2xx status
 #   present (200 before 204), else a `2XX` range. Media types are compared
 #   without parameters and case (`application/health+json; charset=utf-8`

@@ -6,7 +6,9 @@
 #   balancers and people can check that the service is alive and what it runs.
 #
 #   Trailing slashes are ignored and any prefix is allowed (`/v1/health`
-#   counts). A path that has only another method (say `POST /health`) does
+#   counts), unless it has a template: `/repos/{owner}/{repo}/pages/health`
+#   is the health of one resource (a repository's site), not of the
+#   service. A path that has only another method (say `POST /health`) does
 #   not count. When either endpoint is missing, the rule reports once for the
 #   API, on the `paths` key.
 # custom:
@@ -17,16 +19,14 @@
 #   formats: [oas2, oas3]
 #   howToFix: |
 #     Add `GET /health` returning the service status and `GET /health/info`
-#     returning build and dependency details, under any prefix.
+#     returning build and dependency details, under any prefix without
+#     templates (`/v1/health`, `/actuator/health`).
 package specgate.rules["health-endpoint"]
 
+import data.specgate.lib.health
 import data.specgate.lib.util
 
-_has_get(suffix) if {
-	some op in input.operations
-	op.method == "get"
-	endswith(util.normalize_path(op.path), suffix)
-}
+_has_get(suffix) if count(health.get_operations(suffix)) > 0
 
 _missing contains "GET /health" if not _has_get("/health")
 

@@ -36,3 +36,8 @@ test_suffix_must_be_a_whole_segment if {
 	vs := rule.violations with input as {"document": doc, "operations": [op("/myhealth", "get"), op("/myhealth/info", "get")]}
 	count(vs) == 1
 }
+
+test_templated_prefix_is_a_resource_not_the_service if {
+	vs := rule.violations with input as {"document": doc, "operations": [op("/repos/{owner}/{repo}/pages/health", "get"), op("/health/info", "get")]}
+	{v.message | some v in vs} == {"the API has no GET /health operation; health checks need GET on paths ending in /health and /health/info"}
+}

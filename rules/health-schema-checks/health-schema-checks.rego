@@ -7,16 +7,15 @@
 #   in the health check response format.
 #
 #   Endpoints are GET operations on paths ending in `/health/info` (trailing
-#   slashes ignored, any prefix); the success response is the lowest 2xx
-#   status present, else `2XX`; its schema is the one of
-#   `application/health+json` when that media type has a schema, else of
-#   the first media type with a schema. Properties and `required` of
-#   `allOf` members count; a member written as a local `$ref`
-#   (`#/components/schemas/X`, `#/definitions/X`) is read from the
-#   document, one level deep. When a member cannot be resolved that way (an external
-#   file), the rule says nothing rather than guess. When the endpoint or its
-#   2xx response is missing the rule says nothing: `health-endpoint` covers
-#   that.
+#   slashes ignored, any prefix without templates); the success response is the
+#   lowest 2xx status present, else `2XX`; its schema is the one of
+#   `application/health+json` when that media type has a schema, else of the
+#   first media type with a schema. Properties and `required` of `allOf` members
+#   count; a member written as a local `$ref` (`#/components/schemas/X`,
+#   `#/definitions/X`) is read from the document, one level deep. When a member
+#   cannot be resolved that way (an external file), the rule says nothing rather
+#   than guess. When the endpoint or its 2xx response is missing the rule says
+#   nothing: `health-endpoint` covers that.
 #
 #   A success response without any schema is reported on the response.
 #

@@ -5,17 +5,16 @@
 #   `status` in `required`, so that every health response carries it and
 #   generated clients do not treat it as optional.
 #
-#   Endpoints are GET operations on paths ending in `/health` (trailing
-#   slashes ignored, any prefix); the success response is the lowest 2xx
-#   status present, else `2XX`; its schema is the one of
-#   `application/health+json` when that media type has a schema, else of
-#   the first media type with a schema. Properties and `required` of
-#   `allOf` members count; a member written as a local `$ref`
-#   (`#/components/schemas/X`, `#/definitions/X`) is read from the
-#   document, one level deep. When a member cannot be resolved that way (an external
-#   file), the rule says nothing rather than guess. When the endpoint or its
-#   2xx response is missing the rule says nothing: `health-endpoint` covers
-#   that.
+#   Endpoints are GET operations on paths ending in `/health` (trailing slashes
+#   ignored, any prefix without templates); the success response is the lowest
+#   2xx status present, else `2XX`; its schema is the one of
+#   `application/health+json` when that media type has a schema, else of the
+#   first media type with a schema. Properties and `required` of `allOf` members
+#   count; a member written as a local `$ref` (`#/components/schemas/X`,
+#   `#/definitions/X`) is read from the document, one level deep. When a member
+#   cannot be resolved that way (an external file), the rule says nothing rather
+#   than guess. When the endpoint or its 2xx response is missing the rule says
+#   nothing: `health-endpoint` covers that.
 #
 #   A response without a schema is left to `health-schema-status`. The rule
 #   does not check that `status` is also declared under `properties` (that

@@ -37,6 +37,7 @@
 #   severity: warn
 #   family: naming
 #   formats: [oas2, oas3]
+#   peers: ["vacuum:camel-case-properties"]
 #   howToFix: |
 #     Rename the property in camelCase, as the message suggests
 #     (`first_name` becomes `firstName`). Renaming a property of a published

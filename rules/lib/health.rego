@@ -14,12 +14,16 @@ import data.specgate.lib.util
 health_media_type := "application/health+json"
 
 # get_operations(suffix) are the GET operations on a path that ends in
-# suffix ("/health" or "/health/info") once trailing slashes are removed;
-# any prefix is allowed, as in the health-endpoint rule.
+# suffix ("/health" or "/health/info") once trailing slashes are removed,
+# as in the health-endpoint rule. Any prefix is allowed unless it has a
+# template: "/repos/{owner}/{repo}/pages/health" is the health of one
+# resource, not of the service.
 get_operations(suffix) := [op |
 	some op in input.operations
 	op.method == "get"
-	endswith(util.normalize_path(op.path), suffix)
+	path := util.normalize_path(op.path)
+	endswith(path, suffix)
+	not contains(substring(path, 0, count(path) - count(suffix)), "{")
 ]
 
 # endpoints are both kinds of health endpoints.

@@ -21,6 +21,39 @@ query_parameters(names) := {p |
 	lower(p.name) in names
 }
 
+# size_names are the names (lower case) of the query parameters that set
+# the size of a page wherever they appear; `limit` sets it too where the
+# operation is paginated (see signals).
+size_names := {"page_size", "pagesize", "per_page", "perpage"}
+
+# size_parameters are the distinct page-size query parameters.
+size_parameters := query_parameters(size_names) | _paginating_limits
+
+_paginating_limits contains p if {
+	some op in input.operations
+	paginated(op)
+	some p in op.parameters
+	p["in"] == "query"
+	lower(p.name) == "limit"
+}
+
+# position_names are the names (lower case) of the query parameters that
+# say where a page starts wherever they appear; after, before,
+# starting_after and ending_before say it too where the operation is
+# paginated.
+position_names := {"page", "offset", "skip", "cursor", "page_token", "pagetoken"}
+
+# position_parameters are the distinct page-position query parameters.
+position_parameters := query_parameters(position_names) | _paginating_positions
+
+_paginating_positions contains p if {
+	some op in input.operations
+	paginated(op)
+	some p in op.parameters
+	p["in"] == "query"
+	lower(p.name) in (limit_partners - {"offset"})
+}
+
 # subject(p) names a parameter in messages with the first operation that
 # uses it, in source order, and how many others share it. The message of a
 # shared parameter is the same whichever operation led to it.
@@ -87,21 +120,24 @@ _exclusive_bound(s) := {floor(s.exclusiveMinimum) + 1} if {
 # schema falls short of a positive integer: type integer, a minimum of at
 # least 1, and a default (when there is one) of at least 1. A schema that
 # is not an integer gets only that problem.
-positive_int_problems(p) := {[_key_path(p, "type"), _type_problem(p.schema)]} if {
-	not is_integer(p.schema)
-} else := _minimum_problems(p) | _default_problems(p)
+positive_int_problems(p) := int_problems(p, 1)
 
-_minimum_problems(p) := {[schema_path(p), "must declare a minimum of 1"]} if {
+# int_problems(p, least) are the same for an integer of at least least.
+int_problems(p, least) := {[_key_path(p, "type"), _type_problem(p.schema)]} if {
+	not is_integer(p.schema)
+} else := _minimum_problems(p, least) | _default_problems(p, least)
+
+_minimum_problems(p, least) := {[schema_path(p), sprintf("must declare a minimum of %d", [least])]} if {
 	not lower_bound(p.schema)
 } else := {[_key_path(p, _bound_key(p.schema)), text]} if {
-	lower_bound(p.schema) < 1
-	text := sprintf("must not allow values below 1, found a minimum of %v", [lower_bound(p.schema)])
+	lower_bound(p.schema) < least
+	text := sprintf("must not allow values below %d, found a minimum of %v", [least, lower_bound(p.schema)])
 } else := set()
 
-_default_problems(p) := {[_key_path(p, "default"), text]} if {
+_default_problems(p, least) := {[_key_path(p, "default"), text]} if {
 	"default" in object.keys(p.schema)
-	not _at_least_one(p.schema["default"])
-	text := sprintf("must have a default of at least 1, found %s", [json.marshal(p.schema["default"])])
+	not _at_least(p.schema["default"], least)
+	text := sprintf("must have a default of at least %d, found %s", [least, json.marshal(p.schema["default"])])
 } else := set()
 
 # _bound_key is the key that sets the lower bound: minimum, else a numeric
@@ -115,9 +151,9 @@ _type_problem(s) := sprintf("must be of type integer, found %s", [json.marshal(s
 	"type" in object.keys(s)
 } else := "must declare type: integer"
 
-_at_least_one(x) if {
+_at_least(x, least) if {
 	is_number(x)
-	x >= 1
+	x >= least
 }
 
 _key_path(p, key) := array.concat(p.schemaSource, [key]) if {
@@ -132,6 +168,8 @@ page_parameters := {"page", "page_size", "pagesize", "per_page", "perpage", "pag
 # limit_partners make a GET operation paginated together with `limit`:
 # `limit` alone often just caps a result, and `starting_after` alone also
 # names the event to resume a stream after (OpenAI's GET /responses/{id}).
+# (Kubernetes' `continue` is left out: its watch operations take it with
+# `limit` and answer with an event stream, not pages.)
 limit_partners := {"offset", "after", "before", "starting_after", "ending_before"}
 
 # signals(op) are the names, as written, of the query parameters that make
@@ -242,8 +280,8 @@ has_array_property(s) if {
 
 # has_next_hint(s) holds when the body says how to reach the next page: a
 # property whose name, lower case without `_ - . @ $`, contains "next" or is
-# links, link, hasmore, cursor, cursors or continuationtoken, at the top
-# level or inside a top-level object property (meta, pagination,
+# links, link, hasmore, cursor, cursors, continue or continuationtoken, at
+# the top level or inside a top-level object property (meta, pagination,
 # response_metadata, …). A property that cannot be read counts, so as not
 # to guess.
 has_next_hint(s) if {
@@ -267,7 +305,7 @@ has_next_hint(s) if {
 	_next_name(name)
 }
 
-_next_names := {"links", "link", "hasmore", "cursor", "cursors", "continuationtoken"}
+_next_names := {"links", "link", "hasmore", "cursor", "cursors", "continue", "continuationtoken"}
 
 _next_name(name) if contains(_squash(name), "next")
 

@@ -10,9 +10,9 @@
 #   (without case) `page`, `page_size`, `pageSize`, `per_page`, `perPage`,
 #   `page_token`, `pageToken` or `cursor`, or `limit` together with
 #   `offset`, `after`, `before`, `starting_after` or `ending_before`
-#   (`limit` alone often just caps a result). Its body is the first
-#   `application/json` or `+json` media type with a schema of the lowest
-#   2xx response (else `2XX`).
+#   (`limit` alone often just caps a result). Its
+#   body is the first `application/json` or `+json` media type with a
+#   schema of the lowest 2xx response (else `2XX`).
 #
 #   To avoid false positives the rule reports only bodies it can read as an
 #   object: the schema declares properties (itself or in `allOf` members,

@@ -14,17 +14,16 @@
 #   Its body is the first `application/json` or `+json` media type with a
 #   schema of the lowest 2xx response (else `2XX`).
 #
-#   The response passes when it declares a `Link` header (any case), or
-#   when its body has a property whose name, in lower case without
-#   `_ - . @ $`, contains `next` or is `links`, `link`, `hasmore`,
-#   `cursor`, `cursors` or `continuationtoken` — at the top level or inside
-#   a top-level object property (`meta`, `pagination`,
-#   `response_metadata`, …; local `$ref`s followed, `allOf` members
-#   merged). A total count alone does not pass: the client would have to
-#   compute the next page. The rule reports a bare array body without a
+#   The response passes when it declares a `Link` header (any case), or when its
+#   body has a property whose name, in lower case without `_ - . @ $`, contains
+#   `next` or is `links`, `link`, `hasmore`, `cursor`, `cursors`, `continue` or
+#   `continuationtoken` — at the top level or inside a top-level object property
+#   (`meta`, `pagination`, `response_metadata`, …; local `$ref`s followed,
+#   `allOf` members merged). A total count alone does not pass: the client would
+#   have to compute the next page. The rule reports a bare array body without a
 #   `Link` header, and an object body it can read (declared properties, no
-#   `anyOf`/`oneOf`, every `$ref` followed) with neither; bodies that are
-#   not JSON or have no schema are not reported.
+#   `anyOf`/`oneOf`, every `$ref` followed) with neither; bodies that are not
+#   JSON or have no schema are not reported.
 #
 #   ```yaml
 #   # bad: GET /pets?limit=10&offset=20

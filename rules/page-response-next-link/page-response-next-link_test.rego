@@ -87,3 +87,9 @@ test_lowest_2xx_is_judged if {
 	two := object.union(o, {"responses": [object.union(o.responses[0], {"status": "202"}), ok]})
 	count(rule.violations) == 0 with input as run(two, [])
 }
+
+test_continue_token_is_a_next_hint if {
+	meta := {"type": "object", "properties": {"continue": {"type": "string"}, "resourceVersion": {"type": "string"}}}
+	list := with_props({"items": {"type": "array", "items": {"type": "object"}}, "metadata": meta})
+	count(rule.violations) == 0 with input as run(op(["page_token", "limit"], list, []), [])
+}

@@ -1,12 +1,15 @@
 # METADATA
 # title: The page-size parameter has a default
 # description: |
-#   A `page_size` query parameter declares the page size a client gets
-#   when it does not send one, as `default` in its schema (on the parameter
-#   itself in Swagger 2.0).
+#   A page-size query parameter (`page_size`, `per_page`, `limit`) declares the
+#   page size a client gets when it does not send one, as `default` in its
+#   schema (on the parameter itself in Swagger 2.0).
 #
-#   The page-size parameter is a query parameter named `page_size` or
-#   `pageSize`, compared without case (`PageSize` counts).
+#   The page-size parameter is a query parameter named `page_size`,
+#   `pageSize`, `per_page` or `perPage`, compared without case (`PageSize`
+#   counts), or `limit` in a paginated GET operation (one that also takes
+#   `offset`, `after`, `before`, `starting_after` or `ending_before`, or a
+#   page, page-size or cursor parameter).
 #
 #   Parameters are taken from the operations under `paths`, path-item
 #   parameters included. A parameter shared by several operations (a
@@ -39,7 +42,7 @@ import data.specgate.lib.pagination
 import data.specgate.lib.util
 
 violations contains util.violation(pagination.schema_path(p), msg) if {
-	some p in pagination.query_parameters({"page_size", "pagesize"})
+	some p in pagination.size_parameters
 	not _has_default(p.schema)
 	msg := sprintf("%s must declare a default value in its schema", [pagination.subject(p)])
 }

@@ -1,12 +1,16 @@
 # METADATA
 # title: The page-size parameter is optional
 # description: |
-#   A `page_size` query parameter is optional (`required: false` or no
-#   `required`): the server picks a sensible page size when a client does
-#   not ask for one, so that simple clients need not know about paging.
+#   A page-size query parameter (`page_size`, `per_page`, `limit`) is optional
+#   (`required: false` or no `required`): the server picks a sensible page size
+#   when a client does not ask for one, so that simple clients need not know
+#   about paging.
 #
-#   The page-size parameter is a query parameter named `page_size` or
-#   `pageSize`, compared without case (`PageSize` counts).
+#   The page-size parameter is a query parameter named `page_size`,
+#   `pageSize`, `per_page` or `perPage`, compared without case (`PageSize`
+#   counts), or `limit` in a paginated GET operation (one that also takes
+#   `offset`, `after`, `before`, `starting_after` or `ending_before`, or a
+#   page, page-size or cursor parameter).
 #
 #   Parameters are taken from the operations under `paths`, path-item
 #   parameters included. A parameter shared by several operations (a
@@ -40,7 +44,7 @@ import data.specgate.lib.pagination
 import data.specgate.lib.util
 
 violations contains util.violation(array.concat(p.source, ["required"]), msg) if {
-	some p in pagination.query_parameters({"page_size", "pagesize"})
+	some p in pagination.size_parameters
 	p.required
 	msg := sprintf("%s must be optional (required: false)", [pagination.subject(p)])
 }

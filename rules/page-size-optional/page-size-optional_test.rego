@@ -47,6 +47,19 @@ test_two_users_read_naturally if {
 
 test_other_names_and_locations_are_ignored if {
 	header := object.union(param("page_size", true, own), {"in": "header"})
-	ops := [op("get", "/pets", [param("size", true, own), param("per_page", true, own), header])]
+	ops := [op("get", "/pets", [param("size", true, own), header])]
 	count(rule.violations) == 0 with input as {"operations": ops}
+}
+
+test_per_page_counts if {
+	vs := rule.violations with input as {"operations": [op("get", "/pets", [param("per_page", true, own)])]}
+	{v.message | some v in vs} == {"query parameter \"per_page\" of GET /pets must be optional (required: false)"}
+}
+
+test_limit_counts_where_the_operation_is_paginated if {
+	limit := param("limit", true, own)
+	offset := object.union(param("offset", false, ["paths", "/pets", "get", "parameters", 1]), {"name": "offset"})
+	vs := rule.violations with input as {"operations": [op("get", "/pets", [limit, offset])]}
+	{v.message | some v in vs} == {"query parameter \"limit\" of GET /pets must be optional (required: false)"}
+	count(rule.violations) == 0 with input as {"operations": [op("get", "/search", [limit])]}
 }

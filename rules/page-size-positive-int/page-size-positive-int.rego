@@ -1,17 +1,20 @@
 # METADATA
 # title: The page-size parameter is a positive integer
 # description: |
-#   A `page_size` query parameter is a positive integer: its schema has
-#   `type: integer` (in OpenAPI 3.1 a type list containing "integer"), a
-#   lower bound of at least 1, and a `default` of at least 1 when it has
-#   one. The lower bound is `minimum: 1` or more, `minimum: 0` with
-#   `exclusiveMinimum: true` (Swagger 2.0, OpenAPI 3.0) or
+#   A page-size query parameter (`page_size`, `per_page`, `limit`) is a positive
+#   integer: its schema has `type: integer` (in OpenAPI 3.1 a type list
+#   containing "integer"), a lower bound of at least 1, and a `default` of at
+#   least 1 when it has one. The lower bound is `minimum: 1` or more, `minimum:
+#   0` with `exclusiveMinimum: true` (Swagger 2.0, OpenAPI 3.0) or
 #   `exclusiveMinimum: 0` or more (OpenAPI 3.1). A parameter that is not an
-#   integer is reported for that only; otherwise a missing or low minimum
-#   and a low default are reported each on their key.
+#   integer is reported for that only; otherwise a missing or low minimum and a
+#   low default are reported each on their key.
 #
-#   The page-size parameter is a query parameter named `page_size` or
-#   `pageSize`, compared without case (`PageSize` counts).
+#   The page-size parameter is a query parameter named `page_size`,
+#   `pageSize`, `per_page` or `perPage`, compared without case (`PageSize`
+#   counts), or `limit` in a paginated GET operation (one that also takes
+#   `offset`, `after`, `before`, `starting_after` or `ending_before`, or a
+#   page, page-size or cursor parameter).
 #
 #   Parameters are taken from the operations under `paths`, path-item
 #   parameters included. A parameter shared by several operations (a
@@ -44,7 +47,7 @@ import data.specgate.lib.pagination
 import data.specgate.lib.util
 
 violations contains util.violation(path, msg) if {
-	some p in pagination.query_parameters({"page_size", "pagesize"})
+	some p in pagination.size_parameters
 	some [path, problem] in pagination.positive_int_problems(p)
 	msg := sprintf("%s %s", [pagination.subject(p), problem])
 }

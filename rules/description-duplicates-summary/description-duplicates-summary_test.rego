@@ -1,0 +1,25 @@
+package specgate.rules["description-duplicates-summary_test"]
+
+import data.specgate.rules["description-duplicates-summary"] as rule
+
+op(summary, description) := {"path": "/pets", "method": "get", "summary": summary, "description": description, "webhook": "", "callback": "", "source": ["paths", "/pets", "get"]}
+
+run(ops, items, info) := vs if vs := rule.violations with input as {"operations": ops, "webhooks": [], "callbacks": [], "pathItems": items, "document": {"info": info}}
+
+test_operation_repeats if {
+	vs := run([op("List pets", "list  PETS.\n")], [], {})
+	vs == {{"path": ["paths", "/pets", "get", "description"], "message": `the description of GET /pets only repeats its summary ("List pets")`}}
+}
+
+test_different_or_missing_pass if {
+	count(run([op("List pets", "Returns the pets of the store."), op("", ""), op("List pets", "")], [], {})) == 0
+}
+
+test_path_item_and_info if {
+	item := {"path": "/pets", "node": {"summary": "Pets", "description": "Pets"}, "source": ["paths", "/pets"]}
+	vs := run([], [item], {"summary": "Pet store", "description": "Pet store."})
+	vs == {
+		{"path": ["paths", "/pets", "description"], "message": `the description of path /pets only repeats its summary ("Pets")`},
+		{"path": ["info", "description"], "message": `info.description only repeats info.summary ("Pet store")`},
+	}
+}

@@ -1,0 +1,274 @@
+# METADATA
+# description: |
+#   Helpers of the style rules (families headers, structure, naming and
+#   documentation): what is written at a place of the entry document, how
+#   messages name responses that several operations share, HTTP header
+#   names, the case convention an API uses for its identifiers, and the
+#   shape of path templates.
+package specgate.lib.style
+
+import data.specgate.lib.naming
+import data.specgate.lib.util
+
+# References written for a response, a request body or a header, read
+# from the node that holds them (the input follows a $ref one level, so
+# an operation's node keeps its responses as written). Undefined when the
+# value is written in place.
+response_ref(op, resp) := r if {
+	r := op.node.responses[resp.status]["$ref"]
+	is_string(r)
+}
+
+request_body_ref(op) := r if {
+	r := op.node.requestBody["$ref"]
+	is_string(r)
+}
+
+header_ref(resp, h) := r if {
+	r := resp.node.headers[h.name]["$ref"]
+	is_string(r)
+}
+
+# The places where a response, a request body or a header is written: the
+# target of a local $ref (a shared definition under components), else
+# where the operation writes it. A diagnostic about the value then lands
+# once, where it is defined, rather than on each reference.
+response_at(op, resp) := pointer(response_ref(op, resp)) if startswith(response_ref(op, resp), "#/")
+
+else := resp.source
+
+request_body_at(op) := pointer(request_body_ref(op)) if startswith(request_body_ref(op), "#/")
+
+else := op.requestBody.source
+
+header_at(resp, h) := pointer(header_ref(resp, h)) if startswith(header_ref(resp, h), "#/")
+
+else := h.source
+
+# pointer(ref) is the path of a local reference: "#/components/x~1y" is
+# ["components", "x/y"].
+pointer(ref) := [_unescape(seg) | some seg in array.slice(segs, 1, count(segs))] if segs := split(ref, "/")
+
+_unescape(seg) := replace(replace(seg, "~1", "/"), "~0", "~")
+
+# blank(s) holds for a missing or whitespace-only text.
+blank(s) if not is_string(s)
+
+blank(s) if trim_space(s) == ""
+
+# _users maps each $ref written for a response or a request body to the
+# positions, in _all_operations, of the operations that use it: the whole
+# value of a partial rule, built once.
+_users := _ref_index
+
+_ref_index[r] contains i if {
+	some i, op in _all_operations
+	some resp in op.node.responses
+	r := resp["$ref"]
+	is_string(r)
+}
+
+_ref_index[r] contains i if {
+	some i, op in _all_operations
+	r := op.node.requestBody["$ref"]
+	is_string(r)
+}
+
+# _all_operations are the operations under paths, webhooks and callbacks,
+# in that order.
+_all_operations := array.concat(array.concat(input.operations, object.get(input, "webhooks", [])), object.get(input, "callbacks", []))
+
+# shared_by(r) names the operations that use a reference: the first one in
+# source order and how many others ("GET /a and 2 other operations").
+shared_by(r) := _where(naming.operation(_all_operations[min(users)]), count(users)) if users := _users[r]
+
+_where(first, 1) := first
+
+_where(first, 2) := sprintf("%s and 1 other operation", [first])
+
+_where(first, n) := sprintf("%s and %d other operations", [first, n - 1]) if n > 2
+
+# response_name(op, resp) names a response in messages. A response written
+# as a $ref (shared by several operations) is named by its reference and
+# its users, so that every operation that leads to it gives the same
+# message and the linter reports it once where it is written.
+response_name(op, resp) := sprintf("response %s (used by %s)", [r, shared_by(r)]) if {
+	r := response_ref(op, resp)
+} else := sprintf("%s response %s", [naming.operation(op), resp.status])
+
+# request_body_name(op) names the request body of an operation in
+# messages, by its reference and its users when it is shared.
+request_body_name(op) := sprintf("request body %s (used by %s)", [r, shared_by(r)]) if {
+	r := request_body_ref(op)
+} else := sprintf("the request body of %s", [naming.operation(op)])
+
+# response_uses are the responses of the operations under paths, webhooks
+# and callbacks as {"op", "response"}: once per operation for a response
+# written in place, once for a shared response (with its first user, the
+# operation its messages name first). Rules whose finding does not depend
+# on the operation iterate these rather than every operation's responses,
+# so that a response shared by hundreds of operations is judged once.
+response_uses contains {"op": op, "response": resp} if {
+	some op in _all_operations
+	some resp in op.responses
+	not response_ref(op, resp)
+}
+
+response_uses contains {"op": op, "response": resp} if {
+	some r, users in _users
+	op := _all_operations[min(users)]
+	some resp in op.responses
+	response_ref(op, resp) == r
+}
+
+# is_token(name) holds for a valid HTTP field name: a token of RFC 9110
+# (letters, digits and !#$%&'*+-.^_`|~).
+is_token(name) if regex.match(token_pattern, name)
+
+token_pattern := "^[!#$%&'*+.^_`|~0-9A-Za-z-]+$"
+
+# characters_outside(s, pattern) lists, for messages, the characters of s
+# that pattern (which matches whole valid texts) rejects one by one: each
+# once, in order of appearance, quoted, with whitespace named.
+characters_outside(s, pattern) := [_show(c) |
+	chars := split(s, "")
+	some i, c in chars
+	not regex.match(pattern, c)
+	not c in {d | some j, d in chars; j < i}
+]
+
+_show(" ") := "a space"
+
+_show("\t") := "a tab"
+
+_show(c) := sprintf("%q", [c]) if not c in {" ", "\t"}
+
+# response_headers are the headers of every response (see
+# response_uses), with their operation and response.
+response_headers contains {"op": use.op, "response": use.response, "header": h} if {
+	some use in response_uses
+	some h in use.response.headers
+}
+
+# header_parameters are the distinct in: header parameters.
+header_parameters contains p if {
+	some p in input.parameters
+	p["in"] == "header"
+}
+
+# has_header(resp, names) holds when a response declares a header whose
+# lower-case name is in names.
+has_header(resp, names) if {
+	some h in resp.headers
+	lower(h.name) in names
+}
+
+# Case conventions of identifiers. case_of(s) is the convention a
+# multi-word identifier is written in: "snake", "kebab", "camel" or
+# "pascal"; "other" when it mixes conventions or has other characters;
+# undefined for a single lower-case word, which fits snake, kebab and camel
+# case alike.
+case_of(s) := "snake" if {
+	contains(s, "_")
+	naming.is_snake(s)
+} else := "kebab" if {
+	contains(s, "-")
+	naming.is_kebab(s)
+} else := "camel" if {
+	regex.match(`^[a-z][a-z0-9]*[A-Z]`, s)
+	naming.is_camel(s)
+} else := "pascal" if {
+	is_pascal(s)
+} else := "other" if {
+	not regex.match(`^[a-z][a-z0-9]*$`, s)
+}
+
+is_pascal(s) if regex.match(`^[A-Z][a-zA-Z0-9]*$`, s)
+
+# fits(s, convention) holds when s is written in the convention (a single
+# lower-case word fits snake, kebab and camel case).
+fits(s, "snake") if naming.is_snake(s)
+
+fits(s, "kebab") if naming.is_kebab(s)
+
+fits(s, "camel") if naming.is_camel(s)
+
+fits(s, "pascal") if is_pascal(s)
+
+convention_names := {
+	"snake": "snake_case",
+	"kebab": "kebab-case",
+	"camel": "camelCase",
+	"pascal": "PascalCase",
+}
+
+# respell(s, convention) is s written in the convention.
+respell(s, "snake") := naming.snake(s)
+
+respell(s, "kebab") := naming.kebab(s)
+
+respell(s, "camel") := naming.camel(s)
+
+respell(s, "pascal") := naming.pascal(s)
+
+# dominant(counts) is the convention used by strictly more identifiers
+# than any other, from an object of counts by convention (without
+# "other"). Undefined on a tie or when nothing was counted.
+dominant(counts) := c if {
+	some c, n in counts
+	n > 0
+	every m in object.remove(counts, {c}) {
+		m < n
+	}
+}
+
+# Path templates. shape(path) is the list of segments of a path with each
+# whole-segment template written as "{}" and the templates inside other
+# segments as "{}" too: two paths with the same shape differ only in the
+# names of their templates.
+shape(path) := [regex.replace(s, `\{[^{}]*\}`, "{}") | some s in naming.path_segments(path)]
+
+# is_template(segment) holds for a segment that is one whole template.
+is_template(segment) if regex.match(`^\{[^{}]*\}$`, segment)
+
+# servers are the servers of the document, of path items and of
+# operations, each once.
+servers contains s if some s in input.servers
+
+servers contains s if {
+	some op in util.http_operations
+	some s in op.servers
+}
+
+# host(url) is the host of a server URL, lower case, templates kept
+# ("{region}.api.example.com"); undefined for a relative URL.
+host(url) := lower(m[1]) if {
+	some m in regex.find_all_string_submatch_n(`^(?:[A-Za-z][A-Za-z0-9+.-]*:|\{[^{}]*\}:)?//(?:[^@/?#]*@)?([^/:?#]+)`, url, 1)
+}
+
+# named_schemas are [name, source, schema] of the schemas under
+# components.schemas (Swagger 2.0: definitions), read from the document's
+# keys: in input.schemas a named schema first reached through a $ref of an
+# earlier one is listed at the referencing place, without its name.
+named_schemas contains [name, ["definitions", name], schema] if {
+	util.is_oas2
+	some name, schema in input.document.definitions
+}
+
+named_schemas contains [name, ["components", "schemas", name], schema] if {
+	not util.is_oas2
+	some name, schema in input.document.components.schemas
+}
+
+# schema_owner(source) names, for messages, the named schema or the
+# operation a schema is written in: "schema Pet", "GET /pets"; "" when it
+# is elsewhere.
+schema_owner(source) := sprintf("schema %s", [source[2]]) if {
+	source[0] == "components"
+	source[1] == "schemas"
+} else := sprintf("schema %s", [source[1]]) if {
+	source[0] == "definitions"
+} else := sprintf("%s %s", [upper(source[2]), source[1]]) if {
+	source[0] == "paths"
+	source[2] in {"get", "put", "post", "delete", "options", "head", "patch", "trace", "query"}
+} else := ""

@@ -1,0 +1,145 @@
+# METADATA
+# title: Request and response bodies have examples
+# description: |
+#   Every request and response body that has a schema comes with an
+#   example: in OpenAPI 3 an `example` or `examples` on the media type or
+#   its schema; in Swagger 2.0 an `example` on the schema, or, for a
+#   response, an entry of its `examples`. Mock servers answer from
+#   examples, contract tests send them, and documentation shows them; a
+#   body without one leaves readers to assemble a valid payload from the
+#   schema by hand.
+#
+#   The schema counts when it or, for an array, its `items` has an
+#   example, following one local `$ref`. Only structured bodies are
+#   reported: a body whose schema is a string, a number, a boolean or null
+#   (files included) is clear from its schema and easy to generate, and
+#   media types without a schema, the bodies of 204 and 304 responses and
+#   of HEAD responses are not reported.
+#   Operations under `paths`, `webhooks` and `callbacks` are checked. The
+#   rule reports on the media type (Swagger 2.0: on the schema), once where
+#   a shared response or request body is written.
+#
+#   ```yaml
+#   responses:
+#     "200":
+#       content:
+#         application/json:
+#           schema: {$ref: "#/components/schemas/Pet"}   # bad: no example
+#           example: {id: 7, name: Rex}                  # good
+#   ```
+# custom:
+#   category: Documentation
+#   maturity: Gold
+#   severity: warn
+#   family: documentation
+#   formats: [oas2, oas3]
+#   peers: ["vacuum:oas3-missing-example"]
+#   howToFix: |
+#     Add an `example` with a realistic payload to the media type, or
+#     several named `examples` for distinct cases (Swagger 2.0: an `example`
+#     on the schema, or the response's `examples` keyed by media type).
+package specgate.rules["media-type-examples"]
+
+import data.specgate.lib.health
+import data.specgate.lib.style
+import data.specgate.lib.util
+
+# OpenAPI 3: one finding per media type.
+violations contains util.violation(path, msg) if {
+	not util.is_oas2
+	some op in util.http_operations
+	op.requestBody != null
+	some mt in op.requestBody.content
+	not _media_example(mt.node)
+	_needs_example(mt)
+	path := array.concat(style.request_body_at(op), ["content", mt.mediaType])
+	msg := sprintf("%s has no example for %s", [style.request_body_name(op), mt.mediaType])
+}
+
+violations contains util.violation(path, msg) if {
+	not util.is_oas2
+	some use in style.response_uses
+	op := use.op
+	resp := use.response
+	some mt in resp.content
+	not _media_example(mt.node)
+	_bodied(op, resp)
+	_needs_example(mt)
+	path := array.concat(style.response_at(op, resp), ["content", mt.mediaType])
+	msg := sprintf("%s has no example for %s", [style.response_name(op, resp), mt.mediaType])
+}
+
+# Swagger 2.0: one finding per body parameter or response schema.
+violations contains util.violation(array.concat(mt.source, ["schema"]), msg) if {
+	util.is_oas2
+	some op in util.http_operations
+	op.requestBody != null
+	mt := op.requestBody.content[0]
+	_needs_example(mt)
+	msg := sprintf("%s has no example", [style.request_body_name(op)])
+}
+
+violations contains util.violation(array.concat(style.response_at(op, resp), ["schema"]), msg) if {
+	util.is_oas2
+	some use in style.response_uses
+	op := use.op
+	resp := use.response
+	_bodied(op, resp)
+	count(resp.content) > 0
+	every mt in resp.content {
+		_needs_example(mt)
+		not _swagger_example(resp.node, mt.mediaType)
+	}
+	msg := sprintf("%s has no example", [style.response_name(op, resp)])
+}
+
+_bodied(op, resp) if {
+	op.method != "head"
+	not resp.status in {"204", "304"}
+}
+
+# _needs_example holds for a media type with a structured schema (not a
+# scalar, not a file) that has no example of its own.
+_needs_example(mt) if {
+	is_object(mt.schema)
+	health.resolved(mt.schema)
+	s := health.deref(mt.schema)
+	not _scalar(s)
+	not _schema_example(s)
+}
+
+# _scalar holds for a schema typed as strings, numbers, booleans or null
+# only, which includes files (format binary, contentEncoding).
+_scalar(s) if s.type in _scalar_types
+
+_scalar(s) if {
+	is_array(s.type)
+	count(s.type) > 0
+	every t in s.type {
+		t in _scalar_types
+	}
+}
+
+_scalar_types := {"string", "integer", "number", "boolean", "null"}
+
+_schema_example(s) if _has_example(s)
+
+_schema_example(s) if {
+	is_object(s.items)
+	health.resolved(s.items)
+	_has_example(health.deref(s.items))
+}
+
+_has_example(s) if _defined(s, "example")
+
+_has_example(s) if count(object.get(s, "examples", [])) > 0
+
+_media_example(node) if _defined(node, "example")
+
+_media_example(node) if count(object.get(node, "examples", {})) > 0
+
+_swagger_example(node, media_type) if media_type in object.keys(object.get(node, "examples", {}))
+
+# _defined(obj, key) holds when obj has key, whatever its value (null and
+# false included).
+_defined(obj, key) if _ = obj[key]

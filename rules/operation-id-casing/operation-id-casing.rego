@@ -1,0 +1,85 @@
+# METADATA
+# title: Operation ids follow the API's casing convention
+# description: |
+#   Every `operationId` is written in the convention most of the API's
+#   operation ids use: camelCase (`listPets`), PascalCase (`ListPets`),
+#   snake_case (`list_pets`) or kebab-case (`list-pets`). Code generators
+#   turn operation ids into method names; ids in one convention give one
+#   consistent client, and a stray `List_pets` among `listPets` ids is
+#   usually a typo.
+#
+#   The convention is the API's own, not a fixed one: each id that has
+#   several words is classified, and the convention with strictly more ids
+#   than any other is expected; on a tie nothing is reported. Parts
+#   separated by `/` or `.` are namespaces and are judged one by one
+#   (`repos/get-content` is kebab-case). A single lower-case word (`list`)
+#   fits camelCase, snake_case and kebab-case. Operations under `paths`,
+#   `webhooks` and `callbacks` are checked; the rule reports on the
+#   `operationId` and suggests a spelling in the expected convention.
+#
+#   ```yaml
+#   # most ids are camelCase
+#   operationId: listPets
+#   operationId: create_pet    # bad
+#   operationId: createPet     # good
+#   ```
+# custom:
+#   category: Naming
+#   maturity: Silver
+#   severity: warn
+#   family: naming
+#   formats: [oas2, oas3]
+#   howToFix: |
+#     Rename the operation id as the message suggests. Generated clients
+#     name methods after operation ids, so the rename changes their code:
+#     do it before a release, or keep the old client method as an alias.
+package specgate.rules["operation-id-casing"]
+
+import data.specgate.lib.naming
+import data.specgate.lib.style
+import data.specgate.lib.util
+
+violations contains util.violation(array.concat(op.source, ["operationId"]), msg) if {
+	some op in util.http_operations
+	op.operationId != ""
+	some part in _parts(op.operationId)
+	not style.fits(part, _convention)
+	msg := sprintf("operationId %q of %s is not %s, the convention of most operation ids in this API%s", [
+		op.operationId, naming.operation(op), style.convention_names[_convention], _hint(op.operationId),
+	])
+}
+
+# _parts are the namespace parts of an id: "repos/get-content" is "repos"
+# and "get-content".
+_parts(id) := [p | some p in regex.split(`[/.]`, id); p != ""]
+
+# _class is the convention an id is written in; "mixed" when its parts
+# disagree or one fits none; undefined when every part is a single
+# lower-case word.
+_class(id) := c if {
+	classes := {style.case_of(p) | some p in _parts(id)}
+	count(classes) == 1
+	some c in classes
+	c != "other"
+} else := "mixed" if {
+	count({style.case_of(p) | some p in _parts(id)}) > 0
+}
+
+_ids := {op.operationId | some op in util.http_operations; op.operationId != ""}
+
+_classes := {id: _class(id) | some id in _ids}
+
+_counts := {c: count({id | some id, c2 in _classes; c2 == c}) | some c, _ in style.convention_names}
+
+_convention := style.dominant(_counts)
+
+_hint(id) := sprintf(" (use %q)", [fixed]) if {
+	fixed := concat("", [_respell(t) | some t in regex.find_n(`[/.]|[^/.]+`, id, -1)])
+	every p in _parts(fixed) {
+		style.fits(p, _convention)
+	}
+} else := ""
+
+_respell(t) := t if t in {"/", "."}
+
+else := style.respell(t, _convention)
