@@ -84,7 +84,7 @@ func (p *jsonParser) describe() string {
 func (p *jsonParser) newNode(k Kind, start Pos) (*Node, error) {
 	p.nodes++
 	if p.lim.MaxNodes > 0 && p.nodes > p.lim.MaxNodes {
-		return nil, p.errorf("document has more than %d values", p.lim.MaxNodes)
+		return nil, p.errorf("document has more than %d values (--max-values)", p.lim.MaxNodes)
 	}
 	if len(p.slab) == 0 {
 		p.slab = make([]Node, 512)
@@ -113,7 +113,7 @@ func (p *jsonParser) skipSpace() {
 
 func (p *jsonParser) value(depth int) (*Node, error) {
 	if depth > p.lim.MaxDepth {
-		return nil, p.errorf("nesting deeper than %d levels", p.lim.MaxDepth)
+		return nil, p.errorf("nesting deeper than %d levels (--max-depth)", p.lim.MaxDepth)
 	}
 	start := p.here()
 	switch c := p.data[p.pos]; {

@@ -37,12 +37,15 @@ func parseYAML(data []byte, lim Limits) (*Node, error) {
 	}
 	if doc.Kind == yaml.DocumentNode && len(doc.Content) == 1 {
 		c := &yamlConv{lim: lim, src: data, memo: map[*yaml.Node]*Node{}, size: map[*Node]int64{}}
+		// Merge keys copy fields while converting, so their budget is set
+		// before: a multiple of the values written in the file.
+		c.mergeBudget = aliasBudget(lim, countWritten(doc.Content[0]))
 		n, err := c.node(doc.Content[0], 0)
 		if err != nil {
 			return nil, err
 		}
-		if c.aliases > 0 && c.expanded(n) > int64(lim.MaxAliasFactor)*int64(c.real)+1000 {
-			return nil, &SyntaxError{Pos: Pos{1, 1}, Msg: fmt.Sprintf("YAML aliases expand %d values to more than %d (an alias bomb?)", c.real, int64(lim.MaxAliasFactor)*int64(c.real)+1000)}
+		if err := c.checkAliases(n); err != nil {
+			return nil, err
 		}
 		return n, nil
 	}
@@ -132,7 +135,9 @@ type yamlConv struct {
 	memo    map[*yaml.Node]*Node
 	size    map[*Node]int64
 	real    int
-	aliases int
+	aliases []yamlAlias // every alias converted, for the alias bomb check
+	// mergeBudget is how many fields merge keys (<<) may still copy.
+	mergeBudget int64
 	// indent is the indentation of the block collection holding the value
 	// being converted: continuation lines of its scalars are indented more.
 	indent int
@@ -144,20 +149,24 @@ func (c *yamlConv) pos(line, col int) Pos { return Pos{Line: int32(line), Col: i
 
 func (c *yamlConv) node(y *yaml.Node, depth int) (*Node, error) {
 	if depth > c.lim.MaxDepth {
-		return nil, &SyntaxError{Pos: c.pos(y.Line, y.Column), Msg: fmt.Sprintf("nesting deeper than %d levels", c.lim.MaxDepth)}
+		return nil, &SyntaxError{Pos: c.pos(y.Line, y.Column), Msg: fmt.Sprintf("nesting deeper than %d levels (--max-depth)", c.lim.MaxDepth)}
 	}
 	if y.Kind == yaml.AliasNode {
-		c.aliases++
 		if y.Alias == nil {
 			return nil, &SyntaxError{Pos: c.pos(y.Line, y.Column), Msg: "alias to an unknown anchor"}
 		}
 		if n, ok := c.memo[y.Alias]; ok && n != nil {
+			c.aliases = append(c.aliases, yamlAlias{y, n})
 			return n, nil
 		}
 		if _, ok := c.memo[y.Alias]; ok {
 			return nil, &SyntaxError{Pos: c.pos(y.Line, y.Column), Msg: fmt.Sprintf("alias *%s refers to a node that contains it", y.Value)}
 		}
-		return c.node(y.Alias, depth)
+		n, err := c.node(y.Alias, depth)
+		if err == nil {
+			c.aliases = append(c.aliases, yamlAlias{y, n})
+		}
+		return n, err
 	}
 	if y.Anchor != "" {
 		if n, ok := c.memo[y]; ok && n != nil {
@@ -167,7 +176,7 @@ func (c *yamlConv) node(y *yaml.Node, depth int) (*Node, error) {
 	}
 	c.real++
 	if c.lim.MaxNodes > 0 && c.real > c.lim.MaxNodes {
-		return nil, &SyntaxError{Pos: c.pos(y.Line, y.Column), Msg: fmt.Sprintf("document has more than %d values", c.lim.MaxNodes)}
+		return nil, &SyntaxError{Pos: c.pos(y.Line, y.Column), Msg: fmt.Sprintf("document has more than %d values (--max-values)", c.lim.MaxNodes)}
 	}
 	n := &Node{Range: Range{Start: c.pos(y.Line, y.Column)}}
 	switch y.Kind {
@@ -213,8 +222,9 @@ func (c *yamlConv) mapping(n *Node, y *yaml.Node, depth int) (Pos, error) {
 	var last Pos
 	for i := 0; i+1 < len(y.Content); i += 2 {
 		ky, vy := y.Content[i], y.Content[i+1]
-		if ky.Kind != yaml.ScalarNode {
-			return Pos{}, &SyntaxError{Pos: c.pos(ky.Line, ky.Column), Msg: "mapping keys must be scalars"}
+		key, keyEnd, err := c.key(ky)
+		if err != nil {
+			return Pos{}, err
 		}
 		c.indent = ky.Column - 1
 		v, err := c.node(vy, depth+1)
@@ -222,29 +232,23 @@ func (c *yamlConv) mapping(n *Node, y *yaml.Node, depth int) (Pos, error) {
 			return Pos{}, err
 		}
 		last = c.valueEnd(vy, v)
-		if ky.Tag == "!!merge" && ky.Value == "<<" {
-			switch v.Kind {
-			case Object:
-				merges = append(merges, v)
-			case Array:
-				merges = append(merges, v.Items...)
+		if ky.Kind == yaml.ScalarNode && ky.Tag == "!!merge" && ky.Value == "<<" {
+			if merges, err = c.merges(merges, ky, v); err != nil {
+				return Pos{}, err
 			}
 			continue
 		}
-		if f := findField(n.Fields, &index, ky.Value); f != nil {
-			return Pos{}, &SyntaxError{Pos: c.pos(ky.Line, ky.Column), Msg: fmt.Sprintf("duplicate key %q (first defined at %d:%d)", ky.Value, f.KeyRange.Start.Line, f.KeyRange.Start.Col)}
+		if f := findField(n.Fields, &index, key); f != nil {
+			return Pos{}, &SyntaxError{Pos: c.pos(ky.Line, ky.Column), Msg: fmt.Sprintf("duplicate key %q (first defined at %d:%d)", key, f.KeyRange.Start.Line, f.KeyRange.Start.Col)}
 		}
 		start := c.pos(ky.Line, ky.Column)
-		n.Fields = append(n.Fields, Field{Key: ky.Value, KeyRange: Range{Start: start, End: c.scalarEnd(ky)}, Value: v})
+		n.Fields = append(n.Fields, Field{Key: key, KeyRange: Range{Start: start, End: keyEnd}, Value: v})
 		if index != nil {
-			index[ky.Value] = len(n.Fields) - 1
+			index[key] = len(n.Fields) - 1
 		}
 	}
 	// Merge keys (<<) add the fields the mapping does not define itself.
 	for _, m := range merges {
-		if m.Kind != Object {
-			continue
-		}
 		for _, f := range m.Fields {
 			if findField(n.Fields, &index, f.Key) == nil {
 				n.Fields = append(n.Fields, f)
@@ -255,6 +259,56 @@ func (c *yamlConv) mapping(n *Node, y *yaml.Node, depth int) (Pos, error) {
 		}
 	}
 	return last, nil
+}
+
+// key reads a mapping key: a scalar, or an alias to one (an alias stands
+// for its anchored value, wherever it is written).
+func (c *yamlConv) key(ky *yaml.Node) (string, Pos, error) {
+	switch {
+	case ky.Kind == yaml.ScalarNode:
+		return ky.Value, c.scalarEnd(ky), nil
+	case ky.Kind == yaml.AliasNode && ky.Alias != nil && ky.Alias.Kind == yaml.ScalarNode:
+		return ky.Alias.Value, c.valueEnd(ky, nil), nil
+	case ky.Kind == yaml.AliasNode && ky.Alias != nil:
+		return "", Pos{}, &SyntaxError{Pos: c.pos(ky.Line, ky.Column), Msg: fmt.Sprintf("mapping keys must be scalars; *%s stands for a %s", ky.Value, yamlKindName(ky.Alias.Kind))}
+	}
+	return "", Pos{}, &SyntaxError{Pos: c.pos(ky.Line, ky.Column), Msg: "mapping keys must be scalars"}
+}
+
+func yamlKindName(k yaml.Kind) string {
+	switch k {
+	case yaml.MappingNode:
+		return "mapping"
+	case yaml.SequenceNode:
+		return "sequence"
+	}
+	return "scalar"
+}
+
+// merges adds the mappings a merge key (<<) names: a mapping or a sequence
+// of mappings, as YAML's merge key type defines. Each copies its fields,
+// which is charged to the merge budget so that many merges of a large
+// mapping cannot cost the square of the file's size.
+func (c *yamlConv) merges(merges []*Node, ky *yaml.Node, v *Node) ([]*Node, error) {
+	add := func(m *Node) error {
+		if m.Kind != Object {
+			return &SyntaxError{Pos: m.Range.Start, Msg: fmt.Sprintf("the merge key << takes a mapping or a sequence of mappings, found %s", m.Kind)}
+		}
+		if c.mergeBudget -= int64(len(m.Fields)); c.mergeBudget < 0 {
+			return &SyntaxError{Pos: c.pos(ky.Line, ky.Column), Msg: fmt.Sprintf("YAML merge keys copy more than %d times the values written (an alias bomb?); raise --max-alias-expansion to allow it", c.lim.MaxAliasFactor)}
+		}
+		merges = append(merges, m)
+		return nil
+	}
+	if v.Kind == Array {
+		for _, it := range v.Items {
+			if err := add(it); err != nil {
+				return nil, err
+			}
+		}
+		return merges, nil
+	}
+	return merges, add(v)
 }
 
 // findField returns the field for key: by a linear search in small
@@ -310,6 +364,14 @@ func (c *yamlConv) scalar(n *Node, y *yaml.Node) {
 			n.Kind, n.Value = Number, lit
 		} else {
 			n.Kind = String
+		}
+	case "!!str":
+		n.Kind = String
+		// yaml.v3 resolves a plain number beyond float64 (1e400) as a
+		// string; YAML's core schema, and JSON, make it a number. Its
+		// literal is kept as written, like every number's.
+		if y.Style == 0 && isJSONNumber(y.Value) {
+			n.Kind = Number
 		}
 	default:
 		n.Kind = String
@@ -560,6 +622,53 @@ func (c *yamlConv) scanQuoted(y *yaml.Node) (Pos, bool) {
 		}
 	}
 	return Pos{}, false
+}
+
+// yamlAlias is one alias written in the file and the value it stands for.
+type yamlAlias struct {
+	y *yaml.Node
+	n *Node
+}
+
+// aliasBudget is how many values a file of written values may expand to.
+func aliasBudget(lim Limits, written int) int64 {
+	return int64(lim.MaxAliasFactor)*int64(written) + 1000
+}
+
+// countWritten counts the values written in a YAML tree, not following
+// aliases.
+func countWritten(root *yaml.Node) int {
+	n := 0
+	stack := []*yaml.Node{root}
+	for len(stack) > 0 {
+		y := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		n++
+		stack = append(stack, y.Content...)
+	}
+	return n
+}
+
+// checkAliases fails when the aliases of a document expand it beyond the
+// alias budget, naming the alias that stands for the most values.
+func (c *yamlConv) checkAliases(root *Node) error {
+	if len(c.aliases) == 0 {
+		return nil
+	}
+	budget := aliasBudget(c.lim, c.real)
+	total := c.expanded(root)
+	if total <= budget {
+		return nil
+	}
+	worst := c.aliases[0]
+	for _, a := range c.aliases[1:] {
+		if c.expanded(a.n) > c.expanded(worst.n) {
+			worst = a
+		}
+	}
+	return &SyntaxError{Pos: c.pos(worst.y.Line, worst.y.Column), Msg: fmt.Sprintf(
+		"YAML aliases expand %d values to more than %d (an alias bomb?); *%s alone stands for %d values. Raise --max-alias-expansion to allow it",
+		c.real, budget, worst.y.Value, c.expanded(worst.n))}
 }
 
 // expanded is the number of values n stands for once aliases are expanded,
