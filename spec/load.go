@@ -41,8 +41,16 @@ type Options struct {
 	Limits Limits
 	// AllowRemoteRefs lets $refs in local files point to http(s) URLs.
 	AllowRemoteRefs bool
-	HTTPClient      *http.Client
-	Stdin           io.Reader
+	// RefRoot is the folder whose tree $refs may read local files from.
+	// Empty means the folder of each entry file (the working directory for
+	// standard input), so that a hostile specification cannot read
+	// /etc/passwd or ~/.ssh through a $ref.
+	RefRoot string
+	// AllowExternalRefs lets $refs read any local file, not only those
+	// under the ref root.
+	AllowExternalRefs bool
+	HTTPClient        *http.Client
+	Stdin             io.Reader
 }
 
 // Loader loads specifications. It is safe to use a Loader from several
@@ -114,6 +122,7 @@ func (l *Loader) Load(ctx context.Context, name string) (*Document, error) {
 // $refs.
 func (l *Loader) document(ctx context.Context, f *File) (*Document, error) {
 	d := &Document{Root: f, files: map[string]*File{f.key: f}, loader: l, refs: map[*Node]*Ref{}}
+	d.refRoot = l.refRoot(f.key)
 	if err := d.detect(); err != nil {
 		return nil, err
 	}
