@@ -207,6 +207,23 @@ func (p *jsonParser) number(start Pos) (*Node, error) {
 	return n, nil
 }
 
+// invalidUTF8 reports the first invalid UTF-8 byte of the string written
+// between offsets b and end. Escapes are ASCII, so the byte is in the
+// source; without one (an escape decoding to invalid text) the string's
+// start is reported.
+func (p *jsonParser) invalidUTF8(b, end int) error {
+	p.pos = b
+	for i := b; i < end; {
+		r, size := utf8.DecodeRune(p.data[i:end])
+		if r == utf8.RuneError && size <= 1 {
+			p.pos = i
+			return p.errorf("invalid UTF-8 (byte 0x%02x) in string; specifications must be UTF-8 text", p.data[i])
+		}
+		i += size
+	}
+	return p.errorf("invalid UTF-8 in string")
+}
+
 // str parses a string starting at the opening quote and returns its decoded
 // value.
 func (p *jsonParser) str() (string, error) {
@@ -220,8 +237,7 @@ func (p *jsonParser) str() (string, error) {
 		if c == '"' {
 			raw := d[b:i]
 			if !ascii && !utf8.Valid(raw) {
-				p.pos = b
-				return "", p.errorf("invalid UTF-8 in string")
+				return "", p.invalidUTF8(b, i)
 			}
 			p.pos = i + 1
 			return string(raw), nil
@@ -253,8 +269,7 @@ func (p *jsonParser) str() (string, error) {
 		switch {
 		case c == '"':
 			if !utf8.Valid(buf) {
-				p.pos = b
-				return "", p.errorf("invalid UTF-8 in string")
+				return "", p.invalidUTF8(b, i)
 			}
 			p.pos = i + 1
 			return string(buf), nil

@@ -61,14 +61,25 @@ func (r refRoot) check(from, key string) string {
 		return fmt.Sprintf("names %s, which cannot be located: %v", key, err)
 	}
 	if !within(r.lexical, abs) {
-		return fmt.Sprintf("reads %s, outside %s (the folder tree $refs may read); pass --allow-external-refs or --ref-root DIR to allow it", abs, r.lexical)
+		return fmt.Sprintf("reads %s, outside %s (the folder tree $refs may read); pass --allow-external-refs or --ref-root DIR to allow it", shortPath(abs), shortPath(r.lexical))
 	}
 	// A symbolic link inside the tree may lead out of it. A file that does
 	// not exist has nothing to resolve: reading it fails with its own error.
 	if real, err := filepath.EvalSymlinks(abs); err == nil && !within(r.resolved, real) {
-		return fmt.Sprintf("reads %s, a symbolic link to %s, outside %s (the folder tree $refs may read); pass --allow-external-refs or --ref-root DIR to allow it", abs, real, r.lexical)
+		return fmt.Sprintf("reads %s, a symbolic link to %s, outside %s (the folder tree $refs may read); pass --allow-external-refs or --ref-root DIR to allow it", shortPath(abs), shortPath(real), shortPath(r.lexical))
 	}
 	return ""
+}
+
+// shortPath names an absolute path relative to the working directory when
+// it lies under it, as users name files on the command line.
+func shortPath(abs string) string {
+	if wd, err := os.Getwd(); err == nil && within(wd, abs) {
+		if rel, err := filepath.Rel(wd, abs); err == nil {
+			return rel
+		}
+	}
+	return abs
 }
 
 // within reports whether path is root or lies under it; both are absolute

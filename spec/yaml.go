@@ -85,6 +85,19 @@ func yamlError(err error, data []byte) error {
 	}
 	msg = strings.TrimPrefix(msg, "unmarshal errors:\n  ")
 	pos := Pos{Line: int32(line), Col: 1}
+	// A tab in indentation is the usual cause of these scanner errors;
+	// point at it. yaml.v3 names its line, or the line before.
+	if strings.HasPrefix(msg, "found character that cannot start any token") || strings.HasPrefix(msg, "found a tab character") {
+		for _, l := range []int{line, line + 1} {
+			if col := leadingTab(data, l); col > 0 {
+				pos = Pos{Line: int32(l), Col: int32(col)}
+				if !strings.Contains(msg, "tab") {
+					msg += " (a tab: YAML indents with spaces)"
+				}
+				break
+			}
+		}
+	}
 	// yaml.v3 gives no line for an unknown alias; find it in the source.
 	if m := yamlUnknownAnchorRE.FindStringSubmatch(msg); m != nil {
 		if at := findAlias(data, m[1]); at.Line > 0 {
@@ -92,6 +105,28 @@ func yamlError(err error, data []byte) error {
 		}
 	}
 	return &SyntaxError{Pos: pos, Msg: "invalid YAML: " + msg}
+}
+
+// leadingTab returns the column of the first tab in the indentation of a
+// 1-based line of data, 0 when there is none.
+func leadingTab(data []byte, line int) int {
+	for i := 1; i < line; i++ {
+		nl := bytes.IndexByte(data, '\n')
+		if nl < 0 {
+			return 0
+		}
+		data = data[nl+1:]
+	}
+	for col, c := range data {
+		switch c {
+		case '\t':
+			return col + 1
+		case ' ':
+			continue
+		}
+		return 0
+	}
+	return 0
 }
 
 // findAlias returns the position of the first "*name" alias in data.
@@ -233,7 +268,7 @@ func (c *yamlConv) mapping(n *Node, y *yaml.Node, depth int) (Pos, error) {
 		}
 		last = c.valueEnd(vy, v)
 		if ky.Kind == yaml.ScalarNode && ky.Tag == "!!merge" && ky.Value == "<<" {
-			if merges, err = c.merges(merges, ky, v); err != nil {
+			if merges, err = c.merges(merges, ky, vy, v); err != nil {
 				return Pos{}, err
 			}
 			continue
@@ -288,27 +323,32 @@ func yamlKindName(k yaml.Kind) string {
 // merges adds the mappings a merge key (<<) names: a mapping or a sequence
 // of mappings, as YAML's merge key type defines. Each copies its fields,
 // which is charged to the merge budget so that many merges of a large
-// mapping cannot cost the square of the file's size.
-func (c *yamlConv) merges(merges []*Node, ky *yaml.Node, v *Node) ([]*Node, error) {
-	add := func(m *Node) error {
+// mapping cannot cost the square of the file's size. vy is the value as
+// written, for positions: an alias is reported where it is used.
+func (c *yamlConv) merges(merges []*Node, ky, vy *yaml.Node, v *Node) ([]*Node, error) {
+	add := func(m *Node, at *yaml.Node) error {
 		if m.Kind != Object {
-			return &SyntaxError{Pos: m.Range.Start, Msg: fmt.Sprintf("the merge key << takes a mapping or a sequence of mappings, found %s", m.Kind)}
+			return &SyntaxError{Pos: c.pos(at.Line, at.Column), Msg: fmt.Sprintf("the merge key << takes a mapping or a sequence of mappings, found %s", m.Kind)}
 		}
 		if c.mergeBudget -= int64(len(m.Fields)); c.mergeBudget < 0 {
-			return &SyntaxError{Pos: c.pos(ky.Line, ky.Column), Msg: fmt.Sprintf("YAML merge keys copy more than %d times the values written (an alias bomb?); raise --max-alias-expansion to allow it", c.lim.MaxAliasFactor)}
+			return &SyntaxError{Pos: c.pos(ky.Line, ky.Column), Msg: fmt.Sprintf("YAML merge keys copy more fields than %d times the values written plus 1000: an alias bomb? (--max-alias-expansion)", c.lim.MaxAliasFactor)}
 		}
 		merges = append(merges, m)
 		return nil
 	}
-	if v.Kind == Array {
-		for _, it := range v.Items {
-			if err := add(it); err != nil {
-				return nil, err
-			}
-		}
-		return merges, nil
+	if v.Kind != Array {
+		return merges, add(v, vy)
 	}
-	return merges, add(v)
+	for i, it := range v.Items {
+		at := vy
+		if vy.Kind == yaml.SequenceNode {
+			at = vy.Content[i]
+		}
+		if err := add(it, at); err != nil {
+			return nil, err
+		}
+	}
+	return merges, nil
 }
 
 // findField returns the field for key: by a linear search in small
@@ -667,8 +707,8 @@ func (c *yamlConv) checkAliases(root *Node) error {
 		}
 	}
 	return &SyntaxError{Pos: c.pos(worst.y.Line, worst.y.Column), Msg: fmt.Sprintf(
-		"YAML aliases expand %d values to more than %d (an alias bomb?); *%s alone stands for %d values. Raise --max-alias-expansion to allow it",
-		c.real, budget, worst.y.Value, c.expanded(worst.n))}
+		"YAML aliases expand %d written values to %d (*%s alone stands for %d), more than %d times as many plus 1000: an alias bomb? (--max-alias-expansion)",
+		c.real, total, worst.y.Value, c.expanded(worst.n), c.lim.MaxAliasFactor)}
 }
 
 // expanded is the number of values n stands for once aliases are expanded,

@@ -27,7 +27,7 @@ func TestYAMLMergeKeyBomb(t *testing.T) {
 	// The file writes 15,015 YAML nodes (keys count): the budget of
 	// 10 × 15,015 + 1,000 copies runs out at the 51st merge, on line
 	// 3,005 + 51.
-	checkErr(t, err, wantErr{file: "merge-bomb.yaml", line: 3056, col: 5, msg: "YAML merge keys copy more than 10 times the values written (an alias bomb?); raise --max-alias-expansion"})
+	checkErr(t, err, wantErr{file: "merge-bomb.yaml", line: 3056, col: 5, msg: "YAML merge keys copy more fields than 10 times the values written plus 1000: an alias bomb? (--max-alias-expansion)"})
 	if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 64<<20 {
 		t.Errorf("refusing a %d KB merge bomb allocated %d MiB", len(bomb)>>10, alloc>>20)
 	}
@@ -79,7 +79,8 @@ func TestYAMLMergeKeys(t *testing.T) {
 		name, src string
 		want      wantErr
 	}{
-		{"scalar", head + "x-bad:\n  <<: *nope\n", wantErr{file: "bad.yaml", line: 6, col: 7, msg: "unknown anchor 'nope'"}},
+		{"unknown anchor", head + "x-bad:\n  <<: *nope\n", wantErr{file: "bad.yaml", line: 6, col: 7, msg: "unknown anchor 'nope'"}},
+		{"alias to a scalar", head + "x-name: &n pets\nx-bad:\n  <<: *n\n", wantErr{file: "bad.yaml", line: 7, col: 7, msg: "the merge key << takes a mapping or a sequence of mappings, found string"}},
 		{"string", head + "x-bad:\n  <<: just text\n", wantErr{file: "bad.yaml", line: 6, col: 7, msg: "the merge key << takes a mapping or a sequence of mappings, found string"}},
 		{"number in a list", head + "x-bad:\n  <<: [*a, 3]\n", wantErr{file: "bad.yaml", line: 6, col: 12, msg: "found number"}},
 	} {
@@ -163,5 +164,23 @@ func TestNumbersBeyondFloat64(t *testing.T) {
 				t.Errorf("%s: %s = %s %q, want %s %q", name, f.Key, f.Value.Kind, f.Value.Value, w.kind, w.value)
 			}
 		}
+	}
+}
+
+// TestYAMLTabIndentation: yaml.v3 reports a tab in indentation with a
+// line (sometimes the one before) and no column; the loader points at the
+// tab and says what it is.
+func TestYAMLTabIndentation(t *testing.T) {
+	for _, tt := range []struct {
+		src  string
+		want wantErr
+	}{
+		{"openapi: 3.0.3\ninfo:\n\ttitle: t\npaths: {}\n",
+			wantErr{file: "tabs.yaml", line: 3, col: 1, msg: "found character that cannot start any token (a tab: YAML indents with spaces)"}},
+		{"openapi: 3.0.3\ninfo:\n  title: t\n \tversion: '1'\npaths: {}\n",
+			wantErr{file: "tabs.yaml", line: 4, col: 2, msg: "found a tab character that violates indentation"}},
+	} {
+		_, err := spec.NewLoader(spec.Options{}).LoadBytes(context.Background(), "tabs.yaml", []byte(tt.src))
+		checkErr(t, err, tt.want)
 	}
 }
