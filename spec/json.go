@@ -84,7 +84,7 @@ func (p *jsonParser) describe() string {
 func (p *jsonParser) newNode(k Kind, start Pos) (*Node, error) {
 	p.nodes++
 	if p.lim.MaxNodes > 0 && p.nodes > p.lim.MaxNodes {
-		return nil, p.errorf("document has more than %d values (--max-values)", p.lim.MaxNodes)
+		return nil, &SyntaxError{Pos: start, Msg: fmt.Sprintf("document has more than %d values (--max-values)", p.lim.MaxNodes)}
 	}
 	if len(p.slab) == 0 {
 		p.slab = make([]Node, 512)

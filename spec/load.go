@@ -178,15 +178,13 @@ func (l *Loader) readFile(ctx context.Context, name string) (*File, error) {
 	return l.parseFile(display, l.keyFor(name), data)
 }
 
-var errTooLarge = errors.New("too large")
-
 func readLimited(r io.Reader, max int64) ([]byte, error) {
 	data, err := io.ReadAll(io.LimitReader(r, max+1))
 	if err != nil {
 		return nil, err
 	}
 	if int64(len(data)) > max {
-		return nil, fmt.Errorf("file is larger than the %s limit (--max-file-size): %w", formatSize(max), errTooLarge)
+		return nil, fmt.Errorf("file is larger than the %s limit (--max-file-size)", formatSize(max))
 	}
 	return data, nil
 }
@@ -212,7 +210,7 @@ func (l *Loader) readLocal(name string) ([]byte, error) {
 		return nil, errors.New("is a directory, not a file")
 	}
 	if st.Size() > l.opts.Limits.MaxFileSize {
-		return nil, fmt.Errorf("file is %s, larger than the %s limit (--max-file-size): %w", formatSize(st.Size()), formatSize(l.opts.Limits.MaxFileSize), errTooLarge)
+		return nil, fmt.Errorf("file is %s, larger than the %s limit (--max-file-size)", formatSize(st.Size()), formatSize(l.opts.Limits.MaxFileSize))
 	}
 	fh, err := os.Open(name)
 	if err != nil {
