@@ -92,7 +92,9 @@ type diag struct {
 	msg        string // a substring of the message
 }
 
-func (d diag) String() string { return fmt.Sprintf("%s:%d:%d %s %q", d.file, d.line, d.col, d.rule, d.msg) }
+func (d diag) String() string {
+	return fmt.Sprintf("%s:%d:%d %s %q", d.file, d.line, d.col, d.rule, d.msg)
+}
 
 func matches(d reports.JSONDiagnostic, w diag) bool {
 	return d.RuleID == w.rule && d.File == w.file && d.Line == w.line && d.Column == w.col && strings.Contains(d.Message, w.msg)
@@ -262,7 +264,7 @@ func TestAdversarialRefEscape(t *testing.T) {
 func TestAdversarialSymlinkEscape(t *testing.T) {
 	dir := t.TempDir()
 	writeFiles(t, dir, map[string]string{
-		"secret.yaml":     "Secret: {type: string}\n",
+		"secret.yaml":      "Secret: {type: string}\n",
 		"api/openapi.yaml": "openapi: 3.0.3\ninfo: {title: T, version: '1'}\npaths: {}\ncomponents:\n  schemas:\n    S: {$ref: 'link.yaml#/Secret'}\n",
 	})
 	if err := os.Symlink(filepath.Join(dir, "secret.yaml"), filepath.Join(dir, "api", "link.yaml")); err != nil {
