@@ -18,6 +18,7 @@ import (
 // anchored node; their expanded size is bounded so an alias bomb is an error,
 // not an allocation storm.
 func parseYAML(data []byte, lim Limits) (*Node, error) {
+	data = loneCRToLF(data)
 	if !utf8.Valid(data) {
 		return nil, invalidUTF8(data)
 	}
@@ -143,6 +144,32 @@ func findAlias(data []byte, name string) Pos {
 	line := int32(1 + bytes.Count(data[:i], []byte{'\n'}))
 	col := int32(1 + utf8.RuneCount(data[bytes.LastIndexByte(data[:i], '\n')+1:i]))
 	return Pos{Line: line, Col: col}
+}
+
+// loneCRToLF returns data with every carriage return that does not start
+// a CRLF replaced by a line feed. YAML (and editors) take a lone CR for a
+// line break, and YAML reads every line break in a scalar as a line feed;
+// replacing it byte for byte keeps offsets, so that the lines yaml.v3
+// counts are the lines positions are computed from.
+func loneCRToLF(data []byte) []byte {
+	var out []byte
+	for i := bytes.IndexByte(data, '\r'); i >= 0; {
+		if i+1 >= len(data) || data[i+1] != '\n' {
+			if out == nil {
+				out = bytes.Clone(data)
+			}
+			out[i] = '\n'
+		}
+		next := bytes.IndexByte(data[i+1:], '\r')
+		if next < 0 {
+			break
+		}
+		i += 1 + next
+	}
+	if out == nil {
+		return data
+	}
+	return out
 }
 
 // invalidUTF8 reports the position of the first invalid UTF-8 byte.

@@ -184,3 +184,28 @@ func TestYAMLTabIndentation(t *testing.T) {
 		checkErr(t, err, tt.want)
 	}
 }
+
+// TestYAMLLoneCR: YAML takes a lone carriage return for a line break, as
+// editors do; positions count it so. The fuzzer found an empty value after
+// a lone CR that ended before it started.
+func TestYAMLLoneCR(t *testing.T) {
+	src := "openapi: 3.0.3\rinfo:\r  title: T\r  version: '1'\rpaths: {}\rx:\r  empty:\r  bad: \xe9\r"
+	_, err := spec.NewLoader(spec.Options{}).LoadBytes(context.Background(), "cr.yaml", []byte(src))
+	checkErr(t, err, wantErr{file: "cr.yaml", line: 8, col: 8, msg: "invalid UTF-8 (byte 0xe9)"})
+
+	src = strings.Replace(src, "  bad: \xe9\r", "  s: \"a\rb\"\r", 1)
+	doc, err := spec.NewLoader(spec.Options{}).LoadBytes(context.Background(), "cr.yaml", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	x := doc.Root.Root.Get("x")
+	if r := x.Get("empty").Range; r.Start.Line != 7 || r.End.Line < r.Start.Line || (r.End.Line == r.Start.Line && r.End.Col < r.Start.Col) {
+		t.Errorf("empty value at %v", r)
+	}
+	if s := x.Get("s"); s.Value != "a b" || s.Range != (spec.Range{Start: spec.Pos{Line: 8, Col: 6}, End: spec.Pos{Line: 9, Col: 3}}) {
+		t.Errorf("s = %q at %v, want \"a b\" at 8:6-9:3", s.Value, s.Range)
+	}
+	if r := doc.Root.Root.Get("info").Get("title").Range; r.Start != (spec.Pos{Line: 3, Col: 10}) {
+		t.Errorf("title at %v, want 3:10", r)
+	}
+}
