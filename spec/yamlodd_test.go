@@ -1,8 +1,11 @@
 package spec_test
 
 import (
+	"bytes"
 	"context"
 	"fmt"
+	"os"
+	"path/filepath"
 	"runtime"
 	"strings"
 	"testing"
@@ -207,5 +210,34 @@ func TestYAMLLoneCR(t *testing.T) {
 	}
 	if r := doc.Root.Root.Get("info").Get("title").Range; r.Start != (spec.Pos{Line: 3, Col: 10}) {
 		t.Errorf("title at %v, want 3:10", r)
+	}
+}
+
+// TestStdinReadInChunks: standard input, whose size is unknown, is read in
+// chunks and joined; an input spanning many chunks loads whole, and one
+// past the limit is refused having read little more than the limit.
+func TestStdinReadInChunks(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "large.json")
+	writeLargeJSON(t, path, 10<<20)
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc, err := spec.NewLoader(spec.Options{Stdin: bytes.NewReader(data)}).Load(context.Background(), "-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := len(doc.Root.Root.Get("paths").Fields); got < 100_000 || doc.Root.Size != len(data) {
+		t.Errorf("%d paths, %d of %d bytes", got, doc.Root.Size, len(data))
+	}
+
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	_, err = spec.NewLoader(spec.Options{Stdin: bytes.NewReader(data), Limits: spec.Limits{MaxFileSize: 4 << 20}}).Load(context.Background(), "-")
+	runtime.ReadMemStats(&after)
+	checkErr(t, err, wantErr{file: "<stdin>", msg: "file is larger than the 4 MiB limit (--max-file-size)"})
+	if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 8<<20 {
+		t.Errorf("refusing 10 MB on stdin with a 4 MiB limit allocated %d MiB", alloc>>20)
 	}
 }
