@@ -16,18 +16,28 @@ import (
 	"github.com/specgate/specgate/spec"
 )
 
+// loaderFlags are the input limits and $ref permissions (docs/limits.md).
 func loaderFlags() []cli.Flag {
+	def := spec.DefaultLimits()
 	return []cli.Flag{
 		&cli.BoolFlag{Name: "allow-remote-refs", Usage: "fetch $refs that point to http(s) URLs"},
-		&cli.Int64Flag{Name: "max-file-size", Value: spec.DefaultLimits().MaxFileSize >> 20, Usage: "largest file to read, in MiB"},
+		&cli.BoolFlag{Name: "allow-external-refs", Usage: "let $refs read local files outside the ref root"},
+		&cli.StringFlag{Name: "ref-root", Usage: "folder `DIR` whose tree $refs may read (default: each spec's own folder)", TakesFile: true},
+		&cli.Int64Flag{Name: "max-file-size", Value: def.MaxFileSize >> 20, Usage: "largest file to read, in MiB"},
+		&cli.IntFlag{Name: "max-depth", Value: def.MaxDepth, Usage: "deepest nesting of objects and arrays"},
+		&cli.IntFlag{Name: "max-values", Value: def.MaxNodes, Usage: "most values in one file"},
+		&cli.IntFlag{Name: "max-alias-expansion", Value: def.MaxAliasFactor, Usage: "YAML aliases and merge keys may expand a file to this many times its values"},
 	}
 }
 
 func newLoader(c *cli.Context, env Env) *spec.Loader {
 	return spec.NewLoader(spec.Options{
-		AllowRemoteRefs: c.Bool("allow-remote-refs"),
-		Limits:          spec.Limits{MaxFileSize: c.Int64("max-file-size") << 20},
-		Stdin:           env.Stdin,
+		AllowRemoteRefs:   c.Bool("allow-remote-refs"),
+		AllowExternalRefs: c.Bool("allow-external-refs"),
+		RefRoot:           c.String("ref-root"),
+		Limits: spec.Limits{MaxFileSize: c.Int64("max-file-size") << 20, MaxDepth: c.Int("max-depth"),
+			MaxNodes: c.Int("max-values"), MaxAliasFactor: c.Int("max-alias-expansion")},
+		Stdin: env.Stdin,
 	})
 }
 

@@ -38,20 +38,39 @@ type Engine struct {
 // incomplete without saying so.
 var ErrTimeout = errors.New("rule evaluation exceeded its time limit")
 
-// deniedBuiltins are the builtins user-authored Rego must not reach: the
-// network, the clock, the runtime environment and randomness. Rules must
-// be pure functions of the document.
-var deniedBuiltins = map[string]bool{
-	"http.send": true, "net.lookup_ip_addr": true, "opa.runtime": true,
-	"time.now_ns": true, "rand.intn": true, "uuid.rfc4122": true,
+// deniedBuiltins are the builtins user-authored Rego must not reach, besides
+// every builtin OPA marks nondeterministic (see Capabilities): rules must be
+// pure functions of the document. These are named even when OPA marks them,
+// so that a change of OPA's marks cannot let them back in.
+var deniedBuiltins = map[string]string{
+	"http.send":          "the network",
+	"net.lookup_ip_addr": "the network (DNS)",
+	"opa.runtime":        "the environment and configuration of the process",
+	"time.now_ns":        "the clock",
+	"rand.intn":          "randomness",
+	"uuid.rfc4122":       "randomness",
+	// A JSON Schema $ref such as file:///etc/passwd is read from the file
+	// system, whatever allow_net says.
+	"json.match_schema":  "the file system",
+	"json.verify_schema": "the file system",
+	// Token checks read the clock when no time is given; signing draws
+	// random numbers.
+	"io.jwt.decode_verify":   "the clock",
+	"io.jwt.encode_sign":     "randomness",
+	"io.jwt.encode_sign_raw": "randomness",
+	// Certificate chains are verified at the current time.
+	"crypto.x509.parse_and_verify_certificates":              "the clock",
+	"crypto.x509.parse_and_verify_certificates_with_options": "the clock",
 }
 
-// Capabilities are the sandboxed capabilities every rule is compiled with.
+// Capabilities are the sandboxed capabilities every rule is compiled with:
+// OPA's builtins without the denied and nondeterministic ones, and no
+// network host.
 func Capabilities() *ast.Capabilities {
 	caps := ast.CapabilitiesForThisVersion()
 	kept := caps.Builtins[:0]
 	for _, b := range caps.Builtins {
-		if !deniedBuiltins[b.Name] && !strings.HasPrefix(b.Name, "net.lookup") {
+		if _, denied := deniedBuiltins[b.Name]; !denied && !b.Nondeterministic && !strings.HasPrefix(b.Name, "net.lookup") {
 			kept = append(kept, b)
 		}
 	}
@@ -134,7 +153,17 @@ func (e *CompileError) Error() string {
 	return strings.Join(msgs, "\n")
 }
 
-func compileError(errs ast.Errors) error { return &CompileError{Errors: errs} }
+// compileError explains the use of a denied builtin, which OPA reports as
+// an undefined function.
+func compileError(errs ast.Errors) error {
+	for _, e := range errs {
+		name, ok := strings.CutPrefix(e.Message, "undefined function ")
+		if reason := deniedBuiltins[name]; ok && reason != "" {
+			e.Message += ": rules run sandboxed and cannot reach " + reason
+		}
+	}
+	return &CompileError{Errors: errs}
+}
 
 // Rules returns the rules the engine runs.
 func (e *Engine) Rules() []*Rule { return e.rules }

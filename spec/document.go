@@ -43,6 +43,8 @@ type Document struct {
 	refs   map[*Node]*Ref // keyed by the object that holds "$ref"
 	loader *Loader
 	views  *Views
+	// refRoot is the tree local $refs may read from (see Options.RefRoot).
+	refRoot refRoot
 }
 
 // Files returns the entry file and every file reached through $refs, entry

@@ -84,7 +84,7 @@ func (p *jsonParser) describe() string {
 func (p *jsonParser) newNode(k Kind, start Pos) (*Node, error) {
 	p.nodes++
 	if p.lim.MaxNodes > 0 && p.nodes > p.lim.MaxNodes {
-		return nil, p.errorf("document has more than %d values", p.lim.MaxNodes)
+		return nil, &SyntaxError{Pos: start, Msg: fmt.Sprintf("document has more than %d values (--max-values)", p.lim.MaxNodes)}
 	}
 	if len(p.slab) == 0 {
 		p.slab = make([]Node, 512)
@@ -113,7 +113,7 @@ func (p *jsonParser) skipSpace() {
 
 func (p *jsonParser) value(depth int) (*Node, error) {
 	if depth > p.lim.MaxDepth {
-		return nil, p.errorf("nesting deeper than %d levels", p.lim.MaxDepth)
+		return nil, p.errorf("nesting deeper than %d levels (--max-depth)", p.lim.MaxDepth)
 	}
 	start := p.here()
 	switch c := p.data[p.pos]; {
@@ -207,6 +207,23 @@ func (p *jsonParser) number(start Pos) (*Node, error) {
 	return n, nil
 }
 
+// invalidUTF8 reports the first invalid UTF-8 byte of the string written
+// between offsets b and end. Escapes are ASCII, so the byte is in the
+// source; without one (an escape decoding to invalid text) the string's
+// start is reported.
+func (p *jsonParser) invalidUTF8(b, end int) error {
+	p.pos = b
+	for i := b; i < end; {
+		r, size := utf8.DecodeRune(p.data[i:end])
+		if r == utf8.RuneError && size <= 1 {
+			p.pos = i
+			return p.errorf("invalid UTF-8 (byte 0x%02x) in string; specifications must be UTF-8 text", p.data[i])
+		}
+		i += size
+	}
+	return p.errorf("invalid UTF-8 in string")
+}
+
 // str parses a string starting at the opening quote and returns its decoded
 // value.
 func (p *jsonParser) str() (string, error) {
@@ -220,8 +237,7 @@ func (p *jsonParser) str() (string, error) {
 		if c == '"' {
 			raw := d[b:i]
 			if !ascii && !utf8.Valid(raw) {
-				p.pos = b
-				return "", p.errorf("invalid UTF-8 in string")
+				return "", p.invalidUTF8(b, i)
 			}
 			p.pos = i + 1
 			return string(raw), nil
@@ -253,8 +269,7 @@ func (p *jsonParser) str() (string, error) {
 		switch {
 		case c == '"':
 			if !utf8.Valid(buf) {
-				p.pos = b
-				return "", p.errorf("invalid UTF-8 in string")
+				return "", p.invalidUTF8(b, i)
 			}
 			p.pos = i + 1
 			return string(buf), nil

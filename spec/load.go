@@ -41,8 +41,16 @@ type Options struct {
 	Limits Limits
 	// AllowRemoteRefs lets $refs in local files point to http(s) URLs.
 	AllowRemoteRefs bool
-	HTTPClient      *http.Client
-	Stdin           io.Reader
+	// RefRoot is the folder whose tree $refs may read local files from.
+	// Empty means the folder of each entry file (the working directory for
+	// standard input), so that a hostile specification cannot read
+	// /etc/passwd or ~/.ssh through a $ref.
+	RefRoot string
+	// AllowExternalRefs lets $refs read any local file, not only those
+	// under the ref root.
+	AllowExternalRefs bool
+	HTTPClient        *http.Client
+	Stdin             io.Reader
 }
 
 // Loader loads specifications. It is safe to use a Loader from several
@@ -114,6 +122,7 @@ func (l *Loader) Load(ctx context.Context, name string) (*Document, error) {
 // $refs.
 func (l *Loader) document(ctx context.Context, f *File) (*Document, error) {
 	d := &Document{Root: f, files: map[string]*File{f.key: f}, loader: l, refs: map[*Node]*Ref{}}
+	d.refRoot = l.refRoot(f.key)
 	if err := d.detect(); err != nil {
 		return nil, err
 	}
@@ -153,7 +162,7 @@ func (l *Loader) readFile(ctx context.Context, name string) (*File, error) {
 	switch {
 	case name == "-":
 		display = "<stdin>"
-		data, err = readLimited(l.opts.Stdin, l.opts.Limits.MaxFileSize)
+		data, err = readLimited(l.opts.Stdin, l.opts.Limits.MaxFileSize, 0)
 	case isURL(name):
 		data, err = l.fetch(ctx, name)
 	default:
@@ -169,15 +178,45 @@ func (l *Loader) readFile(ctx context.Context, name string) (*File, error) {
 	return l.parseFile(display, l.keyFor(name), data)
 }
 
-var errTooLarge = errors.New("too large")
-
-func readLimited(r io.Reader, max int64) ([]byte, error) {
-	data, err := io.ReadAll(io.LimitReader(r, max+1))
-	if err != nil {
-		return nil, err
+// readLimited reads r up to max bytes. size is what r is expected to hold
+// (0 when unknown): a file is read into one buffer of that size. Otherwise
+// it is read in chunks joined at the end, so that reading costs twice what
+// it reads, and refusing an endless input costs the limit (io.ReadAll,
+// growing its buffer by a quarter, costs five times).
+func readLimited(r io.Reader, max, size int64) ([]byte, error) {
+	r = io.LimitReader(r, max+1)
+	var data []byte
+	if size > 0 && size <= max {
+		buf := bytes.NewBuffer(make([]byte, 0, size+bytes.MinRead))
+		if _, err := buf.ReadFrom(r); err != nil {
+			return nil, err
+		}
+		data = buf.Bytes()
+	} else {
+		var chunks [][]byte
+		total := 0
+		for chunkSize := 64 << 10; ; chunkSize = min(2*chunkSize, 4<<20) {
+			chunk := make([]byte, chunkSize)
+			n, err := io.ReadFull(r, chunk)
+			chunks = append(chunks, chunk[:n])
+			total += n
+			if err == io.EOF || err == io.ErrUnexpectedEOF {
+				break
+			}
+			if err != nil {
+				return nil, err
+			}
+			if int64(total) > max {
+				break
+			}
+		}
+		if int64(total) > max {
+			return nil, fmt.Errorf("file is larger than the %s limit (--max-file-size)", formatSize(max))
+		}
+		data = bytes.Join(chunks, nil)
 	}
 	if int64(len(data)) > max {
-		return nil, fmt.Errorf("file is larger than the %s limit (--max-file-size): %w", formatSize(max), errTooLarge)
+		return nil, fmt.Errorf("file is larger than the %s limit (--max-file-size)", formatSize(max))
 	}
 	return data, nil
 }
@@ -203,14 +242,14 @@ func (l *Loader) readLocal(name string) ([]byte, error) {
 		return nil, errors.New("is a directory, not a file")
 	}
 	if st.Size() > l.opts.Limits.MaxFileSize {
-		return nil, fmt.Errorf("file is %s, larger than the %s limit (--max-file-size): %w", formatSize(st.Size()), formatSize(l.opts.Limits.MaxFileSize), errTooLarge)
+		return nil, fmt.Errorf("file is %s, larger than the %s limit (--max-file-size)", formatSize(st.Size()), formatSize(l.opts.Limits.MaxFileSize))
 	}
 	fh, err := os.Open(name)
 	if err != nil {
 		return nil, err
 	}
 	defer fh.Close()
-	return readLimited(fh, l.opts.Limits.MaxFileSize)
+	return readLimited(fh, l.opts.Limits.MaxFileSize, st.Size())
 }
 
 // Fetch reads an http(s) URL with the loader's time and size limits; the
@@ -233,7 +272,7 @@ func (l *Loader) fetch(ctx context.Context, u string) ([]byte, error) {
 	if resp.StatusCode != http.StatusOK {
 		return nil, fmt.Errorf("fetch failed: HTTP %s", resp.Status)
 	}
-	return readLimited(resp.Body, l.opts.Limits.MaxFileSize)
+	return readLimited(resp.Body, l.opts.Limits.MaxFileSize, resp.ContentLength)
 }
 
 // parseFile parses data as JSON when it starts with '{' or '[' and as YAML

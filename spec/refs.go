@@ -157,6 +157,12 @@ func (d *Document) resolve(ctx context.Context, r *Ref) {
 			d.refError(r, "remote $ref %q is not fetched; pass --allow-remote-refs to allow it", r.Value)
 			return
 		}
+		if !isURL(key) {
+			if msg := d.refRoot.check(r.File.key, key); msg != "" {
+				d.refError(r, "$ref %q %s", r.Value, msg)
+				return
+			}
+		}
 		if tf = d.files[key]; tf == nil {
 			// A device or a FIFO would be read up to the size limit, or block.
 			if st, err := os.Stat(key); !isURL(key) && err == nil && !st.Mode().IsRegular() {

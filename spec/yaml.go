@@ -18,6 +18,7 @@ import (
 // anchored node; their expanded size is bounded so an alias bomb is an error,
 // not an allocation storm.
 func parseYAML(data []byte, lim Limits) (*Node, error) {
+	data = loneCRToLF(data)
 	if !utf8.Valid(data) {
 		return nil, invalidUTF8(data)
 	}
@@ -37,12 +38,15 @@ func parseYAML(data []byte, lim Limits) (*Node, error) {
 	}
 	if doc.Kind == yaml.DocumentNode && len(doc.Content) == 1 {
 		c := &yamlConv{lim: lim, src: data, memo: map[*yaml.Node]*Node{}, size: map[*Node]int64{}}
+		// Merge keys copy fields while converting, so their budget is set
+		// before: a multiple of the values written in the file.
+		c.mergeBudget = aliasBudget(lim, countWritten(doc.Content[0]))
 		n, err := c.node(doc.Content[0], 0)
 		if err != nil {
 			return nil, err
 		}
-		if c.aliases > 0 && c.expanded(n) > int64(lim.MaxAliasFactor)*int64(c.real)+1000 {
-			return nil, &SyntaxError{Pos: Pos{1, 1}, Msg: fmt.Sprintf("YAML aliases expand %d values to more than %d (an alias bomb?)", c.real, int64(lim.MaxAliasFactor)*int64(c.real)+1000)}
+		if err := c.checkAliases(n); err != nil {
+			return nil, err
 		}
 		return n, nil
 	}
@@ -82,6 +86,19 @@ func yamlError(err error, data []byte) error {
 	}
 	msg = strings.TrimPrefix(msg, "unmarshal errors:\n  ")
 	pos := Pos{Line: int32(line), Col: 1}
+	// A tab in indentation is the usual cause of these scanner errors;
+	// point at it. yaml.v3 names its line, or the line before.
+	if strings.HasPrefix(msg, "found character that cannot start any token") || strings.HasPrefix(msg, "found a tab character") {
+		for _, l := range []int{line, line + 1} {
+			if col := leadingTab(data, l); col > 0 {
+				pos = Pos{Line: int32(l), Col: int32(col)}
+				if !strings.Contains(msg, "tab") {
+					msg += " (a tab: YAML indents with spaces)"
+				}
+				break
+			}
+		}
+	}
 	// yaml.v3 gives no line for an unknown alias; find it in the source.
 	if m := yamlUnknownAnchorRE.FindStringSubmatch(msg); m != nil {
 		if at := findAlias(data, m[1]); at.Line > 0 {
@@ -89,6 +106,28 @@ func yamlError(err error, data []byte) error {
 		}
 	}
 	return &SyntaxError{Pos: pos, Msg: "invalid YAML: " + msg}
+}
+
+// leadingTab returns the column of the first tab in the indentation of a
+// 1-based line of data, 0 when there is none.
+func leadingTab(data []byte, line int) int {
+	for i := 1; i < line; i++ {
+		nl := bytes.IndexByte(data, '\n')
+		if nl < 0 {
+			return 0
+		}
+		data = data[nl+1:]
+	}
+	for col, c := range data {
+		switch c {
+		case '\t':
+			return col + 1
+		case ' ':
+			continue
+		}
+		return 0
+	}
+	return 0
 }
 
 // findAlias returns the position of the first "*name" alias in data.
@@ -105,6 +144,32 @@ func findAlias(data []byte, name string) Pos {
 	line := int32(1 + bytes.Count(data[:i], []byte{'\n'}))
 	col := int32(1 + utf8.RuneCount(data[bytes.LastIndexByte(data[:i], '\n')+1:i]))
 	return Pos{Line: line, Col: col}
+}
+
+// loneCRToLF returns data with every carriage return that does not start
+// a CRLF replaced by a line feed. YAML (and editors) take a lone CR for a
+// line break, and YAML reads every line break in a scalar as a line feed;
+// replacing it byte for byte keeps offsets, so that the lines yaml.v3
+// counts are the lines positions are computed from.
+func loneCRToLF(data []byte) []byte {
+	var out []byte
+	for i := bytes.IndexByte(data, '\r'); i >= 0; {
+		if i+1 >= len(data) || data[i+1] != '\n' {
+			if out == nil {
+				out = bytes.Clone(data)
+			}
+			out[i] = '\n'
+		}
+		next := bytes.IndexByte(data[i+1:], '\r')
+		if next < 0 {
+			break
+		}
+		i += 1 + next
+	}
+	if out == nil {
+		return data
+	}
+	return out
 }
 
 // invalidUTF8 reports the position of the first invalid UTF-8 byte.
@@ -132,7 +197,9 @@ type yamlConv struct {
 	memo    map[*yaml.Node]*Node
 	size    map[*Node]int64
 	real    int
-	aliases int
+	aliases []yamlAlias // every alias converted, for the alias bomb check
+	// mergeBudget is how many fields merge keys (<<) may still copy.
+	mergeBudget int64
 	// indent is the indentation of the block collection holding the value
 	// being converted: continuation lines of its scalars are indented more.
 	indent int
@@ -144,20 +211,24 @@ func (c *yamlConv) pos(line, col int) Pos { return Pos{Line: int32(line), Col: i
 
 func (c *yamlConv) node(y *yaml.Node, depth int) (*Node, error) {
 	if depth > c.lim.MaxDepth {
-		return nil, &SyntaxError{Pos: c.pos(y.Line, y.Column), Msg: fmt.Sprintf("nesting deeper than %d levels", c.lim.MaxDepth)}
+		return nil, &SyntaxError{Pos: c.pos(y.Line, y.Column), Msg: fmt.Sprintf("nesting deeper than %d levels (--max-depth)", c.lim.MaxDepth)}
 	}
 	if y.Kind == yaml.AliasNode {
-		c.aliases++
 		if y.Alias == nil {
 			return nil, &SyntaxError{Pos: c.pos(y.Line, y.Column), Msg: "alias to an unknown anchor"}
 		}
 		if n, ok := c.memo[y.Alias]; ok && n != nil {
+			c.aliases = append(c.aliases, yamlAlias{y, n})
 			return n, nil
 		}
 		if _, ok := c.memo[y.Alias]; ok {
 			return nil, &SyntaxError{Pos: c.pos(y.Line, y.Column), Msg: fmt.Sprintf("alias *%s refers to a node that contains it", y.Value)}
 		}
-		return c.node(y.Alias, depth)
+		n, err := c.node(y.Alias, depth)
+		if err == nil {
+			c.aliases = append(c.aliases, yamlAlias{y, n})
+		}
+		return n, err
 	}
 	if y.Anchor != "" {
 		if n, ok := c.memo[y]; ok && n != nil {
@@ -167,7 +238,7 @@ func (c *yamlConv) node(y *yaml.Node, depth int) (*Node, error) {
 	}
 	c.real++
 	if c.lim.MaxNodes > 0 && c.real > c.lim.MaxNodes {
-		return nil, &SyntaxError{Pos: c.pos(y.Line, y.Column), Msg: fmt.Sprintf("document has more than %d values", c.lim.MaxNodes)}
+		return nil, &SyntaxError{Pos: c.pos(y.Line, y.Column), Msg: fmt.Sprintf("document has more than %d values (--max-values)", c.lim.MaxNodes)}
 	}
 	n := &Node{Range: Range{Start: c.pos(y.Line, y.Column)}}
 	switch y.Kind {
@@ -213,8 +284,9 @@ func (c *yamlConv) mapping(n *Node, y *yaml.Node, depth int) (Pos, error) {
 	var last Pos
 	for i := 0; i+1 < len(y.Content); i += 2 {
 		ky, vy := y.Content[i], y.Content[i+1]
-		if ky.Kind != yaml.ScalarNode {
-			return Pos{}, &SyntaxError{Pos: c.pos(ky.Line, ky.Column), Msg: "mapping keys must be scalars"}
+		key, keyEnd, err := c.key(ky)
+		if err != nil {
+			return Pos{}, err
 		}
 		c.indent = ky.Column - 1
 		v, err := c.node(vy, depth+1)
@@ -222,29 +294,23 @@ func (c *yamlConv) mapping(n *Node, y *yaml.Node, depth int) (Pos, error) {
 			return Pos{}, err
 		}
 		last = c.valueEnd(vy, v)
-		if ky.Tag == "!!merge" && ky.Value == "<<" {
-			switch v.Kind {
-			case Object:
-				merges = append(merges, v)
-			case Array:
-				merges = append(merges, v.Items...)
+		if ky.Kind == yaml.ScalarNode && ky.Tag == "!!merge" && ky.Value == "<<" {
+			if merges, err = c.merges(merges, ky, vy, v); err != nil {
+				return Pos{}, err
 			}
 			continue
 		}
-		if f := findField(n.Fields, &index, ky.Value); f != nil {
-			return Pos{}, &SyntaxError{Pos: c.pos(ky.Line, ky.Column), Msg: fmt.Sprintf("duplicate key %q (first defined at %d:%d)", ky.Value, f.KeyRange.Start.Line, f.KeyRange.Start.Col)}
+		if f := findField(n.Fields, &index, key); f != nil {
+			return Pos{}, &SyntaxError{Pos: c.pos(ky.Line, ky.Column), Msg: fmt.Sprintf("duplicate key %q (first defined at %d:%d)", key, f.KeyRange.Start.Line, f.KeyRange.Start.Col)}
 		}
 		start := c.pos(ky.Line, ky.Column)
-		n.Fields = append(n.Fields, Field{Key: ky.Value, KeyRange: Range{Start: start, End: c.scalarEnd(ky)}, Value: v})
+		n.Fields = append(n.Fields, Field{Key: key, KeyRange: Range{Start: start, End: keyEnd}, Value: v})
 		if index != nil {
-			index[ky.Value] = len(n.Fields) - 1
+			index[key] = len(n.Fields) - 1
 		}
 	}
 	// Merge keys (<<) add the fields the mapping does not define itself.
 	for _, m := range merges {
-		if m.Kind != Object {
-			continue
-		}
 		for _, f := range m.Fields {
 			if findField(n.Fields, &index, f.Key) == nil {
 				n.Fields = append(n.Fields, f)
@@ -255,6 +321,61 @@ func (c *yamlConv) mapping(n *Node, y *yaml.Node, depth int) (Pos, error) {
 		}
 	}
 	return last, nil
+}
+
+// key reads a mapping key: a scalar, or an alias to one (an alias stands
+// for its anchored value, wherever it is written).
+func (c *yamlConv) key(ky *yaml.Node) (string, Pos, error) {
+	switch {
+	case ky.Kind == yaml.ScalarNode:
+		return ky.Value, c.scalarEnd(ky), nil
+	case ky.Kind == yaml.AliasNode && ky.Alias != nil && ky.Alias.Kind == yaml.ScalarNode:
+		return ky.Alias.Value, c.valueEnd(ky, nil), nil
+	case ky.Kind == yaml.AliasNode && ky.Alias != nil:
+		return "", Pos{}, &SyntaxError{Pos: c.pos(ky.Line, ky.Column), Msg: fmt.Sprintf("mapping keys must be scalars; *%s stands for a %s", ky.Value, yamlKindName(ky.Alias.Kind))}
+	}
+	return "", Pos{}, &SyntaxError{Pos: c.pos(ky.Line, ky.Column), Msg: "mapping keys must be scalars"}
+}
+
+func yamlKindName(k yaml.Kind) string {
+	switch k {
+	case yaml.MappingNode:
+		return "mapping"
+	case yaml.SequenceNode:
+		return "sequence"
+	}
+	return "scalar"
+}
+
+// merges adds the mappings a merge key (<<) names: a mapping or a sequence
+// of mappings, as YAML's merge key type defines. Each copies its fields,
+// which is charged to the merge budget so that many merges of a large
+// mapping cannot cost the square of the file's size. vy is the value as
+// written, for positions: an alias is reported where it is used.
+func (c *yamlConv) merges(merges []*Node, ky, vy *yaml.Node, v *Node) ([]*Node, error) {
+	add := func(m *Node, at *yaml.Node) error {
+		if m.Kind != Object {
+			return &SyntaxError{Pos: c.pos(at.Line, at.Column), Msg: fmt.Sprintf("the merge key << takes a mapping or a sequence of mappings, found %s", m.Kind)}
+		}
+		if c.mergeBudget -= int64(len(m.Fields)); c.mergeBudget < 0 {
+			return &SyntaxError{Pos: c.pos(ky.Line, ky.Column), Msg: fmt.Sprintf("YAML merge keys copy more fields than %d times the values written plus 1000: an alias bomb? (--max-alias-expansion)", c.lim.MaxAliasFactor)}
+		}
+		merges = append(merges, m)
+		return nil
+	}
+	if v.Kind != Array {
+		return merges, add(v, vy)
+	}
+	for i, it := range v.Items {
+		at := vy
+		if vy.Kind == yaml.SequenceNode {
+			at = vy.Content[i]
+		}
+		if err := add(it, at); err != nil {
+			return nil, err
+		}
+	}
+	return merges, nil
 }
 
 // findField returns the field for key: by a linear search in small
@@ -310,6 +431,14 @@ func (c *yamlConv) scalar(n *Node, y *yaml.Node) {
 			n.Kind, n.Value = Number, lit
 		} else {
 			n.Kind = String
+		}
+	case "!!str":
+		n.Kind = String
+		// yaml.v3 resolves a plain number beyond float64 (1e400) as a
+		// string; YAML's core schema, and JSON, make it a number. Its
+		// literal is kept as written, like every number's.
+		if y.Style == 0 && isJSONNumber(y.Value) {
+			n.Kind = Number
 		}
 	default:
 		n.Kind = String
@@ -560,6 +689,53 @@ func (c *yamlConv) scanQuoted(y *yaml.Node) (Pos, bool) {
 		}
 	}
 	return Pos{}, false
+}
+
+// yamlAlias is one alias written in the file and the value it stands for.
+type yamlAlias struct {
+	y *yaml.Node
+	n *Node
+}
+
+// aliasBudget is how many values a file of written values may expand to.
+func aliasBudget(lim Limits, written int) int64 {
+	return int64(lim.MaxAliasFactor)*int64(written) + 1000
+}
+
+// countWritten counts the values written in a YAML tree, not following
+// aliases.
+func countWritten(root *yaml.Node) int {
+	n := 0
+	stack := []*yaml.Node{root}
+	for len(stack) > 0 {
+		y := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		n++
+		stack = append(stack, y.Content...)
+	}
+	return n
+}
+
+// checkAliases fails when the aliases of a document expand it beyond the
+// alias budget, naming the alias that stands for the most values.
+func (c *yamlConv) checkAliases(root *Node) error {
+	if len(c.aliases) == 0 {
+		return nil
+	}
+	budget := aliasBudget(c.lim, c.real)
+	total := c.expanded(root)
+	if total <= budget {
+		return nil
+	}
+	worst := c.aliases[0]
+	for _, a := range c.aliases[1:] {
+		if c.expanded(a.n) > c.expanded(worst.n) {
+			worst = a
+		}
+	}
+	return &SyntaxError{Pos: c.pos(worst.y.Line, worst.y.Column), Msg: fmt.Sprintf(
+		"YAML aliases expand %d written values to %d (*%s alone stands for %d), more than %d times as many plus 1000: an alias bomb? (--max-alias-expansion)",
+		c.real, total, worst.y.Value, c.expanded(worst.n), c.lim.MaxAliasFactor)}
 }
 
 // expanded is the number of values n stands for once aliases are expanded,

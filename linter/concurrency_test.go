@@ -1,0 +1,184 @@
+package linter_test
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/specgate/specgate/linter"
+	"github.com/specgate/specgate/policy"
+	"github.com/specgate/specgate/rulesets"
+	"github.com/specgate/specgate/spec"
+)
+
+// concurrentInputs are dozens of specifications of every format: the
+// built-in rules' fixtures, the adversarial corpus (some of which do not
+// load) and the smaller specs of the shared corpus.
+func concurrentInputs(t *testing.T) []string {
+	t.Helper()
+	var names []string
+	for _, pattern := range []string{"../rules/*/testdata/*.yaml", "../rules/*/testdata/*.json", "../testdata/adversarial/*.yaml", "../testdata/adversarial/*.json"} {
+		m, err := filepath.Glob(pattern)
+		if err != nil {
+			t.Fatal(err)
+		}
+		names = append(names, m...)
+	}
+	for _, f := range []string{"petstore-expanded.yaml", "uspto.yaml", "uber-v2.json", "webhook-example-3.1.yaml",
+		"asyncapi-slack-rtm.yml", "asyncapi-streetlights-kafka-2.6.yml", "petstore-separate-v2/spec/swagger.yaml"} {
+		p := filepath.Join("..", "..", "shared", "corpus", f)
+		if _, err := os.Stat(p); err != nil {
+			t.Fatalf("corpus file %s: %v", f, err)
+		}
+		names = append(names, p)
+	}
+	if len(names) < 100 {
+		t.Fatalf("only %d inputs", len(names))
+	}
+	return names
+}
+
+func strictLinter(t *testing.T, timeout time.Duration, setup *rulesets.Setup) *linter.Linter {
+	t.Helper()
+	if setup == nil {
+		var err error
+		if setup, err = rulesets.Load(rulesets.Options{Ruleset: "strict", NoSearch: true}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	l, err := linter.New(context.Background(), linter.Options{Registry: setup.Registry, Severities: setup.Severities,
+		Overrides: setup.Overrides, Loader: spec.NewLoader(spec.Options{}), Timeout: timeout})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return l
+}
+
+// TestLintFilesConcurrently lints well over a hundred files in parallel
+// with one Linter, from several goroutines at once, and checks that every
+// result is the one a lone sequential LintFile gives: the engine, the
+// loader and the input conversion share nothing mutable between
+// documents. Run with -race.
+func TestLintFilesConcurrently(t *testing.T) {
+	names := concurrentInputs(t)
+	l := strictLinter(t, time.Minute, nil)
+	ctx := context.Background()
+
+	want := make([]linter.Result, len(names))
+	for i, name := range names {
+		want[i] = l.LintFile(ctx, name)
+	}
+	loaded, failed := 0, 0
+	for _, r := range want {
+		if r.Err != nil {
+			failed++
+		} else {
+			loaded++
+		}
+	}
+	if loaded < 100 || failed < 5 {
+		t.Fatalf("%d inputs loaded and %d failed; the test wants both kinds", loaded, failed)
+	}
+
+	const callers = 3
+	got := make([][]linter.Result, callers)
+	var wg sync.WaitGroup
+	for c := range callers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			got[c] = l.LintFiles(ctx, names)
+		}()
+	}
+	wg.Wait()
+	for c := range callers {
+		if len(got[c]) != len(names) {
+			t.Fatalf("caller %d: %d results for %d inputs", c, len(got[c]), len(names))
+		}
+		for i := range names {
+			if !sameResult(got[c][i], want[i]) {
+				t.Errorf("caller %d, %s: concurrent result differs from the sequential one:\n got %+v\nwant %+v", c, names[i], got[c][i], want[i])
+			}
+		}
+	}
+}
+
+func sameResult(a, b linter.Result) bool {
+	return a.File == b.File && a.Format == b.Format && reflect.DeepEqual(a.Diagnostics, b.Diagnostics) &&
+		(a.Err == nil) == (b.Err == nil) && (a.Err == nil || a.Err.Error() == b.Err.Error())
+}
+
+// TestEvalTimeoutPerFile: a user rule that explodes is stopped on every
+// file by the time limit and reported on each as an eval-timeout error;
+// the files still load, and the other files' results are not lost.
+func TestEvalTimeoutPerFile(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(dir, "policies"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	rego := `# METADATA
+# title: Explode
+# description: Explodes on documents with a /slow path.
+# custom:
+#   category: General
+#   maturity: Gold
+#   severity: error
+#   family: custom
+#   formats: [oas3]
+package specgate.rules["explode"]
+
+violations contains {"path": [], "message": "never"} if {
+	input.document.paths["/slow"]
+	count({[x, y] | some x in numbers.range(1, 100000); some y in numbers.range(1, 100000)}) < 0
+}
+`
+	if err := os.WriteFile(filepath.Join(dir, "policies", "explode.rego"), []byte(rego), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	config := filepath.Join(dir, "specgate-lint.yaml")
+	if err := os.WriteFile(config, []byte("rego: policies\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	fast := filepath.Join(dir, "fast.yaml")
+	slow := filepath.Join(dir, "slow.yaml")
+	for name, path := range map[string]string{fast: "/fast", slow: "/slow"} {
+		src := "openapi: 3.0.3\ninfo: {title: T, version: '1'}\npaths:\n  " + path + ":\n    get:\n      responses: {'200': {description: ok}}\n"
+		if err := os.WriteFile(name, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	setup, err := rulesets.Load(rulesets.Options{Config: config, Ruleset: "recommended"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	l := strictLinter(t, 200*time.Millisecond, setup)
+	results := l.LintFiles(context.Background(), []string{slow, fast, slow, fast})
+	for i, r := range results {
+		isSlow := i%2 == 0
+		timedOut := len(r.Diagnostics) == 1 && r.Diagnostics[0].RuleID == linter.TimeoutRule
+		if isSlow != timedOut {
+			t.Errorf("%s: timed out %v, want %v: %+v", r.File, timedOut, isSlow, r.Diagnostics)
+			continue
+		}
+		if !isSlow {
+			if r.Err != nil || len(r.Diagnostics) == 0 {
+				t.Errorf("%s: %v, %+v; want the recommended findings", r.File, r.Err, r.Diagnostics)
+			}
+			continue
+		}
+		d := r.Diagnostics[0]
+		if !errors.Is(r.Err, policy.ErrTimeout) || d.Severity != policy.Error || d.File != slow || d.Range.Start != (spec.Pos{Line: 1, Col: 1}) ||
+			!strings.Contains(d.Message, "rule evaluation exceeded its time limit (200ms): no results are reported for this file, raise --timeout to lint it fully") {
+			t.Errorf("%s: err %v, diagnostic %+v", r.File, r.Err, d)
+		}
+		if r.Format != "OpenAPI 3.0.3" {
+			t.Errorf("%s: format %q; the file loaded", r.File, r.Format)
+		}
+	}
+}

@@ -1,0 +1,192 @@
+package spec_test
+
+import (
+	"context"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/specgate/specgate/spec"
+)
+
+// writeTree writes files (slash-separated paths relative to dir).
+func writeTree(t *testing.T, dir string, files map[string]string) {
+	t.Helper()
+	for name, content := range files {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// refsByValue loads name and returns its refs by their value (the first
+// of each value).
+func refsByValue(t *testing.T, l *spec.Loader, name string) map[string]*spec.Ref {
+	t.Helper()
+	doc, err := loadSafely(t, func() (*spec.Document, error) { return l.Load(context.Background(), name) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]*spec.Ref{}
+	for _, r := range doc.Refs {
+		if out[r.Value] == nil {
+			out[r.Value] = r
+		}
+	}
+	return out
+}
+
+const outsideSecret = "secret: {type: string, description: read from outside}\n"
+
+// TestRefsStayInTheirTree: by default a $ref reads only files under the
+// entry file's folder; /etc/passwd, a sibling folder, a symbolic link
+// leading out and a file:// URL are refused at the $ref, with a message
+// naming the way to allow them.
+func TestRefsStayInTheirTree(t *testing.T) {
+	dir := t.TempDir()
+	writeTree(t, dir, map[string]string{
+		"outside/secret.yaml":  outsideSecret,
+		"api/schemas/pet.yaml": "Pet:\n  type: object\n  properties:\n    owner: {$ref: '../../outside/secret.yaml#/secret'}\n",
+		"api/openapi.yaml": `openapi: 3.0.3
+info: {title: T, version: "1"}
+paths: {}
+components:
+  schemas:
+    Passwd: {$ref: '/etc/passwd'}
+    PasswdURL: {$ref: 'file:///etc/passwd'}
+    Climb: {$ref: '../../../../../../../../etc/passwd'}
+    Sibling: {$ref: '../outside/secret.yaml#/secret'}
+    Link: {$ref: 'link.yaml#/secret'}
+    Pet: {$ref: 'schemas/pet.yaml#/Pet'}
+    Inside: {$ref: './schemas/../schemas/pet.yaml#/Pet'}
+`,
+	})
+	if err := os.Symlink(filepath.Join(dir, "outside", "secret.yaml"), filepath.Join(dir, "api", "link.yaml")); err != nil {
+		t.Skip("no symbolic links here:", err)
+	}
+	entry := filepath.Join(dir, "api", "openapi.yaml")
+	root := filepath.Join(dir, "api")
+	refs := refsByValue(t, spec.NewLoader(spec.Options{}), entry)
+
+	refused := map[string]wantErr{
+		"/etc/passwd":                        {file: entry, line: 6, col: 20, msg: `$ref "/etc/passwd" reads /etc/passwd, outside ` + root},
+		"file:///etc/passwd":                 {file: entry, line: 7, col: 23, msg: `reads /etc/passwd, outside ` + root},
+		"../../../../../../../../etc/passwd": {file: entry, line: 8, col: 19, msg: "reads /etc/passwd, outside"},
+		"../outside/secret.yaml#/secret":     {file: entry, line: 9, col: 21, msg: "reads " + filepath.Join(dir, "outside", "secret.yaml") + ", outside"},
+		"link.yaml#/secret":                  {file: entry, line: 10, col: 18, msg: "a symbolic link to " + filepath.Join(dir, "outside", "secret.yaml")},
+		// The tree is the entry file's: a referenced file cannot climb out
+		// of it either.
+		"../../outside/secret.yaml#/secret": {file: filepath.Join(root, "schemas", "pet.yaml"), line: 4, col: 19, msg: "outside " + root},
+	}
+	for value, want := range refused {
+		r := refs[value]
+		if r == nil {
+			t.Errorf("no $ref %q", value)
+			continue
+		}
+		checkErr(t, refErr(r), want)
+		if r.Err != nil && !strings.Contains(r.Err.Msg, "pass --allow-external-refs or --ref-root DIR to allow it") {
+			t.Errorf("%q: the message does not say how to allow it: %s", value, r.Err.Msg)
+		}
+		if r.Target != nil {
+			t.Errorf("%q resolved to %v", value, r.Target)
+		}
+	}
+	for _, value := range []string{"schemas/pet.yaml#/Pet", "./schemas/../schemas/pet.yaml#/Pet"} {
+		if r := refs[value]; r == nil || r.Err != nil || r.Target == nil {
+			t.Errorf("%q inside the tree: %+v", value, r)
+		}
+	}
+}
+
+// TestRefRootAndExternalRefs: RefRoot widens the tree to a chosen folder;
+// AllowExternalRefs lifts the bound.
+func TestRefRootAndExternalRefs(t *testing.T) {
+	dir := t.TempDir()
+	writeTree(t, dir, map[string]string{
+		"common/errors.yaml": "Error: {type: object}\n",
+		"api/openapi.yaml":   "openapi: 3.0.3\ninfo: {title: T, version: '1'}\npaths: {}\ncomponents:\n  schemas:\n    Error: {$ref: '../common/errors.yaml#/Error'}\n    Host: {$ref: '/etc/hostname'}\n",
+	})
+	entry := filepath.Join(dir, "api", "openapi.yaml")
+	const common, host = "../common/errors.yaml#/Error", "/etc/hostname"
+
+	refs := refsByValue(t, spec.NewLoader(spec.Options{RefRoot: dir}), entry)
+	if r := refs[common]; r.Err != nil || r.Target == nil {
+		t.Errorf("RefRoot %s: %q: %v", dir, common, refErr(r))
+	}
+	if r := refs[host]; r.Err == nil || !strings.Contains(r.Err.Msg, "outside "+dir) {
+		t.Errorf("RefRoot %s: %q: %v, want it refused", dir, host, refErr(r))
+	}
+
+	refs = refsByValue(t, spec.NewLoader(spec.Options{AllowExternalRefs: true}), entry)
+	if r := refs[common]; r.Err != nil || r.Target == nil {
+		t.Errorf("AllowExternalRefs: %q: %v", common, refErr(r))
+	}
+	if r := refs[host]; r.Err != nil && strings.Contains(r.Err.Msg, "outside") {
+		t.Errorf("AllowExternalRefs: %q refused: %v", host, r.Err)
+	}
+}
+
+// TestRefsFromStdinStayInTheWorkingDirectory: a document on standard input
+// resolves its relative $refs from the working directory, which is then
+// its tree.
+func TestRefsFromStdinStayInTheWorkingDirectory(t *testing.T) {
+	dir := t.TempDir()
+	writeTree(t, dir, map[string]string{
+		"work/pet.yaml":    "Pet: {type: object}\n",
+		"secret.yaml":      outsideSecret,
+		"work/placeholder": "",
+	})
+	t.Chdir(filepath.Join(dir, "work"))
+	src := "openapi: 3.0.3\ninfo: {title: T, version: '1'}\npaths: {}\ncomponents:\n  schemas:\n    Pet: {$ref: 'pet.yaml#/Pet'}\n    Secret: {$ref: '../secret.yaml#/secret'}\n"
+	refs := refsByValue(t, spec.NewLoader(spec.Options{Stdin: strings.NewReader(src)}), "-")
+	if r := refs["pet.yaml#/Pet"]; r.Err != nil || r.Target == nil {
+		t.Errorf("pet.yaml from stdin: %v", refErr(r))
+	}
+	checkErr(t, refErr(refs["../secret.yaml#/secret"]), wantErr{file: "<stdin>", line: 7, col: 20, msg: "outside"})
+}
+
+// TestRemoteDocumentNamesNoLocalFile: a document fetched from a URL may
+// reference other URLs, never local files.
+func TestRemoteDocumentNamesNoLocalFile(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/api.yaml":
+			w.Write([]byte("openapi: 3.0.3\ninfo: {title: T, version: '1'}\npaths: {}\ncomponents:\n  schemas:\n    A: {$ref: 'file:///etc/passwd'}\n    B: {$ref: 'pet.yaml#/Pet'}\n"))
+		case "/pet.yaml":
+			w.Write([]byte("Pet: {type: object}\n"))
+		default:
+			http.NotFound(w, r)
+		}
+	}))
+	defer srv.Close()
+	url := srv.URL + "/api.yaml"
+	for _, opts := range []spec.Options{{}, {AllowExternalRefs: true}} {
+		refs := refsByValue(t, spec.NewLoader(opts), url)
+		checkErr(t, refErr(refs["file:///etc/passwd"]), wantErr{file: url, line: 6, col: 15, msg: "a remote document may only reference URLs"})
+		if r := refs["pet.yaml#/Pet"]; r.Err != nil || r.Target == nil {
+			t.Errorf("%+v: a relative $ref of a remote document is a URL: %v", opts, refErr(r))
+		}
+	}
+}
+
+// TestCorpusMultiFileNeedsRefRoot: the corpus's petstore-separate-v2 reads
+// ../common/Error.yaml from its spec/ folder. By default that is refused
+// with a message naming the flags; with the corpus as the ref root it
+// loads (the other corpus tests load it so).
+func TestCorpusMultiFileNeedsRefRoot(t *testing.T) {
+	name := filepath.Join(corpusDir, "petstore-separate-v2", "spec", "swagger.yaml")
+	refs := refsByValue(t, spec.NewLoader(spec.Options{}), name)
+	r := refs["../common/Error.yaml"]
+	if r == nil {
+		t.Fatalf("no ../common/Error.yaml $ref in %s", name)
+	}
+	checkErr(t, refErr(r), wantErr{file: name, line: 44, col: 19, msg: "pass --allow-external-refs or --ref-root DIR to allow it"})
+}
