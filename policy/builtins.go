@@ -29,6 +29,11 @@ func init() {
 		Nondeterministic: false,
 	}, jsonSchemaBuiltin)
 	rego.RegisterBuiltin2(&rego.Function{
+		Name:    "specgate.match_schema",
+		Decl:    types.NewFunction(types.Args(types.A, types.A), types.NewArray([]types.Type{types.B, types.NewArray(nil, types.A)}, nil)),
+		Memoize: true,
+	}, matchSchemaBuiltin)
+	rego.RegisterBuiltin2(&rego.Function{
 		Name:    "specgate.object_keys",
 		Decl:    types.NewFunction(types.Args(types.S, types.NewArray(nil, types.A)), types.NewArray(nil, types.S)),
 		Memoize: true,
@@ -74,6 +79,36 @@ func jsonSchemaBuiltin(_ rego.BuiltinContext, value, schema, dialect, all *ast.T
 			ast.Item(ast.StringTerm("path"), ast.ArrayTerm(path...)))
 	}
 	return ast.ArrayTerm(items...), nil
+}
+
+// matchSchemaBuiltin is a safe stand-in for OPA's json.match_schema (which
+// follows file:// references and is denied): the same [valid, errors]
+// result, errors as {error, type, field, desc}, validated by
+// specgate.json_schema's validator with every $ref kept inside the schema.
+func matchSchemaBuiltin(_ rego.BuiltinContext, value, schema *ast.Term) (_ *ast.Term, err error) {
+	defer guard("specgate.match_schema", &err)
+	v, err := ast.JSON(value.Value)
+	if err != nil {
+		return nil, err
+	}
+	text, err := json.Marshal(mustJSON(schema.Value))
+	if err != nil {
+		return nil, err
+	}
+	errs, err := dsl.ValidateValue(numbers(v), string(text), "auto", true)
+	if err != nil {
+		return nil, err
+	}
+	items := make([]*ast.Term, len(errs))
+	for i, e := range errs {
+		field := dsl.FieldName(e.Path)
+		items[i] = ast.ObjectTerm(
+			ast.Item(ast.StringTerm("error"), ast.StringTerm(field+": "+e.Desc)),
+			ast.Item(ast.StringTerm("type"), ast.StringTerm(e.Kind)),
+			ast.Item(ast.StringTerm("field"), ast.StringTerm(field)),
+			ast.Item(ast.StringTerm("desc"), ast.StringTerm(e.Desc)))
+	}
+	return ast.ArrayTerm(ast.BooleanTerm(len(errs) == 0), ast.ArrayTerm(items...)), nil
 }
 
 func mustJSON(v ast.Value) any {

@@ -1,13 +1,16 @@
 package dsl
 
 import (
+	"encoding/json"
 	"errors"
+	"math/big"
 	"fmt"
 	"strconv"
 	"strings"
 	"sync"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/santhosh-tekuri/jsonschema/v6/kind"
 	"golang.org/x/text/language"
 	"golang.org/x/text/message"
 )
@@ -17,6 +20,10 @@ import (
 type SchemaError struct {
 	Message string
 	Path    []any
+	// Kind names the failed keyword the way OPA's json.match_schema does
+	// (invalid_type, format, number_one_of, ..., else the keyword), and
+	// Desc is the message in its style, for rules ported from it.
+	Kind, Desc string
 }
 
 var english = message.NewPrinter(language.English)
@@ -100,12 +107,104 @@ func ValidateValue(value any, schemaText, dialect string, allErrors bool) ([]Sch
 func leaves(e *jsonschema.ValidationError, value any, out *[]SchemaError) {
 	if len(e.Causes) == 0 {
 		msg := e.ErrorKind.LocalizedString(english)
-		*out = append(*out, SchemaError{Message: msg, Path: instancePath(value, e.InstanceLocation)})
+		se := SchemaError{Message: msg, Path: instancePath(value, e.InstanceLocation), Desc: msg}
+		switch k := e.ErrorKind.(type) {
+		case *kind.Type:
+			got := k.Got
+			if n, ok := instanceAt(value, se.Path).(json.Number); ok && got == "number" && !strings.ContainsAny(string(n), ".eE") {
+				got = "integer"
+			}
+			se.Kind, se.Desc = "invalid_type", fmt.Sprintf("Invalid type. Expected: %s, given: %s", strings.Join(k.Want, " or "), got)
+		case *kind.Format:
+			se.Kind = "format"
+		case *kind.Required:
+			se.Kind, se.Desc = "required", strings.Join(k.Missing, ", ")+" is required"
+		case *kind.Maximum:
+			se.Kind, se.Desc = "number_lte", "Must be less than or equal to "+ratText(k.Want)
+		case *kind.Minimum:
+			se.Kind, se.Desc = "number_gte", "Must be greater than or equal to "+ratText(k.Want)
+		case *kind.ExclusiveMaximum:
+			se.Kind, se.Desc = "number_lt", "Must be less than "+ratText(k.Want)
+		case *kind.ExclusiveMinimum:
+			se.Kind, se.Desc = "number_gt", "Must be greater than "+ratText(k.Want)
+		case *kind.MaxLength:
+			se.Kind, se.Desc = "string_lte", fmt.Sprintf("String length must be less than or equal to %d", k.Want)
+		case *kind.MinLength:
+			se.Kind, se.Desc = "string_gte", fmt.Sprintf("String length must be greater than or equal to %d", k.Want)
+		case *kind.MaxItems:
+			se.Kind, se.Desc = "array_max_items", fmt.Sprintf("Array must have at most %d items", k.Want)
+		case *kind.MinItems:
+			se.Kind, se.Desc = "array_min_items", fmt.Sprintf("Array must have at least %d items", k.Want)
+		case *kind.Pattern:
+			se.Kind, se.Desc = "pattern", fmt.Sprintf("Does not match pattern '%s'", k.Want)
+		case *kind.AdditionalProperties:
+			se.Kind, se.Desc = "additional_property_not_allowed", fmt.Sprintf("Additional property %s is not allowed", strings.Join(k.Properties, ", "))
+		case *kind.Enum:
+			want := make([]string, len(k.Want))
+			for i, w := range k.Want {
+				b, _ := json.Marshal(w)
+				want[i] = string(b)
+			}
+			se.Kind, se.Desc = "enum", FieldName(se.Path)+" must be one of the following: "+strings.Join(want, ", ")
+		case *kind.AllOf:
+			se.Kind = "number_all_of"
+		case *kind.AnyOf:
+			se.Kind = "number_any_of"
+		case *kind.OneOf:
+			se.Kind = "number_one_of"
+		default:
+			if kp := e.ErrorKind.KeywordPath(); len(kp) > 0 {
+				se.Kind = kp[len(kp)-1]
+			}
+		}
+		*out = append(*out, se)
 		return
 	}
 	for _, c := range e.Causes {
 		leaves(c, value, out)
 	}
+}
+
+// instanceAt is the value at path within v, or nil.
+func instanceAt(v any, path []any) any {
+	for _, seg := range path {
+		switch c := v.(type) {
+		case []any:
+			i, ok := seg.(int)
+			if !ok || i < 0 || i >= len(c) {
+				return nil
+			}
+			v = c[i]
+		case map[string]any:
+			k, _ := seg.(string)
+			v = c[k]
+		default:
+			return nil
+		}
+	}
+	return v
+}
+
+// FieldName is a location as OPA's json.match_schema names it: "(Root)",
+// or the dotted path.
+func FieldName(path []any) string {
+	if len(path) == 0 {
+		return "(Root)"
+	}
+	parts := make([]string, len(path))
+	for i, s := range path {
+		parts[i] = fmt.Sprint(s)
+	}
+	return strings.Join(parts, ".")
+}
+
+// ratText prints a schema bound as JSON would: 100, 0.5.
+func ratText(r *big.Rat) string {
+	if r.IsInt() {
+		return r.Num().String()
+	}
+	f, _ := r.Float64()
+	return strconv.FormatFloat(f, 'g', -1, 64)
 }
 
 // instancePath turns a location's tokens into a path whose array indices

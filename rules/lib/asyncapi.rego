@@ -168,7 +168,7 @@ schema_format(m) := object.get(w, "schemaFormat", "") if {
 # matches or the schema cannot be compiled.
 validate(value, schema) := replace(trim_prefix(errors[0].error, "(Root): "), "(Root)", "the value") if {
 	bundle := object.union({"components": object.get(input.document, "components", {})}, schema)
-	[ok, errors] := json.match_schema(json.marshal(value), bundle)
+	[ok, errors] := specgate.match_schema(value, bundle)
 	not ok
 }
 

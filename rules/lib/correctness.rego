@@ -529,7 +529,7 @@ reachable(keys) := keys | inner | {to |
 example_errors(value, node) := [] if _trivially_valid(value, node)
 
 else := [text |
-	[valid, errors] := json.match_schema({"value": value}, _bundle_of(node))
+	[valid, errors] := specgate.match_schema({"value": value}, _bundle_of(node))
 	not valid
 	some e in errors
 	_kept(e)
