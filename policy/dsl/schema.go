@@ -3,8 +3,8 @@ package dsl
 import (
 	"encoding/json"
 	"errors"
-	"math/big"
 	"fmt"
+	"math/big"
 	"strconv"
 	"strings"
 	"sync"
