@@ -67,7 +67,7 @@ _texts contains [["info", key], sprintf("info.%s", [key]), text] if {
 }
 
 _texts contains [array.concat(op.source, [key]), sprintf("the %s of %s", [key, naming.operation(op)]), op[key]] if {
-	some op in util.http_operations
+	some op in style.operations
 	some key in ["summary", "description"]
 	_checked(op[key])
 }
@@ -84,7 +84,7 @@ _texts contains [array.concat(p.source, ["description"]), sprintf("the descripti
 }
 
 _texts contains [array.concat(op.requestBody.source, ["description"]), sprintf("the description of %s", [style.request_body_name(op)]), op.requestBody.description] if {
-	some op in util.http_operations
+	some op in style.operations
 	op.requestBody != null
 	_checked(op.requestBody.description)
 }

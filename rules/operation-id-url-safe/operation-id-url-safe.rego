@@ -36,7 +36,7 @@ import data.specgate.lib.util
 _safe := `^[A-Za-z0-9\-._~:/?#\[\]@!$&'()*+,;=]*$`
 
 violations contains util.violation(array.concat(op.source, ["operationId"]), msg) if {
-	some op in util.http_operations
+	some op in style.operations
 	op.operationId != ""
 	not regex.match(_safe, op.operationId)
 	msg := sprintf("operationId %q of %s contains %s, which a URL cannot hold unencoded", [op.operationId, naming.operation(op), concat(", ", style.characters_outside(op.operationId, _safe))])
