@@ -53,13 +53,18 @@ _unsafe := [
 ]
 
 # _suspicious is a cheap test that keeps the regular expressions for the
-# few texts that could match them: every pattern needs a "<" or the
-# letters "avascript:" in some case.
+# few texts that could match them: every pattern needs a "<", or a ":"
+# after the letters "javascript" in some case.
 _suspicious(text) if contains(text, "<")
 
-_suspicious(text) if regex.match(`(?i)avascript:`, text)
+_suspicious(text) if {
+	contains(text, ":")
+	regex.match(`(?i)javascript:`, text)
+}
 
-# _texts are [path, what, text] for every checked text that is suspicious.
+# _texts are [path, what, text] for every checked text that is unsafe
+# (their names, which can cost an index of shared responses, are built for
+# those only).
 _texts contains [["info", key], sprintf("info.%s", [key]), text] if {
 	some key in ["summary", "description"]
 	text := input.document.info[key]
@@ -122,6 +127,8 @@ _texts contains [array.concat(s.source, ["description"]), sprintf("the descripti
 _checked(text) if {
 	is_string(text)
 	_suspicious(text)
+	some [pattern, _] in _unsafe
+	regex.match(pattern, text)
 }
 
 _schema_name(s) := sprintf("schema %s", [s.name]) if s.name != ""
