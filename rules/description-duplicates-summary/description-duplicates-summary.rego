@@ -36,7 +36,7 @@ import data.specgate.lib.style
 import data.specgate.lib.util
 
 violations contains util.violation(array.concat(op.source, ["description"]), msg) if {
-	some op in util.http_operations
+	some op in style.operations
 	_repeats(op.summary, op.description)
 	msg := sprintf("the description of %s only repeats its summary (%q)", [naming.operation(op), op.summary])
 }
@@ -56,7 +56,11 @@ violations contains util.violation(["info", "description"], msg) if {
 _repeats(summary, description) if {
 	not style.blank(summary)
 	not style.blank(description)
+	count(description) <= (2 * count(summary)) + 16
 	_plain(summary) == _plain(description)
 }
 
-_plain(s) := trim_right(lower(concat(" ", [w | some w in regex.split(`\s+`, trim_space(s)); w != ""])), ".")
+# _plain is a text in lower case, with runs of whitespace made one space
+# and without a final period. (The length test above first drops the
+# descriptions that are far longer than their summary.)
+_plain(s) := trim_right(lower(regex.replace(trim_space(s), `\s+`, " ")), ".")

@@ -58,11 +58,18 @@ _paginating_positions contains p if {
 # uses it, in source order, and how many others share it. The message of a
 # shared parameter is the same whichever operation led to it.
 subject(p) := sprintf("query parameter %q of %s", [p.name, _where(users)]) if {
-	users := [sprintf("%s %s", [upper(op.method), op.path]) |
-		some op in input.operations
-		some q in op.parameters
-		q.source == p.source
-	]
+	users := [name | some [_, name] in sort(_users[p.source])]
+}
+
+# _users maps the source of each query parameter to the operations that
+# use it ([position, "GET /path"]): the whole value of a partial rule,
+# built once rather than searched for each message.
+_users := _users_index
+
+_users_index[q.source] contains [i, sprintf("%s %s", [upper(op.method), op.path])] if {
+	some i, op in input.operations
+	some q in op.parameters
+	q["in"] == "query"
 }
 
 _where(users) := users[0] if count(users) == 1

@@ -57,30 +57,32 @@ blank(s) if not is_string(s)
 blank(s) if trim_space(s) == ""
 
 # _users maps each $ref written for a response or a request body to the
-# positions, in _all_operations, of the operations that use it: the whole
+# positions, in operations, of the operations that use it: the whole
 # value of a partial rule, built once.
 _users := _ref_index
 
 _ref_index[r] contains i if {
-	some i, op in _all_operations
+	some i, op in operations
 	some resp in op.node.responses
 	r := resp["$ref"]
 	is_string(r)
 }
 
 _ref_index[r] contains i if {
-	some i, op in _all_operations
+	some i, op in operations
 	r := op.node.requestBody["$ref"]
 	is_string(r)
 }
 
-# _all_operations are the operations under paths, webhooks and callbacks,
-# in that order.
-_all_operations := array.concat(array.concat(input.operations, object.get(input, "webhooks", [])), object.get(input, "callbacks", []))
+# operations are the operations under paths, webhooks and callbacks, in
+# that order. An array: a set (as util.http_operations) hashes every
+# operation, nodes included, to build itself, which costs more than the
+# rules that read it on a large document.
+operations := array.concat(array.concat(input.operations, object.get(input, "webhooks", [])), object.get(input, "callbacks", []))
 
 # shared_by(r) names the operations that use a reference: the first one in
 # source order and how many others ("GET /a and 2 other operations").
-shared_by(r) := _where(naming.operation(_all_operations[min(users)]), count(users)) if users := _users[r]
+shared_by(r) := _where(naming.operation(operations[min(users)]), count(users)) if users := _users[r]
 
 _where(first, 1) := first
 
@@ -108,18 +110,19 @@ request_body_name(op) := sprintf("request body %s (used by %s)", [r, shared_by(r
 # operation its messages name first). Rules whose finding does not depend
 # on the operation iterate these rather than every operation's responses,
 # so that a response shared by hundreds of operations is judged once.
-response_uses contains {"op": op, "response": resp} if {
-	some op in _all_operations
-	some resp in op.responses
-	not response_ref(op, resp)
-}
-
-response_uses contains {"op": op, "response": resp} if {
-	some r, users in _users
-	op := _all_operations[min(users)]
-	some resp in op.responses
-	response_ref(op, resp) == r
-}
+response_uses := array.concat(
+	[{"op": op, "response": resp} |
+		some op in operations
+		some resp in op.responses
+		not response_ref(op, resp)
+	],
+	[{"op": op, "response": resp} |
+		some r, users in _users
+		op := operations[min(users)]
+		some resp in op.responses
+		response_ref(op, resp) == r
+	],
+)
 
 # is_token(name) holds for a valid HTTP field name: a token of RFC 9110
 # (letters, digits and !#$%&'*+-.^_`|~).
@@ -145,10 +148,10 @@ _show(c) := sprintf("%q", [c]) if not c in {" ", "\t"}
 
 # response_headers are the headers of every response (see
 # response_uses), with their operation and response.
-response_headers contains {"op": use.op, "response": use.response, "header": h} if {
+response_headers := [{"op": use.op, "response": use.response, "header": h} |
 	some use in response_uses
 	some h in use.response.headers
-}
+]
 
 # header_parameters are the distinct in: header parameters.
 header_parameters contains p if {
@@ -236,7 +239,7 @@ is_template(segment) if regex.match(`^\{[^{}]*\}$`, segment)
 servers contains s if some s in input.servers
 
 servers contains s if {
-	some op in util.http_operations
+	some op in operations
 	some s in op.servers
 }
 

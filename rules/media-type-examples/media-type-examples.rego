@@ -47,7 +47,7 @@ import data.specgate.lib.util
 # OpenAPI 3: one finding per media type.
 violations contains util.violation(path, msg) if {
 	not util.is_oas2
-	some op in util.http_operations
+	some op in style.operations
 	op.requestBody != null
 	some mt in op.requestBody.content
 	not _media_example(mt.node)
@@ -72,7 +72,7 @@ violations contains util.violation(path, msg) if {
 # Swagger 2.0: one finding per body parameter or response schema.
 violations contains util.violation(array.concat(mt.source, ["schema"]), msg) if {
 	util.is_oas2
-	some op in util.http_operations
+	some op in style.operations
 	op.requestBody != null
 	mt := op.requestBody.content[0]
 	_needs_example(mt)

@@ -41,10 +41,11 @@
 package specgate.rules["no-request-body"]
 
 import data.specgate.lib.naming
+import data.specgate.lib.style
 import data.specgate.lib.util
 
 violations contains util.violation(op.requestBody.source, msg) if {
-	some op in util.http_operations
+	some op in style.operations
 	op.method in {"get", "head", "delete"}
 	op.requestBody != null
 	not _admits_nothing(op.requestBody)

@@ -53,7 +53,7 @@ violations contains util.violation(array.concat(style.response_at(op, resp), [_b
 # HEAD operations are also checked one by one, since any of them makes a
 # shared response with a body wrong.
 violations contains util.violation(array.concat(style.response_at(op, resp), [_body_key]), msg) if {
-	some op in util.http_operations
+	some op in style.operations
 	op.method == "head"
 	some resp in op.responses
 	count(resp.content) > 0

@@ -40,7 +40,7 @@ import data.specgate.lib.style
 import data.specgate.lib.util
 
 violations contains util.violation(array.concat(op.source, ["operationId"]), msg) if {
-	some op in util.http_operations
+	some op in style.operations
 	op.operationId != ""
 	some part in _parts(op.operationId)
 	not style.fits(part, _convention)
@@ -65,7 +65,7 @@ _class(id) := c if {
 	count({style.case_of(p) | some p in _parts(id)}) > 0
 }
 
-_ids := {op.operationId | some op in util.http_operations; op.operationId != ""}
+_ids := {op.operationId | some op in style.operations; op.operationId != ""}
 
 _classes := {id: _class(id) | some id in _ids}
 

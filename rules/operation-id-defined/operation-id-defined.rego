@@ -34,10 +34,11 @@
 package specgate.rules["operation-id-defined"]
 
 import data.specgate.lib.naming
+import data.specgate.lib.style
 import data.specgate.lib.util
 
 violations contains util.violation(op.source, msg) if {
-	some op in util.http_operations
+	some op in style.operations
 	trim_space(op.operationId) == ""
 	msg := sprintf("%s has no operationId; generated clients, links and tools name operations by it", [naming.operation(op)])
 }

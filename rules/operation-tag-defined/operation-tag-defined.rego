@@ -33,11 +33,12 @@
 package specgate.rules["operation-tag-defined"]
 
 import data.specgate.lib.naming
+import data.specgate.lib.style
 import data.specgate.lib.util
 
 violations contains util.violation(array.concat(op.source, ["tags", i]), msg) if {
 	count(_declared) > 0
-	some op in util.http_operations
+	some op in style.operations
 	some i, tag in op.tags
 	not tag in _declared
 	msg := sprintf("%s uses the tag %q, which the top-level tags do not declare%s", [naming.operation(op), tag, _hint(tag)])

@@ -41,19 +41,20 @@ package specgate.rules["schema-property-description"]
 import data.specgate.lib.style
 import data.specgate.lib.util
 
-violations contains util.violation(array.concat(schema.source, ["properties", missing[0]]), msg) if {
+violations contains util.violation(_path(schema, missing), msg) if {
 	some schema in input.schemas
 	missing := _missing(schema)
-	count(missing) == 1
-	msg := sprintf("property %q%s has no description", [missing[0], _of(schema)])
+	count(missing) > 0
+	msg := _message(schema, missing)
 }
 
-violations contains util.violation(array.concat(schema.source, ["properties"]), msg) if {
-	some schema in input.schemas
-	missing := _missing(schema)
-	count(missing) > 1
-	msg := sprintf("properties %s%s have no description", [_list(missing), _of(schema)])
-}
+_path(schema, missing) := array.concat(schema.source, ["properties", missing[0]]) if count(missing) == 1
+
+else := array.concat(schema.source, ["properties"])
+
+_message(schema, missing) := sprintf("property %q%s has no description", [missing[0], _of(schema)]) if count(missing) == 1
+
+else := sprintf("properties %s%s have no description", [_list(missing), _of(schema)])
 
 # _missing are the names of the properties of a schema that need a
 # description, in order.

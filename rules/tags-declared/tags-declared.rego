@@ -30,10 +30,11 @@
 #     should show them, and tag every operation with one of them.
 package specgate.rules["tags-declared"]
 
+import data.specgate.lib.style
 import data.specgate.lib.util
 
 violations contains util.violation(_anchor, msg) if {
-	count(util.http_operations) > 0
+	count(style.operations) > 0
 	count(input.tags) == 0
 	msg := "the document declares no tags; list the groups of its operations, each with a description, under tags"
 }
