@@ -41,31 +41,30 @@ package specgate.rules["schema-property-description"]
 import data.specgate.lib.style
 import data.specgate.lib.util
 
-violations contains util.violation(_path(schema, missing), msg) if {
+# The helpers take the schema's parts, never the schema itself: OPA keys
+# function calls by their arguments, and hashing every nested schema of a
+# deep tree would be quadratic.
+violations contains util.violation(_path(schema.source, missing), _message(schema.name, schema.source, missing)) if {
 	some schema in input.schemas
-	missing := _missing(schema)
+	props := schema.node.properties
+	is_object(props)
+	missing := sort([name |
+		some name, prop in props
+		is_object(prop)
+		not prop["$ref"]
+		style.blank(object.get(prop, "description", ""))
+	])
 	count(missing) > 0
-	msg := _message(schema, missing)
 }
 
-_path(schema, missing) := array.concat(schema.source, ["properties", missing[0]]) if count(missing) == 1
+_path(source, missing) := array.concat(source, ["properties", missing[0]]) if count(missing) == 1
 
-else := array.concat(schema.source, ["properties"])
+else := array.concat(source, ["properties"])
 
-_message(schema, missing) := sprintf("property %q%s has no description", [missing[0], _of(schema)]) if count(missing) == 1
+_message(name, source, missing) := sprintf("property %q%s has no description", [missing[0], _of(name, source)]) if count(missing) == 1
 
-else := sprintf("properties %s%s have no description", [_list(missing), _of(schema)])
+else := sprintf("properties %s%s have no description", [_list(missing), _of(name, source)])
 
-# _missing are the names of the properties of a schema that need a
-# description, in order.
-_missing(schema) := sort([name |
-	some name, prop in schema.node.properties
-	is_object(prop)
-	not _ref(prop)
-	style.blank(object.get(prop, "description", ""))
-]) if is_object(schema.node.properties)
-
-_ref(prop) if prop["$ref"]
 
 _list(names) := sprintf("%q and %q", names) if count(names) == 2
 
@@ -73,9 +72,9 @@ else := sprintf("%s and %d others", [concat(", ", [sprintf("%q", [n]) | some n i
 
 else := sprintf("%s and %q", [concat(", ", [sprintf("%q", [n]) | some n in array.slice(names, 0, count(names) - 1)]), names[count(names) - 1]])
 
-_of(schema) := sprintf(" of schema %s", [schema.name]) if schema.name != ""
+_of(name, source) := sprintf(" of schema %s", [name]) if name != ""
 
 else := sprintf(" in %s", [owner]) if {
-	owner := style.schema_owner(schema.source)
+	owner := style.schema_owner(source)
 	owner != ""
 } else := ""
