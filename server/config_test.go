@@ -191,10 +191,11 @@ func TestConcurrentLintDuringRefresh(t *testing.T) {
 	}()
 
 	// Workers lint until they have made 100 requests and seen three
-	// configurations, or for 30 seconds.
+	// configurations, or for 3 minutes: compiling every profile of ~185
+	// rules under -race on two cores takes seconds per refresh.
 	const workers = 8
 	var requests int
-	deadline := time.Now().Add(30 * time.Second)
+	deadline := time.Now().Add(3 * time.Minute)
 	enough := func() bool {
 		mu.Lock()
 		defer mu.Unlock()
