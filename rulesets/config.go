@@ -314,8 +314,18 @@ func Resolve(reg *policy.Registry, prof *Profile, baseRuleset string) (Severitie
 	if baseRuleset != "" {
 		extends = []string{baseRuleset}
 	}
+	out, err := builtinLayers(reg, extends)
+	if err != nil {
+		return nil, err
+	}
+	prof.apply(reg, out)
+	return out, nil
+}
+
+// builtinLayers merges the named built-in rulesets, later ones winning.
+func builtinLayers(reg *policy.Registry, names []string) (Severities, error) {
 	out := Severities{}
-	for _, name := range extends {
+	for _, name := range names {
 		sevs, err := Builtin(reg, name)
 		if err != nil {
 			return nil, err
@@ -324,17 +334,22 @@ func Resolve(reg *policy.Registry, prof *Profile, baseRuleset string) (Severitie
 			out[id] = s
 		}
 	}
-	if prof == nil {
-		return out, nil
-	}
-	for _, id := range prof.Include {
-		out[id] = reg.Rule(id).Severity
-	}
-	for _, id := range prof.Exclude {
-		out[id] = policy.Off
-	}
-	for id, s := range prof.Override {
-		out[id] = s
-	}
 	return out, nil
+}
+
+// apply layers the profile's include, exclude and override over sevs, in
+// that order; a nil profile changes nothing.
+func (p *Profile) apply(reg *policy.Registry, sevs Severities) {
+	if p == nil {
+		return
+	}
+	for _, id := range p.Include {
+		sevs[id] = reg.Rule(id).Severity
+	}
+	for _, id := range p.Exclude {
+		sevs[id] = policy.Off
+	}
+	for id, s := range p.Override {
+		sevs[id] = s
+	}
 }

@@ -121,15 +121,9 @@ func Load(opts Options) (*Setup, error) {
 	}
 	setup.Compiled, setup.Skipped, setup.Warnings = compiled, skipped, l.warnings
 
-	sevs := Severities{}
-	for _, name := range base {
-		b, err := Builtin(reg, name)
-		if err != nil {
-			return nil, err
-		}
-		for id, s := range b {
-			sevs[id] = s
-		}
+	sevs, err := builtinLayers(reg, base)
+	if err != nil {
+		return nil, err
 	}
 	for id, s := range set.sev {
 		sevs[id] = s
@@ -156,16 +150,8 @@ func Load(opts Options) (*Setup, error) {
 		}
 		if prof != nil {
 			setup.Profile = prof.Name
-			for _, id := range prof.Include {
-				sevs[id] = reg.Rule(id).Severity
-			}
-			for _, id := range prof.Exclude {
-				sevs[id] = policy.Off
-			}
-			for id, s := range prof.Override {
-				sevs[id] = s
-			}
 		}
+		prof.apply(reg, sevs)
 	}
 	setup.Severities = sevs
 	setup.Overrides = set.overrides
