@@ -3,6 +3,7 @@ package dsl
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"regexp"
 	"slices"
 	"strconv"
@@ -223,7 +224,7 @@ func (g *gen) expand(n Name, seen []string) []aliasedPath {
 	}
 	a := g.env.Aliases[p.Alias]
 	if a == nil {
-		g.e.at(n.Pos, "unknown alias #%s%s", p.Alias, Suggest(p.Alias, mapKeys(g.env.Aliases)))
+		g.e.at(n.Pos, "unknown alias #%s%s", p.Alias, Suggest(p.Alias, slices.Sorted(maps.Keys(g.env.Aliases))))
 		return nil
 	}
 	if slices.Contains(seen, p.Alias) {

@@ -2,6 +2,8 @@ package dsl
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -277,7 +279,7 @@ func (p *filterParser) postfix() (Expr, error) {
 				}
 				n, ok := methods[name]
 				if !ok {
-					return nil, p.errf(at, "unsupported method %s() in filter%s", name, suggestName(name, mapKeys(methods)))
+					return nil, p.errf(at, "unsupported method %s() in filter%s", name, Suggest(name, slices.Sorted(maps.Keys(methods))))
 				}
 				if len(args) != n {
 					return nil, p.errf(at, "%s() takes %d argument(s), found %d", name, n, len(args))

@@ -11,7 +11,9 @@
 package dsl
 
 import (
+	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -146,7 +148,7 @@ func (e *errs) err() error {
 	if len(e.list) == 0 {
 		return nil
 	}
-	return joinErrors(e.list)
+	return errors.Join(e.list...)
 }
 
 // ParseRuleset reads a ruleset file. Every error is a *spec.Error with the
@@ -262,7 +264,7 @@ func parseFormats(v *spec.Node, e *errs) []string {
 				e.at(n.Pos, "format %q is not supported: specgate lints API descriptions (OpenAPI, AsyncAPI, Arazzo)", n.Value)
 				continue
 			}
-			e.at(n.Pos, "unknown format %q%s", n.Value, Suggest(n.Value, mapKeys(spectralFormats)))
+			e.at(n.Pos, "unknown format %q%s", n.Value, Suggest(n.Value, slices.Sorted(maps.Keys(spectralFormats))))
 			continue
 		}
 		for _, t := range tags {
@@ -324,11 +326,7 @@ func parseRule(file, id string, pos spec.Pos, v *spec.Node, e *errs) *RuleDef {
 		case "severity":
 			r.Severity, r.SeverityPos = severity(x, e), x.Range.Start
 		case "given":
-			if x.Kind == spec.String {
-				r.Given = []Name{{x.Value, x.Range.Start}}
-			} else {
-				r.Given = stringList(x, "given", e)
-			}
+			r.Given = stringList(x, "given", e)
 		case "then":
 			r.Then = parseThen(x, e)
 		case "formats":
@@ -412,9 +410,7 @@ func parseAliases(rs *Ruleset, v *spec.Node, e *errs) {
 		a := &Alias{Name: f.Key, Pos: f.KeyRange.Start}
 		x := f.Value
 		switch x.Kind {
-		case spec.String:
-			a.Given = []Name{{x.Value, x.Range.Start}}
-		case spec.Array:
+		case spec.String, spec.Array:
 			a.Given = stringList(x, "alias "+f.Key, e)
 		case spec.Object:
 			targets := x.Get("targets")
@@ -427,14 +423,7 @@ func parseAliases(rs *Ruleset, v *spec.Node, e *errs) {
 					e.at(t.Range.Start, "alias %q: each target has formats and given", f.Key)
 					continue
 				}
-				g := t.Get("given")
-				var given []Name
-				if g.Kind == spec.String {
-					given = []Name{{g.Value, g.Range.Start}}
-				} else {
-					given = stringList(g, "given", e)
-				}
-				a.Targets = append(a.Targets, AliasTarget{Formats: parseFormats(t.Get("formats"), e), Given: given})
+				a.Targets = append(a.Targets, AliasTarget{Formats: parseFormats(t.Get("formats"), e), Given: stringList(t.Get("given"), "given", e)})
 			}
 		default:
 			e.at(x.Range.Start, "alias %q must be a JSONPath or a list of them, found %s", f.Key, x.Kind)
@@ -537,29 +526,3 @@ func Suggest(got string, candidates []string) string {
 	}
 	return fmt.Sprintf("; did you mean %q?", best)
 }
-
-func suggestName(got string, candidates []string) string { return Suggest(got, candidates) }
-
-func mapKeys[V any](m map[string]V) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	slices.Sort(out)
-	return out
-}
-
-// joinErrors joins errors one per line, in order.
-type multiError []error
-
-func (m multiError) Error() string {
-	s := make([]string, len(m))
-	for i, e := range m {
-		s[i] = e.Error()
-	}
-	return strings.Join(s, "\n")
-}
-
-func (m multiError) Unwrap() []error { return m }
-
-func joinErrors(list []error) error { return multiError(list) }
