@@ -168,7 +168,7 @@ func rulesNewCommand(env Env) *cli.Command {
 				return exitf(ExitUsage, "rules new needs one rule id, such as operation-has-owner")
 			}
 			id := c.Args().First()
-			if !kebab(id) {
+			if !policy.IsKebab(id) {
 				return exitf(ExitUsage, "rule id %q must be kebab-case (lower-case words joined by '-')", id)
 			}
 			dir := filepath.Join(c.String("dir"), id)
@@ -192,18 +192,6 @@ func rulesNewCommand(env Env) *cli.Command {
 }
 
 func newRulesLoader(env Env) *spec.Loader { return spec.NewLoader(spec.Options{Stdin: env.Stdin}) }
-
-func kebab(s string) bool {
-	if s == "" || strings.HasPrefix(s, "-") || strings.HasSuffix(s, "-") || strings.Contains(s, "--") {
-		return false
-	}
-	for _, r := range s {
-		if !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '-') {
-			return false
-		}
-	}
-	return true
-}
 
 // scaffold returns the files of a new rule.
 func scaffold(id string) map[string]string {

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"maps"
 	"runtime"
+	"slices"
 	"sort"
 	"sync"
 	"time"
@@ -92,7 +93,7 @@ func New(ctx context.Context, opts Options) (*Linter, error) {
 			enabled[id] = true
 		}
 	}
-	for _, id := range sortedKeys(enabled) {
+	for _, id := range slices.Sorted(maps.Keys(enabled)) {
 		if r := opts.Registry.Rule(id); r != nil {
 			rules = append(rules, r)
 		}
@@ -105,15 +106,6 @@ func New(ctx context.Context, opts Options) (*Linter, error) {
 		opts.Loader = spec.NewLoader(spec.Options{})
 	}
 	return &Linter{reg: opts.Registry, severities: opts.Severities, overrides: opts.Overrides, engine: engine, loader: opts.Loader}, nil
-}
-
-func sortedKeys(m map[string]bool) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
 }
 
 // severitiesFor applies the overrides that match a linted file.

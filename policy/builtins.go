@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"strconv"
 
 	"github.com/open-policy-agent/opa/v1/ast"
 	"github.com/open-policy-agent/opa/v1/rego"
@@ -48,6 +47,7 @@ func guard(name string, err *error) {
 	}
 }
 
+// ast.JSON decodes numbers as json.Number, as the validator expects.
 func jsonSchemaBuiltin(_ rego.BuiltinContext, value, schema, dialect, all *ast.Term) (_ *ast.Term, err error) {
 	defer guard("specgate.json_schema", &err)
 	v, err := ast.JSON(value.Value)
@@ -60,7 +60,7 @@ func jsonSchemaBuiltin(_ rego.BuiltinContext, value, schema, dialect, all *ast.T
 	if err != nil {
 		return nil, err
 	}
-	errs, err := dsl.ValidateValue(numbers(v), string(text), string(d), bool(a))
+	errs, err := dsl.ValidateValue(v, string(text), string(d), bool(a))
 	if err != nil {
 		return nil, err
 	}
@@ -95,7 +95,7 @@ func matchSchemaBuiltin(_ rego.BuiltinContext, value, schema *ast.Term) (_ *ast.
 	if err != nil {
 		return nil, err
 	}
-	errs, err := dsl.ValidateValue(numbers(v), string(text), "auto", true)
+	errs, err := dsl.ValidateValue(v, string(text), "auto", true)
 	if err != nil {
 		return nil, err
 	}
@@ -117,26 +117,6 @@ func mustJSON(v ast.Value) any {
 		return nil
 	}
 	return x
-}
-
-// numbers makes every number a json.Number, as the schema validator
-// expects of decoded JSON.
-func numbers(v any) any {
-	switch x := v.(type) {
-	case map[string]any:
-		for k, it := range x {
-			x[k] = numbers(it)
-		}
-	case []any:
-		for i, it := range x {
-			x[i] = numbers(it)
-		}
-	case float64:
-		return json.Number(strconv.FormatFloat(x, 'g', -1, 64))
-	case int:
-		return json.Number(strconv.Itoa(x))
-	}
-	return v
 }
 
 type docKey struct{}

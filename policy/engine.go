@@ -235,14 +235,14 @@ func decodeViolation(id string, v any) Violation {
 	return out
 }
 
-// schemaCacheSize bounds the compiled JSON schemas kept during one
+// schemaCacheSize bounds the compiled patterns kept during one
 // evaluation.
 const schemaCacheSize = 512
 
-// schemaCache is a cache for one evaluation in which json.match_schema
-// keeps the schemas it compiles, keyed by the schema's value: the rules
-// that validate examples use one schema for many examples, and compiling
-// it again for each costs far more than looking it up.
+// schemaCache is a cache for one evaluation in which OPA's builtins keep
+// what they compile (regular expressions and glob patterns), so a pattern
+// used on many values is compiled once. JSON schemas are compiled and
+// cached by specgate's own schema builtins (policy/dsl).
 func schemaCache(ctx context.Context) cache.InterQueryValueCache {
 	n := schemaCacheSize
 	return cache.NewInterQueryValueCache(ctx, &cache.Config{

@@ -228,7 +228,7 @@ func (r *Registry) Validate() error {
 		bad := func(format string, args ...any) {
 			errs = append(errs, fmt.Sprintf("%s: rule %q: %s", rule.File, rule.ID, fmt.Sprintf(format, args...)))
 		}
-		if rule.Builtin && !isKebab(rule.ID) {
+		if rule.Builtin && !IsKebab(rule.ID) {
 			bad("id must be kebab-case")
 		}
 		if rule.Title == "" {
@@ -276,7 +276,9 @@ func definesViolations(m *ast.Module) bool {
 	return false
 }
 
-func isKebab(s string) bool {
+// IsKebab reports whether s is a kebab-case id: lower-case words and
+// digits joined by single hyphens.
+func IsKebab(s string) bool {
 	if s == "" || s[0] == '-' || s[len(s)-1] == '-' {
 		return false
 	}
