@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/specgate/specgate/policy"
 	"github.com/specgate/specgate/spec"
@@ -119,8 +120,13 @@ func (p PeerRule) Key() string { return p.Peer + ":" + p.ID }
 //go:embed peers.yaml
 var peersYAML []byte
 
-// Peers returns the inventory of peer rules, in file order.
-func Peers() ([]PeerRule, error) { return ParsePeers("rulesets/peers.yaml", peersYAML) }
+// Peers returns the inventory of peer rules, in file order; the slice is
+// shared, so callers must not modify it.
+func Peers() ([]PeerRule, error) { return peers() }
+
+// peers parses the embedded inventory once: configuration loading asks for
+// it per ruleset and per unknown rule name.
+var peers = sync.OnceValues(func() ([]PeerRule, error) { return ParsePeers("rulesets/peers.yaml", peersYAML) })
 
 var peerSeverityRE = regexp.MustCompile(`^(error|warn|info|hint|off)\b`)
 

@@ -172,6 +172,7 @@ func (g *gen) metadata(b *strings.Builder) {
 
 type cursor struct {
 	file, path, value, key string // Rego expressions
+	root                   bool   // a file's root, which is never a reference
 }
 
 // given compiles one JSONPath (expanding aliases) into rule bodies that
@@ -184,10 +185,10 @@ func (g *gen) given(n Name) [][]string {
 		if len(ap.formats) > 0 {
 			lines = append(lines, "some fmt in input.formats", "fmt in "+regoSet(ap.formats))
 		}
-		c := cursor{file: `""`, path: "[]", value: "input.document", key: "null"}
+		c := cursor{file: `""`, path: "[]", value: "input.document", key: "null", root: true}
 		if g.def.Resolved && len(ap.path.Segments) > 0 && ap.path.Segments[0].Descend {
 			lines = append(lines, "some rf, rv in dsl.roots")
-			c = cursor{file: "rf", path: "[]", value: "rv", key: "null"}
+			c = cursor{file: "rf", path: "[]", value: "rv", key: "null", root: true}
 		}
 		body, end, ok := g.steps(ap.path, c, n)
 		if !ok {
@@ -261,7 +262,7 @@ func (g *gen) steps(p *Path, c cursor, at Name) ([]string, cursor, bool) {
 			lines = append(lines, fmt.Sprintf("walk(%s, [%s, %s])", c.value, q, w))
 			c = cursor{file: c.file, path: fmt.Sprintf("array.concat(%s, %s)", c.path, q), value: w,
 				key: fmt.Sprintf("dsl.last_key(%s, %s)", q, c.key)}
-		} else if g.def.Resolved && c.value != "input.document" && c.value != "rv" {
+		} else if g.def.Resolved && !c.root {
 			f, pp, v := g.fresh("f"), g.fresh("p"), g.fresh("v")
 			lines = append(lines, fmt.Sprintf("[%s, %s, %s] := dsl.deref(%s, %s, %s)", f, pp, v, c.file, c.path, c.value))
 			c = cursor{file: f, path: pp, value: v, key: c.key}
