@@ -84,7 +84,9 @@ func runLint(c *cli.Context, env Env) error {
 		return exitf(ExitUsage, "%v", err)
 	}
 	loader := newLoader(c, env)
+	cache := policy.OpenCache(policy.DefaultCacheDir(env.Getenv))
 	setup, err := rulesets.Load(rulesets.Options{
+		Cache:                cache,
 		Config:               c.String("config"),
 		Profile:              c.String("profile"),
 		Ruleset:              c.String("ruleset"),
@@ -108,7 +110,7 @@ func runLint(c *cli.Context, env Env) error {
 	}
 
 	start := time.Now()
-	l, err := linter.New(c.Context, linter.Options{Registry: reg, Severities: sevs, Overrides: setup.Overrides, Loader: loader, Timeout: c.Duration("timeout")})
+	l, err := linter.New(c.Context, linter.Options{Registry: reg, Severities: sevs, Overrides: setup.Overrides, Loader: loader, Timeout: c.Duration("timeout"), Cache: cache})
 	if err != nil {
 		return exitf(ExitUsage, "%v", err)
 	}

@@ -15,7 +15,7 @@ import (
 
 func registry(t testing.TB) *policy.Registry {
 	t.Helper()
-	reg, err := policy.LoadFS(rules.FS, ".", true)
+	reg, err := policy.LoadFS(rules.FS, ".", true, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

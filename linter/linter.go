@@ -79,6 +79,8 @@ type Options struct {
 	Overrides []rulesets.FileOverride
 	Loader    *spec.Loader
 	Timeout   time.Duration // per document; 0 means no limit
+	// Cache keeps compiled rule sets between runs; nil compiles every time.
+	Cache *policy.Cache
 }
 
 // New compiles the enabled rules once.
@@ -98,7 +100,7 @@ func New(ctx context.Context, opts Options) (*Linter, error) {
 			rules = append(rules, r)
 		}
 	}
-	engine, err := policy.Compile(ctx, rules, opts.Registry.Libs, opts.Timeout)
+	engine, err := policy.Compile(ctx, rules, opts.Registry.Libs, opts.Timeout, opts.Cache)
 	if err != nil {
 		return nil, err
 	}

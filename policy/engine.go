@@ -5,8 +5,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"runtime"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/open-policy-agent/opa/v1/ast"
@@ -82,25 +84,34 @@ func Capabilities() *ast.Capabilities {
 // Compile builds an engine for rules (with the registry's libraries). The
 // query gathers every rule's violations at once; each rule is guarded by
 // the formats it declares so that one prepared query serves every document.
-func Compile(ctx context.Context, rules []*Rule, libs []*ast.Module, timeout time.Duration) (*Engine, error) {
-	modules := map[string]*ast.Module{}
-	for _, m := range libs {
-		modules[m.Package.Location.File] = m
-	}
+// With a cache, a rule set compiled before is read back instead of being
+// parsed and compiled again.
+func Compile(ctx context.Context, rules []*Rule, libs []*Source, timeout time.Duration, cache *Cache) (*Engine, error) {
+	sources := make([]*Source, 0, len(libs)+len(rules)+1)
+	sources = append(sources, libs...)
 	for _, r := range rules {
-		modules[r.File] = r.Module
+		sources = append(sources, r.Source)
 	}
-	agg, err := ast.ParseModuleWithOpts("specgate/run.rego", aggregator(rules), parseOpts)
-	if err != nil {
-		return nil, fmt.Errorf("internal error: aggregator module: %w", err)
-	}
-	modules["specgate/run.rego"] = agg
+	sources = append(sources, &Source{File: "specgate/run.rego", Text: aggregator(rules)})
 
 	caps := Capabilities()
-	compiler := ast.NewCompiler().WithCapabilities(caps).WithEnablePrintStatements(false)
-	compiler.Compile(modules)
-	if compiler.Failed() {
-		return nil, compileError(compiler.Errors)
+	var key string
+	var compiler *ast.Compiler
+	if cache != nil {
+		key = cache.key("rules", sources)
+		compiler = cache.loadProgram(key, caps)
+	}
+	if compiler == nil {
+		modules, err := parseSources(sources)
+		if err != nil {
+			return nil, err
+		}
+		compiler = newCompiler(caps)
+		compiler.Compile(modules)
+		if compiler.Failed() {
+			return nil, compileError(compiler.Errors)
+		}
+		cache.storeProgram(key, compiler.Modules)
 	}
 	q, err := rego.New(
 		rego.Compiler(compiler),
@@ -111,6 +122,37 @@ func Compile(ctx context.Context, rules []*Rule, libs []*ast.Module, timeout tim
 		return nil, err
 	}
 	return &Engine{rules: rules, query: q, timeout: timeout}, nil
+}
+
+func newCompiler(caps *ast.Capabilities) *ast.Compiler {
+	return ast.NewCompiler().WithCapabilities(caps).WithEnablePrintStatements(false)
+}
+
+// parseSources parses modules on every core; the first error wins.
+func parseSources(sources []*Source) (map[string]*ast.Module, error) {
+	var wg sync.WaitGroup
+	next := make(chan *Source)
+	for range runtime.GOMAXPROCS(0) {
+		wg.Go(func() {
+			for s := range next {
+				s.Module() //nolint:errcheck // read below
+			}
+		})
+	}
+	for _, s := range sources {
+		next <- s
+	}
+	close(next)
+	wg.Wait()
+	modules := make(map[string]*ast.Module, len(sources))
+	for _, s := range sources {
+		m, err := s.Module()
+		if err != nil {
+			return nil, err
+		}
+		modules[s.File] = m
+	}
+	return modules, nil
 }
 
 // aggregator generates the module that collects [rule id, violation]

@@ -29,7 +29,7 @@ func compile(t *testing.T, timeout time.Duration, srcs ...string) (*policy.Engin
 			return nil, err
 		}
 	}
-	return policy.Compile(context.Background(), reg.Rules, reg.Libs, timeout)
+	return policy.Compile(context.Background(), reg.Rules, reg.Libs, timeout, nil)
 }
 
 func load(t *testing.T, src string) *spec.Document {

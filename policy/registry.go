@@ -12,6 +12,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/open-policy-agent/opa/v1/ast"
 )
@@ -77,8 +78,28 @@ type Rule struct {
 	Peers       []string // equivalent rule ids of other linters, "vacuum:…", "spectral:…"
 	Builtin     bool
 
-	File   string // the .rego file the rule is defined in
-	Module *ast.Module
+	File   string  // the .rego file the rule is defined in
+	Source *Source // its text, parsed when first needed
+
+	validated bool // Validate passed: it is not checked again
+}
+
+// Source is the text of a Rego module, parsed when first needed: a rule
+// set found in the cache is evaluated without parsing its modules.
+type Source struct {
+	File, Text string
+
+	once   sync.Once
+	module *ast.Module
+	err    error
+}
+
+// Module parses the source once.
+func (s *Source) Module() (*ast.Module, error) {
+	s.once.Do(func() {
+		s.module, s.err = ast.ParseModuleWithOpts(s.File, s.Text, parseOpts)
+	})
+	return s.module, s.err
 }
 
 // AppliesTo reports whether the rule runs on a document with these format
@@ -95,7 +116,7 @@ func (r *Rule) AppliesTo(tags []string) bool {
 // Registry is a validated set of rules plus the library modules they share.
 type Registry struct {
 	Rules []*Rule // sorted by id
-	Libs  []*ast.Module
+	Libs  []*Source
 	byID  map[string]*Rule
 }
 
@@ -122,9 +143,11 @@ var parseOpts = ast.ParserOptions{ProcessAnnotation: true, RegoVersion: ast.Rego
 
 // LoadFS reads every .rego file under root of fsys (not _test.rego files):
 // modules whose package is specgate.rules["<id>"] are rules, others are
-// libraries. builtin marks the rules as specgate's own.
-func LoadFS(fsys fs.FS, root string, builtin bool) (*Registry, error) {
-	reg := &Registry{byID: map[string]*Rule{}}
+// libraries. builtin marks the rules as specgate's own. With a cache, the
+// metadata of a set of files seen before is read back, and the modules are
+// parsed only when compiled.
+func LoadFS(fsys fs.FS, root string, builtin bool, cache *Cache) (*Registry, error) {
+	var sources []*Source
 	err := fs.WalkDir(fsys, root, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
@@ -132,29 +155,56 @@ func LoadFS(fsys fs.FS, root string, builtin bool) (*Registry, error) {
 		if d.IsDir() || !strings.HasSuffix(p, ".rego") || strings.HasSuffix(p, "_test.rego") {
 			return nil
 		}
-		src, err := fs.ReadFile(fsys, p)
+		text, err := fs.ReadFile(fsys, p)
 		if err != nil {
 			return err
 		}
-		return reg.AddModule(p, string(src), builtin)
+		sources = append(sources, &Source{File: p, Text: string(text)})
+		return nil
 	})
 	if err != nil {
 		return nil, err
 	}
-	return reg, reg.Validate()
+	var key string
+	if cache != nil {
+		key = cache.key("registry", sources)
+		if reg := cache.loadRegistry(key, sources, builtin); reg != nil {
+			return reg, nil
+		}
+	}
+	if _, err := parseSources(sources); err != nil {
+		return nil, err
+	}
+	reg := &Registry{byID: map[string]*Rule{}}
+	for _, s := range sources {
+		if err := reg.addSource(s, builtin); err != nil {
+			return nil, err
+		}
+	}
+	if err := reg.Validate(); err != nil {
+		return nil, err
+	}
+	cache.storeRegistry(key, reg)
+	return reg, nil
 }
 
 // AddModule parses one module into the registry.
-func (r *Registry) AddModule(file, src string, builtin bool) error {
+func (r *Registry) AddModule(file, text string, builtin bool) error {
 	if r.byID == nil {
 		r.byID = map[string]*Rule{}
 	}
-	m, err := ast.ParseModuleWithOpts(file, src, parseOpts)
+	return r.addSource(&Source{File: file, Text: text}, builtin)
+}
+
+// addSource adds a library or a rule.
+func (r *Registry) addSource(src *Source, builtin bool) error {
+	m, err := src.Module()
 	if err != nil {
 		return err
 	}
+	file := src.File
 	if !isRulePackage(m.Package.Path) {
-		r.Libs = append(r.Libs, m)
+		r.Libs = append(r.Libs, src)
 		return nil
 	}
 	rule, err := ruleFromModule(file, m)
@@ -162,8 +212,14 @@ func (r *Registry) AddModule(file, src string, builtin bool) error {
 		return err
 	}
 	rule.Builtin = builtin
+	rule.Source = src
+	return r.add(rule)
+}
+
+// add adds a rule, keeping the rules sorted by id.
+func (r *Registry) add(rule *Rule) error {
 	if prev := r.byID[rule.ID]; prev != nil {
-		return fmt.Errorf("%s: rule %q is already defined in %s", file, rule.ID, prev.File)
+		return fmt.Errorf("%s: rule %q is already defined in %s", rule.File, rule.ID, prev.File)
 	}
 	r.byID[rule.ID] = rule
 	r.Rules = append(r.Rules, rule)
@@ -191,7 +247,7 @@ func ruleFromModule(file string, m *ast.Module) (*Rule, error) {
 	if ann == nil {
 		return nil, fmt.Errorf("%s: rule %q has no package METADATA annotation", file, string(id))
 	}
-	rule := &Rule{ID: string(id), Title: ann.Title, Description: strings.TrimSpace(ann.Description), File: file, Module: m}
+	rule := &Rule{ID: string(id), Title: ann.Title, Description: strings.TrimSpace(ann.Description), File: file}
 	c := ann.Custom
 	rule.Category, _ = c["category"].(string)
 	rule.Maturity, _ = c["maturity"].(string)
@@ -225,6 +281,9 @@ func stringList(v any) []string {
 func (r *Registry) Validate() error {
 	var errs []string
 	for _, rule := range r.Rules {
+		if rule.validated {
+			continue
+		}
 		bad := func(format string, args ...any) {
 			errs = append(errs, fmt.Sprintf("%s: rule %q: %s", rule.File, rule.ID, fmt.Sprintf(format, args...)))
 		}
@@ -254,7 +313,7 @@ func (r *Registry) Validate() error {
 				bad("unknown format %q (known: %s)", f, strings.Join(FormatTags, ", "))
 			}
 		}
-		if !definesViolations(rule.Module) {
+		if m, err := rule.Source.Module(); err != nil || !definesViolations(m) {
 			bad("the module defines no `violations` rule")
 		}
 		if rule.Builtin && !strings.HasSuffix(path.Dir(rule.File), rule.ID) {
@@ -263,6 +322,9 @@ func (r *Registry) Validate() error {
 	}
 	if len(errs) > 0 {
 		return fmt.Errorf("invalid rule registry:\n  %s", strings.Join(errs, "\n  "))
+	}
+	for _, rule := range r.Rules {
+		rule.validated = true
 	}
 	return nil
 }

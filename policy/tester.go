@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/open-policy-agent/opa/v1/ast"
@@ -41,12 +42,13 @@ func FindRegoTests(dir string) ([]string, error) {
 // RunTests runs the test rules of testFiles against the registry's rules
 // and libraries, with the same sandboxed capabilities as linting.
 func RunTests(ctx context.Context, reg *Registry, testFiles []string) ([]TestResult, error) {
-	modules := map[string]*ast.Module{}
-	for _, m := range reg.Libs {
-		modules[m.Package.Location.File] = m
-	}
+	sources := slices.Clone(reg.Libs)
 	for _, r := range reg.Rules {
-		modules[r.File] = r.Module
+		sources = append(sources, r.Source)
+	}
+	modules, err := parseSources(sources)
+	if err != nil {
+		return nil, err
 	}
 	for _, f := range testFiles {
 		src, err := os.ReadFile(f)

@@ -54,7 +54,7 @@ func TestRego(t *testing.T) {
 }
 
 func TestRegistryLoads(t *testing.T) {
-	reg, err := policy.LoadFS(rules.FS, ".", true)
+	reg, err := policy.LoadFS(rules.FS, ".", true, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -84,5 +84,5 @@ func IsBuiltin(name string) bool { return slices.Contains(Names, name) }
 
 // BuiltinRegistry loads and validates the rules embedded in the binary.
 func BuiltinRegistry() (*policy.Registry, error) {
-	return policy.LoadFS(rules.FS, ".", true)
+	return policy.LoadFS(rules.FS, ".", true, nil)
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/specgate/specgate/policy"
 	"github.com/specgate/specgate/policy/dsl"
+	"github.com/specgate/specgate/rules"
 	"github.com/specgate/specgate/spec"
 )
 
@@ -26,6 +27,9 @@ type Options struct {
 	// rules whose custom functions have no Rego implementation, instead of
 	// failing.
 	SkipMissingFunctions bool
+	// Cache keeps the built-in rules' metadata between runs; nil reads it
+	// from the modules.
+	Cache *policy.Cache
 }
 
 // Setup is everything the lint pipeline needs from configuration.
@@ -44,7 +48,7 @@ type Setup struct {
 // ruleset files and their extends chains, the configuration's own rules
 // and Rego, the chosen profile's include, exclude and override.
 func Load(opts Options) (*Setup, error) {
-	reg, err := BuiltinRegistry()
+	reg, err := policy.LoadFS(rules.FS, ".", true, opts.Cache)
 	if err != nil {
 		return nil, err
 	}

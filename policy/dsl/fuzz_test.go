@@ -186,7 +186,7 @@ func FuzzCompileRuleset(f *testing.F) {
 		if err := reg.Validate(); err != nil {
 			t.Fatalf("generated metadata is invalid: %v\n%s", err, sources(compiled))
 		}
-		engine, err := policy.Compile(context.Background(), reg.Rules, reg.Libs, 5*time.Second)
+		engine, err := policy.Compile(context.Background(), reg.Rules, reg.Libs, 5*time.Second, nil)
 		if err != nil {
 			t.Fatalf("generated Rego does not compile: %v\n%s", err, sources(compiled))
 		}

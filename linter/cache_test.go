@@ -1,0 +1,48 @@
+package linter_test
+
+import (
+	"context"
+	"reflect"
+	"testing"
+	"time"
+
+	"github.com/specgate/specgate/linter"
+	"github.com/specgate/specgate/policy"
+	"github.com/specgate/specgate/rulesets"
+	"github.com/specgate/specgate/spec"
+)
+
+// TestCachedRulesLintAlike: a linter whose rules come from the cache (no
+// parsing, the compiler's rewriting and checking stages skipped) reports
+// exactly what a linter compiled from source reports, on every fixture of
+// every rule and on the smaller corpus specs, under the strict ruleset
+// (every built-in rule).
+func TestCachedRulesLintAlike(t *testing.T) {
+	ctx := context.Background()
+	cache := policy.OpenCache(t.TempDir())
+	build := func(cache *policy.Cache) *linter.Linter {
+		t.Helper()
+		setup, err := rulesets.Load(rulesets.Options{Ruleset: "strict", NoSearch: true, Cache: cache})
+		if err != nil {
+			t.Fatal(err)
+		}
+		l, err := linter.New(ctx, linter.Options{Registry: setup.Registry, Severities: setup.Severities,
+			Loader: spec.NewLoader(spec.Options{}), Timeout: 5 * time.Minute, Cache: cache})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return l
+	}
+	fromSource := build(nil)
+	build(cache) // fills the cache
+	fromCache := build(cache)
+	inputs := concurrentInputs(t)
+	for _, name := range inputs {
+		want := fromSource.LintFile(ctx, name)
+		got := fromCache.LintFile(ctx, name)
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("%s: the cached rules report\n%+v\nthe rules compiled from source report\n%+v", name, got, want)
+		}
+	}
+	t.Logf("%d inputs linted alike", len(inputs))
+}

@@ -1,0 +1,286 @@
+package policy
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
+	"encoding/json"
+	"hash/crc32"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"time"
+
+	"github.com/open-policy-agent/opa/v1/ast"
+	"github.com/open-policy-agent/opa/v1/version"
+)
+
+// Cache keeps what start-up would otherwise redo on every run: the rule
+// metadata read from the modules' METADATA (so that a registry is built
+// without parsing), and compiled rule sets (so that an engine is built
+// without the compiler's rewriting and checking stages). Entries are named
+// by a digest of everything they depend on (module texts, OPA's version,
+// the builtins, this format's version), so a changed rule or upgrade
+// simply misses; entries unused for a month are removed.
+//
+// A nil *Cache caches nothing. The cache is best effort: an entry that
+// cannot be read, is corrupt or does not decode is ignored and rewritten.
+type Cache struct {
+	dir string
+}
+
+// cacheFormat changes whenever the codec or the entries change.
+const cacheFormat = "specgate-cache-1"
+
+// cacheMaxAge is how long an unused entry is kept.
+const cacheMaxAge = 30 * 24 * time.Hour
+
+// OpenCache returns a cache in dir, or nil when dir is empty.
+func OpenCache(dir string) *Cache {
+	if dir == "" {
+		return nil
+	}
+	return &Cache{dir: dir}
+}
+
+// DefaultCacheDir is $SPECGATE_CACHE_DIR (read through getenv), or the
+// user's cache directory followed by "specgate"; "" when
+// SPECGATE_CACHE_DIR is "off" or no cache directory is known.
+func DefaultCacheDir(getenv func(string) string) string {
+	switch d := getenv("SPECGATE_CACHE_DIR"); d {
+	case "off":
+		return ""
+	case "":
+	default:
+		return d
+	}
+	d, err := os.UserCacheDir()
+	if err != nil {
+		return ""
+	}
+	return filepath.Join(d, "specgate")
+}
+
+// key names an entry of a kind by the sources it depends on, in order.
+func (c *Cache) key(kind string, sources []*Source) string {
+	h := sha256.New()
+	write := func(s string) {
+		var n [binary.MaxVarintLen64]byte
+		h.Write(n[:binary.PutUvarint(n[:], uint64(len(s)))])
+		h.Write([]byte(s))
+	}
+	write(cacheFormat)
+	write(kind)
+	write(version.Version)
+	write(builtinsFingerprint)
+	for _, s := range sources {
+		write(s.File)
+		write(s.Text)
+	}
+	return kind + "-" + hex.EncodeToString(h.Sum(nil)[:16])
+}
+
+// builtinsFingerprint names the builtins rules are compiled with and their
+// arities, which decide how calls are rewritten.
+var builtinsFingerprint = func() string {
+	var b bytes.Buffer
+	for _, bi := range Capabilities().Builtins {
+		b.WriteString(bi.Name)
+		if bi.Decl != nil {
+			b.WriteString("/" + strconv.Itoa(len(bi.Decl.FuncArgs().Args)))
+		}
+		b.WriteByte(';')
+	}
+	return b.String()
+}()
+
+// get returns an entry's data, or nil.
+func (c *Cache) get(key string) []byte {
+	if c == nil {
+		return nil
+	}
+	p := filepath.Join(c.dir, key)
+	data, err := os.ReadFile(p)
+	if err != nil || len(data) < 4 {
+		return nil
+	}
+	body := data[4:]
+	if binary.LittleEndian.Uint32(data) != crc32.Checksum(body, crcTable) {
+		return nil
+	}
+	// Mark the entry as used, so that pruning keeps it.
+	now := time.Now()
+	_ = os.Chtimes(p, now, now)
+	return body
+}
+
+var crcTable = crc32.MakeTable(crc32.Castagnoli)
+
+// put writes an entry atomically (a reader sees the old file or the new
+// one, never a part), then removes entries unused for cacheMaxAge.
+func (c *Cache) put(key string, body []byte) {
+	if c == nil {
+		return
+	}
+	if err := os.MkdirAll(c.dir, 0o755); err != nil {
+		return
+	}
+	f, err := os.CreateTemp(c.dir, ".tmp-"+key+"-*")
+	if err != nil {
+		return
+	}
+	sum := binary.LittleEndian.AppendUint32(nil, crc32.Checksum(body, crcTable))
+	_, err1 := f.Write(sum)
+	_, err2 := f.Write(body)
+	if err := f.Close(); err != nil || err1 != nil || err2 != nil {
+		os.Remove(f.Name())
+		return
+	}
+	if err := os.Rename(f.Name(), filepath.Join(c.dir, key)); err != nil {
+		os.Remove(f.Name())
+		return
+	}
+	c.prune()
+}
+
+func (c *Cache) prune() {
+	entries, err := os.ReadDir(c.dir)
+	if err != nil {
+		return
+	}
+	for _, e := range entries {
+		info, err := e.Info()
+		if err == nil && !e.IsDir() && time.Since(info.ModTime()) > cacheMaxAge {
+			os.Remove(filepath.Join(c.dir, e.Name()))
+		}
+	}
+}
+
+// cachedRule is a rule's metadata as a registry entry keeps it.
+type cachedRule struct {
+	ID, Title, Description, Category, Maturity, Family, HowToFix string
+	Severity                                                     Severity
+	Formats, Peers                                               []string
+	File                                                         string
+}
+
+// cachedRegistry is a registry entry: which sources are libraries, and the
+// metadata of the rules.
+type cachedRegistry struct {
+	Libs  []string
+	Rules []cachedRule
+}
+
+// loadRegistry builds a registry from an entry, its sources unparsed.
+func (c *Cache) loadRegistry(key string, sources []*Source, builtin bool) *Registry {
+	data := c.get(key)
+	if data == nil {
+		return nil
+	}
+	var entry cachedRegistry
+	if json.Unmarshal(data, &entry) != nil {
+		return nil
+	}
+	byFile := map[string]*Source{}
+	for _, s := range sources {
+		byFile[s.File] = s
+	}
+	reg := &Registry{byID: map[string]*Rule{}}
+	for _, f := range entry.Libs {
+		s := byFile[f]
+		if s == nil {
+			return nil
+		}
+		reg.Libs = append(reg.Libs, s)
+	}
+	for _, cr := range entry.Rules {
+		s := byFile[cr.File]
+		if s == nil {
+			return nil
+		}
+		r := &Rule{ID: cr.ID, Title: cr.Title, Description: cr.Description, Category: cr.Category, Maturity: cr.Maturity,
+			Family: cr.Family, HowToFix: cr.HowToFix, Severity: cr.Severity, Formats: cr.Formats, Peers: cr.Peers,
+			Builtin: builtin, File: cr.File, Source: s, validated: true}
+		if reg.add(r) != nil {
+			return nil
+		}
+	}
+	if len(reg.Libs)+len(reg.Rules) != len(sources) {
+		return nil
+	}
+	return reg
+}
+
+// storeRegistry writes a validated registry's entry.
+func (c *Cache) storeRegistry(key string, reg *Registry) {
+	if c == nil {
+		return
+	}
+	var entry cachedRegistry
+	for _, l := range reg.Libs {
+		entry.Libs = append(entry.Libs, l.File)
+	}
+	for _, r := range reg.Rules {
+		entry.Rules = append(entry.Rules, cachedRule{ID: r.ID, Title: r.Title, Description: r.Description, Category: r.Category,
+			Maturity: r.Maturity, Family: r.Family, HowToFix: r.HowToFix, Severity: r.Severity, Formats: r.Formats, Peers: r.Peers, File: r.File})
+	}
+	data, err := json.Marshal(entry)
+	if err == nil {
+		c.put(key, data)
+	}
+}
+
+// loadProgram builds a compiler from a compiled rule set's entry. The
+// modules were compiled, checked and rewritten before they were stored, so
+// only the stages that build the structures evaluation looks things up in
+// run again.
+func (c *Cache) loadProgram(key string, caps *ast.Capabilities) (compiler *ast.Compiler) {
+	// The checksum catches damaged entries; an entry written by hand
+	// could still hold a tree the compiler does not expect.
+	defer func() {
+		if recover() != nil {
+			compiler = nil
+		}
+	}()
+	data := c.get(key)
+	if data == nil {
+		return nil
+	}
+	modules, err := decodeModules(data)
+	if err != nil {
+		return nil
+	}
+	compiler = newCompiler(caps).WithSkipStages(skippedWhenCached...)
+	compiler.Compile(modules)
+	if compiler.Failed() {
+		return nil
+	}
+	return compiler
+}
+
+// storeProgram writes a compiled rule set's entry.
+func (c *Cache) storeProgram(key string, compiled map[string]*ast.Module) {
+	if c == nil {
+		return
+	}
+	data, err := encodeModules(compiled)
+	if err == nil {
+		c.put(key, data)
+	}
+}
+
+// skippedWhenCached are the compiler stages a compiled rule set has been
+// through already: every stage but those that build the module and rule
+// trees and the rule and comprehension indices.
+var skippedWhenCached = func() []ast.StageID {
+	kept := []ast.StageID{ast.StageSetModuleTree, ast.StageSetRuleTree, ast.StageBuildRuleIndices, ast.StageBuildComprehensionIndices}
+	var out []ast.StageID
+	for _, s := range ast.AllStages() {
+		if !slices.Contains(kept, s) {
+			out = append(out, s)
+		}
+	}
+	return out
+}()

@@ -1,0 +1,243 @@
+package policy
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/open-policy-agent/opa/v1/ast"
+
+	"github.com/specgate/specgate/rules"
+)
+
+// compiledBuiltins compiles every built-in rule from source, as a run
+// without a cache does.
+func compiledBuiltins(t testing.TB) (*Registry, map[string]*ast.Module) {
+	t.Helper()
+	reg, err := LoadFS(rules.FS, ".", true, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sources := append([]*Source{}, reg.Libs...)
+	for _, r := range reg.Rules {
+		sources = append(sources, r.Source)
+	}
+	modules, err := parseSources(sources)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := newCompiler(Capabilities())
+	c.Compile(modules)
+	if c.Failed() {
+		t.Fatal(c.Errors)
+	}
+	return reg, c.Modules
+}
+
+// TestCodecRoundTrip: every compiled built-in module reads back as the
+// same Rego (METADATA comments aside, which the codec leaves out), with the
+// same locations.
+func TestCodecRoundTrip(t *testing.T) {
+	_, compiled := compiledBuiltins(t)
+	data, err := encodeModules(compiled)
+	if err != nil {
+		t.Fatal(err)
+	}
+	back, err := decodeModules(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(back) != len(compiled) {
+		t.Fatalf("%d modules read back, %d written", len(back), len(compiled))
+	}
+	for file, m := range compiled {
+		got := back[file]
+		if got == nil {
+			t.Fatalf("%s not read back", file)
+		}
+		want := m.Copy()
+		want.Annotations = nil
+		if want.String() != got.String() {
+			t.Fatalf("%s reads back differently:\n%s\n--- read back:\n%s", file, want, got)
+		}
+		for i, r := range m.Rules {
+			if !r.Location.Equal(&ast.Location{File: got.Rules[i].Location.File, Row: got.Rules[i].Location.Row, Col: got.Rules[i].Location.Col, Text: r.Location.Text}) {
+				t.Fatalf("%s: rule %d at %v, read back at %v", file, i, r.Location, got.Rules[i].Location)
+			}
+		}
+	}
+}
+
+// TestCodecRejectsCorruptData: every truncation of a valid encoding, and
+// a flipped byte anywhere, is an error or a different rule set, never a
+// panic or a hang.
+func TestCodecRejectsCorruptData(t *testing.T) {
+	m := ast.MustParseModuleWithOpts(`package specgate.rules["x"]
+
+violations contains {"path": [k], "message": sprintf("%v", [v])} if {
+	some k, v in input.document
+	every x in [1, 2] { x > 0 }
+	not v == null
+	xs := {y | some y in [1, 2]}
+	count(xs) > 0
+}
+`, parseOpts)
+	c := newCompiler(Capabilities())
+	c.Compile(map[string]*ast.Module{"x.rego": m})
+	if c.Failed() {
+		t.Fatal(c.Errors)
+	}
+	data, err := encodeModules(c.Modules)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for n := range len(data) {
+		if _, err := decodeModules(data[:n]); err == nil {
+			t.Fatalf("a truncation to %d of %d bytes decoded without error", n, len(data))
+		}
+	}
+	for i := range data {
+		bad := append([]byte{}, data...)
+		bad[i] ^= 0xff
+		decodeModules(bad) //nolint:errcheck // must only not panic
+	}
+}
+
+func FuzzDecodeModules(f *testing.F) {
+	m := ast.MustParseModuleWithOpts("package p\n\nr contains x if { some x in input.a; x > 1 }\n", parseOpts)
+	data, err := encodeModules(map[string]*ast.Module{"p.rego": m})
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(data)
+	f.Fuzz(func(t *testing.T, data []byte) {
+		decodeModules(data) //nolint:errcheck // must only not panic
+	})
+}
+
+// TestCacheEntries: the first run writes a registry entry and a compiled
+// rule set; the next run reads both back (no module is parsed) and its
+// engine finds the same violations; a corrupt entry is ignored and
+// rewritten.
+func TestCacheEntries(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	cache := OpenCache(dir)
+	input := ast.MustParseTerm(`{"formats": ["oas3", "oas3.0", "oas"], "document": {"openapi": "3.0.3", "info": {}, "paths": {}}}`).Value
+
+	eval := func(reg *Registry) []Violation {
+		t.Helper()
+		e, err := Compile(ctx, reg.Rules, reg.Libs, time.Minute, cache)
+		if err != nil {
+			t.Fatal(err)
+		}
+		vs, err := e.Eval(ctx, input)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return vs
+	}
+
+	cold, err := LoadFS(rules.FS, ".", true, cache)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := eval(cold)
+	entries, _ := filepath.Glob(filepath.Join(dir, "*"))
+	var names []string
+	for _, e := range entries {
+		names = append(names, filepath.Base(e))
+	}
+	if len(names) != 2 || !strings.HasPrefix(names[0], "registry-") || !strings.HasPrefix(names[1], "rules-") {
+		t.Fatalf("cache holds %v, want one registry- and one rules- entry", names)
+	}
+	if len(want) == 0 {
+		t.Fatal("the document should break some rules")
+	}
+
+	warm, err := LoadFS(rules.FS, ".", true, cache)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(warm.Rules) != len(cold.Rules) || len(warm.Libs) != len(cold.Libs) {
+		t.Fatalf("cached registry has %d rules and %d libraries, want %d and %d", len(warm.Rules), len(warm.Libs), len(cold.Rules), len(cold.Libs))
+	}
+	for i, r := range warm.Rules {
+		c := cold.Rules[i]
+		if r.ID != c.ID || r.Title != c.Title || r.Description != c.Description || r.Severity != c.Severity || r.Family != c.Family ||
+			!reflect.DeepEqual(r.Formats, c.Formats) || !reflect.DeepEqual(r.Peers, c.Peers) || r.HowToFix != c.HowToFix || r.File != c.File {
+			t.Fatalf("cached metadata of %s differs: %+v, want %+v", c.ID, r, c)
+		}
+	}
+	if got := eval(warm); !reflect.DeepEqual(got, want) {
+		t.Fatalf("engine from the cache found %v, want %v", got, want)
+	}
+	for _, r := range warm.Rules {
+		if r.Source.module != nil {
+			t.Fatalf("rule %s was parsed although its compiled form was cached", r.ID)
+		}
+	}
+
+	// Corrupt the compiled entry: it is ignored, the rules compile from
+	// source, and the entry is rewritten.
+	prog := entries[1]
+	data, err := os.ReadFile(prog)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data[len(data)/2] ^= 0xff
+	if err := os.WriteFile(prog, data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	again, err := LoadFS(rules.FS, ".", true, cache)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := eval(again); !reflect.DeepEqual(got, want) {
+		t.Fatalf("after corruption, found %v, want %v", got, want)
+	}
+	if fixed, _ := os.ReadFile(prog); cache.get(filepath.Base(prog)) == nil || len(fixed) == 0 {
+		t.Fatal("the corrupt entry was not rewritten")
+	}
+}
+
+// TestCacheUnwritable: a cache that cannot be written is no cache.
+func TestCacheUnwritable(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "file")
+	if err := os.WriteFile(file, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	cache := OpenCache(filepath.Join(file, "dir"))
+	reg, err := LoadFS(rules.FS, ".", true, cache)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Compile(context.Background(), reg.Rules[:3], reg.Libs, 0, cache); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestDefaultCacheDir(t *testing.T) {
+	env := func(v string) func(string) string {
+		return func(k string) string {
+			if k == "SPECGATE_CACHE_DIR" {
+				return v
+			}
+			return ""
+		}
+	}
+	if got := DefaultCacheDir(env("off")); got != "" {
+		t.Errorf("SPECGATE_CACHE_DIR=off gives %q, want no cache", got)
+	}
+	if got := DefaultCacheDir(env("/x/y")); got != "/x/y" {
+		t.Errorf("SPECGATE_CACHE_DIR=/x/y gives %q", got)
+	}
+	t.Setenv("XDG_CACHE_HOME", "/home/u/.cache")
+	if got := DefaultCacheDir(env("")); got != "/home/u/.cache/specgate" {
+		t.Errorf("without SPECGATE_CACHE_DIR: %q, want the user's cache directory", got)
+	}
+}
