@@ -3,6 +3,7 @@ package linter_test
 import (
 	"context"
 	"reflect"
+	"runtime"
 	"testing"
 	"time"
 
@@ -45,4 +46,31 @@ func TestCachedRulesLintAlike(t *testing.T) {
 		}
 	}
 	t.Logf("%d inputs linted alike", len(inputs))
+}
+
+// TestShardsLintAlike: the rules split over several queries evaluated in
+// parallel (one per core) report exactly what one query reports.
+func TestShardsLintAlike(t *testing.T) {
+	ctx := context.Background()
+	setup, err := rulesets.Load(rulesets.Options{Ruleset: "strict", NoSearch: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	build := func(cores int) *linter.Linter {
+		t.Helper()
+		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(cores))
+		l, err := linter.New(ctx, linter.Options{Registry: setup.Registry, Severities: setup.Severities,
+			Loader: spec.NewLoader(spec.Options{}), Timeout: 5 * time.Minute})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return l
+	}
+	one, three := build(1), build(3)
+	for _, name := range concurrentInputs(t) {
+		want := one.LintFile(ctx, name)
+		if got := three.LintFile(ctx, name); !reflect.DeepEqual(got, want) {
+			t.Errorf("%s: three shards report\n%+v\none query reports\n%+v", name, got, want)
+		}
+	}
 }

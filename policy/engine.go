@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -31,7 +32,7 @@ type Violation struct {
 // concurrent use.
 type Engine struct {
 	rules   []*Rule
-	query   rego.PreparedEvalQuery
+	queries []rego.PreparedEvalQuery // one per shard, evaluated in parallel
 	timeout time.Duration
 }
 
@@ -92,7 +93,8 @@ func Compile(ctx context.Context, rules []*Rule, libs []*Source, timeout time.Du
 	for _, r := range rules {
 		sources = append(sources, r.Source)
 	}
-	sources = append(sources, &Source{File: "specgate/run.rego", Text: aggregator(rules)})
+	shards := shard(rules)
+	sources = append(sources, &Source{File: "specgate/run.rego", Text: aggregator(shards)})
 
 	caps := Capabilities()
 	var key string
@@ -113,15 +115,35 @@ func Compile(ctx context.Context, rules []*Rule, libs []*Source, timeout time.Du
 		}
 		cache.storeProgram(key, compiler.Modules)
 	}
-	q, err := rego.New(
-		rego.Compiler(compiler),
-		rego.Query("data.specgate.run.results"),
-		rego.Capabilities(caps),
-	).PrepareForEval(ctx)
-	if err != nil {
-		return nil, err
+	e := &Engine{rules: rules, timeout: timeout}
+	for k := range len(shards) {
+		q, err := rego.New(
+			rego.Compiler(compiler),
+			rego.Query(fmt.Sprintf("data.specgate.run.shard_%d", k)),
+			rego.Capabilities(caps),
+		).PrepareForEval(ctx)
+		if err != nil {
+			return nil, err
+		}
+		e.queries = append(e.queries, q)
 	}
-	return &Engine{rules: rules, query: q, timeout: timeout}, nil
+	return e, nil
+}
+
+// maxShards bounds the number of queries a rule set is split into.
+const maxShards = 8
+
+// shard splits the rules into one group per core (at most maxShards),
+// dealt in turn, so that a document's rules run on every core. Each
+// group is one query: rules of a group share the values their libraries
+// compute, which groups compute each for themselves.
+func shard(rules []*Rule) [][]*Rule {
+	n := min(runtime.GOMAXPROCS(0), maxShards, max(len(rules), 1))
+	out := make([][]*Rule, n)
+	for i, r := range rules {
+		out[i%n] = append(out[i%n], r)
+	}
+	return out
 }
 
 func newCompiler(caps *ast.Capabilities) *ast.Compiler {
@@ -155,27 +177,30 @@ func parseSources(sources []*Source) (map[string]*ast.Module, error) {
 	return modules, nil
 }
 
-// aggregator generates the module that collects [rule id, violation]
-// pairs from every enabled rule that applies to the input's formats.
-func aggregator(rules []*Rule) string {
+// aggregator generates the module that collects, for each shard, the
+// [rule id, violation] pairs of its rules that apply to the input's
+// formats.
+func aggregator(shards [][]*Rule) string {
 	var b strings.Builder
 	b.WriteString("package specgate.run\n\n")
-	for _, r := range rules {
-		fmt.Fprintf(&b, "results contains [%q, v] if {\n", r.ID)
-		if len(r.Formats) > 0 {
-			b.WriteString("\tsome f in input.formats\n\tf in {")
-			for i, f := range r.Formats {
-				if i > 0 {
-					b.WriteString(", ")
-				}
-				fmt.Fprintf(&b, "%q", f)
-			}
-			b.WriteString("}\n")
+	for k, rules := range shards {
+		if len(rules) == 0 {
+			fmt.Fprintf(&b, "shard_%d := set()\n\n", k)
 		}
-		fmt.Fprintf(&b, "\tsome v in data.specgate.rules[%q].violations\n}\n\n", r.ID)
-	}
-	if len(rules) == 0 {
-		b.WriteString("results := set()\n")
+		for _, r := range rules {
+			fmt.Fprintf(&b, "shard_%d contains [%q, v] if {\n", k, r.ID)
+			if len(r.Formats) > 0 {
+				b.WriteString("\tsome f in input.formats\n\tf in {")
+				for i, f := range r.Formats {
+					if i > 0 {
+						b.WriteString(", ")
+					}
+					fmt.Fprintf(&b, "%q", f)
+				}
+				b.WriteString("}\n")
+			}
+			fmt.Fprintf(&b, "\tsome v in data.specgate.rules[%q].violations\n}\n\n", r.ID)
+		}
 	}
 	return b.String()
 }
@@ -211,19 +236,41 @@ func compileError(errs ast.Errors) error {
 func (e *Engine) Rules() []*Rule { return e.rules }
 
 // Eval runs every rule over one input value and returns the violations,
-// ordered by rule then path.
+// ordered by rule then path. The shards run in parallel.
 func (e *Engine) Eval(ctx context.Context, input ast.Value) ([]Violation, error) {
 	if e.timeout > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, e.timeout)
 		defer cancel()
 	}
-	rs, err := e.query.Eval(ctx, rego.EvalParsedInput(input), rego.EvalInterQueryBuiltinValueCache(schemaCache(ctx)))
-	if err != nil {
-		var te *topdown.Error
-		if errors.Is(ctx.Err(), context.DeadlineExceeded) || (errors.As(err, &te) && te.Code == topdown.CancelErr) {
-			return nil, fmt.Errorf("%w (%s)", ErrTimeout, e.timeout)
+	results := make([][]Violation, len(e.queries))
+	errs := make([]error, len(e.queries))
+	schemas := schemaCache(ctx) // shared: shards often validate against the same schemas
+	var wg sync.WaitGroup
+	for k := range e.queries {
+		wg.Go(func() { results[k], errs[k] = e.evalShard(ctx, k, input, schemas) })
+	}
+	wg.Wait()
+	var out []Violation
+	for k := range results {
+		if errs[k] != nil {
+			var te *topdown.Error
+			if errors.Is(ctx.Err(), context.DeadlineExceeded) || (errors.As(errs[k], &te) && te.Code == topdown.CancelErr) {
+				return nil, fmt.Errorf("%w (%s)", ErrTimeout, e.timeout)
+			}
+			return nil, errs[k]
 		}
+		out = append(out, results[k]...)
+	}
+	// Each rule is in one shard, in OPA's order there (by path): ordering
+	// by rule gives the order of a single query.
+	slices.SortStableFunc(out, func(a, b Violation) int { return strings.Compare(a.Rule, b.Rule) })
+	return out, nil
+}
+
+func (e *Engine) evalShard(ctx context.Context, k int, input ast.Value, schemas cache.InterQueryValueCache) ([]Violation, error) {
+	rs, err := e.queries[k].Eval(ctx, rego.EvalParsedInput(input), rego.EvalInterQueryBuiltinValueCache(schemas))
+	if err != nil {
 		return nil, err
 	}
 	if len(rs) == 0 || len(rs[0].Expressions) == 0 {

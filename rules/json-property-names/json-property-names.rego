@@ -48,23 +48,26 @@ import data.specgate.lib.naming
 import data.specgate.lib.util
 
 violations contains util.violation(array.concat(schema.source, ["properties", name]), msg) if {
-	some schema in _json_schemas
+	some i in _json_schemas
+	schema := input.schemas[i]
 	some name, _ in schema.node.properties
 	_misfits[name]
 	msg := sprintf("property %q%s is not %s%s", [name, _of(schema), _convention_text, _hint(name)])
 }
 
-# _json_schemas are the schemas with properties that describe JSON.
-_json_schemas contains schema if {
-	some schema in input.schemas
+# _json_schemas are the indices in input.schemas of the schemas with
+# properties that describe JSON. (Indices, not the schemas: a set of
+# schemas would hash every nested schema, over and over.)
+_json_schemas contains i if {
+	some i, schema in input.schemas
 	is_object(schema.node.properties)
 	not _under_non_json_media(schema.source)
 }
 
 # _names are the distinct property names the rule judges.
 _names contains name if {
-	some schema in _json_schemas
-	some name, _ in schema.node.properties
+	some i in _json_schemas
+	some name, _ in input.schemas[i].node.properties
 	not _exempt(name)
 }
 
