@@ -246,6 +246,7 @@ func (e *Engine) Eval(ctx context.Context, input ast.Value) ([]Violation, error)
 	results := make([][]Violation, len(e.queries))
 	errs := make([]error, len(e.queries))
 	schemas := schemaCache(ctx) // shared: shards often validate against the same schemas
+	ctx = context.WithValue(ctx, stateKey{}, newEvalState())
 	var wg sync.WaitGroup
 	for k := range e.queries {
 		wg.Go(func() { results[k], errs[k] = e.evalShard(ctx, k, input, schemas) })

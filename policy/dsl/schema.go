@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math/big"
+	"net/url"
 	"strconv"
 	"strings"
 	"sync"
@@ -41,6 +42,83 @@ type noLoader struct{}
 
 func (noLoader) Load(url string) (any, error) {
 	return nil, fmt.Errorf("%s: schemas of the schema function cannot reference other documents", url)
+}
+
+// SchemaSet compiles draft 7 schemas whose $refs name shared schemas
+// (an OpenAPI document's components or definitions) by a prefix such as
+// "#/components/schemas/": each shared schema is a resource of its own,
+// compiled once when a schema first reaches it. (One resource holding
+// them all would be copied by the validator's bookkeeping each time a
+// schema reaches a new one.) It is safe for concurrent use.
+type SchemaSet struct {
+	mu     sync.Mutex
+	c      *jsonschema.Compiler
+	prefix string
+	n      int
+}
+
+const setBase = "https://specgate.invalid/"
+
+// NewSchemaSet returns a set of schemas that refer to the shared schemas
+// (decoded JSON, by name) as prefix + name. The shared schemas are
+// rewritten in place.
+func NewSchemaSet(shared map[string]any, prefix string) *SchemaSet {
+	s := &SchemaSet{c: jsonschema.NewCompiler(), prefix: prefix}
+	s.c.UseLoader(noLoader{})
+	s.c.AssertFormat()
+	s.c.DefaultDraft(jsonschema.Draft7)
+	for name, schema := range shared {
+		s.repoint(schema)
+		// A shared schema that cannot be added fails the schemas that
+		// reach it, when they compile.
+		s.c.AddResource(sharedURL(pointerEscape(name)), schema) //nolint:errcheck // see above
+	}
+	return s
+}
+
+// sharedURL is the resource of a shared schema named by the escaped
+// JSON pointer token of a $ref.
+func sharedURL(token string) string { return setBase + "shared/" + url.PathEscape(token) + ".json" }
+
+func pointerEscape(name string) string {
+	return strings.ReplaceAll(strings.ReplaceAll(name, "~", "~0"), "/", "~1")
+}
+
+// Compile compiles a schema (decoded JSON, rewritten in place).
+func (s *SchemaSet) Compile(schema any) (*jsonschema.Schema, error) {
+	s.repoint(schema)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.n++
+	u := setBase + "schema-" + strconv.Itoa(s.n) + ".json"
+	if err := s.c.AddResource(u, schema); err != nil {
+		return nil, err
+	}
+	return s.c.Compile(u)
+}
+
+// repoint makes the $refs that name shared schemas ("#/components/schemas/
+// Pet/properties/id") point at their resources ("…/shared/Pet.json#/
+// properties/id").
+func (s *SchemaSet) repoint(v any) {
+	switch v := v.(type) {
+	case map[string]any:
+		for k, x := range v {
+			if r, ok := x.(string); ok && k == "$ref" && strings.HasPrefix(r, s.prefix) {
+				token, rest, _ := strings.Cut(r[len(s.prefix):], "/")
+				v[k] = sharedURL(token) + "#/" + rest
+				if rest == "" {
+					v[k] = sharedURL(token)
+				}
+			} else {
+				s.repoint(x)
+			}
+		}
+	case []any:
+		for _, x := range v {
+			s.repoint(x)
+		}
+	}
 }
 
 // CheckSchema compiles a JSON Schema given as JSON text. dialect is
@@ -88,7 +166,12 @@ func ValidateValue(value any, schemaText, dialect string, allErrors bool) ([]Sch
 	if err != nil {
 		return nil, err
 	}
-	err = s.Validate(value)
+	return Validate(s, value, allErrors)
+}
+
+// Validate checks a value against a compiled schema.
+func Validate(s *jsonschema.Schema, value any, allErrors bool) ([]SchemaError, error) {
+	err := s.Validate(value)
 	if err == nil {
 		return nil, nil
 	}

@@ -425,58 +425,29 @@ _allof_family(s) := array.concat(array.concat([s], l1), array.concat(l2, l3)) if
 	l3 := _expanded([m | some x in l2; is_object(x); some m in object.get(x, "allOf", [])])
 }
 
-# Example validation. An example is checked with OPA's json.match_schema
-# (JSON Schema draft 4 to 7) against its schema bundled with the named
-# schemas it reaches through local $refs, so that "#/components/schemas/X"
-# and "#/definitions/X" resolve inside the bundle. What the validator does
-# not understand is handled conservatively: a schema that does not compile
-# (a reference to another file, Swagger's `type: file`) is not checked;
-# `format` is an annotation (as in JSON Schema 2020-12) and its errors are
-# dropped; in Swagger 2.0 and OpenAPI 3.0 a null value is not reported as
-# a type error, since `nullable`/`x-nullable` have no JSON Schema
-# equivalent there; `oneOf` errors that only say several alternatives
-# matched are dropped, since a discriminator may settle them; keywords of
-# JSON Schema 2019-09 and 2020-12 that draft 7 lacks (`prefixItems`,
-# `unevaluatedProperties`, `dependentRequired`, ...) are ignored.
+# Example validation. An example is checked by specgate.match_example
+# (JSON Schema draft 7) against its schema, whose local $refs
+# ("#/components/schemas/X", "#/definitions/X") resolve in the document's
+# named schemas; each named schema is compiled once per document. What
+# the validator does not understand is handled conservatively: a schema
+# that does not compile (a reference to another file, Swagger's `type:
+# file`) is not checked; `format` is an annotation (as in JSON Schema
+# 2020-12) and its errors are dropped; in Swagger 2.0 and OpenAPI 3.0 a
+# null value is not reported as a type error, since `nullable`/
+# `x-nullable` have no JSON Schema equivalent there; `oneOf` errors that
+# only say several alternatives matched are dropped, since a
+# discriminator may settle them; keywords of JSON Schema 2019-09 and
+# 2020-12 that draft 7 lacks (`prefixItems`, `unevaluatedProperties`,
+# `dependentRequired`, ...) are ignored.
 
-# _schema_home is where named schemas live and how a $ref names them.
-_schema_home := ["definitions"] if util.is_oas2
+# _named_schemas are the schemas $refs name as _ref_prefix + name.
+_named_schemas := object.get(input.document, "definitions", {}) if util.is_oas2
 
-else := ["components", "schemas"]
+else := object.get(input.document, ["components", "schemas"], {})
 
 _ref_prefix := "#/definitions/" if util.is_oas2
 
 else := "#/components/schemas/"
-
-# _direct_refs(node) are the named schemas a schema's own $refs point at
-# or into, as keys of input.componentRefs ("#/components/schemas/Pet").
-_direct_refs(node) := {concat("/", array.slice(split(value, "/"), 0, count(_schema_home) + 2)) |
-	walk(node, [path, value])
-	count(path) > 0
-	path[count(path) - 1] == "$ref"
-	is_string(value)
-	startswith(value, _ref_prefix)
-}
-
-# bundle(node) wraps a schema as the property "value" of an object
-# schema that also holds the named schemas it reaches, where its $refs
-# expect them ("#/definitions/X", "#/components/schemas/X"). The value is
-# validated as {"value": <example>}: json.match_schema reads a string as
-# JSON text and refuses other scalars, so values are never passed bare.
-bundle(node) := object.union(_wrapper(node), {"definitions": _reached(_direct_refs(node))}) if util.is_oas2
-
-else := object.union(_wrapper(node), {"components": {"schemas": _reached(_direct_refs(node))}})
-
-_wrapper(node) := {"type": "object", "required": ["value"], "properties": {"value": node}}
-
-# _reached(keys) are the named schemas keys lead to, by name. It takes the
-# small set of keys rather than the schema, so that OPA's cache of
-# function results serves every schema that refers to the same ones.
-_reached(keys) := {name: object.get(input.document, array.concat(_schema_home, [name]), {}) |
-	some key in reachable(keys)
-	startswith(key, _ref_prefix)
-	name := unescape(substring(key, count(_ref_prefix), -1))
-}
 
 # schema_part(node) is the schema of a schema-like object: a Swagger 2.0
 # parameter or header without the keys that are not schema keywords
@@ -488,48 +459,13 @@ schema_part(node) := object.remove(node, ["name", "in", "required", "allowEmptyV
 
 else := node
 
-# _bundle_of(node) is bundle(node), computed once per named schema for the
-# common case of a schema that is only a $ref to it: many bodies and
-# responses share one schema, and the compiled schema is then found in
-# the evaluation's cache by the very same value.
-_bundle_of(node) := _ref_bundles[node["$ref"]] if {
-	count(node) == 1
-	is_string(node["$ref"])
-	startswith(node["$ref"], _ref_prefix)
-}
-
-else := bundle(node)
-
-_ref_bundles[ref] := bundle({"$ref": ref}) if {
-	some ref in _shared_refs
-}
-
-# _shared_refs are the named schemas some reference points at, as written
-# in $refs: the candidates for _ref_bundles.
-_shared_refs contains ref if {
-	some key, _ in input.refsTo
-	startswith(key, _ref_prefix)
-	count(split(key, "/")) == count(_schema_home) + 2
-	ref := key
-}
-
-# reachable(keys) are the components of input.componentRefs that keys
-# lead to, keys included. (graph.reachable leaves out the vertices that
-# are not keys of the graph: the components that reference nothing.)
-reachable(keys) := keys | inner | {to |
-	some from in inner
-	some to in input.componentRefs[from]
-} if {
-	inner := graph.reachable(input.componentRefs, keys)
-}
-
 # example_errors(value, node) are the reasons a value does not match a
 # schema, as "at <place>: <reason>" texts; empty when it matches or when
 # the schema cannot be compiled.
 example_errors(value, node) := [] if _trivially_valid(value, node)
 
 else := [text |
-	[valid, errors] := specgate.match_schema({"value": value}, _bundle_of(node))
+	[valid, errors] := specgate.match_example(value, node, _ref_prefix, _named_schemas)
 	not valid
 	some e in errors
 	_kept(e)
