@@ -198,6 +198,7 @@ func (d *Document) LocateIn(start *File, path []any, visit func(*Node)) Location
 	ptr := make([]string, 0, len(path))
 	loc := Location{File: file, Range: rootRange(cur), Exact: true}
 	var lastKey *Range
+	var located []string
 	if visit != nil {
 		visit(cur)
 	}
@@ -230,7 +231,9 @@ func (d *Document) LocateIn(start *File, path []any, visit func(*Node)) Location
 		if visit != nil {
 			visit(cur)
 		}
-		loc.File, loc.Pointer = file, joinPointer(ptr)
+		// The pointer is joined once, after the walk: joining at every
+		// step costs the square of the depth.
+		loc.File, located = file, ptr
 		if keyRange != nil && i == len(path)-1 {
 			end := keyRange.End
 			if cur.Kind != Object && cur.Kind != Array {
@@ -241,6 +244,7 @@ func (d *Document) LocateIn(start *File, path []any, visit func(*Node)) Location
 			loc.Range = cur.Range
 		}
 	}
+	loc.Pointer = joinPointer(located)
 	return loc
 }
 
