@@ -17,7 +17,7 @@ import (
 // docs/input.md. Views share the converted values of the raw document, so
 // a schema that appears in the raw tree and in input.schemas is one value.
 func Input(doc *spec.Document) ast.Value {
-	c := &converter{terms: map[*spec.Node]*ast.Term{}, keys: map[string]*ast.Term{}}
+	c := &converter{terms: map[*spec.Node]*ast.Term{}, keys: map[string]*ast.Term{}, numbers: map[string]*ast.Term{}}
 	v := doc.Views()
 	schemas, schemasWith, schemasOfType := c.schemas(v.Schemas)
 	refs, refsTo := c.refs(doc)
@@ -58,7 +58,8 @@ func Input(doc *spec.Document) ast.Value {
 
 type converter struct {
 	terms   map[*spec.Node]*ast.Term // containers already converted
-	keys    map[string]*ast.Term     // interned object keys and path segments
+	keys    map[string]*ast.Term     // interned object keys, path segments and short strings
+	numbers map[string]*ast.Term     // interned short numbers
 	indices []*ast.Term              // interned small array indices
 }
 
@@ -71,9 +72,35 @@ func (c *converter) key(k string) *ast.Term {
 	return t
 }
 
+// Scalars repeat ("string", "object", 0, true): short ones are shared.
+var (
+	nullTerm  = ast.NullTerm()
+	trueTerm  = ast.BooleanTerm(true)
+	falseTerm = ast.BooleanTerm(false)
+)
+
+const maxInterned = 32
+
+func (c *converter) number(v string) *ast.Term {
+	if len(v) > maxInterned {
+		return ast.NumberTerm(json.Number(v))
+	}
+	t, ok := c.numbers[v]
+	if !ok {
+		t = ast.NumberTerm(json.Number(v))
+		c.numbers[v] = t
+	}
+	return t
+}
+
 func (c *converter) kv(k string, v *ast.Term) [2]*ast.Term { return [2]*ast.Term{c.key(k), v} }
 
-func (c *converter) str(s string) *ast.Term { return ast.StringTerm(s) }
+func (c *converter) str(s string) *ast.Term {
+	if len(s) <= maxInterned {
+		return c.key(s)
+	}
+	return ast.StringTerm(s)
+}
 
 func (c *converter) strs(ss []string) *ast.Term {
 	items := make([]*ast.Term, len(ss))
@@ -83,7 +110,12 @@ func (c *converter) strs(ss []string) *ast.Term {
 	return ast.ArrayTerm(items...)
 }
 
-func boolTerm(b bool) *ast.Term { return ast.BooleanTerm(b) }
+func boolTerm(b bool) *ast.Term {
+	if b {
+		return trueTerm
+	}
+	return falseTerm
+}
 
 // node converts a node; nil becomes null.
 func (c *converter) node(n *spec.Node) *ast.Term {
@@ -92,12 +124,18 @@ func (c *converter) node(n *spec.Node) *ast.Term {
 	}
 	switch n.Kind {
 	case spec.Null:
-		return ast.NullTerm()
+		return nullTerm
 	case spec.Bool:
-		return ast.BooleanTerm(n.Value == "true")
+		if n.Value == "true" {
+			return trueTerm
+		}
+		return falseTerm
 	case spec.Number:
-		return ast.NumberTerm(json.Number(n.Value))
+		return c.number(n.Value)
 	case spec.String:
+		if len(n.Value) <= maxInterned {
+			return c.key(n.Value)
+		}
 		return ast.StringTerm(n.Value)
 	}
 	if t, ok := c.terms[n]; ok {
