@@ -6,6 +6,7 @@
 //
 //	go run ./bench -install            # build and install the peers into the cache (once)
 //	go run ./bench -runs 5             # measure, print a Markdown table
+//	go run ./bench -many 1000          # a folder of 1000 specs in one run vs 1000 runs
 //
 // The peers are measuring tools, not dependencies of specgate's module: they
 // are installed at pinned versions into a cache outside the repository
@@ -48,6 +49,7 @@ func main() {
 	corpus := flag.String("corpus", "../shared/corpus", "folder of specs")
 	only := flag.String("tools", "specgate,vacuum,redocly,spectral", "tools to run, comma-separated")
 	specsFlag := flag.String("specs", "", "comma-separated spec file names (default: every spec of the corpus)")
+	many := flag.Int("many", 0, "lint a folder of this many specs in one run against as many separate runs, and exit")
 	flag.Parse()
 
 	cache := os.Getenv("SPECGATE_BENCH_CACHE")
@@ -67,6 +69,12 @@ func main() {
 	// specgate is built fresh from this checkout for every measurement.
 	if out, err := exec.Command("go", "build", "-o", filepath.Join(cache, "specgate"), ".").CombinedOutput(); err != nil {
 		fail(fmt.Errorf("building specgate: %v\n%s", err, out))
+	}
+	if *many > 0 {
+		if err := runMany(cache, *many); err != nil {
+			fail(err)
+		}
+		return
 	}
 	specs, err := listSpecs(*corpus, *specsFlag)
 	if err != nil {
