@@ -36,7 +36,14 @@ var dialects = map[string]*jsonschema.Draft{
 
 // schemaCache holds compiled schemas by dialect and text: the schema
 // function's schemas are constants of the rules, compiled once per process.
-var schemaCache sync.Map
+// Schemas taken from documents pass here too, so in a long-running lint
+// server the cache is emptied whenever it reaches maxCachedSchemas.
+var schemaCache struct {
+	sync.Mutex
+	m map[string]*jsonschema.Schema
+}
+
+const maxCachedSchemas = 1024
 
 type noLoader struct{}
 
@@ -126,8 +133,11 @@ func (s *SchemaSet) repoint(v any) {
 // draft4, draft6, draft7, draft2019-09, draft2020-12.
 func CheckSchema(text, dialect string) (*jsonschema.Schema, error) {
 	key := dialect + "\x00" + text
-	if s, ok := schemaCache.Load(key); ok {
-		return s.(*jsonschema.Schema), nil
+	schemaCache.Lock()
+	s, ok := schemaCache.m[key]
+	schemaCache.Unlock()
+	if ok {
+		return s, nil
 	}
 	doc, err := jsonschema.UnmarshalJSON(strings.NewReader(text))
 	if err != nil {
@@ -149,12 +159,17 @@ func CheckSchema(text, dialect string) (*jsonschema.Schema, error) {
 	if err := c.AddResource(url, doc); err != nil {
 		return nil, err
 	}
-	s, err := c.Compile(url)
+	s, err = c.Compile(url)
 	if err != nil {
 		msg := strings.ReplaceAll(err.Error(), `"`+url+`#"`, "the schema")
 		return nil, errors.New(strings.ReplaceAll(msg, url, "the schema"))
 	}
-	schemaCache.Store(key, s)
+	schemaCache.Lock()
+	if len(schemaCache.m) >= maxCachedSchemas || schemaCache.m == nil {
+		schemaCache.m = map[string]*jsonschema.Schema{}
+	}
+	schemaCache.m[key] = s
+	schemaCache.Unlock()
 	return s, nil
 }
 

@@ -1,6 +1,7 @@
 package dsl
 
 import (
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -49,5 +50,21 @@ func TestSchemaSet(t *testing.T) {
 	}
 	if _, err := set.Compile(map[string]any{"$ref": "#/paths/x"}); err == nil {
 		t.Error("a $ref outside the shared schemas compiled")
+	}
+}
+
+// TestSchemaCacheIsBounded: schemas taken from documents pass through the
+// process-wide cache, which must not grow without bound in a lint server.
+func TestSchemaCacheIsBounded(t *testing.T) {
+	for i := range maxCachedSchemas + 10 {
+		if _, err := CheckSchema(`{"maxLength": `+strconv.Itoa(i)+`}`, "draft7"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	schemaCache.Lock()
+	n := len(schemaCache.m)
+	schemaCache.Unlock()
+	if n > maxCachedSchemas {
+		t.Fatalf("the cache holds %d schemas, more than %d", n, maxCachedSchemas)
 	}
 }
