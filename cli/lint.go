@@ -57,7 +57,9 @@ func lintCommand(env Env) *cli.Command {
 			"off with --no-report) unless json is written elsewhere. A progress bar is drawn on standard\n" +
 			"error when several files are linted and standard error is a terminal.\n\n" +
 			"Exit codes: 0 no finding at or above --fail-severity, 1 findings, 2 usage, configuration or\n" +
-			"input errors (a file that cannot be read or parsed).",
+			"input errors (a file that cannot be read or parsed).\n\n" +
+			"The compiled rules are cached between runs in $SPECGATE_CACHE_DIR (default: the user cache\n" +
+			"directory, e.g. ~/.cache/specgate); SPECGATE_CACHE_DIR=off turns the cache off.",
 		Flags: append([]cli.Flag{
 			&cli.StringFlag{Name: "ruleset", Aliases: []string{"r"}, Usage: "built-in ruleset (lenient, recommended, strict) or a ruleset `FILE` or https URL; replaces the profile's extends"},
 			&cli.BoolFlag{Name: "skip-unsupported-rules", Aliases: []string{"skip-missing-functions"}, Usage: "lint without the custom rules specgate cannot run as written (a function with no Rego implementation, a schema $ref the schema lacks); they are listed on standard error and in the report"},
