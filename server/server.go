@@ -197,19 +197,9 @@ func New(ctx context.Context, opts Options) (*Server, error) {
 // limits to the largest spec it admits.
 func (s *Server) budgetMemory() error {
 	s.baseline = baselineMemory()
-	budget := s.opts.MaxMemory
-	if budget <= 0 {
-		budget = DefaultMaxMemory
-		if limit := goMemLimit(); limit > 0 {
-			budget = limit - s.baseline
-			if budget < memoryCost(0) {
-				return fmt.Errorf("GOMEMLIMIT=%s leaves no memory for lint requests: the server holds %s once its configuration is loaded; raise it or set --max-memory",
-					formatBytes(limit), formatBytes(s.baseline))
-			}
-		}
-	}
-	if budget < memoryCost(0) {
-		return fmt.Errorf("--max-memory %s is less than a lint request takes (%s at least)", formatBytes(budget), formatBytes(memoryCost(0)))
+	budget, err := memoryBudgetFor(s.opts.MaxMemory, goMemLimit(), s.baseline)
+	if err != nil {
+		return err
 	}
 	s.memory = &memoryBudget{limit: budget}
 	s.bodyLimit = fitMemory(s.opts.MaxBodySize, "--max-body-size", budget)
@@ -222,6 +212,26 @@ func (s *Server) budgetMemory() error {
 	s.opts.Logger.Info("memory budget", slog.Int64("maxMemory", budget), slog.Int64("baseline", s.baseline),
 		slog.Int64("maxBodySize", s.bodyLimit.bytes), slog.Int64("maxSpecSize", s.specLimit.bytes))
 	return nil
+}
+
+// memoryBudgetFor is the lint requests' memory budget: maxMemory when set,
+// else what the Go runtime's memory limit (goLimit, 0 for none) leaves
+// beyond the baseline, else DefaultMaxMemory.
+func memoryBudgetFor(maxMemory, goLimit, baseline int64) (int64, error) {
+	switch {
+	case maxMemory > 0:
+		if maxMemory < memoryCost(0) {
+			return 0, fmt.Errorf("--max-memory %s is less than a lint request takes (%s at least)", formatBytes(maxMemory), formatBytes(memoryCost(0)))
+		}
+		return maxMemory, nil
+	case goLimit > 0:
+		if goLimit-baseline < memoryCost(0) {
+			return 0, fmt.Errorf("GOMEMLIMIT=%s leaves no memory for lint requests: the server holds %s once its configuration is loaded; raise it or set --max-memory",
+				formatBytes(goLimit), formatBytes(baseline))
+		}
+		return goLimit - baseline, nil
+	}
+	return DefaultMaxMemory, nil
 }
 
 // MemoryLimit is the soft memory limit for the Go runtime
