@@ -11,8 +11,10 @@ import (
 	"mime"
 	"net/http"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
+	"unicode/utf16"
 	"unicode/utf8"
 
 	"github.com/specgate/specgate/linter"
@@ -103,13 +105,13 @@ func decodeLintRequest(body []byte) (*lintRequest, *Problem) {
 		}
 		seen[key] = true
 		valueAt := skipSeparators(body, dec.InputOffset())
-		var v *string
-		if err := dec.Decode(&v); err != nil {
-			var te *json.UnmarshalTypeError
-			if errors.As(err, &te) {
-				return nil, bad(valueAt, key, "%s must be a string, found %s", key, te.Value)
-			}
+		var raw json.RawMessage
+		if err := dec.Decode(&raw); err != nil {
 			return nil, syntax(err)
+		}
+		v, kind := decodeString(raw, key == "spec")
+		if kind != "" {
+			return nil, bad(valueAt, key, "%s must be a string, found %s", key, kind)
 		}
 		switch key {
 		case "spec":
@@ -152,6 +154,83 @@ func decodeLintRequest(body []byte) (*lintRequest, *Problem) {
 		return nil, p
 	}
 	return req, nil
+}
+
+// decodeString decodes a JSON value that must be a string or null; kind
+// names what it is otherwise. JSON text must be UTF-8, and decoding
+// replaces invalid bytes by U+FFFD; with keepBytes, the bytes of a string
+// that is not UTF-8 are kept as they are instead, so that the spec's
+// loader reports them where they are in the spec.
+func decodeString(raw json.RawMessage, keepBytes bool) (v *string, kind string) {
+	switch raw[0] {
+	case 'n':
+		return nil, ""
+	case '"':
+	case '{':
+		return nil, "object"
+	case '[':
+		return nil, "array"
+	case 't', 'f':
+		return nil, "bool"
+	default:
+		return nil, "number"
+	}
+	var s string
+	if keepBytes && !utf8.Valid(raw) {
+		s = unquoteKeepingBytes(raw)
+	} else if err := json.Unmarshal(raw, &s); err != nil {
+		return nil, "string" // cannot happen: the decoder read a valid string
+	}
+	return &s, ""
+}
+
+// unquoteKeepingBytes decodes a JSON string the decoder has already
+// checked, copying the bytes that are not UTF-8 as they are.
+func unquoteKeepingBytes(raw []byte) string {
+	raw = raw[1 : len(raw)-1]
+	out := make([]byte, 0, len(raw))
+	for i := 0; i < len(raw); i++ {
+		c := raw[i]
+		if c != '\\' {
+			out = append(out, c)
+			continue
+		}
+		i++
+		switch raw[i] {
+		case 'b':
+			out = append(out, '\b')
+		case 'f':
+			out = append(out, '\f')
+		case 'n':
+			out = append(out, '\n')
+		case 'r':
+			out = append(out, '\r')
+		case 't':
+			out = append(out, '\t')
+		case 'u':
+			r := hexRune(raw[i+1 : i+5])
+			i += 4
+			if utf16.IsSurrogate(r) {
+				r2 := utf8.RuneError
+				if i+6 < len(raw) && raw[i+1] == '\\' && raw[i+2] == 'u' {
+					r2 = hexRune(raw[i+3 : i+7])
+				}
+				if r = utf16.DecodeRune(r, r2); r != utf8.RuneError {
+					i += 6
+				}
+			}
+			out = utf8.AppendRune(out, r)
+		default: // \", \\ or \/
+			out = append(out, raw[i])
+		}
+	}
+	return string(out)
+}
+
+// hexRune reads the four hexadecimal digits of a \u escape.
+func hexRune(h []byte) rune {
+	n, _ := strconv.ParseUint(string(h), 16, 32)
+	return rune(n)
 }
 
 func deref(s *string) string {
