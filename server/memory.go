@@ -12,14 +12,15 @@ import (
 )
 
 // The estimated memory cost of a lint request: a fixed part (the request,
-// the report, the rules' own working set on a small spec) and a part in
+// the report, the rules' working set on a small spec) and a part in
 // proportion to the spec's size. Loading keeps the text, the node tree with
 // positions and the value the rules read, and the rules build their own
-// collections over it: measured on the corpus (petstore to GitHub's 13 MB
-// description, recommended and strict, see TestMemoryEstimate), the heap
-// grows by 20 to 50 times the spec's size with the garbage collector
-// working near the memory limit, and by up to 75 times with its default
-// pacing; small specs take 1 to 3 MiB.
+// collections over it. Measured through the handler on the corpus
+// (TestMemoryEstimate: petstore to GitHub's 13 MB description, profiles
+// recommended and strict), the heap grows by 20 to 52 times the spec's size
+// when the garbage collector runs often, as it does near the memory limit
+// lint-server sets, and by up to 88 times, garbage included, with its
+// default pacing; small specs take 1 to 3 MiB.
 const (
 	memoryPerRequest = 4 << 20
 	memoryPerByte    = 60
