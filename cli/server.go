@@ -4,7 +4,9 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"math"
 	"net"
+	"runtime/debug"
 	"strconv"
 	"strings"
 
@@ -39,7 +41,8 @@ func lintServerCommand(env Env) *cli.Command {
 			"\"profile\" and \"format\" (json, the default, or sarif), and answers 200 with the report even\n" +
 			"when the spec has errors. Errors are application/problem+json: 400 bad request, 413 body too\n" +
 			"large, 415 not JSON, 422 spec cannot be parsed (with file:line:col), 502 fetch failed or\n" +
-			"refused, 503 all lint slots busy (with Retry-After), 504 request too slow.\n\n" +
+			"refused, 429 over --rate-limit, 503 all lint slots busy or the memory budget taken (with Retry-After),\n" +
+			"504 request too slow.\n\n" +
 			"Spec URLs, their redirects and their $refs are fetched only from public addresses, checked\n" +
 			"when connecting: loopback, private, link-local (cloud metadata), CGNAT, multicast and other\n" +
 			"reserved addresses are refused unless --allow-private-urls is given. No proxy is used.\n\n" +
@@ -59,6 +62,9 @@ func lintServerCommand(env Env) *cli.Command {
 			&cli.DurationFlag{Name: "refresh-interval", Value: d.RefreshInterval, Usage: "how often to fetch the branch for a new commit (0: only on POST /config/refresh)"},
 			&cli.BoolFlag{Name: "allow-private-urls", Usage: "let specUrl and $refs reach loopback, private, link-local and other non-public addresses"},
 			&cli.IntFlag{Name: "max-concurrent", Value: d.MaxConcurrent, Usage: "lint requests handled at once; more wait up to --queue-timeout, then get 503"},
+			&cli.StringFlag{Name: "max-memory", Usage: "memory the lint requests in flight may take together, by estimate (`SIZE` as GOMEMLIMIT writes it: 1536MiB, 2GiB); " +
+				"a request that does not fit gets 503 (default: what GOMEMLIMIT leaves beyond the loaded configuration, or 2GiB)"},
+			&cli.IntFlag{Name: "rate-limit", Usage: "requests each client address (IPv6: /64) may make per minute, health checks excepted; more get 429 (0: no limit)"},
 			&cli.DurationFlag{Name: "queue-timeout", Value: d.QueueTimeout, Usage: "how long a lint request waits for a free slot before 503 (0: not at all)"},
 			&cli.Int64Flag{Name: "max-body-size", Value: d.MaxBodySize >> 20, Usage: "largest request body, in MiB (413 above)"},
 			&cli.Int64Flag{Name: "max-spec-size", Value: d.MaxSpecSize >> 20, Usage: "largest spec or $ref fetched from a URL, in MiB (502 above)"},
@@ -86,6 +92,15 @@ func runLintServer(c *cli.Context, env Env) error {
 			return exitf(ExitUsage, "--%s must be at least 1 (MiB), found %d", name, c.Int64(name))
 		}
 	}
+	var maxMemory int64
+	if c.IsSet("max-memory") {
+		if maxMemory, err = server.ParseMemory(c.String("max-memory")); err != nil {
+			return exitf(ExitUsage, "--max-memory: %v", err)
+		}
+	}
+	if c.Int("rate-limit") < 0 {
+		return exitf(ExitUsage, "--rate-limit must be 0 (no limit) or more, found %d", c.Int("rate-limit"))
+	}
 	if c.Int("max-concurrent") <= 0 {
 		return exitf(ExitUsage, "--max-concurrent must be at least 1, found %d", c.Int("max-concurrent"))
 	}
@@ -106,6 +121,8 @@ func runLintServer(c *cli.Context, env Env) error {
 		TokenUser:        env.Getenv(envRepoUser),
 		AllowPrivateURLs: c.Bool("allow-private-urls"),
 		MaxConcurrent:    c.Int("max-concurrent"),
+		MaxMemory:        maxMemory,
+		RateLimit:        c.Int("rate-limit"),
 		QueueTimeout:     queue,
 		MaxBodySize:      c.Int64("max-body-size") << 20,
 		MaxSpecSize:      c.Int64("max-spec-size") << 20,
@@ -119,6 +136,14 @@ func runLintServer(c *cli.Context, env Env) error {
 	if err != nil {
 		ln.Close()
 		return exitf(ExitUsage, "lint-server: %v", err)
+	}
+	// The Go runtime collects garbage harder as the process nears the
+	// budget (plus what the server holds with no request), unless
+	// GOMEMLIMIT set its limit and the budget was derived from it.
+	if prev := debug.SetMemoryLimit(-1); maxMemory > 0 || prev == math.MaxInt64 {
+		debug.SetMemoryLimit(srv.MemoryLimit())
+		defer debug.SetMemoryLimit(prev)
+		logger.Info("memory limit set", slog.Int64("bytes", srv.MemoryLimit()))
 	}
 	if err := srv.Serve(c.Context, ln); err != nil {
 		return exitf(ExitFindings, "lint-server: %v", err)

@@ -71,7 +71,7 @@ func TestLintServerCommand(t *testing.T) {
 	exit := make(chan int, 1)
 	go func() {
 		exit <- cli.Main(ctx, []string{"specgate", "lint-server", "--port", "0", "--host", "127.0.0.1", "--config-repo", repo,
-			"--allow-private-urls", "--refresh-interval", "0"}, cli.Env{Stdout: io.Discard, Stderr: stderr, Getenv: func(string) string { return "" }})
+			"--allow-private-urls", "--refresh-interval", "0", "--max-memory", "1GiB", "--rate-limit", "1000"}, cli.Env{Stdout: io.Discard, Stderr: stderr, Getenv: func(string) string { return "" }})
 	}()
 	var base string
 	for deadline := time.Now().Add(30 * time.Second); base == ""; time.Sleep(20 * time.Millisecond) {
@@ -96,8 +96,8 @@ func TestLintServerCommand(t *testing.T) {
 		}
 		served, _ := io.ReadAll(resp.Body)
 		resp.Body.Close()
-		if resp.StatusCode != 200 {
-			t.Fatalf("%s: %d %s", name, resp.StatusCode, served)
+		if resp.StatusCode != 200 || resp.Header.Get("RateLimit-Policy") != `"client";q=1000;w=60` {
+			t.Fatalf("%s: %d %s %v", name, resp.StatusCode, served, resp.Header)
 		}
 		var stdout bytes.Buffer
 		code := cli.Main(context.Background(), []string{"specgate", "lint", "--config", filepath.Join(repo, "specgate-lint.yaml"), "--profile", "gate",
@@ -123,7 +123,8 @@ func TestLintServerCommand(t *testing.T) {
 		t.Fatal("lint-server did not stop")
 	}
 	logs := stderr.String()
-	for _, want := range []string{"msg=\"configuration loaded\"", "msg=request", "path=/lint-reports", "status=200", "profile=gate", "msg=stopped"} {
+	for _, want := range []string{"msg=\"configuration loaded\"", "msg=request", "path=/lint-reports", "status=200", "profile=gate", "msg=stopped",
+		"msg=\"memory budget\" maxMemory=1073741824", "msg=\"memory limit set\""} {
 		if !strings.Contains(logs, want) {
 			t.Errorf("standard error lacks %q:\n%s", want, logs)
 		}
@@ -137,7 +138,7 @@ func TestLintServerHelp(t *testing.T) {
 	}
 	help := out.String()
 	flags := []string{"--port", "--host", "--config-repo", "--config-branch", "--config-path", "--refresh-interval", "--allow-private-urls",
-		"--max-concurrent", "--queue-timeout", "--max-body-size", "--max-spec-size", "--fetch-timeout", "--request-timeout", "--timeout",
+		"--max-concurrent", "--max-memory", "--rate-limit", "--queue-timeout", "--max-body-size", "--max-spec-size", "--fetch-timeout", "--request-timeout", "--timeout",
 		"--shutdown-timeout", "--log-format", "SPECGATE_CONFIG_REPO_TOKEN", "SPECGATE_CONFIG_REPO_USER"}
 	for _, f := range flags {
 		if !strings.Contains(help, f) {
@@ -162,6 +163,9 @@ func TestLintServerUsageErrors(t *testing.T) {
 		{[]string{"--config-repo", repo, "--log-format", "xml"}, "--log-format must be text or json"},
 		{[]string{"--config-repo", repo, "--max-body-size", "0"}, "--max-body-size must be at least 1"},
 		{[]string{"--config-repo", repo, "--max-concurrent", "0"}, "--max-concurrent must be at least 1"},
+		{[]string{"--config-repo", repo, "--max-memory", "2GB"}, `--max-memory: "2GB" is not a memory size`},
+		{[]string{"--config-repo", repo, "--rate-limit", "-1"}, "--rate-limit must be 0 (no limit) or more"},
+		{[]string{"--config-repo", repo, "--port", "0", "--host", "127.0.0.1", "--max-memory", "1MiB"}, "--max-memory 1 MiB is less than a lint request takes"},
 		{[]string{"--config-repo", repo, "--port", "0", "--host", "127.0.0.1", "--config-path", "missing.yaml"}, "missing.yaml: no configuration file"},
 	}
 	for _, tt := range tests {

@@ -199,10 +199,11 @@ type fetchError struct {
 func (e *fetchError) Error() string { return "fetching " + e.url + ": " + e.err.Error() }
 func (e *fetchError) Unwrap() error { return e.err }
 
-// fetchSpec reads u with the client, at most max bytes. It returns the
+// fetchSpec reads u with the client, at most limit bytes. It returns the
 // body and the URL it was finally read from (after redirects), which
 // relative $refs resolve against.
-func fetchSpec(ctx context.Context, client *http.Client, u *url.URL, max int64) ([]byte, string, error) {
+func fetchSpec(ctx context.Context, client *http.Client, u *url.URL, limit sizeLimit) ([]byte, string, error) {
+	max := limit.bytes
 	shown := redactURL(u)
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
 	if err != nil {
@@ -218,14 +219,14 @@ func fetchSpec(ctx context.Context, client *http.Client, u *url.URL, max int64) 
 		return nil, "", &fetchError{shown, fmt.Errorf("HTTP %s", resp.Status)}
 	}
 	if resp.ContentLength > max {
-		return nil, "", &fetchError{shown, fmt.Errorf("the spec is %d bytes, more than the %s limit (--max-spec-size)", resp.ContentLength, formatBytes(max))}
+		return nil, "", &fetchError{shown, fmt.Errorf("the spec is %s, more than the %s limit (%s)", formatBytes(resp.ContentLength), formatBytes(max), limit.flag)}
 	}
 	data, err := io.ReadAll(io.LimitReader(resp.Body, max+1))
 	if err != nil {
 		return nil, "", &fetchError{shown, err}
 	}
 	if int64(len(data)) > max {
-		return nil, "", &fetchError{shown, fmt.Errorf("the spec is larger than the %s limit (--max-spec-size)", formatBytes(max))}
+		return nil, "", &fetchError{shown, fmt.Errorf("the spec is larger than the %s limit (%s)", formatBytes(max), limit.flag)}
 	}
 	return data, resp.Request.URL.String(), nil
 }
@@ -255,12 +256,18 @@ func redactURL(u *url.URL) string {
 	return c.String()
 }
 
+// formatBytes writes a size in the largest binary unit it reaches.
 func formatBytes(n int64) string {
-	switch {
-	case n >= 1<<20 && n%(1<<20) == 0:
-		return fmt.Sprintf("%d MiB", n>>20)
-	case n >= 1<<10 && n%(1<<10) == 0:
-		return fmt.Sprintf("%d KiB", n>>10)
+	for _, u := range []struct {
+		name  string
+		shift uint
+	}{{"GiB", 30}, {"MiB", 20}, {"KiB", 10}} {
+		switch {
+		case n >= 1<<u.shift && n%(1<<u.shift) == 0:
+			return fmt.Sprintf("%d %s", n>>u.shift, u.name)
+		case n >= 1<<u.shift:
+			return fmt.Sprintf("%.1f %s", float64(n)/float64(int64(1)<<u.shift), u.name)
+		}
 	}
 	return fmt.Sprintf("%d bytes", n)
 }

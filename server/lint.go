@@ -11,8 +11,11 @@ import (
 	"mime"
 	"net/http"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
+	"unicode/utf16"
+	"unicode/utf8"
 
 	"github.com/specgate/specgate/linter"
 	"github.com/specgate/specgate/policy"
@@ -30,6 +33,13 @@ type lintRequest struct {
 	Profile string
 	Format  string
 }
+
+// The longest specUrl and profile a lint request may give (the spec is
+// bounded by the body's size).
+const (
+	maxSpecURLLength = 8192
+	maxProfileLength = 256
+)
 
 // The members of a lint request, as the JSON body spells them.
 var requestMembers = []string{"spec", "specUrl", "profile", "format"}
@@ -95,13 +105,13 @@ func decodeLintRequest(body []byte) (*lintRequest, *Problem) {
 		}
 		seen[key] = true
 		valueAt := skipSeparators(body, dec.InputOffset())
-		var v *string
-		if err := dec.Decode(&v); err != nil {
-			var te *json.UnmarshalTypeError
-			if errors.As(err, &te) {
-				return nil, bad(valueAt, key, "%s must be a string, found %s", key, te.Value)
-			}
+		var raw json.RawMessage
+		if err := dec.Decode(&raw); err != nil {
 			return nil, syntax(err)
+		}
+		v, kind := decodeString(raw, key == "spec")
+		if kind != "" {
+			return nil, bad(valueAt, key, "%s must be a string, found %s", key, kind)
 		}
 		switch key {
 		case "spec":
@@ -129,6 +139,12 @@ func decodeLintRequest(body []byte) (*lintRequest, *Problem) {
 	case req.Spec != nil && req.SpecURL != nil:
 		return nil, bad(-1, "", "give either \"spec\" or \"specUrl\", not both")
 	}
+	if req.SpecURL != nil && utf8.RuneCountInString(*req.SpecURL) > maxSpecURLLength {
+		return nil, bad(-1, "specUrl", "specUrl is longer than %d characters", maxSpecURLLength)
+	}
+	if utf8.RuneCountInString(req.Profile) > maxProfileLength {
+		return nil, bad(-1, "profile", "profile is longer than %d characters", maxProfileLength)
+	}
 	if req.Format == "" {
 		req.Format = "json"
 	}
@@ -138,6 +154,83 @@ func decodeLintRequest(body []byte) (*lintRequest, *Problem) {
 		return nil, p
 	}
 	return req, nil
+}
+
+// decodeString decodes a JSON value that must be a string or null; kind
+// names what it is otherwise. JSON text must be UTF-8, and decoding
+// replaces invalid bytes by U+FFFD; with keepBytes, the bytes of a string
+// that is not UTF-8 are kept as they are instead, so that the spec's
+// loader reports them where they are in the spec.
+func decodeString(raw json.RawMessage, keepBytes bool) (v *string, kind string) {
+	switch raw[0] {
+	case 'n':
+		return nil, ""
+	case '"':
+	case '{':
+		return nil, "object"
+	case '[':
+		return nil, "array"
+	case 't', 'f':
+		return nil, "bool"
+	default:
+		return nil, "number"
+	}
+	var s string
+	if keepBytes && !utf8.Valid(raw) {
+		s = unquoteKeepingBytes(raw)
+	} else if err := json.Unmarshal(raw, &s); err != nil {
+		return nil, "string" // cannot happen: the decoder read a valid string
+	}
+	return &s, ""
+}
+
+// unquoteKeepingBytes decodes a JSON string the decoder has already
+// checked, copying the bytes that are not UTF-8 as they are.
+func unquoteKeepingBytes(raw []byte) string {
+	raw = raw[1 : len(raw)-1]
+	out := make([]byte, 0, len(raw))
+	for i := 0; i < len(raw); i++ {
+		c := raw[i]
+		if c != '\\' {
+			out = append(out, c)
+			continue
+		}
+		i++
+		switch raw[i] {
+		case 'b':
+			out = append(out, '\b')
+		case 'f':
+			out = append(out, '\f')
+		case 'n':
+			out = append(out, '\n')
+		case 'r':
+			out = append(out, '\r')
+		case 't':
+			out = append(out, '\t')
+		case 'u':
+			r := hexRune(raw[i+1 : i+5])
+			i += 4
+			if utf16.IsSurrogate(r) {
+				r2 := utf8.RuneError
+				if i+6 < len(raw) && raw[i+1] == '\\' && raw[i+2] == 'u' {
+					r2 = hexRune(raw[i+3 : i+7])
+				}
+				if r = utf16.DecodeRune(r, r2); r != utf8.RuneError {
+					i += 6
+				}
+			}
+			out = utf8.AppendRune(out, r)
+		default: // \", \\ or \/
+			out = append(out, raw[i])
+		}
+	}
+	return string(out)
+}
+
+// hexRune reads the four hexadecimal digits of a \u escape.
+func hexRune(h []byte) rune {
+	n, _ := strconv.ParseUint(string(h), 16, 32)
+	return rune(n)
 }
 
 func deref(s *string) string {
@@ -208,15 +301,31 @@ func (s *Server) handleLint(w http.ResponseWriter, r *http.Request) {
 	}
 	defer s.slots.release()
 
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, s.opts.MaxBodySize))
+	// The request's memory is reserved before its body is read when its
+	// length is known, after it otherwise; a body larger than the limit is
+	// refused before it is read.
+	mem := &reservation{budget: s.memory}
+	defer mem.release()
+	tooLarge := newProblem(http.StatusRequestEntityTooLarge, kindTooLarge,
+		fmt.Sprintf("the request body is larger than the %s limit (%s); post large specs by specUrl", formatBytes(s.bodyLimit.bytes), s.bodyLimit.flag))
+	if r.ContentLength > s.bodyLimit.bytes {
+		writeProblem(w, r, tooLarge)
+		return
+	}
+	if r.ContentLength >= 0 && !s.reserveMemory(w, r, mem, memoryCost(r.ContentLength)) {
+		return
+	}
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, s.bodyLimit.bytes))
 	if err != nil {
 		var mbe *http.MaxBytesError
 		if errors.As(err, &mbe) {
-			writeProblem(w, r, newProblem(http.StatusRequestEntityTooLarge, kindTooLarge,
-				fmt.Sprintf("the request body is larger than the %s limit (--max-body-size); post large specs by specUrl", formatBytes(mbe.Limit))))
+			writeProblem(w, r, tooLarge)
 			return
 		}
 		writeProblem(w, r, newProblem(http.StatusBadRequest, kindBadRequest, "reading the request body: "+err.Error()))
+		return
+	}
+	if !s.reserveMemory(w, r, mem, memoryCost(int64(len(body)))) {
 		return
 	}
 	req, p := decodeLintRequest(body)
@@ -234,7 +343,7 @@ func (s *Server) handleLint(w http.ResponseWriter, r *http.Request) {
 
 	ctx, cancel := context.WithTimeout(r.Context(), s.opts.RequestTimeout)
 	defer cancel()
-	doc, p := s.loadSpec(ctx, req)
+	doc, p := s.loadSpec(ctx, req, mem)
 	if p != nil {
 		writeProblem(w, r, p)
 		return
@@ -267,8 +376,33 @@ func (s *Server) handleLint(w http.ResponseWriter, r *http.Request) {
 	_, _ = w.Write(out.Bytes())
 }
 
-// loadSpec fetches (for specUrl) and loads the spec of a request.
-func (s *Server) loadSpec(ctx context.Context, req *lintRequest) (*spec.Document, *Problem) {
+// reserveMemory grows the request's reservation to n bytes, or answers
+// 503 when the memory budget cannot hold them now.
+func (s *Server) reserveMemory(w http.ResponseWriter, r *http.Request, mem *reservation, n int64) bool {
+	if mem.growTo(n) {
+		return true
+	}
+	writeProblem(w, r, s.memoryProblem(n))
+	return false
+}
+
+// memoryProblem is the 503 of a request whose estimated cost, n bytes, does
+// not fit in what the requests in flight leave of the memory budget.
+func (s *Server) memoryProblem(n int64) *Problem {
+	p := newProblem(http.StatusServiceUnavailable, kindOverloaded,
+		fmt.Sprintf("linting this spec takes about %s of memory, and the lint requests in flight hold %s of the %s budget (--max-memory); retry later",
+			formatBytes(n), formatBytes(s.memory.inUse()), formatBytes(s.memory.limit)))
+	p.retryAfter = memoryRetryAfter
+	return p
+}
+
+// memoryRetryAfter is the Retry-After of a 503 for want of memory: large
+// specs take seconds to lint.
+const memoryRetryAfter = 2
+
+// loadSpec fetches (for specUrl) and loads the spec of a request; the
+// memory reservation grows with the size of a fetched spec.
+func (s *Server) loadSpec(ctx context.Context, req *lintRequest, mem *reservation) (*spec.Document, *Problem) {
 	name := inlineBase + inlineName
 	var data []byte
 	if req.SpecURL != nil {
@@ -279,7 +413,7 @@ func (s *Server) loadSpec(ctx context.Context, req *lintRequest) (*spec.Document
 			return nil, p
 		}
 		logAttrs(ctx, slog.String("specUrl", redactURL(u)))
-		if data, name, err = fetchSpec(ctx, s.client, u, s.opts.MaxSpecSize); err != nil {
+		if data, name, err = fetchSpec(ctx, s.client, u, s.specLimit); err != nil {
 			if ctx.Err() != nil {
 				return nil, s.canceled(ctx)
 			}
@@ -288,6 +422,9 @@ func (s *Server) loadSpec(ctx context.Context, req *lintRequest) (*spec.Document
 				return nil, newProblem(http.StatusBadGateway, kindFetchRefused, "fetching "+redactURL(u)+": "+refused.Error())
 			}
 			return nil, newProblem(http.StatusBadGateway, kindFetchFailed, err.Error())
+		}
+		if cost := mem.held + memoryPerByte*int64(len(data)); !mem.growTo(cost) {
+			return nil, s.memoryProblem(cost)
 		}
 	} else {
 		data = []byte(*req.Spec)

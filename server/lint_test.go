@@ -180,7 +180,7 @@ func TestInlineSpecCannotReadServerFiles(t *testing.T) {
 
 func TestRequestErrors(t *testing.T) {
 	repo := newRepo(t, map[string]string{"specgate-lint.yaml": noProfiles})
-	ts := start(t, Options{ConfigRepo: repo, MaxBodySize: 4096})
+	ts := start(t, Options{ConfigRepo: repo, MaxBodySize: 16 << 10})
 	tests := []struct {
 		name, contentType, body string
 		status                  int
@@ -202,8 +202,10 @@ func TestRequestErrors(t *testing.T) {
 		{"bad scheme", "application/json", `{"specUrl": "file:///etc/passwd"}`, 400, kindBadRequest, `only http and https URLs are fetched, not "file"`, 0, 0, "specUrl"},
 		{"credentials in URL", "application/json", `{"specUrl": "https://u:p@example.com/a.yaml"}`, 400, kindBadRequest, "must not carry credentials", 0, 0, "specUrl"},
 		{"no host", "application/json", `{"specUrl": "https:///a.yaml"}`, 400, kindBadRequest, "has no host", 0, 0, "specUrl"},
+		{"long specUrl", "application/json", `{"specUrl": "https://example.com/` + strings.Repeat("a", 8200) + `"}`, 400, kindBadRequest, "specUrl is longer than 8192 characters", 0, 0, "specUrl"},
+		{"long profile", "application/json", `{"spec": "x", "profile": "` + strings.Repeat("p", 257) + `"}`, 400, kindBadRequest, "profile is longer than 256 characters", 0, 0, "profile"},
 		{"form body", "application/x-www-form-urlencoded", `spec=x`, 415, kindUnsupportedMedia, "application/json", 0, 0, ""},
-		{"too large", "application/json", `{"spec": "` + strings.Repeat("a", 5000) + `"}`, 413, kindTooLarge, "4 KiB limit (--max-body-size)", 0, 0, ""},
+		{"too large", "application/json", `{"spec": "` + strings.Repeat("a", 17000) + `"}`, 413, kindTooLarge, "16 KiB limit (--max-body-size)", 0, 0, ""},
 		{"unparseable spec", "", `{"spec": "openapi: 3.1.0\ninfo: [unclosed\n"}`, 422, kindUnprocessableSpec, "spec:", 0, 0, ""},
 		{"not a spec", "application/json; charset=utf-8", `{"spec": "hello: world\n"}`, 422, kindUnprocessableSpec, "spec", 0, 0, ""},
 		{"empty spec", "application/json", `{"spec": "   "}`, 422, kindUnprocessableSpec, "spec: file is empty", 0, 0, ""},

@@ -18,6 +18,7 @@ const (
 	kindTooLarge          = "request-too-large"      // 413
 	kindUnsupportedMedia  = "unsupported-media-type" // 415
 	kindUnprocessableSpec = "unprocessable-spec"     // 422
+	kindRateLimited       = "rate-limited"           // 429
 	kindInternal          = "internal-error"         // 500
 	kindFetchFailed       = "fetch-failed"           // 502
 	kindFetchRefused      = "fetch-refused"          // 502
@@ -32,6 +33,7 @@ var problemTitles = map[string]string{
 	kindTooLarge:          "The request body is too large",
 	kindUnsupportedMedia:  "The request body must be JSON",
 	kindUnprocessableSpec: "The spec cannot be read",
+	kindRateLimited:       "Too many requests",
 	kindInternal:          "Internal error",
 	kindFetchFailed:       "The spec could not be fetched",
 	kindFetchRefused:      "The spec URL points to a forbidden address",

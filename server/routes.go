@@ -27,20 +27,23 @@ var Endpoints = [][3]string{
 
 func (s *Server) routes() http.Handler {
 	mux := http.NewServeMux()
-	mux.Handle("/lint-reports", methods{http.MethodPost: s.handleLint})
-	mux.Handle("/config/status", methods{http.MethodGet: s.handleStatus})
-	mux.Handle("/config/refresh", methods{http.MethodPost: s.handleRefresh})
-	mux.Handle("/api-docs", methods{http.MethodGet: serveDocsPage})
-	mux.Handle("/api-docs/", methods{http.MethodGet: serveDocsFile})
+	// Every path but the health checks counts against --rate-limit:
+	// monitors must get an answer whatever other clients do.
+	limited := s.limiter.limited
+	mux.Handle("/lint-reports", limited(methods{http.MethodPost: s.handleLint}))
+	mux.Handle("/config/status", limited(methods{http.MethodGet: s.handleStatus}))
+	mux.Handle("/config/refresh", limited(methods{http.MethodPost: s.handleRefresh}))
+	mux.Handle("/api-docs", limited(methods{http.MethodGet: serveDocsPage}))
+	mux.Handle("/api-docs/", limited(methods{http.MethodGet: serveDocsFile}))
 	mux.Handle("/health", methods{http.MethodGet: s.handleHealth})
 	mux.Handle("/health/info", methods{http.MethodGet: s.handleHealthInfo})
-	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+	mux.Handle("/", limited(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path == "/" && (r.Method == http.MethodGet || r.Method == http.MethodHead) {
 			http.Redirect(w, r, "api-docs", http.StatusFound)
 			return
 		}
 		notFound(w, r)
-	})
+	})))
 	return secured(mux)
 }
 
@@ -126,11 +129,13 @@ func (s *Server) handleRefresh(w http.ResponseWriter, r *http.Request) {
 const (
 	healthPass = "pass"
 	healthWarn = "warn"
+	healthFail = "fail"
 )
 
 // Health is the body of GET /health.
 type Health struct {
 	Status string `json:"status"`
+	Output string `json:"output,omitempty"`
 }
 
 // HealthInfo is the body of GET /health/info.
@@ -140,6 +145,7 @@ type HealthInfo struct {
 	ReleaseID   string                   `json:"releaseId"`
 	ServiceID   string                   `json:"serviceId"`
 	Description string                   `json:"description"`
+	Output      string                   `json:"output,omitempty"`
 	Checks      map[string][]HealthCheck `json:"checks"`
 }
 
@@ -165,29 +171,57 @@ func (s *Server) configCheck() HealthCheck {
 	return c
 }
 
+// drainingOutput explains the failing health of a server that shuts down.
+const drainingOutput = "shutting down: finishing the requests in flight, accepting no new ones"
+
+// healthStatus is the HTTP status of a health response: 503 once the
+// server shuts down (status fail), 200 otherwise.
+func healthStatus(status string) int {
+	if status == healthFail {
+		return http.StatusServiceUnavailable
+	}
+	return http.StatusOK
+}
+
 func (s *Server) handleHealth(w http.ResponseWriter, r *http.Request) {
-	writeJSON(w, http.StatusOK, "application/health+json", Health{Status: s.configCheck().Status})
+	h := Health{Status: s.configCheck().Status}
+	if s.draining.Load() {
+		h = Health{Status: healthFail, Output: drainingOutput}
+	}
+	writeJSON(w, healthStatus(h.Status), "application/health+json", h)
 }
 
 func (s *Server) handleHealthInfo(w http.ResponseWriter, r *http.Request) {
+	now := time.Now().UTC()
 	cfg := s.configCheck()
-	slotsCheck := HealthCheck{ComponentType: "system", ObservedValue: s.slots.inUse(), ObservedUnit: "requests", Status: healthPass, Time: time.Now().UTC()}
+	slotsCheck := HealthCheck{ComponentType: "system", ObservedValue: s.slots.inUse(), ObservedUnit: "requests", Status: healthPass, Time: now}
 	if s.slots.inUse() >= cap(s.slots.ch) {
 		slotsCheck.Status, slotsCheck.Output = healthWarn, fmt.Sprintf("all %d lint slots are busy", cap(s.slots.ch))
 	}
-	status := healthPass
-	if cfg.Status != healthPass || slotsCheck.Status != healthPass {
-		status = healthWarn
+	used := s.memory.inUse()
+	memCheck := HealthCheck{ComponentType: "system", ObservedValue: used, ObservedUnit: "bytes", Status: healthPass, Time: now}
+	if used*10 >= s.memory.limit*9 {
+		memCheck.Status, memCheck.Output = healthWarn, fmt.Sprintf("the lint requests in flight hold %s of the %s memory budget (--max-memory)", formatBytes(used), formatBytes(s.memory.limit))
 	}
-	writeJSON(w, http.StatusOK, "application/health+json", HealthInfo{
-		Status: status, Version: "1", ReleaseID: s.opts.Version, ServiceID: "specgate-lint-server",
+	info := HealthInfo{
+		Status: healthPass, Version: "1", ReleaseID: s.opts.Version, ServiceID: "specgate-lint-server",
 		Description: "specgate lint server",
 		Checks: map[string][]HealthCheck{
 			"configuration:refresh": {cfg},
 			"lint:slots":            {slotsCheck},
-			"uptime":                {{ComponentType: "system", ObservedValue: int(time.Since(s.started).Seconds()), ObservedUnit: "s", Status: healthPass, Time: time.Now().UTC()}},
+			"lint:memory":           {memCheck},
+			"uptime":                {{ComponentType: "system", ObservedValue: int(time.Since(s.started).Seconds()), ObservedUnit: "s", Status: healthPass, Time: now}},
 		},
-	})
+	}
+	for _, c := range []HealthCheck{cfg, slotsCheck, memCheck} {
+		if c.Status != healthPass {
+			info.Status = healthWarn
+		}
+	}
+	if s.draining.Load() {
+		info.Status, info.Output = healthFail, drainingOutput
+	}
+	writeJSON(w, healthStatus(info.Status), "application/health+json", info)
 }
 
 // The documentation page and its assets, served from the binary.

@@ -4,9 +4,12 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"net/http"
 	"net/http/httptest"
 	"regexp"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -18,10 +21,91 @@ import (
 )
 
 // The server's own description is valid and passes the strict ruleset
-// without a single error or warning.
+// without a single error or warning, with no rule silenced for the whole
+// document: each x-lint-ignore is on the operation or property it
+// excuses, is one of those listed here (each justified in the
+// description), and silences something.
 func TestOpenAPIPassesStrict(t *testing.T) {
+	var root map[string]any
+	if err := json.Unmarshal(OpenAPI(), &root); err != nil {
+		t.Fatal(err)
+	}
+	if ignored, ok := root["x-lint-ignore"]; ok {
+		t.Errorf("the description silences %v for the whole document", ignored)
+	}
+	l := strictLinter(t)
+	res := lintDescription(t, l, OpenAPI())
+	for _, d := range res.Diagnostics {
+		t.Errorf("openapi.json:%d:%d %s %s: %s", d.Range.Start.Line, d.Range.Start.Col, d.Severity, d.RuleID, d.Message)
+	}
+	if l.RuleCount() < 30 {
+		t.Errorf("only %d strict rules ran", l.RuleCount())
+	}
+
+	// Where rules are silenced, and why (the description says so there).
+	noAuth, noRateLimit := "safe-operation-protected", []string{"response-429-defined", "response-rate-limit-headers"}
+	allowed := map[string][]string{
+		// The server has no authentication; its description says so.
+		"/paths/~1lint-reports/post":                         {"unsafe-operation-protected"},
+		"/paths/~1config~1refresh/post":                      {"unsafe-operation-protected"},
+		"/paths/~1config~1status/get":                        {noAuth},
+		"/paths/~1api-docs/get":                              {noAuth},
+		"/paths/~1api-docs~1openapi.json/get":                {noAuth},
+		"/paths/~1health/get":                                append([]string{noAuth}, noRateLimit...), // and health checks are never rate-limited
+		"/paths/~1health~1info/get":                          append([]string{noAuth}, noRateLimit...),
+		"/paths/~1api-docs~1openapi.json":                    {"uri-names"},                // the conventional name
+		"/components/schemas/LintRequest/properties/spec":    {"string-format-or-pattern"}, // free text
+		"/components/schemas/LintRequest/properties/profile": {"string-format-or-pattern"}, // any profile name
+	}
+	found := map[string][]string{}
+	stripIgnores(root, "", found)
+	if !maps.EqualFunc(found, allowed, slices.Equal) {
+		t.Errorf("x-lint-ignore lists:\n got %v\nwant %v", found, allowed)
+	}
+	// Without them, each silences at least one diagnostic, and nothing else fires.
+	stripped, err := json.Marshal(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	hit := map[string]bool{}
+	for _, d := range lintDescription(t, l, stripped).Diagnostics {
+		covered := false
+		for ptr, rules := range allowed {
+			if (d.Pointer == ptr || strings.HasPrefix(d.Pointer, ptr+"/")) && slices.Contains(rules, d.RuleID) {
+				covered, hit[ptr+" "+d.RuleID] = true, true
+			}
+		}
+		if !covered {
+			t.Errorf("%s %s at %s: %s", d.Severity, d.RuleID, d.Pointer, d.Message)
+		}
+	}
+	for ptr, rules := range allowed {
+		for _, rule := range rules {
+			if !hit[ptr+" "+rule] {
+				t.Errorf("x-lint-ignore %s at %s silences nothing", rule, ptr)
+			}
+		}
+	}
+}
+
+func strictLinter(t *testing.T) *linter.Linter {
+	t.Helper()
+	setup, err := rulesets.Load(rulesets.Options{Ruleset: "strict", NoSearch: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, err := linter.New(context.Background(), linter.Options{Registry: setup.Registry, Severities: setup.Severities})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return l
+}
+
+// lintDescription validates an OpenAPI 3.1 description and lints it.
+func lintDescription(t *testing.T, l *linter.Linter, data []byte) linter.Result {
+	t.Helper()
 	ctx := context.Background()
-	doc, err := spec.NewLoader(spec.Options{}).LoadBytes(ctx, "openapi.json", OpenAPI())
+	doc, err := spec.NewLoader(spec.Options{}).LoadBytes(ctx, "openapi.json", data)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -31,23 +115,31 @@ func TestOpenAPIPassesStrict(t *testing.T) {
 	for _, p := range validate.Validate(doc) {
 		t.Errorf("invalid: %v", p)
 	}
-	setup, err := rulesets.Load(rulesets.Options{Ruleset: "strict", NoSearch: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	l, err := linter.New(ctx, linter.Options{Registry: setup.Registry, Severities: setup.Severities})
-	if err != nil {
-		t.Fatal(err)
-	}
 	res := l.LintDocument(ctx, doc)
 	if res.Err != nil {
 		t.Fatal(res.Err)
 	}
-	for _, d := range res.Diagnostics {
-		t.Errorf("openapi.json:%d:%d %s %s: %s", d.Range.Start.Line, d.Range.Start.Col, d.Severity, d.RuleID, d.Message)
-	}
-	if l.RuleCount() < 30 {
-		t.Errorf("only %d strict rules ran", l.RuleCount())
+	return res
+}
+
+// stripIgnores removes every x-lint-ignore under v (at JSON pointer ptr),
+// recording its rules by pointer.
+func stripIgnores(v any, ptr string, found map[string][]string) {
+	switch v := v.(type) {
+	case map[string]any:
+		if list, ok := v["x-lint-ignore"].([]any); ok {
+			for _, r := range list {
+				found[ptr] = append(found[ptr], fmt.Sprint(r))
+			}
+			delete(v, "x-lint-ignore")
+		}
+		for k, child := range v {
+			stripIgnores(child, ptr+"/"+strings.NewReplacer("~", "~0", "/", "~1").Replace(k), found)
+		}
+	case []any:
+		for i, child := range v {
+			stripIgnores(child, ptr+"/"+strconv.Itoa(i), found)
+		}
 	}
 }
 

@@ -18,6 +18,7 @@ import (
 	"net/netip"
 	"runtime"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/specgate/specgate/rulesets"
@@ -41,14 +42,22 @@ type Options struct {
 	// AllowPrivateURLs lets specUrl (and the $refs it leads to) reach
 	// loopback, private, link-local and other non-public addresses.
 	AllowPrivateURLs bool
-	MaxConcurrent    int           // lint requests handled at once
-	QueueTimeout     time.Duration // how long a lint request waits for a slot; negative: not at all
-	MaxBodySize      int64         // bytes of a request body
-	MaxSpecSize      int64         // bytes of a fetched spec or $ref
-	FetchTimeout     time.Duration // per fetch
-	RequestTimeout   time.Duration // fetching, loading and linting one request
-	RuleTimeout      time.Duration // evaluating the rules on one spec
-	ShutdownTimeout  time.Duration // how long Serve waits for requests in flight when stopping
+	MaxConcurrent    int // lint requests handled at once
+	// MaxMemory is the memory the lint requests in flight may take
+	// together, by their estimated cost (see memoryCost); 0 takes what
+	// GOMEMLIMIT leaves beyond the loaded configuration, or
+	// DefaultMaxMemory without GOMEMLIMIT.
+	MaxMemory int64
+	// RateLimit is the requests each client may make per minute (health
+	// checks excepted); 0 does not limit them.
+	RateLimit       int
+	QueueTimeout    time.Duration // how long a lint request waits for a slot; negative: not at all
+	MaxBodySize     int64         // bytes of a request body
+	MaxSpecSize     int64         // bytes of a fetched spec or $ref
+	FetchTimeout    time.Duration // per fetch
+	RequestTimeout  time.Duration // fetching, loading and linting one request
+	RuleTimeout     time.Duration // evaluating the rules on one spec
+	ShutdownTimeout time.Duration // how long Serve waits for requests in flight when stopping
 
 	Version string // reported as tool.version and in /health/info
 	Logger  *slog.Logger
@@ -119,8 +128,15 @@ type Server struct {
 	client  *http.Client // fetches specUrl and the $refs of fetched specs
 	loader  *spec.Loader
 	slots   *slots
-	handler http.Handler
-	started time.Time
+	memory  *memoryBudget
+	limiter *rateLimiter // nil without --rate-limit
+	// bodyLimit and specLimit are --max-body-size and --max-spec-size,
+	// lowered to the largest spec the memory budget admits.
+	bodyLimit, specLimit sizeLimit
+	baseline             int64 // memory in use once the configuration is loaded
+	draining             atomic.Bool
+	handler              http.Handler
+	started              time.Time
 }
 
 // New clones the configuration repository and compiles its configuration.
@@ -166,9 +182,62 @@ func New(ctx context.Context, opts Options) (*Server, error) {
 	if err := s.config.start(ctx); err != nil {
 		return nil, err
 	}
+	if err := s.budgetMemory(); err != nil {
+		s.Close()
+		return nil, err
+	}
+	if opts.RateLimit > 0 {
+		s.limiter = newRateLimiter(opts.RateLimit)
+	}
 	s.handler = logged(opts.Logger, s.routes())
 	return s, nil
 }
+
+// budgetMemory sets the lint requests' memory budget, and lowers the size
+// limits to the largest spec it admits.
+func (s *Server) budgetMemory() error {
+	s.baseline = baselineMemory()
+	budget, err := memoryBudgetFor(s.opts.MaxMemory, goMemLimit(), s.baseline)
+	if err != nil {
+		return err
+	}
+	s.memory = &memoryBudget{limit: budget}
+	s.bodyLimit = fitMemory(s.opts.MaxBodySize, "--max-body-size", budget)
+	s.specLimit = fitMemory(s.opts.MaxSpecSize, "--max-spec-size", budget)
+	for _, l := range []sizeLimit{s.bodyLimit, s.specLimit} {
+		if l.bytes < 1<<10 {
+			return fmt.Errorf("--max-memory %s admits no spec larger than %s (%s)", formatBytes(budget), formatBytes(l.bytes), l.flag)
+		}
+	}
+	s.opts.Logger.Info("memory budget", slog.Int64("maxMemory", budget), slog.Int64("baseline", s.baseline),
+		slog.Int64("maxBodySize", s.bodyLimit.bytes), slog.Int64("maxSpecSize", s.specLimit.bytes))
+	return nil
+}
+
+// memoryBudgetFor is the lint requests' memory budget: maxMemory when set,
+// else what the Go runtime's memory limit (goLimit, 0 for none) leaves
+// beyond the baseline, else DefaultMaxMemory.
+func memoryBudgetFor(maxMemory, goLimit, baseline int64) (int64, error) {
+	switch {
+	case maxMemory > 0:
+		if maxMemory < memoryCost(0) {
+			return 0, fmt.Errorf("--max-memory %s is less than a lint request takes (%s at least)", formatBytes(maxMemory), formatBytes(memoryCost(0)))
+		}
+		return maxMemory, nil
+	case goLimit > 0:
+		if goLimit-baseline < memoryCost(0) {
+			return 0, fmt.Errorf("GOMEMLIMIT=%s leaves no memory for lint requests: the server holds %s once its configuration is loaded; raise it or set --max-memory",
+				formatBytes(goLimit), formatBytes(baseline))
+		}
+		return goLimit - baseline, nil
+	}
+	return DefaultMaxMemory, nil
+}
+
+// MemoryLimit is the soft memory limit for the Go runtime
+// (debug.SetMemoryLimit) that matches the server's budget: what it held
+// once its configuration was loaded, plus the lint requests' budget.
+func (s *Server) MemoryLimit() int64 { return s.baseline + s.memory.limit }
 
 // checkConfigPath refuses configuration paths that leave the repository.
 func checkConfigPath(p string) error {
@@ -211,6 +280,7 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	select {
 	case err = <-serveErr:
 	case <-ctx.Done():
+		s.draining.Store(true)
 		s.opts.Logger.Info("shutting down: finishing requests in flight", slog.Duration("timeout", s.opts.ShutdownTimeout))
 		shutdownCtx, cancel := context.WithTimeout(context.Background(), s.opts.ShutdownTimeout)
 		err = hs.Shutdown(shutdownCtx)
