@@ -68,9 +68,11 @@ _empty_effect := {
 violations contains util.violation(array.concat(s.source, [k, j]), msg) if {
 	some k in _keywords
 	some s in object.get(input.schemasWith, k, [])
-	some j, m in s.node[k]
+	list := s.node[k]
+	count({m | some m in list}) < count(list)
+	some j, m in list
 	not _empty(m)
-	i := min({i | some i, other in s.node[k]; other == m})
+	i := min({i | some i, other in list; other == m})
 	i < j
 	msg := sprintf("%s member %d of %s repeats member %d%s", [k, j, correctness.describe(s), i, _repeat_effect[k]])
 }
@@ -83,9 +85,10 @@ _repeat_effect := {
 
 violations contains util.violation(array.concat(s.source, ["oneOf"]), msg) if {
 	some s in object.get(input.schemasWith, "oneOf", [])
-	members := [health.deref(m) | some m in s.node.oneOf]
-	some i, a in members
-	some j, b in members
+	plain := [[i, m] | some i, written in s.node.oneOf; m := health.deref(written); _plain(m)]
+	count(plain) > 1
+	some [i, a] in plain
+	some [j, b] in plain
 	i < j
 	s.node.oneOf[i] != s.node.oneOf[j]
 	reason := _overlap(a, b)
