@@ -11,16 +11,15 @@
 #   validators reject. Share such parts by referencing the path item, or
 #   each response, instead.
 #
-#   The entry file is checked at the places that never take a reference:
-#   the top-level objects (`info`, `paths`, `components`, `servers`, …)
-#   and their members such as `info.contact`, a components map, a server or
-#   a tag; an operation under `paths`, `webhooks`, a callback or
-#   `components.pathItems`; and the fixed fields of operations and path
-#   items that are lists or maps (`responses`, `parameters`, `callbacks`,
-#   `servers`, `security`, `tags`, `externalDocs`), and in OpenAPI 3.0 and
-#   3.1 the `content` of a body and its media types. Anything inside a
-#   schema, an example or an extension is left alone. The rule reports on
-#   the `$ref`.
+#   Checked are the places that never take a reference: the top-level
+#   objects (`info`, `paths`, `components`, `servers`, …) and their members
+#   such as `info.contact`, a components map, a server or a tag; an
+#   operation under `paths`, `webhooks`, a callback or
+#   `components.pathItems`; the `responses` and `parameters` of operations
+#   and the `parameters` and `servers` of path items; and, in OpenAPI 3.0 and
+#   3.1, the `content` of request bodies and responses and its media types.
+#   Places inside schemas, examples and extensions are not judged. The
+#   rule reports on the `$ref`.
 #
 #   ```yaml
 #   paths:
@@ -43,127 +42,157 @@
 #     operation, and each response instead of the `responses` map.
 package specgate.rules["ref-location-allowed"]
 
-import data.specgate.lib.correctness
+import data.specgate.lib.naming
+import data.specgate.lib.style
 import data.specgate.lib.util
 
-violations contains util.violation(array.concat(r.path, ["$ref"]), msg) if {
-	some r in input.refs
-	r.file == ""
-	not _inside_data_or_schema(r.path)
-	what := _not_referenceable(r.path)
-	msg := sprintf("%s is written as $ref %q, but the specification does not allow a reference there", [what, r.ref])
+# The rule looks up the places it judges in the document rather than
+# going through input.refs: a large API has tens of thousands of references,
+# nearly all of schemas, and a test on each costs more than these lookups.
+
+violations contains _finding(path, ref, what) if {
+	some key in _top_level
+	ref := input.document[key]["$ref"]
+	path := [key]
+	what := sprintf("the top-level %s", [key])
 }
 
-_methods := {"get", "put", "post", "delete", "options", "head", "patch", "trace", "query"}
+violations contains _finding(path, ref, what) if {
+	some key in ["contact", "license"]
+	ref := input.document.info[key]["$ref"]
+	path := ["info", key]
+	what := sprintf("info.%s", [key])
+}
 
-_top_level := {"info", "paths", "components", "servers", "tags", "security", "externalDocs", "webhooks", "definitions", "parameters", "responses", "securityDefinitions"}
-
-_singular := {"servers": "server", "tags": "tag", "security": "security requirement"}
-
-_operation_fields := {"responses", "parameters", "callbacks", "servers", "security", "tags", "externalDocs"}
-
-# _not_referenceable(path) names the object written at path when that
-# object cannot be a reference. One chain, so that a path gets one name.
-_not_referenceable(path) := sprintf("the top-level %s", [path[0]]) if {
-	count(path) == 1
-	path[0] in _top_level
-} else := sprintf("info.%s", [path[1]]) if {
-	count(path) == 2
-	path[0] == "info"
-	path[1] in {"contact", "license"}
-} else := sprintf("the map components.%s", [path[1]]) if {
-	count(path) == 2
-	path[0] == "components"
+violations contains _finding(path, ref, what) if {
 	not util.is_oas2
-} else := sprintf("%s %d", [_singular[path[0]], path[1]]) if {
-	count(path) == 2
-	is_number(path[1])
-} else := sprintf("the operation %s", [_operation(path)]) if {
-	_operation(path)
-} else := sprintf("field %s of %s", [field, _operation(prefix)]) if {
-	count(path) > 3
-	field := path[count(path) - 1]
-	field in _operation_fields
-	prefix := array.slice(path, 0, count(path) - 1)
-	_operation(prefix)
-} else := sprintf("field %s of path item %s", [path[2], path[1]]) if {
-	count(path) == 3
-	path[0] in {"paths", "webhooks"}
-	path[2] in {"parameters", "servers"}
-} else := sprintf("field content of %s", [_owner(owner)]) if {
-	_bodies_are_inline
-	path[count(path) - 1] == "content"
-	owner := array.slice(path, 0, count(path) - 1)
-	_has_content(owner)
-} else := sprintf("media type %s of %s", [path[count(path) - 1], _owner(owner)]) if {
-	_bodies_are_inline
-	count(path) > 2
-	path[count(path) - 2] == "content"
-	owner := array.slice(path, 0, count(path) - 2)
-	_has_content(owner)
+	some key, value in input.document.components
+	ref := value["$ref"]
+	path := ["components", key]
+	what := sprintf("the map components.%s", [key])
 }
 
-# _owner names, for messages, an object that carries content.
-_owner(path) := sprintf("the request body of %s", [_operation(array.slice(path, 0, count(path) - 1))]) if {
-	path[count(path) - 1] == "requestBody"
-} else := sprintf("response %s of %s", [path[count(path) - 1], _operation(array.slice(path, 0, count(path) - 2))]) if {
-	path[count(path) - 2] == "responses"
-} else := sprintf("%s %s", [_component_kind[path[1]], path[2]]) if {
-	count(path) == 3
-	path[0] == "components"
-} else := concat("", ["#", correctness.pointer(path)])
+violations contains _finding(path, ref, what) if {
+	some key, noun in {"servers": "server", "tags": "tag", "security": "security requirement"}
+	some i, item in input.document[key]
+	ref := item["$ref"]
+	path := [key, i]
+	what := sprintf("%s %d", [noun, i])
+}
 
-_component_kind := {"requestBodies": "request body", "responses": "response", "parameters": "parameter", "headers": "header"}
+# Operations: those of paths, seen through each path item (a path item
+# may itself be a reference), those of components.pathItems, and those of
+# webhooks and callbacks written in place.
+violations contains _finding(path, ref, what) if {
+	some item in input.pathItems
+	some method in _methods
+	ref := item.node[method]["$ref"]
+	path := array.concat(item.source, [method])
+	what := sprintf("the operation %s %s", [upper(method), item.path])
+}
+
+violations contains _finding(path, ref, what) if {
+	some name, item in input.document.components.pathItems
+	some method in _methods
+	ref := item[method]["$ref"]
+	path := ["components", "pathItems", name, method]
+	what := sprintf("the operation %s of path item %s", [upper(method), name])
+}
+
+violations contains _finding(op.source, ref, what) if {
+	some op in array.concat(object.get(input, "webhooks", []), object.get(input, "callbacks", []))
+	ref := object.get(input.document, op.source, {})["$ref"]
+	what := sprintf("the operation %s", [naming.operation(op)])
+}
+
+violations contains _finding(path, ref, what) if {
+	some op in style.operations
+	ref := op.node.responses["$ref"]
+	path := array.concat(op.source, ["responses"])
+	what := sprintf("field responses of %s", [naming.operation(op)])
+}
+
+violations contains _finding(path, ref, what) if {
+	some op in style.operations
+	ref := op.node.parameters["$ref"]
+	path := array.concat(op.source, ["parameters"])
+	what := sprintf("field parameters of %s", [naming.operation(op)])
+}
+
+violations contains _finding(path, ref, what) if {
+	some item in input.pathItems
+	some field in ["parameters", "servers"]
+	ref := item.node[field]["$ref"]
+	path := array.concat(item.source, [field])
+	what := sprintf("field %s of path item %s", [field, item.path])
+}
+
+# Content of request bodies and responses, where they are written.
+violations contains _finding(array.concat(at, ["content"]), ref, what) if {
+	some [at, body] in _bodies
+	ref := body.content["$ref"]
+	what := sprintf("field content of %s", [_owner(at)])
+}
+
+violations contains _finding(array.concat(at, ["content", media]), ref, what) if {
+	some [at, body] in _bodies
+	some media, value in body.content
+	ref := value["$ref"]
+	what := sprintf("media type %s of %s", [media, _owner(at)])
+}
+
+# _bodies are [path, node] of the request bodies and responses written in
+# place in operations and under components, when their media types cannot
+# be references (before OpenAPI 3.2). An array: a set would hash every
+# body to build itself.
+_bodies := array.concat(array.concat(_request_bodies, _responses), _components) if _media_types_inline
+
+else := []
+
+_request_bodies := [[array.concat(op.source, ["requestBody"]), body] |
+	some op in style.operations
+	body := op.node.requestBody
+	not body["$ref"]
+]
+
+_responses := [[array.concat(op.source, ["responses", status]), body] |
+	some op in style.operations
+	some status, body in op.node.responses
+	not body["$ref"]
+]
+
+_components := [[["components", kind, name], body] |
+	some kind in ["requestBodies", "responses"]
+	some name, body in input.document.components[kind]
+]
+
+# _owner names a body for messages, from its path.
+_owner(["components", "requestBodies", name]) := sprintf("request body %s", [name])
+
+_owner(["components", "responses", name]) := sprintf("response %s", [name])
+
+_owner(at) := sprintf("the request body of %s", [naming.operation(op)]) if {
+	at[count(at) - 1] == "requestBody"
+	some op in style.operations
+	op.source == array.slice(at, 0, count(at) - 1)
+}
+
+_owner(at) := sprintf("response %s of %s", [at[count(at) - 1], naming.operation(op)]) if {
+	at[count(at) - 2] == "responses"
+	some op in style.operations
+	op.source == array.slice(at, 0, count(at) - 2)
+}
 
 # Media types became referenceable in OpenAPI 3.2.
-_bodies_are_inline if {
-	not util.is_oas2
-	not correctness.is_version("3.2")
+_media_types_inline if {
+	input.format == "openapi"
+	not startswith(input.version, "3.2")
 }
 
-# _has_content holds for the objects that carry `content`: a request body,
-# a response, a parameter, a header.
-_has_content(path) if path[count(path) - 1] == "requestBody"
-
-_has_content(path) if {
-	count(path) > 1
-	path[count(path) - 2] in {"responses", "parameters", "headers", "requestBodies"}
+_finding(path, ref, what) := util.violation(array.concat(path, ["$ref"]), msg) if {
+	msg := sprintf("%s is written as $ref %q, but the specification does not allow a reference there", [what, ref])
 }
 
-# _operation(path) names the operation a path leads to, if it is one.
-_operation(["paths", item, method]) := sprintf("%s %s", [upper(method), item]) if method in _methods
+_methods := ["get", "put", "post", "delete", "options", "head", "patch", "trace", "query"]
 
-_operation(["webhooks", item, method]) := sprintf("%s webhook %s", [upper(method), item]) if method in _methods
-
-_operation(["components", "pathItems", item, method]) := sprintf("%s %s", [upper(method), item]) if method in _methods
-
-_operation(path) := sprintf("%s %s (callback %s)", [upper(method), expr, name]) if {
-	n := count(path)
-	n > 4
-	path[n - 4] == "callbacks"
-	method := path[n - 1]
-	method in _methods
-	name := path[n - 3]
-	expr := path[n - 2]
-}
-
-# Inside a schema, an example value or an extension, `$ref` may be a
-# schema keyword or plain data: not judged here.
-_inside_data_or_schema(path) if {
-	some i, seg in path
-	i > 1
-	seg in _data_or_schema
-}
-
-_inside_data_or_schema(path) if {
-	some seg in path
-	is_string(seg)
-	startswith(seg, "x-")
-}
-
-_data_or_schema := {
-	"schema", "schemas", "properties", "items", "allOf", "anyOf", "oneOf", "not", "additionalProperties",
-	"patternProperties", "$defs", "definitions", "prefixItems", "contains", "if", "then", "else",
-	"dependentSchemas", "propertyNames", "unevaluatedItems", "unevaluatedProperties", "contentSchema", "itemSchema",
-	"example", "examples", "default", "enum", "const", "value",
-}
+_top_level := ["info", "paths", "components", "servers", "tags", "security", "externalDocs", "webhooks", "definitions", "parameters", "responses", "securityDefinitions"]
