@@ -18,6 +18,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -28,6 +29,7 @@ import (
 	"strings"
 
 	"github.com/specgate/specgate/rulesets"
+	"github.com/specgate/specgate/spec"
 )
 
 var defaultSpecs = []string{
@@ -92,11 +94,22 @@ func main() {
 	if err != nil {
 		fail(err)
 	}
+	formats, err := peerFormats()
+	if err != nil {
+		fail(err)
+	}
+	loader := spec.NewLoader(spec.Options{})
 	fmt.Println("| peer rule | specgate rules | spec | specgate | peer | lines only specgate reports | lines only the peer reports |")
 	fmt.Println("|---|---|---|---|---|---|---|")
 	for _, name := range split(*specsFlag) {
-		spec := filepath.Join(*corpus, name)
-		ours, err := runSpecgate(sg, spec)
+		file := filepath.Join(*corpus, name)
+		doc, err := loader.Load(context.Background(), file)
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "%s: %v\n", name, err)
+			continue
+		}
+		tags := doc.FormatTags()
+		ours, err := runSpecgate(sg, file)
 		if err != nil {
 			fmt.Fprintf(os.Stderr, "%s: specgate: %v\n", name, err)
 			continue
@@ -105,14 +118,14 @@ func main() {
 			if !slices.Contains(split(*peersFlag), p.name) {
 				continue
 			}
-			theirs, err := runPeer(cache, work, p, spec)
+			theirs, err := runPeer(cache, work, p, file)
 			if err != nil {
 				fmt.Fprintf(os.Stderr, "%s: %s: %v\n", name, p.name, err)
 				continue
 			}
 			for _, id := range sortedKeys(mirrors) {
 				peerName, rule, _ := strings.Cut(id, ":")
-				if peerName != p.name {
+				if peerName != p.name || !slices.ContainsFunc(formats[id], func(f string) bool { return slices.Contains(tags, f) }) {
 					continue
 				}
 				var mine []int
@@ -145,6 +158,20 @@ func mirrorsOf(only []string) (map[string][]string, error) {
 				out[key] = append(out[key], id)
 			}
 		}
+	}
+	return out, nil
+}
+
+// peerFormats maps each peer rule to the formats it applies to, so that
+// a rule is compared only on the specs it is meant for.
+func peerFormats() (map[string][]string, error) {
+	rules, err := rulesets.Peers()
+	if err != nil {
+		return nil, err
+	}
+	out := map[string][]string{}
+	for _, r := range rules {
+		out[r.Key()] = append(out[r.Key()], r.Formats...)
 	}
 	return out, nil
 }
