@@ -11,7 +11,8 @@
 //	go run ./bench/agree -specs github.json -peers vacuum -rules operation-4xx-response
 //
 // specgate runs the strict ruleset (every built-in rule is on there);
-// vacuum runs its `all` and OWASP rulesets, Spectral spectral:oas and
+// vacuum runs its `all` and OWASP rulesets (its AsyncAPI one on AsyncAPI
+// specs), Spectral spectral:oas and
 // spectral:asyncapi with every rule, off-by-default ones included, so that
 // each mirrored rule is compared whatever the peer's default.
 package main
@@ -44,7 +45,7 @@ type findings map[string][]int
 type peer struct {
 	name    string
 	base    int    // what to add to the report's line numbers: Spectral's are 0-based, vacuum's 1-based
-	ruleset string // the peer's ruleset file, enabling every rule
+	ruleset func(async bool) string // the peer's ruleset file, enabling every rule
 	cmd     func(cache, ruleset, spec string) []string
 }
 
@@ -52,7 +53,14 @@ var peers = []peer{
 	{
 		name:    "vacuum",
 		base:    0,
-		ruleset: "extends: [[vacuum:oas, all], [vacuum:owasp, all]]\n",
+		// vacuum drops its OpenAPI rules when its AsyncAPI ruleset is
+		// extended too: one or the other, by the spec's format.
+		ruleset: func(async bool) string {
+			if async {
+				return "extends: [[vacuum:asyncapi, all]]\n"
+			}
+			return "extends: [[vacuum:oas, all], [vacuum:owasp, all]]\n"
+		},
 		cmd: func(cache, ruleset, spec string) []string {
 			// -g: a rule timeout long enough that no rule is dropped.
 			return []string{filepath.Join(cache, "vacuum"), "spectral-report", "-r", ruleset, "-g", "120", "-o", "-n", spec}
@@ -61,7 +69,9 @@ var peers = []peer{
 	{
 		name:    "spectral",
 		base:    1,
-		ruleset: "extends: [[\"spectral:oas\", \"all\"], [\"spectral:asyncapi\", \"all\"]]\n",
+		ruleset: func(bool) string {
+			return "extends: [[\"spectral:oas\", \"all\"], [\"spectral:asyncapi\", \"all\"]]\n"
+		},
 		cmd: func(cache, ruleset, spec string) []string {
 			return []string{filepath.Join(cache, "npm", "node_modules", ".bin", "spectral"), "lint", spec, "-f", "json", "--ruleset", ruleset}
 		},
@@ -118,7 +128,7 @@ func main() {
 			if !slices.Contains(split(*peersFlag), p.name) {
 				continue
 			}
-			theirs, err := runPeer(cache, work, p, file)
+			theirs, err := runPeer(cache, work, p, file, slices.Contains(tags, "asyncapi"))
 			if err != nil {
 				fmt.Fprintf(os.Stderr, "%s: %s: %v\n", name, p.name, err)
 				continue
@@ -203,9 +213,9 @@ func runSpecgate(bin, spec string) (findings, error) {
 // runPeer runs a peer and reads its Spectral-format report.
 // Peers exit non-zero when they find problems: only a missing report is
 // an error.
-func runPeer(cache, work string, p peer, spec string) (findings, error) {
+func runPeer(cache, work string, p peer, spec string, async bool) (findings, error) {
 	ruleset := filepath.Join(work, p.name+"-ruleset.yaml")
-	if err := os.WriteFile(ruleset, []byte(p.ruleset), 0o644); err != nil {
+	if err := os.WriteFile(ruleset, []byte(p.ruleset(async)), 0o644); err != nil {
 		return nil, err
 	}
 	argv := p.cmd(cache, ruleset, spec)
