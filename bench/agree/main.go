@@ -44,15 +44,15 @@ type findings map[string][]int
 
 type peer struct {
 	name    string
-	base    int    // what to add to the report's line numbers: Spectral's are 0-based, vacuum's 1-based
+	base    int                     // what to add to the report's line numbers: Spectral's are 0-based, vacuum's 1-based
 	ruleset func(async bool) string // the peer's ruleset file, enabling every rule
 	cmd     func(cache, ruleset, spec string) []string
 }
 
 var peers = []peer{
 	{
-		name:    "vacuum",
-		base:    0,
+		name: "vacuum",
+		base: 0,
 		// vacuum drops its OpenAPI rules when its AsyncAPI ruleset is
 		// extended too: one or the other, by the spec's format.
 		ruleset: func(async bool) string {
@@ -67,8 +67,8 @@ var peers = []peer{
 		},
 	},
 	{
-		name:    "spectral",
-		base:    1,
+		name: "spectral",
+		base: 1,
 		ruleset: func(bool) string {
 			return "extends: [[\"spectral:oas\", \"all\"], [\"spectral:asyncapi\", \"all\"]]\n"
 		},
