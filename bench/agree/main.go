@@ -84,6 +84,7 @@ func main() {
 	peersFlag := flag.String("peers", "vacuum,spectral", "peers to compare with, comma-separated")
 	rulesFlag := flag.String("rules", "", "only these specgate rules, comma-separated (default: every mirroring rule)")
 	show := flag.Int("show", 8, "lines listed per side and row")
+	keep := flag.String("keep", "", "folder to keep every report in (<spec>.<tool>.json), to look at the findings")
 	flag.Parse()
 
 	cache := os.Getenv("SPECGATE_BENCH_CACHE")
@@ -119,7 +120,7 @@ func main() {
 			continue
 		}
 		tags := doc.FormatTags()
-		ours, err := runSpecgate(sg, file)
+		ours, err := runSpecgate(sg, file, *keep)
 		if err != nil {
 			fmt.Fprintf(os.Stderr, "%s: specgate: %v\n", name, err)
 			continue
@@ -128,7 +129,7 @@ func main() {
 			if !slices.Contains(split(*peersFlag), p.name) {
 				continue
 			}
-			theirs, err := runPeer(cache, work, p, file, slices.Contains(tags, "asyncapi"))
+			theirs, err := runPeer(cache, work, p, file, slices.Contains(tags, "asyncapi"), *keep)
 			if err != nil {
 				fmt.Fprintf(os.Stderr, "%s: %s: %v\n", name, p.name, err)
 				continue
@@ -186,9 +187,12 @@ func peerFormats() (map[string][]string, error) {
 	return out, nil
 }
 
-func runSpecgate(bin, spec string) (findings, error) {
+func runSpecgate(bin, spec, keep string) (findings, error) {
 	out, err := exec.Command(bin, "lint", spec, "--ruleset", "strict", "--format", "json", "--no-report", "--fail-severity", "off").Output()
 	if err != nil {
+		return nil, err
+	}
+	if err := keepReport(keep, spec, "specgate", out); err != nil {
 		return nil, err
 	}
 	var rep struct {
@@ -213,7 +217,7 @@ func runSpecgate(bin, spec string) (findings, error) {
 // runPeer runs a peer and reads its Spectral-format report.
 // Peers exit non-zero when they find problems: only a missing report is
 // an error.
-func runPeer(cache, work string, p peer, spec string, async bool) (findings, error) {
+func runPeer(cache, work string, p peer, spec string, async bool, keep string) (findings, error) {
 	ruleset := filepath.Join(work, p.name+"-ruleset.yaml")
 	if err := os.WriteFile(ruleset, []byte(p.ruleset(async)), 0o644); err != nil {
 		return nil, err
@@ -227,6 +231,9 @@ func runPeer(cache, work string, p peer, spec string, async bool) (findings, err
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	runErr := cmd.Run()
+	if err := keepReport(keep, spec, p.name, stdout.Bytes()); err != nil {
+		return nil, err
+	}
 	rows, ok := report(stdout.Bytes())
 	if !ok {
 		return nil, fmt.Errorf("no report (%v): %s", runErr, firstLine(stderr.String()+stdout.String()))
@@ -239,6 +246,17 @@ func runPeer(cache, work string, p peer, spec string, async bool) (findings, err
 		}
 	}
 	return f, nil
+}
+
+// keepReport writes a tool's report into the keep folder, if one is set.
+func keepReport(keep, spec, tool string, out []byte) error {
+	if keep == "" {
+		return nil
+	}
+	if err := os.MkdirAll(keep, 0o755); err != nil {
+		return err
+	}
+	return os.WriteFile(filepath.Join(keep, filepath.Base(spec)+"."+tool+".json"), out, 0o644)
 }
 
 type row struct {
