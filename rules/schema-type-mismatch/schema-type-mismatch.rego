@@ -37,7 +37,7 @@
 #   severity: error
 #   family: correctness
 #   formats: [oas2, oas3]
-#   peers: ["redocly:no-schema-type-mismatch"]
+#   peers: ["redocly:no-schema-type-mismatch", "vacuum:oas-schema-check"]
 #   howToFix: |
 #     Correct the type (`type: array` for a list of items), or move the
 #     keyword where it belongs: the element's `properties` go under `items`.
