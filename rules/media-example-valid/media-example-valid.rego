@@ -16,9 +16,13 @@
 #   twice, JSON Schema 2020-12 keywords). Examples given by
 #   `externalValue` are not fetched, and an example of a boolean or
 #   numeric parameter or header written as its text (`"true"`, `"42"`) is
-#   taken as the serialized value it is. Only JSON media types (and
-#   parameters and headers) are checked: an example of a form or XML body
-#   is a serialized document, not a JSON value. A reusable response,
+#   taken as the serialized value it is. JSON media types, parameters and
+#   headers are checked, and form bodies (`application/x-www-form-urlencoded`,
+#   `multipart/form-data`) whose example is written as an object of fields:
+#   a field's text counts as the boolean or number its schema wants, and a
+#   single value of an array field as a one-item list, as a form sends
+#   them. Other examples of forms, and those of XML and text bodies, are
+#   serialized documents, not JSON values, and are not checked. A reusable response,
 #   request body, parameter, header or example is checked once, where it
 #   is defined. The rule reports on the example.
 #
@@ -36,7 +40,7 @@
 #   severity: warn
 #   family: correctness
 #   formats: [oas2, oas3]
-#   peers: ["spectral:oas3-valid-media-example", "spectral:oas2-valid-media-example", "redocly:no-invalid-media-type-examples", "redocly:no-invalid-parameter-examples"]
+#   peers: ["spectral:oas3-valid-media-example", "spectral:oas2-valid-media-example", "vacuum:oas3-valid-schema-example", "redocly:no-invalid-media-type-examples", "redocly:no-invalid-parameter-examples"]
 #   howToFix: |
 #     Correct the example to a value the schema accepts, or, if it shows
 #     what the API really sends, correct the schema.
@@ -54,6 +58,50 @@ violations contains util.violation(e.path, msg) if {
 	count(errors) > 0
 	msg := sprintf("%s does not match its schema: %s", [_what(e), correctness.errors_text(errors)])
 }
+
+# A form body's example written as an object of its fields is checked
+# field by field as the form sends them: a field's text stands for the
+# boolean or number its schema wants ("true", "12.00"), and a single value
+# for an array field is a one-item list (a form repeats the key).
+violations contains util.violation(e.path, msg) if {
+	some e in _form_examples
+	errors := correctness.example_errors(_form_fields(e.value, health.deref(e.schema)), e.schema)
+	count(errors) > 0
+	msg := sprintf("%s does not match its schema: %s", [_what(e), correctness.errors_text(errors)])
+}
+
+_form_examples := [e |
+	not util.is_oas2
+	some holder in array.concat(correctness.written_bodies, correctness.written_responses)
+	some mt, media in object.get(holder.node, "content", {})
+	contains(mt, "form")
+	health.base_media_type(mt) in {"application/x-www-form-urlencoded", "multipart/form-data"}
+	is_object(media)
+	some e in _media_examples(array.concat(holder.path, ["content", mt]), media, array.concat(holder.of, [mt]))
+	is_object(e.value)
+]
+
+_form_fields(value, schema) := {name: _form_field(v, health.deref(object.get(schema, ["properties", name], {}))) | some name, v in value}
+
+_form_field(v, field) := [_form_scalar(v, health.deref(object.get(field, "items", {})))] if {
+	field.type == "array"
+	not is_array(v)
+} else := _form_scalar(v, field)
+
+_form_scalar("true", field) := true if field.type == "boolean"
+
+else := v if v := "true"
+
+_form_scalar("false", field) := false if field.type == "boolean"
+
+else := v if v := "false"
+
+_form_scalar(v, field) := to_number(v) if {
+	not v in {"true", "false"}
+	is_string(v)
+	field.type in {"integer", "number"}
+	_literal(field.type, v)
+} else := v if not v in {"true", "false"}
 
 # _serialized_scalar holds for a parameter or header example written as
 # the text it travels as ("true", "42") where the schema is a boolean or a

@@ -52,3 +52,29 @@ test_serialized_scalar_parameters_pass if {
 	bad := json.patch(p, [{"op": "replace", "path": "/node/examples/a/value", "value": "yes"}])
 	count(rule.violations) == 1 with input as object.union(doc({}, {}), {"parameters": [bad]})
 }
+
+test_form_fields_are_read_as_sent if {
+	form := {"type": "object", "properties": {
+		"muted": {"type": "boolean"},
+		"price": {"type": "number"},
+		"events": {"type": "array", "items": {"type": "integer"}},
+		"name": {"type": "string"},
+	}}
+	rule._form_fields({"muted": "true", "price": "12.50", "events": "3", "name": "true"}, form) == {"muted": true, "price": 12.5, "events": [3], "name": "true"}
+	kept := rule._form_fields({"muted": "yes", "events": ["1", "2"]}, form)
+	kept.muted == "yes"
+	json.marshal(kept.events) == `["1","2"]`
+}
+
+test_form_examples_are_checked if {
+	media := {"schema": {"type": "object", "properties": {"status": {"type": "string", "enum": ["active"]}, "muted": {"type": "boolean"}}}, "examples": {
+		"ok": {"value": {"status": "active", "muted": "false"}},
+		"bad": {"value": {"status": "1"}},
+		"raw": {"value": "status=1"},
+	}}
+	op := {"requestBody": {"content": {"application/x-www-form-urlencoded": media}}, "responses": {"204": {"description": "ok"}}}
+	vs := rule.violations with input as doc(op, {})
+	count(vs) == 1
+	some v in vs
+	v.path == ["paths", "/pets", "get", "requestBody", "content", "application/x-www-form-urlencoded", "examples", "bad", "value"]
+}

@@ -31,7 +31,7 @@
 #   severity: error
 #   family: security
 #   formats: [oas2, oas3]
-#   peers: ["spectral:no-script-tags-in-markdown", "redocly:no-unsafe-markdown"]
+#   peers: ["vacuum:no-script-tags-in-markdown", "spectral:no-script-tags-in-markdown", "redocly:no-unsafe-markdown"]
 #   howToFix: |
 #     Remove the script, handler or `javascript:` link; describe behaviour
 #     in prose and link to pages with ordinary `https://` URLs. If the text

@@ -23,7 +23,7 @@
 #   severity: error
 #   family: correctness
 #   formats: [oas2, oas3]
-#   peers: ["vacuum:operation-success-response", "spectral:operation-success-response", "redocly:operation-2xx-response"]
+#   peers: ["vacuum:operation-success-response", "vacuum:post-response-success", "spectral:operation-success-response", "redocly:operation-2xx-response"]
 #   howToFix: |
 #     Add the response the operation returns when it succeeds, such as
 #     `200` with its content, `201` for a creation, `204` when there is no

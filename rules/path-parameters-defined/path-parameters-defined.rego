@@ -36,7 +36,7 @@
 #   severity: error
 #   family: correctness
 #   formats: [oas2, oas3]
-#   peers: ["vacuum:path-params", "spectral:path-params", "redocly:path-parameters-defined"]
+#   peers: ["vacuum:path-params", "spectral:path-params", "redocly:path-parameters-defined", "redocly:path-params-defined"]
 #   howToFix: |
 #     Declare an `in: path`, `required: true` parameter for every template,
 #     on the path item (shared by its operations) or on each operation, and

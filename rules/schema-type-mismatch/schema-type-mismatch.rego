@@ -8,8 +8,20 @@
 #   array schema with `properties` meant to describe its elements under
 #   `items`.
 #
+#   Likewise the bounds of one type do nothing on a schema of another:
+#   `minLength`, `maxLength` and `pattern` apply to strings; `minimum`,
+#   `maximum`, `exclusiveMinimum`, `exclusiveMaximum` and `multipleOf` to
+#   numbers and integers; `minItems` and `maxItems` to arrays;
+#   `minProperties` and `maxProperties` to objects. A `minItems` on the
+#   string `items` of an array, meant for the array, lets an empty list
+#   through. (`uniqueItems` is not reported: a single value is unique
+#   anyway, so nothing the author meant is lost, and generators such as
+#   Kubernetes' put it on every parameter.)
+#
 #   A schema whose type list (OpenAPI 3.1) includes both `object` and
-#   `array` may use both keywords and is not reported. Every schema is
+#   `array` may use both keywords and is not reported, nor is a keyword
+#   whose type is in the list. Schemas without a type are left to
+#   `schema-type-declared`. Every schema is
 #   checked once, named or inline. The rule reports on the keyword that
 #   does not apply.
 #
@@ -25,7 +37,7 @@
 #   severity: error
 #   family: correctness
 #   formats: [oas2, oas3]
-#   peers: ["redocly:no-schema-type-mismatch"]
+#   peers: ["redocly:no-schema-type-mismatch", "vacuum:oas-schema-check"]
 #   howToFix: |
 #     Correct the type (`type: array` for a list of items), or move the
 #     keyword where it belongs: the element's `properties` go under `items`.
@@ -40,6 +52,29 @@ violations contains util.violation(array.concat(s.source, ["items"]), msg) if {
 	not "array" in correctness.declared_types(s.node)
 	msg := sprintf("%s is of type object, so its items are ignored; use type array, or remove items", [correctness.describe(s)])
 }
+
+# A keyword of one type on a schema of others: minItems on a string,
+# maxLength on an integer. Schemas without a type are left to
+# schema-type-declared.
+violations contains util.violation(array.concat(s.source, [key]), msg) if {
+	some key, wanted in _keyword_types
+	some s in correctness.having(key)
+	types := correctness.declared_types(s.node)
+	count(types) > 0
+	not _applies(wanted, types)
+	msg := sprintf("%s is of type %s, so its %s is ignored: it applies to %ss only", [correctness.describe(s), correctness.types_text(types), key, wanted])
+}
+
+_keyword_types := {
+	"minLength": "string", "maxLength": "string", "pattern": "string",
+	"minimum": "number", "maximum": "number", "exclusiveMinimum": "number", "exclusiveMaximum": "number", "multipleOf": "number",
+	"minItems": "array", "maxItems": "array",
+	"minProperties": "object", "maxProperties": "object",
+}
+
+_applies(wanted, types) if wanted in types
+
+_applies("number", types) if "integer" in types
 
 violations contains util.violation(array.concat(s.source, ["properties"]), msg) if {
 	some s in correctness.of_type("array")

@@ -24,3 +24,18 @@ test_array_with_properties if {
 	vs := rule.violations with input as doc([named("Pets", {"type": ["array", "null"], "properties": {}})])
 	vs == {{"path": ["components", "schemas", "Pets", "properties"], "message": `schema "Pets" is of type array, so its properties are ignored; describe the elements under items`}}
 }
+
+test_bounds_of_another_type if {
+	schemas := [
+		named("Events", {"type": "array", "items": {"type": "string", "minItems": 1}}),
+		{"name": "", "node": {"type": "string", "minItems": 1}, "source": ["components", "schemas", "Events", "items"]},
+		named("Age", {"type": ["integer", "null"], "maxLength": 3, "minimum": 0}),
+		named("Name", {"type": "string", "maxLength": 3, "pattern": "^a"}),
+		named("Any", {"maxLength": 3}),
+	]
+	vs := rule.violations with input as object.union(doc(schemas), {"schemasWith": correctness.index(schemas)})
+	vs == {
+		{"path": ["components", "schemas", "Events", "items", "minItems"], "message": `items of schema "Events" is of type string, so its minItems is ignored: it applies to arrays only`},
+		{"path": ["components", "schemas", "Age", "maxLength"], "message": `schema "Age" is of type integer or null, so its maxLength is ignored: it applies to strings only`},
+	}
+}

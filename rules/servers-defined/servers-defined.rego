@@ -25,7 +25,7 @@
 #   severity: warn
 #   family: structure
 #   formats: [oas2, oas3]
-#   peers: ["vacuum:oas3-api-servers", "vacuum:oas2-api-host", "vacuum:oas2-api-schemes", "spectral:oas3-api-servers", "spectral:oas2-api-host", "spectral:oas2-api-schemes"]
+#   peers: ["vacuum:oas3-api-servers", "vacuum:oas2-api-host", "vacuum:oas2-api-schemes", "spectral:oas3-api-servers", "spectral:oas2-api-host", "spectral:oas2-api-schemes", "redocly:no-empty-servers"]
 #   howToFix: |
 #     Add a `servers` entry with the API's base URL (Swagger 2.0: `host`,
 #     `basePath` and `schemes: [https]`). Use server variables for

@@ -1,0 +1,70 @@
+# METADATA
+# title: Operations describe a client error
+# description: |
+#   Every operation describes at least one client error: a `4xx` status
+#   (`400`, `404`, `409`, …) or the `4XX` range. Clients branch on the
+#   status of a failed call: without a described 4xx response they cannot
+#   tell from the description which of their mistakes the operation
+#   rejects, nor what the error body looks like, and generated clients
+#   treat every failure alike.
+#
+#   Operations under `paths` that describe responses are checked (one
+#   without any is left to `operation-success-response`). A `default`
+#   response does not count: it describes errors without saying which
+#   statuses occur. The rule reports on `responses`.
+#
+#   When more than half of the operations lack a 4xx response, the rule
+#   reports once, on `paths`, with their count: describing client errors
+#   is one decision for the whole API. Otherwise it reports each
+#   exception.
+#
+#   ```yaml
+#   /pets/{petId}:
+#     get:
+#       responses:           # bad: no 4xx response
+#         "200": {description: The pet}
+#         default: {description: Unexpected error}
+#   ```
+# custom:
+#   category: Responses
+#   maturity: Silver
+#   severity: warn
+#   family: documentation
+#   formats: [oas2, oas3]
+#   peers: ["vacuum:operation-4xx-response", "redocly:operation-4xx-response"]
+#   howToFix: |
+#     Add the client errors the operation returns, each with its error
+#     schema: `400` for malformed input, `404` when the resource does not
+#     exist, `409` for a conflict, or `4XX` when one shape covers them all.
+package specgate.rules["operation-4xx-response"]
+
+import data.specgate.lib.naming
+import data.specgate.lib.security
+import data.specgate.lib.util
+
+_checked contains i if {
+	some i, op in input.operations
+	count(op.responses) > 0
+}
+
+_lacking contains i if {
+	some i in _checked
+	not _client_error(security.statuses[i])
+}
+
+_client_error(statuses) if {
+	some s in statuses
+	regex.match(`^4([0-9][0-9]|[Xx][Xx])$`, s)
+}
+
+violations contains util.violation(security.responses_path(op), msg) if {
+	not security.api_wide(_lacking, _checked)
+	some i in _lacking
+	op := input.operations[i]
+	msg := sprintf("%s describes no client error (4xx) response", [naming.operation(op)])
+}
+
+violations contains util.violation(security.api_wide_path, msg) if {
+	security.api_wide(_lacking, _checked)
+	msg := sprintf("no client error (4xx) response in %s", [security.operations_summary(_lacking, _checked, "operations")])
+}
