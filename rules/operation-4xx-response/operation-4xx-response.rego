@@ -8,10 +8,14 @@
 #   rejects, nor what the error body looks like, and generated clients
 #   treat every failure alike.
 #
-#   Operations under `paths` that describe responses are checked (one
-#   without any is left to `operation-success-response`). A `default`
-#   response does not count: it describes errors without saying which
-#   statuses occur. The rule reports on `responses`.
+#   Operations under `paths` that take input (a parameter or a request
+#   body) and describe responses are checked. An operation without input
+#   (`GET /health`) has nothing a client can get wrong: its authentication
+#   and rate-limit failures are the concern of `response-401-defined` and
+#   `response-429-defined`, and one without any response is left to
+#   `operation-success-response`. A `default` response does not count: it
+#   describes errors without saying which statuses occur. The rule reports
+#   on `responses`.
 #
 #   When more than half of the operations lack a 4xx response, the rule
 #   reports once, on `paths`, with their count: describing client errors
@@ -45,7 +49,12 @@ import data.specgate.lib.util
 _checked contains i if {
 	some i, op in input.operations
 	count(op.responses) > 0
+	_takes_input(op)
 }
+
+_takes_input(op) if count(op.parameters) > 0
+
+_takes_input(op) if op.requestBody != null
 
 _lacking contains i if {
 	some i in _checked
