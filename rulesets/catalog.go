@@ -227,7 +227,7 @@ func Parity(infos []RuleInfo, peers []PeerRule) string {
 	var b strings.Builder
 	b.WriteString("# Parity with other linters\n\nGenerated from rulesets/peers.yaml and the rules' METADATA by `go test ./rulesets -update`; do not edit by hand.\n\n")
 	b.WriteString("Every rule of the peer rulesets below is listed with the specgate rules that check the same thing (their METADATA names it " +
-		"as `<peer>:<id>`), or the reason specgate deliberately does not mirror it, or *not yet covered*. " +
+		"as `<peer>:<id>`), or the reason specgate deliberately does not mirror it (the parity test fails on a peer rule that has neither). " +
 		"To move a peer configuration to specgate, look up each rule it configures and set the specgate rules in the `rules` of a profile " +
 		"(`include`, `exclude`, `override`). *Default* is what the peer's default ruleset does with the rule.\n\n")
 	b.WriteString("| Peer | Ruleset | Rules | Mirrored | Not mirrored, with a reason | Not yet covered |\n|---|---|---|---|---|---|\n")
