@@ -17,7 +17,7 @@ import (
 // docs/input.md. Views share the converted values of the raw document, so
 // a schema that appears in the raw tree and in input.schemas is one value.
 func Input(doc *spec.Document) ast.Value {
-	c := &converter{terms: map[*spec.Node]*ast.Term{}, keys: map[string]*ast.Term{}, numbers: map[string]*ast.Term{}}
+	c := &converter{terms: map[*spec.Node]*ast.Term{}, keys: map[string]*ast.Term{}, values: map[string]*ast.Term{}, numbers: map[string]*ast.Term{}}
 	v := doc.Views()
 	schemas, schemasWith, schemasOfType := c.schemas(v.Schemas)
 	refs, refsTo := c.refs(doc)
@@ -58,8 +58,9 @@ func Input(doc *spec.Document) ast.Value {
 
 type converter struct {
 	terms   map[*spec.Node]*ast.Term // containers already converted
-	keys    map[string]*ast.Term     // interned object keys, path segments and short strings
-	numbers map[string]*ast.Term     // interned short numbers
+	keys    map[string]*ast.Term     // interned object keys and path segments
+	values  map[string]*ast.Term     // interned string values (see intern)
+	numbers map[string]*ast.Term     // interned numbers
 	indices []*ast.Term              // interned small array indices
 }
 
@@ -79,16 +80,25 @@ var (
 	falseTerm = ast.BooleanTerm(false)
 )
 
-const maxInterned = 32
+// Values are interned while the tables are small: the common ones ("string",
+// "object", 0, 1) come early in any document, and a document of half a
+// million distinct enum values must not grow a table as large.
+const (
+	maxInterned     = 32   // longest value interned
+	maxInternedVals = 4096 // values per table
+)
 
 func (c *converter) number(v string) *ast.Term {
-	if len(v) > maxInterned {
-		return ast.NumberTerm(json.Number(v))
+	return intern(c.numbers, v, func() *ast.Term { return ast.NumberTerm(json.Number(v)) })
+}
+
+func intern(table map[string]*ast.Term, v string, mk func() *ast.Term) *ast.Term {
+	if t, ok := table[v]; ok {
+		return t
 	}
-	t, ok := c.numbers[v]
-	if !ok {
-		t = ast.NumberTerm(json.Number(v))
-		c.numbers[v] = t
+	t := mk()
+	if len(v) <= maxInterned && len(table) < maxInternedVals {
+		table[v] = t
 	}
 	return t
 }
@@ -96,10 +106,7 @@ func (c *converter) number(v string) *ast.Term {
 func (c *converter) kv(k string, v *ast.Term) [2]*ast.Term { return [2]*ast.Term{c.key(k), v} }
 
 func (c *converter) str(s string) *ast.Term {
-	if len(s) <= maxInterned {
-		return c.key(s)
-	}
-	return ast.StringTerm(s)
+	return intern(c.values, s, func() *ast.Term { return ast.StringTerm(s) })
 }
 
 func (c *converter) strs(ss []string) *ast.Term {
@@ -133,10 +140,7 @@ func (c *converter) node(n *spec.Node) *ast.Term {
 	case spec.Number:
 		return c.number(n.Value)
 	case spec.String:
-		if len(n.Value) <= maxInterned {
-			return c.key(n.Value)
-		}
-		return ast.StringTerm(n.Value)
+		return c.str(n.Value)
 	}
 	if t, ok := c.terms[n]; ok {
 		return t
