@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strconv"
+	"sync"
 	"time"
 
 	"github.com/open-policy-agent/opa/v1/ast"
@@ -74,7 +75,7 @@ func (c *Cache) key(kind string, sources []*Source) string {
 	write(cacheFormat)
 	write(kind)
 	write(version.Version)
-	write(builtinsFingerprint)
+	write(builtinsFingerprint())
 	for _, s := range sources {
 		write(s.File)
 		write(s.Text)
@@ -83,8 +84,10 @@ func (c *Cache) key(kind string, sources []*Source) string {
 }
 
 // builtinsFingerprint names the builtins rules are compiled with and their
-// arities, which decide how calls are rewritten.
-var builtinsFingerprint = func() string {
+// arities, which decide how calls are rewritten. It is computed on first
+// use: specgate's own builtins register in an init function, after
+// package variables are initialized.
+var builtinsFingerprint = sync.OnceValue(func() string {
 	var b bytes.Buffer
 	for _, bi := range Capabilities().Builtins {
 		b.WriteString(bi.Name)
@@ -94,7 +97,7 @@ var builtinsFingerprint = func() string {
 		b.WriteByte(';')
 	}
 	return b.String()
-}()
+})
 
 // get returns an entry's data, or nil.
 func (c *Cache) get(key string) []byte {

@@ -241,3 +241,11 @@ func TestDefaultCacheDir(t *testing.T) {
 		t.Errorf("without SPECGATE_CACHE_DIR: %q, want the user's cache directory", got)
 	}
 }
+
+// TestCacheKeyNamesSpecgateBuiltins: the key depends on specgate's own
+// builtins too, which register after package variables are set.
+func TestCacheKeyNamesSpecgateBuiltins(t *testing.T) {
+	if !strings.Contains(builtinsFingerprint(), "specgate.match_example/4;") {
+		t.Fatalf("the builtins fingerprint lacks specgate's builtins: %.200s…", builtinsFingerprint())
+	}
+}
