@@ -82,9 +82,10 @@ func Capabilities() *ast.Capabilities {
 	return caps
 }
 
-// Compile builds an engine for rules (with the registry's libraries). The
-// query gathers every rule's violations at once; each rule is guarded by
-// the formats it declares so that one prepared query serves every document.
+// Compile builds an engine for rules (with the registry's libraries): one
+// compiled program, with one prepared query per shard of the rules (see
+// shard) gathering their violations; each rule is guarded by the formats
+// it declares so that the queries serve every document.
 // With a cache, a rule set compiled before is read back instead of being
 // parsed and compiled again.
 func Compile(ctx context.Context, rules []*Rule, libs []*Source, timeout time.Duration, cache *Cache) (*Engine, error) {
