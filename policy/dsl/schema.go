@@ -104,6 +104,13 @@ func (s *SchemaSet) Compile(schema any) (*jsonschema.Schema, error) {
 	return s.c.Compile(u)
 }
 
+// dataKeywords hold values rather than schemas; nameMaps map names to
+// schemas.
+var (
+	dataKeywords = map[string]bool{"enum": true, "const": true, "default": true, "example": true, "examples": true}
+	nameMaps     = map[string]bool{"properties": true, "patternProperties": true, "definitions": true, "$defs": true, "dependentSchemas": true}
+)
+
 // repoint makes the $refs that name shared schemas ("#/components/schemas/
 // Pet/properties/id") point at their resources ("…/shared/Pet.json#/
 // properties/id").
@@ -111,6 +118,16 @@ func (s *SchemaSet) repoint(v any) {
 	switch v := v.(type) {
 	case map[string]any:
 		for k, x := range v {
+			if dataKeywords[k] {
+				continue // values, not schemas: a "$ref" in them is data
+			}
+			if named, ok := x.(map[string]any); ok && nameMaps[k] {
+				// Keys here are names ("default" may be a property).
+				for _, schema := range named {
+					s.repoint(schema)
+				}
+				continue
+			}
 			if r, ok := x.(string); ok && k == "$ref" && strings.HasPrefix(r, s.prefix) {
 				token, rest, _ := strings.Cut(r[len(s.prefix):], "/")
 				v[k] = sharedURL(token) + "#/" + rest

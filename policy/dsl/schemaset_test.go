@@ -28,6 +28,8 @@ func TestSchemaSet(t *testing.T) {
 		{map[string]any{"$ref": "#/components/schemas/Pet"}, map[string]any{"name": "Rex", "tag": "x"}, "integer"},
 		{map[string]any{"$ref": "#/components/schemas/Pet/properties/name"}, 3, "string"},
 		{map[string]any{"type": "array", "items": map[string]any{"$ref": "#/components/schemas/a~1b"}}, []any{1, "2"}, "integer"},
+		// A property named like a data keyword is still a schema.
+		{map[string]any{"properties": map[string]any{"default": map[string]any{"$ref": "#/components/schemas/a~1b"}}}, map[string]any{"default": "x"}, "integer"},
 	}
 	for _, tt := range tests {
 		s, err := set.Compile(tt.schema)
@@ -44,6 +46,14 @@ func TestSchemaSet(t *testing.T) {
 		case tt.want != "" && (len(errs) == 0 || !strings.Contains(errs[0].Message, tt.want)):
 			t.Errorf("%v against %v: got %v, want an error about %s", tt.value, tt.schema, errs, tt.want)
 		}
+	}
+	// A "$ref" inside an enum is a value to match, left as written.
+	s, err := set.Compile(map[string]any{"enum": []any{map[string]any{"$ref": "#/components/schemas/Pet"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if errs, _ := Validate(s, map[string]any{"$ref": "#/components/schemas/Pet"}, true); len(errs) != 0 {
+		t.Errorf("the enum's $ref value was rewritten: %v", errs)
 	}
 	if _, err := set.Compile(map[string]any{"$ref": "#/components/schemas/Missing"}); err == nil {
 		t.Error("a $ref to a schema that is not shared compiled")
