@@ -11,10 +11,8 @@ import (
 	"mime"
 	"net/http"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
-	"unicode/utf16"
 	"unicode/utf8"
 
 	"github.com/specgate/specgate/linter"
@@ -189,48 +187,19 @@ func decodeString(raw json.RawMessage, keepBytes bool) (v *string, kind string) 
 func unquoteKeepingBytes(raw []byte) string {
 	raw = raw[1 : len(raw)-1]
 	out := make([]byte, 0, len(raw))
-	for i := 0; i < len(raw); i++ {
-		c := raw[i]
-		if c != '\\' {
-			out = append(out, c)
+	for i := 0; i < len(raw); {
+		if raw[i] != '\\' {
+			out = append(out, raw[i])
+			i++
 			continue
 		}
-		i++
-		switch raw[i] {
-		case 'b':
-			out = append(out, '\b')
-		case 'f':
-			out = append(out, '\f')
-		case 'n':
-			out = append(out, '\n')
-		case 'r':
-			out = append(out, '\r')
-		case 't':
-			out = append(out, '\t')
-		case 'u':
-			r := hexRune(raw[i+1 : i+5])
-			i += 4
-			if utf16.IsSurrogate(r) {
-				r2 := utf8.RuneError
-				if i+6 < len(raw) && raw[i+1] == '\\' && raw[i+2] == 'u' {
-					r2 = hexRune(raw[i+3 : i+7])
-				}
-				if r = utf16.DecodeRune(r, r2); r != utf8.RuneError {
-					i += 6
-				}
-			}
-			out = utf8.AppendRune(out, r)
-		default: // \", \\ or \/
+		var ok bool
+		if out, i, ok = spec.AppendUnescaped(out, raw, i); !ok { // cannot happen: the decoder checked it
 			out = append(out, raw[i])
+			i++
 		}
 	}
 	return string(out)
-}
-
-// hexRune reads the four hexadecimal digits of a \u escape.
-func hexRune(h []byte) rune {
-	n, _ := strconv.ParseUint(string(h), 16, 32)
-	return rune(n)
 }
 
 func deref(s *string) string {

@@ -278,41 +278,15 @@ func (p *jsonParser) str() (string, error) {
 				p.pos = i
 				return "", p.errorf("unterminated string")
 			}
-			e := d[i+1]
-			i += 2
-			switch e {
-			case '"', '\\', '/':
-				buf = append(buf, e)
-			case 'b':
-				buf = append(buf, '\b')
-			case 'f':
-				buf = append(buf, '\f')
-			case 'n':
-				buf = append(buf, '\n')
-			case 'r':
-				buf = append(buf, '\r')
-			case 't':
-				buf = append(buf, '\t')
-			case 'u':
-				r, ok := hex4(d, i)
-				if !ok {
-					p.pos = i - 2
+			next, ok := 0, false
+			if buf, next, ok = AppendUnescaped(buf, d, i); !ok {
+				p.pos = i
+				if d[i+1] == 'u' {
 					return "", p.errorf(`invalid \u escape`)
 				}
-				i += 4
-				if utf16.IsSurrogate(r) {
-					if r2, ok := hex4(d, i+2); ok && i+1 < len(d) && d[i] == '\\' && d[i+1] == 'u' {
-						if dec := utf16.DecodeRune(r, r2); dec != utf8.RuneError {
-							i += 6
-							r = dec
-						}
-					}
-				}
-				buf = utf8.AppendRune(buf, r)
-			default:
-				p.pos = i - 2
-				return "", p.errorf("invalid escape \\%c in string", e)
+				return "", p.errorf("invalid escape \\%c in string", d[i+1])
 			}
+			i = next
 		case c < 0x20:
 			p.pos = i
 			return "", p.errorf("control character 0x%02x in string", c)
@@ -323,6 +297,46 @@ func (p *jsonParser) str() (string, error) {
 	}
 	p.pos = i
 	return "", p.errorf("unterminated string")
+}
+
+// AppendUnescaped appends the character of the JSON escape at d[i] (a
+// backslash) to buf and returns the index after the escape; a \u escape of
+// a UTF-16 surrogate pair takes both halves. ok is false for an invalid
+// escape.
+func AppendUnescaped(buf, d []byte, i int) (_ []byte, next int, ok bool) {
+	if i+1 >= len(d) {
+		return buf, i, false
+	}
+	switch e := d[i+1]; e {
+	case '"', '\\', '/':
+		return append(buf, e), i + 2, true
+	case 'b':
+		return append(buf, '\b'), i + 2, true
+	case 'f':
+		return append(buf, '\f'), i + 2, true
+	case 'n':
+		return append(buf, '\n'), i + 2, true
+	case 'r':
+		return append(buf, '\r'), i + 2, true
+	case 't':
+		return append(buf, '\t'), i + 2, true
+	case 'u':
+		r, ok := hex4(d, i+2)
+		if !ok {
+			return buf, i, false
+		}
+		i += 6
+		if utf16.IsSurrogate(r) {
+			if r2, ok := hex4(d, i+2); ok && i+1 < len(d) && d[i] == '\\' && d[i+1] == 'u' {
+				if dec := utf16.DecodeRune(r, r2); dec != utf8.RuneError {
+					i += 6
+					r = dec
+				}
+			}
+		}
+		return utf8.AppendRune(buf, r), i, true
+	}
+	return buf, i, false
 }
 
 func hex4(d []byte, i int) (rune, bool) {
