@@ -81,6 +81,10 @@ func (e *encoder) loc(l *ast.Location) {
 		return
 	}
 	e.buf = append(e.buf, 1)
+	e.position(l)
+}
+
+func (e *encoder) position(l *ast.Location) {
 	e.str(l.File)
 	e.int(l.Row)
 	e.int(l.Col)
@@ -106,9 +110,7 @@ func (e *encoder) term(t *ast.Term) error {
 		e.buf = append(e.buf, 1)
 	default:
 		e.buf = append(e.buf, 2)
-		e.str(t.Location.File)
-		e.int(t.Location.Row)
-		e.int(t.Location.Col)
+		e.position(t.Location)
 	}
 	switch v := t.Value.(type) {
 	case ast.Null:
