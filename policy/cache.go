@@ -161,19 +161,11 @@ func (c *Cache) prune() {
 	}
 }
 
-// cachedRule is a rule's metadata as a registry entry keeps it.
-type cachedRule struct {
-	ID, Title, Description, Category, Maturity, Family, HowToFix string
-	Severity                                                     Severity
-	Formats, Peers                                               []string
-	File                                                         string
-}
-
 // cachedRegistry is a registry entry: which sources are libraries, and the
-// metadata of the rules.
+// rules' metadata (a Rule without its source).
 type cachedRegistry struct {
 	Libs  []string
-	Rules []cachedRule
+	Rules []*Rule
 }
 
 // loadRegistry builds a registry from an entry, its sources unparsed.
@@ -198,14 +190,11 @@ func (c *Cache) loadRegistry(key string, sources []*Source, builtin bool) *Regis
 		}
 		reg.Libs = append(reg.Libs, s)
 	}
-	for _, cr := range entry.Rules {
-		s := byFile[cr.File]
-		if s == nil {
+	for _, r := range entry.Rules {
+		if r.Source = byFile[r.File]; r.Source == nil {
 			return nil
 		}
-		r := &Rule{ID: cr.ID, Title: cr.Title, Description: cr.Description, Category: cr.Category, Maturity: cr.Maturity,
-			Family: cr.Family, HowToFix: cr.HowToFix, Severity: cr.Severity, Formats: cr.Formats, Peers: cr.Peers,
-			Builtin: builtin, File: cr.File, Source: s, validated: true}
+		r.Builtin, r.validated = builtin, true
 		if reg.add(r) != nil {
 			return nil
 		}
@@ -221,13 +210,9 @@ func (c *Cache) storeRegistry(key string, reg *Registry) {
 	if c == nil {
 		return
 	}
-	var entry cachedRegistry
+	entry := cachedRegistry{Rules: reg.Rules}
 	for _, l := range reg.Libs {
 		entry.Libs = append(entry.Libs, l.File)
-	}
-	for _, r := range reg.Rules {
-		entry.Rules = append(entry.Rules, cachedRule{ID: r.ID, Title: r.Title, Description: r.Description, Category: r.Category,
-			Maturity: r.Maturity, Family: r.Family, HowToFix: r.HowToFix, Severity: r.Severity, Formats: r.Formats, Peers: r.Peers, File: r.File})
 	}
 	data, err := json.Marshal(entry)
 	if err == nil {

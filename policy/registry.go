@@ -79,7 +79,7 @@ type Rule struct {
 	Builtin     bool
 
 	File   string  // the .rego file the rule is defined in
-	Source *Source // its text, parsed when first needed
+	Source *Source `json:"-"` // its text, parsed when first needed
 
 	validated bool // Validate passed: it is not checked again
 }
