@@ -5,10 +5,12 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"log/slog"
 	"net"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -275,6 +277,23 @@ func hasRule(rep reports.JSONReport, rule string) bool {
 }
 
 // status reads /config/status.
+// lintHeld posts a lint request for a spec whose server answers only once
+// release is closed, and returns once the request holds a lint slot (it
+// is fetching the spec); its response arrives on the channel.
+func (ts *testServer) lintHeld(t testing.TB) (<-chan response, chan<- struct{}) {
+	entered, release := make(chan struct{}), make(chan struct{})
+	origin := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		close(entered)
+		<-release
+		fmt.Fprint(w, smallSpec)
+	}))
+	t.Cleanup(origin.Close)
+	out := make(chan response, 1)
+	go func() { out <- ts.lint(t, map[string]string{"specUrl": origin.URL + "/spec.yaml"}) }()
+	<-entered
+	return out, release
+}
+
 func (ts *testServer) status(t testing.TB) ConfigStatus {
 	t.Helper()
 	r := ts.get(t, "/config/status")

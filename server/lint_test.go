@@ -306,16 +306,7 @@ func TestFetchFailures(t *testing.T) {
 func TestOverloaded(t *testing.T) {
 	repo := newRepo(t, map[string]string{"specgate-lint.yaml": noProfiles})
 	ts := start(t, Options{ConfigRepo: repo, AllowPrivateURLs: true, MaxConcurrent: 1, QueueTimeout: -1})
-	entered, release := make(chan struct{}), make(chan struct{})
-	origin := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		close(entered)
-		<-release
-		fmt.Fprint(w, smallSpec)
-	}))
-	defer origin.Close()
-	first := make(chan response, 1)
-	go func() { first <- ts.lint(t, map[string]string{"specUrl": origin.URL + "/spec.yaml"}) }()
-	<-entered // the only slot is taken
+	first, release := ts.lintHeld(t) // the request holds its slot
 
 	r := ts.lint(t, map[string]string{"spec": smallSpec})
 	p := problem(t, r, 503, kindOverloaded)
@@ -334,16 +325,7 @@ func TestOverloaded(t *testing.T) {
 func TestQueueWaitsForASlot(t *testing.T) {
 	repo := newRepo(t, map[string]string{"specgate-lint.yaml": noProfiles})
 	ts := start(t, Options{ConfigRepo: repo, AllowPrivateURLs: true, MaxConcurrent: 1, QueueTimeout: 20 * time.Second})
-	entered, release := make(chan struct{}), make(chan struct{})
-	origin := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		close(entered)
-		<-release
-		fmt.Fprint(w, smallSpec)
-	}))
-	defer origin.Close()
-	first := make(chan response, 1)
-	go func() { first <- ts.lint(t, map[string]string{"specUrl": origin.URL + "/spec.yaml"}) }()
-	<-entered
+	first, release := ts.lintHeld(t) // the request holds its slot
 	second := make(chan response, 1)
 	go func() { second <- ts.lint(t, map[string]string{"spec": smallSpec}) }()
 	time.Sleep(100 * time.Millisecond)

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"maps"
 	"net/http"
-	"net/http/httptest"
 	"regexp"
 	"slices"
 	"strconv"
@@ -318,16 +317,7 @@ func quote(s string) string {
 func TestGracefulShutdown(t *testing.T) {
 	repo := newRepo(t, map[string]string{"specgate-lint.yaml": noProfiles})
 	ts := start(t, Options{ConfigRepo: repo, AllowPrivateURLs: true})
-	entered, release := make(chan struct{}), make(chan struct{})
-	origin := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		close(entered)
-		<-release
-		fmt.Fprint(w, smallSpec)
-	}))
-	defer origin.Close()
-	inFlight := make(chan response, 1)
-	go func() { inFlight <- ts.lint(t, map[string]string{"specUrl": origin.URL + "/spec.yaml"}) }()
-	<-entered
+	inFlight, release := ts.lintHeld(t) // the request holds its slot
 	stopped := make(chan error, 1)
 	go func() { stopped <- ts.stop() }()
 	time.Sleep(100 * time.Millisecond)
