@@ -48,29 +48,27 @@ func TestCachedRulesLintAlike(t *testing.T) {
 	t.Logf("%d inputs linted alike", len(inputs))
 }
 
-// TestShardsLintAlike: the rules split over several queries evaluated in
-// parallel (one per core) report exactly what one query reports.
-func TestShardsLintAlike(t *testing.T) {
+// TestWorkersLintAlike: rules evaluated on three cores at once, sharing
+// their library values, report exactly what they report one at a time.
+func TestWorkersLintAlike(t *testing.T) {
 	ctx := context.Background()
 	setup, err := rulesets.Load(rulesets.Options{Ruleset: "strict", NoSearch: true})
 	if err != nil {
 		t.Fatal(err)
 	}
-	build := func(cores int) *linter.Linter {
-		t.Helper()
-		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(cores))
-		l, err := linter.New(ctx, linter.Options{Registry: setup.Registry, Severities: setup.Severities,
-			Loader: spec.NewLoader(spec.Options{}), Timeout: 5 * time.Minute})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return l
+	l, err := linter.New(ctx, linter.Options{Registry: setup.Registry, Severities: setup.Severities,
+		Loader: spec.NewLoader(spec.Options{}), Timeout: 5 * time.Minute})
+	if err != nil {
+		t.Fatal(err)
 	}
-	one, three := build(1), build(3)
+	lint := func(cores int, name string) linter.Result {
+		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(cores))
+		return l.LintFile(ctx, name)
+	}
 	for _, name := range concurrentInputs(t) {
-		want := one.LintFile(ctx, name)
-		if got := three.LintFile(ctx, name); !reflect.DeepEqual(got, want) {
-			t.Errorf("%s: three shards report\n%+v\none query reports\n%+v", name, got, want)
+		want := lint(1, name)
+		if got := lint(3, name); !reflect.DeepEqual(got, want) {
+			t.Errorf("%s: three workers report\n%+v\none reports\n%+v", name, got, want)
 		}
 	}
 }

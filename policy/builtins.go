@@ -153,9 +153,10 @@ func matchExampleBuiltin(bctx rego.BuiltinContext, value, schema, prefix, shared
 }
 
 // evalState is what the schema builtins keep during one evaluation (all
-// its shards): compiled schemas, found by value. A value is compared in
-// full the first time each shard's copy of it is looked up, and then
-// found by pointer.
+// its rules, on every worker): compiled schemas, found by value. A value
+// is compared in full the first time each copy of it is looked up (workers
+// that compute the same library value at once hold copies), and then found
+// by pointer.
 type evalState struct {
 	mu      sync.Mutex
 	schemas *util.HasherMap[ast.Value, compiledSchema] // by [dialect, schema]
@@ -169,7 +170,7 @@ type compiledSchema struct {
 
 type exampleSet struct {
 	prefix  string
-	shared  []ast.Value // the shared schemas, as each shard holds them
+	shared  []ast.Value // the shared schemas, each copy of them
 	set     *dsl.SchemaSet
 	mu      sync.Mutex
 	schemas *util.HasherMap[ast.Value, compiledSchema]

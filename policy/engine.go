@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/open-policy-agent/opa/v1/ast"
@@ -32,7 +33,7 @@ type Violation struct {
 // concurrent use.
 type Engine struct {
 	rules   []*Rule
-	queries []rego.PreparedEvalQuery // one per shard, evaluated in parallel
+	queries []rego.PreparedEvalQuery // queries[i] gathers the violations of rules[i]
 	timeout time.Duration
 }
 
@@ -83,19 +84,15 @@ func Capabilities() *ast.Capabilities {
 }
 
 // Compile builds an engine for rules (with the registry's libraries): one
-// compiled program, with one prepared query per shard of the rules (see
-// shard) gathering their violations; each rule is guarded by the formats
-// it declares so that the queries serve every document.
-// With a cache, a rule set compiled before is read back instead of being
-// parsed and compiled again.
+// compiled program, with one prepared query per rule gathering its
+// violations. With a cache, a rule set compiled before is read back
+// instead of being parsed and compiled again.
 func Compile(ctx context.Context, rules []*Rule, libs []*Source, timeout time.Duration, cache *Cache) (*Engine, error) {
-	sources := make([]*Source, 0, len(libs)+len(rules)+1)
+	sources := make([]*Source, 0, len(libs)+len(rules))
 	sources = append(sources, libs...)
 	for _, r := range rules {
 		sources = append(sources, r.Source)
 	}
-	shards := shard(rules)
-	sources = append(sources, &Source{File: "specgate/run.rego", Text: aggregator(shards)})
 
 	caps := Capabilities()
 	var key string
@@ -116,36 +113,28 @@ func Compile(ctx context.Context, rules []*Rule, libs []*Source, timeout time.Du
 		}
 		cache.storeProgram(key, compiler.Modules)
 	}
-	e := &Engine{rules: rules, timeout: timeout}
-	for k := range len(shards) {
+	e := &Engine{rules: rules, timeout: timeout, queries: make([]rego.PreparedEvalQuery, len(rules))}
+	for i, r := range rules {
 		q, err := rego.New(
 			rego.Compiler(compiler),
-			rego.Query(fmt.Sprintf("data.specgate.run.shard_%d", k)),
+			rego.ParsedQuery(ast.NewBody(ast.NewExpr(ast.NewTerm(violationsRef(r.ID))))),
 			rego.Capabilities(caps),
 		).PrepareForEval(ctx)
 		if err != nil {
 			return nil, err
 		}
-		e.queries = append(e.queries, q)
+		e.queries[i] = q
 	}
 	return e, nil
 }
 
-// maxShards bounds the number of queries a rule set is split into.
-const maxShards = 8
-
-// shard splits the rules into one group per core (at most maxShards),
-// dealt in turn, so that a document's rules run on every core. Each
-// group is one query: rules of a group share the values their libraries
-// compute, which groups compute each for themselves.
-func shard(rules []*Rule) [][]*Rule {
-	n := min(runtime.GOMAXPROCS(0), maxShards, max(len(rules), 1))
-	out := make([][]*Rule, n)
-	for i, r := range rules {
-		out[i%n] = append(out[i%n], r)
-	}
-	return out
+// violationsRef is data.specgate.rules[id].violations.
+func violationsRef(id string) ast.Ref {
+	return ast.Ref{ast.DefaultRootDocument, ast.StringTerm("specgate"), ast.StringTerm("rules"), ast.StringTerm(id), ast.StringTerm("violations")}
 }
+
+// maxWorkers bounds the number of rules evaluated at once.
+const maxWorkers = 8
 
 func newCompiler(caps *ast.Capabilities) *ast.Compiler {
 	return ast.NewCompiler().WithCapabilities(caps).WithEnablePrintStatements(false)
@@ -178,34 +167,6 @@ func parseSources(sources []*Source) (map[string]*ast.Module, error) {
 	return modules, nil
 }
 
-// aggregator generates the module that collects, for each shard, the
-// [rule id, violation] pairs of its rules that apply to the input's
-// formats.
-func aggregator(shards [][]*Rule) string {
-	var b strings.Builder
-	b.WriteString("package specgate.run\n\n")
-	for k, rules := range shards {
-		if len(rules) == 0 {
-			fmt.Fprintf(&b, "shard_%d := set()\n\n", k)
-		}
-		for _, r := range rules {
-			fmt.Fprintf(&b, "shard_%d contains [%q, v] if {\n", k, r.ID)
-			if len(r.Formats) > 0 {
-				b.WriteString("\tsome f in input.formats\n\tf in {")
-				for i, f := range r.Formats {
-					if i > 0 {
-						b.WriteString(", ")
-					}
-					fmt.Fprintf(&b, "%q", f)
-				}
-				b.WriteString("}\n")
-			}
-			fmt.Fprintf(&b, "\tsome v in data.specgate.rules[%q].violations\n}\n\n", r.ID)
-		}
-	}
-	return b.String()
-}
-
 // CompileError lists Rego compile errors with their file:line:col.
 type CompileError struct{ Errors ast.Errors }
 
@@ -236,42 +197,93 @@ func compileError(errs ast.Errors) error {
 // Rules returns the rules the engine runs.
 func (e *Engine) Rules() []*Rule { return e.rules }
 
-// Eval runs every rule over one input value and returns the violations,
-// ordered by rule then path. The shards run in parallel.
+// Eval runs the rules that apply to the input's formats over one input
+// value and returns the violations, ordered by rule then path. Rules are
+// evaluated in parallel, one core each taking the next rule, and share the
+// values of the library rules and functions they compute (see
+// sharedValues).
 func (e *Engine) Eval(ctx context.Context, input ast.Value) ([]Violation, error) {
 	if e.timeout > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, e.timeout)
 		defer cancel()
 	}
-	results := make([][]Violation, len(e.queries))
-	errs := make([]error, len(e.queries))
-	schemas := schemaCache(ctx) // shared: shards often validate against the same schemas
+	formats := inputFormats(input)
+	var todo []int
+	for i, r := range e.rules {
+		if len(r.Formats) == 0 || r.AppliesTo(formats) {
+			todo = append(todo, i)
+		}
+	}
+	results := make([][]Violation, len(e.rules))
+	schemas := schemaCache(ctx) // builtins' compiled patterns, shared by every rule
+	values := &sharedValues{cache: topdown.NewVirtualCache()}
 	ctx = context.WithValue(ctx, stateKey{}, newEvalState())
+	ctx, stop := context.WithCancelCause(ctx)
+	defer stop(nil)
+	var next atomic.Int64
 	var wg sync.WaitGroup
-	for k := range e.queries {
-		wg.Go(func() { results[k], errs[k] = e.evalShard(ctx, k, input, schemas) })
+	for range min(runtime.GOMAXPROCS(0), maxWorkers, len(todo)) {
+		wg.Go(func() {
+			own := newWorkerValues(values)
+			for {
+				n := int(next.Add(1)) - 1
+				if n >= len(todo) || ctx.Err() != nil {
+					return
+				}
+				i := todo[n]
+				var err error
+				results[i], err = e.evalRule(ctx, i, input, schemas, own)
+				if err != nil {
+					stop(err)
+					return
+				}
+			}
+		})
 	}
 	wg.Wait()
-	var out []Violation
-	for k := range results {
-		if errs[k] != nil {
-			var te *topdown.Error
-			if errors.Is(ctx.Err(), context.DeadlineExceeded) || (errors.As(errs[k], &te) && te.Code == topdown.CancelErr) {
-				return nil, fmt.Errorf("%w (%s)", ErrTimeout, e.timeout)
-			}
-			return nil, errs[k]
+	if err := context.Cause(ctx); err != nil {
+		var te *topdown.Error
+		if errors.Is(err, context.DeadlineExceeded) || (errors.As(err, &te) && te.Code == topdown.CancelErr) {
+			return nil, fmt.Errorf("%w (%s)", ErrTimeout, e.timeout)
 		}
-		out = append(out, results[k]...)
+		return nil, err
 	}
-	// Each rule is in one shard, in OPA's order there (by path): ordering
-	// by rule gives the order of a single query.
+	var out []Violation
+	for _, vs := range results {
+		out = append(out, vs...)
+	}
+	// Within a rule, violations keep OPA's order (by value); across rules,
+	// the order is by id, whatever order the rules were given in.
 	slices.SortStableFunc(out, func(a, b Violation) int { return strings.Compare(a.Rule, b.Rule) })
 	return out, nil
 }
 
-func (e *Engine) evalShard(ctx context.Context, k int, input ast.Value, schemas cache.InterQueryValueCache) ([]Violation, error) {
-	rs, err := e.queries[k].Eval(ctx, rego.EvalParsedInput(input), rego.EvalInterQueryBuiltinValueCache(schemas))
+// inputFormats reads the input's format tags.
+func inputFormats(input ast.Value) []string {
+	obj, ok := input.(ast.Object)
+	if !ok {
+		return nil
+	}
+	t := obj.Get(ast.InternedTerm("formats"))
+	if t == nil {
+		return nil
+	}
+	arr, ok := t.Value.(*ast.Array)
+	if !ok {
+		return nil
+	}
+	out := make([]string, 0, arr.Len())
+	for i := range arr.Len() {
+		if s, ok := arr.Elem(i).Value.(ast.String); ok {
+			out = append(out, string(s))
+		}
+	}
+	return out
+}
+
+func (e *Engine) evalRule(ctx context.Context, i int, input ast.Value, schemas cache.InterQueryValueCache, values topdown.VirtualCache) ([]Violation, error) {
+	rs, err := e.queries[i].Eval(ctx, rego.EvalParsedInput(input), rego.EvalInterQueryBuiltinValueCache(schemas), rego.EvalVirtualCache(values))
 	if err != nil {
 		return nil, err
 	}
@@ -280,16 +292,12 @@ func (e *Engine) evalShard(ctx context.Context, k int, input ast.Value, schemas 
 	}
 	set, ok := rs[0].Expressions[0].Value.([]any)
 	if !ok {
-		return nil, fmt.Errorf("internal error: unexpected result %T", rs[0].Expressions[0].Value)
+		return nil, fmt.Errorf("internal error: rule %s: unexpected result %T", e.rules[i].ID, rs[0].Expressions[0].Value)
 	}
+	id := e.rules[i].ID
 	out := make([]Violation, 0, len(set))
-	for _, item := range set {
-		pair, ok := item.([]any)
-		if !ok || len(pair) != 2 {
-			continue
-		}
-		id, _ := pair[0].(string)
-		out = append(out, decodeViolation(id, pair[1]))
+	for _, v := range set {
+		out = append(out, decodeViolation(id, v))
 	}
 	return out, nil
 }
@@ -324,6 +332,80 @@ func decodeViolation(id string, v any) Violation {
 		}
 	}
 	return out
+}
+
+// sharedValues holds the values of rules and function calls that the
+// rules of one evaluation compute, so that a library value many rules
+// need (say, every schema the API receives) is computed once: by the
+// first rule to reach it, or by two at once if they reach it at the same
+// time. Values depend on the input and the rules only, which every rule's
+// query shares. OPA caches a rule's first value as
+// soon as one body yields it (a conflicting second value aborts the
+// evaluation), so a value read from here is final.
+type sharedValues struct {
+	mu    sync.RWMutex
+	cache topdown.VirtualCache
+}
+
+// workerValues is one worker's view of the shared values: a cache of its
+// own in front of the shared one, so that a value is read under the lock
+// once per worker. Values of function calls are kept by the worker alone:
+// most are of arguments no other rule passes, and the lock would cost more
+// than they do. Inside a `with` modifier, whose values hold only under it,
+// the worker keeps frames of its own, as OPA's default cache does.
+type workerValues struct {
+	shared *sharedValues
+	own    topdown.VirtualCache
+	depth  int // of `with` frames
+}
+
+func newWorkerValues(shared *sharedValues) *workerValues {
+	return &workerValues{shared: shared, own: topdown.NewVirtualCache()}
+}
+
+func (c *workerValues) Push() {
+	c.own.Push()
+	c.depth++
+}
+
+func (c *workerValues) Pop() {
+	c.own.Pop()
+	c.depth--
+}
+
+func (c *workerValues) Get(ref ast.Ref) (*ast.Term, bool) {
+	if v, undefined := c.own.Get(ref); v != nil || undefined || c.depth > 0 || !isRuleRef(ref) {
+		return v, undefined
+	}
+	c.shared.mu.RLock()
+	v, undefined := c.shared.cache.Get(ref)
+	c.shared.mu.RUnlock()
+	if v != nil || undefined {
+		c.own.Put(ref, v)
+	}
+	return v, undefined
+}
+
+func (c *workerValues) Put(ref ast.Ref, value *ast.Term) {
+	c.own.Put(ref, value)
+	if c.depth == 0 && isRuleRef(ref) {
+		c.shared.mu.Lock()
+		c.shared.cache.Put(ref, value)
+		c.shared.mu.Unlock()
+	}
+}
+
+func (c *workerValues) Keys() []ast.Ref { return c.own.Keys() }
+
+// isRuleRef reports whether ref names a rule's value (data.a.b), not a
+// function call's (data.a.f plus its arguments, most of them not strings).
+func isRuleRef(ref ast.Ref) bool {
+	for _, t := range ref[1:] {
+		if _, ok := t.Value.(ast.String); !ok {
+			return false
+		}
+	}
+	return true
 }
 
 // schemaCacheSize bounds the compiled patterns kept during one

@@ -3,8 +3,10 @@ package policy_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -390,5 +392,53 @@ x-logo: {title: not prose}
 	}
 	if text := in.Get(ast.StringTerm("proseText")).Value.(ast.String); string(text) != "Pets\nAbout pets\nGet a\nok\nThe title\nOne\n" {
 		t.Errorf("proseText = %q", text)
+	}
+}
+
+// TestRulesShareLibraryValues: rules evaluated on several cores share the
+// values their library computes, and a value computed under `with` holds
+// there only: a rule that reads the library under a replaced input, next
+// to rules that read it plainly, sees each in its place.
+func TestRulesShareLibraryValues(t *testing.T) {
+	lib := "package specgate.lib.shared\n\npaths := {op.path | some op in input.operations}\n"
+	reg := &policy.Registry{}
+	if err := reg.AddModule("user/lib.rego", lib, false); err != nil {
+		t.Fatal(err)
+	}
+	srcs := []string{
+		rule("mocked", "import data.specgate.lib.shared\n\n"+
+			`violations contains {"path": [], "message": concat(",", sort(p))} if { p := shared.paths with input.operations as [{"path": "/mock"}] }`),
+	}
+	for i := range 6 {
+		srcs = append(srcs, rule(fmt.Sprintf("plain-%d", i), "import data.specgate.lib.shared\n\n"+
+			`violations contains {"path": [], "message": concat(",", sort(shared.paths))} if true`))
+	}
+	for i, src := range srcs {
+		if err := reg.AddModule(fmt.Sprintf("user/%d.rego", i), src, false); err != nil {
+			t.Fatal(err)
+		}
+	}
+	e, err := policy.Compile(context.Background(), reg.Rules, reg.Libs, 0, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(4))
+	for range 20 {
+		vs, err := e.Eval(context.Background(), policy.Input(load(t, api)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(vs) != 7 {
+			t.Fatalf("got %d violations, want 7: %+v", len(vs), vs)
+		}
+		for _, v := range vs {
+			want := "/a,/b"
+			if v.Rule == "mocked" {
+				want = "/mock"
+			}
+			if v.Message != want {
+				t.Fatalf("%s reported %q, want %q", v.Rule, v.Message, want)
+			}
+		}
 	}
 }

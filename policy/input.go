@@ -2,6 +2,7 @@ package policy
 
 import (
 	"encoding/json"
+	"fmt"
 	"maps"
 	"slices"
 	"strconv"
@@ -17,9 +18,12 @@ import (
 // docs/input.md. Views share the converted values of the raw document, so
 // a schema that appears in the raw tree and in input.schemas is one value.
 func Input(doc *spec.Document) ast.Value {
-	c := &converter{terms: map[*spec.Node]*ast.Term{}, keys: map[string]*ast.Term{}, values: map[string]*ast.Term{}, numbers: map[string]*ast.Term{}}
+	c := &converter{terms: map[*spec.Node]*ast.Term{}, keys: map[string]*ast.Term{}, values: map[string]*ast.Term{}, numbers: map[string]*ast.Term{},
+		params: map[*spec.Parameter]*ast.Term{}}
 	v := doc.Views()
 	schemas, schemasWith, schemasOfType := c.schemas(v.Schemas)
+	received, receivedOfType := c.received(doc, v, schemas)
+	swaggerValues, swaggerValuesWith, swaggerValuesOfType := c.swaggerValues(doc, v)
 	refs, refsTo := c.refs(doc)
 	prose, proseText := c.prose(doc)
 	obj := []([2]*ast.Term){
@@ -37,6 +41,11 @@ func Input(doc *spec.Document) ast.Value {
 		c.kv("responseSchemas", ast.ArrayTerm(pick(schemas, v.Schemas, func(s *spec.Schema) bool { return s.Response })...)),
 		c.kv("schemasWith", schemasWith),
 		c.kv("schemasOfType", schemasOfType),
+		c.kv("received", received),
+		c.kv("receivedOfType", receivedOfType),
+		c.kv("swaggerValues", swaggerValues),
+		c.kv("swaggerValuesWith", swaggerValuesWith),
+		c.kv("swaggerValuesOfType", swaggerValuesOfType),
 		c.kv("securitySchemes", c.securitySchemes(v.SecuritySchemes)),
 		c.kv("security", c.security(v.Security)),
 		c.kv("servers", c.servers(v.Servers)),
@@ -62,6 +71,7 @@ type converter struct {
 	values  map[string]*ast.Term     // interned string values (see intern)
 	numbers map[string]*ast.Term     // interned numbers
 	indices []*ast.Term              // interned small array indices
+	params  map[*spec.Parameter]*ast.Term
 }
 
 func (c *converter) key(k string) *ast.Term {
@@ -259,12 +269,127 @@ func (c *converter) mediaTypes(mts []*spec.MediaType) *ast.Term {
 	})
 }
 
+// parameters converts parameters; a parameter that several operations
+// share (a path item's, or a $ref'd one) is one value.
 func (c *converter) parameters(ps []*spec.Parameter) *ast.Term {
 	return list(ps, func(p *spec.Parameter) *ast.Term {
-		return c.obj(c.kv("name", c.str(p.Name)), c.kv("in", c.str(p.In)), c.kv("required", boolTerm(p.Required)),
-			c.kv("schema", c.node(p.Schema)), c.kv("schemaSource", c.path(p.SchemaSource)),
-			c.kv("component", c.str(p.Component)), c.kv("node", c.node(p.Node)), c.kv("source", c.path(p.Source)))
+		t, ok := c.params[p]
+		if !ok {
+			t = c.obj(c.kv("name", c.str(p.Name)), c.kv("in", c.str(p.In)), c.kv("required", boolTerm(p.Required)),
+				c.kv("schema", c.node(p.Schema)), c.kv("schemaSource", c.path(p.SchemaSource)),
+				c.kv("component", c.str(p.Component)), c.kv("node", c.node(p.Node)), c.kv("source", c.path(p.Source)))
+			c.params[p] = t
+		}
+		return t
 	})
+}
+
+// received lists the schema-like values the API receives, each once:
+// the request schemas but readOnly ones (clients do not send them) and,
+// in Swagger 2.0, the non-body parameters operations under paths take,
+// which carry type, maxLength and the like themselves. byType indexes
+// them as schemasOfType does schemas.
+func (c *converter) received(doc *spec.Document, v *spec.Views, schemas []*ast.Term) (items, byType *ast.Term) {
+	var out []*ast.Term
+	types := map[string][]*ast.Term{}
+	add := func(t *ast.Term, n *spec.Node) {
+		out = append(out, t)
+		for _, name := range typeNames(n) {
+			types[name] = append(types[name], t)
+		}
+	}
+	for i, s := range v.Schemas {
+		if s.Request && !readOnly(s.Node) {
+			add(schemas[i], s.Node)
+		}
+	}
+	if doc.Format == spec.Swagger {
+		seen := map[*spec.Parameter]bool{}
+		for _, op := range v.Operations {
+			ps := op.Parameters
+			if op.RequestBody != nil {
+				ps = append(slices.Clip(ps), op.RequestBody.FormData...)
+			}
+			for _, p := range ps {
+				if !seen[p] {
+					seen[p] = true
+					add(c.obj(c.kv("node", c.node(p.Node)), c.kv("source", c.path(p.Source)), c.kv("name", c.str(""))), p.Node)
+				}
+			}
+		}
+	}
+	return ast.ArrayTerm(out...), c.lists(types)
+}
+
+// swaggerValues lists, for a Swagger 2.0 document, the objects other than
+// schemas that hold schema keywords (type, enum, items, maxLength, ...):
+// every non-body parameter, and the response headers of operations under
+// paths and of the document's reusable responses, each once, as
+// {node, source, name: ""}. byKey and byType index them as schemasWith
+// and schemasOfType do schemas (by `type` only when a string: Swagger
+// has no type lists).
+func (c *converter) swaggerValues(doc *spec.Document, v *spec.Views) (items, byKey, byType *ast.Term) {
+	var out []*ast.Term
+	keys := map[string][]*ast.Term{}
+	types := map[string][]*ast.Term{}
+	type site struct {
+		node   *spec.Node
+		source string
+	}
+	seen := map[site]bool{}
+	add := func(n *spec.Node, source spec.Path) {
+		k := site{n, fmt.Sprintf("%q", []any(source))}
+		if seen[k] {
+			return
+		}
+		seen[k] = true
+		t := c.obj(c.kv("node", c.node(n)), c.kv("source", c.path(source)), c.kv("name", c.str("")))
+		out = append(out, t)
+		if n == nil || n.Kind != spec.Object {
+			return
+		}
+		for _, f := range n.Fields {
+			keys[f.Key] = append(keys[f.Key], t)
+		}
+		if typ := n.Get("type"); typ != nil && typ.Kind == spec.String {
+			types[typ.Value] = append(types[typ.Value], t)
+		}
+	}
+	if doc.Format == spec.Swagger {
+		for _, p := range v.Parameters {
+			add(p.Node, p.Source)
+		}
+		for _, op := range v.Operations {
+			for _, r := range op.Responses {
+				for _, h := range r.Headers {
+					add(h.Node, h.Source)
+				}
+			}
+		}
+		for _, r := range fields(doc.Root.Root.Get("responses")) {
+			for _, h := range fields(r.Value.Get("headers")) {
+				if h.Value.Ref() == "" {
+					add(h.Value, spec.Path{"responses", r.Key, "headers", h.Key})
+				}
+			}
+		}
+	}
+	return ast.ArrayTerm(out...), c.lists(keys), c.lists(types)
+}
+
+// fields are the fields of an object node; none for another node or nil.
+func fields(n *spec.Node) []spec.Field {
+	if n == nil || n.Kind != spec.Object {
+		return nil
+	}
+	return n.Fields
+}
+
+// readOnly reports whether a schema is marked readOnly: the keyword with
+// any value but false, as Rego's `not node.readOnly` reads it.
+func readOnly(n *spec.Node) bool {
+	r := n.Get("readOnly")
+	return r != nil && !(r.Kind == spec.Bool && r.Value == "false")
 }
 
 // schemas converts the schemas and indexes them: byKey maps each key some
@@ -285,19 +410,30 @@ func (c *converter) schemas(ss []*spec.Schema) (items []*ast.Term, byKey, byType
 		for _, f := range s.Node.Fields {
 			keys[f.Key] = append(keys[f.Key], items[i])
 		}
-		switch t := s.Node.Get("type"); {
-		case t == nil:
-		case t.Kind == spec.String:
-			types[t.Value] = append(types[t.Value], items[i])
-		case t.Kind == spec.Array:
-			for _, it := range t.Items {
-				if it.Kind == spec.String {
-					types[it.Value] = append(types[it.Value], items[i])
-				}
-			}
+		for _, t := range typeNames(s.Node) {
+			types[t] = append(types[t], items[i])
 		}
 	}
 	return items, c.lists(keys), c.lists(types)
+}
+
+// typeNames are the type names a schema declares: its `type`, a string or
+// each string of a list.
+func typeNames(n *spec.Node) []string {
+	switch t := n.Get("type"); {
+	case t == nil:
+	case t.Kind == spec.String:
+		return []string{t.Value}
+	case t.Kind == spec.Array:
+		var out []string
+		for _, it := range t.Items {
+			if it.Kind == spec.String {
+				out = append(out, it.Value)
+			}
+		}
+		return out
+	}
+	return nil
 }
 
 // pick returns the converted schemas whose view satisfies keep: an index

@@ -1,6 +1,7 @@
 package policy_test
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/open-policy-agent/opa/v1/ast"
@@ -53,5 +54,74 @@ components:
 	req := in.Get(ast.StringTerm("requestSchemas")).Value.(*ast.Array)
 	if all.Elem(0) != req.Elem(0) {
 		t.Error("requestSchemas holds a copy of the schema entry, not the same term")
+	}
+}
+
+// TestInputReceived checks input.received and input.receivedOfType: request
+// schemas but readOnly ones, and each Swagger non-body parameter once,
+// however many operations take it.
+func TestInputReceived(t *testing.T) {
+	doc := load(t, `swagger: "2.0"
+info: {title: T, version: "1"}
+parameters:
+  limit: {name: limit, in: query, type: integer}
+paths:
+  /a:
+    parameters:
+      - {name: q, in: query, type: string}
+    get:
+      parameters: [{$ref: '#/parameters/limit'}]
+      responses: {"200": {description: ok, schema: {$ref: '#/definitions/Out'}}}
+    post:
+      consumes: [multipart/form-data]
+      parameters:
+        - {$ref: '#/parameters/limit'}
+        - {name: file, in: formData, type: file}
+        - {name: flag, in: formData, type: boolean}
+      responses: {"200": {description: ok}}
+  /b:
+    put:
+      parameters:
+        - {name: body, in: body, schema: {$ref: '#/definitions/In'}}
+      responses: {"200": {description: ok}}
+definitions:
+  In:
+    type: object
+    properties:
+      id: {type: string, readOnly: true}
+      name: {type: [string, "null"]}
+      kept: {type: string, readOnly: false}
+  Out: {type: string}
+`)
+	in := policy.Input(doc).(ast.Object)
+	var got []string
+	arr := in.Get(ast.StringTerm("received")).Value.(*ast.Array)
+	for i := range arr.Len() {
+		got = append(got, arr.Elem(i).Value.(ast.Object).Get(ast.StringTerm("source")).String())
+	}
+	want := []string{
+		`["definitions", "In"]`,
+		`["definitions", "In", "properties", "name"]`,
+		`["definitions", "In", "properties", "kept"]`,
+		`["paths", "/a", "parameters", 0]`,
+		`["parameters", "limit"]`,
+		`["paths", "/a", "post", "parameters", 1]`,
+		`["paths", "/a", "post", "parameters", 2]`,
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("received sources:\n got %q\nwant %q", got, want)
+	}
+	byType := in.Get(ast.StringTerm("receivedOfType")).Value.(ast.Object)
+	count := func(typ string) int {
+		v := byType.Get(ast.StringTerm(typ))
+		if v == nil {
+			return 0
+		}
+		return v.Value.(*ast.Array).Len()
+	}
+	for typ, n := range map[string]int{"object": 1, "string": 3, "null": 1, "integer": 1, "file": 1, "boolean": 1, "number": 0} {
+		if got := count(typ); got != n {
+			t.Errorf("receivedOfType.%s has %d entries, want %d", typ, got, n)
+		}
 	}
 }

@@ -1,11 +1,13 @@
 package dsl
 
 import (
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"math/big"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -213,10 +215,44 @@ func Validate(s *jsonschema.Schema, value any, allErrors bool) ([]SchemaError, e
 	}
 	var out []SchemaError
 	leaves(ve, value, &out)
+	// The validator visits an object's properties in map order, which
+	// changes from run to run: order the errors by where they are, then by
+	// what they say, so that a report is the same every time.
+	slices.SortStableFunc(out, func(a, b SchemaError) int {
+		if c := comparePaths(a.Path, b.Path); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.Desc, b.Desc)
+	})
 	if !allErrors && len(out) > 1 {
 		out = out[:1]
 	}
 	return out, nil
+}
+
+// comparePaths orders instance paths segment by segment (indices as
+// numbers, keys as text, indices before keys), a path before the paths
+// below it.
+func comparePaths(a, b []any) int {
+	for i := range min(len(a), len(b)) {
+		x, xi := a[i].(int)
+		y, yi := b[i].(int)
+		switch {
+		case xi && yi:
+			if c := cmp.Compare(x, y); c != 0 {
+				return c
+			}
+		case xi:
+			return -1
+		case yi:
+			return 1
+		default:
+			if c := cmp.Compare(fmt.Sprint(a[i]), fmt.Sprint(b[i])); c != 0 {
+				return c
+			}
+		}
+	}
+	return cmp.Compare(len(a), len(b))
 }
 
 func leaves(e *jsonschema.ValidationError, value any, out *[]SchemaError) {

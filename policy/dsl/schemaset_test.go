@@ -1,6 +1,8 @@
 package dsl
 
 import (
+	"encoding/json"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -76,5 +78,44 @@ func TestSchemaCacheIsBounded(t *testing.T) {
 	schemaCache.Unlock()
 	if n > maxCachedSchemas {
 		t.Fatalf("the cache holds %d schemas, more than %d", n, maxCachedSchemas)
+	}
+}
+
+// TestValidateErrorOrder: the validator visits properties in map order;
+// the errors come out ordered by instance path (then message), the same on
+// every run, so that messages that list the first few are stable.
+func TestValidateErrorOrder(t *testing.T) {
+	props := map[string]any{}
+	value := map[string]any{}
+	for _, k := range []string{"k", "c", "i", "a", "g", "e", "j", "b", "h", "d", "f"} {
+		props[k] = map[string]any{"type": "integer"}
+		value[k] = "x"
+	}
+	value["list"] = []any{"x", 1, "y"}
+	props["list"] = map[string]any{"type": "array", "items": map[string]any{"type": "integer"}}
+	text, err := json.Marshal(map[string]any{"type": "object", "required": []any{"zz"}, "properties": props})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var first []string
+	for run := range 20 {
+		errs, err := ValidateValue(value, string(text), "", true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, e := range errs {
+			got = append(got, FieldName(e.Path)+": "+e.Kind)
+		}
+		if run == 0 {
+			first = got
+			want := []string{"(Root): required", "a: invalid_type", "b: invalid_type", "c: invalid_type", "d: invalid_type", "e: invalid_type", "f: invalid_type",
+				"g: invalid_type", "h: invalid_type", "i: invalid_type", "j: invalid_type", "k: invalid_type", "list.0: invalid_type", "list.2: invalid_type"}
+			if !slices.Equal(got, want) {
+				t.Fatalf("errors in order\n got %q\nwant %q", got, want)
+			}
+		} else if !slices.Equal(got, first) {
+			t.Fatalf("run %d gave another order:\n%q\n%q", run, got, first)
+		}
 	}
 }

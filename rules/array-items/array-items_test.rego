@@ -1,5 +1,7 @@
 package specgate.rules["array-items_test"]
 
+import data.specgate.lib.correctness_test
+
 import data.specgate.lib.correctness
 import data.specgate.rules["array-items"] as rule
 
@@ -22,6 +24,6 @@ test_array_without_items_is_reported_on_type if {
 test_swagger_parameters_are_checked if {
 	p := {"name": "ids", "in": "query", "node": {"name": "ids", "in": "query", "type": "array"}, "source": ["paths", "/a", "get", "parameters", 0]}
 	op := {"path": "/a", "method": "get", "webhook": "", "callback": "", "source": ["paths", "/a", "get"], "node": {"parameters": [p.node]}}
-	vs := rule.violations with input as {"format": "swagger", "version": "2.0", "schemas": [], "schemasOfType": {}, "parameters": [p], "operations": [op], "webhooks": [], "callbacks": [], "pathItems": [], "document": {"paths": {"/a": {"get": op.node}}}}
+	vs := rule.violations with input as correctness_test.swagger_input({"format": "swagger", "version": "2.0", "schemas": [], "schemasOfType": {}, "parameters": [p], "operations": [op], "webhooks": [], "callbacks": [], "pathItems": [], "document": {"paths": {"/a": {"get": op.node}}}})
 	vs == {{"path": ["paths", "/a", "get", "parameters", 0, "type"], "message": `parameter "ids" of GET /a is of type array but has no items; say what the array holds`}}
 }

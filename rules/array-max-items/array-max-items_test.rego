@@ -1,10 +1,11 @@
 package specgate.rules["array-max-items_test"]
 
+import data.specgate.lib.security_test
 import data.specgate.rules["array-max-items"] as rule
 
 schema(source, node) := {"name": "", "node": node, "source": source}
 
-doc(schemas) := {"format": "openapi", "requestSchemas": schemas, "parameters": [], "operations": []}
+doc(schemas) := security_test.received_input({"format": "openapi", "requestSchemas": schemas, "parameters": [], "operations": []})
 
 test_unbounded_arrays if {
 	vs := rule.violations with input as doc([
@@ -28,9 +29,9 @@ test_bounded_or_read_only_arrays_pass if {
 
 test_items_of_a_parameter if {
 	p := {"name": "ids", "in": "query", "schemaSource": ["paths", "/a", "get", "parameters", 0, "schema"]}
-	vs := rule.violations with input as {"format": "openapi", "parameters": [p], "operations": [], "requestSchemas": [
+	vs := rule.violations with input as security_test.received_input({"format": "openapi", "parameters": [p], "operations": [], "requestSchemas": [
 		schema(["paths", "/a", "get", "parameters", 0, "schema"], {"type": "array"}),
 		schema(["paths", "/a", "get", "parameters", 0, "schema", "items"], {"type": "array", "maxItems": 3}),
-	]}
+	]})
 	vs == {{"path": ["paths", "/a", "get", "parameters", 0, "schema", "type"], "message": `query parameter "ids" is an array without maxItems`}}
 }

@@ -17,22 +17,12 @@ import data.specgate.lib.util
 # like themselves. Each has node, source and name ("" unless a named
 # schema). Rules go through this index rather than every schema: a large
 # API has tens of thousands of schemas and few with any one keyword.
-having(key) := array.concat(object.get(input.schemasWith, key, []), [s |
-	some s in _swagger_schemas
-	key in object.keys(s.node)
-]) if util.is_oas2
-
-else := object.get(input.schemasWith, key, [])
+having(key) := array.concat(object.get(input.schemasWith, key, []), object.get(input, ["swaggerValuesWith", key], []))
 
 # of_type(t) are the objects that hold schema keywords and whose type is
 # or lists t, from input.schemasOfType and, in Swagger 2.0, the parameters
-# and headers.
-of_type(t) := array.concat(object.get(input.schemasOfType, t, []), [s |
-	some s in _swagger_schemas
-	s.node.type == t
-]) if util.is_oas2
-
-else := object.get(input.schemasOfType, t, [])
+# and headers (input.swaggerValuesOfType).
+of_type(t) := array.concat(object.get(input.schemasOfType, t, []), object.get(input, ["swaggerValuesOfType", t], []))
 
 # index(schemas) builds input.schemasWith from a list of schemas, for tests.
 index(schemas) := {key: [s | some s in schemas; key in object.keys(s.node)] |
@@ -52,22 +42,6 @@ _type_names(node) := {node.type} if is_string(node.type)
 else := {t | some t in node.type} if is_array(node.type)
 
 else := set()
-
-_swagger_schemas := array.concat(
-	[{"node": p.node, "source": p.source, "name": ""} | some p in input.parameters],
-	array.concat(
-		[{"node": h.node, "source": h.source, "name": ""} |
-			some op in input.operations
-			some r in op.responses
-			some h in r.headers
-		],
-		[{"node": h, "source": ["responses", name, "headers", hname], "name": ""} |
-			some name, r in object.get(input.document, "responses", {})
-			some hname, h in object.get(r, "headers", {})
-			not health.is_ref(h)
-		],
-	),
-)
 
 # operations are the operations under paths, webhooks and callbacks, as an
 # array (a set would hash every operation's whole tree).

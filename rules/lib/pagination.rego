@@ -15,10 +15,18 @@ import data.specgate.lib.health
 # item) is one element: the views give each written parameter one value,
 # so the set keeps one copy.
 query_parameters(names) := {p |
+	some [name, p] in _query_parameters
+	name in names
+}
+
+# _query_parameters are [lower-case name, parameter] of the distinct query
+# parameters of operations under paths: built once, as a large API has
+# thousands of operations and few distinct query parameters.
+_query_parameters := {[lower(p.name), p] |
 	some op in input.operations
 	some p in op.parameters
 	p["in"] == "query"
-	lower(p.name) in names
+	is_string(p.name)
 }
 
 # size_names are the names (lower case) of the query parameters that set

@@ -23,43 +23,18 @@ has_type(node, t) if {
 	t in node.type
 }
 
-# received are the schema-like values the API receives: {node, source,
-# name}. They are the schemas that parameters and request bodies of
-# operations under paths reach (`input.requestSchemas`: not those under
-# `not` or `if`, which test values), plus, in Swagger 2.0, non-body and
-# formData parameters, which carry `type`, `maxLength` and the like
-# themselves. readOnly schemas are left out: clients do not send them. A
-# list: a Swagger parameter shared by several operations repeats, and
-# rules absorb that as identical violations.
-received := array.concat(
-	[s |
-		some s in input.requestSchemas
-		not s.node.readOnly
-	],
-	[{"node": p.node, "source": p.source, "name": ""} |
-		util.is_oas2
-		some op in input.operations
-		some p in _swagger_value_params(op)
-	],
-)
+# received are the schema-like values the API receives, each once: {node,
+# source, name}. They are the schemas that parameters and request bodies of
+# operations under paths reach (not those under `not` or `if`, which test
+# values) but readOnly ones, which clients do not send, plus, in Swagger
+# 2.0, the non-body parameters, which carry `type`, `maxLength` and the
+# like themselves. Built in Go (input.received).
+received := input.received
 
-# received_of groups `received` by the types their schemas declare
-# ("string", "integer", "number", "array", "object"; an OpenAPI 3.1 type
-# array counts for each of its types). Built once for every rule, it spares
-# each rule a type test on every value.
-received_of := {t: [pair[1] | some pair in _typed; pair[0] == t] | some t in {"string", "integer", "number", "array", "object"}}
-
-_typed := [[t, v] | some v in received; some t in _declared_types(v.node)]
-
-_declared_types(node) := [node.type] if is_string(node.type)
-
-else := node.type if is_array(node.type)
-
-else := []
-
-_swagger_value_params(op) := op.parameters if op.requestBody == null
-
-else := array.concat(op.parameters, op.requestBody.formData)
+# received_of groups `received` by the type names their schemas declare
+# ("string", "integer", ...; an OpenAPI 3.1 type array counts for each of
+# its types), so that a rule about strings visits strings only.
+received_of := input.receivedOfType
 
 # label names a schema ({node, source, name}, as in `received` or
 # input.schemas) for a message: `schema "Pet"`,

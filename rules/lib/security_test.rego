@@ -36,17 +36,6 @@ test_swagger_body_and_form_data if {
 	l2 == `formData parameter "file"`
 }
 
-test_received_skips_read_only_and_adds_swagger_parameters if {
-	p := {"name": "q", "in": "query", "node": {"type": "string"}, "source": ["paths", "/a", "get", "parameters", 0]}
-	doc := {
-		"format": "swagger",
-		"requestSchemas": [{"name": "A", "node": {"type": "string"}, "source": ["definitions", "A"]}, {"name": "", "node": {"readOnly": true}, "source": ["definitions", "A", "properties", "id"]}],
-		"operations": [{"parameters": [p], "requestBody": null}],
-	}
-	got := security.received with input as doc
-	{x.source | some x in got} == {["definitions", "A"], ["paths", "/a", "get", "parameters", 0]}
-}
-
 test_response_site if {
 	op := {"path": "/a", "method": "get", "webhook": "", "callback": "", "node": {"responses": {"404": {"$ref": "#/components/responses/Not~0Found~1Here"}}}}
 	shared := security.response_site(op, {"status": "404", "source": ["paths", "/a", "get", "responses", "404"]})
@@ -69,3 +58,32 @@ test_loopback_and_plain_http if {
 	not security.loopback("http://localhost.example.com")
 	not security.loopback("http://127.0.0.1.nip.io")
 }
+
+# received_input completes a test input with what policy.Input builds in
+# Go for `received` and `received_of`: the request schemas but readOnly
+# ones and, in Swagger 2.0, the non-body parameters of operations, each
+# once, indexed by type name. The tests of the rules that read them build
+# their input with it.
+received_input(doc) := object.union(doc, {"received": r, "receivedOfType": by_type}) if {
+	r := array.concat(
+		[s | some s in object.get(doc, "requestSchemas", []); not s.node.readOnly],
+		[{"node": p.node, "source": p.source, "name": ""} | some p in _test_params(doc)],
+	)
+	by_type := {t: [v | some v in r; t in _test_types(v.node)] | some v in r; some t in _test_types(v.node)}
+}
+
+_test_params(doc) := {p |
+	doc.format == "swagger"
+	some op in doc.operations
+	some p in array.concat(op.parameters, _test_form(op))
+}
+
+_test_form(op) := op.requestBody.formData if is_object(op.requestBody)
+
+else := []
+
+_test_types(node) := [node.type] if is_string(node.type)
+
+else := node.type if is_array(node.type)
+
+else := []

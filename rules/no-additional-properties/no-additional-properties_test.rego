@@ -1,10 +1,11 @@
 package specgate.rules["no-additional-properties_test"]
 
+import data.specgate.lib.security_test
 import data.specgate.rules["no-additional-properties"] as rule
 
 schema(name, node) := {"name": name, "node": node, "source": ["components", "schemas", name]}
 
-doc(schemas) := {"format": "openapi", "requestSchemas": schemas, "parameters": [], "operations": []}
+doc(schemas) := security_test.received_input({"format": "openapi", "requestSchemas": schemas, "parameters": [], "operations": []})
 
 test_free_form_objects if {
 	vs := rule.violations with input as doc([

@@ -1,10 +1,11 @@
 package specgate.rules["numeric-bounds_test"]
 
+import data.specgate.lib.security_test
 import data.specgate.rules["numeric-bounds"] as rule
 
 schema(name, node) := {"name": name, "node": node, "source": ["components", "schemas", name]}
 
-doc(schemas) := {"format": "openapi", "requestSchemas": schemas, "parameters": [], "operations": []}
+doc(schemas) := security_test.received_input({"format": "openapi", "requestSchemas": schemas, "parameters": [], "operations": []})
 
 messages(schemas) := {v.message | some v in vs} if {
 	vs := rule.violations with input as doc(schemas)

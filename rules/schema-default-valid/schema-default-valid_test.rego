@@ -1,5 +1,7 @@
 package specgate.rules["schema-default-valid_test"]
 
+import data.specgate.lib.correctness_test
+
 import data.specgate.lib.correctness
 import data.specgate.rules["schema-default-valid"] as rule
 
@@ -24,6 +26,6 @@ test_default_above_maximum if {
 
 test_swagger_parameters_are_schemas_without_their_own_keys if {
 	p := {"name": "limit", "in": "query", "node": {"name": "limit", "in": "query", "required": true, "type": "integer", "default": "ten"}, "source": ["parameters", "limit"]}
-	vs := rule.violations with input as {"format": "swagger", "version": "2.0", "schemas": [], "schemasWith": {}, "parameters": [p], "operations": [], "document": {}, "componentRefs": {}}
+	vs := rule.violations with input as correctness_test.swagger_input({"format": "swagger", "version": "2.0", "schemas": [], "schemasWith": {}, "parameters": [p], "operations": [], "document": {}, "componentRefs": {}})
 	vs == {{"path": ["parameters", "limit", "default"], "message": `the default "ten" of parameter "limit" does not match its schema: Invalid type. Expected: integer, given: string`}}
 }

@@ -1,10 +1,11 @@
 package specgate.rules["string-format-or-pattern_test"]
 
+import data.specgate.lib.security_test
 import data.specgate.rules["string-format-or-pattern"] as rule
 
 schema(name, node) := {"name": name, "node": node, "source": ["components", "schemas", name]}
 
-doc(schemas) := {"format": "openapi", "requestSchemas": schemas, "parameters": [], "operations": []}
+doc(schemas) := security_test.received_input({"format": "openapi", "requestSchemas": schemas, "parameters": [], "operations": []})
 
 test_unrestricted_strings if {
 	vs := rule.violations with input as doc([

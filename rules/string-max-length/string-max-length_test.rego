@@ -1,10 +1,11 @@
 package specgate.rules["string-max-length_test"]
 
+import data.specgate.lib.security_test
 import data.specgate.rules["string-max-length"] as rule
 
 schema(source, node, request) := {"name": "", "node": node, "source": source, "request": request}
 
-doc(schemas) := {"format": "openapi", "requestSchemas": [s | some s in schemas; s.request], "parameters": [], "operations": []}
+doc(schemas) := security_test.received_input({"format": "openapi", "requestSchemas": [s | some s in schemas; s.request], "parameters": [], "operations": []})
 
 test_unbounded_request_string if {
 	vs := rule.violations with input as doc([
@@ -37,10 +38,10 @@ test_response_only_and_read_only_strings_pass if {
 test_swagger_parameters if {
 	p := {"name": "q", "in": "query", "schema": {"type": "string"}, "node": {"type": "string"}, "source": ["paths", "/a", "get", "parameters", 0], "schemaSource": ["paths", "/a", "get", "parameters", 0]}
 	f := {"name": "note", "in": "formData", "node": {"type": "string"}, "source": ["paths", "/a", "post", "parameters", 0]}
-	vs := rule.violations with input as {"format": "swagger", "requestSchemas": [], "parameters": [p], "operations": [
+	vs := rule.violations with input as security_test.received_input({"format": "swagger", "requestSchemas": [], "parameters": [p], "operations": [
 		{"parameters": [p], "requestBody": null},
 		{"parameters": [], "requestBody": {"formData": [f]}},
-	]}
+	]})
 	vs == {
 		{"path": ["paths", "/a", "get", "parameters", 0, "type"], "message": `query parameter "q" is a string without maxLength`},
 		{"path": ["paths", "/a", "post", "parameters", 0, "type"], "message": `formData parameter "note" is a string without maxLength`},

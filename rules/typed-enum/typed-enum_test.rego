@@ -1,5 +1,7 @@
 package specgate.rules["typed-enum_test"]
 
+import data.specgate.lib.correctness_test
+
 import data.specgate.rules["typed-enum"] as rule
 
 import data.specgate.lib.correctness
@@ -46,6 +48,6 @@ test_unknown_types_are_left_alone if {
 
 test_swagger_parameters_are_checked if {
 	p := {"name": "limit", "in": "query", "node": {"name": "limit", "in": "query", "type": "integer", "enum": ["10"]}, "source": ["parameters", "limit"]}
-	vs := rule.violations with input as {"format": "swagger", "version": "2.0", "schemas": [], "schemasWith": {}, "parameters": [p], "operations": [], "webhooks": [], "callbacks": [], "pathItems": [], "document": {}}
+	vs := rule.violations with input as correctness_test.swagger_input({"format": "swagger", "version": "2.0", "schemas": [], "schemasWith": {}, "parameters": [p], "operations": [], "webhooks": [], "callbacks": [], "pathItems": [], "document": {}})
 	vs == {{"path": ["parameters", "limit", "enum", 0], "message": `enum value "10" of parameter "limit" is a string, but its type is integer`}}
 }
