@@ -102,6 +102,26 @@ func TestStylish(t *testing.T) {
 	}
 }
 
+// TestJSONIsTheReportIndented: the report written a diagnostic at a time
+// is byte for byte the whole report encoded and indented at once (with
+// and without diagnostics, with characters HTML would escape).
+func TestJSONIsTheReportIndented(t *testing.T) {
+	full := testRun(t)
+	empty := &reports.Run{Tool: full.Tool, Results: []linter.Result{{File: "a.yaml", Format: "OpenAPI 3.1.0"}}}
+	for name, run := range map[string]*reports.Run{"findings": full, "none": empty} {
+		var want bytes.Buffer
+		enc := json.NewEncoder(&want)
+		enc.SetIndent("", "  ")
+		enc.SetEscapeHTML(false)
+		if err := enc.Encode(reports.NewJSONReport(run)); err != nil {
+			t.Fatal(err)
+		}
+		if got := write(t, reports.WriteJSON, run); !bytes.Equal(got, want.Bytes()) {
+			t.Errorf("%s: WriteJSON wrote\n%s\nthe report indented is\n%s", name, got, want.Bytes())
+		}
+	}
+}
+
 func TestJSON(t *testing.T) {
 	var rep reports.JSONReport
 	if err := json.Unmarshal(write(t, reports.WriteJSON, testRun(t)), &rep); err != nil {

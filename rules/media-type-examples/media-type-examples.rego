@@ -100,13 +100,18 @@ _bodied(op, resp) if {
 
 # _needs_example holds for a media type with a structured schema (not a
 # scalar, not a file) that has no example of its own.
-_needs_example(mt) if {
-	is_object(mt.schema)
-	health.resolved(mt.schema)
-	s := health.deref(mt.schema)
+_needs_example(mt) if _lacks_example(mt.schema)
+
+# _lacks_example is computed once per schema (true or false, both kept by
+# OPA's function cache): many responses share a schema, and in Swagger 2.0
+# every media type a response produces has the response's schema.
+_lacks_example(schema) := true if {
+	is_object(schema)
+	health.resolved(schema)
+	s := health.deref(schema)
 	not _scalar(s)
 	not _schema_example(s)
-}
+} else := false
 
 # _scalar holds for a schema typed as strings, numbers, booleans or null
 # only, which includes files (format binary, contentEncoding).

@@ -86,6 +86,7 @@ _key(p) := [p["in"], lower(p.name)] if {
 violations contains util.violation(at, msg) if {
 	util.is_oas2
 	some op in input.operations
+	op.requestBody != null # the view has one for any body or formData parameter
 	bodies := [e | some e in _effective(op); e.param["in"] == "body"]
 	count(bodies) > 1
 	at := bodies[1].source
@@ -95,6 +96,7 @@ violations contains util.violation(at, msg) if {
 violations contains util.violation(form.source, msg) if {
 	util.is_oas2
 	some op in input.operations
+	op.requestBody != null
 	entries := _effective(op)
 	some body in entries
 	body.param["in"] == "body"

@@ -5,7 +5,7 @@ import data.specgate.rules["operation-parameters-unique"] as rule
 doc(format, paths) := {
 	"format": format, "version": "x",
 	"pathItems": [{"path": p, "node": item, "source": ["paths", p]} | some p, item in paths],
-	"operations": [{"path": p, "method": m, "webhook": "", "callback": "", "node": op, "source": ["paths", p, m]} |
+	"operations": [{"path": p, "method": m, "webhook": "", "callback": "", "node": op, "source": ["paths", p, m], "requestBody": _request_body(item, op)} |
 		some p, item in paths
 		some m, op in item
 		m != "parameters"
@@ -13,6 +13,13 @@ doc(format, paths) := {
 	"webhooks": [], "callbacks": [],
 	"document": {"paths": paths},
 }
+
+# _request_body stands for the view's request body, which Swagger 2.0
+# operations with a body or formData parameter have.
+_request_body(item, op) := {} if {
+	some p in array.concat(object.get(item, "parameters", []), object.get(op, "parameters", []))
+	p["in"] in {"body", "formData"}
+} else := null
 
 q(name) := {"name": name, "in": "query"}
 
