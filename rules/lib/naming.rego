@@ -20,28 +20,20 @@ is_camel_or_pascal(s) if regex.match(`^[a-zA-Z][a-zA-Z0-9]*$`, s)
 # words splits an identifier into its words at separators (anything but a
 # letter or a digit) and at case changes: "userAccounts", "user_accounts"
 # and "User-Accounts" all give two words. An acronym stays one word when a
-# capitalized word follows it ("HTTPServer" is "HTTP", "Server").
-words(s) := [w | some w in regex.split(`[^A-Za-z0-9]+`, _humps(s)); w != ""]
-
-_humps(s) := regex.replace(
-	regex.replace(s, `([a-z0-9])([A-Z])`, "${1} ${2}"),
-	`([A-Z]+)([A-Z][a-z]{2,})`, "${1} ${2}",
-)
+# capitalized word follows it ("HTTPServer" is "HTTP", "Server"). Written
+# in Go (specgate.words): the naming rules split every name of an API.
+words(s) := specgate.words(s)
 
 # Spellings of an identifier in each convention. They are suggestions: a
 # caller checks the result (a name starting with a digit has no camelCase
 # spelling, for instance).
-kebab(s) := concat("-", [lower(w) | some w in words(s)])
+kebab(s) := specgate.respell(s, "kebab")
 
-snake(s) := concat("_", [lower(w) | some w in words(s)])
+snake(s) := specgate.respell(s, "snake")
 
-camel(s) := concat("", [_camel_word(i, w) | some i, w in words(s)])
+camel(s) := specgate.respell(s, "camel")
 
-pascal(s) := concat("", [capitalize(w) | some w in words(s)])
-
-_camel_word(0, w) := lower(w)
-
-_camel_word(i, w) := capitalize(w) if i > 0
+pascal(s) := specgate.respell(s, "pascal")
 
 # capitalize upper-cases the first letter and lower-cases the rest.
 capitalize(w) := concat("", [upper(substring(w, 0, 1)), lower(substring(w, 1, -1))])

@@ -84,12 +84,10 @@ violations contains util.violation(array.concat(style.response_at(op, resp), ["s
 	some use in style.response_uses
 	op := use.op
 	resp := use.response
-	_bodied(op, resp)
 	count(resp.content) > 0
-	every mt in resp.content {
-		_needs_example(mt)
-		not _swagger_example(resp.node, mt.mediaType)
-	}
+	_needs_example(resp.content[0]) # every media type a response produces has its schema
+	_bodied(op, resp)
+	not _swagger_example(resp)
 	msg := sprintf("%s has no example", [style.response_name(op, resp)])
 }
 
@@ -143,7 +141,13 @@ _media_example(node) if _defined(node, "example")
 
 _media_example(node) if count(object.get(node, "examples", {})) > 0
 
-_swagger_example(node, media_type) if media_type in object.keys(object.get(node, "examples", {}))
+# _swagger_example holds when a response has an example for a media type
+# it produces.
+_swagger_example(resp) if {
+	examples := object.get(resp.node, "examples", {})
+	some mt in resp.content
+	_ = examples[mt.mediaType]
+}
 
 # _defined(obj, key) holds when obj has key, whatever its value (null and
 # false included).
