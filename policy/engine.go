@@ -2,19 +2,18 @@ package policy
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"runtime"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
 
 	"github.com/open-policy-agent/opa/v1/ast"
-	"github.com/open-policy-agent/opa/v1/rego"
+	"github.com/open-policy-agent/opa/v1/storage"
+	"github.com/open-policy-agent/opa/v1/storage/inmem"
 	"github.com/open-policy-agent/opa/v1/topdown"
 	"github.com/open-policy-agent/opa/v1/topdown/cache"
 )
@@ -32,9 +31,11 @@ type Violation struct {
 // Engine evaluates a fixed set of rules. It is compiled once and safe for
 // concurrent use.
 type Engine struct {
-	rules   []*Rule
-	queries []rego.PreparedEvalQuery // queries[i] gathers the violations of rules[i]
-	timeout time.Duration
+	rules    []*Rule
+	queries  []ast.Body // queries[i] gathers the violations of rules[i] (see ruleQuery)
+	compiler *ast.Compiler
+	store    storage.Store // empty: rules read the input only
+	timeout  time.Duration
 }
 
 // ErrTimeout is returned (wrapped) when an evaluation exceeds its time
@@ -113,24 +114,24 @@ func Compile(ctx context.Context, rules []*Rule, libs []*Source, timeout time.Du
 		}
 		cache.storeProgram(key, compiler.Modules)
 	}
-	e := &Engine{rules: rules, timeout: timeout, queries: make([]rego.PreparedEvalQuery, len(rules))}
+	e := &Engine{rules: rules, compiler: compiler, store: inmem.New(), timeout: timeout, queries: make([]ast.Body, len(rules))}
 	for i, r := range rules {
-		q, err := rego.New(
-			rego.Compiler(compiler),
-			rego.ParsedQuery(ast.NewBody(ast.NewExpr(ast.NewTerm(violationsRef(r.ID))))),
-			rego.Capabilities(caps),
-		).PrepareForEval(ctx)
-		if err != nil {
-			return nil, err
-		}
-		e.queries[i] = q
+		e.queries[i] = ruleQuery(r.ID)
 	}
 	return e, nil
 }
 
-// violationsRef is data.specgate.rules[id].violations.
-func violationsRef(id string) ast.Ref {
-	return ast.Ref{ast.DefaultRootDocument, ast.StringTerm("specgate"), ast.StringTerm("rules"), ast.StringTerm(id), ast.StringTerm("violations")}
+// resultVar is the variable a rule's query binds its violations to.
+var resultVar = ast.Var("violations")
+
+// ruleQuery is `violations = data.specgate.rules[id].violations`: a query
+// evaluated by topdown directly. Every rule would otherwise be a prepared
+// query of OPA's rego package, which compiles each query (a few
+// milliseconds for the rule set at every start) and converts every result
+// to Go values.
+func ruleQuery(id string) ast.Body {
+	ref := ast.Ref{ast.DefaultRootDocument, ast.StringTerm("specgate"), ast.StringTerm("rules"), ast.StringTerm(id), ast.StringTerm("violations")}
+	return ast.NewBody(ast.Equality.Expr(ast.NewTerm(resultVar), ast.NewTerm(ref)))
 }
 
 // maxWorkers bounds the number of rules evaluated at once.
@@ -221,20 +222,28 @@ func (e *Engine) Eval(ctx context.Context, input ast.Value) ([]Violation, error)
 	ctx = context.WithValue(ctx, stateKey{}, newEvalState())
 	ctx, stop := context.WithCancelCause(ctx)
 	defer stop(nil)
+	// Queries check their Cancel, not the context: cancel them all when
+	// the context ends (the time limit, or a rule's error).
+	cancel := topdown.NewCancel()
+	context.AfterFunc(ctx, cancel.Cancel)
 	var next atomic.Int64
 	var wg sync.WaitGroup
 	for range min(runtime.GOMAXPROCS(0), maxWorkers, len(todo)) {
 		wg.Go(func() {
-			own := newWorkerValues(values)
+			txn, err := e.store.NewTransaction(ctx)
+			if err != nil {
+				stop(err)
+				return
+			}
+			defer e.store.Abort(ctx, txn)
+			run := &ruleRun{engine: e, input: ast.NewTerm(input), txn: txn, cancel: cancel, schemas: schemas, values: newWorkerValues(values)}
 			for {
 				n := int(next.Add(1)) - 1
 				if n >= len(todo) || ctx.Err() != nil {
 					return
 				}
 				i := todo[n]
-				var err error
-				results[i], err = e.evalRule(ctx, i, input, schemas, own)
-				if err != nil {
+				if results[i], err = run.eval(ctx, i); err != nil {
 					stop(err)
 					return
 				}
@@ -282,53 +291,80 @@ func inputFormats(input ast.Value) []string {
 	return out
 }
 
-func (e *Engine) evalRule(ctx context.Context, i int, input ast.Value, schemas cache.InterQueryValueCache, values topdown.VirtualCache) ([]Violation, error) {
-	rs, err := e.queries[i].Eval(ctx, rego.EvalParsedInput(input), rego.EvalInterQueryBuiltinValueCache(schemas), rego.EvalVirtualCache(values))
-	if err != nil {
+// ruleRun is what a worker evaluates its rules with.
+type ruleRun struct {
+	engine  *Engine
+	input   *ast.Term
+	txn     storage.Transaction
+	cancel  topdown.Cancel
+	schemas cache.InterQueryValueCache
+	values  topdown.VirtualCache
+}
+
+func (r *ruleRun) eval(ctx context.Context, i int) ([]Violation, error) {
+	e := r.engine
+	rs, err := topdown.NewQuery(e.queries[i]).
+		WithCompiler(e.compiler).
+		WithStore(e.store).
+		WithTransaction(r.txn).
+		WithInput(r.input).
+		WithCancel(r.cancel).
+		WithInterQueryBuiltinValueCache(r.schemas).
+		WithVirtualCache(r.values).
+		Run(ctx)
+	if err != nil || len(rs) == 0 {
 		return nil, err
 	}
-	if len(rs) == 0 || len(rs[0].Expressions) == 0 {
-		return nil, nil
-	}
-	set, ok := rs[0].Expressions[0].Value.([]any)
-	if !ok {
-		return nil, fmt.Errorf("internal error: rule %s: unexpected result %T", e.rules[i].ID, rs[0].Expressions[0].Value)
-	}
 	id := e.rules[i].ID
-	out := make([]Violation, 0, len(set))
-	for _, v := range set {
-		out = append(out, decodeViolation(id, v))
+	set, ok := rs[0][resultVar].Value.(ast.Set)
+	if !ok {
+		return []Violation{{Rule: id, Message: fmt.Sprintf("rule %s returned violations that are not a set: %v", id, rs[0][resultVar])}}, nil
 	}
+	out := make([]Violation, 0, set.Len())
+	set.Foreach(func(v *ast.Term) { out = append(out, decodeViolation(id, v.Value)) })
 	return out, nil
 }
 
 // decodeViolation reads {"path": [...], "message": "...", "file"?: "..."}.
 // A malformed violation is kept, with a message saying what is wrong with
 // it, rather than dropped.
-func decodeViolation(id string, v any) Violation {
+func decodeViolation(id string, v ast.Value) Violation {
 	out := Violation{Rule: id}
-	obj, ok := v.(map[string]any)
+	obj, ok := v.(ast.Object)
 	if !ok {
 		out.Message = fmt.Sprintf("rule %s returned a violation that is not an object: %v", id, v)
 		return out
 	}
-	out.Message, _ = obj["message"].(string)
+	str := func(key string) string {
+		if t := obj.Get(ast.InternedTerm(key)); t != nil {
+			if s, ok := t.Value.(ast.String); ok {
+				return string(s)
+			}
+		}
+		return ""
+	}
+	out.Message, out.File = str("message"), str("file")
 	if out.Message == "" {
 		out.Message = fmt.Sprintf("rule %s returned a violation without a message", id)
 	}
-	out.File, _ = obj["file"].(string)
-	raw, _ := obj["path"].([]any)
-	out.Path = make([]any, 0, len(raw))
-	for _, seg := range raw {
-		switch s := seg.(type) {
-		case string:
-			out.Path = append(out.Path, s)
-		case json.Number:
-			if i, err := strconv.Atoi(string(s)); err == nil {
-				out.Path = append(out.Path, i)
+	out.Path = []any{}
+	t := obj.Get(ast.InternedTerm("path"))
+	if t == nil {
+		return out
+	}
+	raw, ok := t.Value.(*ast.Array)
+	if !ok {
+		return out
+	}
+	out.Path = make([]any, 0, raw.Len())
+	for i := range raw.Len() {
+		switch s := raw.Elem(i).Value.(type) {
+		case ast.String:
+			out.Path = append(out.Path, string(s))
+		case ast.Number:
+			if n, ok := s.Int(); ok {
+				out.Path = append(out.Path, n)
 			}
-		case float64:
-			out.Path = append(out.Path, int(s))
 		}
 	}
 	return out

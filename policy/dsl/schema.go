@@ -257,6 +257,10 @@ func comparePaths(a, b []any) int {
 
 func leaves(e *jsonschema.ValidationError, value any, out *[]SchemaError) {
 	if len(e.Causes) == 0 {
+		if k, ok := e.ErrorKind.(*kind.AdditionalProperties); ok {
+			// Listed in map order by the validator.
+			slices.Sort(k.Properties)
+		}
 		msg := e.ErrorKind.LocalizedString(english)
 		se := SchemaError{Message: msg, Path: instancePath(value, e.InstanceLocation), Desc: msg}
 		switch k := e.ErrorKind.(type) {

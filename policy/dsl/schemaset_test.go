@@ -93,6 +93,9 @@ func TestValidateErrorOrder(t *testing.T) {
 	}
 	value["list"] = []any{"x", 1, "y"}
 	props["list"] = map[string]any{"type": "array", "items": map[string]any{"type": "integer"}}
+	value["list"] = []any{"x", 1, "y"}
+	value["extra"] = map[string]any{"q": 1, "p": 2, "r": 3, "o": 4}
+	props["extra"] = map[string]any{"type": "object", "additionalProperties": false}
 	text, err := json.Marshal(map[string]any{"type": "object", "required": []any{"zz"}, "properties": props})
 	if err != nil {
 		t.Fatal(err)
@@ -106,11 +109,15 @@ func TestValidateErrorOrder(t *testing.T) {
 		var got []string
 		for _, e := range errs {
 			got = append(got, FieldName(e.Path)+": "+e.Kind)
+			if e.Kind == "additional_property_not_allowed" {
+				got = append(got, e.Desc, e.Message)
+			}
 		}
 		if run == 0 {
 			first = got
-			want := []string{"(Root): required", "a: invalid_type", "b: invalid_type", "c: invalid_type", "d: invalid_type", "e: invalid_type", "f: invalid_type",
-				"g: invalid_type", "h: invalid_type", "i: invalid_type", "j: invalid_type", "k: invalid_type", "list.0: invalid_type", "list.2: invalid_type"}
+			want := []string{"(Root): required", "a: invalid_type", "b: invalid_type", "c: invalid_type", "d: invalid_type", "e: invalid_type",
+				"extra: additional_property_not_allowed", "Additional property o, p, q, r is not allowed", "additional properties 'o', 'p', 'q', 'r' not allowed",
+				"f: invalid_type", "g: invalid_type", "h: invalid_type", "i: invalid_type", "j: invalid_type", "k: invalid_type", "list.0: invalid_type", "list.2: invalid_type"}
 			if !slices.Equal(got, want) {
 				t.Fatalf("errors in order\n got %q\nwant %q", got, want)
 			}
