@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/open-policy-agent/opa/v1/ast"
 
@@ -18,19 +19,30 @@ import (
 // docs/input.md. Views share the converted values of the raw document, so
 // a schema that appears in the raw tree and in input.schemas is one value.
 func Input(doc *spec.Document) ast.Value {
-	c := &converter{terms: map[*spec.Node]*ast.Term{}, keys: map[string]*ast.Term{}, values: map[string]*ast.Term{}, numbers: map[string]*ast.Term{},
-		params: map[*spec.Parameter]*ast.Term{}}
-	v := doc.Views()
+	// What needs no converted node (the views, the $refs and the prose,
+	// which are strings and paths) is built on another core while the
+	// document is converted, with interned strings of its own.
+	var v *spec.Views
+	var refs, refsTo, prose *ast.Term
+	var proseText string
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		v = doc.Views()
+		side := newConverter()
+		refs, refsTo = side.refs(doc)
+		prose, proseText = side.prose(doc)
+	})
+	c := newConverter()
+	document := c.node(doc.Root.Root)
+	wg.Wait()
 	schemas, schemasWith, schemasOfType := c.schemas(v.Schemas)
 	received, receivedOfType := c.received(doc, v, schemas)
 	swaggerValues, swaggerValuesWith, swaggerValuesOfType := c.swaggerValues(doc, v)
-	refs, refsTo := c.refs(doc)
-	prose, proseText := c.prose(doc)
 	obj := []([2]*ast.Term){
 		c.kv("format", c.str(string(doc.Format))),
 		c.kv("version", c.str(doc.Version)),
 		c.kv("formats", c.strs(doc.FormatTags())),
-		c.kv("document", c.node(doc.Root.Root)),
+		c.kv("document", document),
 		c.kv("pathItems", c.pathItems(v.PathItems)),
 		c.kv("operations", c.operations(v.Operations)),
 		c.kv("webhooks", c.operations(v.Webhooks)),
@@ -72,6 +84,11 @@ type converter struct {
 	numbers map[string]*ast.Term     // interned numbers
 	indices []*ast.Term              // interned small array indices
 	params  map[*spec.Parameter]*ast.Term
+}
+
+func newConverter() *converter {
+	return &converter{terms: map[*spec.Node]*ast.Term{}, keys: map[string]*ast.Term{}, values: map[string]*ast.Term{}, numbers: map[string]*ast.Term{},
+		params: map[*spec.Parameter]*ast.Term{}}
 }
 
 func (c *converter) key(k string) *ast.Term {
