@@ -92,6 +92,9 @@ func runLint(c *cli.Context, env Env) error {
 	gcPercent := debug.SetGCPercent(400)
 	defer debug.SetGCPercent(gcPercent)
 	loader := newLoader(c, env)
+	start := time.Now()
+	names, expandErrs := spec.Expand(c.Args().Slice())
+	pre := preload(c.Context, loader, names)
 	cache := policy.OpenCache(policy.DefaultCacheDir(env.Getenv))
 	setup, err := rulesets.Load(rulesets.Options{
 		Cache:                cache,
@@ -117,14 +120,12 @@ func runLint(c *cli.Context, env Env) error {
 		}
 	}
 
-	start := time.Now()
 	l, err := linter.New(c.Context, linter.Options{Registry: reg, Severities: sevs, Overrides: setup.Overrides, Loader: loader, Timeout: c.Duration("timeout"), Cache: cache})
 	debug.SetGCPercent(gcPercent)
 	if err != nil {
 		return exitf(ExitUsage, "%v", err)
 	}
-	names, expandErrs := spec.Expand(c.Args().Slice())
-	results, operations := lintInputs(c.Context, l, loader, names, newProgressBar(env, len(names)), hasFormat(outs, "html"))
+	results, operations := lintInputs(c.Context, l, loader, pre, names, newProgressBar(env, len(names)), hasFormat(outs, "html"))
 	for _, e := range expandErrs {
 		results = append(results, linter.Result{File: inputName(e), Err: e,
 			Diagnostics: []linter.Diagnostic{{RuleID: linter.LoadErrorRule, Severity: policy.Error, Message: inputMessage(e), File: inputName(e)}}})

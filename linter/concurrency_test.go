@@ -176,7 +176,7 @@ violations contains {"path": [], "message": "never"} if {
 		}
 		d := r.Diagnostics[0]
 		if !errors.Is(r.Err, policy.ErrTimeout) || d.Severity != policy.Error || d.File != slow || d.Range.Start != (spec.Pos{Line: 1, Col: 1}) ||
-			!strings.Contains(d.Message, "rule evaluation exceeded its time limit (5s): no results are reported for this file, raise --timeout to lint it fully") {
+			!strings.Contains(d.Message, "rule evaluation exceeded its time limit (5s) while running explode: no results are reported for this file, raise --timeout to lint it fully") {
 			t.Errorf("%s: err %v, diagnostic %+v", r.File, r.Err, d)
 		}
 		if r.Format != "OpenAPI 3.0.3" {

@@ -85,8 +85,7 @@ func Capabilities() *ast.Capabilities {
 }
 
 // Compile builds an engine for rules (with the registry's libraries): one
-// compiled program, with one prepared query per rule gathering its
-// violations. With a cache, a rule set compiled before is read back
+// compiled program, with one query per rule gathering its violations. With a cache, a rule set compiled before is read back
 // instead of being parsed and compiled again.
 func Compile(ctx context.Context, rules []*Rule, libs []*Source, timeout time.Duration, cache *Cache) (*Engine, error) {
 	sources := make([]*Source, 0, len(libs)+len(rules))
@@ -228,7 +227,9 @@ func (e *Engine) Eval(ctx context.Context, input ast.Value) ([]Violation, error)
 	context.AfterFunc(ctx, cancel.Cancel)
 	var next atomic.Int64
 	var wg sync.WaitGroup
-	for range min(runtime.GOMAXPROCS(0), maxWorkers, len(todo)) {
+	workers := min(runtime.GOMAXPROCS(0), maxWorkers, len(todo))
+	running := make([]int, workers) // 1 + the rule each worker evaluates; 0 between rules
+	for w := range workers {
 		wg.Go(func() {
 			txn, err := e.store.NewTransaction(ctx)
 			if err != nil {
@@ -243,10 +244,12 @@ func (e *Engine) Eval(ctx context.Context, input ast.Value) ([]Violation, error)
 					return
 				}
 				i := todo[n]
+				running[w] = i + 1
 				if results[i], err = run.eval(ctx, i); err != nil {
 					stop(err)
 					return
 				}
+				running[w] = 0
 			}
 		})
 	}
@@ -254,7 +257,18 @@ func (e *Engine) Eval(ctx context.Context, input ast.Value) ([]Violation, error)
 	if err := context.Cause(ctx); err != nil {
 		var te *topdown.Error
 		if errors.Is(err, context.DeadlineExceeded) || (errors.As(err, &te) && te.Code == topdown.CancelErr) {
-			return nil, fmt.Errorf("%w (%s)", ErrTimeout, e.timeout)
+			// The rules a worker was still in when the time ran out.
+			var stopped []string
+			for _, r := range running {
+				if r > 0 {
+					stopped = append(stopped, e.rules[r-1].ID)
+				}
+			}
+			slices.Sort(stopped)
+			if len(stopped) == 0 {
+				return nil, fmt.Errorf("%w (%s)", ErrTimeout, e.timeout)
+			}
+			return nil, fmt.Errorf("%w (%s) while running %s", ErrTimeout, e.timeout, strings.Join(stopped, ", "))
 		}
 		return nil, err
 	}
@@ -274,12 +288,8 @@ func inputFormats(input ast.Value) []string {
 	if !ok {
 		return nil
 	}
-	t := obj.Get(ast.InternedTerm("formats"))
-	if t == nil {
-		return nil
-	}
-	arr, ok := t.Value.(*ast.Array)
-	if !ok {
+	arr := arrayField(obj, "formats")
+	if arr == nil {
 		return nil
 	}
 	out := make([]string, 0, arr.Len())
@@ -289,6 +299,16 @@ func inputFormats(input ast.Value) []string {
 		}
 	}
 	return out
+}
+
+// arrayField is obj[key] when it is an array, else nil.
+func arrayField(obj ast.Object, key string) *ast.Array {
+	if t := obj.Get(ast.InternedTerm(key)); t != nil {
+		if arr, ok := t.Value.(*ast.Array); ok {
+			return arr
+		}
+	}
+	return nil
 }
 
 // ruleRun is what a worker evaluates its rules with.
@@ -316,12 +336,16 @@ func (r *ruleRun) eval(ctx context.Context, i int) ([]Violation, error) {
 		return nil, err
 	}
 	id := e.rules[i].ID
-	set, ok := rs[0][resultVar].Value.(ast.Set)
-	if !ok {
-		return []Violation{{Rule: id, Message: fmt.Sprintf("rule %s returned violations that are not a set: %v", id, rs[0][resultVar])}}, nil
+	var out []Violation
+	add := func(v *ast.Term) { out = append(out, decodeViolation(id, v.Value)) }
+	switch vs := rs[0][resultVar].Value.(type) {
+	case ast.Set:
+		vs.Foreach(add)
+	case *ast.Array: // violations := [...]
+		vs.Foreach(add)
+	default:
+		return []Violation{{Rule: id, Message: fmt.Sprintf("rule %s: violations is not a set but %s", id, ast.ValueName(vs))}}, nil
 	}
-	out := make([]Violation, 0, set.Len())
-	set.Foreach(func(v *ast.Term) { out = append(out, decodeViolation(id, v.Value)) })
 	return out, nil
 }
 
@@ -348,12 +372,8 @@ func decodeViolation(id string, v ast.Value) Violation {
 		out.Message = fmt.Sprintf("rule %s returned a violation without a message", id)
 	}
 	out.Path = []any{}
-	t := obj.Get(ast.InternedTerm("path"))
-	if t == nil {
-		return out
-	}
-	raw, ok := t.Value.(*ast.Array)
-	if !ok {
+	raw := arrayField(obj, "path")
+	if raw == nil {
 		return out
 	}
 	out.Path = make([]any, 0, raw.Len())

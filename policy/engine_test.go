@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -127,6 +128,9 @@ func TestTimeoutIsAnError(t *testing.T) {
 	vs, err := e.Eval(context.Background(), policy.Input(load(t, api)))
 	if !errors.Is(err, policy.ErrTimeout) {
 		t.Fatalf("err = %v, violations = %d; want ErrTimeout", err, len(vs))
+	}
+	if want := "rule evaluation exceeded its time limit (50ms) while running slow"; err.Error() != want {
+		t.Errorf("err = %q, want %q", err, want)
 	}
 	if vs != nil {
 		t.Errorf("a timed-out evaluation returned partial results: %v", vs)
@@ -440,5 +444,30 @@ func TestRulesShareLibraryValues(t *testing.T) {
 				t.Fatalf("%s reported %q, want %q", v.Rule, v.Message, want)
 			}
 		}
+	}
+}
+
+// TestViolationsOfOtherShapes: a rule whose violations is an array reports
+// each element; one whose violations is neither a set nor an array reports
+// that, rather than nothing.
+func TestViolationsOfOtherShapes(t *testing.T) {
+	e, err := compile(t, 0,
+		rule("listed", `violations := [{"path": ["info"], "message": "one"}, {"path": ["paths"], "message": "two"}]`),
+		rule("scalar", `violations := 3`),
+	)
+	if err != nil {
+		t.Fatal(err)
+	}
+	vs, err := e.Eval(context.Background(), policy.Input(load(t, api)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, v := range vs {
+		got = append(got, v.Rule+": "+v.Message)
+	}
+	want := []string{"listed: one", "listed: two", "scalar: rule scalar: violations is not a set but number"}
+	if !slices.Equal(got, want) {
+		t.Errorf("got %q, want %q", got, want)
 	}
 }

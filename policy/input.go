@@ -341,8 +341,8 @@ func (c *converter) received(doc *spec.Document, v *spec.Views, schemas []*ast.T
 // swaggerValues lists, for a Swagger 2.0 document, the objects other than
 // schemas that hold schema keywords (type, enum, items, maxLength, ...):
 // every non-body parameter, and the response headers of operations under
-// paths and of the document's reusable responses, each once, as
-// {node, source, name: ""}. byKey and byType index them as schemasWith
+// paths (where the views place them) and of the document's reusable
+// responses, each place once, as {node, source, name: ""}. byKey and byType index them as schemasWith
 // and schemasOfType do schemas (by `type` only when a string: Swagger
 // has no type lists).
 func (c *converter) swaggerValues(doc *spec.Document, v *spec.Views) (items, byKey, byType *ast.Term) {

@@ -125,3 +125,70 @@ definitions:
 		}
 	}
 }
+
+// TestInputSwaggerValues checks input.swaggerValues and its indexes: the
+// Swagger 2.0 objects that carry schema keywords themselves (non-body
+// parameters, response headers of operations, where the views place them,
+// and of reusable responses), each place once, and nothing for OpenAPI 3.
+func TestInputSwaggerValues(t *testing.T) {
+	doc := load(t, `swagger: "2.0"
+info: {title: T, version: "1"}
+parameters:
+  limit: {name: limit, in: query, type: integer, maximum: 10}
+responses:
+  Limited:
+    description: too many
+    headers:
+      Retry-After: {type: integer}
+paths:
+  /a:
+    get:
+      parameters: [{$ref: '#/parameters/limit'}, {name: tag, in: query, type: string, enum: [x]}]
+      responses:
+        "200": {description: ok, headers: {X-Total: {type: integer}}}
+        "429": {$ref: '#/responses/Limited'}
+    post:
+      parameters: [{$ref: '#/parameters/limit'}, {name: body, in: body, schema: {type: object}}]
+      responses:
+        "429": {$ref: '#/responses/Limited'}
+`)
+	in := policy.Input(doc).(ast.Object)
+	sources := func(v *ast.Term) []string {
+		var out []string
+		if v == nil {
+			return nil
+		}
+		arr := v.Value.(*ast.Array)
+		for i := range arr.Len() {
+			out = append(out, arr.Elem(i).Value.(ast.Object).Get(ast.StringTerm("source")).String())
+		}
+		return out
+	}
+	want := []string{
+		`["parameters", "limit"]`,
+		`["paths", "/a", "get", "parameters", 1]`,
+		`["paths", "/a", "get", "responses", "200", "headers", "X-Total"]`,
+		`["paths", "/a", "get", "responses", "429", "headers", "Retry-After"]`,
+		`["paths", "/a", "post", "responses", "429", "headers", "Retry-After"]`,
+		`["responses", "Limited", "headers", "Retry-After"]`,
+	}
+	if got := sources(in.Get(ast.StringTerm("swaggerValues"))); !slices.Equal(got, want) {
+		t.Errorf("swaggerValues:\n got %q\nwant %q", got, want)
+	}
+	with := in.Get(ast.StringTerm("swaggerValuesWith")).Value.(ast.Object)
+	if got := sources(with.Get(ast.StringTerm("enum"))); !slices.Equal(got, want[1:2]) {
+		t.Errorf("swaggerValuesWith.enum = %q", got)
+	}
+	if got := sources(with.Get(ast.StringTerm("maximum"))); !slices.Equal(got, want[:1]) {
+		t.Errorf("swaggerValuesWith.maximum = %q", got)
+	}
+	byType := in.Get(ast.StringTerm("swaggerValuesOfType")).Value.(ast.Object)
+	if got := sources(byType.Get(ast.StringTerm("integer"))); !slices.Equal(got, []string{want[0], want[2], want[3], want[4], want[5]}) {
+		t.Errorf("swaggerValuesOfType.integer = %q", got)
+	}
+
+	oas := policy.Input(load(t, "openapi: 3.0.3\ninfo: {title: T, version: \"1\"}\npaths: {}\ncomponents:\n  parameters:\n    p: {name: p, in: query, schema: {type: string}}\n")).(ast.Object)
+	if n := oas.Get(ast.StringTerm("swaggerValues")).Value.(*ast.Array).Len(); n != 0 {
+		t.Errorf("an OpenAPI 3 document has %d swaggerValues", n)
+	}
+}

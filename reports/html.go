@@ -6,6 +6,7 @@ import (
 	"io"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/specgate/specgate/linter"
 	"github.com/specgate/specgate/policy"
@@ -14,7 +15,11 @@ import (
 //go:embed html.tmpl
 var htmlSource string
 
-var htmlTemplate = template.Must(template.New("report").Parse(htmlSource))
+// htmlTemplate is parsed on first use, not at start-up, which every
+// command would pay.
+var htmlTemplate = sync.OnceValue(func() *template.Template {
+	return template.Must(template.New("report").Parse(htmlSource))
+})
 
 type (
 	htmlPage struct {
@@ -116,7 +121,7 @@ func WriteHTML(w io.Writer, run *Run) error {
 		}
 		page.Rules = append(page.Rules, hr)
 	}
-	return htmlTemplate.Execute(w, page)
+	return htmlTemplate().Execute(w, page)
 }
 
 func operationRows(ops []Operation, ds []linter.Diagnostic) []htmlOperationRow {

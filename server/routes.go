@@ -11,6 +11,7 @@ import (
 	"path"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -237,13 +238,17 @@ type docsAsset struct {
 }
 
 // docsAssets are the files under /api-docs/, by name; "" is the page.
-var docsAssets = map[string]docsAsset{
-	"":                     loadAsset("swaggerui/index.html", "text/html; charset=utf-8"),
-	"init.js":              loadAsset("swaggerui/init.js", "text/javascript; charset=utf-8"),
-	"swagger-ui-bundle.js": loadAsset("swaggerui/swagger-ui-bundle.js", "text/javascript; charset=utf-8"),
-	"swagger-ui.css":       loadAsset("swaggerui/swagger-ui.css", "text/css; charset=utf-8"),
-	"openapi.json":         loadAsset("openapi.json", "application/json"),
-}
+// They are read and hashed on first use: at start-up they would cost
+// every command (`lint` in a pre-commit hook too) a few milliseconds.
+var docsAssets = sync.OnceValue(func() map[string]docsAsset {
+	return map[string]docsAsset{
+		"":                     loadAsset("swaggerui/index.html", "text/html; charset=utf-8"),
+		"init.js":              loadAsset("swaggerui/init.js", "text/javascript; charset=utf-8"),
+		"swagger-ui-bundle.js": loadAsset("swaggerui/swagger-ui-bundle.js", "text/javascript; charset=utf-8"),
+		"swagger-ui.css":       loadAsset("swaggerui/swagger-ui.css", "text/css; charset=utf-8"),
+		"openapi.json":         loadAsset("openapi.json", "application/json"),
+	}
+})
 
 func loadAsset(name, contentType string) docsAsset {
 	data, err := docsFS.ReadFile(name)
@@ -255,7 +260,7 @@ func loadAsset(name, contentType string) docsAsset {
 }
 
 // OpenAPI returns the server's OpenAPI description.
-func OpenAPI() []byte { return slices.Clone(docsAssets["openapi.json"].data) }
+func OpenAPI() []byte { return slices.Clone(docsAssets()["openapi.json"].data) }
 
 // docsPolicy keeps the documentation page to the server's own resources.
 const docsPolicy = "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; " +
@@ -269,7 +274,7 @@ func serveDocsFile(w http.ResponseWriter, r *http.Request) {
 		http.Redirect(w, r, "../api-docs", http.StatusMovedPermanently)
 		return
 	}
-	if _, ok := docsAssets[name]; !ok || path.Base(name) != name {
+	if _, ok := docsAssets()[name]; !ok || path.Base(name) != name {
 		notFound(w, r)
 		return
 	}
@@ -277,7 +282,7 @@ func serveDocsFile(w http.ResponseWriter, r *http.Request) {
 }
 
 func serveAsset(w http.ResponseWriter, r *http.Request, name string) {
-	a := docsAssets[name]
+	a := docsAssets()[name]
 	h := w.Header()
 	h.Set("Content-Type", a.contentType)
 	h.Set("ETag", a.etag)
