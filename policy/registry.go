@@ -1,8 +1,9 @@
 // Package policy runs rules written in Rego over specifications in an
 // embedded OPA engine: it reads the rule registry from the rules' METADATA
-// annotations, compiles the enabled rules once into a single prepared query
-// with sandboxed capabilities, builds the OPA input from a spec.Document,
-// and evaluates it into violations {rule, path, message}.
+// annotations, compiles the enabled rules once into one program with
+// sandboxed capabilities, builds the OPA input from a spec.Document, and
+// evaluates every rule on it (in parallel, sharing library values) into
+// violations {rule, path, message}.
 package policy
 
 import (
