@@ -395,9 +395,9 @@ func decodeViolation(id string, v ast.Value) Violation {
 // need (say, every schema the API receives) is computed once: by the
 // first rule to reach it, or by two at once if they reach it at the same
 // time. Values depend on the input and the rules only, which every rule's
-// query shares. OPA caches a rule's first value as
-// soon as one body yields it (a conflicting second value aborts the
-// evaluation), so a value read from here is final.
+// query shares. OPA caches a rule's first value as soon as one body yields
+// it (a conflicting second value aborts the evaluation), so a value read
+// from here is final.
 type sharedValues struct {
 	mu    sync.RWMutex
 	cache topdown.VirtualCache
