@@ -10,10 +10,12 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/open-policy-agent/opa/v1/ast"
 	"github.com/urfave/cli/v2"
 	"golang.org/x/term"
 
 	"github.com/specgate/specgate/linter"
+	"github.com/specgate/specgate/policy"
 	"github.com/specgate/specgate/reports"
 	"github.com/specgate/specgate/spec"
 )
@@ -176,7 +178,7 @@ func lintInputs(ctx context.Context, l *linter.Linter, loader *spec.Loader, pre 
 }
 
 func lintInput(ctx context.Context, l *linter.Linter, loader *spec.Loader, pre *preloaded, name string, operations bool) (linter.Result, []reports.Operation) {
-	doc, ok := pre.take(name)
+	doc, input, ok := pre.take(name)
 	if !ok {
 		if !operations || name == "-" {
 			return l.LintFile(ctx, name), nil
@@ -187,22 +189,28 @@ func lintInput(ctx context.Context, l *linter.Linter, loader *spec.Loader, pre *
 		// LintFile reports the load error exactly as lint always does.
 		return l.LintFile(ctx, name), nil
 	}
-	if !operations {
-		return l.LintDocument(ctx, doc), nil
+	if input == nil {
+		input = policy.Input(doc)
 	}
-	return l.LintDocument(ctx, doc), reports.OperationsOf(doc)
+	res := l.LintInput(ctx, doc, input)
+	if !operations {
+		return res, nil
+	}
+	return res, reports.OperationsOf(doc)
 }
 
-// preloaded is a spec read while the rules load.
+// preloaded is a spec read, and its OPA input built, while the rules load.
 type preloaded struct {
-	name string
-	done chan struct{}
-	doc  *spec.Document // nil when it did not load
+	name  string
+	done  chan struct{}
+	doc   *spec.Document // nil when it did not load
+	input ast.Value
 }
 
 // preload starts reading the only input of a run (not standard input)
-// while the rules load: on a large spec each takes from tens to hundreds
-// of milliseconds, on one core. Nil when there is nothing to preload.
+// and building its OPA input while the rules load: on a large spec each
+// takes from tens to hundreds of milliseconds, on one core. Nil when there
+// is nothing to preload.
 func preload(ctx context.Context, loader *spec.Loader, names []string) *preloaded {
 	if len(names) != 1 || names[0] == "-" {
 		return nil
@@ -210,19 +218,21 @@ func preload(ctx context.Context, loader *spec.Loader, names []string) *preloade
 	p := &preloaded{name: names[0], done: make(chan struct{})}
 	go func() {
 		defer close(p.done)
-		p.doc, _ = loader.Load(ctx, p.name)
+		if p.doc, _ = loader.Load(ctx, p.name); p.doc != nil {
+			p.input = policy.Input(p.doc)
+		}
 	}()
 	return p
 }
 
-// take waits for the preloaded spec of name; false when name was not
-// preloaded. The document is nil when it did not load.
-func (p *preloaded) take(name string) (*spec.Document, bool) {
+// take waits for the preloaded spec of name and its input; false when
+// name was not preloaded. The document is nil when it did not load.
+func (p *preloaded) take(name string) (*spec.Document, ast.Value, bool) {
 	if p == nil || p.name != name {
-		return nil, false
+		return nil, nil, false
 	}
 	<-p.done
-	return p.doc, true
+	return p.doc, p.input, true
 }
 
 // repoRoot is the folder SARIF and GitHub annotations make paths relative

@@ -14,6 +14,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/open-policy-agent/opa/v1/ast"
+
 	"github.com/specgate/specgate/policy"
 	"github.com/specgate/specgate/rulesets"
 	"github.com/specgate/specgate/spec"
@@ -175,8 +177,14 @@ func errorResult(name string, err error) Result {
 
 // LintDocument lints a loaded document.
 func (l *Linter) LintDocument(ctx context.Context, doc *spec.Document) Result {
+	return l.LintInput(ctx, doc, policy.Input(doc))
+}
+
+// LintInput is LintDocument with the document's OPA input already built
+// (policy.Input), for a caller that built it while the rules loaded.
+func (l *Linter) LintInput(ctx context.Context, doc *spec.Document, input ast.Value) Result {
 	res := Result{File: doc.Root.Name, Format: doc.String()}
-	violations, err := l.engine.Eval(policy.WithDocument(ctx, doc), policy.Input(doc))
+	violations, err := l.engine.Eval(policy.WithDocument(ctx, doc), input)
 	if err != nil {
 		rule := LoadErrorRule
 		if errors.Is(err, policy.ErrTimeout) {
