@@ -107,6 +107,18 @@ violations contains {"path": [k], "message": sprintf("%v", [v])} if {
 	}
 }
 
+// TestEncodeRefusesUnknownNodes: a node the codec has no form for makes
+// encoding fail, wherever it sits (so the rule set is compiled from
+// source), instead of writing an entry that reads back as something else.
+func TestEncodeRefusesUnknownNodes(t *testing.T) {
+	m := ast.MustParseModuleWithOpts("package p\n\nr := x if { x := [1, {\"k\": input.a}] }\n", parseOpts)
+	m.Rules[0].Body[0].Operand(1).Value.(*ast.Array).Elem(1).Value.(ast.Object).Get(ast.StringTerm("k")).Value = &ast.TemplateString{}
+	data, err := encodeModules(map[string]*ast.Module{"p.rego": m})
+	if err == nil || !strings.Contains(err.Error(), "cannot encode a term of type *ast.TemplateString") || data != nil {
+		t.Fatalf("encodeModules = %d bytes, %v; want the unknown node named", len(data), err)
+	}
+}
+
 func FuzzDecodeModules(f *testing.F) {
 	m := ast.MustParseModuleWithOpts("package p\n\nr contains x if { some x in input.a; x > 1 }\n", parseOpts)
 	data, err := encodeModules(map[string]*ast.Module{"p.rego": m})

@@ -49,6 +49,7 @@ type encoder struct {
 	buf     []byte
 	strings map[string]uint64
 	table   []string
+	err     error // the first node the codec cannot write; the rest is skipped
 }
 
 func (e *encoder) uvarint(v uint64) { e.buf = binary.AppendUvarint(e.buf, v) }
@@ -90,22 +91,21 @@ func (e *encoder) position(l *ast.Location) {
 	e.int(l.Col)
 }
 
-func (e *encoder) terms(ts []*ast.Term) error {
+func (e *encoder) terms(ts []*ast.Term) {
 	e.uvarint(uint64(len(ts)))
 	for _, t := range ts {
-		if err := e.term(t); err != nil {
-			return err
-		}
+		e.term(t)
 	}
-	return nil
 }
 
-func (e *encoder) term(t *ast.Term) error {
+func (e *encoder) term(t *ast.Term) {
 	// One byte says whether there is a term and whether it has a location.
 	switch {
+	case e.err != nil:
+		return
 	case t == nil:
 		e.buf = append(e.buf, 0)
-		return nil
+		return
 	case t.Location == nil:
 		e.buf = append(e.buf, 1)
 	default:
@@ -132,71 +132,53 @@ func (e *encoder) term(t *ast.Term) error {
 		e.str(string(v))
 	case ast.Ref:
 		e.buf = append(e.buf, tagRef)
-		return e.terms(v)
+		e.terms(v)
 	case ast.Call:
 		e.buf = append(e.buf, tagCall)
-		return e.terms(v)
+		e.terms(v)
 	case *ast.Array:
 		e.buf = append(e.buf, tagArray)
 		e.uvarint(uint64(v.Len()))
 		for i := range v.Len() {
-			if err := e.term(v.Elem(i)); err != nil {
-				return err
-			}
+			e.term(v.Elem(i))
 		}
 	case ast.Set:
 		e.buf = append(e.buf, tagSet)
-		return e.terms(v.Slice())
+		e.terms(v.Slice())
 	case ast.Object:
 		e.buf = append(e.buf, tagObject)
 		keys := v.Keys()
 		e.uvarint(uint64(len(keys)))
 		for _, k := range keys {
-			if err := e.term(k); err != nil {
-				return err
-			}
-			if err := e.term(v.Get(k)); err != nil {
-				return err
-			}
+			e.term(k)
+			e.term(v.Get(k))
 		}
 	case *ast.ArrayComprehension:
 		e.buf = append(e.buf, tagArrayCompr)
-		if err := e.term(v.Term); err != nil {
-			return err
-		}
-		return e.body(v.Body)
+		e.term(v.Term)
+		e.body(v.Body)
 	case *ast.SetComprehension:
 		e.buf = append(e.buf, tagSetCompr)
-		if err := e.term(v.Term); err != nil {
-			return err
-		}
-		return e.body(v.Body)
+		e.term(v.Term)
+		e.body(v.Body)
 	case *ast.ObjectComprehension:
 		e.buf = append(e.buf, tagObjectCompr)
-		if err := e.term(v.Key); err != nil {
-			return err
-		}
-		if err := e.term(v.Value); err != nil {
-			return err
-		}
-		return e.body(v.Body)
+		e.term(v.Key)
+		e.term(v.Value)
+		e.body(v.Body)
 	default:
-		return fmt.Errorf("compiled module cache: cannot encode a term of type %T", t.Value)
+		e.err = fmt.Errorf("compiled module cache: cannot encode a term of type %T", t.Value)
 	}
-	return nil
 }
 
-func (e *encoder) body(b ast.Body) error {
+func (e *encoder) body(b ast.Body) {
 	e.uvarint(uint64(len(b)))
 	for _, x := range b {
-		if err := e.expr(x); err != nil {
-			return err
-		}
+		e.expr(x)
 	}
-	return nil
 }
 
-func (e *encoder) expr(x *ast.Expr) error {
+func (e *encoder) expr(x *ast.Expr) {
 	e.int(x.Index)
 	e.bool(x.Generated)
 	e.bool(x.Negated)
@@ -204,74 +186,51 @@ func (e *encoder) expr(x *ast.Expr) error {
 	switch t := x.Terms.(type) {
 	case *ast.Term:
 		e.buf = append(e.buf, exprTerm)
-		if err := e.term(t); err != nil {
-			return err
-		}
+		e.term(t)
 	case []*ast.Term:
 		e.buf = append(e.buf, exprCall)
-		if err := e.terms(t); err != nil {
-			return err
-		}
+		e.terms(t)
 	case *ast.SomeDecl:
 		e.buf = append(e.buf, exprSome)
 		e.loc(t.Location)
-		if err := e.terms(t.Symbols); err != nil {
-			return err
-		}
+		e.terms(t.Symbols)
 	case *ast.Every:
 		e.buf = append(e.buf, exprEvery)
 		e.loc(t.Location)
-		for _, u := range []*ast.Term{t.Key, t.Value, t.Domain} {
-			if err := e.term(u); err != nil {
-				return err
-			}
-		}
-		if err := e.body(t.Body); err != nil {
-			return err
-		}
+		e.term(t.Key)
+		e.term(t.Value)
+		e.term(t.Domain)
+		e.body(t.Body)
 	default:
-		return fmt.Errorf("compiled module cache: cannot encode an expression of type %T", x.Terms)
+		if e.err == nil {
+			e.err = fmt.Errorf("compiled module cache: cannot encode an expression of type %T", x.Terms)
+		}
+		return
 	}
 	e.uvarint(uint64(len(x.With)))
 	for _, w := range x.With {
 		e.loc(w.Location)
-		if err := e.term(w.Target); err != nil {
-			return err
-		}
-		if err := e.term(w.Value); err != nil {
-			return err
-		}
+		e.term(w.Target)
+		e.term(w.Value)
 	}
-	return nil
 }
 
-func (e *encoder) rule(r *ast.Rule) error {
+func (e *encoder) rule(r *ast.Rule) {
 	e.bool(r.Default)
 	e.loc(r.Location)
 	h := r.Head
 	e.str(string(h.Name))
 	e.loc(h.Location)
 	e.bool(h.Assign)
-	if err := e.terms(h.Reference); err != nil {
-		return err
-	}
-	if err := e.terms(h.Args); err != nil {
-		return err
-	}
-	if err := e.term(h.Key); err != nil {
-		return err
-	}
-	if err := e.term(h.Value); err != nil {
-		return err
-	}
-	if err := e.body(r.Body); err != nil {
-		return err
-	}
+	e.terms(h.Reference)
+	e.terms(h.Args)
+	e.term(h.Key)
+	e.term(h.Value)
+	e.body(r.Body)
 	e.bool(r.Else != nil)
 	if r.Else != nil {
-		return e.rule(r.Else)
+		e.rule(r.Else)
 	}
-	return nil
 }
 
 // encodeModules writes modules (compiled or not) in file-name order.
@@ -287,23 +246,20 @@ func encodeModules(modules map[string]*ast.Module) ([]byte, error) {
 		m := modules[f]
 		e.str(f)
 		e.loc(m.Package.Location)
-		if err := e.terms(m.Package.Path); err != nil {
-			return nil, err
-		}
+		e.terms(m.Package.Path)
 		e.uvarint(uint64(len(m.Imports)))
 		for _, imp := range m.Imports {
 			e.loc(imp.Location)
 			e.str(string(imp.Alias))
-			if err := e.term(imp.Path); err != nil {
-				return nil, err
-			}
+			e.term(imp.Path)
 		}
 		e.uvarint(uint64(len(m.Rules)))
 		for _, r := range m.Rules {
-			if err := e.rule(r); err != nil {
-				return nil, err
-			}
+			e.rule(r)
 		}
+	}
+	if e.err != nil {
+		return nil, e.err
 	}
 	// The string table goes first so that the decoder can share one copy
 	// of each string.
