@@ -178,16 +178,15 @@ func lintInputs(ctx context.Context, l *linter.Linter, loader *spec.Loader, pre 
 }
 
 func lintInput(ctx context.Context, l *linter.Linter, loader *spec.Loader, pre *preloaded, name string, operations bool) (linter.Result, []reports.Operation) {
-	doc, input, ok := pre.take(name)
+	doc, input, ok, err := pre.take(name)
 	if !ok {
 		if !operations || name == "-" {
 			return l.LintFile(ctx, name), nil
 		}
-		doc, _ = loader.Load(ctx, name)
+		doc, err = loader.Load(ctx, name)
 	}
-	if doc == nil {
-		// LintFile reports the load error exactly as lint always does.
-		return l.LintFile(ctx, name), nil
+	if err != nil {
+		return linter.LoadFailed(name, err), nil
 	}
 	if input == nil {
 		input = policy.Input(doc)
@@ -203,8 +202,9 @@ func lintInput(ctx context.Context, l *linter.Linter, loader *spec.Loader, pre *
 type preloaded struct {
 	name  string
 	done  chan struct{}
-	doc   *spec.Document // nil when it did not load
+	doc   *spec.Document
 	input ast.Value
+	err   error // of loading
 }
 
 // preload starts reading the only input of a run (not standard input)
@@ -218,21 +218,21 @@ func preload(ctx context.Context, loader *spec.Loader, names []string) *preloade
 	p := &preloaded{name: names[0], done: make(chan struct{})}
 	go func() {
 		defer close(p.done)
-		if p.doc, _ = loader.Load(ctx, p.name); p.doc != nil {
+		if p.doc, p.err = loader.Load(ctx, p.name); p.err == nil {
 			p.input = policy.Input(p.doc)
 		}
 	}()
 	return p
 }
 
-// take waits for the preloaded spec of name and its input; false when
-// name was not preloaded. The document is nil when it did not load.
-func (p *preloaded) take(name string) (*spec.Document, ast.Value, bool) {
+// take waits for the preloaded spec of name, its input and the error of
+// loading it; false when name was not preloaded.
+func (p *preloaded) take(name string) (doc *spec.Document, input ast.Value, ok bool, err error) {
 	if p == nil || p.name != name {
-		return nil, nil, false
+		return nil, nil, false, nil
 	}
 	<-p.done
-	return p.doc, p.input, true
+	return p.doc, p.input, true, p.err
 }
 
 // repoRoot is the folder SARIF and GitHub annotations make paths relative

@@ -160,12 +160,14 @@ func (l *Linter) LintFiles(ctx context.Context, names []string) []Result {
 func (l *Linter) LintFile(ctx context.Context, name string) Result {
 	doc, err := l.loader.Load(ctx, name)
 	if err != nil {
-		return errorResult(name, err)
+		return LoadFailed(name, err)
 	}
 	return l.LintDocument(ctx, doc)
 }
 
-func errorResult(name string, err error) Result {
+// LoadFailed is the result of an input that could not be loaded: one
+// load-error diagnostic, at the place the error names.
+func LoadFailed(name string, err error) Result {
 	d := Diagnostic{RuleID: LoadErrorRule, Severity: policy.Error, Message: err.Error(), File: name}
 	var se *spec.Error
 	if errors.As(err, &se) {
