@@ -121,10 +121,15 @@ func runLint(c *cli.Context, env Env) error {
 	}
 
 	l, err := linter.New(c.Context, linter.Options{Registry: reg, Severities: sevs, Overrides: setup.Overrides, Loader: loader, Timeout: c.Duration("timeout"), Cache: cache})
-	debug.SetGCPercent(gcPercent)
 	if err != nil {
 		return exitf(ExitUsage, "%v", err)
 	}
+	if input, ok := pre.ready(); ok {
+		// A small spec is in by now: read its rules' program under the
+		// start-up pace too (an error shows when it is linted).
+		_ = l.Prepare(input)
+	}
+	debug.SetGCPercent(gcPercent)
 	results, operations := lintInputs(c.Context, l, loader, pre, names, newProgressBar(env, len(names)), hasFormat(outs, "html"))
 	for _, e := range expandErrs {
 		results = append(results, linter.Result{File: inputName(e), Err: e,

@@ -225,6 +225,19 @@ func preload(ctx context.Context, loader *spec.Loader, names []string) *preloade
 	return p
 }
 
+// ready is the preloaded spec's input when it has been built already.
+func (p *preloaded) ready() (ast.Value, bool) {
+	if p == nil {
+		return nil, false
+	}
+	select {
+	case <-p.done:
+		return p.input, p.input != nil
+	default:
+		return nil, false
+	}
+}
+
 // take waits for the preloaded spec of name, its input and the error of
 // loading it; false when name was not preloaded.
 func (p *preloaded) take(name string) (doc *spec.Document, input ast.Value, ok bool, err error) {

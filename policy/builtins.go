@@ -28,7 +28,8 @@ import (
 //	specgate.object_keys(file, path) -> [key]
 //	    the keys of the object at path in the document's file ("" for the
 //	    entry file) in source order, which OPA's objects do not keep;
-//	specgate.words(s), specgate.respell(s, style): see naming.go.
+//	specgate.words(s), specgate.respell(s, style): see naming.go;
+//	specgate.group(pairs): see group.go.
 //
 // The schema builtins are not memoized by OPA, which keys its memo by the
 // arguments' text: the text of a large schema, on every call. They keep

@@ -33,7 +33,7 @@ type Cache struct {
 }
 
 // cacheFormat changes whenever the codec or the entries change.
-const cacheFormat = "specgate-cache-1"
+const cacheFormat = "specgate-cache-2"
 
 // cacheMaxAge is how long an unused entry is kept.
 const cacheMaxAge = 30 * 24 * time.Hour
@@ -98,6 +98,15 @@ var builtinsFingerprint = sync.OnceValue(func() string {
 	}
 	return b.String()
 })
+
+// has tells whether an entry exists, and marks it as used.
+func (c *Cache) has(key string) bool {
+	if c == nil {
+		return false
+	}
+	now := time.Now()
+	return os.Chtimes(filepath.Join(c.dir, key), now, now) == nil
+}
 
 // get returns an entry's data, or nil.
 func (c *Cache) get(key string) []byte {
@@ -223,7 +232,9 @@ func (c *Cache) storeRegistry(key string, reg *Registry) {
 // loadProgram builds a compiler from a compiled rule set's entry. The
 // modules were compiled, checked and rewritten before they were stored, so
 // only the stages that build the structures evaluation looks things up in
-// run again.
+// run again; the comprehension indices only when the rule set has
+// comprehensions OPA indexes (building them walks every rule body, a
+// tenth of start-up).
 func (c *Cache) loadProgram(key string, caps *ast.Capabilities) (compiler *ast.Compiler) {
 	// The checksum catches damaged entries; an entry written by hand
 	// could still hold a tree the compiler does not expect.
@@ -233,14 +244,19 @@ func (c *Cache) loadProgram(key string, caps *ast.Capabilities) (compiler *ast.C
 		}
 	}()
 	data := c.get(key)
-	if data == nil {
+	if len(data) == 0 || data[0] > 1 {
 		return nil
 	}
-	modules, err := decodeModules(data)
+	indexed := data[0] == 1
+	modules, err := decodeModules(data[1:])
 	if err != nil {
 		return nil
 	}
-	compiler = newCompiler(caps).WithSkipStages(skippedWhenCached...)
+	skipped := skippedWhenCached
+	if !indexed {
+		skipped = append(slices.Clip(skipped), ast.StageBuildComprehensionIndices)
+	}
+	compiler = newCompiler(caps).WithSkipStages(skipped...)
 	compiler.Compile(modules)
 	if compiler.Failed() {
 		return nil
@@ -248,15 +264,37 @@ func (c *Cache) loadProgram(key string, caps *ast.Capabilities) (compiler *ast.C
 	return compiler
 }
 
-// storeProgram writes a compiled rule set's entry.
-func (c *Cache) storeProgram(key string, compiled map[string]*ast.Module) {
+// storeProgram writes the entry of a rule set whose compiled modules are
+// modules (all or some of compiler's): whether they have indexed
+// comprehensions, then the modules.
+func (c *Cache) storeProgram(key string, compiler *ast.Compiler, modules map[string]*ast.Module) {
 	if c == nil {
 		return
 	}
-	data, err := encodeModules(compiled)
+	data, err := encodeModules(modules)
 	if err == nil {
-		c.put(key, data)
+		flag := byte(0)
+		if hasComprehensionIndices(compiler, modules) {
+			flag = 1
+		}
+		c.put(key, append([]byte{flag}, data...))
 	}
+}
+
+// hasComprehensionIndices tells whether the compiler indexed any
+// comprehension of modules.
+func hasComprehensionIndices(compiler *ast.Compiler, modules map[string]*ast.Module) bool {
+	found := false
+	for _, m := range modules {
+		ast.WalkTerms(m, func(t *ast.Term) bool {
+			found = found || (ast.IsComprehension(t.Value) && compiler.ComprehensionIndex(t) != nil)
+			return found
+		})
+		if found {
+			return true
+		}
+	}
+	return false
 }
 
 // skippedWhenCached are the compiler stages a compiled rule set has been

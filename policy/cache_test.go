@@ -164,8 +164,10 @@ func TestCacheEntries(t *testing.T) {
 	for _, e := range entries {
 		names = append(names, filepath.Base(e))
 	}
-	if len(names) != 2 || !strings.HasPrefix(names[0], "registry-") || !strings.HasPrefix(names[1], "rules-") {
-		t.Fatalf("cache holds %v, want one registry- and one rules- entry", names)
+	// The registry, every rule's program, and the program of the rules
+	// of the input's formats.
+	if len(names) != 3 || !strings.HasPrefix(names[0], "registry-") || !strings.HasPrefix(names[1], "rules-") || !strings.HasPrefix(names[2], "rules-") {
+		t.Fatalf("cache holds %v, want one registry- and two rules- entries", names)
 	}
 	if len(want) == 0 {
 		t.Fatal("the document should break some rules")
@@ -194,16 +196,17 @@ func TestCacheEntries(t *testing.T) {
 		}
 	}
 
-	// Corrupt the compiled entry: it is ignored, the rules compile from
-	// source, and the entry is rewritten.
-	prog := entries[1]
-	data, err := os.ReadFile(prog)
-	if err != nil {
-		t.Fatal(err)
-	}
-	data[len(data)/2] ^= 0xff
-	if err := os.WriteFile(prog, data, 0o600); err != nil {
-		t.Fatal(err)
+	// Corrupt the compiled entries: they are ignored, the rules compile
+	// from source, and the entries are rewritten.
+	for _, prog := range entries[1:] {
+		data, err := os.ReadFile(prog)
+		if err != nil {
+			t.Fatal(err)
+		}
+		data[len(data)/2] ^= 0xff
+		if err := os.WriteFile(prog, data, 0o600); err != nil {
+			t.Fatal(err)
+		}
 	}
 	again, err := LoadFS(rules.FS, ".", true, cache)
 	if err != nil {
@@ -212,8 +215,125 @@ func TestCacheEntries(t *testing.T) {
 	if got := eval(again); !reflect.DeepEqual(got, want) {
 		t.Fatalf("after corruption, found %v, want %v", got, want)
 	}
-	if fixed, _ := os.ReadFile(prog); cache.get(filepath.Base(prog)) == nil || len(fixed) == 0 {
-		t.Fatal("the corrupt entry was not rewritten")
+	for _, prog := range entries[1:] {
+		if fixed, _ := os.ReadFile(prog); cache.get(filepath.Base(prog)) == nil || len(fixed) == 0 {
+			t.Fatalf("the corrupt entry %s was not rewritten", filepath.Base(prog))
+		}
+	}
+}
+
+// TestCacheReadsTheProgramOfAnInputsRules: an engine whose rule set was
+// compiled before reads, for an OpenAPI 3.0 input, the program of the
+// rules of that format alone, and finds what every rule's program finds.
+func TestCacheReadsTheProgramOfAnInputsRules(t *testing.T) {
+	ctx := context.Background()
+	cache := OpenCache(t.TempDir())
+	reg, err := LoadFS(rules.FS, ".", true, cache)
+	if err != nil {
+		t.Fatal(err)
+	}
+	input := ast.MustParseTerm(`{"formats": ["oas3", "oas3.0", "oas"], "document": {"openapi": "3.0.3", "info": {}, "paths": {}}}`).Value
+	cold, err := Compile(ctx, reg.Rules, reg.Libs, time.Minute, cache)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := cold.Eval(ctx, input)
+	if err != nil {
+		t.Fatal(err)
+	}
+	warm, err := Compile(ctx, reg.Rules, reg.Libs, time.Minute, cache)
+	if err != nil {
+		t.Fatal(err)
+	}
+	todo := warm.applicable(input)
+	program, err := warm.program(todo)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(todo) >= len(reg.Rules) || len(program.Modules) != len(reg.Libs)+len(todo) {
+		t.Fatalf("the program for %d of %d rules has %d modules, want %d", len(todo), len(reg.Rules), len(program.Modules), len(reg.Libs)+len(todo))
+	}
+	for _, i := range todo {
+		if program.Modules[reg.Rules[i].File] == nil {
+			t.Fatalf("the program lacks %s", reg.Rules[i].ID)
+		}
+	}
+	if got, err := warm.Eval(ctx, input); err != nil || !reflect.DeepEqual(got, want) {
+		t.Fatalf("from the program of the input's rules: %v, %v; want %v", got, err, want)
+	}
+}
+
+// TestCacheKeepsRulesOtherRulesRead: a rule that reads the value of a rule
+// of other formats is not given a program without that rule.
+func TestCacheKeepsRulesOtherRulesRead(t *testing.T) {
+	ctx := context.Background()
+	cache := OpenCache(t.TempDir())
+	reg := &Registry{}
+	meta := func(formats string) string {
+		return "# METADATA\n# title: T\n# description: D\n# custom:\n#   category: Operations\n#   maturity: Gold\n" +
+			"#   severity: warn\n#   family: correctness\n#   formats: [" + formats + "]\n"
+	}
+	for file, src := range map[string]string{
+		"a.rego": meta("oas3") + `package specgate.rules["a"]
+
+violations contains {"path": [], "message": "b says so"} if data.specgate.rules["b"].flag
+`,
+		"b.rego": meta("asyncapi2") + `package specgate.rules["b"]
+
+flag := true
+
+violations := set()
+`,
+	} {
+		if err := reg.AddModule(file, src, false); err != nil {
+			t.Fatal(err)
+		}
+	}
+	input := ast.MustParseTerm(`{"formats": ["oas3", "oas3.0", "oas"], "document": {}}`).Value
+	for _, run := range []string{"cold", "warm"} {
+		e, err := Compile(ctx, reg.Rules, reg.Libs, time.Minute, cache)
+		if err != nil {
+			t.Fatal(err)
+		}
+		vs, err := e.Eval(ctx, input)
+		if err != nil || len(vs) != 1 || vs[0].Rule != "a" {
+			t.Fatalf("%s: %v, %v; want a's violation", run, vs, err)
+		}
+	}
+	if entries, _ := filepath.Glob(filepath.Join(cache.dir, "rules-*")); len(entries) != 1 {
+		t.Fatalf("cache holds %d programs, want the whole rule set's only", len(entries))
+	}
+}
+
+// TestComprehensionIndicesAreRecorded: a rule set is stored with whether
+// OPA indexed a comprehension of it, so that a rule set without one skips
+// building the indices when it is read back. The built-in rules have
+// none (specgate.group does their grouping).
+func TestComprehensionIndicesAreRecorded(t *testing.T) {
+	_, compiled := compiledBuiltins(t)
+	c := newCompiler(Capabilities()).WithSkipStages(skippedWhenCached...)
+	c.Compile(compiled)
+	if hasComprehensionIndices(c, c.Modules) {
+		for _, m := range c.Modules {
+			ast.WalkTerms(m, func(x *ast.Term) bool {
+				if c.ComprehensionIndex(x) != nil {
+					t.Errorf("%v: OPA indexes this comprehension, so every start-up builds comprehension indices; group with specgate.group instead", x.Location)
+				}
+				return false
+			})
+		}
+	}
+	grouped := ast.MustParseModule(`package specgate.rules["x"]
+
+counts := {k: n | some k in ["a", "b"]; n := count([v | some [k2, v] in input.pairs; k2 == k])}
+`)
+	c = newCompiler(Capabilities())
+	c.Compile(map[string]*ast.Module{"x.rego": grouped})
+	if c.Failed() {
+		t.Fatal(c.Errors)
+	}
+	if !hasComprehensionIndices(c, c.Modules) {
+		t.Fatal("the indexed comprehension was not found")
 	}
 }
 

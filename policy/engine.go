@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -31,11 +32,20 @@ type Violation struct {
 // Engine evaluates a fixed set of rules. It is compiled once and safe for
 // concurrent use.
 type Engine struct {
-	rules    []*Rule
-	queries  []ast.Body // queries[i] gathers the violations of rules[i] (see ruleQuery)
-	compiler *ast.Compiler
-	store    storage.Store // empty: rules read the input only
-	timeout  time.Duration
+	rules   []*Rule
+	queries []ast.Body // queries[i] gathers the violations of rules[i] (see ruleQuery)
+	libs    []*Source
+	store   storage.Store // empty: rules read the input only
+	timeout time.Duration
+	cache   *Cache
+	key     string // of the whole rule set's cache entry
+
+	// full is the program of every rule: compiled by Compile, or read
+	// from the cache when an input needs it.
+	full func() (*ast.Compiler, error)
+
+	mu       sync.Mutex
+	programs map[string]func() (*ast.Compiler, error) // by the rules an input runs (see program)
 }
 
 // ErrTimeout is returned (wrapped) when an evaluation exceeds its time
@@ -85,39 +95,166 @@ func Capabilities() *ast.Capabilities {
 }
 
 // Compile builds an engine for rules (with the registry's libraries): one
-// compiled program, with one query per rule gathering its violations. With a cache, a rule set compiled before is read back
-// instead of being parsed and compiled again.
+// compiled program, with one query per rule gathering its violations.
+//
+// With a cache, a rule set compiled before is not compiled again, nor
+// read back yet: each input runs the rules of its formats only (an
+// OpenAPI 3.0 description none of the AsyncAPI, Swagger-only or 3.1-only
+// rules), and the program of those rules alone, cached under that smaller
+// rule set, is what an evaluation reads (see program). A fifth of the
+// built-in rules never apply to an OpenAPI description, three quarters
+// to an AsyncAPI one; reading and indexing them was a sixth of a small
+// OpenAPI description's lint.
 func Compile(ctx context.Context, rules []*Rule, libs []*Source, timeout time.Duration, cache *Cache) (*Engine, error) {
-	sources := make([]*Source, 0, len(libs)+len(rules))
-	sources = append(sources, libs...)
-	for _, r := range rules {
-		sources = append(sources, r.Source)
-	}
-
-	caps := Capabilities()
-	var key string
-	var compiler *ast.Compiler
-	if cache != nil {
-		key = cache.key("rules", sources)
-		compiler = cache.loadProgram(key, caps)
-	}
-	if compiler == nil {
-		modules, err := parseSources(sources)
-		if err != nil {
-			return nil, err
-		}
-		compiler = newCompiler(caps)
-		compiler.Compile(modules)
-		if compiler.Failed() {
-			return nil, compileError(compiler.Errors)
-		}
-		cache.storeProgram(key, compiler.Modules)
-	}
-	e := &Engine{rules: rules, compiler: compiler, store: inmem.New(), timeout: timeout, queries: make([]ast.Body, len(rules))}
+	e := &Engine{rules: rules, libs: libs, store: inmem.New(), timeout: timeout, cache: cache,
+		queries: make([]ast.Body, len(rules)), programs: map[string]func() (*ast.Compiler, error){}}
 	for i, r := range rules {
 		e.queries[i] = ruleQuery(r.ID)
 	}
+	if cache != nil {
+		e.key = cache.key("rules", e.sources(rules))
+		if cache.has(e.key) {
+			e.full = sync.OnceValues(e.loadFull)
+			return e, nil
+		}
+	}
+	compiler, err := compileSources(e.sources(rules))
+	if err != nil {
+		return nil, err
+	}
+	cache.storeProgram(e.key, compiler, compiler.Modules)
+	e.full = func() (*ast.Compiler, error) { return compiler, nil }
 	return e, nil
+}
+
+// sources are the libraries' and rules' sources.
+func (e *Engine) sources(rules []*Rule) []*Source {
+	sources := make([]*Source, 0, len(e.libs)+len(rules))
+	sources = append(sources, e.libs...)
+	for _, r := range rules {
+		sources = append(sources, r.Source)
+	}
+	return sources
+}
+
+// compileSources parses and compiles modules.
+func compileSources(sources []*Source) (*ast.Compiler, error) {
+	modules, err := parseSources(sources)
+	if err != nil {
+		return nil, err
+	}
+	compiler := newCompiler(Capabilities())
+	compiler.Compile(modules)
+	if compiler.Failed() {
+		return nil, compileError(compiler.Errors)
+	}
+	return compiler, nil
+}
+
+// loadFull reads the whole rule set's program from the cache, or compiles
+// it again when the entry is gone or damaged.
+func (e *Engine) loadFull() (*ast.Compiler, error) {
+	if c := e.cache.loadProgram(e.key, Capabilities()); c != nil {
+		return c, nil
+	}
+	c, err := compileSources(e.sources(e.rules))
+	if err == nil {
+		e.cache.storeProgram(e.key, c, c.Modules)
+	}
+	return c, err
+}
+
+// program is the compiled program that runs the rules todo (indices into
+// e.rules), computed once per set of rules. With a cache, it is the
+// program of those rules alone, read from the cache; the first time, the
+// whole rule set's program runs them, and the smaller one is derived from
+// it and stored for the next run.
+func (e *Engine) program(todo []int) (*ast.Compiler, error) {
+	if e.cache == nil || len(todo) == len(e.rules) {
+		return e.full()
+	}
+	var sig strings.Builder
+	for _, i := range todo {
+		sig.WriteString(strconv.Itoa(i))
+		sig.WriteByte(',')
+	}
+	e.mu.Lock()
+	load, ok := e.programs[sig.String()]
+	if !ok {
+		load = sync.OnceValues(func() (*ast.Compiler, error) { return e.loadSubset(todo) })
+		e.programs[sig.String()] = load
+	}
+	e.mu.Unlock()
+	return load()
+}
+
+// loadSubset is program's work for a set of rules smaller than the engine's.
+func (e *Engine) loadSubset(todo []int) (*ast.Compiler, error) {
+	rules := make([]*Rule, len(todo))
+	for n, i := range todo {
+		rules[n] = e.rules[i]
+	}
+	key := e.cache.key("rules", e.sources(rules))
+	if c := e.cache.loadProgram(key, Capabilities()); c != nil {
+		return c, nil
+	}
+	full, err := e.full()
+	if err != nil {
+		return nil, err
+	}
+	if modules := subsetModules(full.Modules, e.libs, rules); modules != nil {
+		e.cache.storeProgram(key, full, modules)
+	}
+	return full, nil
+}
+
+// subsetModules are the compiled modules of libs and rules, or nil when
+// one of them refers to a rule outside the subset: a rule may read
+// another's values, which must then be compiled in.
+func subsetModules(compiled map[string]*ast.Module, libs []*Source, rules []*Rule) map[string]*ast.Module {
+	kept := map[string]bool{}
+	for _, r := range rules {
+		kept[r.ID] = true
+	}
+	out := make(map[string]*ast.Module, len(libs)+len(rules))
+	keep := func(file string) bool {
+		m := compiled[file]
+		out[file] = m
+		return m != nil && !readsOtherRules(m, kept)
+	}
+	for _, s := range libs {
+		if !keep(s.File) {
+			return nil
+		}
+	}
+	for _, r := range rules {
+		if !keep(r.Source.File) {
+			return nil
+		}
+	}
+	return out
+}
+
+// rulesRoot is data.specgate.rules, under which every rule's package is.
+var rulesRoot = ast.MustParseRef("data.specgate.rules")
+
+// readsOtherRules tells whether m refers to the values of a rule not in
+// kept, or to rules chosen at evaluation (data.specgate.rules[x]).
+func readsOtherRules(m *ast.Module, kept map[string]bool) bool {
+	found := false
+	ast.WalkRefs(m, func(ref ast.Ref) bool {
+		if found || !ref.HasPrefix(rulesRoot) {
+			return found
+		}
+		if len(ref) == len(rulesRoot) {
+			found = true
+			return true
+		}
+		id, ok := ref[len(rulesRoot)].Value.(ast.String)
+		found = !ok || !kept[string(id)]
+		return found
+	})
+	return found
 }
 
 // resultVar is the variable a rule's query binds its violations to.
@@ -208,12 +345,10 @@ func (e *Engine) Eval(ctx context.Context, input ast.Value) ([]Violation, error)
 		ctx, cancel = context.WithTimeout(ctx, e.timeout)
 		defer cancel()
 	}
-	formats := inputFormats(input)
-	var todo []int
-	for i, r := range e.rules {
-		if len(r.Formats) == 0 || r.AppliesTo(formats) {
-			todo = append(todo, i)
-		}
+	todo := e.applicable(input)
+	compiler, err := e.program(todo)
+	if err != nil {
+		return nil, err
 	}
 	results := make([][]Violation, len(e.rules))
 	schemas := schemaCache(ctx) // builtins' compiled patterns, shared by every rule
@@ -237,7 +372,7 @@ func (e *Engine) Eval(ctx context.Context, input ast.Value) ([]Violation, error)
 				return
 			}
 			defer e.store.Abort(ctx, txn)
-			run := &ruleRun{engine: e, input: ast.NewTerm(input), txn: txn, cancel: cancel, schemas: schemas, values: newWorkerValues(values)}
+			run := &ruleRun{engine: e, compiler: compiler, input: ast.NewTerm(input), txn: txn, cancel: cancel, schemas: schemas, values: newWorkerValues(values)}
 			for {
 				n := int(next.Add(1)) - 1
 				if n >= len(todo) || ctx.Err() != nil {
@@ -282,6 +417,26 @@ func (e *Engine) Eval(ctx context.Context, input ast.Value) ([]Violation, error)
 	return out, nil
 }
 
+// Prepare reads or compiles, ahead of Eval, the program that evaluating
+// an input of input's formats needs; Eval would do it on first use.
+func (e *Engine) Prepare(input ast.Value) error {
+	_, err := e.program(e.applicable(input))
+	return err
+}
+
+// applicable are the indices of the rules that apply to the input's
+// formats.
+func (e *Engine) applicable(input ast.Value) []int {
+	formats := inputFormats(input)
+	var todo []int
+	for i, r := range e.rules {
+		if len(r.Formats) == 0 || r.AppliesTo(formats) {
+			todo = append(todo, i)
+		}
+	}
+	return todo
+}
+
 // inputFormats reads the input's format tags.
 func inputFormats(input ast.Value) []string {
 	obj, ok := input.(ast.Object)
@@ -313,18 +468,19 @@ func arrayField(obj ast.Object, key string) *ast.Array {
 
 // ruleRun is what a worker evaluates its rules with.
 type ruleRun struct {
-	engine  *Engine
-	input   *ast.Term
-	txn     storage.Transaction
-	cancel  topdown.Cancel
-	schemas cache.InterQueryValueCache
-	values  topdown.VirtualCache
+	engine   *Engine
+	compiler *ast.Compiler
+	input    *ast.Term
+	txn      storage.Transaction
+	cancel   topdown.Cancel
+	schemas  cache.InterQueryValueCache
+	values   topdown.VirtualCache
 }
 
 func (r *ruleRun) eval(ctx context.Context, i int) ([]Violation, error) {
 	e := r.engine
 	rs, err := topdown.NewQuery(e.queries[i]).
-		WithCompiler(e.compiler).
+		WithCompiler(r.compiler).
 		WithStore(e.store).
 		WithTransaction(r.txn).
 		WithInput(r.input).

@@ -60,40 +60,37 @@ else := {
 	["components", "requestBodies"]: "request body",
 }
 
-# _targets are [kind, name, location, label, index] of the definitions of
-# other files, at the first reference to each (index into input.refs).
-_targets := [[kind, _name(r), location, r.ref, i] |
-	some i, r in input.refs
+# _targets are [kind, name, location, label, reference] of the definitions
+# of other files, at the first reference to each (refsTo lists a
+# definition's references in document order).
+_targets contains [kind, _name(r), location, r.ref, r] if {
+	some refs in input.refsTo
+	r := refs[0]
 	r.targetFile != ""
-	r.resolved
 	kind := _kind(r.path)
 	location := concat("#", [r.targetFile, concat("/", [_escape(seg) | some seg in r.target])])
-	file := r.targetFile
-	target := r.target
-	# plain variables, so that OPA indexes input.refs for this comprehension
-	uses := {j | some j, other in input.refs; other.targetFile == file; other.target == target}
-	i == min(uses)
-]
+}
 
-_external_names := {[kind, name] | some [kind, name, _, _, _] in _targets}
+# _labels are the [location, label] of the targets of each [kind, name].
+_labels := specgate.group({[[kind, name], [location, label]] | some [kind, name, location, label, _] in _targets})
 
 # A component of the entry file that a definition of another file clashes
 # with.
 violations contains util.violation(path, msg) if {
-	count(_external_names) > 0
+	count(_targets) > 0
 	some home, kind in _homes
 	some name, _ in object.get(input.document, home, {})
-	[kind, name] in _external_names
+	clashes := _labels[[kind, name]]
 	path := array.concat(home, [name])
-	others := {label | some [k, n, _, label, _] in _targets; k == kind; n == name}
+	others := {label | some [_, label] in clashes}
 	msg := _message(kind, name, others)
 }
 
 # A definition of another file that clashes with a component or with a
 # definition of a third file.
-violations contains _at(input.refs[index], msg) if {
-	some [kind, name, location, _, index] in _targets
-	others := {label | some [k, n, loc, label, _] in _targets; k == kind; n == name; loc != location} | _components_named(kind, name)
+violations contains _at(r, msg) if {
+	some [kind, name, location, _, r] in _targets
+	others := {label | some [loc, label] in _labels[[kind, name]]; loc != location} | _components_named(kind, name)
 	count(others) > 0
 	msg := _message(kind, name, others)
 }

@@ -69,7 +69,9 @@ _ids := {op.operationId | some op in style.operations; op.operationId != ""}
 
 _classes := {id: _class(id) | some id in _ids}
 
-_counts := {c: count({id | some id, c2 in _classes; c2 == c}) | some c, _ in style.convention_names}
+_ids_of_class := specgate.group([[c, id] | some id, c in _classes])
+
+_counts := {c: count(object.get(_ids_of_class, c, [])) | some c, _ in style.convention_names}
 
 _convention := style.dominant(_counts)
 

@@ -53,7 +53,7 @@ _uses contains [i, p.name] if {
 
 _sources := {p.source | some p in pagination.size_parameters}
 
-_counts := {name: count({i | some [i, n] in _uses; n == name}) | some [_, name] in _uses}
+_counts := {name: count(uses) | some name, uses in specgate.group({[name, i] | some [i, name] in _uses})}
 
 _expected := name if {
 	some name, n in _counts
