@@ -127,7 +127,7 @@ func TestGitMode(t *testing.T) {
 	if err != nil || len(run.Results) != 1 || run.Results[0].Verdict != Incompatible {
 		t.Fatalf("--target-path api.yaml: %v %+v", err, run)
 	}
-	run, err = CheckGit(context.Background(), Options{Loader: spec.NewLoader(spec.Options{})},
+	_, err = CheckGit(context.Background(), Options{Loader: spec.NewLoader(spec.Options{})},
 		GitOptions{RepoDir: dir, Targets: []string{filepath.Join(dir, "schemas")}})
 	if err == nil || !strings.Contains(err.Error(), "holds no specification") {
 		t.Errorf("a folder without specifications: %v", err)

@@ -260,6 +260,13 @@ components:
 	if to.Get(ast.StringTerm(filepath.Join(dir, "pet.yaml")+"#/Pet")) == nil {
 		t.Errorf("refsTo has no entry for the Pet of pet.yaml: %v", to.Keys())
 	}
+	// The indexes of a few list the very items of refs.
+	for key, want := range map[string]string{"unresolvedRefs": `"#/components/schemas/Nope"`, "refsWithSiblings": `"pet.yaml#/Pet"`} {
+		list := policy.Input(doc).(ast.Object).Get(ast.StringTerm(key)).Value.(*ast.Array)
+		if list.Len() != 1 || list.Elem(0).Value.(ast.Object).Get(ast.StringTerm("ref")).String() != want {
+			t.Errorf("%s = %v, want the item of %s", key, list, want)
+		}
+	}
 }
 
 // TestInputSchemasWith checks the keyword index of schemas: every schema
@@ -396,6 +403,31 @@ x-logo: {title: not prose}
 	}
 	if text := in.Get(ast.StringTerm("proseText")).Value.(ast.String); string(text) != "Pets\nAbout pets\nGet a\nok\nThe title\nOne\n" {
 		t.Errorf("proseText = %q", text)
+	}
+}
+
+// TestInputMarkupTexts: the texts that may hold HTML or a script link are
+// found anywhere, examples and extensions included; others are not.
+func TestInputMarkupTexts(t *testing.T) {
+	doc := load(t, `openapi: 3.0.3
+info: {title: Pets, version: "1", description: "About <b>pets</b>"}
+paths:
+  /a:
+    get:
+      summary: "1 < 2"
+      description: "See JAVASCRIPT:alert(1)"
+      responses:
+        "200":
+          description: "plain, with javascript but no colon; and j"
+          content:
+            application/json:
+              example: {description: "<i>in an example</i>"}
+x-logo: {title: "jAvAsCrIpT:x"}
+`)
+	got := policy.Input(doc).(ast.Object).Get(ast.StringTerm("markupTexts")).Value
+	want := ast.MustParseTerm(`{"About <b>pets</b>", "1 < 2", "See JAVASCRIPT:alert(1)", "<i>in an example</i>", "jAvAsCrIpT:x"}`).Value
+	if got.Compare(want) != 0 {
+		t.Errorf("markupTexts = %v, want %v", got, want)
 	}
 }
 

@@ -23,20 +23,22 @@ func Input(doc *spec.Document) ast.Value {
 	// which are strings and paths) is built on another core while the
 	// document is converted, with interned strings of its own.
 	var v *spec.Views
-	var refs, refsTo, prose *ast.Term
+	var refs, refsTo, unresolvedRefs, refsWithSiblings, prose, markup *ast.Term
 	var proseText string
 	var wg sync.WaitGroup
 	wg.Go(func() {
 		v = doc.Views()
 		side := newConverter()
-		refs, refsTo = side.refs(doc)
+		refs, refsTo, unresolvedRefs, refsWithSiblings = side.refs(doc)
 		prose, proseText = side.prose(doc)
+		markup = markupTexts(doc)
 	})
 	c := newConverter()
 	document := c.node(doc.Root.Root)
 	wg.Wait()
-	schemas, schemasWith, schemasOfType := c.schemas(v.Schemas)
-	received, receivedOfType := c.received(doc, v, schemas)
+	labels := newLabeler(doc, v)
+	schemas, schemasWith, schemasOfType := c.schemas(v.Schemas, labels)
+	received, receivedOfType := c.received(doc, v, schemas, labels)
 	swaggerValues, swaggerValuesWith, swaggerValuesOfType := c.swaggerValues(doc, v)
 	obj := []([2]*ast.Term){
 		c.kv("format", c.str(string(doc.Format))),
@@ -67,10 +69,13 @@ func Input(doc *spec.Document) ast.Value {
 		c.kv("messages", c.messages(v.Messages)),
 		c.kv("refs", refs),
 		c.kv("refsTo", refsTo),
+		c.kv("unresolvedRefs", unresolvedRefs),
+		c.kv("refsWithSiblings", refsWithSiblings),
 		c.kv("componentRefs", componentRefs(doc)),
 		c.kv("extensionRefs", c.extensionRefs(doc.Root.Root)),
 		c.kv("prose", prose),
 		c.kv("proseText", c.str(proseText)),
+		c.kv("markupTexts", markup),
 		c.kv("files", c.files(doc)),
 		c.kv("refTargets", c.refTargets(doc)),
 	}
@@ -306,7 +311,7 @@ func (c *converter) parameters(ps []*spec.Parameter) *ast.Term {
 // in Swagger 2.0, the non-body parameters operations under paths take,
 // which carry type, maxLength and the like themselves. byType indexes
 // them as schemasOfType does schemas.
-func (c *converter) received(doc *spec.Document, v *spec.Views, schemas []*ast.Term) (items, byType *ast.Term) {
+func (c *converter) received(doc *spec.Document, v *spec.Views, schemas []*ast.Term, labels *labeler) (items, byType *ast.Term) {
 	var out []*ast.Term
 	types := map[string][]*ast.Term{}
 	add := func(t *ast.Term, n *spec.Node) {
@@ -316,7 +321,7 @@ func (c *converter) received(doc *spec.Document, v *spec.Views, schemas []*ast.T
 		}
 	}
 	for i, s := range v.Schemas {
-		if s.Request && !readOnly(s.Node) {
+		if received(s) {
 			add(schemas[i], s.Node)
 		}
 	}
@@ -330,13 +335,21 @@ func (c *converter) received(doc *spec.Document, v *spec.Views, schemas []*ast.T
 			for _, p := range ps {
 				if !seen[p] {
 					seen[p] = true
-					add(c.obj(c.kv("node", c.node(p.Node)), c.kv("source", c.path(p.Source)), c.kv("name", c.str(""))), p.Node)
+					fields := []([2]*ast.Term){c.kv("node", c.node(p.Node)), c.kv("source", c.path(p.Source)), c.kv("name", c.str(""))}
+					if l, ok := labels.label("", p.Source); ok {
+						fields = append(fields, c.kv("label", ast.StringTerm(l)))
+					}
+					add(c.obj(fields...), p.Node)
 				}
 			}
 		}
 	}
 	return ast.ArrayTerm(out...), c.lists(types)
 }
+
+// received tells whether the API receives what a schema describes: a
+// request schema, but not a readOnly one (clients do not send it).
+func received(s *spec.Schema) bool { return s.Request && !readOnly(s.Node) }
 
 // swaggerValues lists, for a Swagger 2.0 document, the objects other than
 // schemas that hold schema keywords (type, enum, items, maxLength, ...):
@@ -414,13 +427,19 @@ func readOnly(n *spec.Node) bool {
 // schemas whose `type` is or lists it, both in order. A rule about `enum`
 // or about arrays then visits the few schemas concerned instead of every
 // schema of the document.
-func (c *converter) schemas(ss []*spec.Schema) (items []*ast.Term, byKey, byType *ast.Term) {
+func (c *converter) schemas(ss []*spec.Schema, labels *labeler) (items []*ast.Term, byKey, byType *ast.Term) {
 	items = make([]*ast.Term, len(ss))
 	keys := map[string][]*ast.Term{}
 	types := map[string][]*ast.Term{}
 	for i, s := range ss {
-		items[i] = c.obj(c.kv("name", c.str(s.Name)), c.kv("node", c.node(s.Node)), c.kv("source", c.path(s.Source)),
-			c.kv("request", boolTerm(s.Request)), c.kv("response", boolTerm(s.Response)))
+		fields := []([2]*ast.Term){c.kv("name", c.str(s.Name)), c.kv("node", c.node(s.Node)), c.kv("source", c.path(s.Source)),
+			c.kv("request", boolTerm(s.Request)), c.kv("response", boolTerm(s.Response))}
+		if received(s) {
+			if l, ok := labels.label(s.Name, s.Source); ok {
+				fields = append(fields, c.kv("label", ast.StringTerm(l)))
+			}
+		}
+		items[i] = c.obj(fields...)
 		if s.Node == nil || s.Node.Kind != spec.Object {
 			continue
 		}
@@ -579,7 +598,10 @@ func typedPath(root *spec.Node, ptr string) spec.Path {
 // indexes the resolved ones by what they point at, as
 // "<targetFile>#<JSON pointer>" ("#/components/schemas/Pet" in the entry
 // file), so that a rule asks "what references this?" without a scan.
-func (c *converter) refs(doc *spec.Document) (list, byTarget *ast.Term) {
+// unresolved and withSiblings are the items that do not resolve and those
+// whose object has other keys: a large API has tens of thousands of
+// references, a rule about these few need not test them all.
+func (c *converter) refs(doc *spec.Document) (list, byTarget, unresolved, withSiblings *ast.Term) {
 	fileName := func(f *spec.File) string {
 		if f == nil || f == doc.Root {
 			return ""
@@ -587,6 +609,7 @@ func (c *converter) refs(doc *spec.Document) (list, byTarget *ast.Term) {
 		return f.Name
 	}
 	to := map[string][]*ast.Term{}
+	var bad, beside []*ast.Term
 	items := make([]*ast.Term, len(doc.Refs))
 	for i, r := range doc.Refs {
 		errMsg := ""
@@ -613,9 +636,14 @@ func (c *converter) refs(doc *spec.Document) (list, byTarget *ast.Term) {
 		if resolved {
 			key := fileName(r.TargetFile) + "#" + r.TargetPtr
 			to[key] = append(to[key], items[i])
+		} else {
+			bad = append(bad, items[i])
+		}
+		if len(siblings) > 0 {
+			beside = append(beside, items[i])
 		}
 	}
-	return ast.ArrayTerm(items...), c.lists(to)
+	return ast.ArrayTerm(items...), c.lists(to), ast.ArrayTerm(bad...), ast.ArrayTerm(beside...)
 }
 
 // extensionRefs lists the "$ref" strings written inside `x-` extensions of
@@ -812,6 +840,53 @@ func (c *converter) prose(doc *spec.Document) (list *ast.Term, joined string) {
 		walk(f.Root)
 	}
 	return ast.ArrayTerm(out...), b.String()
+}
+
+// markupTexts is the set of title, summary and description strings,
+// anywhere in the document's files (examples and extensions included),
+// that contain "<" or "javascript:" in any case: the only texts that can
+// hold HTML or a script link. A rule about those tests a few texts'
+// membership instead of searching every text of a large API.
+func markupTexts(doc *spec.Document) *ast.Term {
+	set := ast.NewSet()
+	var walk func(n *spec.Node)
+	walk = func(n *spec.Node) {
+		switch n.Kind {
+		case spec.Object:
+			for _, f := range n.Fields {
+				if proseKeys[f.Key] && f.Value.Kind == spec.String && hasMarkup(f.Value.Value) {
+					set.Add(ast.StringTerm(f.Value.Value))
+				}
+				walk(f.Value)
+			}
+		case spec.Array:
+			for _, it := range n.Items {
+				walk(it)
+			}
+		}
+	}
+	for _, f := range doc.Files() {
+		walk(f.Root)
+	}
+	return ast.NewTerm(set)
+}
+
+// hasMarkup tells whether s contains "<" or, in any case, "javascript:".
+func hasMarkup(s string) bool {
+	if strings.Contains(s, "<") {
+		return true
+	}
+	for i := strings.IndexAny(s, "jJ"); i >= 0; {
+		if len(s)-i >= len("javascript:") && strings.EqualFold(s[i:i+len("javascript:")], "javascript:") {
+			return true
+		}
+		next := strings.IndexAny(s[i+1:], "jJ")
+		if next < 0 {
+			break
+		}
+		i += 1 + next
+	}
+	return false
 }
 
 func (c *converter) fileName(doc *spec.Document, f *spec.File) string {

@@ -40,9 +40,14 @@ received_of := input.receivedOfType
 # input.schemas) for a message: `schema "Pet"`,
 # `query parameter "limit"`, `property "name" in schema "Pet"`,
 # `items of query parameter "tags"`, `the request body of POST /pets`,
-# `a schema in schema "Pet"` (a composition branch, say). Rules call it
-# once per finding, so it keeps to one chain of cheap tests.
-label(v) := sprintf("schema %q", [v.name]) if {
+# `a schema in schema "Pet"` (a composition branch, say). The items of
+# input.received carry it as `label`, built in Go (policy/label.go) from
+# the chain of _label below, which names anything else.
+label(v) := v.label if is_string(v.label)
+
+else := _label(v)
+
+_label(v) := sprintf("schema %q", [v.name]) if {
 	v.name != ""
 } else := concat(" in ", [sprintf("property %q", [last]), root]) if {
 	n := count(v.source)

@@ -2,8 +2,11 @@ package specgate.rules["no-unsafe-markdown_test"]
 
 import data.specgate.rules["no-unsafe-markdown"] as rule
 
+# doc is an input with the given fields; its markupTexts, which
+# policy.Input finds in the document, are here every string of them.
 doc(extra) := object.union(
-	{"document": {}, "schemas": [], "parameters": [], "tags": [], "servers": [], "securitySchemes": [], "operations": [], "webhooks": [], "callbacks": []},
+	{"document": {}, "schemas": [], "parameters": [], "tags": [], "servers": [], "securitySchemes": [], "operations": [], "webhooks": [], "callbacks": [],
+		"markupTexts": {t | walk(extra, [_, t]); is_string(t)}},
 	extra,
 )
 

@@ -56,8 +56,11 @@ _lists := array.concat(
 
 violations contains util.violation(array.concat(list.source, [i]), msg) if {
 	some list in _lists
+	# A quick test that spares the search for the first of each key in
+	# the lists (nearly all) without a repeated one; two entries that
+	# cannot be read (null) pass it and are then skipped.
+	count({_key(health.deref(raw)) | some raw in list.node}) < count(list.node)
 	keys := [_key(health.deref(raw)) | some raw in list.node]
-	_repeats(keys)
 	some i, key in keys
 	key != null
 	first := min({j | some j, k in keys; k == key})
@@ -65,11 +68,6 @@ violations contains util.violation(array.concat(list.source, [i]), msg) if {
 	p := health.deref(list.node[i])
 	msg := sprintf("%s declares %s parameter %q twice (entries %d and %d); each name and location appears once", [list.owner, p["in"], p.name, first, i])
 }
-
-# _repeats holds when some key appears twice: a quick test that spares
-# the search for the first of each key in the lists (nearly all) without
-# a repeated one.
-_repeats(keys) if count({k | some k in keys; k != null}) < count([k | some k in keys; k != null])
 
 # _key identifies a parameter by location and name, header names without
 # case; null for an entry that cannot be read (an unresolved $ref).
@@ -87,6 +85,7 @@ violations contains util.violation(at, msg) if {
 	util.is_oas2
 	some op in input.operations
 	op.requestBody != null # the view has one for any body or formData parameter
+	_payloads(op) > 1
 	bodies := [e | some e in _effective(op); e.param["in"] == "body"]
 	count(bodies) > 1
 	at := bodies[1].source
@@ -97,12 +96,24 @@ violations contains util.violation(form.source, msg) if {
 	util.is_oas2
 	some op in input.operations
 	op.requestBody != null
+	_payloads(op) > 1
 	entries := _effective(op)
 	some body in entries
 	body.param["in"] == "body"
 	form := [e | some e in entries; e.param["in"] == "formData"][0]
 	msg := sprintf("%s has both an in: body parameter (%q) and in: formData parameters (%q); a request body is either a payload or a form", [naming.operation(op), body.param.name, form.param.name])
 }
+
+# _payloads counts the body and formData entries of an operation's list
+# and of its path item's, overridden or not: both checks need two, and
+# nearly every operation has one at most, which this finds without
+# building the operation's effective parameters.
+_payloads(op) := _payloads_of(array.slice(op.source, 0, count(op.source) - 1)) + _payloads_of(op.source)
+
+_payloads_of(owner) := count([raw |
+	some raw in object.get(input.document, array.concat(owner, ["parameters"]), [])
+	health.deref(raw)["in"] in {"body", "formData"}
+])
 
 # _effective are the parameters an operation takes, each with its source:
 # the path item's that the operation does not override, then its own.

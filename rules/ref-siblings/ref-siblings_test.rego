@@ -4,7 +4,9 @@ import data.specgate.rules["ref-siblings"] as rule
 
 ref(path, target, siblings) := {"ref": "#/x", "file": "", "path": path, "target": target, "siblings": siblings}
 
-doc(format, version, refs) := {"format": format, "version": version, "refs": refs}
+# doc is an input with refs and, as policy.Input builds it, those with
+# siblings.
+doc(format, version, refs) := {"format": format, "version": version, "refs": refs, "refsWithSiblings": [r | some r in refs; count(r.siblings) > 0]}
 
 test_plain_refs_pass if {
 	count(rule.violations) == 0 with input as doc("openapi", "3.0.3", [ref(["a"], ["b"], [])])

@@ -1,0 +1,180 @@
+package policy
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/specgate/specgate/spec"
+)
+
+// labeler names what the API receives for the messages of the rules about
+// it (`property "id" in schema "Pet"`, `query parameter "limit"`,
+// `array items in the request body of POST /pets`): the label of the
+// items of input.received. The rules format thousands of them on a large
+// API, and in Rego the name was a good part of each finding's cost.
+//
+// It is data.specgate.lib.security._label(v) written in Go, branch for
+// branch, and must stay so (TestLabelsSpellAsRego). Where a branch meets
+// a value it does not expect (a number where a key should be), label
+// gives up and the item carries no label: security.label then computes
+// it in Rego, so a message never depends on which side named it.
+type labeler struct {
+	swagger bool
+	// params are the parameters by where their schema is written, and
+	// Swagger 2.0 formData parameters by where they are (security's
+	// _params_by_value).
+	params map[string]*spec.Parameter
+}
+
+func newLabeler(doc *spec.Document, v *spec.Views) *labeler {
+	l := &labeler{swagger: doc.Format == spec.Swagger, params: map[string]*spec.Parameter{}}
+	for _, p := range v.Parameters {
+		if p.SchemaSource != nil {
+			l.params[pathKey(p.SchemaSource)] = p
+		}
+	}
+	if l.swagger {
+		for _, op := range v.Operations {
+			if op.RequestBody != nil {
+				for _, p := range op.RequestBody.FormData {
+					l.params[pathKey(p.Source)] = p
+				}
+			}
+		}
+	}
+	return l
+}
+
+// pathKey is a map key for a path.
+func pathKey(p spec.Path) string {
+	var b strings.Builder
+	for _, seg := range p {
+		switch s := seg.(type) {
+		case string:
+			b.WriteString(strconv.Itoa(len(s)))
+			b.WriteByte(':')
+			b.WriteString(s)
+		case int:
+			b.WriteByte('#')
+			b.WriteString(strconv.Itoa(s))
+			b.WriteByte(';')
+		}
+	}
+	return b.String()
+}
+
+// labelPath reads a path's segments by index; out of range is undefined.
+type labelPath spec.Path
+
+func (p labelPath) str(i int) (string, bool) {
+	if i < 0 || i >= len(p) {
+		return "", false
+	}
+	s, ok := p[i].(string)
+	return s, ok
+}
+
+func (p labelPath) is(i int, want string) bool {
+	s, ok := p.str(i)
+	return ok && s == want
+}
+
+// label names the value with a component name (or "") at source; false
+// when Rego must.
+func (l *labeler) label(name string, source spec.Path) (string, bool) {
+	if name != "" {
+		return fmt.Sprintf("schema %q", name), true
+	}
+	p, n := labelPath(source), len(source)
+	root, hasRoot, sure := l.root(p)
+	if !sure {
+		return "", false
+	}
+	if p.is(n-2, "properties") {
+		last, ok := p.str(n - 1)
+		if !ok {
+			return "", false
+		}
+		if hasRoot {
+			return fmt.Sprintf("property %q in %s", last, root), true
+		}
+		return fmt.Sprintf("property %q", last), true
+	}
+	if param := l.param(source); param != nil {
+		return paramLabel(param), true
+	}
+	if p.is(n-1, "items") {
+		if param := l.param(source[:n-1]); param != nil {
+			return "items of " + paramLabel(param), true
+		}
+	}
+	if p.is(n-1, "schema") && hasRoot {
+		return root, true
+	}
+	if hasRoot {
+		return tailLabel(p) + " in " + root, true
+	}
+	return tailLabel(p), true
+}
+
+func (l *labeler) param(source spec.Path) *spec.Parameter {
+	if source == nil {
+		return nil
+	}
+	return l.params[pathKey(source)]
+}
+
+func paramLabel(p *spec.Parameter) string { return fmt.Sprintf("%s parameter %q", p.In, p.Name) }
+
+// tailLabel names a schema by the keyword it is under.
+func tailLabel(p labelPath) string {
+	switch {
+	case p.is(len(p)-1, "items"):
+		return "array items"
+	case p.is(len(p)-1, "additionalProperties"):
+		return "additional properties"
+	}
+	return "a schema"
+}
+
+// root names the top-level object a schema is written in: a named schema,
+// a request body, a response or a parameter. found is false for none;
+// sure is false when a branch that applies would format a segment that is
+// not a string, which only Rego can spell as it does.
+func (l *labeler) root(p labelPath) (name string, found, sure bool) {
+	// text is segment i of a branch that applies.
+	sure = true
+	text := func(i int) string {
+		s, ok := p.str(i)
+		sure = sure && ok
+		return s
+	}
+	switch {
+	case p.is(1, "schemas") && p.is(0, "components") && len(p) > 2:
+		return fmt.Sprintf("schema %q", text(2)), true, sure
+	case p.is(0, "definitions") && len(p) > 1:
+		return fmt.Sprintf("schema %q", text(1)), true, sure
+	case p.is(3, "requestBody") && p.is(0, "paths"),
+		p.is(5, "schema") && p.is(3, "parameters") && p.is(0, "paths") && l.swagger:
+		return fmt.Sprintf("the request body of %s %s", strings.ToUpper(text(2)), text(1)), true, sure
+	case p.is(3, "responses") && p.is(0, "paths") && len(p) > 4:
+		return fmt.Sprintf("response %s of %s %s", text(4), strings.ToUpper(text(2)), text(1)), true, sure
+	}
+	for _, c := range []struct{ at, upTo int }{{3, 6}, {2, 5}, {1, 4}} {
+		if p.is(c.at, "parameters") {
+			if param := l.param(spec.Path(p[:min(c.upTo, len(p))])); param != nil {
+				return paramLabel(param), true, true
+			}
+		}
+	}
+	switch {
+	case p.is(1, "requestBodies") && p.is(0, "components") && len(p) > 2:
+		return fmt.Sprintf("the request body %q", text(2)), true, sure
+	case p.is(1, "responses") && p.is(0, "components") && len(p) > 2:
+		return fmt.Sprintf("response %q", text(2)), true, sure
+	case p.is(0, "responses") && len(p) > 1:
+		return fmt.Sprintf("response %q", text(1)), true, sure
+	}
+	return "", false, true
+}
