@@ -29,7 +29,8 @@ import (
 //	    the keys of the object at path in the document's file ("" for the
 //	    entry file) in source order, which OPA's objects do not keep;
 //	specgate.words(s), specgate.respell(s, style): see naming.go;
-//	specgate.group(pairs): see group.go.
+//	specgate.group(pairs): see group.go;
+//	specgate.schema_place(path, document, format): see place.go.
 //
 // The schema builtins are not memoized by OPA, which keys its memo by the
 // arguments' text: the text of a large schema, on every call. They keep

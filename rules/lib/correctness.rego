@@ -138,8 +138,14 @@ describe(s) := where(s.source)
 
 # where(source) names the place a schema path leads to: the longest known
 # anchor (a named schema, a body, a parameter, a header) followed by the
-# keywords that lead from it to the schema.
+# keywords that lead from it to the schema. specgate.schema_place does it
+# in Go (policy/place.go), from the chain of _where below, which names
+# what it declines to (and serves inputs without a document).
 where(source) := text if {
+	text := specgate.schema_place(source, input.document, input.format)
+} else := _where(source)
+
+_where(source) := text if {
 	[n, anchor] := _best_anchor(source)
 	tokens := _tokens(array.slice(source, n, count(source)))
 	text := concat(" of ", array.concat(array.reverse(tokens), [anchor]))
