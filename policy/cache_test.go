@@ -381,3 +381,22 @@ func TestCacheKeyNamesSpecgateBuiltins(t *testing.T) {
 		t.Fatalf("the builtins fingerprint lacks specgate's builtins: %.200s…", builtinsFingerprint())
 	}
 }
+
+func TestReadsRules(t *testing.T) {
+	kept := map[string]bool{"a": true}
+	for ref, want := range map[string]bool{
+		`data.specgate.rules.a.violations`: false,
+		`data.specgate.rules.b.flag`:       true,
+		`data.specgate.rules[x].flag`:      true,
+		`data.specgate.rules`:              true,
+		`data.specgate[x]`:                 true,
+		`data`:                             true,
+		`data.specgate.lib.util.violation`: false,
+		`data.specgate.lib[x]`:             false,
+		`input.refs`:                       false,
+	} {
+		if got := readsRules(ast.MustParseRef(ref), kept); got != want {
+			t.Errorf("readsRules(%s) = %v, want %v", ref, got, want)
+		}
+	}
+}

@@ -239,22 +239,33 @@ func subsetModules(compiled map[string]*ast.Module, libs []*Source, rules []*Rul
 var rulesRoot = ast.MustParseRef("data.specgate.rules")
 
 // readsOtherRules tells whether m refers to the values of a rule not in
-// kept, or to rules chosen at evaluation (data.specgate.rules[x]).
+// kept, or may: data.specgate.rules[x], data.specgate[x] and the like
+// choose a tree at evaluation, and data.specgate.rules holds every rule.
 func readsOtherRules(m *ast.Module, kept map[string]bool) bool {
 	found := false
 	ast.WalkRefs(m, func(ref ast.Ref) bool {
-		if found || !ref.HasPrefix(rulesRoot) {
-			return found
-		}
-		if len(ref) == len(rulesRoot) {
-			found = true
-			return true
-		}
-		id, ok := ref[len(rulesRoot)].Value.(ast.String)
-		found = !ok || !kept[string(id)]
+		found = found || readsRules(ref, kept)
 		return found
 	})
 	return found
+}
+
+func readsRules(ref ast.Ref, kept map[string]bool) bool {
+	if !ref[0].Equal(ast.DefaultRootDocument) {
+		return false
+	}
+	for i := 1; i < len(ref); i++ {
+		s, ok := ref[i].Value.(ast.String)
+		switch {
+		case !ok:
+			return true // a tree chosen at evaluation
+		case i == len(rulesRoot):
+			return !kept[string(s)]
+		case rulesRoot[i].Value.Compare(s) != 0:
+			return false // another tree
+		}
+	}
+	return true // data, data.specgate or data.specgate.rules itself
 }
 
 // resultVar is the variable a rule's query binds its violations to.
