@@ -189,6 +189,34 @@ func TestInputSharesConvertedValues(t *testing.T) {
 	if f := in.Get(ast.StringTerm("formats")).String(); f != `["oas", "oas3", "oas3.1"]` {
 		t.Errorf("formats = %s", f)
 	}
+
+	// A Swagger 2.0 response and the media types it produces are at one
+	// place: one path for all; so are their schemas. Every $ref to a
+	// target has one target path, and empty sibling lists are one.
+	swagger := policy.Input(load(t, `swagger: "2.0"
+info: {title: T, version: "1"}
+produces: [application/json, application/xml]
+paths:
+  /a:
+    get:
+      responses:
+        "200": {description: ok, schema: {$ref: "#/definitions/A"}}
+        "201": {description: ok, schema: {$ref: "#/definitions/A"}}
+definitions:
+  A: {type: object}
+`)).(ast.Object)
+	field := func(v *ast.Term, key string) *ast.Term { return v.Value.(ast.Object).Get(ast.StringTerm(key)) }
+	resp := swagger.Get(ast.StringTerm("operations")).Value.(*ast.Array).Elem(0)
+	resp = field(resp, "responses").Value.(*ast.Array).Elem(0)
+	content := field(resp, "content").Value.(*ast.Array)
+	if content.Len() != 2 || field(content.Elem(0), "source") != field(resp, "source") || field(content.Elem(1), "source") != field(resp, "source") ||
+		field(content.Elem(0), "schemaSource") != field(content.Elem(1), "schemaSource") {
+		t.Errorf("the response and its media types do not share their paths: %v", resp)
+	}
+	refs := swagger.Get(ast.StringTerm("refs")).Value.(*ast.Array)
+	if refs.Len() != 2 || field(refs.Elem(0), "target") != field(refs.Elem(1), "target") || field(refs.Elem(0), "siblings") != field(refs.Elem(1), "siblings") {
+		t.Errorf("references to one target do not share its path and their empty siblings: %v", refs)
+	}
 }
 
 // TestInputRefs checks what input.refs says of each reference: where it is

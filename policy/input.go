@@ -89,6 +89,15 @@ type converter struct {
 	numbers map[string]*ast.Term     // interned numbers
 	indices []*ast.Term              // interned small array indices
 	params  map[*spec.Parameter]*ast.Term
+	empty   *ast.Term // the empty list
+	recent  [4]recentPath
+	next    int // where the next path goes in recent
+}
+
+// recentPath is a path converted lately.
+type recentPath struct {
+	path spec.Path
+	term *ast.Term
 }
 
 func newConverter() *converter {
@@ -142,6 +151,13 @@ func (c *converter) str(s string) *ast.Term {
 }
 
 func (c *converter) strs(ss []string) *ast.Term {
+	if len(ss) == 0 {
+		// Empty lists (the siblings of nearly every $ref, say) are one.
+		if c.empty == nil {
+			c.empty = ast.ArrayTerm()
+		}
+		return c.empty
+	}
 	items := make([]*ast.Term, len(ss))
 	for i, s := range ss {
 		items[i] = c.str(s)
@@ -198,6 +214,20 @@ func (c *converter) node(n *spec.Node) *ast.Term {
 
 // path converts a source path; indices stay numbers.
 func (c *converter) path(p spec.Path) *ast.Term {
+	// A path often comes again right away: a Swagger 2.0 response, and
+	// each media type it produces, share theirs.
+	for _, r := range c.recent {
+		if r.term != nil && slices.Equal(r.path, p) {
+			return r.term
+		}
+	}
+	t := c.newPath(p)
+	c.recent[c.next%len(c.recent)] = recentPath{p, t}
+	c.next++
+	return t
+}
+
+func (c *converter) newPath(p spec.Path) *ast.Term {
 	items := make([]*ast.Term, len(p))
 	for i, s := range p {
 		switch s := s.(type) {
@@ -609,6 +639,7 @@ func (c *converter) refs(doc *spec.Document) (list, byTarget, unresolved, withSi
 		return f.Name
 	}
 	to := map[string][]*ast.Term{}
+	targets := map[string]*ast.Term{}
 	var bad, beside []*ast.Term
 	items := make([]*ast.Term, len(doc.Refs))
 	for i, r := range doc.Refs {
@@ -617,9 +648,14 @@ func (c *converter) refs(doc *spec.Document) (list, byTarget, unresolved, withSi
 			errMsg = r.Err.Msg
 		}
 		resolved := r.Target != nil && r.Err == nil
-		target := ast.NullTerm()
+		target := nullTerm
+		key := fileName(r.TargetFile) + "#" + r.TargetPtr
 		if resolved {
-			target = c.path(typedPath(r.TargetFile.Root, r.TargetPtr))
+			// Many references name one target: one path for all.
+			if target = targets[key]; target == nil {
+				target = c.path(typedPath(r.TargetFile.Root, r.TargetPtr))
+				targets[key] = target
+			}
 		}
 		siblings := make([]string, 0, len(r.Node.Fields))
 		for _, f := range r.Node.Fields {
@@ -634,7 +670,6 @@ func (c *converter) refs(doc *spec.Document) (list, byTarget, unresolved, withSi
 			c.kv("targetFile", c.str(fileName(r.TargetFile))), c.kv("target", target),
 			c.kv("siblings", c.strs(siblings)))
 		if resolved {
-			key := fileName(r.TargetFile) + "#" + r.TargetPtr
 			to[key] = append(to[key], items[i])
 		} else {
 			bad = append(bad, items[i])
