@@ -2,15 +2,10 @@ package policy
 
 import (
 	"context"
-	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/open-policy-agent/opa/v1/ast"
 	"github.com/open-policy-agent/opa/v1/rego"
-
-	"github.com/specgate/specgate/rules"
-	"github.com/specgate/specgate/spec"
 )
 
 // TestSchemaPlacesSpellAsRego: specgate.schema_place names every schema
@@ -18,58 +13,22 @@ import (
 // corpus specs as correctness._where, the Rego it replaces, does; and
 // declines only what the Rego alone can spell.
 func TestSchemaPlacesSpellAsRego(t *testing.T) {
-	reg, err := LoadFS(rules.FS, ".", true, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	compiler, err := compileSources(reg.Libs)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx := context.Background()
-	query, err := rego.New(rego.Compiler(compiler), rego.Query(`items := [[v.source, place, data.specgate.lib.correctness._where(v.source)] |
+	alike, declined := 0, 0
+	eachSpecAsRego(t, `[[v.source, place, data.specgate.lib.correctness._where(v.source)] |
 		some v in array.concat(input.schemas, input.swaggerValues)
 		place := {p | p := specgate.schema_place(v.source, input.document, input.format)}
-	]`)).PrepareForEval(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	files, _ := filepath.Glob("../rules/*/testdata/*.*")
-	corpus, _ := filepath.Glob("../../shared/corpus/*.*")
-	for _, f := range corpus {
-		if info, err := os.Stat(f); err == nil && info.Size() < 2<<20 {
-			files = append(files, f)
+	]`, 2<<20, func(file string, source, place, want *ast.Term) {
+		set := place.Value.(*ast.Array) // a set, read back as a list
+		switch {
+		case set.Len() == 0:
+			declined++
+			t.Logf("%s: %v declined (Rego: %v)", file, source, want)
+		case set.Len() != 1 || set.Elem(0).Value.Compare(want.Value) != 0:
+			t.Errorf("%s: %v is %v, Rego says %v", file, source, set, want)
+		default:
+			alike++
 		}
-	}
-	loader := spec.NewLoader(spec.Options{})
-	alike, declined := 0, 0
-	for _, f := range files {
-		doc, err := loader.Load(ctx, f)
-		if err != nil || doc.Format == spec.AsyncAPI {
-			continue
-		}
-		rs, err := query.Eval(ctx, rego.EvalParsedInput(Input(doc)))
-		if err != nil || len(rs) != 1 {
-			t.Fatalf("%s: %v %v", f, rs, err)
-		}
-		items, err := ast.InterfaceToValue(rs[0].Bindings["items"])
-		if err != nil {
-			t.Fatal(err)
-		}
-		items.(*ast.Array).Foreach(func(item *ast.Term) {
-			it := item.Value.(*ast.Array)
-			source, place, want := it.Elem(0), it.Elem(1).Value.(*ast.Array), it.Elem(2) // a set, read back as a list
-			switch {
-			case place.Len() == 0:
-				declined++
-				t.Logf("%s: %v declined (Rego: %v)", f, source, want)
-			case place.Len() != 1 || place.Elem(0).Value.Compare(want.Value) != 0:
-				t.Errorf("%s: %v is %v, Rego says %v", f, source, place, want)
-			default:
-				alike++
-			}
-		})
-	}
+	})
 	if alike < 1000 {
 		t.Errorf("only %d places compared", alike)
 	}
