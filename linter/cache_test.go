@@ -4,6 +4,7 @@ import (
 	"context"
 	"reflect"
 	"runtime"
+	"strings"
 	"testing"
 	"time"
 
@@ -38,16 +39,33 @@ func TestCachedRulesLintAlike(t *testing.T) {
 	fromSource := build(nil)
 	build(cache) // fills the cache
 	inputs := concurrentInputs(t)
-	// The first linter from the cache reads every rule's program, and
-	// stores the program of each format's rules; the second reads those.
-	for _, run := range []string{"every rule's program", "the programs of each format's rules"} {
-		fromCache := build(cache)
-		for _, name := range inputs {
-			want := fromSource.LintFile(ctx, name)
-			got := fromCache.LintFile(ctx, name)
-			if !reflect.DeepEqual(got, want) {
-				t.Errorf("%s: the cached rules (%s) report\n%+v\nthe rules compiled from source report\n%+v", name, run, got, want)
-			}
+	check := func(l *linter.Linter, name, run string) {
+		t.Helper()
+		want := fromSource.LintFile(ctx, name)
+		if got := l.LintFile(ctx, name); !reflect.DeepEqual(got, want) {
+			t.Errorf("%s: the cached rules (%s) report\n%+v\nthe rules compiled from source report\n%+v", name, run, got, want)
+		}
+	}
+	// A linter of inputs of many formats runs them all with every rule's
+	// program, and stores the program of each format's rules.
+	fromCache := build(cache)
+	for _, name := range inputs {
+		check(fromCache, name, "every rule's program")
+	}
+	// A linter whose inputs are of one format reads the program of its
+	// rules alone: one linter per format.
+	byFormats := map[string][]string{}
+	loader := spec.NewLoader(spec.Options{})
+	for _, name := range inputs {
+		if doc, err := loader.Load(ctx, name); err == nil {
+			tags := strings.Join(doc.FormatTags(), ",")
+			byFormats[tags] = append(byFormats[tags], name)
+		}
+	}
+	for tags, names := range byFormats {
+		l := build(cache)
+		for _, name := range names {
+			check(l, name, "the program of the rules of "+tags)
 		}
 	}
 	t.Logf("%d inputs linted alike", len(inputs))

@@ -261,6 +261,26 @@ func TestCacheReadsTheProgramOfAnInputsRules(t *testing.T) {
 	if got, err := warm.Eval(ctx, input); err != nil || !reflect.DeepEqual(got, want) {
 		t.Fatalf("from the program of the input's rules: %v, %v; want %v", got, err, want)
 	}
+
+	// An input of other formats: from then on the whole program runs
+	// every input, one program in memory rather than one per format; the
+	// program of the Swagger rules is stored for later runs.
+	swagger := ast.MustParseTerm(`{"formats": ["oas2", "oas"], "format": "swagger", "document": {"swagger": "2.0", "info": {}, "paths": {}}}`).Value
+	if _, err := warm.Eval(ctx, swagger); err != nil {
+		t.Fatal(err)
+	}
+	full, _ := warm.full()
+	for _, in := range []ast.Value{input, swagger} {
+		if p, err := warm.program(warm.applicable(in)); err != nil || p != full {
+			t.Errorf("after two formats, %v is run by a program of %d modules, not the whole one", in.(ast.Object).Get(ast.StringTerm("formats")), len(p.Modules))
+		}
+	}
+	if got, err := warm.Eval(ctx, input); err != nil || !reflect.DeepEqual(got, want) {
+		t.Fatalf("from the whole program: %v, %v; want %v", got, err, want)
+	}
+	if !cache.has(warm.subsetKey(warm.applicable(swagger))) {
+		t.Error("the program of the Swagger rules was not stored")
+	}
 }
 
 // TestCacheKeepsRulesOtherRulesRead: a rule that reads the value of a rule

@@ -101,7 +101,7 @@ func Capabilities() *ast.Capabilities {
 // read back yet: each input runs the rules of its formats only (an
 // OpenAPI 3.0 description none of the AsyncAPI, Swagger-only or 3.1-only
 // rules), and the program of those rules alone, cached under that smaller
-// rule set, is what an evaluation reads (see program). A fifth of the
+// rule set, is what a run on inputs of one format reads (see program). A fifth of the
 // built-in rules never apply to an OpenAPI description, three quarters
 // to an AsyncAPI one; reading and indexing them was a sixth of a small
 // OpenAPI description's lint.
@@ -165,10 +165,13 @@ func (e *Engine) loadFull() (*ast.Compiler, error) {
 }
 
 // program is the compiled program that runs the rules todo (indices into
-// e.rules), computed once per set of rules. With a cache, it is the
-// program of those rules alone, read from the cache; the first time, the
-// whole rule set's program runs them, and the smaller one is derived from
-// it and stored for the next run.
+// e.rules), computed once per set of rules. With a cache, the first set's
+// is the program of those rules alone, read from the cache: a run on one
+// spec reads no more. Once inputs of a second set come (a folder of
+// OpenAPI 2.0 and 3.1 specs, say), every set is run by the whole rule
+// set's program, read once, rather than by a program each, whose memory
+// would add up. The first time a set is met, the program of its rules is
+// derived from the whole one and stored for later runs.
 func (e *Engine) program(todo []int) (*ast.Compiler, error) {
 	if e.cache == nil || len(todo) == len(e.rules) {
 		return e.full()
@@ -181,31 +184,58 @@ func (e *Engine) program(todo []int) (*ast.Compiler, error) {
 	e.mu.Lock()
 	load, ok := e.programs[sig.String()]
 	if !ok {
-		load = sync.OnceValues(func() (*ast.Compiler, error) { return e.loadSubset(todo) })
+		if len(e.programs) == 0 {
+			load = sync.OnceValues(func() (*ast.Compiler, error) { return e.loadSubset(todo) })
+		} else {
+			// The first set's own program is let go once its
+			// evaluations end.
+			for s := range e.programs {
+				e.programs[s] = e.full
+			}
+			load = sync.OnceValues(func() (*ast.Compiler, error) { return e.fullFor(todo, false) })
+		}
 		e.programs[sig.String()] = load
 	}
 	e.mu.Unlock()
 	return load()
 }
 
-// loadSubset is program's work for a set of rules smaller than the engine's.
+// loadSubset reads the program of the rules todo, a set smaller than the
+// engine's, or runs them with the whole program (see fullFor).
 func (e *Engine) loadSubset(todo []int) (*ast.Compiler, error) {
-	rules := make([]*Rule, len(todo))
-	for n, i := range todo {
-		rules[n] = e.rules[i]
-	}
-	key := e.cache.key("rules", e.sources(rules))
-	if c := e.cache.loadProgram(key, Capabilities()); c != nil {
+	if c := e.cache.loadProgram(e.subsetKey(todo), Capabilities()); c != nil {
 		return c, nil
 	}
+	return e.fullFor(todo, true)
+}
+
+// fullFor is the whole program, which runs the rules todo; their own
+// program is derived from it and stored for later runs when the cache
+// does not have it, or has it damaged (rewrite).
+func (e *Engine) fullFor(todo []int, rewrite bool) (*ast.Compiler, error) {
 	full, err := e.full()
 	if err != nil {
 		return nil, err
 	}
-	if modules := subsetModules(full.Modules, e.libs, rules); modules != nil {
-		e.cache.storeProgram(key, full, modules)
+	if key := e.subsetKey(todo); rewrite || !e.cache.has(key) {
+		if modules := subsetModules(full.Modules, e.libs, e.subset(todo)); modules != nil {
+			e.cache.storeProgram(key, full, modules)
+		}
 	}
 	return full, nil
+}
+
+func (e *Engine) subset(todo []int) []*Rule {
+	rules := make([]*Rule, len(todo))
+	for n, i := range todo {
+		rules[n] = e.rules[i]
+	}
+	return rules
+}
+
+// subsetKey names the cache entry of the program of the rules todo.
+func (e *Engine) subsetKey(todo []int) string {
+	return e.cache.key("rules", e.sources(e.subset(todo)))
 }
 
 // subsetModules are the compiled modules of libs and rules, or nil when

@@ -89,15 +89,9 @@ type converter struct {
 	numbers map[string]*ast.Term     // interned numbers
 	indices []*ast.Term              // interned small array indices
 	params  map[*spec.Parameter]*ast.Term
-	empty   *ast.Term // the empty list
-	recent  [4]recentPath
-	next    int // where the next path goes in recent
-}
-
-// recentPath is a path converted lately.
-type recentPath struct {
-	path spec.Path
-	term *ast.Term
+	empty   *ast.Term    // the empty list
+	recent  [4]*ast.Term // paths converted lately
+	next    int          // where the next path goes in recent
 }
 
 func newConverter() *converter {
@@ -216,15 +210,38 @@ func (c *converter) node(n *spec.Node) *ast.Term {
 func (c *converter) path(p spec.Path) *ast.Term {
 	// A path often comes again right away: a Swagger 2.0 response, and
 	// each media type it produces, share theirs.
-	for _, r := range c.recent {
-		if r.term != nil && slices.Equal(r.path, p) {
-			return r.term
+	for _, t := range c.recent {
+		if t != nil && isPath(t, p) {
+			return t
 		}
 	}
 	t := c.newPath(p)
-	c.recent[c.next%len(c.recent)] = recentPath{p, t}
+	c.recent[c.next%len(c.recent)] = t
 	c.next++
 	return t
+}
+
+// isPath tells whether a converted path holds the segments of p.
+func isPath(t *ast.Term, p spec.Path) bool {
+	arr := t.Value.(*ast.Array)
+	if arr.Len() != len(p) {
+		return false
+	}
+	for i, seg := range p {
+		switch s := seg.(type) {
+		case string:
+			if k, ok := arr.Elem(i).Value.(ast.String); !ok || string(k) != s {
+				return false
+			}
+		case int:
+			if n, ok := arr.Elem(i).Value.(ast.Number); !ok || n.String() != strconv.Itoa(s) {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 func (c *converter) newPath(p spec.Path) *ast.Term {
