@@ -1,6 +1,7 @@
 package policy
 
 import (
+	"bytes"
 	"context"
 	"os"
 	"path/filepath"
@@ -418,5 +419,44 @@ func TestReadsRules(t *testing.T) {
 		if got := readsRules(ast.MustParseRef(ref), kept); got != want {
 			t.Errorf("readsRules(%s) = %v, want %v", ref, got, want)
 		}
+	}
+}
+
+// TestRegistryCodec: a registry entry reads back as written (nil and
+// empty lists apart); no truncation of it reads, and no flipped byte
+// makes the decoder panic.
+func TestRegistryCodec(t *testing.T) {
+	reg, err := LoadFS(rules.FS, ".", true, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	libs := []string{"lib/a.rego", "lib/b.rego"}
+	rules := append([]*Rule{{ID: "x", Severity: Error, Formats: []string{}, Peers: nil, File: "x.rego"}}, reg.Rules...)
+	data := encodeRegistry(libs, rules)
+	gotLibs, got, ok := decodeRegistry(data)
+	if !ok || !reflect.DeepEqual(gotLibs, libs) || len(got) != len(rules) {
+		t.Fatalf("read back %v %d rules, ok=%v", gotLibs, len(got), ok)
+	}
+	for i, r := range got {
+		want := *rules[i]
+		want.Source, want.Builtin, want.validated = nil, false, false
+		if !reflect.DeepEqual(*r, want) {
+			t.Fatalf("rule %d reads back as %+v, want %+v", i, *r, want)
+		}
+	}
+	for n := 0; n < len(data); n += 1 + n/8 { // every length near the ends, some between
+		if _, _, ok := decodeRegistry(data[:n]); ok {
+			t.Fatalf("a truncation to %d of %d bytes reads", n, len(data))
+		}
+	}
+	for n := max(0, len(data)-300); n < len(data); n++ {
+		if _, _, ok := decodeRegistry(data[:n]); ok {
+			t.Fatalf("a truncation to %d of %d bytes reads", n, len(data))
+		}
+	}
+	for i := 0; i < len(data); i += 1 + len(data)/64 {
+		flipped := bytes.Clone(data)
+		flipped[i] ^= 0xa5
+		decodeRegistry(flipped) //nolint:errcheck // must only not panic
 	}
 }
