@@ -368,7 +368,7 @@ func (c *converter) received(doc *spec.Document, v *spec.Views, schemas []*ast.T
 		}
 	}
 	for i, s := range v.Schemas {
-		if received(s) {
+		if isReceived(s) {
 			add(schemas[i], s.Node)
 		}
 	}
@@ -394,9 +394,9 @@ func (c *converter) received(doc *spec.Document, v *spec.Views, schemas []*ast.T
 	return ast.ArrayTerm(out...), c.lists(types)
 }
 
-// received tells whether the API receives what a schema describes: a
+// isReceived tells whether the API receives what a schema describes: a
 // request schema, but not a readOnly one (clients do not send it).
-func received(s *spec.Schema) bool { return s.Request && !readOnly(s.Node) }
+func isReceived(s *spec.Schema) bool { return s.Request && !readOnly(s.Node) }
 
 // swaggerValues lists, for a Swagger 2.0 document, the objects other than
 // schemas that hold schema keywords (type, enum, items, maxLength, ...):
@@ -481,7 +481,7 @@ func (c *converter) schemas(ss []*spec.Schema, labels *labeler) (items []*ast.Te
 	for i, s := range ss {
 		fields := []([2]*ast.Term){c.kv("name", c.str(s.Name)), c.kv("node", c.node(s.Node)), c.kv("source", c.path(s.Source)),
 			c.kv("request", boolTerm(s.Request)), c.kv("response", boolTerm(s.Response))}
-		if received(s) {
+		if isReceived(s) {
 			if l, ok := labels.label(s.Name, s.Source); ok {
 				fields = append(fields, c.kv("label", ast.StringTerm(l)))
 			}

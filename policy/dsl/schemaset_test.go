@@ -93,7 +93,6 @@ func TestValidateErrorOrder(t *testing.T) {
 	}
 	value["list"] = []any{"x", 1, "y"}
 	props["list"] = map[string]any{"type": "array", "items": map[string]any{"type": "integer"}}
-	value["list"] = []any{"x", 1, "y"}
 	value["extra"] = map[string]any{"q": 1, "p": 2, "r": 3, "o": 4}
 	props["extra"] = map[string]any{"type": "object", "additionalProperties": false}
 	text, err := json.Marshal(map[string]any{"type": "object", "required": []any{"zz"}, "properties": props})
