@@ -2,7 +2,6 @@ package policy
 
 import (
 	"encoding/json"
-	"fmt"
 	"maps"
 	"slices"
 	"strconv"
@@ -257,6 +256,24 @@ func (c *converter) newPath(p spec.Path) *ast.Term {
 	return ast.ArrayTerm(items...)
 }
 
+// pathKey is a map key for a path.
+func pathKey(p spec.Path) string {
+	var b strings.Builder
+	for _, seg := range p {
+		switch s := seg.(type) {
+		case string:
+			b.WriteString(strconv.Itoa(len(s)))
+			b.WriteByte(':')
+			b.WriteString(s)
+		case int:
+			b.WriteByte('#')
+			b.WriteString(strconv.Itoa(s))
+			b.WriteByte(';')
+		}
+	}
+	return b.String()
+}
+
 // index returns the term of an array index, shared like object keys: the
 // paths of a large document repeat the same few segments many times.
 func (c *converter) index(i int) *ast.Term {
@@ -402,9 +419,9 @@ func isReceived(s *spec.Schema) bool { return s.Request && !readOnly(s.Node) }
 // schemas that hold schema keywords (type, enum, items, maxLength, ...):
 // every non-body parameter, and the response headers of operations under
 // paths (where the views place them) and of the document's reusable
-// responses, each place once, as {node, source, name: ""}. byKey and byType index them as schemasWith
-// and schemasOfType do schemas (by `type` only when a string: Swagger
-// has no type lists).
+// responses, each place once, as {node, source, name: ""}. byKey and
+// byType index them as schemasWith and schemasOfType do schemas (by `type`
+// only when a string: Swagger has no type lists).
 func (c *converter) swaggerValues(doc *spec.Document, v *spec.Views) (items, byKey, byType *ast.Term) {
 	var out []*ast.Term
 	keys := map[string][]*ast.Term{}
@@ -415,7 +432,7 @@ func (c *converter) swaggerValues(doc *spec.Document, v *spec.Views) (items, byK
 	}
 	seen := map[site]bool{}
 	add := func(n *spec.Node, source spec.Path) {
-		k := site{n, fmt.Sprintf("%q", []any(source))}
+		k := site{n, pathKey(source)}
 		if seen[k] {
 			return
 		}

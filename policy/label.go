@@ -2,7 +2,6 @@ package policy
 
 import (
 	"fmt"
-	"strconv"
 	"strings"
 
 	"github.com/specgate/specgate/spec"
@@ -44,24 +43,6 @@ func newLabeler(doc *spec.Document, v *spec.Views) *labeler {
 		}
 	}
 	return l
-}
-
-// pathKey is a map key for a path.
-func pathKey(p spec.Path) string {
-	var b strings.Builder
-	for _, seg := range p {
-		switch s := seg.(type) {
-		case string:
-			b.WriteString(strconv.Itoa(len(s)))
-			b.WriteByte(':')
-			b.WriteString(s)
-		case int:
-			b.WriteByte('#')
-			b.WriteString(strconv.Itoa(s))
-			b.WriteByte(';')
-		}
-	}
-	return b.String()
 }
 
 // labelPath reads a path's segments by index; out of range is undefined.
