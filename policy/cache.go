@@ -223,89 +223,38 @@ func (c *Cache) storeRegistry(key string, reg *Registry) {
 }
 
 func encodeRegistry(libs []string, rules []*Rule) []byte {
-	var b []byte
-	str := func(s string) {
-		b = binary.AppendUvarint(b, uint64(len(s)))
-		b = append(b, s...)
-	}
-	// A list's length is written plus one; 0 stands for nil, which
-	// metadata tells apart from an empty list.
-	strs := func(ss []string) {
-		if ss == nil {
-			b = append(b, 0)
-			return
-		}
-		b = binary.AppendUvarint(b, uint64(len(ss))+1)
-		for _, s := range ss {
-			str(s)
-		}
-	}
-	strs(libs)
-	b = binary.AppendUvarint(b, uint64(len(rules)))
+	e := &encoder{}
+	e.texts(libs)
+	e.uvarint(uint64(len(rules)))
 	for _, r := range rules {
 		for _, s := range []string{r.ID, r.Title, r.Description, r.Category, r.Maturity, r.Family, r.HowToFix, r.File} {
-			str(s)
+			e.text(s)
 		}
-		b = binary.AppendUvarint(b, uint64(r.Severity))
-		strs(r.Formats)
-		strs(r.Peers)
+		e.uvarint(uint64(r.Severity))
+		e.texts(r.Formats) // nil and empty lists stay apart, as metadata has them
+		e.texts(r.Peers)
 	}
-	return b
+	return e.buf
 }
 
 // decodeRegistry reads what encodeRegistry wrote; false for data it did
 // not write.
 func decodeRegistry(data []byte) (libs []string, rules []*Rule, ok bool) {
-	bad := false
-	num := func() uint64 {
-		v, n := binary.Uvarint(data)
-		if n <= 0 {
-			bad = true
-			return 0
-		}
-		data = data[n:]
-		return v
-	}
-	// count reads a length no larger than what is left.
-	count := func() int {
-		n := num()
-		if n > uint64(len(data)) {
-			bad = true
-			return 0
-		}
-		return int(n)
-	}
-	str := func() string {
-		n := count()
-		s := string(data[:n])
-		data = data[n:]
-		return s
-	}
-	strs := func() []string {
-		n := count()
-		if n == 0 {
-			return nil
-		}
-		out := make([]string, n-1)
-		for i := range out {
-			out[i] = str()
-		}
-		return out
-	}
-	libs = strs()
-	rules = make([]*Rule, count())
+	d := &decoder{buf: data}
+	libs = d.texts()
+	rules = make([]*Rule, d.count())
 	for i := range rules {
 		r := &Rule{}
 		for _, f := range []*string{&r.ID, &r.Title, &r.Description, &r.Category, &r.Maturity, &r.Family, &r.HowToFix, &r.File} {
-			*f = str()
+			*f = d.text()
 		}
-		sev := num()
-		bad = bad || sev > uint64(Error)
-		r.Severity = Severity(sev)
-		r.Formats, r.Peers = strs(), strs()
+		if r.Severity = Severity(d.uvarint()); r.Severity > Error {
+			d.fail()
+		}
+		r.Formats, r.Peers = d.texts(), d.texts()
 		rules[i] = r
 	}
-	return libs, rules, !bad && len(data) == 0
+	return libs, rules, d.err == nil && len(d.buf) == 0
 }
 
 // loadProgram builds a compiler from a compiled rule set's entry. The

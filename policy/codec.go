@@ -64,6 +64,25 @@ func (e *encoder) bool(b bool) {
 	}
 }
 
+// text writes a string in place: its length, then its bytes.
+func (e *encoder) text(s string) {
+	e.uvarint(uint64(len(s)))
+	e.buf = append(e.buf, s...)
+}
+
+// texts writes a list of strings, telling nil from empty: its length plus
+// one, 0 for nil.
+func (e *encoder) texts(ss []string) {
+	if ss == nil {
+		e.uvarint(0)
+		return
+	}
+	e.uvarint(uint64(len(ss)) + 1)
+	for _, s := range ss {
+		e.text(s)
+	}
+}
+
 // str writes an index into the string table: file names, variables and
 // keys repeat a great deal.
 func (e *encoder) str(s string) {
@@ -263,12 +282,12 @@ func encodeModules(modules map[string]*ast.Module) ([]byte, error) {
 	}
 	// The string table goes first so that the decoder can share one copy
 	// of each string.
-	out := binary.AppendUvarint(nil, uint64(len(e.table)))
+	head := &encoder{}
+	head.uvarint(uint64(len(e.table)))
 	for _, s := range e.table {
-		out = binary.AppendUvarint(out, uint64(len(s)))
-		out = append(out, s...)
+		head.text(s)
 	}
-	return append(out, e.buf...), nil
+	return append(head.buf, e.buf...), nil
 }
 
 type decoder struct {
@@ -376,6 +395,25 @@ func (d *decoder) byte() byte {
 }
 
 func (d *decoder) bool() bool { return d.byte() == 1 }
+
+func (d *decoder) text() string {
+	n := d.count()
+	s := string(d.buf[:n])
+	d.buf = d.buf[n:]
+	return s
+}
+
+func (d *decoder) texts() []string {
+	n := d.count()
+	if n == 0 {
+		return nil
+	}
+	out := make([]string, n-1)
+	for i := range out {
+		out[i] = d.text()
+	}
+	return out
+}
 
 func (d *decoder) str() string {
 	i := d.uvarint()
@@ -584,14 +622,12 @@ func (d *decoder) rule(m *ast.Module) *ast.Rule {
 func decodeModules(data []byte) (map[string]*ast.Module, error) {
 	d := &decoder{buf: data}
 	n := d.count()
-	d.table = make([]string, 0, n)
-	for range n {
-		l := d.count()
-		if d.err != nil {
-			return nil, d.err
-		}
-		d.table = append(d.table, string(d.buf[:l]))
-		d.buf = d.buf[l:]
+	d.table = make([]string, n)
+	for i := range d.table {
+		d.table[i] = d.text()
+	}
+	if d.err != nil {
+		return nil, d.err
 	}
 	d.vars = make([]ast.Value, n)
 	d.strs = make([]ast.Value, n)
