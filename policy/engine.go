@@ -101,10 +101,10 @@ func Capabilities() *ast.Capabilities {
 // read back yet: each input runs the rules of its formats only (an
 // OpenAPI 3.0 description none of the AsyncAPI, Swagger-only or 3.1-only
 // rules), and the program of those rules alone, cached under that smaller
-// rule set, is what a run on inputs of one format reads (see program). A fifth of the
-// built-in rules never apply to an OpenAPI description, three quarters
-// to an AsyncAPI one; reading and indexing them was a sixth of a small
-// OpenAPI description's lint.
+// rule set, is what a run on inputs of one format reads (see program). A
+// fifth of the built-in rules never apply to an OpenAPI description,
+// three quarters to an AsyncAPI one; reading and indexing them was a
+// sixth of a small OpenAPI description's lint.
 func Compile(ctx context.Context, rules []*Rule, libs []*Source, timeout time.Duration, cache *Cache) (*Engine, error) {
 	e := &Engine{rules: rules, libs: libs, store: inmem.New(), timeout: timeout, cache: cache,
 		queries: make([]ast.Body, len(rules)), programs: map[string]func() (*ast.Compiler, error){}}
