@@ -85,13 +85,11 @@ _repeat_effect := {
 
 violations contains util.violation(array.concat(s.source, ["oneOf"]), msg) if {
 	some s in object.get(input.schemasWith, "oneOf", [])
-	plain := [[i, m] | some i, written in s.node.oneOf; m := health.deref(written); _plain(m)]
+	plain := {i: m | some i, written in s.node.oneOf; m := health.deref(written); _plain(m)}
 	count(plain) > 1
-	some [i, a] in plain
-	some [j, b] in plain
-	i < j
+	some [i, j] in _candidates(plain)
 	s.node.oneOf[i] != s.node.oneOf[j]
-	reason := _overlap(a, b)
+	reason := _overlap(plain[i], plain[j])
 	msg := sprintf("oneOf members %d and %d of %s both accept %s, so such a value matches two members and the oneOf rejects it", [i, j, correctness.describe(s), reason])
 }
 
@@ -109,6 +107,42 @@ _mapped(d, k, i) if {
 	some target in object.get(d, "mapping", {})
 	endswith(target, sprintf("/%s/%d", [k, i]))
 }
+
+# _candidates(plain) are the pairs [i, j], i < j, of members that may
+# overlap, found by grouping rather than by trying every pair (an enum
+# written as a oneOf of a hundred const members would be ten thousand
+# pairs): members listing the same value meet under ["v", value]; a member
+# that only has a type meets, under ["k", type], the members of that type
+# and the valued members with a value of that kind. Members that meet only
+# through their values' kinds (two valued members) are not paired. The
+# pairs are a superset: _overlap decides.
+_candidates(plain) := {[min([a, b]), max([a, b])] |
+	some key, entries in specgate.group([[key, [i, role]] | some i, m in plain; some [key, role] in _keys(m)])
+	count(entries) > 1
+	some [a, role] in entries
+	_leads(key, role)
+	some [b, _] in entries
+	a != b
+}
+
+_keys(m) := [[key, "v"] |
+	some v in _values(m)
+	some key in array.concat([["v", v]], [["k", k] | some k in _kinds(v)])
+] if _values(m)
+
+else := [[["k", k], "t"] | some k in _type_keys(correctness.declared_types(m))] if _only_type(m)
+
+_kinds(v) := ["integer", "number"] if correctness.kind(v) == "integer"
+
+else := [correctness.kind(v)]
+
+_type_keys(types) := types | {"number"} if "integer" in types
+
+else := types
+
+_leads(["v", _], "v")
+
+_leads(["k", _], "t")
 
 # _overlap(a, b) names values two schemas both accept, where certain.
 _overlap(a, b) := sprintf("the value %s", [json.marshal(v)]) if {
