@@ -48,26 +48,25 @@ import data.specgate.lib.naming
 import data.specgate.lib.util
 
 violations contains util.violation(array.concat(schema.source, ["properties", name]), msg) if {
-	some i in _json_schemas
-	schema := input.schemas[i]
+	count(_misfits) > 0
+	some schema in _json_schemas
 	some name, _ in schema.node.properties
 	_misfits[name]
 	msg := sprintf("property %q%s is not %s%s", [name, _of(schema), _convention_text, _hint(name)])
 }
 
-# _json_schemas are the indices in input.schemas of the schemas with
-# properties that describe JSON. (Indices, not the schemas: a set of
-# schemas would hash every nested schema, over and over.)
-_json_schemas contains i if {
-	some i, schema in input.schemas
+# _json_schemas are the schemas with properties that describe JSON. (An
+# array: a set of schemas would compare and sort whole schema trees.)
+_json_schemas := [schema |
+	some schema in object.get(input.schemasWith, "properties", [])
 	is_object(schema.node.properties)
 	not _under_non_json_media(schema.source)
-}
+]
 
 # _names are the distinct property names the rule judges.
 _names contains name if {
-	some i in _json_schemas
-	some name, _ in input.schemas[i].node.properties
+	some schema in _json_schemas
+	some name, _ in schema.node.properties
 	not _exempt(name)
 }
 

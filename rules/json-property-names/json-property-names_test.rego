@@ -1,11 +1,12 @@
 package specgate.rules["json-property-names_test"]
 
+import data.specgate.lib.correctness
 import data.specgate.rules["json-property-names"] as rule
 
 schema(name, source, props) := {"name": name, "source": source, "node": {"type": "object", "properties": {p: {"type": "string"} | some p in props}}}
 
 test_named_schema_with_suggestion if {
-	vs := rule.violations with input as {"schemas": [schema("User", ["components", "schemas", "User"], ["id", "first_name", "LastName", "birthDate", "zipCode"])]}
+	vs := rule.violations with input as doc([schema("User", ["components", "schemas", "User"], ["id", "first_name", "LastName", "birthDate", "zipCode"])])
 	vs == {
 		{"path": ["components", "schemas", "User", "properties", "first_name"], "message": `property "first_name" of schema User is not camelCase (use "firstName")`},
 		{"path": ["components", "schemas", "User", "properties", "LastName"], "message": `property "LastName" of schema User is not camelCase (use "lastName")`},
@@ -14,45 +15,45 @@ test_named_schema_with_suggestion if {
 
 test_inline_schema_is_not_named if {
 	src := ["paths", "/users", "get", "responses", "200", "content", "application/json", "schema"]
-	vs := rule.violations with input as {"schemas": [schema("", src, ["page-size"])]}
+	vs := rule.violations with input as doc([schema("", src, ["page-size"])])
 	vs == {{"path": array.concat(src, ["properties", "page-size"]), "message": `property "page-size" is not camelCase (use "pageSize")`}}
 }
 
 test_no_suggestion_when_none_is_camel if {
-	vs := rule.violations with input as {"schemas": [schema("T", ["definitions", "T"], ["2fa_enabled"])]}
+	vs := rule.violations with input as doc([schema("T", ["definitions", "T"], ["2fa_enabled"])])
 	vs == {{"path": ["definitions", "T", "properties", "2fa_enabled"], "message": `property "2fa_enabled" of schema T is not camelCase`}}
 }
 
 test_exempt_names if {
-	count(rule.violations) == 0 with input as {"schemas": [schema("Doc", ["components", "schemas", "Doc"], ["@id", "@odata.count", "$schema", "x-kubernetes-list-type", "_links", "_embedded", "userId", "url2"])]}
+	count(rule.violations) == 0 with input as doc([schema("Doc", ["components", "schemas", "Doc"], ["@id", "@odata.count", "$schema", "x-kubernetes-list-type", "_links", "_embedded", "userId", "url2"])])
 }
 
 test_other_underscore_names_are_not_exempt if {
-	vs := rule.violations with input as {"schemas": [schema("Doc", ["components", "schemas", "Doc"], ["_id"])]}
+	vs := rule.violations with input as doc([schema("Doc", ["components", "schemas", "Doc"], ["_id"])])
 	vs == {{"path": ["components", "schemas", "Doc", "properties", "_id"], "message": `property "_id" of schema Doc is not camelCase (use "id")`}}
 }
 
 test_schemas_without_properties if {
-	count(rule.violations) == 0 with input as {"schemas": [
+	count(rule.violations) == 0 with input as doc([
 		{"name": "A", "source": ["definitions", "A"], "node": {"type": "string"}},
 		{"name": "B", "source": ["definitions", "B"], "node": {"properties": true}},
-	]}
+	])
 }
 
 test_form_and_xml_media_are_skipped if {
 	body := ["paths", "/users", "post", "requestBody", "content"]
-	count(rule.violations) == 0 with input as {"schemas": [
+	count(rule.violations) == 0 with input as doc([
 		schema("", array.concat(body, ["application/x-www-form-urlencoded", "schema"]), ["FriendlyName"]),
 		schema("", array.concat(body, ["multipart/form-data; boundary=x", "schema", "properties", "file_meta"]), ["Content-Type"]),
 		schema("", array.concat(body, ["application/atom+xml", "schema"]), ["Entry_Title"]),
 		schema("", array.concat(body, ["text/xml", "schema"]), ["Entry_Title"]),
-	]}
+	])
 }
 
 test_json_media_and_other_content_keys_are_checked if {
 	src := ["paths", "/users", "post", "requestBody", "content", "application/problem+json", "schema"]
 	prop := ["components", "schemas", "Post", "properties", "content", "properties", "xml"]
-	vs := rule.violations with input as {"schemas": [schema("", src, ["error_code", "errorDetail"]), schema("", prop, ["Body_Text", "createdAt"])]}
+	vs := rule.violations with input as doc([schema("", src, ["error_code", "errorDetail"]), schema("", prop, ["Body_Text", "createdAt"])])
 	vs == {
 		{"path": array.concat(src, ["properties", "error_code"]), "message": `property "error_code" is not camelCase (use "errorCode")`},
 		{"path": array.concat(prop, ["properties", "Body_Text"]), "message": `property "Body_Text" is not camelCase (use "bodyText")`},
@@ -60,10 +61,10 @@ test_json_media_and_other_content_keys_are_checked if {
 }
 
 test_snake_case_api_expects_snake_case if {
-	vs := rule.violations with input as {"schemas": [
+	vs := rule.violations with input as doc([
 		schema("Repo", ["components", "schemas", "Repo"], ["full_name", "html_url", "id", "createdAt", "Owner"]),
 		schema("", ["components", "schemas", "Repo", "properties", "owner"], ["avatar_url", "login"]),
-	]}
+	])
 	vs == {
 		{"path": ["components", "schemas", "Repo", "properties", "createdAt"], "message": `property "createdAt" of schema Repo is not snake_case, the convention of most property names in this API (use "created_at")`},
 		{"path": ["components", "schemas", "Repo", "properties", "Owner"], "message": `property "Owner" of schema Repo is not snake_case, the convention of most property names in this API (use "owner")`},
@@ -71,6 +72,8 @@ test_snake_case_api_expects_snake_case if {
 }
 
 test_ties_expect_camel_case if {
-	vs := rule.violations with input as {"schemas": [schema("T", ["definitions", "T"], ["user_id", "userName"])]}
+	vs := rule.violations with input as doc([schema("T", ["definitions", "T"], ["user_id", "userName"])])
 	vs == {{"path": ["definitions", "T", "properties", "user_id"], "message": `property "user_id" of schema T is not camelCase (use "userId")`}}
 }
+
+doc(schemas) := {"schemas": schemas, "schemasWith": correctness.index(schemas)}

@@ -192,21 +192,28 @@ limit_partners := {"offset", "after", "before", "starting_after", "ending_before
 signals(op) := {p.name |
 	some p in op.parameters
 	p["in"] == "query"
-	_signal(lower(p.name), _query_names(op))
-}
+	lower(p.name) in page_parameters
+} | _limit_signals(op)
 
-_query_names(op) := {lower(p.name) | some p in op.parameters; p["in"] == "query"}
-
-_signal(name, _) if name in page_parameters
-
-_signal(name, names) if {
-	name in (limit_partners | {"limit"})
+_limit_signals(op) := {p.name |
+	some p in op.parameters
+	p["in"] == "query"
+	lower(p.name) in (limit_partners | {"limit"})
+} if {
+	names := {lower(p.name) | some p in op.parameters; p["in"] == "query"}
 	"limit" in names
 	count(names & limit_partners) > 0
-}
+} else := set()
 
-# paginated(op) holds for a GET operation with pagination parameters.
-paginated(op) if {
+# paginated(op) holds for a GET operation under paths with pagination
+# parameters.
+paginated(op) if _paginated[op.source]
+
+# _paginated is the set of the sources of the paginated operations: the
+# whole value of a rule, built once for every rule that asks rather than
+# once per operation and rule.
+_paginated := {op.source |
+	some op in input.operations
 	op.method == "get"
 	count(signals(op)) > 0
 }

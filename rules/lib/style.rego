@@ -75,10 +75,8 @@ _ref_index[r] contains i if {
 }
 
 # operations are the operations under paths, webhooks and callbacks, in
-# that order. An array: a set (as util.http_operations) hashes every
-# operation, nodes included, to build itself, which costs more than the
-# rules that read it on a large document.
-operations := array.concat(array.concat(input.operations, object.get(input, "webhooks", [])), object.get(input, "callbacks", []))
+# that order (util.http_operations).
+operations := util.http_operations
 
 # shared_by(r) names the operations that use a reference: the first one in
 # source order and how many others ("GET /a and 2 other operations").

@@ -9,7 +9,7 @@ param(name, required) := {
 	"source": ["paths", "/pets", "get", "parameters", 0],
 }
 
-run(params) := {"operations": [{"method": "get", "path": "/pets", "parameters": params}]}
+run(params) := {"operations": [{"method": "get", "path": "/pets", "source": ["paths", "/pets", "get"], "parameters": params}]}
 
 test_optional_passes if {
 	count(rule.violations) == 0 with input as run([param("page", false)])

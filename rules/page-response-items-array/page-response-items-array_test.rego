@@ -8,7 +8,7 @@ schema_src := array.concat(resp_src, ["content", "application/json", "schema"])
 
 q(name) := {"name": name, "in": "query"}
 
-op(method, params, schema) := {"method": method, "path": "/pets", "parameters": [q(n) | some n in params], "responses": [{
+op(method, params, schema) := {"method": method, "path": "/pets", "source": ["paths", "/pets", method], "parameters": [q(n) | some n in params], "responses": [{
 	"status": "200", "source": resp_src, "headers": [],
 	"content": [{"mediaType": "application/json", "schema": schema, "schemaSource": schema_src}],
 }]}

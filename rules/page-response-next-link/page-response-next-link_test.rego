@@ -6,7 +6,7 @@ resp_src := ["paths", "/pets", "get", "responses", "200"]
 
 schema_src := array.concat(resp_src, ["content", "application/json", "schema"])
 
-op(params, schema, headers) := {"method": "get", "path": "/pets", "parameters": [{"name": n, "in": "query"} | some n in params], "responses": [{
+op(params, schema, headers) := {"method": "get", "path": "/pets", "source": ["paths", "/pets", "get"], "parameters": [{"name": n, "in": "query"} | some n in params], "responses": [{
 	"status": "200", "source": resp_src, "headers": [{"name": h} | some h in headers],
 	"content": [{"mediaType": "application/json", "schema": schema, "schemaSource": schema_src}],
 }]}

@@ -8,7 +8,7 @@ param(name, schema, i) := {
 	"source": ["paths", "/pets", "get", "parameters", i],
 }
 
-run(params) := vs if vs := rule.violations with input as {"operations": [{"method": "get", "path": "/pets", "parameters": params}]}
+run(params) := vs if vs := rule.violations with input as {"operations": [{"method": "get", "path": "/pets", "source": ["paths", "/pets", "get"], "parameters": params}]}
 
 test_bounded_passes if {
 	count(run([

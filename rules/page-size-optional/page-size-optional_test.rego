@@ -8,7 +8,7 @@ param(name, required, source) := {
 	"schemaSource": array.concat(source, ["schema"]), "source": source,
 }
 
-op(method, path, params) := {"method": method, "path": path, "parameters": params}
+op(method, path, params) := {"method": method, "path": path, "source": ["paths", path, method], "parameters": params}
 
 own := ["paths", "/pets", "get", "parameters", 0]
 

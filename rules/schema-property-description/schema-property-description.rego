@@ -45,7 +45,7 @@ import data.specgate.lib.util
 # function calls by their arguments, and hashing every nested schema of a
 # deep tree would be quadratic.
 violations contains util.violation(_path(schema.source, missing), _message(schema.name, schema.source, missing)) if {
-	some schema in input.schemas
+	some schema in object.get(input.schemasWith, "properties", [])
 	props := schema.node.properties
 	is_object(props)
 	missing := sort([name |
