@@ -81,6 +81,7 @@ violations contains util.violation(item.source, msg) if {
 
 violations contains util.violation(item.source, msg) if {
 	some item in input.pathItems
+	regex.match(`\s`, item.path) # a quick test of the whole path first
 	some seg in naming.path_segments(item.path)
 	regex.match(`\s`, _text(seg))
 	msg := sprintf("path segment %q of %s contains whitespace", [seg, item.path])
@@ -88,6 +89,7 @@ violations contains util.violation(item.source, msg) if {
 
 violations contains util.violation(item.source, msg) if {
 	some item in input.pathItems
+	contains(item.path, "%")
 	some seg in naming.path_segments(item.path)
 	encoded := regex.find_n(`%[0-9A-Fa-f]{2}`, _text(seg), -1)
 	count(encoded) > 0
@@ -98,6 +100,7 @@ violations contains util.violation(item.source, msg) if {
 	some item in input.pathItems
 	segs := naming.path_segments(item.path)
 	some i, seg in segs
+	contains(seg, ".")
 	not _well_known(segs, i)
 	some match in regex.find_n(_extensions, seg, 1)
 	ext := regex.replace(match, `^[^.]`, "")
