@@ -42,13 +42,14 @@ import data.specgate.lib.naming
 import data.specgate.lib.util
 
 # _lists are the parameter lists of the document: each path item's and
-# each operation's, with where they are and how messages name them.
+# each operation's, with where they are and what owns them (named only
+# for a finding: see _owner).
 _lists := array.concat(
-	[{"source": array.concat(item.source, ["parameters"]), "node": item.node.parameters, "owner": sprintf("path %s", [item.path])} |
+	[{"source": array.concat(item.source, ["parameters"]), "node": item.node.parameters, "item": item} |
 		some item in input.pathItems
 		is_array(item.node.parameters)
 	],
-	[{"source": array.concat(op.source, ["parameters"]), "node": op.node.parameters, "owner": naming.operation(op)} |
+	[{"source": array.concat(op.source, ["parameters"]), "node": op.node.parameters, "op": op} |
 		some op in correctness.operations
 		is_array(op.node.parameters)
 	],
@@ -66,8 +67,12 @@ violations contains util.violation(array.concat(list.source, [i]), msg) if {
 	first := min({j | some j, k in keys; k == key})
 	first < i
 	p := health.deref(list.node[i])
-	msg := sprintf("%s declares %s parameter %q twice (entries %d and %d); each name and location appears once", [list.owner, p["in"], p.name, first, i])
+	msg := sprintf("%s declares %s parameter %q twice (entries %d and %d); each name and location appears once", [_owner(list), p["in"], p.name, first, i])
 }
+
+_owner(list) := sprintf("path %s", [list.item.path]) if list.item
+
+else := naming.operation(list.op)
 
 # _key identifies a parameter by location and name, header names without
 # case; null for an entry that cannot be read (an unresolved $ref).
