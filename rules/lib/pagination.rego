@@ -188,19 +188,20 @@ page_parameters := {"page", "page_size", "pagesize", "per_page", "perpage", "pag
 limit_partners := {"offset", "after", "before", "starting_after", "ending_before"}
 
 # signals(op) are the names, as written, of the query parameters that make
-# an operation paginated.
+# an operation paginated (for messages; paginated tells which are).
 signals(op) := {p.name |
 	some p in op.parameters
 	p["in"] == "query"
-	lower(p.name) in page_parameters
-} | _limit_signals(op)
+	lower(p.name) in _signal_names(_query_names(op))
+}
 
-_limit_signals(op) := {p.name |
-	some p in op.parameters
-	p["in"] == "query"
-	lower(p.name) in (limit_partners | {"limit"})
-} if {
-	names := {lower(p.name) | some p in op.parameters; p["in"] == "query"}
+_query_names(op) := {lower(p.name) | some p in op.parameters; p["in"] == "query"}
+
+# _signal_names(names) are those of an operation's query parameter names
+# (lower case) that make it paginated.
+_signal_names(names) := (names & page_parameters) | _limit_names(names)
+
+_limit_names(names) := names & (limit_partners | {"limit"}) if {
 	"limit" in names
 	count(names & limit_partners) > 0
 } else := set()
@@ -211,11 +212,12 @@ paginated(op) if _paginated[op.source]
 
 # _paginated is the set of the sources of the paginated operations: the
 # whole value of a rule, built once for every rule that asks rather than
-# once per operation and rule.
+# once per operation and rule, with one pass over each GET operation's
+# parameters.
 _paginated := {op.source |
 	some op in input.operations
 	op.method == "get"
-	count(signals(op)) > 0
+	count(_signal_names(_query_names(op))) > 0
 }
 
 # list_body(op) is the JSON media type of a paginated operation's first 2xx

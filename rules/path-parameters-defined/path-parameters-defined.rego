@@ -49,9 +49,12 @@ import data.specgate.lib.util
 
 violations contains util.violation(op.source, msg) if {
 	some op in input.operations
-	some name in naming.path_templates(op.path)
+	templates := naming.path_templates(op.path)
+	count(templates) > 0
+	declared := {p.name | some p in op.parameters; p.in == "path"}
+	some name in templates
 	trim_space(name) != ""
-	not name in {p.name | some p in op.parameters; p.in == "path"}
+	not name in declared
 	msg := sprintf("%s has no path parameter %q for the {%s} template of its path", [naming.operation(op), name, name])
 }
 
