@@ -51,8 +51,9 @@ violations contains util.violation(array.concat(s.source, ["discriminator", "pro
 	some [i, keyword, alternative] in _alternatives(s.node)
 	health.resolved(alternative)
 	target := health.deref(alternative)
-	correctness.family_complete(target)
+	# Nearly every member defines the property: that test first.
 	not name in correctness.family_properties(target)
+	correctness.family_complete(target)
 	msg := sprintf("the discriminator of %s reads property %q, which %s member %d (%s) does not define", [correctness.describe(s), name, keyword, i, _name(alternative)])
 }
 
