@@ -607,9 +607,9 @@ type sharedValues struct {
 // and for one rule only: most are of arguments no other rule passes (a
 // finding's path and message, one rule's test of one schema), the lock
 // would cost more than they do, and kept for the whole evaluation they
-// would hold memory until its end (about 10 MiB on kubernetes.json and
-// stripe.yaml). Inside a `with` modifier, whose values hold only under it,
-// the worker keeps frames of its own, as OPA's default cache does.
+// would hold memory until its end (5–10 MiB of the peak of a large spec).
+// Inside a `with` modifier, whose values hold only under it, the worker
+// keeps frames of its own, as OPA's default cache does.
 type workerValues struct {
 	shared *sharedValues
 	own    topdown.VirtualCache

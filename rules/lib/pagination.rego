@@ -188,7 +188,8 @@ page_parameters := {"page", "page_size", "pagesize", "per_page", "perpage", "pag
 limit_partners := {"offset", "after", "before", "starting_after", "ending_before"}
 
 # signals(op) are the names, as written, of the query parameters that make
-# an operation paginated (for messages; paginated tells which are).
+# an operation paginated, which messages quote (paginated(op) tells
+# whether there are any).
 signals(op) := {p.name |
 	some p in op.parameters
 	p["in"] == "query"

@@ -43,7 +43,7 @@ import data.specgate.lib.util
 violations contains util.violation(array.concat(style.response_at(op, resp), [_body_key]), msg) if {
 	some use in style.response_uses
 	resp := use.response
-	resp.status in {"204", "304"} # HEAD operations: the next rule
+	resp.status in {"204", "304"} # HEAD operations are the next rule's
 	op := use.op
 	why := _why(op.method, resp.status)
 	count(resp.content) > 0
