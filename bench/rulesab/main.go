@@ -55,9 +55,14 @@ func run(base, specFile, only string, runs, cpu int) error {
 		return err
 	}
 	defer os.RemoveAll(tmp)
-	archive := exec.Command("sh", "-c", `git archive "$0" rules | tar -x -C "$1"`, base, tmp)
-	if out, err := archive.CombinedOutput(); err != nil {
-		return fmt.Errorf("reading rules/ of %s: %v\n%s", base, err, out)
+	if _, err := os.Stat(filepath.Join("rules", "lib")); err != nil {
+		return fmt.Errorf("no rules/lib here: run from the repository's root")
+	}
+	tarball := filepath.Join(tmp, "rules.tar")
+	for _, args := range [][]string{{"git", "archive", "-o", tarball, base, "rules"}, {"tar", "-x", "-f", tarball, "-C", tmp}} {
+		if out, err := exec.Command(args[0], args[1:]...).CombinedOutput(); err != nil {
+			return fmt.Errorf("reading rules/ of %s: %s: %v\n%s", base, args[0], err, out)
+		}
 	}
 	doc, err := spec.NewLoader(spec.Options{}).Load(ctx, specFile)
 	if err != nil {
