@@ -273,9 +273,15 @@ api_wide_path := ["paths"]
 # input.operations, for an API-wide message and names the first: "12 of 14
 # operations that take input, such as DELETE /pets".
 operations_summary(lacking, checked, what) := sprintf("%d of %d %s, such as %s", [
-	count(lacking), count(checked), what,
-	min({naming.operation(input.operations[i]) | some i in lacking}),
+	count(lacking), count(checked), what, _first_operation(lacking),
 ])
+
+# _first_operation is the operations' name that sorts first. Operations
+# under paths are named "METHOD /path", which sorts as [METHOD, /path]
+# does (a method is letters): only the first is named, not all of them.
+_first_operation(lacking) := naming.operation(input.operations[i]) if {
+	[_, _, i] := min({[upper(op.method), op.path, i] | some i in lacking; op := input.operations[i]})
+}
 
 # responses_summary does the same for response sites.
 responses_summary(lacking, checked, what) := sprintf("%d of %d %s, such as %s", [
