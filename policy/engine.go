@@ -192,7 +192,7 @@ func (e *Engine) program(todo []int) (*ast.Compiler, error) {
 			for s := range e.programs {
 				e.programs[s] = e.full
 			}
-			load = sync.OnceValues(func() (*ast.Compiler, error) { return e.fullFor(todo, false) })
+			load = sync.OnceValues(func() (*ast.Compiler, error) { return e.fullFor(todo, e.subsetKey(todo), false) })
 		}
 		e.programs[sig.String()] = load
 	}
@@ -203,21 +203,22 @@ func (e *Engine) program(todo []int) (*ast.Compiler, error) {
 // loadSubset reads the program of the rules todo, a set smaller than the
 // engine's, or runs them with the whole program (see fullFor).
 func (e *Engine) loadSubset(todo []int) (*ast.Compiler, error) {
-	if c := e.cache.loadProgram(e.subsetKey(todo), Capabilities()); c != nil {
+	key := e.subsetKey(todo)
+	if c := e.cache.loadProgram(key, Capabilities()); c != nil {
 		return c, nil
 	}
-	return e.fullFor(todo, true)
+	return e.fullFor(todo, key, true)
 }
 
 // fullFor is the whole program, which runs the rules todo; their own
-// program is derived from it and stored for later runs when the cache
-// does not have it, or has it damaged (rewrite).
-func (e *Engine) fullFor(todo []int, rewrite bool) (*ast.Compiler, error) {
+// program (the cache entry key) is derived from it and stored for later
+// runs when the cache does not have it, or has it damaged (rewrite).
+func (e *Engine) fullFor(todo []int, key string, rewrite bool) (*ast.Compiler, error) {
 	full, err := e.full()
 	if err != nil {
 		return nil, err
 	}
-	if key := e.subsetKey(todo); rewrite || !e.cache.has(key) {
+	if rewrite || !e.cache.has(key) {
 		if modules := subsetModules(full.Modules, e.libs, e.subset(todo)); modules != nil {
 			e.cache.storeProgram(key, full, modules)
 		}
