@@ -233,7 +233,11 @@ func isPath(t *ast.Term, p spec.Path) bool {
 				return false
 			}
 		case int:
-			if n, ok := arr.Elem(i).Value.(ast.Number); !ok || n.String() != strconv.Itoa(s) {
+			n, ok := arr.Elem(i).Value.(ast.Number)
+			if !ok {
+				return false
+			}
+			if v, ok := n.Int(); !ok || v != s {
 				return false
 			}
 		default:
