@@ -193,8 +193,8 @@ limit_partners := {"offset", "after", "before", "starting_after", "ending_before
 signals(op) := {p.name |
 	some p in op.parameters
 	p["in"] == "query"
-	lower(p.name) in _signal_names(_query_names(op))
-}
+	lower(p.name) in names
+} if names := _signal_names(_query_names(op))
 
 _query_names(op) := {lower(p.name) | some p in op.parameters; p["in"] == "query"}
 

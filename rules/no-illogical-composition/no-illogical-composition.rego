@@ -126,9 +126,9 @@ _candidates(plain) := {[min([a, b]), max([a, b])] |
 }
 
 _keys(m) := [[key, "v"] |
-	some v in _values(m)
+	some v in values
 	some key in array.concat([["v", v]], [["k", k] | some k in _kinds(v)])
-] if _values(m)
+] if values := _values(m)
 
 else := [[["k", k], "t"] | some k in _type_keys(correctness.declared_types(m))] if _only_type(m)
 
