@@ -14,6 +14,7 @@ import (
 )
 
 func main() {
+	cli.HoldFirstCollection(cli.StartupHeap)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	code := cli.Main(ctx, os.Args, cli.Env{
 		Stdin:      os.Stdin,

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"runtime/debug"
 	"strings"
 	"time"
 
@@ -86,11 +85,6 @@ func runLint(c *cli.Context, env Env) error {
 	if err != nil {
 		return exitf(ExitUsage, "%v", err)
 	}
-	// Start-up allocates a few tens of megabytes that all stay live (the
-	// rules, compiled): collecting while the heap grows to that size is
-	// wasted work. The usual pace resumes before documents are linted.
-	gcPercent := debug.SetGCPercent(400)
-	defer debug.SetGCPercent(gcPercent)
 	loader := newLoader(c, env)
 	start := time.Now()
 	names, expandErrs := spec.Expand(c.Args().Slice())
@@ -125,11 +119,10 @@ func runLint(c *cli.Context, env Env) error {
 		return exitf(ExitUsage, "%v", err)
 	}
 	if input, ok := pre.ready(); ok {
-		// A small spec is in by now: read its rules' program under the
-		// start-up pace too (an error shows when it is linted).
+		// A small spec is in by now: read its rules' program while the
+		// spec is loaded (an error shows when it is linted).
 		_ = l.Prepare(input)
 	}
-	debug.SetGCPercent(gcPercent)
 	results, operations := lintInputs(c.Context, l, loader, pre, names, newProgressBar(env, len(names)), hasFormat(outs, "html"))
 	for _, e := range expandErrs {
 		results = append(results, linter.Result{File: inputName(e), Err: e,

@@ -79,6 +79,9 @@ func lintServerCommand(env Env) *cli.Command {
 }
 
 func runLintServer(c *cli.Context, env Env) error {
+	// The server reads and sets the memory limit: it runs at the usual
+	// pace from the start.
+	startup.resume()
 	logger, err := newLogger(c.String("log-format"), env.Stderr)
 	if err != nil {
 		return exitf(ExitUsage, "%v", err)

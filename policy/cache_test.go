@@ -3,9 +3,11 @@ package policy
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -70,6 +72,117 @@ func TestCodecRoundTrip(t *testing.T) {
 				t.Fatalf("%s: rule %d at %v, read back at %v", file, i, r.Location, got.Rules[i].Location)
 			}
 		}
+	}
+}
+
+// TestCodecKeepsWhatErrorsName: the codec keeps the locations that
+// evaluation reads (every expression's, for errors and traces; a rule
+// head's terms and an object comprehension's key, which conflict errors
+// name) and drops those of other terms.
+func TestCodecKeepsWhatErrorsName(t *testing.T) {
+	_, compiled := compiledBuiltins(t)
+	data, err := encodeModules(compiled)
+	if err != nil {
+		t.Fatal(err)
+	}
+	back, err := decodeModules(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// places lists a module's kept locations in walk order, and counts
+	// its other terms that have one.
+	places := func(m *ast.Module) (kept []string, others int) {
+		at := func(l *ast.Location) string {
+			if l == nil {
+				return "-"
+			}
+			return fmt.Sprintf("%s:%d:%d", l.File, l.Row, l.Col)
+		}
+		headTerms := map[*ast.Term]bool{}
+		ast.NewGenericVisitor(func(x any) bool {
+			switch x := x.(type) {
+			case *ast.Rule:
+				kept = append(kept, at(x.Location), at(x.Head.Location))
+				for _, t := range append(append(append([]*ast.Term{}, x.Head.Reference...), x.Head.Args...), x.Head.Key, x.Head.Value) {
+					if t != nil {
+						headTerms[t] = true
+						kept = append(kept, at(t.Location))
+					}
+				}
+			case *ast.Expr:
+				kept = append(kept, at(x.Location))
+			case *ast.ObjectComprehension:
+				headTerms[x.Key] = true
+				kept = append(kept, at(x.Key.Location))
+			case *ast.Term:
+				if !headTerms[x] && x.Location != nil {
+					others++
+				}
+			}
+			return false
+		}).Walk(m)
+		return kept, others
+	}
+	total := 0
+	for file, m := range compiled {
+		want, _ := places(m)
+		got, others := places(back[file])
+		if !slices.Equal(got, want) {
+			t.Fatalf("%s: kept locations read back as\n%v\nwant\n%v", file, got, want)
+		}
+		if others > 0 {
+			t.Fatalf("%s: %d other terms read back with a location", file, others)
+		}
+		total += len(want)
+	}
+	if total < 10000 {
+		t.Fatalf("only %d locations compared", total)
+	}
+}
+
+// TestCachedRuleErrorsKeepTheirPlace: an evaluation error names the same
+// file, line and column whether the rule was compiled from source or read
+// back from the cache.
+func TestCachedRuleErrorsKeepTheirPlace(t *testing.T) {
+	ctx := context.Background()
+	cache := OpenCache(t.TempDir())
+	src := `# METADATA
+# title: T
+# description: D
+# custom:
+#   category: Operations
+#   maturity: Gold
+#   severity: warn
+#   family: correctness
+#   formats: [oas3]
+package specgate.rules["clash"]
+
+violations contains {"path": [], "message": sprintf("%v", [byName])} if {
+	byName := {name: i | some i in [1, 2]; name := "same"}
+}
+`
+	errorOf := func() string {
+		t.Helper()
+		reg := &Registry{}
+		if err := reg.AddModule("user/clash.rego", src, false); err != nil {
+			t.Fatal(err)
+		}
+		e, err := Compile(ctx, reg.Rules, reg.Libs, time.Minute, cache)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = e.Eval(ctx, ast.MustParseTerm(`{"formats": ["oas3"], "document": {}}`).Value)
+		if err == nil {
+			t.Fatal("a comprehension with clashing keys evaluated without error")
+		}
+		return err.Error()
+	}
+	cold := errorOf()
+	if !strings.Contains(cold, "user/clash.rego:13:") || !strings.Contains(cold, "object keys must be unique") {
+		t.Fatalf("compiled from source, the error is %q; want it at user/clash.rego:13", cold)
+	}
+	if warm := errorOf(); warm != cold {
+		t.Fatalf("read back from the cache, the error is %q; want %q", warm, cold)
 	}
 }
 

@@ -15,7 +15,8 @@ import (
 // stages (see cache.go). It covers exactly the node types a compiled
 // module can hold; anything else is an error, and the caller compiles from
 // source instead. Locations keep file, row and column; their source text,
-// which only tracing shows, is not kept.
+// which only tracing shows, is not kept, and most terms keep none (see
+// encoder.term).
 
 // Term value tags.
 const (
@@ -117,7 +118,24 @@ func (e *encoder) terms(ts []*ast.Term) {
 	}
 }
 
-func (e *encoder) term(t *ast.Term) {
+func (e *encoder) locatedTerms(ts []*ast.Term) {
+	e.uvarint(uint64(len(ts)))
+	for _, t := range ts {
+		e.located(t)
+	}
+}
+
+// term writes a term without its location. Evaluation reads the
+// locations of expressions (for errors and traces) and of a few terms
+// (located); a compiled rule set has hundreds of thousands of other terms,
+// and leaving their locations out halves what a run reads back.
+func (e *encoder) term(t *ast.Term) { e.termAt(t, false) }
+
+// located writes a term with its location: the terms of a rule's head and
+// an object comprehension's key, which OPA names in conflict errors.
+func (e *encoder) located(t *ast.Term) { e.termAt(t, true) }
+
+func (e *encoder) termAt(t *ast.Term, located bool) {
 	// One byte says whether there is a term and whether it has a location.
 	switch {
 	case e.err != nil:
@@ -125,7 +143,7 @@ func (e *encoder) term(t *ast.Term) {
 	case t == nil:
 		e.buf = append(e.buf, 0)
 		return
-	case t.Location == nil:
+	case t.Location == nil || !located:
 		e.buf = append(e.buf, 1)
 	default:
 		e.buf = append(e.buf, 2)
@@ -182,7 +200,7 @@ func (e *encoder) term(t *ast.Term) {
 		e.body(v.Body)
 	case *ast.ObjectComprehension:
 		e.buf = append(e.buf, tagObjectCompr)
-		e.term(v.Key)
+		e.located(v.Key)
 		e.term(v.Value)
 		e.body(v.Body)
 	default:
@@ -241,10 +259,10 @@ func (e *encoder) rule(r *ast.Rule) {
 	e.str(string(h.Name))
 	e.loc(h.Location)
 	e.bool(h.Assign)
-	e.terms(h.Reference)
-	e.terms(h.Args)
-	e.term(h.Key)
-	e.term(h.Value)
+	e.locatedTerms(h.Reference)
+	e.locatedTerms(h.Args)
+	e.located(h.Key)
+	e.located(h.Value)
 	e.body(r.Body)
 	e.bool(r.Else != nil)
 	if r.Else != nil {
