@@ -7,7 +7,7 @@ import (
 	"sync"
 )
 
-// StartupHeap is the heap a run may grow before its first garbage
+// StartupHeap is the memory a run may take before its first garbage
 // collection (see HoldFirstCollection). The compiled rules of a lint run
 // and a small spec's document take 10–20 MiB, all of it live.
 const StartupHeap = 32 << 20
@@ -27,9 +27,10 @@ type pace struct {
 
 var startup pace
 
-// HoldFirstCollection lets the heap grow to floor bytes before the first
-// garbage collection; from that collection on, the collector runs at the
-// pace GOGC and GOMEMLIMIT set. The first collection comes when the heap
+// HoldFirstCollection lets the process take floor bytes of memory before
+// the first garbage collection; from that collection on, the collector
+// runs at the pace GOGC and GOMEMLIMIT set. The first collection comes
+// when the Go runtime's memory (heap, stacks and their bookkeeping)
 // reaches the floor (Go's memory limit, set to floor meanwhile) or when a
 // command calls for the usual pace (the lint server, which sets a memory
 // limit of its own). A process whose environment sets GOGC or GOMEMLIMIT

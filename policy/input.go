@@ -18,15 +18,16 @@ import (
 // docs/input.md. Views share the converted values of the raw document, so
 // a schema that appears in the raw tree and in input.schemas is one value.
 func Input(doc *spec.Document) ast.Value {
-	// What needs no converted node (the views, the $refs and the prose,
-	// which are strings and paths) is built on another core while the
-	// document is converted, with interned strings of its own.
+	// What needs no converted node (the views; the $refs and the prose,
+	// which are strings and paths) is built on other cores while the
+	// document is converted, the $refs and prose with interned strings of
+	// their own. The three take comparable times.
 	var v *spec.Views
 	var refs, refsTo, unresolvedRefs, refsWithSiblings, prose, markup *ast.Term
 	var proseText string
 	var wg sync.WaitGroup
+	wg.Go(func() { v = doc.Views() })
 	wg.Go(func() {
-		v = doc.Views()
 		side := newConverter()
 		refs, refsTo, unresolvedRefs, refsWithSiblings = side.refs(doc)
 		prose, proseText = side.prose(doc)
