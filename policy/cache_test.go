@@ -573,3 +573,34 @@ func TestRegistryCodec(t *testing.T) {
 		decodeRegistry(flipped) //nolint:errcheck // must only not panic
 	}
 }
+
+// BenchmarkReadProgram measures what start-up pays to read every built-in
+// rule's program back from the cache: decoding it, and the compiler
+// stages that build its trees and indices.
+func BenchmarkReadProgram(b *testing.B) {
+	_, compiled := compiledBuiltins(b)
+	data, err := encodeModules(compiled)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Run("decode", func(b *testing.B) {
+		b.SetBytes(int64(len(data)))
+		for b.Loop() {
+			if _, err := decodeModules(data); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("decode+compile", func(b *testing.B) {
+		for b.Loop() {
+			modules, err := decodeModules(data)
+			if err != nil {
+				b.Fatal(err)
+			}
+			c := newCompiler(Capabilities()).WithSkipStages(skippedWhenCached...)
+			if c.Compile(modules); c.Failed() {
+				b.Fatal(c.Errors)
+			}
+		}
+	})
+}

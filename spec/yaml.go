@@ -22,19 +22,11 @@ func parseYAML(data []byte, lim Limits) (*Node, error) {
 	if !utf8.Valid(data) {
 		return nil, invalidUTF8(data)
 	}
-	dec := yaml.NewDecoder(bytes.NewReader(data))
 	var doc yaml.Node
-	if err := dec.Decode(&doc); err != nil {
-		if errors.Is(err, io.EOF) {
-			return nil, &SyntaxError{Pos: Pos{1, 1}, Msg: "empty document"}
-		}
-		return nil, yamlError(err, data)
-	}
-	var extra yaml.Node
-	if err := dec.Decode(&extra); err == nil {
-		return nil, &SyntaxError{Pos: Pos{int32(extra.Line), int32(extra.Column)}, Msg: "a second YAML document starts here; a specification file holds one document"}
-	} else if !errors.Is(err, io.EOF) {
-		return nil, yamlError(err, data)
+	if pieces, ok := parseInPieces(data, yamlPieces()); ok {
+		doc = *pieces
+	} else if err := decodeOne(data, &doc); err != nil {
+		return nil, err
 	}
 	if doc.Kind == yaml.DocumentNode && len(doc.Content) == 1 {
 		c := &yamlConv{lim: lim, src: data, memo: map[*yaml.Node]*Node{}, size: map[*Node]int64{}}
@@ -51,6 +43,24 @@ func parseYAML(data []byte, lim Limits) (*Node, error) {
 		return n, nil
 	}
 	return nil, &SyntaxError{Pos: Pos{1, 1}, Msg: "empty document"}
+}
+
+// decodeOne parses data, which must hold one YAML document, into doc.
+func decodeOne(data []byte, doc *yaml.Node) error {
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	if err := dec.Decode(doc); err != nil {
+		if errors.Is(err, io.EOF) {
+			return &SyntaxError{Pos: Pos{1, 1}, Msg: "empty document"}
+		}
+		return yamlError(err, data)
+	}
+	var extra yaml.Node
+	if err := dec.Decode(&extra); err == nil {
+		return &SyntaxError{Pos: Pos{int32(extra.Line), int32(extra.Column)}, Msg: "a second YAML document starts here; a specification file holds one document"}
+	} else if !errors.Is(err, io.EOF) {
+		return yamlError(err, data)
+	}
+	return nil
 }
 
 var yamlLineRE = regexp.MustCompile(`line (\d+):? ?`)
