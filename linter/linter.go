@@ -208,24 +208,43 @@ func (l *Linter) LintInput(ctx context.Context, doc *spec.Document, input ast.Va
 	if len(l.overrides) > 0 {
 		sevs = l.severitiesFor(doc.Root.Name)
 	}
-	seen := map[Diagnostic]bool{}
-	for _, v := range violations {
-		if sevs[v.Rule] == policy.Off {
-			continue
-		}
-		d, ok := l.diagnostic(doc, v, sevs)
-		if ok && !seen[d] {
-			seen[d] = true
+	// Most specs have no x-lint-ignore: locating a diagnostic then need
+	// not look for one at every node on its way (a scan of the fields of
+	// every object on the path, such as the thousand schemas of a large
+	// API's components).
+	ignorable := hasKey(doc, IgnoreKey)
+	// Violations are located on every core (a large API's ten thousand
+	// walk paths through objects of hundreds of fields).
+	located := make([]Diagnostic, len(violations))
+	kept := make([]bool, len(violations))
+	workers := min(runtime.GOMAXPROCS(0), 1+len(violations)/1024)
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Go(func() {
+			for i := w; i < len(violations); i += workers {
+				if v := violations[i]; sevs[v.Rule] != policy.Off {
+					located[i], kept[i] = l.diagnostic(doc, v, sevs, ignorable)
+				}
+			}
+		})
+	}
+	wg.Wait()
+	for i, d := range located {
+		if kept[i] {
 			res.Diagnostics = append(res.Diagnostics, d)
 		}
 	}
 	Sort(res.Diagnostics)
+	// Violations that locate alike are one diagnostic: sorted, they are
+	// neighbours.
+	res.Diagnostics = slices.Compact(res.Diagnostics)
 	return res
 }
 
 // diagnostic resolves a violation to a located diagnostic; false when an
 // inline x-lint-ignore on the way suppresses it.
-func (l *Linter) diagnostic(doc *spec.Document, v policy.Violation, sevs rulesets.Severities) (Diagnostic, bool) {
+// ignorable says whether the document has an x-lint-ignore anywhere.
+func (l *Linter) diagnostic(doc *spec.Document, v policy.Violation, sevs rulesets.Severities, ignorable bool) (Diagnostic, bool) {
 	rule := l.reg.Rule(v.Rule)
 	start := doc.Root
 	if v.File != "" {
@@ -234,11 +253,15 @@ func (l *Linter) diagnostic(doc *spec.Document, v policy.Violation, sevs ruleset
 		}
 	}
 	ignored := false
-	loc := doc.LocateIn(start, v.Path, func(n *spec.Node) {
-		if !ignored && ignores(n, v.Rule) {
-			ignored = true
+	var visit func(*spec.Node)
+	if ignorable {
+		visit = func(n *spec.Node) {
+			if !ignored && ignores(n, v.Rule) {
+				ignored = true
+			}
 		}
-	})
+	}
+	loc := doc.LocateIn(start, v.Path, visit)
 	if ignored {
 		return Diagnostic{}, false
 	}
@@ -252,6 +275,31 @@ func (l *Linter) diagnostic(doc *spec.Document, v policy.Violation, sevs ruleset
 		Pointer:  loc.Pointer,
 		Range:    loc.Range,
 	}, true
+}
+
+// hasKey tells whether an object of any of the document's files has the
+// key.
+func hasKey(doc *spec.Document, key string) bool {
+	var walk func(n *spec.Node) bool
+	walk = func(n *spec.Node) bool {
+		for i := range n.Fields {
+			if n.Fields[i].Key == key || walk(n.Fields[i].Value) {
+				return true
+			}
+		}
+		for _, it := range n.Items {
+			if walk(it) {
+				return true
+			}
+		}
+		return false
+	}
+	for _, f := range doc.Files() {
+		if walk(f.Root) {
+			return true
+		}
+	}
+	return false
 }
 
 // IgnoreKey is the extension that silences rules on a node and everything

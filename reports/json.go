@@ -93,9 +93,10 @@ func Summarize(results []linter.Result) Summary {
 
 // NewJSONReport builds the json report of a run.
 func NewJSONReport(run *Run) JSONReport {
-	rep := JSONReport{Tool: run.Tool, Diagnostics: []JSONDiagnostic{}, Summary: Summarize(run.Results)}
-	for _, d := range run.Diagnostics() {
-		rep.Diagnostics = append(rep.Diagnostics, jsonDiagnostic(d))
+	ds := run.Diagnostics()
+	rep := JSONReport{Tool: run.Tool, Diagnostics: make([]JSONDiagnostic, len(ds)), Summary: Summarize(run.Results)}
+	for i, d := range ds {
+		rep.Diagnostics[i] = jsonDiagnostic(d)
 	}
 	return rep
 }

@@ -118,9 +118,17 @@ func FormatNames() []string {
 	return names
 }
 
-// Diagnostics returns every diagnostic of the run, in result order.
+// Diagnostics returns every diagnostic of the run, in result order. The
+// slice may be a result's own: callers read it and do not modify it.
 func (run *Run) Diagnostics() []linter.Diagnostic {
-	var out []linter.Diagnostic
+	if len(run.Results) == 1 {
+		return run.Results[0].Diagnostics
+	}
+	n := 0
+	for _, r := range run.Results {
+		n += len(r.Diagnostics)
+	}
+	out := make([]linter.Diagnostic, 0, n)
 	for _, r := range run.Results {
 		out = append(out, r.Diagnostics...)
 	}
