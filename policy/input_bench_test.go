@@ -13,7 +13,7 @@ import (
 // BenchmarkReady measures what a document costs before any rule runs:
 // loading, the views and the OPA input value.
 func BenchmarkReady(b *testing.B) {
-	for _, name := range []string{"github.json", "stripe.yaml"} {
+	for _, name := range []string{"github.json", "stripe.yaml", "kubernetes.json", "openai.yaml"} {
 		path := filepath.Join("..", "..", "shared", "corpus", name)
 		if _, err := os.Stat(path); err != nil {
 			b.Skip("corpus not available")
