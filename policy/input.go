@@ -36,20 +36,35 @@ func Input(doc *spec.Document) ast.Value {
 	c := newConverter()
 	document := c.node(doc.Root.Root)
 	wg.Wait()
-	labels := newLabeler(doc, v)
-	schemas, schemasWith, schemasOfType := c.schemas(v.Schemas, labels)
-	received, receivedOfType := c.received(doc, v, schemas, labels)
-	swaggerValues, swaggerValuesWith, swaggerValuesOfType := c.swaggerValues(doc, v)
+	// The schema-like values and the operations and the rest are built
+	// on two cores, by converters that read c's values and keep what they
+	// add: c is not written until both are done.
+	var schemas []*ast.Term
+	var schemasWith, schemasOfType, received, receivedOfType, swaggerValues, swaggerValuesWith, swaggerValuesOfType *ast.Term
+	sc := c.fork()
+	wg.Go(func() {
+		labels := newLabeler(doc, v)
+		schemas, schemasWith, schemasOfType = sc.schemas(v.Schemas, labels)
+		received, receivedOfType = sc.received(doc, v, schemas, labels)
+		swaggerValues, swaggerValuesWith, swaggerValuesOfType = sc.swaggerValues(doc, v)
+	})
+	oc := c.fork()
+	pathItems, operations := oc.pathItems(v.PathItems), oc.operations(v.Operations)
+	webhooks, callbacks, parameters := oc.operations(v.Webhooks), oc.operations(v.Callbacks), oc.parameters(v.Parameters)
+	securitySchemes, security, servers, tags := oc.securitySchemes(v.SecuritySchemes), oc.security(v.Security), oc.servers(v.Servers), oc.tags(v.Tags)
+	channels, asyncOperations, messages := oc.channels(v.Channels), oc.asyncOperations(v.AsyncOperations), oc.messages(v.Messages)
+	extensionRefs, files, refTargets := oc.extensionRefs(doc.Root.Root), oc.files(doc), oc.refTargets(doc)
+	wg.Wait()
 	obj := []([2]*ast.Term){
 		c.kv("format", c.str(string(doc.Format))),
 		c.kv("version", c.str(doc.Version)),
 		c.kv("formats", c.strs(doc.FormatTags())),
 		c.kv("document", document),
-		c.kv("pathItems", c.pathItems(v.PathItems)),
-		c.kv("operations", c.operations(v.Operations)),
-		c.kv("webhooks", c.operations(v.Webhooks)),
-		c.kv("callbacks", c.operations(v.Callbacks)),
-		c.kv("parameters", c.parameters(v.Parameters)),
+		c.kv("pathItems", pathItems),
+		c.kv("operations", operations),
+		c.kv("webhooks", webhooks),
+		c.kv("callbacks", callbacks),
+		c.kv("parameters", parameters),
 		c.kv("schemas", ast.ArrayTerm(schemas...)),
 		c.kv("requestSchemas", ast.ArrayTerm(pick(schemas, v.Schemas, func(s *spec.Schema) bool { return s.Request })...)),
 		c.kv("responseSchemas", ast.ArrayTerm(pick(schemas, v.Schemas, func(s *spec.Schema) bool { return s.Response })...)),
@@ -60,29 +75,32 @@ func Input(doc *spec.Document) ast.Value {
 		c.kv("swaggerValues", swaggerValues),
 		c.kv("swaggerValuesWith", swaggerValuesWith),
 		c.kv("swaggerValuesOfType", swaggerValuesOfType),
-		c.kv("securitySchemes", c.securitySchemes(v.SecuritySchemes)),
-		c.kv("security", c.security(v.Security)),
-		c.kv("servers", c.servers(v.Servers)),
-		c.kv("tags", c.tags(v.Tags)),
-		c.kv("channels", c.channels(v.Channels)),
-		c.kv("asyncOperations", c.asyncOperations(v.AsyncOperations)),
-		c.kv("messages", c.messages(v.Messages)),
+		c.kv("securitySchemes", securitySchemes),
+		c.kv("security", security),
+		c.kv("servers", servers),
+		c.kv("tags", tags),
+		c.kv("channels", channels),
+		c.kv("asyncOperations", asyncOperations),
+		c.kv("messages", messages),
 		c.kv("refs", refs),
 		c.kv("refsTo", refsTo),
 		c.kv("unresolvedRefs", unresolvedRefs),
 		c.kv("refsWithSiblings", refsWithSiblings),
 		c.kv("componentRefs", componentRefs(doc)),
-		c.kv("extensionRefs", c.extensionRefs(doc.Root.Root)),
+		c.kv("extensionRefs", extensionRefs),
 		c.kv("prose", prose),
 		c.kv("proseText", c.str(proseText)),
 		c.kv("markupTexts", markup),
-		c.kv("files", c.files(doc)),
-		c.kv("refTargets", c.refTargets(doc)),
+		c.kv("files", files),
+		c.kv("refTargets", refTargets),
 	}
 	return ast.NewObject(obj...)
 }
 
 type converter struct {
+	// parent's values are read, not written, while this converter works
+	// (see fork).
+	parent  *converter
 	terms   map[*spec.Node]*ast.Term // containers already converted
 	keys    map[string]*ast.Term     // interned object keys and path segments
 	values  map[string]*ast.Term     // interned string values (see intern)
@@ -99,8 +117,19 @@ func newConverter() *converter {
 		params: map[*spec.Parameter]*ast.Term{}}
 }
 
+// fork returns a converter that finds what c converted and keeps what it
+// converts itself: forks of c can work in parallel while c is left alone.
+func (c *converter) fork() *converter {
+	f := newConverter()
+	f.parent, f.empty = c, c.empty
+	return f
+}
+
 func (c *converter) key(k string) *ast.Term {
 	t, ok := c.keys[k]
+	if !ok && c.parent != nil {
+		t, ok = c.parent.keys[k]
+	}
 	if !ok {
 		t = ast.StringTerm(k)
 		c.keys[k] = t
@@ -124,11 +153,26 @@ const (
 )
 
 func (c *converter) number(v string) *ast.Term {
-	return intern(c.numbers, v, func() *ast.Term { return ast.NumberTerm(json.Number(v)) })
+	return intern(c.numbers, c.parentTable(func(p *converter) map[string]*ast.Term { return p.numbers }), v,
+		func() *ast.Term { return ast.NumberTerm(json.Number(v)) })
 }
 
-func intern(table map[string]*ast.Term, v string, mk func() *ast.Term) *ast.Term {
+// parentTable is one of the parent's tables, nil without a parent.
+func (c *converter) parentTable(table func(*converter) map[string]*ast.Term) map[string]*ast.Term {
+	if c.parent == nil {
+		return nil
+	}
+	return table(c.parent)
+}
+
+// intern returns v's term from table or, failing that, from the read-only
+// table of a parent converter (nil for none); else a new one, kept in
+// table.
+func intern(table, inherited map[string]*ast.Term, v string, mk func() *ast.Term) *ast.Term {
 	if t, ok := table[v]; ok {
+		return t
+	}
+	if t, ok := inherited[v]; ok {
 		return t
 	}
 	t := mk()
@@ -141,7 +185,8 @@ func intern(table map[string]*ast.Term, v string, mk func() *ast.Term) *ast.Term
 func (c *converter) kv(k string, v *ast.Term) [2]*ast.Term { return [2]*ast.Term{c.key(k), v} }
 
 func (c *converter) str(s string) *ast.Term {
-	return intern(c.values, s, func() *ast.Term { return ast.StringTerm(s) })
+	return intern(c.values, c.parentTable(func(p *converter) map[string]*ast.Term { return p.values }), s,
+		func() *ast.Term { return ast.StringTerm(s) })
 }
 
 func (c *converter) strs(ss []string) *ast.Term {
@@ -186,6 +231,11 @@ func (c *converter) node(n *spec.Node) *ast.Term {
 	}
 	if t, ok := c.terms[n]; ok {
 		return t
+	}
+	if c.parent != nil {
+		if t, ok := c.parent.terms[n]; ok {
+			return t
+		}
 	}
 	var t *ast.Term
 	if n.Kind == spec.Object {
@@ -287,6 +337,11 @@ func (c *converter) index(i int) *ast.Term {
 			return t
 		}
 	}
+	if c.parent != nil && i < len(c.parent.indices) {
+		if t := c.parent.indices[i]; t != nil {
+			return t
+		}
+	}
 	t := ast.NumberTerm(json.Number(strconv.Itoa(i)))
 	if i < 256 {
 		for len(c.indices) <= i {
@@ -365,6 +420,9 @@ func (c *converter) mediaTypes(mts []*spec.MediaType) *ast.Term {
 func (c *converter) parameters(ps []*spec.Parameter) *ast.Term {
 	return list(ps, func(p *spec.Parameter) *ast.Term {
 		t, ok := c.params[p]
+		if !ok && c.parent != nil {
+			t, ok = c.parent.params[p]
+		}
 		if !ok {
 			t = c.obj(c.kv("name", c.str(p.Name)), c.kv("in", c.str(p.In)), c.kv("required", boolTerm(p.Required)),
 				c.kv("schema", c.node(p.Schema)), c.kv("schemaSource", c.path(p.SchemaSource)),
