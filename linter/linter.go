@@ -242,8 +242,8 @@ func (l *Linter) LintInput(ctx context.Context, doc *spec.Document, input ast.Va
 }
 
 // diagnostic resolves a violation to a located diagnostic; false when an
-// inline x-lint-ignore on the way suppresses it.
-// ignorable says whether the document has an x-lint-ignore anywhere.
+// inline x-lint-ignore on the way suppresses it (looked for only when the
+// document is ignorable: it has an x-lint-ignore somewhere).
 func (l *Linter) diagnostic(doc *spec.Document, v policy.Violation, sevs rulesets.Severities, ignorable bool) (Diagnostic, bool) {
 	rule := l.reg.Rule(v.Rule)
 	start := doc.Root

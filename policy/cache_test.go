@@ -41,19 +41,26 @@ func compiledBuiltins(t testing.TB) (*Registry, map[string]*ast.Module) {
 	return reg, c.Modules
 }
 
-// TestCodecRoundTrip: every compiled built-in module reads back as the
-// same Rego (METADATA comments aside, which the codec leaves out), with the
-// same locations.
-func TestCodecRoundTrip(t *testing.T) {
-	_, compiled := compiledBuiltins(t)
+// builtinsReadBack compiles every built-in rule, writes the modules with
+// the codec and reads them back.
+func builtinsReadBack(t *testing.T) (compiled, back map[string]*ast.Module) {
+	t.Helper()
+	_, compiled = compiledBuiltins(t)
 	data, err := encodeModules(compiled)
 	if err != nil {
 		t.Fatal(err)
 	}
-	back, err := decodeModules(data)
-	if err != nil {
+	if back, err = decodeModules(data); err != nil {
 		t.Fatal(err)
 	}
+	return compiled, back
+}
+
+// TestCodecRoundTrip: every compiled built-in module reads back as the
+// same Rego (METADATA comments aside, which the codec leaves out), with the
+// same locations.
+func TestCodecRoundTrip(t *testing.T) {
+	compiled, back := builtinsReadBack(t)
 	if len(back) != len(compiled) {
 		t.Fatalf("%d modules read back, %d written", len(back), len(compiled))
 	}
@@ -80,15 +87,7 @@ func TestCodecRoundTrip(t *testing.T) {
 // head's terms and an object comprehension's key, which conflict errors
 // name) and drops those of other terms.
 func TestCodecKeepsWhatErrorsName(t *testing.T) {
-	_, compiled := compiledBuiltins(t)
-	data, err := encodeModules(compiled)
-	if err != nil {
-		t.Fatal(err)
-	}
-	back, err := decodeModules(data)
-	if err != nil {
-		t.Fatal(err)
-	}
+	compiled, back := builtinsReadBack(t)
 	// places lists a module's kept locations in walk order, and counts
 	// its other terms that have one.
 	places := func(m *ast.Module) (kept []string, others int) {
