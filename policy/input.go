@@ -99,7 +99,8 @@ func Input(doc *spec.Document) ast.Value {
 
 type converter struct {
 	// parent's values are read, not written, while this converter works
-	// (see fork).
+	// (see fork); a converter that is no fork has noParent, whose tables
+	// are empty.
 	parent  *converter
 	terms   map[*spec.Node]*ast.Term // containers already converted
 	keys    map[string]*ast.Term     // interned object keys and path segments
@@ -113,9 +114,13 @@ type converter struct {
 }
 
 func newConverter() *converter {
-	return &converter{terms: map[*spec.Node]*ast.Term{}, keys: map[string]*ast.Term{}, values: map[string]*ast.Term{}, numbers: map[string]*ast.Term{},
-		params: map[*spec.Parameter]*ast.Term{}}
+	return &converter{parent: noParent, terms: map[*spec.Node]*ast.Term{}, keys: map[string]*ast.Term{}, values: map[string]*ast.Term{},
+		numbers: map[string]*ast.Term{}, params: map[*spec.Parameter]*ast.Term{}}
 }
+
+// noParent is the parent of a converter that is no fork: nil tables, which
+// find nothing.
+var noParent = &converter{}
 
 // fork returns a converter that finds what c converted and keeps what it
 // converts itself: forks of c can work in parallel while c is left alone.
@@ -127,7 +132,7 @@ func (c *converter) fork() *converter {
 
 func (c *converter) key(k string) *ast.Term {
 	t, ok := c.keys[k]
-	if !ok && c.parent != nil {
+	if !ok {
 		t, ok = c.parent.keys[k]
 	}
 	if !ok {
@@ -153,20 +158,11 @@ const (
 )
 
 func (c *converter) number(v string) *ast.Term {
-	return intern(c.numbers, c.parentTable(func(p *converter) map[string]*ast.Term { return p.numbers }), v,
-		func() *ast.Term { return ast.NumberTerm(json.Number(v)) })
+	return intern(c.numbers, c.parent.numbers, v, func() *ast.Term { return ast.NumberTerm(json.Number(v)) })
 }
 
-// parentTable is one of the parent's tables, nil without a parent.
-func (c *converter) parentTable(table func(*converter) map[string]*ast.Term) map[string]*ast.Term {
-	if c.parent == nil {
-		return nil
-	}
-	return table(c.parent)
-}
-
-// intern returns v's term from table or, failing that, from the read-only
-// table of a parent converter (nil for none); else a new one, kept in
+// intern returns v's term from table or, failing that, from inherited,
+// the read-only table of a parent converter; else a new one, kept in
 // table.
 func intern(table, inherited map[string]*ast.Term, v string, mk func() *ast.Term) *ast.Term {
 	if t, ok := table[v]; ok {
@@ -185,8 +181,7 @@ func intern(table, inherited map[string]*ast.Term, v string, mk func() *ast.Term
 func (c *converter) kv(k string, v *ast.Term) [2]*ast.Term { return [2]*ast.Term{c.key(k), v} }
 
 func (c *converter) str(s string) *ast.Term {
-	return intern(c.values, c.parentTable(func(p *converter) map[string]*ast.Term { return p.values }), s,
-		func() *ast.Term { return ast.StringTerm(s) })
+	return intern(c.values, c.parent.values, s, func() *ast.Term { return ast.StringTerm(s) })
 }
 
 func (c *converter) strs(ss []string) *ast.Term {
@@ -232,10 +227,8 @@ func (c *converter) node(n *spec.Node) *ast.Term {
 	if t, ok := c.terms[n]; ok {
 		return t
 	}
-	if c.parent != nil {
-		if t, ok := c.parent.terms[n]; ok {
-			return t
-		}
+	if t, ok := c.parent.terms[n]; ok {
+		return t
 	}
 	var t *ast.Term
 	if n.Kind == spec.Object {
@@ -337,7 +330,7 @@ func (c *converter) index(i int) *ast.Term {
 			return t
 		}
 	}
-	if c.parent != nil && i < len(c.parent.indices) {
+	if i < len(c.parent.indices) {
 		if t := c.parent.indices[i]; t != nil {
 			return t
 		}
@@ -420,7 +413,7 @@ func (c *converter) mediaTypes(mts []*spec.MediaType) *ast.Term {
 func (c *converter) parameters(ps []*spec.Parameter) *ast.Term {
 	return list(ps, func(p *spec.Parameter) *ast.Term {
 		t, ok := c.params[p]
-		if !ok && c.parent != nil {
+		if !ok {
 			t, ok = c.parent.params[p]
 		}
 		if !ok {
