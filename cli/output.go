@@ -179,7 +179,11 @@ func lintInputs(ctx context.Context, l *linter.Linter, loader *spec.Loader, pre 
 
 func lintInput(ctx context.Context, l *linter.Linter, loader *spec.Loader, pre *preloaded, name string, operations bool) (linter.Result, []reports.Operation) {
 	doc, input, ok, err := pre.take(name)
-	if !ok {
+	if ok {
+		// The hold of the spec's loading ends: a large heap is collected
+		// now, a small one when it reaches the usual floor.
+		startup.settle(StartupHeap, EvalPercent)
+	} else {
 		if !operations || name == "-" {
 			return l.LintFile(ctx, name), nil
 		}
@@ -216,6 +220,9 @@ func preload(ctx context.Context, loader *spec.Loader, names []string) *preloade
 		return nil
 	}
 	p := &preloaded{name: names[0], done: make(chan struct{})}
+	// The collector waits for the spec's document and input (see
+	// LoadHeap); lintInput settles its pace.
+	startup.raise(LoadHeap)
 	go func() {
 		defer close(p.done)
 		if p.doc, p.err = loader.Load(ctx, p.name); p.err == nil {

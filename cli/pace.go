@@ -4,6 +4,7 @@ import (
 	"os"
 	"runtime"
 	"runtime/debug"
+	"runtime/metrics"
 	"sync"
 )
 
@@ -11,6 +12,20 @@ import (
 // collection (see HoldFirstCollection). The compiled rules of a lint run
 // and a small spec's document take 10–20 MiB, all of it live.
 const StartupHeap = 32 << 20
+
+// LoadHeap is the memory a lint run of one spec may take before its first
+// garbage collection while the spec is parsed and its input built: all of
+// it is the document, the input and the garbage of parsing, collected once
+// as the evaluation starts (see preload and lintInput). Collections along
+// the way would mark a growing heap that is all live; a spec that takes
+// more than LoadHeap is collected on the way, at the usual pace.
+const LoadHeap = 256 << 20
+
+// EvalPercent is the collector's pace (GOGC) during the evaluation of a
+// spec whose loading was held: the heap may grow by three quarters of what
+// is live rather than double. A run's peak memory is its evaluation's, and
+// the collections the hold spared pay for the extra ones.
+const EvalPercent = 75
 
 // pace holds the garbage collector off until the heap reaches a floor and
 // then hands it back its settings. Go's collector starts at a 4 MiB heap
@@ -58,11 +73,53 @@ func (p *pace) hold(floor int64) {
 	runtime.AddCleanup(new(struct{ _ *byte }), func(p *pace) { p.resume() }, p)
 }
 
-// resume gives the collector back the settings it had before hold. It
-// does nothing if the pace is not held.
+// raise moves the floor of a held pace up: the heap may grow to floor
+// before the first collection. It does nothing if the pace is not held.
+func (p *pace) raise(floor int64) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.held {
+		debug.SetMemoryLimit(floor)
+	}
+}
+
+// settle sets the pace the collector resumes with (GOGC percent) and
+// moves the floor of a held pace to floor. If the process holds more
+// than that, the pace resumes now, which starts the first collection (a
+// memory limit below the live heap would have the collector run again and
+// again); else the first collection comes at floor. It does nothing if
+// the pace is not held.
+func (p *pace) settle(floor int64, percent int) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if !p.held {
+		return
+	}
+	p.percent = percent
+	if goMemory() >= floor {
+		p.resumeLocked()
+		return
+	}
+	debug.SetMemoryLimit(floor)
+}
+
+// goMemory is the memory Go's runtime holds, as its memory limit counts
+// it.
+func goMemory() int64 {
+	samples := []metrics.Sample{{Name: "/memory/classes/total:bytes"}, {Name: "/memory/classes/heap/released:bytes"}}
+	metrics.Read(samples)
+	return int64(samples[0].Value.Uint64() - samples[1].Value.Uint64())
+}
+
+// resume gives the collector back the settings it had before hold (or
+// the percent settle set). It does nothing if the pace is not held.
 func (p *pace) resume() {
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	p.resumeLocked()
+}
+
+func (p *pace) resumeLocked() {
 	if !p.held {
 		return
 	}

@@ -1,8 +1,11 @@
 package cli
 
 import (
+	"bytes"
+	"context"
 	"runtime"
 	"runtime/debug"
+	"strings"
 	"testing"
 	"time"
 )
@@ -51,5 +54,82 @@ func TestPaceResumesOnRequest(t *testing.T) {
 	p.resume()
 	if gotPercent, _ := gcSettings(); gotPercent != 150 {
 		t.Fatalf("a second resume set GC percent %d, want 150 kept", gotPercent)
+	}
+}
+
+func TestPaceSettlesNowAboveTheFloor(t *testing.T) {
+	percent, limit := gcSettings()
+	defer debug.SetGCPercent(percent)
+	var p pace
+	p.hold(1 << 40)
+	t.Cleanup(p.resume)
+	p.raise(1 << 41)
+	if gotPercent, gotLimit := gcSettings(); gotPercent != -1 || gotLimit != 1<<41 {
+		t.Fatalf("raised: GC percent %d, memory limit %d; want -1 and %d", gotPercent, gotLimit, int64(1<<41))
+	}
+	p.settle(1, 75) // the process holds more than a byte
+	if gotPercent, gotLimit := gcSettings(); gotPercent != 75 || gotLimit != limit {
+		t.Fatalf("settled above the floor: GC percent %d, memory limit %d; want 75 and %d", gotPercent, gotLimit, limit)
+	}
+}
+
+func TestPaceSettlesLaterBelowTheFloor(t *testing.T) {
+	percent, limit := gcSettings()
+	defer debug.SetGCPercent(percent)
+	var p pace
+	p.hold(1 << 41)
+	t.Cleanup(p.resume)
+	p.settle(1<<40, 75) // more than the process holds
+	if gotPercent, gotLimit := gcSettings(); gotPercent != -1 || gotLimit != 1<<40 {
+		t.Fatalf("settled below the floor: GC percent %d, memory limit %d; want -1 and %d", gotPercent, gotLimit, int64(1<<40))
+	}
+	p.resume() // as the first collection does
+	if gotPercent, gotLimit := gcSettings(); gotPercent != 75 || gotLimit != limit {
+		t.Fatalf("resumed: GC percent %d, memory limit %d; want 75 and %d", gotPercent, gotLimit, limit)
+	}
+}
+
+func TestPaceNotHeldIgnoresRaiseAndSettle(t *testing.T) {
+	percent, limit := gcSettings()
+	defer debug.SetGCPercent(percent)
+	var p pace
+	p.raise(1 << 40)
+	p.settle(1, 75)
+	if gotPercent, gotLimit := gcSettings(); gotPercent != percent || gotLimit != limit {
+		t.Fatalf("not held: GC percent %d, memory limit %d; want %d and %d kept", gotPercent, gotLimit, percent, limit)
+	}
+}
+
+// A lint run of one spec holds the collector while the spec loads and
+// settles its pace as the evaluation starts.
+func TestLintSettlesTheLoadingHold(t *testing.T) {
+	percent, limit := gcSettings()
+	t.Cleanup(func() {
+		startup.resume()
+		debug.SetGCPercent(percent)
+		debug.SetMemoryLimit(limit)
+	})
+	startup.hold(1 << 40)
+	getenv := func(k string) string {
+		if k == "SPECGATE_CACHE_DIR" {
+			return "off"
+		}
+		return ""
+	}
+	var out bytes.Buffer
+	code := Main(context.Background(), []string{"specgate", "lint", "--no-report", "../examples/petstore.yaml"},
+		Env{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &out, Getenv: getenv})
+	if code != ExitOK && code != ExitFindings {
+		t.Fatalf("exit %d: %s", code, out.String())
+	}
+	gotPercent, gotLimit := gcSettings()
+	startup.mu.Lock()
+	held, resumeWith := startup.held, startup.percent
+	startup.mu.Unlock()
+	switch {
+	case held && (gotLimit != StartupHeap || resumeWith != EvalPercent):
+		t.Errorf("still held with memory limit %d, resuming at GC percent %d; want %d and %d", gotLimit, resumeWith, StartupHeap, EvalPercent)
+	case !held && (gotPercent != EvalPercent || gotLimit != limit):
+		t.Errorf("resumed at GC percent %d, memory limit %d; want %d and %d", gotPercent, gotLimit, EvalPercent, limit)
 	}
 }
