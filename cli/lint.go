@@ -118,10 +118,10 @@ func runLint(c *cli.Context, env Env) error {
 	if err != nil {
 		return exitf(ExitUsage, "%v", err)
 	}
-	if input, ok := pre.ready(); ok {
-		// A small spec is in by now: read its rules' program while the
-		// spec is loaded (an error shows when it is linted).
-		_ = l.Prepare(input)
+	if formats, ok := pre.formats(); ok {
+		// Read the program of the spec's rules while its input is built
+		// (an error shows when it is linted).
+		_ = l.Prepare(formats)
 	}
 	results, operations := lintInputs(c.Context, l, loader, pre, names, newProgressBar(env, len(names)), hasFormat(outs, "html"))
 	for _, e := range expandErrs {

@@ -204,11 +204,12 @@ func lintInput(ctx context.Context, l *linter.Linter, loader *spec.Loader, pre *
 
 // preloaded is a spec read, and its OPA input built, while the rules load.
 type preloaded struct {
-	name  string
-	done  chan struct{}
-	doc   *spec.Document
-	input ast.Value
-	err   error // of loading
+	name   string
+	loaded chan struct{} // closed once doc and err are set
+	done   chan struct{} // closed once input is set too
+	doc    *spec.Document
+	input  ast.Value
+	err    error // of loading
 }
 
 // preload starts reading the only input of a run (not standard input)
@@ -219,30 +220,33 @@ func preload(ctx context.Context, loader *spec.Loader, names []string) *preloade
 	if len(names) != 1 || names[0] == "-" {
 		return nil
 	}
-	p := &preloaded{name: names[0], done: make(chan struct{})}
+	p := &preloaded{name: names[0], loaded: make(chan struct{}), done: make(chan struct{})}
 	// The collector waits for the spec's document and input (see
 	// LoadHeap); lintInput settles its pace.
 	startup.raise(LoadHeap)
 	go func() {
 		defer close(p.done)
-		if p.doc, p.err = loader.Load(ctx, p.name); p.err == nil {
+		p.doc, p.err = loader.Load(ctx, p.name)
+		close(p.loaded)
+		if p.err == nil {
 			p.input = policy.Input(p.doc)
 		}
 	}()
 	return p
 }
 
-// ready is the preloaded spec's input when it has been built already.
-func (p *preloaded) ready() (ast.Value, bool) {
+// formats waits for the preloaded spec's document and returns its format
+// tags; false when there is none (nothing preloaded, or it failed to
+// load).
+func (p *preloaded) formats() ([]string, bool) {
 	if p == nil {
 		return nil, false
 	}
-	select {
-	case <-p.done:
-		return p.input, p.input != nil
-	default:
+	<-p.loaded
+	if p.err != nil {
 		return nil, false
 	}
+	return p.doc.FormatTags(), true
 }
 
 // take waits for the preloaded spec of name, its input and the error of

@@ -130,10 +130,11 @@ func (l *Linter) severitiesFor(file string) rulesets.Severities {
 	return sevs
 }
 
-// Prepare gets ready to lint inputs like input (of its formats), which
-// LintInput would otherwise do on first use: a caller that has the input
-// early can do it while other work is under way.
-func (l *Linter) Prepare(input ast.Value) error { return l.engine.Prepare(input) }
+// Prepare gets ready to lint inputs of these formats
+// (spec.Document.FormatTags), which LintInput would otherwise do on first
+// use: a caller that knows the formats early can do it while other work
+// is under way.
+func (l *Linter) Prepare(formats []string) error { return l.engine.Prepare(formats) }
 
 // RuleCount is the number of rules that run.
 func (l *Linter) RuleCount() int { return len(l.engine.Rules()) }

@@ -358,7 +358,7 @@ func TestCacheReadsTheProgramOfAnInputsRules(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	todo := warm.applicable(input)
+	todo := warm.applicable(inputFormats(input))
 	program, err := warm.program(todo)
 	if err != nil {
 		t.Fatal(err)
@@ -384,14 +384,14 @@ func TestCacheReadsTheProgramOfAnInputsRules(t *testing.T) {
 	}
 	full, _ := warm.full()
 	for _, in := range []ast.Value{input, swagger} {
-		if p, err := warm.program(warm.applicable(in)); err != nil || p != full {
+		if p, err := warm.program(warm.applicable(inputFormats(in))); err != nil || p != full {
 			t.Errorf("after two formats, %v is run by a program of %d modules, not the whole one", in.(ast.Object).Get(ast.StringTerm("formats")), len(p.Modules))
 		}
 	}
 	if got, err := warm.Eval(ctx, input); err != nil || !reflect.DeepEqual(got, want) {
 		t.Fatalf("from the whole program: %v, %v; want %v", got, err, want)
 	}
-	if !cache.has(warm.subsetKey(warm.applicable(swagger))) {
+	if !cache.has(warm.subsetKey(warm.applicable(inputFormats(swagger)))) {
 		t.Error("the program of the Swagger rules was not stored")
 	}
 }

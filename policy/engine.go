@@ -387,7 +387,7 @@ func (e *Engine) Eval(ctx context.Context, input ast.Value) ([]Violation, error)
 		ctx, cancel = context.WithTimeout(ctx, e.timeout)
 		defer cancel()
 	}
-	todo := e.applicable(input)
+	todo := e.applicable(inputFormats(input))
 	compiler, err := e.program(todo)
 	if err != nil {
 		return nil, err
@@ -460,16 +460,16 @@ func (e *Engine) Eval(ctx context.Context, input ast.Value) ([]Violation, error)
 }
 
 // Prepare reads or compiles, ahead of Eval, the program that evaluating
-// an input of input's formats needs; Eval would do it on first use.
-func (e *Engine) Prepare(input ast.Value) error {
-	_, err := e.program(e.applicable(input))
+// an input of these formats (spec.Document.FormatTags) needs; Eval would
+// do it on first use.
+func (e *Engine) Prepare(formats []string) error {
+	_, err := e.program(e.applicable(formats))
 	return err
 }
 
-// applicable are the indices of the rules that apply to the input's
-// formats.
-func (e *Engine) applicable(input ast.Value) []int {
-	formats := inputFormats(input)
+// applicable are the indices of the rules that apply to an input of
+// these formats.
+func (e *Engine) applicable(formats []string) []int {
 	var todo []int
 	for i, r := range e.rules {
 		if len(r.Formats) == 0 || r.AppliesTo(formats) {
