@@ -4,12 +4,18 @@ import (
 	"html/template"
 	"io"
 	"strings"
+	"sync"
 )
 
 // The HTML report is one self-contained page: no CDN, no build step. A
 // filter box above each column of the changes table hides rows whose cell
-// does not contain the text typed.
-var htmlPage = template.Must(template.New("compat").Parse(`<!DOCTYPE html>
+// does not contain the text typed. It is parsed on first use, not at
+// start-up, which every command would pay.
+var htmlPage = sync.OnceValue(func() *template.Template {
+	return template.Must(template.New("compat").Parse(htmlSource))
+})
+
+const htmlSource = `<!DOCTYPE html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
@@ -66,7 +72,7 @@ td.loc, td.rule { font-family: ui-monospace, monospace; white-space: nowrap; }
 </script>
 </body>
 </html>
-`))
+`
 
 type htmlChange struct {
 	Spec, Level, Rule, Operations, Location, Message, Why string
@@ -85,7 +91,7 @@ func WriteHTML(w io.Writer, rep *Report) error {
 			}
 		}
 	}
-	return htmlPage.Execute(w, map[string]any{
+	return htmlPage().Execute(w, map[string]any{
 		"Base": rep.Base, "Commit": rep.Commit, "Verdict": rep.Verdict(), "Results": rep.Results, "Changes": changes,
 		"Columns": []int{0, 1, 2, 3, 4, 5},
 		"Summary": summaryLine(rep),

@@ -20,29 +20,31 @@ import (
 func Input(doc *spec.Document) ast.Value {
 	// What needs no converted node (the views; the $refs and the prose,
 	// which are strings and paths) is built on other cores while the
-	// document is converted, the $refs and prose with interned strings of
-	// their own. The three take comparable times.
+	// document is converted, the $refs and the prose each with interned
+	// strings of their own. Only the views and the document are waited
+	// for before the next step: the $refs and prose go on beside it.
 	var v *spec.Views
 	var refs, refsTo, unresolvedRefs, refsWithSiblings, prose, markup *ast.Term
 	var proseText string
-	var wg sync.WaitGroup
-	wg.Go(func() { v = doc.Views() })
-	wg.Go(func() {
-		side := newConverter()
-		refs, refsTo, unresolvedRefs, refsWithSiblings = side.refs(doc)
-		prose, proseText = side.prose(doc)
+	var first, all sync.WaitGroup
+	first.Go(func() { v = doc.Views() })
+	all.Go(func() {
+		refs, refsTo, unresolvedRefs, refsWithSiblings = newConverter().refs(doc)
+	})
+	all.Go(func() {
+		prose, proseText = newConverter().prose(doc)
 		markup = markupTexts(doc)
 	})
 	c := newConverter()
 	document := c.node(doc.Root.Root)
-	wg.Wait()
+	first.Wait()
 	// The schema-like values and the operations and the rest are built
 	// on two cores, by converters that read c's values and keep what they
 	// add: c is not written until both are done.
 	var schemas []*ast.Term
 	var schemasWith, schemasOfType, received, receivedOfType, swaggerValues, swaggerValuesWith, swaggerValuesOfType *ast.Term
 	sc := c.fork()
-	wg.Go(func() {
+	all.Go(func() {
 		labels := newLabeler(doc, v)
 		schemas, schemasWith, schemasOfType = sc.schemas(v.Schemas, labels)
 		received, receivedOfType = sc.received(doc, v, schemas, labels)
@@ -54,7 +56,7 @@ func Input(doc *spec.Document) ast.Value {
 	securitySchemes, security, servers, tags := oc.securitySchemes(v.SecuritySchemes), oc.security(v.Security), oc.servers(v.Servers), oc.tags(v.Tags)
 	channels, asyncOperations, messages := oc.channels(v.Channels), oc.asyncOperations(v.AsyncOperations), oc.messages(v.Messages)
 	extensionRefs, files, refTargets := oc.extensionRefs(doc.Root.Root), oc.files(doc), oc.refTargets(doc)
-	wg.Wait()
+	all.Wait()
 	obj := []([2]*ast.Term){
 		c.kv("format", c.str(string(doc.Format))),
 		c.kv("version", c.str(doc.Version)),
@@ -754,7 +756,7 @@ func (c *converter) refs(doc *spec.Document) (list, byTarget, unresolved, withSi
 			}
 		}
 		items[i] = c.obj(c.kv("ref", c.str(r.Value)), c.kv("file", c.str(fileName(r.File))),
-			c.kv("path", c.path(typedPath(r.File.Root, r.Pointer))),
+			c.kv("path", c.path(r.Path)),
 			c.kv("resolved", boolTerm(resolved)), c.kv("error", c.str(errMsg)),
 			c.kv("circular", boolTerm(r.Circular)),
 			c.kv("targetFile", c.str(fileName(r.TargetFile))), c.kv("target", target),

@@ -6,6 +6,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -189,4 +190,42 @@ func TestCorpusMultiFileNeedsRefRoot(t *testing.T) {
 		t.Fatalf("no ../common/Error.yaml $ref in %s", name)
 	}
 	checkErr(t, refErr(r), wantErr{file: name, line: 44, col: 19, msg: "pass --allow-external-refs or --ref-root DIR to allow it"})
+}
+
+// TestRefPaths: a $ref's Path is its pointer with array indices as ints,
+// and numeric keys (a status code) and escaped keys as written, in the
+// entry file and in the file it refers to.
+func TestRefPaths(t *testing.T) {
+	dir := t.TempDir()
+	writeTree(t, dir, map[string]string{
+		"api.yaml": `openapi: 3.0.3
+info: {title: t, version: "1"}
+paths:
+  /a/{id}:
+    get:
+      parameters:
+        - $ref: "#/components/parameters/Id"
+      responses:
+        "200":
+          $ref: "common.yaml#/Ok"
+components:
+  parameters:
+    Id: {name: id, in: path, required: true, schema: {type: string}}
+`,
+		"common.yaml": "Ok:\n  description: ok\n  content:\n    application/json:\n      schema:\n        allOf:\n          - $ref: \"#/Thing\"\nThing: {type: object}\n",
+	})
+	refs := refsByValue(t, spec.NewLoader(spec.Options{}), filepath.Join(dir, "api.yaml"))
+	for value, want := range map[string]spec.Path{
+		"#/components/parameters/Id": {"paths", "/a/{id}", "get", "parameters", 0},
+		"common.yaml#/Ok":            {"paths", "/a/{id}", "get", "responses", "200"},
+		"#/Thing":                    {"Ok", "content", "application/json", "schema", "allOf", 0},
+	} {
+		r := refs[value]
+		if r == nil {
+			t.Fatalf("no $ref %q", value)
+		}
+		if !reflect.DeepEqual(r.Path, want) {
+			t.Errorf("$ref %q at %s: path %#v, want %#v", value, r.Pointer, r.Path, want)
+		}
+	}
 }

@@ -7,6 +7,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -16,6 +17,7 @@ type Ref struct {
 	Node    *Node  // the object that holds "$ref"
 	File    *File  // the file the $ref is written in
 	Pointer string // JSON pointer of Node within File
+	Path    Path   // the same as a path: array indices are ints
 	Value   string // the $ref string as written
 
 	Target     *Node // nil when unresolved
@@ -87,13 +89,14 @@ func (d *Document) scan(f *File) {
 		named // the value of an entry of a map of names: a schema, a response, …
 	)
 	var path []string
+	var at Path // path, with array indices as ints
 	var walk func(n *Node, key string, ctx int)
 	walk = func(n *Node, key string, ctx int) {
 		switch n.Kind {
 		case Object:
 			if v := n.Get("$ref"); v != nil && v.Kind == String {
 				if _, seen := d.refs[n]; !seen {
-					r := &Ref{Node: n, File: f, Pointer: joinPointer(path), Value: v.Value}
+					r := &Ref{Node: n, File: f, Pointer: joinPointer(path), Path: slices.Clone(at), Value: v.Value}
 					d.refs[n] = r
 					d.Refs = append(d.Refs, r)
 				}
@@ -115,15 +118,15 @@ func (d *Document) scan(f *File) {
 				case fl.Key == "examples":
 					child = examplesMap
 				}
-				path = append(path, fl.Key)
+				path, at = append(path, fl.Key), append(at, fl.Key)
 				walk(fl.Value, fl.Key, child)
-				path = path[:len(path)-1]
+				path, at = path[:len(path)-1], at[:len(at)-1]
 			}
 		case Array:
 			for i, it := range n.Items {
-				path = append(path, strconv.Itoa(i))
+				path, at = append(path, strconv.Itoa(i)), append(at, i)
 				walk(it, "", plain)
-				path = path[:len(path)-1]
+				path, at = path[:len(path)-1], at[:len(at)-1]
 			}
 		}
 	}
