@@ -17,15 +17,22 @@ func gcSettings() (int, int64) {
 	return percent, debug.SetMemoryLimit(-1)
 }
 
+// wantGC fails the test unless the collector's percent and memory limit
+// are percent and limit.
+func wantGC(t *testing.T, when string, percent int, limit int64) {
+	t.Helper()
+	if gotPercent, gotLimit := gcSettings(); gotPercent != percent || gotLimit != limit {
+		t.Fatalf("%s: GC percent %d, memory limit %d; want %d and %d", when, gotPercent, gotLimit, percent, limit)
+	}
+}
+
 func TestPaceResumesAtFirstCollection(t *testing.T) {
 	percent, limit := gcSettings()
 	const floor = 1 << 40 // no collection comes from the heap's size here
 	var p pace
 	p.hold(floor)
 	t.Cleanup(p.resume)
-	if gotPercent, gotLimit := gcSettings(); gotPercent != -1 || gotLimit != floor {
-		t.Fatalf("held: GC percent %d, memory limit %d; want -1 and %d", gotPercent, gotLimit, floor)
-	}
+	wantGC(t, "held", -1, floor)
 	// The cleanup that resumes runs on its own goroutine after the
 	// collection that finds the sentinel.
 	runtime.GC()
@@ -44,9 +51,7 @@ func TestPaceResumesOnRequest(t *testing.T) {
 	var p pace
 	p.hold(1 << 40)
 	p.resume()
-	if gotPercent, gotLimit := gcSettings(); gotPercent != percent || gotLimit != limit {
-		t.Fatalf("resumed: GC percent %d, memory limit %d; want %d and %d", gotPercent, gotLimit, percent, limit)
-	}
+	wantGC(t, "resumed", percent, limit)
 	// What the collector is given after resume stays: a later resume
 	// (the cleanup's, at the next collection) changes nothing.
 	debug.SetGCPercent(150)
@@ -57,36 +62,34 @@ func TestPaceResumesOnRequest(t *testing.T) {
 	}
 }
 
-func TestPaceSettlesNowAboveTheFloor(t *testing.T) {
+// heldPace returns a pace held at floor and the memory limit before it;
+// the test's end resumes the pace and restores the collector's settings.
+func heldPace(t *testing.T, floor int64) (*pace, int64) {
 	percent, limit := gcSettings()
-	defer debug.SetGCPercent(percent)
-	var p pace
-	p.hold(1 << 40)
-	t.Cleanup(p.resume)
+	p := &pace{}
+	p.hold(floor)
+	t.Cleanup(func() {
+		p.resume()
+		debug.SetGCPercent(percent)
+		debug.SetMemoryLimit(limit)
+	})
+	return p, limit
+}
+
+func TestPaceSettlesNowAboveTheFloor(t *testing.T) {
+	p, limit := heldPace(t, 1<<40)
 	p.raise(1 << 41)
-	if gotPercent, gotLimit := gcSettings(); gotPercent != -1 || gotLimit != 1<<41 {
-		t.Fatalf("raised: GC percent %d, memory limit %d; want -1 and %d", gotPercent, gotLimit, int64(1<<41))
-	}
+	wantGC(t, "raised", -1, 1<<41)
 	p.settle(1, 75) // the process holds more than a byte
-	if gotPercent, gotLimit := gcSettings(); gotPercent != 75 || gotLimit != limit {
-		t.Fatalf("settled above the floor: GC percent %d, memory limit %d; want 75 and %d", gotPercent, gotLimit, limit)
-	}
+	wantGC(t, "settled above the floor", 75, limit)
 }
 
 func TestPaceSettlesLaterBelowTheFloor(t *testing.T) {
-	percent, limit := gcSettings()
-	defer debug.SetGCPercent(percent)
-	var p pace
-	p.hold(1 << 41)
-	t.Cleanup(p.resume)
+	p, limit := heldPace(t, 1<<41)
 	p.settle(1<<40, 75) // more than the process holds
-	if gotPercent, gotLimit := gcSettings(); gotPercent != -1 || gotLimit != 1<<40 {
-		t.Fatalf("settled below the floor: GC percent %d, memory limit %d; want -1 and %d", gotPercent, gotLimit, int64(1<<40))
-	}
+	wantGC(t, "settled below the floor", -1, 1<<40)
 	p.resume() // as the first collection does
-	if gotPercent, gotLimit := gcSettings(); gotPercent != 75 || gotLimit != limit {
-		t.Fatalf("resumed: GC percent %d, memory limit %d; want 75 and %d", gotPercent, gotLimit, limit)
-	}
+	wantGC(t, "resumed", 75, limit)
 }
 
 func TestPaceNotHeldIgnoresRaiseAndSettle(t *testing.T) {
@@ -95,9 +98,7 @@ func TestPaceNotHeldIgnoresRaiseAndSettle(t *testing.T) {
 	var p pace
 	p.raise(1 << 40)
 	p.settle(1, 75)
-	if gotPercent, gotLimit := gcSettings(); gotPercent != percent || gotLimit != limit {
-		t.Fatalf("not held: GC percent %d, memory limit %d; want %d and %d kept", gotPercent, gotLimit, percent, limit)
-	}
+	wantGC(t, "not held", percent, limit)
 }
 
 // A lint run of one spec holds the collector while the spec loads and
