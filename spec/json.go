@@ -122,7 +122,7 @@ func (p *jsonParser) value(depth int) (*Node, error) {
 	case c == '[':
 		return p.array(depth, start)
 	case c == '"':
-		s, err := p.str()
+		s, err := p.str(nil)
 		if err != nil {
 			return nil, err
 		}
@@ -225,8 +225,9 @@ func (p *jsonParser) invalidUTF8(b, end int) error {
 }
 
 // str parses a string starting at the opening quote and returns its decoded
-// value.
-func (p *jsonParser) str() (string, error) {
+// value: the equal string in intern when there is one (nothing is
+// allocated), else a new string, added to intern when intern is not nil.
+func (p *jsonParser) str(intern map[string]string) (string, error) {
 	d := p.data
 	p.pos++ // opening quote
 	b := p.pos
@@ -240,7 +241,7 @@ func (p *jsonParser) str() (string, error) {
 				return "", p.invalidUTF8(b, i)
 			}
 			p.pos = i + 1
-			return string(raw), nil
+			return interned(intern, raw), nil
 		}
 		if c == '\\' {
 			break
@@ -272,7 +273,7 @@ func (p *jsonParser) str() (string, error) {
 				return "", p.invalidUTF8(b, i)
 			}
 			p.pos = i + 1
-			return string(buf), nil
+			return interned(intern, buf), nil
 		case c == '\\':
 			if i+1 >= len(d) {
 				p.pos = i
@@ -297,6 +298,19 @@ func (p *jsonParser) str() (string, error) {
 	}
 	p.pos = i
 	return "", p.errorf("unterminated string")
+}
+
+// interned is the string of b from intern, or a copy of b added to it.
+func interned(intern map[string]string, b []byte) string {
+	if intern == nil {
+		return string(b)
+	}
+	if s, ok := intern[string(b)]; ok {
+		return s
+	}
+	s := string(b)
+	intern[s] = s
+	return s
 }
 
 // AppendUnescaped appends the character of the JSON escape at d[i] (a
@@ -383,14 +397,9 @@ func (p *jsonParser) object(depth int, start Pos) (*Node, error) {
 			return nil, p.errorf("unexpected %s, expected a string key", p.describe())
 		}
 		kstart := p.here()
-		k, err := p.str()
+		k, err := p.str(p.keys)
 		if err != nil {
 			return nil, err
-		}
-		if ik, ok := p.keys[k]; ok {
-			k = ik
-		} else {
-			p.keys[k] = k
 		}
 		kr := Range{Start: kstart, End: p.here()}
 		// Duplicate keys: linear for small objects, a set for large ones.
