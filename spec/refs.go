@@ -8,7 +8,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 )
 
@@ -88,15 +87,14 @@ func (d *Document) scan(f *File) {
 		exampleObject
 		named // the value of an entry of a map of names: a schema, a response, …
 	)
-	var path []string
-	var at Path // path, with array indices as ints
+	var at Path
 	var walk func(n *Node, key string, ctx int)
 	walk = func(n *Node, key string, ctx int) {
 		switch n.Kind {
 		case Object:
 			if v := n.Get("$ref"); v != nil && v.Kind == String {
 				if _, seen := d.refs[n]; !seen {
-					r := &Ref{Node: n, File: f, Pointer: joinPointer(path), Path: slices.Clone(at), Value: v.Value}
+					r := &Ref{Node: n, File: f, Pointer: Pointer(at), Path: slices.Clone(at), Value: v.Value}
 					d.refs[n] = r
 					d.Refs = append(d.Refs, r)
 				}
@@ -118,15 +116,15 @@ func (d *Document) scan(f *File) {
 				case fl.Key == "examples":
 					child = examplesMap
 				}
-				path, at = append(path, fl.Key), append(at, fl.Key)
+				at = append(at, fl.Key)
 				walk(fl.Value, fl.Key, child)
-				path, at = path[:len(path)-1], at[:len(at)-1]
+				at = at[:len(at)-1]
 			}
 		case Array:
 			for i, it := range n.Items {
-				path, at = append(path, strconv.Itoa(i)), append(at, i)
+				at = append(at, i)
 				walk(it, "", plain)
-				path, at = path[:len(path)-1], at[:len(at)-1]
+				at = at[:len(at)-1]
 			}
 		}
 	}
