@@ -300,7 +300,8 @@ func (p *jsonParser) str(intern map[string]string) (string, error) {
 	return "", p.errorf("unterminated string")
 }
 
-// interned is the string of b from intern, or a copy of b added to it.
+// interned is the string of b: intern's when it holds one, else a new
+// string, added to intern when intern is not nil.
 func interned(intern map[string]string, b []byte) string {
 	if intern == nil {
 		return string(b)
