@@ -24,7 +24,6 @@ import (
 	"runtime"
 	"slices"
 	"strings"
-	"syscall"
 	"time"
 )
 
@@ -44,6 +43,10 @@ type tool struct {
 }
 
 func main() {
+	if len(os.Args) > 1 && os.Args[1] == measureFlag {
+		measureHelper(os.Args[2:])
+		return
+	}
 	install := flag.Bool("install", false, "install the peers into the cache and exit")
 	runs := flag.Int("runs", 5, "runs per tool and spec (the median is reported)")
 	corpus := flag.String("corpus", "../shared/corpus", "folder of specs")
@@ -166,28 +169,18 @@ func measureSpec(cache, spec string, tools []tool, runs int) string {
 }
 
 func runOnce(cache, spec string, t tool) result {
-	argv := t.cmd(cache, spec)
-	cmd := exec.Command(argv[0], argv[1:]...)
 	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	cmd.Env = append(os.Environ(), "NO_COLOR=1")
-	start := time.Now()
-	err := cmd.Run()
-	wall := time.Since(start)
-	if cmd.ProcessState == nil {
+	m, err := measure(t.cmd(cache, spec), []string{"NO_COLOR=1"}, &stdout, &stderr)
+	if err != nil {
 		return result{err: err}
-	}
-	var rss int64
-	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
-		rss = ru.Maxrss // KiB on Linux
 	}
 	// Linters exit non-zero when they find problems; only a missing
 	// report is a failure.
 	counts, perr := t.parse(stdout.Bytes())
 	if perr != nil {
-		return result{err: fmt.Errorf("%v (exit: %v; stderr: %s)", perr, err, firstLine(stderr.String()))}
+		return result{err: fmt.Errorf("%v (exit status %d; stderr: %s)", perr, m.Exit, firstLine(stderr.String()))}
 	}
-	return result{wall: wall, rssKiB: rss, counts: counts}
+	return result{wall: m.Wall, rssKiB: m.RSSKiB, counts: counts}
 }
 
 func allTools() []tool {

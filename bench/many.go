@@ -2,11 +2,10 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"runtime"
-	"syscall"
 	"time"
 )
 
@@ -37,40 +36,33 @@ func runMany(cache string, n int) error {
 		}
 	}
 	bin := filepath.Join(cache, "specgate")
-	lint := func(args ...string) (time.Duration, *syscall.Rusage, error) {
-		cmd := exec.Command(bin, append([]string{"lint", "--ruleset", "recommended", "--no-report", "--format", "json"}, args...)...)
-		start := time.Now()
-		err := cmd.Run()
-		wall := time.Since(start)
-		if cmd.ProcessState == nil {
-			return 0, nil, err
-		}
-		ru, _ := cmd.ProcessState.SysUsage().(*syscall.Rusage)
-		return wall, ru, nil
+	lint := func(args ...string) (measurement, error) {
+		argv := append([]string{bin, "lint", "--ruleset", "recommended", "--no-report", "--format", "json"}, args...)
+		return measure(argv, nil, io.Discard, io.Discard)
 	}
 	// One warm-up run fills specgate's cache of compiled rules, as any
 	// earlier run on the machine would have.
-	if _, _, err := lint(files[0]); err != nil {
+	if _, err := lint(files[0]); err != nil {
 		return err
 	}
-	wall, ru, err := lint(dir)
+	folder, err := lint(dir)
 	if err != nil {
 		return err
 	}
-	cpu := time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+	wall := folder.Wall
 	sample := min(n, 50)
 	var each time.Duration
 	for _, f := range files[:sample] {
-		w, _, err := lint(f)
+		m, err := lint(f)
 		if err != nil {
 			return err
 		}
-		each += w
+		each += m.Wall
 	}
 	separate := each * time.Duration(n) / time.Duration(sample)
 	fmt.Printf("Machine: %d CPUs, %s/%s.\n\n", runtime.NumCPU(), runtime.GOOS, runtime.GOARCH)
 	fmt.Printf("| %d specs | wall | CPU / wall | peak RSS |\n|---|---|---|---|\n", n)
-	fmt.Printf("| one run on the folder | %.2f s | %.1f cores | %d MiB |\n", wall.Seconds(), cpu.Seconds()/wall.Seconds(), ru.Maxrss>>10)
+	fmt.Printf("| one run on the folder | %.2f s | %.1f cores | %d MiB |\n", wall.Seconds(), folder.CPU.Seconds()/wall.Seconds(), folder.RSSKiB>>10)
 	fmt.Printf("| %d separate runs (from %d) | %.2f s | | |\n", n, sample, separate.Seconds())
 	fmt.Printf("\nThe folder run is %.0f× faster.\n", separate.Seconds()/wall.Seconds())
 	return nil
