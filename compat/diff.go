@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/specgate/specgate/spec"
 )
@@ -56,12 +57,13 @@ func (d *differ) run(sc scope, has func(*Rule) bool, call func(*Check)) {
 	}
 }
 
-// templateParam matches a path template parameter such as {petId}.
-var templateParam = regexp.MustCompile(`\{[^}/]*\}`)
+// templateParam matches a path template parameter such as {petId}; it is
+// compiled on first use, as lint never needs it.
+var templateParam = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\{[^}/]*\}`) })
 
 // pathKey identifies a path whatever its parameters are named:
 // /pets/{id} and /pets/{petId} are the same path.
-func pathKey(p string) string { return templateParam.ReplaceAllString(p, "{}") }
+func pathKey(p string) string { return templateParam().ReplaceAllString(p, "{}") }
 
 func (d *differ) openapi() {
 	bv, rv := d.base.Views(), d.rev.Views()
@@ -194,7 +196,7 @@ func opLabel(op *spec.Operation, parent string) string {
 // {id} to {petId} pairs them.
 func paramsOf(op *spec.Operation) []keyed[spec.Parameter] {
 	pos := map[string]int{}
-	for i, m := range templateParam.FindAllString(op.Path, -1) {
+	for i, m := range templateParam().FindAllString(op.Path, -1) {
 		pos[strings.Trim(m, "{}")] = i
 	}
 	out := make([]keyed[spec.Parameter], 0, len(op.Parameters))

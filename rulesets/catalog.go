@@ -128,7 +128,7 @@ func Peers() ([]PeerRule, error) { return peers() }
 // it per ruleset and per unknown rule name.
 var peers = sync.OnceValues(func() ([]PeerRule, error) { return ParsePeers("rulesets/peers.yaml", peersYAML) })
 
-var peerSeverityRE = regexp.MustCompile(`^(error|warn|info|hint|off)\b`)
+var peerSeverityRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(error|warn|info|hint|off)\b`) })
 
 // ParsePeers reads an inventory of peer rules (the format of
 // rulesets/peers.yaml). Every problem is reported with its line and column.
@@ -174,7 +174,7 @@ func ParsePeers(file string, data []byte) ([]PeerRule, error) {
 					}
 					pr.Formats = append(pr.Formats, f.Value)
 				}
-				if pr.Severity != "" && !peerSeverityRE.MatchString(pr.Severity) {
+				if pr.Severity != "" && !peerSeverityRE().MatchString(pr.Severity) {
 					fail(r.Get("severity"), "severity of %s must start with error, warn, info, hint or off", pr.Key())
 				}
 				if seen[pr.Key()] {

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
-	"regexp"
 	"runtime/debug"
 	"sync"
 	"time"
@@ -49,9 +48,22 @@ func requestID(ctx context.Context) string {
 	return ""
 }
 
-// validRequestID is what an incoming X-Request-Id may be to be kept (and
-// logged) as it is.
-var validRequestID = regexp.MustCompile(`^[A-Za-z0-9._:-]{1,128}$`)
+// validRequestID tells whether an incoming X-Request-Id may be kept (and
+// logged) as it is: 1 to 128 ASCII letters, digits, '.', '_', ':' or '-'.
+// (A regular expression would say it in one line, but compiling its
+// 128-fold repetition took a millisecond of every command's start-up.)
+func validRequestID(id string) bool {
+	if len(id) == 0 || len(id) > 128 {
+		return false
+	}
+	for i := range len(id) {
+		c := id[i]
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '.' || c == '_' || c == ':' || c == '-') {
+			return false
+		}
+	}
+	return true
+}
 
 func newRequestID() string {
 	var b [8]byte
@@ -91,7 +103,7 @@ func logged(logger *slog.Logger, h http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
 		id := r.Header.Get("X-Request-Id")
-		if !validRequestID.MatchString(id) {
+		if !validRequestID(id) {
 			id = newRequestID()
 		}
 		rl := &requestLog{id: id}

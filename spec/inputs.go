@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/bmatcuk/doublestar/v4"
 )
@@ -99,10 +100,19 @@ func walkSpecs(dir string) ([]string, error) {
 	return found, err
 }
 
+// The version keys isSpecFile looks for, compiled on first use: most runs
+// name their files and never expand a folder.
 var (
-	yamlSpecKey = regexp.MustCompile(`(?m)^["']?(openapi|swagger|asyncapi|arazzo)["']?\s*:`)
-	jsonSpecKey = regexp.MustCompile(`"(openapi|swagger|asyncapi|arazzo)"\s*:`)
+	yamlSpecKey = lazyRegexp(`(?m)^["']?(openapi|swagger|asyncapi|arazzo)["']?\s*:`)
+	jsonSpecKey = lazyRegexp(`"(openapi|swagger|asyncapi|arazzo)"\s*:`)
 )
+
+// lazyRegexp compiles expr on first use: every command pays for the
+// package-level values of every package at start-up, a lint of one file
+// among them.
+func lazyRegexp(expr string) func() *regexp.Regexp {
+	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(expr) })
+}
 
 // isSpecFile sniffs a file's content for a specification's version key. It
 // is a filter for folders and globs, not a parser: loading decides.
@@ -117,7 +127,7 @@ func isSpecFile(p string) bool {
 	}
 	trimmed := bytes.TrimLeft(bytes.TrimPrefix(data, []byte("\xef\xbb\xbf")), " \t\r\n")
 	if len(trimmed) > 0 && trimmed[0] == '{' {
-		return jsonSpecKey.Match(data)
+		return jsonSpecKey().Match(data)
 	}
-	return yamlSpecKey.Match(data)
+	return yamlSpecKey().Match(data)
 }

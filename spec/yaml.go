@@ -63,7 +63,7 @@ func decodeOne(data []byte, doc *yaml.Node) error {
 	return nil
 }
 
-var yamlLineRE = regexp.MustCompile(`line (\d+):? ?`)
+var yamlLineRE = lazyRegexp(`line (\d+):? ?`)
 
 // yamlParserProblems are the yaml.v3 parser (not scanner) errors. yaml.v3
 // reports them with the 0-based line of the construct being parsed (a
@@ -79,14 +79,14 @@ var yamlParserProblems = map[string]bool{
 	"did not find expected ',' or '}'":       true,
 }
 
-var yamlUnknownAnchorRE = regexp.MustCompile(`^unknown anchor '(.*)' referenced$`)
+var yamlUnknownAnchorRE = lazyRegexp(`^unknown anchor '(.*)' referenced$`)
 
 // yamlError turns a yaml.v3 error (which names only a line) into a
 // SyntaxError with a position.
 func yamlError(err error, data []byte) error {
 	msg := strings.TrimPrefix(err.Error(), "yaml: ")
 	line := 1
-	if m := yamlLineRE.FindStringSubmatchIndex(msg); m != nil {
+	if m := yamlLineRE().FindStringSubmatchIndex(msg); m != nil {
 		line, _ = strconv.Atoi(msg[m[2]:m[3]])
 		msg = msg[:m[0]] + msg[m[1]:]
 		if yamlParserProblems[msg] {
@@ -110,7 +110,7 @@ func yamlError(err error, data []byte) error {
 		}
 	}
 	// yaml.v3 gives no line for an unknown alias; find it in the source.
-	if m := yamlUnknownAnchorRE.FindStringSubmatch(msg); m != nil {
+	if m := yamlUnknownAnchorRE().FindStringSubmatch(msg); m != nil {
 		if at := findAlias(data, m[1]); at.Line > 0 {
 			pos = at
 		}
