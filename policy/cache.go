@@ -63,7 +63,8 @@ func DefaultCacheDir(getenv func(string) string) string {
 	return filepath.Join(d, "specgate")
 }
 
-// key names an entry of a kind by the sources it depends on, in order.
+// key names an entry of a kind by the sources it depends on, in order:
+// by their files' names and their texts' digests.
 func (c *Cache) key(kind string, sources []*Source) string {
 	h := sha256.New()
 	write := func(s string) {
@@ -77,7 +78,8 @@ func (c *Cache) key(kind string, sources []*Source) string {
 	write(builtinsFingerprint())
 	for _, s := range sources {
 		write(s.File)
-		write(s.Text)
+		digest := s.textDigest()
+		h.Write(digest[:])
 	}
 	return kind + "-" + hex.EncodeToString(h.Sum(nil)[:16])
 }

@@ -7,6 +7,7 @@
 package policy
 
 import (
+	"crypto/sha256"
 	"fmt"
 	"io/fs"
 	"path"
@@ -93,6 +94,17 @@ type Source struct {
 	once   sync.Once
 	module *ast.Module
 	err    error
+
+	digestOnce sync.Once
+	digest     [sha256.Size]byte // of Text
+}
+
+// textDigest is the SHA-256 of the source's text, which names it in cache
+// keys (see Cache.key): computed once, as three keys of a run name most
+// sources.
+func (s *Source) textDigest() [sha256.Size]byte {
+	s.digestOnce.Do(func() { s.digest = sha256.Sum256([]byte(s.Text)) })
+	return s.digest
 }
 
 // Module parses the source once.
@@ -160,7 +172,9 @@ func LoadFS(fsys fs.FS, root string, builtin bool, cache *Cache) (*Registry, err
 		if err != nil {
 			return err
 		}
-		sources = append(sources, &Source{File: p, Text: string(text)})
+		s := &Source{File: p, Text: string(text)}
+		s.digestOnce.Do(func() { s.digest = sha256.Sum256(text) }) // without a copy of the text
+		sources = append(sources, s)
 		return nil
 	})
 	if err != nil {
