@@ -5,6 +5,11 @@ import (
 	"strings"
 )
 
+// ctrfSpecVersion is the version of the Common Test Report Format written:
+// that of the CTRF JSON Schema the report is valid against (the lint
+// reports' CTRF is the same version).
+const ctrfSpecVersion = "0.0.0"
+
 // CTRF (Common Test Report Format, https://ctrf.io) report: each breaking
 // change, and each warning in strict mode, is a failed test carrying
 // specFile:lineNumber:columnNumber and its rule; other warnings are tests
@@ -88,7 +93,7 @@ type ctrfOutput struct {
 
 // WriteCTRF writes the CTRF report.
 func WriteCTRF(w io.Writer, rep *Report) error {
-	out := ctrfReport{ReportFormat: "CTRF", SpecVersion: "1.0.0", GeneratedBy: rep.Tool,
+	out := ctrfReport{ReportFormat: "CTRF", SpecVersion: ctrfSpecVersion, GeneratedBy: rep.Tool,
 		Results: ctrfResults{Tool: ctrfTool{rep.Tool, rep.Version}, Tests: []ctrfTest{}}}
 	outputs := []ctrfOutput{}
 	for i := range rep.Results {

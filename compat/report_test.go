@@ -7,9 +7,11 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
+	"github.com/specgate/specgate/internal/schematest"
 	"github.com/specgate/specgate/spec"
 )
 
@@ -107,5 +109,29 @@ func TestCTRFShape(t *testing.T) {
 	// 2 breaking changes and the unreadable file fail.
 	if s["tests"] != int64(len(doc.Results.Tests)) || s["failed"] != 3 || s["failed"] != counts["failed"] || s["passed"] != counts["passed"] {
 		t.Errorf("summary %v, tests by status %v", s, counts)
+	}
+}
+
+// The CTRF report is valid against the CTRF JSON Schema the lint reports'
+// CTRF is checked against, and names its version.
+func TestCTRFMatchesSchema(t *testing.T) {
+	schema, err := filepath.Abs(filepath.Join("..", "reports", "testdata", "schemas", "ctrf-schema-0.0.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if err := WriteCTRF(&buf, goldenReport(t)); err != nil { // in the fixture's folder
+		t.Fatal(err)
+	}
+	if errs := schematest.Complaints(t, buf.Bytes(), schema); errs != nil {
+		t.Errorf("the CTRF report does not match the CTRF schema:\n%s", strings.Join(errs, "\n"))
+	}
+	if !bytes.Contains(buf.Bytes(), []byte(`"specVersion": "0.0.0"`)) {
+		t.Errorf("the CTRF report does not name the schema's version 0.0.0:\n%.200s", buf.String())
+	}
+	// A field the schema does not know on a test fails it.
+	broken := bytes.Replace(buf.Bytes(), []byte(`"status"`), []byte(`"verdict": "x", "status"`), 1)
+	if errs := schematest.Complaints(t, broken, schema); len(errs) == 0 {
+		t.Error("a CTRF test with an unknown field passed the schema")
 	}
 }

@@ -2,57 +2,19 @@ package reports_test
 
 import (
 	"bytes"
-	"context"
-	"encoding/json"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/open-policy-agent/opa/v1/rego"
-
+	"github.com/specgate/specgate/internal/schematest"
 	"github.com/specgate/specgate/reports"
 )
 
-// matchSchema validates doc against a JSON Schema of testdata/schemas with
-// the validator built into OPA (json.match_schema), and returns its
-// complaints.
+// matchSchema validates doc against a JSON Schema of testdata/schemas and
+// returns its complaints.
 func matchSchema(t *testing.T, doc []byte, schemaFile string) []string {
 	t.Helper()
-	schema, err := os.ReadFile(filepath.Join("testdata", "schemas", schemaFile))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var input struct {
-		Doc    any `json:"doc"`
-		Schema any `json:"schema"`
-	}
-	if err := json.Unmarshal(doc, &input.Doc); err != nil {
-		t.Fatalf("not JSON: %v", err)
-	}
-	if err := json.Unmarshal(schema, &input.Schema); err != nil {
-		t.Fatal(err)
-	}
-	rs, err := rego.New(rego.Query("result := json.match_schema(input.doc, input.schema)"), rego.Input(input)).Eval(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(rs) != 1 {
-		t.Fatalf("json.match_schema gave %d results", len(rs))
-	}
-	result := rs[0].Bindings["result"].([]any)
-	if result[0] == true {
-		return nil
-	}
-	var complaints []string
-	for _, e := range result[1].([]any) {
-		m := e.(map[string]any)
-		complaints = append(complaints, m["field"].(string)+": "+m["desc"].(string))
-	}
-	if len(complaints) == 0 {
-		t.Fatalf("no match and no complaint: %v", result)
-	}
-	return complaints
+	return schematest.Complaints(t, doc, filepath.Join("testdata", "schemas", schemaFile))
 }
 
 func write(t *testing.T, w reports.Writer, run *reports.Run) []byte {
