@@ -6,6 +6,7 @@ import (
 	"net/url"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/specgate/specgate/spec"
 )
@@ -30,11 +31,11 @@ var urlFormat = &format{name: "URL", valid: func(s string) bool {
 	return err == nil
 }}
 
-var hostPattern = regexp.MustCompile(`^[^{}/ :\\]+(?::\d+)?$`)
+var hostPattern = lazyRegexp(`^[^{}/ :\\]+(?::\d+)?$`)
 
 // hostFormat is Swagger's host: a name or IP and an optional port, without
 // scheme or path.
-var hostFormat = &format{name: "host (a name and an optional port, without scheme or path)", valid: hostPattern.MatchString}
+var hostFormat = &format{name: "host (a name and an optional port, without scheme or path)", valid: func(s string) bool { return hostPattern().MatchString(s) }}
 
 // basePathFormat is Swagger's basePath, which starts with a slash.
 var basePathFormat = &format{name: "base path (it must start with \"/\")", valid: func(s string) bool { return strings.HasPrefix(s, "/") }}
@@ -56,12 +57,18 @@ func versionField(pattern, example string) *scalar {
 	}}
 }
 
-var componentName = regexp.MustCompile(`^[a-zA-Z0-9.\-_]+$`)
+// lazyRegexp compiles expr on first use: only the validate command needs
+// this package's patterns, and every command would compile them at start-up.
+func lazyRegexp(expr string) func() *regexp.Regexp {
+	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(expr) })
+}
+
+var componentName = lazyRegexp(`^[a-zA-Z0-9.\-_]+$`)
 
 // componentKey checks the names of reusable components (OpenAPI 3.x,
 // AsyncAPI).
 func componentKey(key string) string {
-	if componentName.MatchString(key) {
+	if componentName().MatchString(key) {
 		return ""
 	}
 	return fmt.Sprintf("component name %q must match ^[a-zA-Z0-9.\\-_]+$", key)
@@ -76,14 +83,14 @@ func pathKey(key string) string {
 }
 
 var (
-	statusCode3 = regexp.MustCompile(`^[1-5](?:[0-9]{2}|XX)$`)
-	statusCode2 = regexp.MustCompile(`^[0-9]{3}$`)
+	statusCode3 = lazyRegexp(`^[1-5](?:[0-9]{2}|XX)$`)
+	statusCode2 = lazyRegexp(`^[0-9]{3}$`)
 )
 
 // responseKey3 checks the keys of an OpenAPI 3.x Responses object, where a
 // range such as 2XX stands for every code of a class.
 func responseKey3(key string) string {
-	if statusCode3.MatchString(key) {
+	if statusCode3().MatchString(key) {
 		return ""
 	}
 	return fmt.Sprintf("response code %q is not valid: use a status code such as \"200\", a range such as \"2XX\", or \"default\"", key)
@@ -92,7 +99,7 @@ func responseKey3(key string) string {
 // responseKey2 checks the keys of a Swagger 2.0 Responses object, which has
 // no ranges.
 func responseKey2(key string) string {
-	if statusCode2.MatchString(key) {
+	if statusCode2().MatchString(key) {
 		return ""
 	}
 	return fmt.Sprintf("response code %q is not valid: use a 3-digit status code such as \"200\" or \"default\"", key)

@@ -2,7 +2,6 @@ package validate
 
 import (
 	"fmt"
-	"regexp"
 	"slices"
 	"strings"
 
@@ -136,7 +135,7 @@ func uniqueOperationID(w *walker, _ *object, op *spec.Node) {
 	w.atField(op, "operationId", fmt.Sprintf("duplicate operationId %q: first used at %s", v.Value, where))
 }
 
-var templateParam = regexp.MustCompile(`\{([^{}]+)\}`)
+var templateParam = lazyRegexp(`\{([^{}]+)\}`)
 
 // pathTemplates matches each path's template against its path parameters:
 // every {name} is declared by an "in: path" parameter of each operation
@@ -187,7 +186,7 @@ func checkPathItem(w *walker, path string, item *spec.Node, at place, ops []oper
 		return
 	}
 	var names []string
-	for _, m := range templateParam.FindAllStringSubmatch(path, -1) {
+	for _, m := range templateParam().FindAllStringSubmatch(path, -1) {
 		names = append(names, m[1])
 	}
 	shared, sharedOK := w.pathParams(item, at, path, names)
