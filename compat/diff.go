@@ -1,11 +1,10 @@
 package compat
 
 import (
-	"regexp"
 	"strconv"
 	"strings"
-	"sync"
 
+	"github.com/specgate/specgate/internal/lazyregexp"
 	"github.com/specgate/specgate/spec"
 )
 
@@ -59,7 +58,7 @@ func (d *differ) run(sc scope, has func(*Rule) bool, call func(*Check)) {
 
 // templateParam matches a path template parameter such as {petId}; it is
 // compiled on first use, as lint never needs it.
-var templateParam = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\{[^}/]*\}`) })
+var templateParam = lazyregexp.New(`\{[^}/]*\}`)
 
 // pathKey identifies a path whatever its parameters are named:
 // /pets/{id} and /pets/{petId} are the same path.

@@ -4,11 +4,11 @@ import (
 	_ "embed"
 	"errors"
 	"fmt"
-	"regexp"
 	"slices"
 	"strings"
 	"sync"
 
+	"github.com/specgate/specgate/internal/lazyregexp"
 	"github.com/specgate/specgate/policy"
 	"github.com/specgate/specgate/spec"
 )
@@ -128,7 +128,7 @@ func Peers() ([]PeerRule, error) { return peers() }
 // it per ruleset and per unknown rule name.
 var peers = sync.OnceValues(func() ([]PeerRule, error) { return ParsePeers("rulesets/peers.yaml", peersYAML) })
 
-var peerSeverityRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(error|warn|info|hint|off)\b`) })
+var peerSeverityRE = lazyregexp.New(`^(error|warn|info|hint|off)\b`)
 
 // ParsePeers reads an inventory of peer rules (the format of
 // rulesets/peers.yaml). Every problem is reported with its line and column.

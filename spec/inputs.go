@@ -5,12 +5,12 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"regexp"
 	"sort"
 	"strings"
-	"sync"
 
 	"github.com/bmatcuk/doublestar/v4"
+
+	"github.com/specgate/specgate/internal/lazyregexp"
 )
 
 // Expand turns command-line inputs into the specifications to load:
@@ -103,16 +103,9 @@ func walkSpecs(dir string) ([]string, error) {
 // The version keys isSpecFile looks for, compiled on first use: most runs
 // name their files and never expand a folder.
 var (
-	yamlSpecKey = lazyRegexp(`(?m)^["']?(openapi|swagger|asyncapi|arazzo)["']?\s*:`)
-	jsonSpecKey = lazyRegexp(`"(openapi|swagger|asyncapi|arazzo)"\s*:`)
+	yamlSpecKey = lazyregexp.New(`(?m)^["']?(openapi|swagger|asyncapi|arazzo)["']?\s*:`)
+	jsonSpecKey = lazyregexp.New(`"(openapi|swagger|asyncapi|arazzo)"\s*:`)
 )
-
-// lazyRegexp compiles expr on first use: every command pays for the
-// package-level values of every package at start-up, a lint of one file
-// among them.
-func lazyRegexp(expr string) func() *regexp.Regexp {
-	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(expr) })
-}
 
 // isSpecFile sniffs a file's content for a specification's version key. It
 // is a filter for folders and globs, not a parser: loading decides.

@@ -12,6 +12,8 @@ import (
 	"unicode/utf8"
 
 	yaml "go.yaml.in/yaml/v3"
+
+	"github.com/specgate/specgate/internal/lazyregexp"
 )
 
 // parseYAML parses one YAML document into a node tree. Aliases share the
@@ -63,7 +65,7 @@ func decodeOne(data []byte, doc *yaml.Node) error {
 	return nil
 }
 
-var yamlLineRE = lazyRegexp(`line (\d+):? ?`)
+var yamlLineRE = lazyregexp.New(`line (\d+):? ?`)
 
 // yamlParserProblems are the yaml.v3 parser (not scanner) errors. yaml.v3
 // reports them with the 0-based line of the construct being parsed (a
@@ -79,7 +81,7 @@ var yamlParserProblems = map[string]bool{
 	"did not find expected ',' or '}'":       true,
 }
 
-var yamlUnknownAnchorRE = lazyRegexp(`^unknown anchor '(.*)' referenced$`)
+var yamlUnknownAnchorRE = lazyregexp.New(`^unknown anchor '(.*)' referenced$`)
 
 // yamlError turns a yaml.v3 error (which names only a line) into a
 // SyntaxError with a position.

@@ -6,8 +6,8 @@ import (
 	"net/url"
 	"regexp"
 	"strings"
-	"sync"
 
+	"github.com/specgate/specgate/internal/lazyregexp"
 	"github.com/specgate/specgate/spec"
 )
 
@@ -31,7 +31,7 @@ var urlFormat = &format{name: "URL", valid: func(s string) bool {
 	return err == nil
 }}
 
-var hostPattern = lazyRegexp(`^[^{}/ :\\]+(?::\d+)?$`)
+var hostPattern = lazyregexp.New(`^[^{}/ :\\]+(?::\d+)?$`)
 
 // hostFormat is Swagger's host: a name or IP and an optional port, without
 // scheme or path.
@@ -57,13 +57,7 @@ func versionField(pattern, example string) *scalar {
 	}}
 }
 
-// lazyRegexp compiles expr on first use: only the validate command needs
-// this package's patterns, and every command would compile them at start-up.
-func lazyRegexp(expr string) func() *regexp.Regexp {
-	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(expr) })
-}
-
-var componentName = lazyRegexp(`^[a-zA-Z0-9.\-_]+$`)
+var componentName = lazyregexp.New(`^[a-zA-Z0-9.\-_]+$`)
 
 // componentKey checks the names of reusable components (OpenAPI 3.x,
 // AsyncAPI).
@@ -83,8 +77,8 @@ func pathKey(key string) string {
 }
 
 var (
-	statusCode3 = lazyRegexp(`^[1-5](?:[0-9]{2}|XX)$`)
-	statusCode2 = lazyRegexp(`^[0-9]{3}$`)
+	statusCode3 = lazyregexp.New(`^[1-5](?:[0-9]{2}|XX)$`)
+	statusCode2 = lazyregexp.New(`^[0-9]{3}$`)
 )
 
 // responseKey3 checks the keys of an OpenAPI 3.x Responses object, where a

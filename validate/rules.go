@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/specgate/specgate/internal/lazyregexp"
 	"github.com/specgate/specgate/spec"
 )
 
@@ -135,7 +136,7 @@ func uniqueOperationID(w *walker, _ *object, op *spec.Node) {
 	w.atField(op, "operationId", fmt.Sprintf("duplicate operationId %q: first used at %s", v.Value, where))
 }
 
-var templateParam = lazyRegexp(`\{([^{}]+)\}`)
+var templateParam = lazyregexp.New(`\{([^{}]+)\}`)
 
 // pathTemplates matches each path's template against its path parameters:
 // every {name} is declared by an "in: path" parameter of each operation
