@@ -869,7 +869,8 @@ func componentRefs(doc *spec.Document) *ast.Term {
 		if r.Target == nil || r.Err != nil || r.File != doc.Root || r.TargetFile != doc.Root {
 			continue
 		}
-		from, to := componentOf(doc.Format, r.Pointer), componentOf(doc.Format, r.TargetPtr)
+		// The first three keys name the component an entry-file $ref is in.
+		from, to := componentOf(doc.Format, spec.Pointer(r.Path[:min(len(r.Path), 3)])), componentOf(doc.Format, r.TargetPtr)
 		if from == "" || to == "" {
 			continue
 		}

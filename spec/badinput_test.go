@@ -365,8 +365,8 @@ func TestRefErrors(t *testing.T) {
 		}
 		r := onlyRef(t, doc)
 		checkErr(t, refErr(r), wantErr{file: name, line: 10, col: 17, msg: `cannot resolve $ref "responses/nope.yaml#/Ok": no such file`})
-		if r.Pointer != "/paths/~1pets/get/responses/200" {
-			t.Errorf("Pointer = %q", r.Pointer)
+		if r.Pointer() != "/paths/~1pets/get/responses/200" {
+			t.Errorf("Pointer = %q", r.Pointer())
 		}
 	})
 
@@ -438,7 +438,7 @@ components:
 			if r.Err != nil {
 				t.Errorf("ref %q: %v", r.Value, r.Err)
 			}
-			circular[filepath.Base(r.File.Name)+"#"+r.Pointer] = r.Circular
+			circular[filepath.Base(r.File.Name)+"#"+r.Pointer()] = r.Circular
 		}
 		const (
 			treeRoot = "tree.yaml#/components/schemas/Tree/properties/root"

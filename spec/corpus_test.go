@@ -74,7 +74,7 @@ func TestCorpusLoads(t *testing.T) {
 				if r.Err != nil {
 					t.Errorf("broken $ref: %v", r.Err)
 				} else if r.Target == nil {
-					t.Errorf("%s#%s: $ref %q has neither a target nor an error", r.File.Name, r.Pointer, r.Value)
+					t.Errorf("%s#%s: $ref %q has neither a target nor an error", r.File.Name, r.Pointer(), r.Value)
 				}
 			}
 		})
@@ -150,9 +150,9 @@ func TestRefsUnderLiteralKeyNames(t *testing.T) {
 	}
 	var got []string
 	for _, r := range doc.Refs {
-		got = append(got, r.Pointer)
+		got = append(got, r.Pointer())
 		if r.Err != nil {
-			t.Errorf("%s: %v", r.Pointer, r.Err)
+			t.Errorf("%s: %v", r.Pointer(), r.Err)
 		}
 	}
 	slices.Sort(got)

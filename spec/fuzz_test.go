@@ -316,7 +316,7 @@ func samplePaths(doc *spec.Document) [][]any {
 			continue
 		}
 		var path []any
-		for _, seg := range strings.Split(r.Pointer, "/")[1:] {
+		for _, seg := range strings.Split(r.Pointer(), "/")[1:] {
 			path = append(path, strings.NewReplacer("~1", "/", "~0", "~").Replace(seg))
 		}
 		for _, fl := range r.Target.Fields {

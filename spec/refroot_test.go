@@ -225,7 +225,7 @@ components:
 			t.Fatalf("no $ref %q", value)
 		}
 		if !reflect.DeepEqual(r.Path, want) {
-			t.Errorf("$ref %q at %s: path %#v, want %#v", value, r.Pointer, r.Path, want)
+			t.Errorf("$ref %q at %s: path %#v, want %#v", value, r.Pointer(), r.Path, want)
 		}
 	}
 }

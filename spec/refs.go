@@ -13,11 +13,10 @@ import (
 
 // Ref is one "$ref" of a document and what it resolves to.
 type Ref struct {
-	Node    *Node  // the object that holds "$ref"
-	File    *File  // the file the $ref is written in
-	Pointer string // JSON pointer of Node within File
-	Path    Path   // the same as a path: array indices are ints
-	Value   string // the $ref string as written
+	Node  *Node  // the object that holds "$ref"
+	File  *File  // the file the $ref is written in
+	Path  Path   // of Node within File: keys, and array indices as ints
+	Value string // the $ref string as written
 
 	Target     *Node // nil when unresolved
 	TargetFile *File
@@ -31,6 +30,10 @@ type Ref struct {
 
 	state uint8 // 0 pending, 1 resolving, 2 done
 }
+
+// Pointer is the JSON pointer of the $ref's object within its file. It is
+// made when asked for (messages, tests), not for every $ref of a load.
+func (r *Ref) Pointer() string { return Pointer(r.Path) }
 
 // RefOf returns the resolution of n when n is an object holding "$ref".
 func (d *Document) RefOf(n *Node) *Ref { return d.refs[n] }
@@ -94,7 +97,7 @@ func (d *Document) scan(f *File) {
 		case Object:
 			if v := n.Get("$ref"); v != nil && v.Kind == String {
 				if _, seen := d.refs[n]; !seen {
-					r := &Ref{Node: n, File: f, Pointer: Pointer(at), Path: slices.Clone(at), Value: v.Value}
+					r := &Ref{Node: n, File: f, Path: slices.Clone(at), Value: v.Value}
 					d.refs[n] = r
 					d.Refs = append(d.Refs, r)
 				}
@@ -136,7 +139,7 @@ func (d *Document) refError(r *Ref, format string, args ...any) {
 	if v := r.Node.Field("$ref"); v != nil {
 		pos = v.Value.Range.Start
 	}
-	r.Err = &Error{File: r.File.Name, Pos: pos, Pointer: r.Pointer + "/$ref", Msg: fmt.Sprintf(format, args...)}
+	r.Err = &Error{File: r.File.Name, Pos: pos, Pointer: r.Pointer() + "/$ref", Msg: fmt.Sprintf(format, args...)}
 }
 
 func (d *Document) resolve(ctx context.Context, r *Ref) {

@@ -93,7 +93,7 @@ func FuzzRefs(f *testing.F) {
 				if r.Err != nil {
 					checkFuzzErr(t, r.Err)
 				} else if r.Target == nil || r.TargetFile == nil {
-					t.Fatalf("%s#%s: $ref %q has neither a target nor an error", r.File.Name, r.Pointer, r.Value)
+					t.Fatalf("%s#%s: $ref %q has neither a target nor an error", r.File.Name, r.Pointer(), r.Value)
 				}
 			}
 			for _, path := range samplePaths(doc) {
