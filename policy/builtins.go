@@ -28,6 +28,7 @@ import (
 //	specgate.object_keys(file, path) -> [key]
 //	    the keys of the object at path in the document's file ("" for the
 //	    entry file) in source order, which OPA's objects do not keep;
+//	specgate.prose_matching(pattern) -> [[path, text, file]]: see prose.go;
 //	specgate.words(s), specgate.respell(s, style): see naming.go;
 //	specgate.group(pairs): see group.go;
 //	specgate.schema_place(path, document, format): see place.go.
@@ -53,6 +54,12 @@ func init() {
 		Decl:    types.NewFunction(types.Args(types.S, types.NewArray(nil, types.A)), types.NewArray(nil, types.S)),
 		Memoize: true,
 	}, objectKeysBuiltin)
+	rego.RegisterBuiltin1(&rego.Function{
+		Name: "specgate.prose_matching",
+		Decl: types.NewFunction(types.Args(types.S),
+			types.NewArray(nil, types.NewArray([]types.Type{types.NewArray(nil, types.A), types.S, types.S}, nil))),
+		Memoize: true,
+	}, proseMatchingBuiltin)
 }
 
 // guard turns a panic in a builtin into an evaluation error: a bug in one

@@ -394,8 +394,13 @@ components:
 	}
 }
 
-func TestInputProse(t *testing.T) {
-	doc := load(t, `openapi: 3.0.3
+// TestProseMatching: specgate.prose_matching finds the titles, summaries
+// and descriptions that match a pattern, in document order and with their
+// paths, skipping the data of examples, defaults and extensions (but an
+// Example Object's own summary); texts of other files name their file.
+func TestProseMatching(t *testing.T) {
+	dir := t.TempDir()
+	entry := `openapi: 3.0.3
 info: {title: Pets, version: "1", description: About pets}
 paths:
   /a:
@@ -409,28 +414,62 @@ paths:
               schema:
                 properties:
                   title: {type: string, description: The title, example: {description: not prose}}
+                  owner: {$ref: "owner.yaml#/Owner"}
                 default: {title: not prose}
               examples:
                 one: {summary: One, value: {description: not prose}}
+      tags: [{description: not a tag list}]
 x-logo: {title: not prose}
-`)
-	in := policy.Input(doc).(ast.Object)
-	var got []string
-	in.Get(ast.StringTerm("prose")).Value.(*ast.Array).Foreach(func(p *ast.Term) {
-		o := p.Value.(ast.Object)
-		got = append(got, string(o.Get(ast.StringTerm("pointer")).Value.(ast.String))+" "+o.Get(ast.StringTerm("text")).String())
-	})
+`
+	owner := "Owner:\n  description: The owner\n  enum: [{title: not prose}]\n"
+	for name, src := range map[string]string{"api.yaml": entry, "owner.yaml": owner} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	doc, err := spec.NewLoader(spec.Options{}).Load(context.Background(), filepath.Join(dir, "api.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	search := func(pattern string) ([]string, error) {
+		t.Helper()
+		e, err := compile(t, 0, rule("prose", fmt.Sprintf(
+			`violations contains {"path": p, "message": text, "file": f} if { some [p, text, f] in specgate.prose_matching(%q) }`, pattern)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		vs, err := e.Eval(policy.WithDocument(context.Background(), doc), policy.Input(doc))
+		var got []string
+		for _, v := range vs {
+			got = append(got, fmt.Sprintf("%s %s %q", filepath.Base(v.File), spec.Pointer(v.Path), v.Message))
+		}
+		slices.Sort(got)
+		return got, err
+	}
+	got, err := search(".")
+	if err != nil {
+		t.Fatal(err)
+	}
 	want := []string{
-		`/info/title "Pets"`, `/info/description "About pets"`, `/paths/~1a/get/summary "Get a"`,
-		`/paths/~1a/get/responses/200/description "ok"`,
-		`/paths/~1a/get/responses/200/content/application~1json/schema/properties/title/description "The title"`,
-		`/paths/~1a/get/responses/200/content/application~1json/examples/one/summary "One"`,
+		`. /info/description "About pets"`,
+		`. /info/title "Pets"`,
+		`. /paths/~1a/get/responses/200/content/application~1json/examples/one/summary "One"`,
+		`. /paths/~1a/get/responses/200/content/application~1json/schema/properties/title/description "The title"`,
+		`. /paths/~1a/get/responses/200/description "ok"`,
+		`. /paths/~1a/get/summary "Get a"`,
+		`. /paths/~1a/get/tags/0/description "not a tag list"`,
+		`owner.yaml /Owner/description "The owner"`,
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
-		t.Errorf("prose =\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+		t.Errorf("texts matching . =\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
-	if text := in.Get(ast.StringTerm("proseText")).Value.(ast.String); string(text) != "Pets\nAbout pets\nGet a\nok\nThe title\nOne\n" {
-		t.Errorf("proseText = %q", text)
+	if got, _ := search(`(?i)^the `); strings.Join(got, "\n") != want[3]+"\n"+want[7] {
+		t.Errorf("texts matching (?i)^the = %q", got)
+	}
+	// A pattern that does not compile is an error of the builtin, which
+	// makes the call undefined, as it does regex.match's.
+	if got, err := search(`eval(`); err != nil || len(got) != 0 {
+		t.Errorf("an invalid pattern: findings %q, error %v; want none", got, err)
 	}
 }
 

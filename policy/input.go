@@ -18,23 +18,19 @@ import (
 // docs/input.md. Views share the converted values of the raw document, so
 // a schema that appears in the raw tree and in input.schemas is one value.
 func Input(doc *spec.Document) ast.Value {
-	// What needs no converted node (the views; the $refs and the prose,
-	// which are strings and paths) is built on other cores while the
-	// document is converted, the $refs and the prose each with interned
-	// strings of their own. Only the views and the document are waited
-	// for before the next step: the $refs and prose go on beside it.
+	// What needs no converted node (the views; the $refs and the markup
+	// texts, which are strings and paths) is built on other cores while
+	// the document is converted, the $refs with interned strings of their
+	// own. Only the views and the document are waited for before the next
+	// step: the $refs and the markup texts go on beside it.
 	var v *spec.Views
-	var refs, refsTo, unresolvedRefs, refsWithSiblings, prose, markup *ast.Term
-	var proseText string
+	var refs, refsTo, unresolvedRefs, refsWithSiblings, markup *ast.Term
 	var first, all sync.WaitGroup
 	first.Go(func() { v = doc.Views() })
 	all.Go(func() {
 		refs, refsTo, unresolvedRefs, refsWithSiblings = newConverter().refs(doc)
 	})
-	all.Go(func() {
-		prose, proseText = newConverter().prose(doc)
-		markup = markupTexts(doc)
-	})
+	all.Go(func() { markup = markupTexts(doc) })
 	c := newConverter()
 	document := c.node(doc.Root.Root)
 	first.Wait()
@@ -90,8 +86,6 @@ func Input(doc *spec.Document) ast.Value {
 		c.kv("refsWithSiblings", refsWithSiblings),
 		c.kv("componentRefs", componentRefs(doc)),
 		c.kv("extensionRefs", extensionRefs),
-		c.kv("prose", prose),
-		c.kv("proseText", c.str(proseText)),
 		c.kv("markupTexts", markup),
 		c.kv("files", files),
 		c.kv("refTargets", refTargets),
@@ -715,8 +709,11 @@ func typedPath(root *spec.Node, ptr string) spec.Path {
 
 // refs lists every $ref with where it is written: "file" names the file
 // (empty for the entry file) and "path" is the path within that file;
-// "targetFile" and "target" say the same of what it points at, and
-// "siblings" are the other keys of the object that holds the $ref. byTarget
+// "targetFile" and "target" say the same of what it points at (target is
+// null when it does not resolve: a "resolved" flag beside it would be a
+// ninth key, and an object of more than eight keys takes a larger table,
+// 5 MiB more of kubernetes.json's peak), and "siblings" are the other
+// keys of the object that holds the $ref. byTarget
 // indexes the resolved ones by what they point at, as
 // "<targetFile>#<JSON pointer>" ("#/components/schemas/Pet" in the entry
 // file), so that a rule asks "what references this?" without a scan.
@@ -757,7 +754,7 @@ func (c *converter) refs(doc *spec.Document) (list, byTarget, unresolved, withSi
 		}
 		items[i] = c.obj(c.kv("ref", c.str(r.Value)), c.kv("file", c.str(fileName(r.File))),
 			c.kv("path", c.path(r.Path)),
-			c.kv("resolved", boolTerm(resolved)), c.kv("error", c.str(errMsg)),
+			c.kv("error", c.str(errMsg)),
 			c.kv("circular", boolTerm(r.Circular)),
 			c.kv("targetFile", c.str(fileName(r.TargetFile))), c.kv("target", target),
 			c.kv("siblings", c.strs(siblings)))
@@ -831,32 +828,6 @@ func (s segments) path() spec.Path {
 	return p
 }
 
-// pointer renders the path, followed by key, as a JSON pointer.
-func (s segments) pointer(key string) string {
-	var b strings.Builder
-	for _, seg := range s {
-		b.WriteByte('/')
-		if seg.index >= 0 {
-			b.WriteString(strconv.Itoa(seg.index))
-		} else {
-			writeEscaped(&b, seg.key)
-		}
-	}
-	b.WriteByte('/')
-	writeEscaped(&b, key)
-	return b.String()
-}
-
-func writeEscaped(b *strings.Builder, key string) {
-	if !strings.ContainsAny(key, "~/") {
-		b.WriteString(key)
-		return
-	}
-	b.WriteString(pointerEscaper.Replace(key))
-}
-
-var pointerEscaper = strings.NewReplacer("~", "~0", "/", "~1")
-
 // componentRefs maps each reusable object of the entry file that holds
 // references ("#/components/schemas/Pet"; Swagger: "#/definitions/Pet",
 // "#/parameters/limit", "#/responses/Error") to the reusable objects of
@@ -919,55 +890,6 @@ var literalKeys = map[string]bool{"example": true, "examples": true, "default": 
 // Schema `examples` are a list of values.
 func exampleObjects(doc *spec.Document, fl spec.Field) bool {
 	return fl.Key == "examples" && fl.Value.Kind == spec.Object && doc.Format != spec.Swagger
-}
-
-// prose lists every title, summary and description of every file of the
-// document ({pointer, text, file}; a JSON pointer is one term where a path
-// would be a dozen, and few texts are ever reported), and returns them
-// joined by newlines as
-// well: a rule looking for a word in the prose tests the joined text once
-// and iterates the list only when it is there. Examples, defaults, enums
-// and extensions hold data, not prose, and are skipped (an Example
-// Object's own summary and description are kept).
-func (c *converter) prose(doc *spec.Document) (list *ast.Term, joined string) {
-	var out []*ast.Term
-	var b strings.Builder
-	for _, f := range doc.Files() {
-		name := ""
-		if f != doc.Root {
-			name = f.Name
-		}
-		var at segments
-		var walk func(n *spec.Node)
-		walk = func(n *spec.Node) {
-			switch n.Kind {
-			case spec.Object:
-				for _, fl := range n.Fields {
-					if proseKeys[fl.Key] && fl.Value.Kind == spec.String {
-						out = append(out, c.obj(c.kv("pointer", c.str(at.pointer(fl.Key))),
-							c.kv("text", c.str(fl.Value.Value)), c.kv("file", c.str(name))))
-						b.WriteString(fl.Value.Value)
-						b.WriteByte('\n')
-						continue
-					}
-					if strings.HasPrefix(fl.Key, "x-") || (literalKeys[fl.Key] && !exampleObjects(doc, fl)) {
-						continue
-					}
-					at.pushKey(fl.Key)
-					walk(fl.Value)
-					at.pop()
-				}
-			case spec.Array:
-				for i, it := range n.Items {
-					at.pushIndex(i)
-					walk(it)
-					at.pop()
-				}
-			}
-		}
-		walk(f.Root)
-	}
-	return ast.ArrayTerm(out...), b.String()
 }
 
 // markupTexts is the set of title, summary and description strings,

@@ -74,7 +74,7 @@ func TestCapabilitiesArePure(t *testing.T) {
 	for _, b := range caps.Builtins {
 		have[b.Name] = true
 	}
-	for _, name := range []string{"regex.match", "sprintf", "object.get", "json.marshal", "time.parse_rfc3339_ns", "specgate.json_schema", "specgate.object_keys"} {
+	for _, name := range []string{"regex.match", "sprintf", "object.get", "json.marshal", "time.parse_rfc3339_ns", "specgate.json_schema", "specgate.object_keys", "specgate.prose_matching"} {
 		if !have[name] {
 			t.Errorf("capabilities lack %s", name)
 		}

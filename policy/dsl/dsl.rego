@@ -400,7 +400,7 @@ fn_unreferencedReusableObject(f, p, v, _) := {{"message": "Potential orphaned re
 
 referenced contains [r.targetFile, r.target] if {
 	some r in input.refs
-	r.resolved
+	r.target != null
 }
 
 fn_schema(v, o) := err(`#{{print("property")}}must exist`) if is_undefined(v)

@@ -519,30 +519,13 @@ _top_sources := {s.source | some s in input.servers}
 server_variables(url) := [m[1] | some m in regex.find_all_string_submatch_n(`\{([^{}]*)\}`, url, -1)]
 
 # texts_matching(pattern) are the [path, text, file] triples of the
-# titles, summaries and descriptions of every file of the document
-# (input.prose) that match a regular expression. The joined prose is
-# tested first: in most documents nothing matches, and the tens of
-# thousands of texts of a large API are then never visited one by one.
-texts_matching(pattern) := [[pointer_path(p.pointer), p.text, p.file] |
-	regex.match(pattern, input.proseText)
-	some p in input.prose
-	regex.match(pattern, p.text)
-]
-
-# texts_containing(needle) are the texts that contain a lower-case needle
-# in any case, found the same way: for needles that a regular expression
-# cannot find quickly in a long text (one without a literal prefix).
-texts_containing(needle) := [[pointer_path(p.pointer), p.text, p.file] |
-	contains(_prose_lower, needle)
-	some p in input.prose
-	contains(lower(p.text), needle)
-]
-
-_prose_lower := lower(input.proseText)
-
-# pointer_path turns a JSON pointer into a path; array indices stay
-# strings, which the linter resolves as well.
-pointer_path(pointer) := [unescape(seg) | some seg in array.slice(split(pointer, "/"), 1, count(split(pointer, "/")))]
+# titles, summaries and descriptions of every file of the document that
+# match a regular expression, in document order: the path within its file
+# and the file ("" for the entry file). Examples, defaults, enums and
+# extensions are data and are not searched. The texts are searched in Go
+# (specgate.prose_matching): a large API has tens of thousands of them,
+# almost never reported.
+texts_matching(pattern) := specgate.prose_matching(pattern)
 
 # at(path, file, message) is a violation at a path of the entry file, or
 # of another file of the document when file is not "".

@@ -2,11 +2,14 @@ package specgate.rules["no-unresolved-ref_test"]
 
 import data.specgate.rules["no-unresolved-ref"] as rule
 
-ref(value, file, path, resolved, err) := {"ref": value, "file": file, "path": path, "resolved": resolved, "error": err, "circular": false}
+ref(value, file, path, resolved, err) := {"ref": value, "file": file, "path": path, "target": _target[resolved], "error": err, "circular": false}
+
+# The input gives a resolved reference's target, null for the others.
+_target := {true: ["components", "schemas", "Pet"], false: null}
 
 # refs_input is an input with refs and, as policy.Input builds it, the
 # unresolved ones among them.
-refs_input(refs) := {"refs": refs, "unresolvedRefs": [r | some r in refs; not r.resolved]}
+refs_input(refs) := {"refs": refs, "unresolvedRefs": [r | some r in refs; r.target == null]}
 
 test_resolved_refs_pass if {
 	count(rule.violations) == 0 with input as refs_input([

@@ -2,14 +2,14 @@ package specgate.rules["unused-components_test"]
 
 import data.specgate.rules["unused-components"] as rule
 
-ref(path, key) := {"ref": key, "file": "", "path": path, "resolved": true, "key": key}
+ref(path, key) := {"ref": key, "file": "", "path": path, "target": [key], "key": key}
 
 doc(components, refs) := {
 	"format": "openapi", "version": "3.1.0",
 	"document": {"paths": {"/a": {}}, "components": components},
 	"refs": refs,
 	"extensionRefs": [],
-	"refsTo": {k: [r | some r in refs; r.key == k] | some r0 in refs; r0.resolved; k := r0.key},
+	"refsTo": {k: [r | some r in refs; r.key == k] | some r0 in refs; r0.target != null; k := r0.key},
 	"schemasWith": {"discriminator": [{"node": s, "source": ["components", "schemas", n], "name": n} | some n, s in object.get(components, "schemas", {}); s.discriminator]},
 }
 
@@ -44,7 +44,7 @@ test_discriminator_mapping_counts if {
 }
 
 test_unresolved_refs_stop_the_rule if {
-	r := object.union(ref(["paths", "/a"], "#/nope"), {"resolved": false})
+	r := object.union(ref(["paths", "/a"], "#/nope"), {"target": null})
 	count(rule.violations) == 0 with input as doc({"schemas": {"Legacy": {}}}, [r])
 }
 

@@ -1,0 +1,93 @@
+package policy
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+
+	"github.com/open-policy-agent/opa/v1/ast"
+	"github.com/open-policy-agent/opa/v1/rego"
+
+	"github.com/specgate/specgate/spec"
+)
+
+// proseMatchingBuiltin is specgate.prose_matching(pattern): the titles,
+// summaries and descriptions of every file of the document that match a
+// regular expression (Go's syntax, as regex.match), in document order, as
+// [path, text, file]: the path within its file (indices are numbers) and
+// the file's name ("" for the entry file). Examples, defaults, enums and
+// extensions hold data, not prose, and are not searched (an OpenAPI 3
+// Example Object's own summary and description are). A pattern that does
+// not compile is an error, which makes the call undefined, as it makes
+// regex.match's.
+//
+// The texts are searched here rather than given to the rules as part of
+// the input: a large API has tens of thousands of them (in the input of
+// kubernetes.json, 7 MiB of objects and a joined copy of their text, held
+// through the whole evaluation), for the one rule that looks for a
+// pattern in them, and they are almost never reported.
+func proseMatchingBuiltin(bctx rego.BuiltinContext, pattern *ast.Term) (_ *ast.Term, err error) {
+	defer guard("specgate.prose_matching", &err)
+	doc, _ := bctx.Context.Value(docKey{}).(*spec.Document)
+	if doc == nil {
+		return nil, fmt.Errorf("specgate.prose_matching: no document in the evaluation context")
+	}
+	p, ok := pattern.Value.(ast.String)
+	if !ok {
+		return nil, fmt.Errorf("specgate.prose_matching: the pattern is %s, not a string", ast.ValueName(pattern.Value))
+	}
+	re, err := regexp.Compile(string(p))
+	if err != nil {
+		return nil, fmt.Errorf("specgate.prose_matching: %w", err)
+	}
+	var out []*ast.Term
+	c := newConverter()
+	eachProse(doc, func(file string, at segments, text string) {
+		if re.MatchString(text) {
+			out = append(out, ast.ArrayTerm(c.path(at.path()), c.str(text), c.str(file)))
+		}
+	})
+	return ast.ArrayTerm(out...), nil
+}
+
+// eachProse calls fn with every title, summary and description of every
+// file of the document, in document order: the file's name ("" for the
+// entry file), the text's path within it (its key last) and the text.
+// Examples, defaults, enums and extensions are skipped, but for the
+// summary and description of an OpenAPI 3 Example Object.
+func eachProse(doc *spec.Document, fn func(file string, at segments, text string)) {
+	for _, f := range doc.Files() {
+		name := ""
+		if f != doc.Root {
+			name = f.Name
+		}
+		var at segments
+		var walk func(n *spec.Node)
+		walk = func(n *spec.Node) {
+			switch n.Kind {
+			case spec.Object:
+				for _, fl := range n.Fields {
+					if proseKeys[fl.Key] && fl.Value.Kind == spec.String {
+						at.pushKey(fl.Key)
+						fn(name, at, fl.Value.Value)
+						at.pop()
+						continue
+					}
+					if strings.HasPrefix(fl.Key, "x-") || (literalKeys[fl.Key] && !exampleObjects(doc, fl)) {
+						continue
+					}
+					at.pushKey(fl.Key)
+					walk(fl.Value)
+					at.pop()
+				}
+			case spec.Array:
+				for i, it := range n.Items {
+					at.pushIndex(i)
+					walk(it)
+					at.pop()
+				}
+			}
+		}
+		walk(f.Root)
+	}
+}
