@@ -316,7 +316,8 @@ func ruleQuery(id string) ast.Body {
 const maxWorkers = 8
 
 func newCompiler(caps *ast.Capabilities) *ast.Compiler {
-	return ast.NewCompiler().WithCapabilities(caps).WithEnablePrintStatements(false)
+	return ast.NewCompiler().WithCapabilities(caps).WithEnablePrintStatements(false).
+		WithStageAfterID(ast.StageResolveRefs, inlineStage)
 }
 
 // parseSources parses modules on every core; the first error wins.

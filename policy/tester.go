@@ -61,7 +61,9 @@ func RunTests(ctx context.Context, reg *Registry, testFiles []string) ([]TestRes
 		}
 		modules[f] = m
 	}
-	compiler := ast.NewCompiler().WithCapabilities(Capabilities())
+	// The tests run the rules as the linter compiles them (template
+	// functions inlined), print statements kept.
+	compiler := ast.NewCompiler().WithCapabilities(Capabilities()).WithStageAfterID(ast.StageResolveRefs, inlineStage)
 	ch, err := tester.NewRunner().SetCompiler(compiler).SetModules(modules).RunTests(ctx, nil)
 	if err != nil {
 		return nil, err
