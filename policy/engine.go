@@ -647,12 +647,15 @@ type sharedValues struct {
 
 // workerValues is one worker's view of the shared values: a cache of its
 // own in front of the shared one, so that a value is read under the lock
-// once per rule. Values of function calls are kept by the worker alone,
-// and for one rule only: most are of arguments no other rule passes (a
-// finding's path and message, one rule's test of one schema), the lock
-// would cost more than they do, and kept for the whole evaluation they
-// would hold memory until its end (5–10 MiB of the peak of a large spec).
-// Inside a `with` modifier, whose values hold only under it, the worker
+// once per rule. Only the values of libraries are shared: a rule's own
+// values (its violations, its helpers) and the values of function calls
+// are kept by the worker alone, and for one rule only. No other rule
+// reads a rule's values, and most calls are of arguments no other rule
+// passes (a finding's path and message, one rule's test of one schema):
+// the lock would cost more than they do, and kept for the whole
+// evaluation they would hold memory until its end (function values 5–10
+// MiB of the peak of a large spec, rules' values as much again). Inside a
+// `with` modifier, whose values hold only under it, the worker
 // keeps frames of its own, as OPA's default cache does.
 type workerValues struct {
 	shared *sharedValues
@@ -682,7 +685,7 @@ func (c *workerValues) Pop() {
 }
 
 func (c *workerValues) Get(ref ast.Ref) (*ast.Term, bool) {
-	if v, undefined := c.own.Get(ref); v != nil || undefined || c.depth > 0 || !isRuleRef(ref) {
+	if v, undefined := c.own.Get(ref); v != nil || undefined || c.depth > 0 || !isLibraryRef(ref) {
 		return v, undefined
 	}
 	c.shared.mu.RLock()
@@ -696,7 +699,7 @@ func (c *workerValues) Get(ref ast.Ref) (*ast.Term, bool) {
 
 func (c *workerValues) Put(ref ast.Ref, value *ast.Term) {
 	c.own.Put(ref, value)
-	if c.depth == 0 && isRuleRef(ref) {
+	if c.depth == 0 && isLibraryRef(ref) {
 		c.shared.mu.Lock()
 		c.shared.cache.Put(ref, value)
 		c.shared.mu.Unlock()
@@ -705,9 +708,14 @@ func (c *workerValues) Put(ref ast.Ref, value *ast.Term) {
 
 func (c *workerValues) Keys() []ast.Ref { return c.own.Keys() }
 
-// isRuleRef reports whether ref names a rule's value (data.a.b), not a
-// function call's (data.a.f plus its arguments, most of them not strings).
-func isRuleRef(ref ast.Ref) bool {
+// isLibraryRef reports whether ref names the value of a rule of a library
+// (data.specgate.lib.x.y), not of a rule's package (under
+// data.specgate.rules) nor a function call's (data.a.f plus its arguments,
+// most of them not strings).
+func isLibraryRef(ref ast.Ref) bool {
+	if ref.HasPrefix(rulesRoot) {
+		return false
+	}
 	for _, t := range ref[1:] {
 		if _, ok := t.Value.(ast.String); !ok {
 			return false
