@@ -68,7 +68,7 @@ _targets contains [kind, _name(r), location, r.ref, r] if {
 	r := refs[0]
 	r.targetFile != ""
 	kind := _kind(r.path)
-	location := concat("#", [r.targetFile, concat("/", [_escape(seg) | some seg in r.target])])
+	location := concat("#", [r.targetFile, concat("/", [util.escape(seg) | some seg in r.target])])
 }
 
 # _labels are the [location, label] of the targets of each [kind, name].
@@ -103,13 +103,12 @@ _components_named(kind, name) := {_label(array.concat(home, [name])) |
 
 _message(kind, name, others) := sprintf("%s name %q is also the name of %s; bundling must rename one of them", [kind, name, concat(", ", sort(others))])
 
-_label(path) := concat("/", array.concat(["#"], [_escape(seg) | some seg in path]))
+_label(path) := concat("/", array.concat(["#"], [util.escape(seg) | some seg in path]))
 
 _at(r, msg) := util.violation(r.path, msg) if r.file == ""
 
 else := {"path": r.path, "message": msg, "file": r.file}
 
-_escape(seg) := replace(replace(seg, "~", "~0"), "/", "~1")
 
 # _name is the name a bundler gives a definition: the last key of its
 # pointer, or the file's name without its extension.

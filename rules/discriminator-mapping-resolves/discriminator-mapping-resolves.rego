@@ -64,7 +64,7 @@ _leads_to_schema(value) if {
 
 _leads_to_schema(value) if {
 	startswith(value, "#/")
-	segments := [correctness.unescape(urlquery.decode(seg)) | some seg in array.slice(split(value, "/"), 1, count(split(value, "/")))]
+	segments := [util.unescape(urlquery.decode(seg)) | some seg in array.slice(split(value, "/"), 1, count(split(value, "/")))]
 	object.get(input.document, segments, null) != null
 }
 

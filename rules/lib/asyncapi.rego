@@ -8,6 +8,7 @@
 package specgate.lib.asyncapi
 
 import data.specgate.lib.naming
+import data.specgate.lib.util
 
 v2 if "asyncapi2" in input.formats
 
@@ -53,7 +54,7 @@ target(ref) := v if {
 # ~0 and percent-encoding.
 pointer_path(ref) := [_unescape(s) | some s in split(substring(ref, 2, -1), "/")] if startswith(ref, "#/")
 
-_unescape(s) := replace(replace(_percent(s), "~1", "/"), "~0", "~")
+_unescape(s) := util.unescape(_percent(s))
 
 _percent(s) := s if not contains(s, "%")
 
@@ -63,7 +64,7 @@ _percent(s) := urlquery.decode(replace(s, "+", "%2B")) if contains(s, "%")
 # messages about values that have no name.
 pointer(path) := concat("", [sprintf("/%s", [_escape(s)]) | some s in path])
 
-_escape(s) := replace(replace(s, "~", "~0"), "/", "~1") if is_string(s)
+_escape(s) := util.escape(s) if is_string(s)
 
 _escape(s) := sprintf("%v", [s]) if not is_string(s)
 

@@ -151,13 +151,10 @@ _where(source) := text if {
 	text := concat(" of ", array.concat(array.reverse(tokens), [anchor]))
 } else := sprintf("the schema at %s", [pointer(source)])
 
-# unescape decodes one JSON pointer segment.
-unescape(seg) := replace(replace(seg, "~1", "/"), "~0", "~")
-
 # pointer renders a path as a JSON pointer.
 pointer(source) := concat("", [sprintf("/%s", [_escape(seg)]) | some seg in source])
 
-_escape(seg) := replace(replace(seg, "~", "~0"), "/", "~1") if is_string(seg)
+_escape(seg) := util.escape(seg) if is_string(seg)
 
 else := sprintf("%v", [seg])
 

@@ -71,13 +71,12 @@ body(resp) := mt if {
 # nothing rather than guess.
 ref_target(ref) := target if {
 	startswith(ref, "#/")
-	segments := [_unescape(seg) | some seg in array.slice(split(ref, "/"), 1, count(split(ref, "/")))]
+	segments := [util.unescape(seg) | some seg in array.slice(split(ref, "/"), 1, count(split(ref, "/")))]
 	target := object.get(input.document, segments, null)
 	is_object(target)
 	not is_ref(target)
 }
 
-_unescape(seg) := replace(replace(seg, "~1", "/"), "~0", "~")
 
 # deref(s) is the schema a $ref object points at, else s itself. Schemas in
 # the input are dereferenced one level; subschemas inside them are not.

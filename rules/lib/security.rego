@@ -170,7 +170,7 @@ lacks(i, wanted) if count(statuses[i] & wanted) == 0
 # responses) and shared through a local $ref is reported at its
 # definition, once for all the operations that share it; any other at the
 # operation's response. site_label names a site for messages.
-response_site(op, r) := [_unescape(seg) | some seg in split(substring(ref, 2, -1), "/")] if {
+response_site(op, r) := [util.unescape(seg) | some seg in split(substring(ref, 2, -1), "/")] if {
 	ref := op.node.responses[r.status]["$ref"]
 	startswith(ref, "#/")
 } else := r.source
@@ -183,7 +183,6 @@ site_label(path) := sprintf("response %s of %s %s", [path[4], upper(path[2]), pa
 	path[0] == "paths"
 } else := sprintf("response %q", [path[count(path) - 1]])
 
-_unescape(seg) := replace(replace(seg, "~1", "/"), "~0", "~")
 
 # header_named holds when a response declares a header whose name,
 # compared without case, is one of names (given in lower case).

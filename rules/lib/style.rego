@@ -47,9 +47,7 @@ else := h.source
 
 # pointer(ref) is the path of a local reference: "#/components/x~1y" is
 # ["components", "x/y"].
-pointer(ref) := [_unescape(seg) | some seg in array.slice(segs, 1, count(segs))] if segs := split(ref, "/")
-
-_unescape(seg) := replace(replace(seg, "~1", "/"), "~0", "~")
+pointer(ref) := [util.unescape(seg) | some seg in array.slice(segs, 1, count(segs))] if segs := split(ref, "/")
 
 # blank(s) holds for a missing or whitespace-only text.
 blank(s) if not is_string(s)

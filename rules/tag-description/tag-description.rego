@@ -51,10 +51,9 @@ _deref(raw) := raw if {
 	not "$ref" in object.keys(raw)
 } else := target if {
 	startswith(raw["$ref"], "#/")
-	target := object.get(input.document, [_unescape(s) | some s in split(substring(raw["$ref"], 2, -1), "/")], null)
+	target := object.get(input.document, [util.unescape(s) | some s in split(substring(raw["$ref"], 2, -1), "/")], null)
 	is_object(target)
 }
 
-_unescape(s) := replace(replace(s, "~1", "/"), "~0", "~")
 
 _described(tag) if trim_space(tag.description) != ""

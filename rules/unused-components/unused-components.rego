@@ -57,7 +57,7 @@ violations contains util.violation(path, msg) if {
 	some [prefix, kind] in _containers
 	base := concat("", ["#", correctness.pointer(prefix), "/"])
 	some name, _ in object.get(input.document, prefix, {})
-	key := concat("", [base, replace(replace(name, "~", "~0"), "/", "~1")])
+	key := concat("", [base, util.escape(name)])
 	not _used(key, prefix, name)
 	not _mapped(kind, name)
 	path := array.concat(prefix, [name])
@@ -99,7 +99,7 @@ _used_inside contains component if {
 	segments := split(key, "/")
 	count(segments) > _depth + 1
 	component := concat("/", array.slice(segments, 0, _depth + 1))
-	path := [correctness.unescape(seg) | some seg in array.slice(segments, 1, _depth + 1)]
+	path := [util.unescape(seg) | some seg in array.slice(segments, 1, _depth + 1)]
 	some r in refs
 	_outside(r, path)
 }
@@ -135,6 +135,6 @@ _mapping_names contains name if {
 	name := _mapped_name(value)
 }
 
-_mapped_name(value) := correctness.unescape(regex.replace(value, `^.*/`, "")) if contains(value, "/")
+_mapped_name(value) := util.unescape(regex.replace(value, `^.*/`, "")) if contains(value, "/")
 
 else := value
