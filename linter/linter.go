@@ -230,10 +230,17 @@ func (l *Linter) LintInput(ctx context.Context, doc *spec.Document, input ast.Va
 		})
 	}
 	wg.Wait()
-	for i, d := range located {
+	// The kept ones are moved to the front of located, not copied (ten
+	// thousand diagnostics are 1.3 MB).
+	n := 0
+	for i := range located {
 		if kept[i] {
-			res.Diagnostics = append(res.Diagnostics, d)
+			located[n] = located[i]
+			n++
 		}
+	}
+	if n > 0 {
+		res.Diagnostics = located[:n]
 	}
 	Sort(res.Diagnostics)
 	// Violations that locate alike are one diagnostic: sorted, they are
