@@ -292,16 +292,27 @@ func mustJSON(v ast.Value) any {
 type docKey struct{}
 
 // WithDocument attaches the document being evaluated to ctx, for the
-// builtins that read its source (specgate.object_keys).
+// builtins that read its source (specgate.object_keys,
+// specgate.prose_matching).
 func WithDocument(ctx context.Context, doc *spec.Document) context.Context {
 	return context.WithValue(ctx, docKey{}, doc)
 }
 
-func objectKeysBuiltin(bctx rego.BuiltinContext, file, path *ast.Term) (_ *ast.Term, err error) {
-	defer guard("specgate.object_keys", &err)
+// documentOf is the document WithDocument attached to a builtin's
+// evaluation; an error naming the builtin when there is none.
+func documentOf(bctx rego.BuiltinContext, builtin string) (*spec.Document, error) {
 	doc, _ := bctx.Context.Value(docKey{}).(*spec.Document)
 	if doc == nil {
-		return nil, fmt.Errorf("specgate.object_keys: no document in the evaluation context")
+		return nil, fmt.Errorf("%s: no document in the evaluation context", builtin)
+	}
+	return doc, nil
+}
+
+func objectKeysBuiltin(bctx rego.BuiltinContext, file, path *ast.Term) (_ *ast.Term, err error) {
+	defer guard("specgate.object_keys", &err)
+	doc, err := documentOf(bctx, "specgate.object_keys")
+	if err != nil {
+		return nil, err
 	}
 	name, _ := file.Value.(ast.String)
 	start := doc.Root

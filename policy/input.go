@@ -876,22 +876,6 @@ func componentOf(format spec.Format, ptr string) string {
 	return ""
 }
 
-// proseKeys are the fields whose string values are prose for readers.
-var proseKeys = map[string]bool{"description": true, "summary": true, "title": true}
-
-// literalKeys hold data rather than description: examples, defaults,
-// enums and extensions are not searched for prose.
-var literalKeys = map[string]bool{"example": true, "examples": true, "default": true, "enum": true, "const": true,
-	"value": true, "dataValue": true, "serializedValue": true}
-
-// exampleObjects holds for an OpenAPI 3 `examples` map, whose entries are
-// Example Objects with prose of their own (their values are skipped).
-// Swagger 2.0 `examples` map media types to literal values, and JSON
-// Schema `examples` are a list of values.
-func exampleObjects(doc *spec.Document, fl spec.Field) bool {
-	return fl.Key == "examples" && fl.Value.Kind == spec.Object && doc.Format != spec.Swagger
-}
-
 // markupTexts is the set of title, summary and description strings,
 // anywhere in the document's files (examples and extensions included),
 // that contain "<" or "javascript:" in any case: the only texts that can

@@ -28,9 +28,9 @@ import (
 // pattern in them, and they are almost never reported.
 func proseMatchingBuiltin(bctx rego.BuiltinContext, pattern *ast.Term) (_ *ast.Term, err error) {
 	defer guard("specgate.prose_matching", &err)
-	doc, _ := bctx.Context.Value(docKey{}).(*spec.Document)
-	if doc == nil {
-		return nil, fmt.Errorf("specgate.prose_matching: no document in the evaluation context")
+	doc, err := documentOf(bctx, "specgate.prose_matching")
+	if err != nil {
+		return nil, err
 	}
 	p, ok := pattern.Value.(ast.String)
 	if !ok {
@@ -90,4 +90,20 @@ func eachProse(doc *spec.Document, fn func(file string, at segments, text string
 		}
 		walk(f.Root)
 	}
+}
+
+// proseKeys are the fields whose string values are prose for readers.
+var proseKeys = map[string]bool{"description": true, "summary": true, "title": true}
+
+// literalKeys hold data rather than description: examples, defaults,
+// enums and extensions are not searched for prose.
+var literalKeys = map[string]bool{"example": true, "examples": true, "default": true, "enum": true, "const": true,
+	"value": true, "dataValue": true, "serializedValue": true}
+
+// exampleObjects holds for an OpenAPI 3 `examples` map, whose entries are
+// Example Objects with prose of their own (their values are skipped).
+// Swagger 2.0 `examples` map media types to literal values, and JSON
+// Schema `examples` are a list of values.
+func exampleObjects(doc *spec.Document, fl spec.Field) bool {
+	return fl.Key == "examples" && fl.Value.Kind == spec.Object && doc.Format != spec.Swagger
 }
