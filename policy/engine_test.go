@@ -44,6 +44,23 @@ func load(t *testing.T, src string) *spec.Document {
 	return doc
 }
 
+// loadFiles writes files into a temporary directory and loads its
+// api.yaml, which refers to the others; it returns the directory too.
+func loadFiles(t *testing.T, files map[string]string) (*spec.Document, string) {
+	t.Helper()
+	dir := t.TempDir()
+	for name, src := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	doc, err := spec.NewLoader(spec.Options{}).Load(context.Background(), filepath.Join(dir, "api.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return doc, dir
+}
+
 const api = `openapi: 3.1.0
 info: {title: T, version: "1"}
 paths:
@@ -223,7 +240,6 @@ definitions:
 // written, what it resolves to (across files and through chains) and which
 // keys stand beside it.
 func TestInputRefs(t *testing.T) {
-	dir := t.TempDir()
 	entry := `openapi: 3.0.3
 info: {title: T, version: "1"}
 paths:
@@ -243,15 +259,7 @@ components:
     List: {allOf: [{$ref: "#/components/schemas/Owner/type"}]}
 `
 	pet := "Pet:\n  type: object\n  properties:\n    owner: {$ref: \"api.yaml#/components/schemas/Alias\"}\n"
-	for name, src := range map[string]string{"api.yaml": entry, "pet.yaml": pet} {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	doc, err := spec.NewLoader(spec.Options{}).Load(context.Background(), filepath.Join(dir, "api.yaml"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	doc, dir := loadFiles(t, map[string]string{"api.yaml": entry, "pet.yaml": pet})
 	refs := policy.Input(doc).(ast.Object).Get(ast.StringTerm("refs")).Value.(*ast.Array)
 	got := map[string]string{}
 	// An item holds the documented keys, no more: past eight keys an OPA
@@ -406,7 +414,6 @@ components:
 // paths, skipping the data of examples, defaults and extensions (but an
 // Example Object's own summary); texts of other files name their file.
 func TestProseMatching(t *testing.T) {
-	dir := t.TempDir()
 	entry := `openapi: 3.0.3
 info: {title: Pets, version: "1", description: About pets}
 paths:
@@ -429,15 +436,7 @@ paths:
 x-logo: {title: not prose}
 `
 	owner := "Owner:\n  description: The owner\n  enum: [{title: not prose}]\n"
-	for name, src := range map[string]string{"api.yaml": entry, "owner.yaml": owner} {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	doc, err := spec.NewLoader(spec.Options{}).Load(context.Background(), filepath.Join(dir, "api.yaml"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	doc, _ := loadFiles(t, map[string]string{"api.yaml": entry, "owner.yaml": owner})
 	search := func(pattern string) ([]string, error) {
 		t.Helper()
 		e, err := compile(t, 0, rule("prose", fmt.Sprintf(
