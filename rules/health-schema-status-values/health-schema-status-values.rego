@@ -34,7 +34,6 @@
 package specgate.rules["health-schema-status-values"]
 
 import data.specgate.lib.health
-import data.specgate.lib.style
 import data.specgate.lib.util
 
 _aliases := {
@@ -82,7 +81,7 @@ _status_property(s, source) := [array.concat(source, ["properties", "status"]), 
 
 # _followed is [path, schema] of a schema written at source, or of the
 # target of its local $ref.
-_followed(s, source) := [style.pointer(s["$ref"]), health.ref_target(s["$ref"])] if health.is_ref(s)
+_followed(s, source) := [util.ref_path(s["$ref"]), health.ref_target(s["$ref"])] if health.is_ref(s)
 
 else := [source, s]
 

@@ -70,9 +70,7 @@ body(resp) := mt if {
 # targets that are themselves references, are undefined: rules then say
 # nothing rather than guess.
 ref_target(ref) := target if {
-	startswith(ref, "#/")
-	segments := [util.unescape(seg) | some seg in array.slice(split(ref, "/"), 1, count(split(ref, "/")))]
-	target := object.get(input.document, segments, null)
+	target := object.get(input.document, util.ref_path(ref), null)
 	is_object(target)
 	not is_ref(target)
 }

@@ -170,10 +170,9 @@ lacks(i, wanted) if count(statuses[i] & wanted) == 0
 # responses) and shared through a local $ref is reported at its
 # definition, once for all the operations that share it; any other at the
 # operation's response. site_label names a site for messages.
-response_site(op, r) := [util.unescape(seg) | some seg in split(substring(ref, 2, -1), "/")] if {
-	ref := op.node.responses[r.status]["$ref"]
-	startswith(ref, "#/")
-} else := r.source
+response_site(op, r) := path if path := util.ref_path(op.node.responses[r.status]["$ref"])
+
+else := r.source
 
 site_label(path) := sprintf("response %s of %s %s", [path[4], upper(path[2]), path[1]]) if {
 	path[3] == "responses"

@@ -33,21 +33,17 @@ header_ref(resp, h) := r if {
 # target of a local $ref (a shared definition under components), else
 # where the operation writes it. A diagnostic about the value then lands
 # once, where it is defined, rather than on each reference.
-response_at(op, resp) := pointer(response_ref(op, resp)) if startswith(response_ref(op, resp), "#/")
+response_at(op, resp) := path if path := util.ref_path(response_ref(op, resp))
 
 else := resp.source
 
-request_body_at(op) := pointer(request_body_ref(op)) if startswith(request_body_ref(op), "#/")
+request_body_at(op) := path if path := util.ref_path(request_body_ref(op))
 
 else := op.requestBody.source
 
-header_at(resp, h) := pointer(header_ref(resp, h)) if startswith(header_ref(resp, h), "#/")
+header_at(resp, h) := path if path := util.ref_path(header_ref(resp, h))
 
 else := h.source
-
-# pointer(ref) is the path of a local reference: "#/components/x~1y" is
-# ["components", "x/y"].
-pointer(ref) := [util.unescape(seg) | some seg in array.slice(segs, 1, count(segs))] if segs := split(ref, "/")
 
 # blank(s) holds for a missing or whitespace-only text.
 blank(s) if not is_string(s)

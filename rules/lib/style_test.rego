@@ -40,10 +40,6 @@ test_host if {
 	not style.host("/v1")
 }
 
-test_pointer if {
-	style.pointer("#/components/responses/Not~1Found") == ["components", "responses", "Not/Found"]
-}
-
 test_characters_outside if {
 	style.characters_outside("a b\tc b:", "^[a-z]$") == ["a space", "a tab", "\":\""]
 }

@@ -16,6 +16,13 @@ unescape(seg) := replace(replace(seg, "~1", "/"), "~0", "~") if contains(seg, "~
 
 else := seg
 
+# ref_path(ref) is the path a local $ref names: "#/components/x~1y" is
+# ["components", "x/y"]; undefined for a reference to another file.
+ref_path(ref) := [unescape(seg) | some seg in array.slice(segs, 1, count(segs))] if {
+	startswith(ref, "#/")
+	segs := split(ref, "/")
+}
+
 escape(key) := replace(replace(key, "~", "~0"), "/", "~1") if _escaped(key)
 
 else := key

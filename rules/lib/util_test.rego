@@ -24,3 +24,8 @@ test_escape_round_trip if {
 		util.unescape(util.escape(key)) == key
 	}
 }
+
+test_ref_path if {
+	util.ref_path("#/components/responses/Not~1Found") == ["components", "responses", "Not/Found"]
+	not util.ref_path("pet.yaml#/Pet")
+}

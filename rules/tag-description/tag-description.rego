@@ -50,8 +50,7 @@ _tags contains {"name": object.get(t, "name", ""), "description": object.get(t, 
 _deref(raw) := raw if {
 	not "$ref" in object.keys(raw)
 } else := target if {
-	startswith(raw["$ref"], "#/")
-	target := object.get(input.document, [util.unescape(s) | some s in split(substring(raw["$ref"], 2, -1), "/")], null)
+	target := object.get(input.document, util.ref_path(raw["$ref"]), null)
 	is_object(target)
 }
 
