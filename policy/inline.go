@@ -201,7 +201,9 @@ func (in *inliner) Transform(x any) (any, error) {
 }
 
 // substitute copies a template's value with args in place of its
-// parameters.
+// parameters. It does not look inside an argument once placed, which
+// ast.TransformVars would: an argument holding a variable named as another
+// parameter would then be rewritten too.
 func substitute(t *ast.Term, args map[ast.Var]*ast.Term) *ast.Term {
 	switch v := t.Value.(type) {
 	case ast.Var:
