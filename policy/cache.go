@@ -32,7 +32,7 @@ type Cache struct {
 }
 
 // cacheFormat changes whenever the codec or the entries change.
-const cacheFormat = "specgate-cache-5"
+const cacheFormat = "specgate-cache-6"
 
 // cacheMaxAge is how long an unused entry is kept.
 const cacheMaxAge = 30 * 24 * time.Hour

@@ -5,13 +5,19 @@ import (
 )
 
 // inlineStage is the compiler stage that replaces calls of template
-// functions by their value. It runs right after the compiler has resolved
-// every reference to its full path, and never on a rule set read back from
-// the cache (stored after it ran, and read back without that stage).
+// functions by their value, then calls of small functions by their body
+// (inline_bodies.go). It runs right after the compiler has resolved every
+// reference to its full path, and never on a rule set read back from the
+// cache (stored after it ran, and read back without that stage).
 var inlineStage = ast.CompilerStageDefinition{
-	Name:       "InlineTemplates",
-	MetricName: "compile_stage_inline_templates",
-	Stage:      inlineTemplates,
+	Name:       "InlineFunctions",
+	MetricName: "compile_stage_inline_functions",
+	Stage: func(c *ast.Compiler) *ast.Error {
+		if err := inlineTemplates(c); err != nil {
+			return err
+		}
+		return inlineBodies(c)
+	},
 }
 
 // inlineTemplates replaces each call of a template function by the
