@@ -277,9 +277,15 @@ operations_summary(lacking, checked, what) := sprintf("%d of %d %s, such as %s",
 # _first_operation is the operations' name that sorts first. Operations
 # under paths are named "METHOD /path", which sorts as [METHOD, /path]
 # does (a method is letters): only the first is named, not all of them.
-_first_operation(lacking) := naming.operation(input.operations[i]) if {
-	[_, _, i] := min({[upper(op.method), op.path, i] | some i in lacking; op := input.operations[i]})
-}
+# The operations are ranked once (_ranks), for every rule that asks: a
+# rule then takes the least rank of its operations, a number each.
+_first_operation(lacking) := naming.operation(input.operations[_ranked[min({_ranks[i] | some i in lacking})]])
+
+# _ranked are the indices of input.operations in the order of their
+# names; _ranks[i] is the position of operation i in it.
+_ranked := [i | some [_, _, i] in sort([[upper(op.method), op.path, i] | some i, op in input.operations])]
+
+_ranks := {i: rank | some rank, i in _ranked}
 
 # responses_summary does the same for response sites.
 responses_summary(lacking, checked, what) := sprintf("%d of %d %s, such as %s", [

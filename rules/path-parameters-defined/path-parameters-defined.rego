@@ -48,22 +48,32 @@ import data.specgate.lib.naming
 import data.specgate.lib.util
 
 violations contains util.violation(op.source, msg) if {
-	some op in input.operations
-	templates := naming.path_templates(op.path)
-	count(templates) > 0
-	declared := {p.name | some p in op.parameters; p.in == "path"}
-	some name in templates
+	some [op, missing, _] in _mismatches
+	some name in missing
 	trim_space(name) != ""
-	not name in declared
 	msg := sprintf("%s has no path parameter %q for the {%s} template of its path", [naming.operation(op), name, name])
 }
 
 violations contains util.violation(p.source, msg) if {
-	some op in input.operations
+	some [op, _, extra] in _mismatches
+	count(extra) > 0
 	some p in op.parameters
 	p.in == "path"
-	not p.name in naming.path_templates(op.path)
+	p.name in extra
 	msg := sprintf("path parameter %q is not in the path %s; add a {%s} template or remove the parameter", [p.name, op.path, p.name])
+}
+
+# _mismatches are [operation, templates without a path parameter, path
+# parameters without a template] for the operations where either is not
+# empty: one pass over each operation's parameters, which the views merge
+# with its path item's, for both checks.
+_mismatches contains [op, missing, extra] if {
+	some op in input.operations
+	templates := {t | some t in naming.path_templates(op.path)}
+	declared := {p.name | some p in op.parameters; p.in == "path"}
+	missing := templates - declared
+	extra := declared - templates
+	count(missing) + count(extra) > 0
 }
 
 violations contains util.violation(item.source, msg) if {
