@@ -31,6 +31,7 @@ import (
 //	specgate.prose_matching(pattern) -> [[path, text, file]]: see prose.go;
 //	specgate.words(s), specgate.respell(s, style): see naming.go;
 //	specgate.group(pairs): see group.go;
+//	specgate.blank_members(obj, field): see blank.go;
 //	specgate.schema_place(path, document, format): see place.go.
 //
 // The schema builtins are not memoized by OPA, which keys its memo by the

@@ -48,12 +48,10 @@ violations contains util.violation(_path(schema.source, missing), _message(schem
 	some schema in object.get(input.schemasWith, "properties", [])
 	props := schema.node.properties
 	is_object(props)
-	missing := sort([name |
-		some name, prop in props
-		is_object(prop)
-		not prop["$ref"]
-		style.blank(object.get(prop, "description", ""))
-	])
+	missing := [name |
+		some name in specgate.blank_members(props, "description") # sorted
+		not props[name]["$ref"]
+	]
 	count(missing) > 0
 }
 
