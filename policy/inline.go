@@ -1,6 +1,8 @@
 package policy
 
 import (
+	"slices"
+
 	"github.com/open-policy-agent/opa/v1/ast"
 )
 
@@ -67,17 +69,29 @@ type template struct {
 
 // findTemplates finds the template functions of modules, by path.
 func findTemplates(modules map[string]*ast.Module) map[string]*template {
+	out := map[string]*template{}
+	for path, r := range inlineCandidates(modules) {
+		if t := asTemplate(r); t != nil {
+			t.path = r.Path()
+			out[path] = t
+		}
+	}
+	return out
+}
+
+// inlineCandidates are the functions of modules, by path, whose calls
+// may be inlined if their form allows: those of one definition that no
+// `with` modifier replaces, by itself or with a package that holds it.
+func inlineCandidates(modules map[string]*ast.Module) map[string]*ast.Rule {
 	defs := map[string]int{}
 	var mocked []ast.Ref
-	candidates := map[string]*template{}
+	candidates := map[string]*ast.Rule{}
 	for _, m := range modules {
 		for _, r := range m.Rules {
-			ref := r.Path()
-			path := ref.String()
+			path := r.Path().String()
 			defs[path]++
-			if t := asTemplate(r); t != nil {
-				t.path = ref
-				candidates[path] = t
+			if len(r.Head.Args) > 0 {
+				candidates[path] = r
 			}
 		}
 		ast.WalkExprs(m, func(e *ast.Expr) bool {
@@ -89,16 +103,9 @@ func findTemplates(modules map[string]*ast.Module) map[string]*template {
 			return false
 		})
 	}
-	for path := range candidates {
-		if defs[path] != 1 {
+	for path, r := range candidates {
+		if defs[path] != 1 || slices.ContainsFunc(mocked, r.Path().HasPrefix) {
 			delete(candidates, path)
-		}
-	}
-	for _, ref := range mocked {
-		for path, t := range candidates {
-			if t.path.HasPrefix(ref) {
-				delete(candidates, path)
-			}
 		}
 	}
 	return candidates

@@ -7,13 +7,13 @@ import (
 )
 
 // A small function is one whose body the compiler may put in place of a
-// call: one definition, no else, no default; parameters that are distinct
-// variables; a body of at most maxInlinedBody expressions, none negated
-// over a variable it binds, with no `some`, `every` or `with`, in which
-// every variable is a parameter or assigned (:=) before it is used, so
-// that the body has at most one solution; no relation builtin (walk) is
-// called. Comprehensions are allowed: they are values, whatever they
-// enumerate inside.
+// call: one definition, no else, no default, and no `with` that replaces
+// it (inlineCandidates); parameters that are distinct variables; a body of
+// at most maxInlinedBody expressions with no `some`, `every` or `with`, in
+// which every variable is a parameter or assigned (:=) before it is used,
+// so that the body has one solution at most; no relation builtin (walk)
+// is called. Comprehensions are allowed, without `some` or `every` inside:
+// they are values, whatever they enumerate.
 //
 //	is_ref(s) if is_string(s["$ref"])
 //	response_ref(op, resp) := r if {
@@ -49,44 +49,17 @@ type small struct {
 	value  *ast.Term
 }
 
-// findSmall finds the small functions of modules, by path, leaving out
-// those that a `with` replaces anywhere and templates (inlined first).
+// findSmall finds the small functions of modules, by path (see
+// inlineCandidates). Templates are small too, but inlined before.
 func findSmall(modules map[string]*ast.Module) map[string]*small {
-	defs := map[string]int{}
-	var mocked []ast.Ref
-	candidates := map[string]*small{}
-	for _, m := range modules {
-		for _, r := range m.Rules {
-			ref := r.Path()
-			path := ref.String()
-			defs[path]++
-			if s := asSmall(r); s != nil {
-				s.path = ref
-				candidates[path] = s
-			}
-		}
-		ast.WalkExprs(m, func(e *ast.Expr) bool {
-			for _, w := range e.With {
-				if ref, ok := w.Target.Value.(ast.Ref); ok {
-					mocked = append(mocked, ref)
-				}
-			}
-			return false
-		})
-	}
-	for path := range candidates {
-		if defs[path] != 1 {
-			delete(candidates, path)
+	out := map[string]*small{}
+	for path, r := range inlineCandidates(modules) {
+		if s := asSmall(r); s != nil {
+			s.path = r.Path()
+			out[path] = s
 		}
 	}
-	for _, ref := range mocked {
-		for path, s := range candidates {
-			if s.path.HasPrefix(ref) {
-				delete(candidates, path)
-			}
-		}
-	}
-	return candidates
+	return out
 }
 
 // asSmall returns the small function a rule is, else nil.
@@ -111,7 +84,7 @@ func asSmall(r *ast.Rule) *small {
 			return nil
 		}
 	}
-	if !varsBound(h.Value, bound) || hasClosureVars(h.Value) {
+	if !varsBound(h.Value, bound) || hasScopes(h.Value) {
 		return nil
 	}
 	vis := ast.NewVarVisitor().WithParams(ast.VarVisitorParams{SkipRefCallHead: true})
@@ -128,7 +101,7 @@ func asSmall(r *ast.Rule) *small {
 // has one solution at most given the variables bound before it, and adds
 // the variable it assigns.
 func boundExpr(e *ast.Expr, bound ast.VarSet) bool {
-	if len(e.With) > 0 || e.IsEvery() || e.IsSome() || hasClosureVars(e) {
+	if len(e.With) > 0 || e.IsEvery() || e.IsSome() || hasScopes(e) {
 		return false
 	}
 	if e.IsAssignment() && !e.Negated {
@@ -152,11 +125,11 @@ func boundExpr(e *ast.Expr, bound ast.VarSet) bool {
 	return varsBound(e, bound)
 }
 
-// hasClosureVars tells whether e holds an `every` or a comprehension
-// inside which a variable is declared with `some` or `every` (renaming
-// apart covers the variables of a comprehension, not the scoping of such
-// declarations, so they are left alone).
-func hasClosureVars(e any) bool {
+// hasScopes tells whether e holds, below itself, an expression with
+// `some`, `every` or `with`, a not/and/or expression, or a template
+// string: renaming apart covers the variables of a comprehension, not the
+// scopes such constructs declare, so they are left alone.
+func hasScopes(e any) bool {
 	found := false
 	ast.WalkExprs(e, func(x *ast.Expr) bool {
 		found = found || (x != e && (x.IsSome() || x.IsEvery() || len(x.With) > 0))
