@@ -69,10 +69,15 @@ type template struct {
 
 // findTemplates finds the template functions of modules, by path.
 func findTemplates(modules map[string]*ast.Module) map[string]*template {
-	out := map[string]*template{}
+	return inlinable(modules, asTemplate)
+}
+
+// inlinable is, by path, what as makes of each of the inlineCandidates
+// of modules that it does not reject (nil).
+func inlinable[T any](modules map[string]*ast.Module, as func(*ast.Rule) *T) map[string]*T {
+	out := map[string]*T{}
 	for path, r := range inlineCandidates(modules) {
-		if t := asTemplate(r); t != nil {
-			t.path = r.Path()
+		if t := as(r); t != nil {
 			out[path] = t
 		}
 	}
@@ -117,7 +122,7 @@ func asTemplate(r *ast.Rule) *template {
 	if len(h.Args) == 0 || h.Value == nil || r.Default || r.Else != nil || !trueBody(r.Body) {
 		return nil
 	}
-	t := &template{value: h.Value}
+	t := &template{path: r.Path(), value: h.Value}
 	uses := map[ast.Var]int{}
 	for _, a := range h.Args {
 		v, ok := a.Value.(ast.Var)

@@ -52,14 +52,7 @@ type small struct {
 // findSmall finds the small functions of modules, by path (see
 // inlineCandidates). Templates are small too, but inlined before.
 func findSmall(modules map[string]*ast.Module) map[string]*small {
-	out := map[string]*small{}
-	for path, r := range inlineCandidates(modules) {
-		if s := asSmall(r); s != nil {
-			s.path = r.Path()
-			out[path] = s
-		}
-	}
-	return out
+	return inlinable(modules, asSmall)
 }
 
 // asSmall returns the small function a rule is, else nil.
@@ -68,7 +61,7 @@ func asSmall(r *ast.Rule) *small {
 	if len(h.Args) == 0 || h.Value == nil || r.Default || r.Else != nil || len(r.Body) > maxInlinedBody {
 		return nil
 	}
-	s := &small{body: r.Body.Copy(), value: h.Value.Copy()}
+	s := &small{path: r.Path(), body: r.Body.Copy(), value: h.Value.Copy()}
 	roots := ast.NewVarSet(ast.DefaultRootDocument.Value.(ast.Var), ast.InputRootDocument.Value.(ast.Var))
 	bound := roots.Copy()
 	for _, a := range h.Args {
