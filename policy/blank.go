@@ -17,7 +17,9 @@ import (
 // member of large objects (stripe.yaml's schemas have 10,000 properties),
 // and in Rego each member costs an iteration and a call (is it an object,
 // is the text blank); in Go the whole object is one call. Members that
-// are not objects are left out.
+// are not objects are left out, and so are references (a member with a
+// $ref that is not false, as `not member["$ref"]` would leave it out):
+// their text is where they point.
 func init() {
 	rego.RegisterBuiltin2(&rego.Function{
 		Name: "specgate.blank_members",
@@ -40,6 +42,9 @@ func blankMembersBuiltin(_ rego.BuiltinContext, obj, field *ast.Term) (*ast.Term
 		if !ok {
 			continue
 		}
+		if ref := valueOf(member, refKey); ref != nil && !ast.Boolean(false).Equal(ref) {
+			continue
+		}
 		if text, ok := valueOf(member, field).(ast.String); ok && strings.TrimSpace(string(text)) != "" {
 			continue
 		}
@@ -47,6 +52,8 @@ func blankMembersBuiltin(_ rego.BuiltinContext, obj, field *ast.Term) (*ast.Term
 	}
 	return ast.ArrayTerm(out...), nil
 }
+
+var refKey = ast.InternedTerm("$ref")
 
 // valueOf is obj[key], or nil.
 func valueOf(obj ast.Object, key *ast.Term) ast.Value {

@@ -11,10 +11,12 @@ import (
 func TestBlankMembers(t *testing.T) {
 	for _, c := range []struct{ query, want string }{
 		// Missing, not a string, empty and whitespace-only texts are
-		// blank; members that are not objects are left out; keys sorted.
+		// blank; members that are not objects, or are references, are
+		// left out; keys sorted.
 		{`x := specgate.blank_members({"b": {}, "a": {"description": 1}, "c": {"description": " \n\t"},
-			"d": {"description": "text"}, "e": "not an object", "f": {"description": ""}, "g": {"description": " x "}}, "description")`,
-			`["a", "b", "c", "f"]`},
+			"d": {"description": "text"}, "e": "not an object", "f": {"description": ""}, "g": {"description": " x "},
+			"h": {"$ref": "#/h"}, "i": {"$ref": 1}, "j": {"$ref": false}, "k": {"$ref": null}}, "description")`,
+			`["a", "b", "c", "f", "j"]`},
 		{`x := specgate.blank_members({}, "description")`, `[]`},
 		{`x := specgate.blank_members({"a": {"summary": "s"}}, "summary")`, `[]`},
 	} {

@@ -32,6 +32,7 @@ import (
 //	specgate.words(s), specgate.respell(s, style): see naming.go;
 //	specgate.group(pairs): see group.go;
 //	specgate.blank_members(obj, field): see blank.go;
+//	specgate.repeats(list): see repeats.go;
 //	specgate.schema_place(path, document, format): see place.go.
 //
 // The schema builtins are not memoized by OPA, which keys its memo by the

@@ -36,9 +36,7 @@ violations contains util.violation(array.concat(s.source, ["enum", i]), msg) if 
 	some s in correctness.having("enum")
 	enum := s.node.enum
 	is_array(enum)
-	count({v | some v in enum}) < count(enum)
-	some i, v in enum
-	first := min({j | some j, w in enum; w == v})
-	first < i
+	some [i, first] in specgate.repeats(enum)
+	v := enum[i]
 	msg := sprintf("enum value %s of %s repeats entry %d; list each value once", [json.marshal(v), correctness.describe(s), first])
 }
