@@ -191,3 +191,50 @@ paths:
 		t.Errorf("an OpenAPI 3 document has %d swaggerValues", n)
 	}
 }
+
+// TestInputQueryParameters checks input.queryParameters: the query
+// parameters of operations under paths, each once however many operations
+// take it, in the order the operations first list them; not headers, not
+// unused components, not webhooks'.
+func TestInputQueryParameters(t *testing.T) {
+	doc := load(t, `openapi: 3.1.0
+info: {title: T, version: "1"}
+components:
+  parameters:
+    limit: {name: limit, in: query, schema: {type: integer}}
+    unused: {name: unused, in: query, schema: {type: integer}}
+paths:
+  /a:
+    parameters:
+      - {name: q, in: query, schema: {type: string}}
+    get:
+      parameters:
+        - {$ref: '#/components/parameters/limit'}
+        - {name: X-Trace, in: header, schema: {type: string}}
+      responses: {"200": {description: ok}}
+    post:
+      parameters:
+        - {$ref: '#/components/parameters/limit'}
+        - {name: dry, in: query, schema: {type: boolean}}
+      responses: {"200": {description: ok}}
+  /b:
+    get:
+      parameters: [{$ref: '#/components/parameters/limit'}]
+      responses: {"200": {description: ok}}
+webhooks:
+  hook:
+    post:
+      parameters: [{name: w, in: query, schema: {type: string}}]
+      responses: {"200": {description: ok}}
+`)
+	in := policy.Input(doc).(ast.Object)
+	want := []string{
+		`["paths", "/a", "parameters", 0]`,
+		`["components", "parameters", "limit"]`,
+		`["paths", "/a", "post", "parameters", 1]`,
+	}
+	got := sourcesOf(in.Get(ast.StringTerm("queryParameters")))
+	if !slices.Equal(got, want) {
+		t.Errorf("queryParameters sources:\n got %q\nwant %q", got, want)
+	}
+}

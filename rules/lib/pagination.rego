@@ -20,14 +20,18 @@ query_parameters(names) := {p |
 }
 
 # _query_parameters are [lower-case name, parameter] of the distinct query
-# parameters of operations under paths: built once, as a large API has
-# thousands of operations and few distinct query parameters.
+# parameters of operations under paths: built once, from the input's
+# index of them (a large API has thousands of operations and few distinct
+# query parameters), or from the operations of an input without one (a
+# test's).
 _query_parameters := {[lower(p.name), p] |
-	some op in input.operations
-	some p in op.parameters
-	p["in"] == "query"
+	some p in _distinct_query_parameters
 	is_string(p.name)
 }
+
+_distinct_query_parameters := input.queryParameters if is_array(input.queryParameters)
+
+else := [p | some op in input.operations; some p in op.parameters; p["in"] == "query"]
 
 # size_names are the names (lower case) of the query parameters that set
 # the size of a page wherever they appear; `limit` sets it too where the
@@ -38,8 +42,7 @@ size_names := {"page_size", "pagesize", "per_page", "perpage"}
 size_parameters := query_parameters(size_names) | _paginating_limits
 
 _paginating_limits contains p if {
-	some op in input.operations
-	paginated(op)
+	some op in _paginated_operations
 	some p in op.parameters
 	p["in"] == "query"
 	lower(p.name) == "limit"
@@ -55,8 +58,7 @@ position_names := {"page", "offset", "skip", "cursor", "page_token", "pagetoken"
 position_parameters := query_parameters(position_names) | _paginating_positions
 
 _paginating_positions contains p if {
-	some op in input.operations
-	paginated(op)
+	some op in _paginated_operations
 	some p in op.parameters
 	p["in"] == "query"
 	lower(p.name) in (limit_partners - {"offset"})
@@ -218,11 +220,16 @@ paginated(op) if _paginated[op.source]
 # whole value of a rule, built once for every rule that asks rather than
 # once per operation and rule, with one pass over each GET operation's
 # parameters.
-_paginated := {op.source |
+_paginated := {op.source | some op in _paginated_operations}
+
+# _paginated_operations are the paginated operations, in order: rules
+# about the parameters of paginated operations iterate them rather than
+# every operation (kubernetes.json has 1,100 and none paginated).
+_paginated_operations := [op |
 	some op in input.operations
 	op.method == "get"
 	count(_signal_names(_query_names(op))) > 0
-}
+]
 
 # list_body(op) is the JSON media type of a paginated operation's first 2xx
 # response that has a schema: application/json or any +json type. Undefined
