@@ -90,17 +90,15 @@ else := regex.replace(s, `\{[^{}]*\}`, "{}")
 _key(shape, k) := [count(shape), array.slice(shape, 0, k)]
 
 # _stars maps a key to the paths that have a whole-segment template right
-# after that prefix. The indexes are built once, as the whole value of a
-# partial rule assigned to a complete one: a partial rule looked up by key
-# would be evaluated again for every lookup.
-_stars := _star_index
-
-_star_index[key] contains i if {
+# after that prefix, in order. The index is built once, in one pass
+# (specgate.group): a partial rule looked up by key would be evaluated
+# again for every lookup, and a partial rule of sets is slow to build for
+# a prefix that hundreds of paths share.
+_stars := specgate.group([[_key(e.shape, k), i] |
 	some i, e in _entries
 	some k, s in e.shape
 	s == "{}"
-	key := _key(e.shape, k)
-}
+])
 
 # _candidates are [a, b, k] where the paths have a method in common and
 # first differ at segment k, a with a template there and b with text.

@@ -53,9 +53,7 @@ _without_query(path) := regex.replace(path, `[?#].*$`, "")
 # or fragment removed, in the order of input.pathItems.
 _keys := [regex.replace(_without_query(item.path), `\{[^{}]*\}`, "{}") | some item in input.pathItems]
 
-# _indices maps each key to the positions of the paths that have it: the
-# whole value of a partial rule, built once (a partial rule looked up by
-# key would be evaluated again for every lookup).
-_indices := _index
-
-_index[k] contains i if some i, k in _keys
+# _indices maps each key to the positions of the paths that have it, in
+# order: built once, in one pass (a partial rule looked up by key would be
+# evaluated again for every lookup).
+_indices := specgate.group([[k, i] | some i, k in _keys])
