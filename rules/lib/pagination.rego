@@ -225,11 +225,18 @@ _paginated := {op.source | some op in _paginated_operations}
 # _paginated_operations are the paginated operations, in order: rules
 # about the parameters of paginated operations iterate them rather than
 # every operation (kubernetes.json has 1,100 and none paginated).
-_paginated_operations := [op |
+_paginated_operations := [] if {
+	not _may_paginate
+} else := [op |
 	some op in input.operations
 	op.method == "get"
 	count(_signal_names(_query_names(op))) > 0
 ]
+
+# _may_paginate holds when the query parameters of the whole API have
+# names that make an operation paginated: without them none is, and no
+# operation's parameters need reading.
+_may_paginate if count(_signal_names({name | some [name, _] in _query_parameters})) > 0
 
 # list_body(op) is the JSON media type of a paginated operation's first 2xx
 # response that has a schema: application/json or any +json type. Undefined
