@@ -639,10 +639,13 @@ func (c *yamlConv) lineText(line int) ([]byte, bool) {
 func (c *yamlConv) lineOffsets() []int {
 	if c.lineOff == nil {
 		c.lineOff = append(make([]int, 0, bytes.Count(c.src, []byte{'\n'})+1), 0)
-		for i, b := range c.src {
-			if b == '\n' {
-				c.lineOff = append(c.lineOff, i+1)
+		for i := 0; ; {
+			n := bytes.IndexByte(c.src[i:], '\n')
+			if n < 0 {
+				break
 			}
+			i += n + 1
+			c.lineOff = append(c.lineOff, i)
 		}
 	}
 	return c.lineOff
