@@ -238,6 +238,11 @@ _paginated_operations := [] if {
 # operation's parameters need reading.
 _may_paginate if count(_signal_names({name | some [name, _] in _query_parameters})) > 0
 
+# list_pages are [operation, list_body(operation)] of the paginated
+# operations that have a list body: the rules about list bodies iterate
+# these, built once, rather than every operation.
+list_pages := [[op, page] | some op in _paginated_operations; page := list_body(op)]
+
 # list_body(op) is the JSON media type of a paginated operation's first 2xx
 # response that has a schema: application/json or any +json type. Undefined
 # when there is none (no body, or only other formats).

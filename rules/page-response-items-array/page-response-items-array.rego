@@ -53,8 +53,7 @@ import data.specgate.lib.pagination
 import data.specgate.lib.util
 
 violations contains util.violation(path, msg) if {
-	some op in input.operations
-	page := pagination.list_body(op)
+	some [op, page] in pagination.list_pages
 	schema := page.body.schema
 	pagination.object_page(schema)
 	not pagination.has_array_property(schema)

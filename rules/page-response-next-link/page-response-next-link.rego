@@ -54,16 +54,14 @@ import data.specgate.lib.pagination
 import data.specgate.lib.util
 
 violations contains util.violation(page.response.source, msg) if {
-	some op in input.operations
-	page := pagination.list_body(op)
+	some [op, page] in pagination.list_pages
 	not pagination.has_link_header(page.response)
 	pagination.array_page(page.body.schema)
 	msg := sprintf("%s is a bare array without a Link header, so clients cannot tell whether there is a next page", [pagination.describe(op, page.response, page.body)])
 }
 
 violations contains util.violation(page.response.source, msg) if {
-	some op in input.operations
-	page := pagination.list_body(op)
+	some [op, page] in pagination.list_pages
 	not pagination.has_link_header(page.response)
 	pagination.object_page(page.body.schema)
 	not pagination.has_next_hint(page.body.schema)
