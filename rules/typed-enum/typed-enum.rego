@@ -42,6 +42,7 @@ violations contains util.violation(array.concat(s.source, ["enum", i]), msg) if 
 	some s in correctness.having("enum")
 	enum := s.node.enum
 	is_array(enum)
+	not _string_enum(s.node, enum)
 	types := _types(s.node)
 	not _all_strings(types, enum)
 	some i, v in enum
@@ -61,6 +62,16 @@ violations contains util.violation(array.concat(s.source, ["const"]), msg) if {
 _types(node) := types if {
 	types := correctness.declared_types(node)
 	count(types - correctness.json_types) == 0
+}
+
+# _string_enum is the most common case, a string schema with string
+# values, settled before the schema's types are read (with or without
+# null among them, strings fit).
+_string_enum(node, enum) if {
+	node.type == "string"
+	every v in enum {
+		is_string(v)
+	}
 }
 
 # _all_strings is the common case, checked without a call per value.
