@@ -161,6 +161,14 @@ scoped(op) if {
 # rules about missing responses.
 statuses := [{r.status | some r in op.responses} | some op in input.operations]
 
+# responses_with(status) are [operation, response] of the operations
+# under paths that describe the status, as written ("401", "4XX"), in
+# order: rules about one status read it from an index of every response
+# by status, built once, rather than each scanning every response.
+responses_with(status) := object.get(_by_status, status, [])
+
+_by_status := specgate.group([[r.status, [op, r]] | some op in input.operations; some r in op.responses])
+
 # lacks holds when operation i describes none of the statuses wanted,
 # given as written: callers list both cases of a range ("4XX", "4xx").
 lacks(i, wanted) if count(statuses[i] & wanted) == 0

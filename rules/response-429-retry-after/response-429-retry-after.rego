@@ -40,18 +40,11 @@ import data.specgate.lib.util
 
 # _checked are the responses the rule checks, as sites: a response shared
 # through a $ref is one site.
-_checked contains security.response_site(op, r) if {
-	some op in input.operations
-	some r in op.responses
-	r.status == "429"
-}
+_checked := {site | some [site, _] in _sites}
 
-_lacking contains security.response_site(op, r) if {
-	some op in input.operations
-	some r in op.responses
-	r.status == "429"
-	not security.header_named(r, {"retry-after"})
-}
+_lacking := {site | some [site, r] in _sites; not security.header_named(r, {"retry-after"})}
+
+_sites := [[security.response_site(op, r), r] | some [op, r] in security.responses_with("429")]
 
 violations contains util.violation(site, msg) if {
 	not security.api_wide(_lacking, _checked)
