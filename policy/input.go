@@ -50,6 +50,8 @@ func Input(doc *spec.Document) ast.Value {
 	pathItems, operations := oc.pathItems(v.PathItems), oc.operations(v.Operations)
 	webhooks, callbacks, parameters := oc.operations(v.Webhooks), oc.operations(v.Callbacks), oc.parameters(v.Parameters)
 	queryParameters := oc.parameters(queryParameters(v.Operations))
+	responseUses := responseUses(slices.Concat(v.Operations, v.Webhooks, v.Callbacks),
+		slices.Concat(termsOf(operations), termsOf(webhooks), termsOf(callbacks)))
 	securitySchemes, security, servers, tags := oc.securitySchemes(v.SecuritySchemes), oc.security(v.Security), oc.servers(v.Servers), oc.tags(v.Tags)
 	channels, asyncOperations, messages := oc.channels(v.Channels), oc.asyncOperations(v.AsyncOperations), oc.messages(v.Messages)
 	extensionRefs, files, refTargets := oc.extensionRefs(doc.Root.Root), oc.files(doc), oc.refTargets(doc)
@@ -65,6 +67,7 @@ func Input(doc *spec.Document) ast.Value {
 		c.kv("callbacks", callbacks),
 		c.kv("parameters", parameters),
 		c.kv("queryParameters", queryParameters),
+		c.kv("responseUses", responseUses),
 		c.kv("schemas", ast.ArrayTerm(schemas...)),
 		c.kv("requestSchemas", ast.ArrayTerm(pick(schemas, v.Schemas, func(s *spec.Schema) bool { return s.Request })...)),
 		c.kv("responseSchemas", ast.ArrayTerm(pick(schemas, v.Schemas, func(s *spec.Schema) bool { return s.Response })...)),
@@ -438,6 +441,81 @@ func queryParameters(ops []*spec.Operation) []*spec.Parameter {
 				out = append(out, p)
 			}
 		}
+	}
+	return out
+}
+
+// responseUses are {op, response} for the responses of ops (the
+// operations under paths, webhooks and callbacks, in that order, with
+// their converted terms): once per operation for a response written in
+// place, and once for a response written as a $ref, with the first
+// operation that uses the reference (for a response or a request body).
+// It is data.specgate.lib.style.response_uses built in Go: the rules about
+// what responses declare judge a response that hundreds of operations
+// share once.
+func responseUses(ops []*spec.Operation, terms []*ast.Term) *ast.Term {
+	first := map[string]int{} // a $ref → the first operation using it
+	use := func(n *spec.Node, i int) {
+		if r, ok := refString(n); ok {
+			if _, seen := first[r]; !seen {
+				first[r] = i
+			}
+		}
+	}
+	for i, op := range ops {
+		if rs := op.Node.Get("responses"); rs != nil && rs.Kind == spec.Object {
+			for _, f := range rs.Fields {
+				use(f.Value, i)
+			}
+		}
+		use(op.Node.Get("requestBody"), i)
+	}
+	responseRef := func(i int, status string) (string, bool) {
+		return refString(ops[i].Node.Get("responses").Get(status))
+	}
+	var out []*ast.Term
+	add := func(i, j int) {
+		resp := terms[i].Value.(ast.Object).Get(responsesKey).Value.(*ast.Array).Elem(j)
+		out = append(out, ast.ObjectTerm([2]*ast.Term{opKey, terms[i]}, [2]*ast.Term{responseKey, resp}))
+	}
+	for i, op := range ops {
+		for j, r := range op.Responses {
+			if _, ok := responseRef(i, r.Status); !ok {
+				add(i, j)
+			}
+		}
+	}
+	for _, ref := range slices.Sorted(maps.Keys(first)) {
+		i := first[ref]
+		for j, r := range ops[i].Responses {
+			if got, ok := responseRef(i, r.Status); ok && got == ref {
+				add(i, j)
+			}
+		}
+	}
+	return ast.ArrayTerm(out...)
+}
+
+var (
+	opKey        = ast.StringTerm("op")
+	responseKey  = ast.StringTerm("response")
+	responsesKey = ast.StringTerm("responses")
+)
+
+// refString is the $ref of an object, when it is a string.
+func refString(n *spec.Node) (string, bool) {
+	if r := n.Get("$ref"); r != nil && r.Kind == spec.String {
+		return r.Value, true
+	}
+	return "", false
+}
+
+// termsOf are the elements of an array term.
+func termsOf(list *ast.Term) []*ast.Term {
+	arr := list.Value.(*ast.Array)
+	out := make([]*ast.Term, arr.Len())
+	for i := range out {
+		out[i] = arr.Elem(i)
 	}
 	return out
 }
