@@ -15,10 +15,13 @@ var inlineStage = ast.CompilerStageDefinition{
 	Name:       "InlineFunctions",
 	MetricName: "compile_stage_inline_functions",
 	Stage: func(c *ast.Compiler) *ast.Error {
-		if err := inlineTemplates(c); err != nil {
+		// Inlining templates changes bodies, not which functions are
+		// candidates: they are found once.
+		candidates := inlineCandidates(c.Modules)
+		if err := inlineTemplates(c, findTemplates(candidates)); err != nil {
 			return err
 		}
-		return inlineBodies(c)
+		return inlineBodies(c, findSmall(candidates))
 	},
 }
 
@@ -46,8 +49,7 @@ var inlineStage = ast.CompilerStageDefinition{
 // replaces anywhere (`with data.specgate.lib.util.violation as mock`, or a
 // package that holds it) is left alone, and so is a call with the wrong
 // number of arguments, for the type checker to report.
-func inlineTemplates(c *ast.Compiler) *ast.Error {
-	templates := findTemplates(c.Modules)
+func inlineTemplates(c *ast.Compiler, templates map[string]*template) *ast.Error {
 	if len(templates) == 0 {
 		return nil
 	}
@@ -67,16 +69,16 @@ type template struct {
 	value  *ast.Term
 }
 
-// findTemplates finds the template functions of modules, by path.
-func findTemplates(modules map[string]*ast.Module) map[string]*template {
-	return inlinable(modules, asTemplate)
+// findTemplates finds the template functions among candidates, by path.
+func findTemplates(candidates map[string]*ast.Rule) map[string]*template {
+	return inlinable(candidates, asTemplate)
 }
 
-// inlinable is, by path, what as makes of each of the inlineCandidates
-// of modules that it does not reject (nil).
-func inlinable[T any](modules map[string]*ast.Module, as func(*ast.Rule) *T) map[string]*T {
+// inlinable is, by path, what as makes of each of the candidates that it
+// does not reject (nil).
+func inlinable[T any](candidates map[string]*ast.Rule, as func(*ast.Rule) *T) map[string]*T {
 	out := map[string]*T{}
-	for path, r := range inlineCandidates(modules) {
+	for path, r := range candidates {
 		if t := as(r); t != nil {
 			out[path] = t
 		}

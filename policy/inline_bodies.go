@@ -49,10 +49,11 @@ type small struct {
 	value  *ast.Term
 }
 
-// findSmall finds the small functions of modules, by path (see
-// inlineCandidates). Templates are small too, but inlined before.
-func findSmall(modules map[string]*ast.Module) map[string]*small {
-	return inlinable(modules, asSmall)
+// findSmall finds the small functions among candidates (see
+// inlineCandidates), by path. Templates are small too, but inlined
+// before.
+func findSmall(candidates map[string]*ast.Rule) map[string]*small {
+	return inlinable(candidates, asSmall)
 }
 
 // asSmall returns the small function a rule is, else nil.
@@ -163,10 +164,9 @@ type bodyInliner struct {
 	n     int // inlined calls so far, for fresh names
 }
 
-// inlineBodies inlines the calls of small functions in every rule body
-// of the modules (comprehension and `every` bodies included).
-func inlineBodies(c *ast.Compiler) *ast.Error {
-	funcs := findSmall(c.Modules)
+// inlineBodies inlines the calls of the small functions funcs in every
+// rule body of the modules (comprehension and `every` bodies included).
+func inlineBodies(c *ast.Compiler, funcs map[string]*small) *ast.Error {
 	if len(funcs) == 0 {
 		return nil
 	}
