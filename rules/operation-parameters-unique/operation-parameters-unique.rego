@@ -132,16 +132,20 @@ violations contains util.violation(form.source, msg) if {
 # has one body parameter at most, which this settles without reading the
 # entries.
 _may_have_payloads(op) if {
-	count(_raw_entries(op.source)) + count(_raw_entries(array.slice(op.source, 0, count(op.source) - 1))) - count(object.get(op, "parameters", [])) > 1
+	count(_raw_entries(op.source)) + count(_raw_entries(_item(op))) - count(object.get(op, "parameters", [])) > 1
 }
 
+# _raw_entries are the parameters listed by the path item or operation at
+# owner, as written; _item(op) is where an operation's path item is.
 _raw_entries(owner) := object.get(input.document, array.concat(owner, ["parameters"]), [])
+
+_item(op) := array.slice(op.source, 0, count(op.source) - 1)
 
 # _payloads counts the body and formData entries of an operation's list
 # and of its path item's, overridden or not: both checks need two, and
 # nearly every operation has one at most, which this finds without
 # building the operation's effective parameters.
-_payloads(op) := _payloads_of(array.slice(op.source, 0, count(op.source) - 1)) + _payloads_of(op.source)
+_payloads(op) := _payloads_of(_item(op)) + _payloads_of(op.source)
 
 _payloads_of(owner) := count([e | some e in entries; not is_string(object.get(e, "$ref", null)); e["in"] in _payload_ins]) + count([e |
 	some e in entries
@@ -149,7 +153,7 @@ _payloads_of(owner) := count([e | some e in entries; not is_string(object.get(e,
 ]) if {
 	# Entries written in place and $refs counted apart: the location of a
 	# $ref's target is read once per reference (_ref_in, which OPA keeps).
-	entries := object.get(input.document, array.concat(owner, ["parameters"]), [])
+	entries := _raw_entries(owner)
 }
 
 _payload_ins := {"body", "formData"}
@@ -160,7 +164,7 @@ _ref_in(ref) := health.ref_target(ref)["in"]
 # the path item's that the operation does not override, then its own.
 _effective(op) := array.concat(
 	[e |
-		some e in _entries(array.slice(op.source, 0, count(op.source) - 1))
+		some e in _entries(_item(op))
 		not _overridden(e.param, own)
 	],
 	own,
@@ -169,7 +173,7 @@ _effective(op) := array.concat(
 }
 
 _entries(owner) := [{"param": p, "source": array.concat(owner, ["parameters", i])} |
-	some i, raw in object.get(input.document, array.concat(owner, ["parameters"]), [])
+	some i, raw in _raw_entries(owner)
 	p := health.deref(raw)
 	is_string(p["in"])
 ]
