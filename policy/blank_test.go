@@ -4,7 +4,6 @@ import (
 	"context"
 	"testing"
 
-	"github.com/open-policy-agent/opa/v1/ast"
 	"github.com/open-policy-agent/opa/v1/rego"
 )
 
@@ -20,11 +19,7 @@ func TestBlankMembers(t *testing.T) {
 		{`x := specgate.blank_members({}, "description")`, `[]`},
 		{`x := specgate.blank_members({"a": {"summary": "s"}}, "summary")`, `[]`},
 	} {
-		rs, err := rego.New(rego.Query(c.query)).Eval(context.Background())
-		if err != nil || len(rs) != 1 {
-			t.Fatalf("%s: %v %v", c.query, rs, err)
-		}
-		if got := ast.MustInterfaceToValue(rs[0].Bindings["x"]).String(); got != c.want {
+		if got := evalX(t, c.query); got != c.want {
 			t.Errorf("%s = %s, want %s", c.query, got, c.want)
 		}
 	}

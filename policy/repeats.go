@@ -30,10 +30,10 @@ func repeatsBuiltin(_ rego.BuiltinContext, list *ast.Term) (*ast.Term, error) {
 	if !ok {
 		return nil, fmt.Errorf("specgate.repeats: operand must be an array, got %s", ast.ValueName(list.Value))
 	}
-	var out []*ast.Term
 	if arr.Len() < 2 {
 		return ast.ArrayTerm(), nil
 	}
+	var out []*ast.Term
 	seen := ast.NewObject() // value -> its first position
 	for i := range arr.Len() {
 		e := arr.Elem(i)

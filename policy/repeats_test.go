@@ -8,7 +8,8 @@ import (
 	"github.com/open-policy-agent/opa/v1/rego"
 )
 
-// evalX evaluates a query binding x and returns x as text, or "undefined".
+// evalX evaluates a query binding x and returns x as text, or "undefined"
+// (the builtins' tests share it).
 func evalX(t *testing.T, query string) string {
 	t.Helper()
 	rs, err := rego.New(rego.Query(query)).Eval(context.Background())
