@@ -445,21 +445,30 @@ func queryParameters(ops []*spec.Operation) []*spec.Parameter {
 	return out
 }
 
-// responseUses are {op, response} for the responses of ops (the
-// operations under paths, webhooks and callbacks, in that order, with
-// their converted terms): once per operation for a response written in
-// place, and once for a response written as a $ref, with the first
+// responseUses are {op, response, name, at} for the responses of ops
+// (the operations under paths, webhooks and callbacks, in that order,
+// with their converted terms): once per operation for a response written
+// in place, and once for a response written as a $ref, with the first
 // operation that uses the reference (for a response or a request body).
 // It is data.specgate.lib.style.response_uses built in Go: the rules about
 // what responses declare judge a response that hundreds of operations
-// share once.
+// share once. name and at are style.response_name and style.response_at
+// of the pair, which messages and paths of findings take.
 func responseUses(ops []*spec.Operation, terms []*ast.Term) *ast.Term {
 	first := map[string]int{} // a $ref → the first operation using it
+	users := map[string]int{} // a $ref → how many operations use it
+	last := map[string]int{}  // a $ref → the last operation counted
 	use := func(n *spec.Node, i int) {
-		if r, ok := refString(n); ok {
-			if _, seen := first[r]; !seen {
-				first[r] = i
-			}
+		r, ok := refString(n)
+		if !ok {
+			return
+		}
+		if _, seen := first[r]; !seen {
+			first[r], last[r] = i, -1
+		}
+		if last[r] != i {
+			users[r]++
+			last[r] = i
 		}
 	}
 	for i, op := range ops {
@@ -474,14 +483,23 @@ func responseUses(ops []*spec.Operation, terms []*ast.Term) *ast.Term {
 		return refString(ops[i].Node.Get("responses").Get(status))
 	}
 	var out []*ast.Term
-	add := func(i, j int) {
+	add := func(i, j int, ref string) {
 		resp := terms[i].Value.(ast.Object).Get(responsesKey).Value.(*ast.Array).Elem(j)
-		out = append(out, ast.ObjectTerm([2]*ast.Term{opKey, terms[i]}, [2]*ast.Term{responseKey, resp}))
+		name := operationName(ops[i]) + " response " + ops[i].Responses[j].Status
+		at := resp.Value.(ast.Object).Get(sourceKey)
+		if ref != "" {
+			name = "response " + ref + " (used by " + sharedBy(operationName(ops[first[ref]]), users[ref]) + ")"
+			if path, ok := localRefPath(ref); ok {
+				at = path
+			}
+		}
+		out = append(out, ast.ObjectTerm([2]*ast.Term{opKey, terms[i]}, [2]*ast.Term{responseKey, resp},
+			[2]*ast.Term{nameKey, ast.StringTerm(name)}, [2]*ast.Term{atKey, at}))
 	}
 	for i, op := range ops {
 		for j, r := range op.Responses {
 			if _, ok := responseRef(i, r.Status); !ok {
-				add(i, j)
+				add(i, j, "")
 			}
 		}
 	}
@@ -489,15 +507,52 @@ func responseUses(ops []*spec.Operation, terms []*ast.Term) *ast.Term {
 		i := first[ref]
 		for j, r := range ops[i].Responses {
 			if got, ok := responseRef(i, r.Status); ok && got == ref {
-				add(i, j)
+				add(i, j, ref)
 			}
 		}
 	}
 	return ast.ArrayTerm(out...)
 }
 
+// sharedBy names the n operations that use a reference by the first of
+// them (style.shared_by).
+func sharedBy(first string, n int) string {
+	switch n {
+	case 1:
+		return first
+	case 2:
+		return first + " and 1 other operation"
+	}
+	return first + " and " + strconv.Itoa(n-1) + " other operations"
+}
+
+// operationName is specgate.operation_name of an operation's view.
+func operationName(op *spec.Operation) string {
+	return nameOperation(op.Method, op.Path, op.Webhook, op.Callback)
+}
+
+// localRefPath is the path a local $ref names (util.ref_path): "#/a/x~1y"
+// is ["a", "x/y"]; false for a reference to another file.
+func localRefPath(ref string) (*ast.Term, bool) {
+	if !strings.HasPrefix(ref, "#/") {
+		return nil, false
+	}
+	segs := strings.Split(ref, "/")[1:]
+	terms := make([]*ast.Term, len(segs))
+	for i, seg := range segs {
+		if strings.Contains(seg, "~") {
+			seg = strings.ReplaceAll(strings.ReplaceAll(seg, "~1", "/"), "~0", "~")
+		}
+		terms[i] = ast.StringTerm(seg)
+	}
+	return ast.ArrayTerm(terms...), true
+}
+
 var (
 	opKey        = ast.StringTerm("op")
+	nameKey      = ast.StringTerm("name")
+	sourceKey    = ast.StringTerm("source")
+	atKey        = ast.StringTerm("at")
 	responseKey  = ast.StringTerm("response")
 	responsesKey = ast.StringTerm("responses")
 )
@@ -549,11 +604,8 @@ func (c *converter) received(doc *spec.Document, v *spec.Views, schemas []*ast.T
 			for _, p := range ps {
 				if !seen[p] {
 					seen[p] = true
-					fields := []([2]*ast.Term){c.kv("node", c.node(p.Node)), c.kv("source", c.path(p.Source)), c.kv("name", c.str(""))}
-					if l, ok := labels.label("", p.Source); ok {
-						fields = append(fields, c.kv("label", ast.StringTerm(l)))
-					}
-					add(c.obj(fields...), p.Node)
+					add(c.obj(c.kv("node", c.node(p.Node)), c.kv("source", c.path(p.Source)), c.kv("name", c.str("")),
+						c.kv("label", ast.StringTerm(labels.label("", p.Source)))), p.Node)
 				}
 			}
 		}
@@ -649,9 +701,7 @@ func (c *converter) schemas(ss []*spec.Schema, labels *labeler) (items []*ast.Te
 		fields := []([2]*ast.Term){c.kv("name", c.str(s.Name)), c.kv("node", c.node(s.Node)), c.kv("source", c.path(s.Source)),
 			c.kv("request", boolTerm(s.Request)), c.kv("response", boolTerm(s.Response))}
 		if isReceived(s) {
-			if l, ok := labels.label(s.Name, s.Source); ok {
-				fields = append(fields, c.kv("label", ast.StringTerm(l)))
-			}
+			fields = append(fields, c.kv("label", ast.StringTerm(labels.label(s.Name, s.Source))))
 		}
 		items[i] = c.obj(fields...)
 		if s.Node == nil || s.Node.Kind != spec.Object {

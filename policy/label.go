@@ -13,11 +13,13 @@ import (
 // items of input.received. The rules format thousands of them on a large
 // API, and in Rego the name was a good part of each finding's cost.
 //
-// It is data.specgate.lib.security._label(v) written in Go, branch for
-// branch, and must stay so (TestLabelsSpellAsRego). Where a branch meets
-// a value it does not expect (a number where a key should be), label
-// gives up and the item carries no label: security.label then computes
-// it in Rego, so a message never depends on which side named it.
+// It is data.specgate.lib.security.schema_label(v) written in Go, branch
+// for branch, and must stay so (TestLabelsSpellAsRego). Every item of
+// input.received carries its label, which the rules read as it is
+// (security.label). Where a branch meets a number where a key should be,
+// which no view of a spec yields (the views walk objects' fields there),
+// label writes the number's digits, as a key would be written; the Rego
+// would quote it as a character, or skip the branch.
 type labeler struct {
 	swagger bool
 	// params are the parameters by where their schema is written, and
@@ -56,47 +58,49 @@ func (p labelPath) str(i int) (string, bool) {
 	return s, ok
 }
 
+// text is segment i as a key is written: a number by its digits; ""
+// out of range.
+func (p labelPath) text(i int) string {
+	if s, ok := p.str(i); ok || i < 0 || i >= len(p) {
+		return s
+	}
+	return fmt.Sprint(p[i])
+}
+
 func (p labelPath) is(i int, want string) bool {
 	s, ok := p.str(i)
 	return ok && s == want
 }
 
-// label names the value with a component name (or "") at source; false
-// when Rego must.
-func (l *labeler) label(name string, source spec.Path) (string, bool) {
+// label names the value with a component name (or "") at source.
+func (l *labeler) label(name string, source spec.Path) string {
 	if name != "" {
-		return fmt.Sprintf("schema %q", name), true
+		return fmt.Sprintf("schema %q", name)
 	}
 	p, n := labelPath(source), len(source)
-	root, hasRoot, sure := l.root(p)
-	if !sure {
-		return "", false
-	}
+	root, hasRoot := l.root(p)
 	if p.is(n-2, "properties") {
-		last, ok := p.str(n - 1)
-		if !ok {
-			return "", false
-		}
+		last := p.text(n - 1)
 		if hasRoot {
-			return fmt.Sprintf("property %q in %s", last, root), true
+			return fmt.Sprintf("property %q in %s", last, root)
 		}
-		return fmt.Sprintf("property %q", last), true
+		return fmt.Sprintf("property %q", last)
 	}
 	if param := l.param(source); param != nil {
-		return paramLabel(param), true
+		return paramLabel(param)
 	}
 	if p.is(n-1, "items") {
 		if param := l.param(source[:n-1]); param != nil {
-			return "items of " + paramLabel(param), true
+			return "items of " + paramLabel(param)
 		}
 	}
 	if p.is(n-1, "schema") && hasRoot {
-		return root, true
+		return root
 	}
 	if hasRoot {
-		return tailLabel(p) + " in " + root, true
+		return tailLabel(p) + " in " + root
 	}
-	return tailLabel(p), true
+	return tailLabel(p)
 }
 
 func (l *labeler) param(source spec.Path) *spec.Parameter {
@@ -120,42 +124,33 @@ func tailLabel(p labelPath) string {
 }
 
 // root names the top-level object a schema is written in: a named schema,
-// a request body, a response or a parameter. found is false for none;
-// sure is false when a branch that applies would format a segment that is
-// not a string, which only Rego can spell as it does.
-func (l *labeler) root(p labelPath) (name string, found, sure bool) {
-	// text is segment i of a branch that applies.
-	sure = true
-	text := func(i int) string {
-		s, ok := p.str(i)
-		sure = sure && ok
-		return s
-	}
+// a request body, a response or a parameter; false for none.
+func (l *labeler) root(p labelPath) (string, bool) {
 	switch {
 	case p.is(1, "schemas") && p.is(0, "components") && len(p) > 2:
-		return fmt.Sprintf("schema %q", text(2)), true, sure
+		return fmt.Sprintf("schema %q", p.text(2)), true
 	case p.is(0, "definitions") && len(p) > 1:
-		return fmt.Sprintf("schema %q", text(1)), true, sure
+		return fmt.Sprintf("schema %q", p.text(1)), true
 	case p.is(3, "requestBody") && p.is(0, "paths"),
 		p.is(5, "schema") && p.is(3, "parameters") && p.is(0, "paths") && l.swagger:
-		return fmt.Sprintf("the request body of %s %s", strings.ToUpper(text(2)), text(1)), true, sure
+		return fmt.Sprintf("the request body of %s %s", strings.ToUpper(p.text(2)), p.text(1)), true
 	case p.is(3, "responses") && p.is(0, "paths") && len(p) > 4:
-		return fmt.Sprintf("response %s of %s %s", text(4), strings.ToUpper(text(2)), text(1)), true, sure
+		return fmt.Sprintf("response %s of %s %s", p.text(4), strings.ToUpper(p.text(2)), p.text(1)), true
 	}
 	for _, c := range []struct{ at, upTo int }{{3, 6}, {2, 5}, {1, 4}} {
 		if p.is(c.at, "parameters") {
 			if param := l.param(spec.Path(p[:min(c.upTo, len(p))])); param != nil {
-				return paramLabel(param), true, true
+				return paramLabel(param), true
 			}
 		}
 	}
 	switch {
 	case p.is(1, "requestBodies") && p.is(0, "components") && len(p) > 2:
-		return fmt.Sprintf("the request body %q", text(2)), true, sure
+		return fmt.Sprintf("the request body %q", p.text(2)), true
 	case p.is(1, "responses") && p.is(0, "components") && len(p) > 2:
-		return fmt.Sprintf("response %q", text(2)), true, sure
+		return fmt.Sprintf("response %q", p.text(2)), true
 	case p.is(0, "responses") && len(p) > 1:
-		return fmt.Sprintf("response %q", text(1)), true, sure
+		return fmt.Sprintf("response %q", p.text(1)), true
 	}
-	return "", false, true
+	return "", false
 }

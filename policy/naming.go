@@ -23,7 +23,12 @@ import (
 //	    "Accounts"/"accounts"); an acronym stays one word when a
 //	    capitalized word follows it ("HTTPServer" is "HTTP", "Server");
 //	specgate.respell(s, style) -> string
-//	    the words of s in style "camel", "pascal", "snake" or "kebab".
+//	    the words of s in style "camel", "pascal", "snake" or "kebab";
+//	specgate.operation_name(op) -> string
+//	    an HTTP operation of input.operations (input.webhooks,
+//	    input.callbacks) named for messages: "GET /pets/{id}", "POST
+//	    webhook newPet", "POST {$request.body#/url} (callback onEvent)";
+//	    undefined when its method or path is not a string.
 func init() {
 	rego.RegisterBuiltin1(&rego.Function{
 		Name: "specgate.words",
@@ -33,6 +38,10 @@ func init() {
 		Name: "specgate.respell",
 		Decl: types.NewFunction(types.Args(types.S, types.S), types.S),
 	}, respellBuiltin)
+	rego.RegisterBuiltin1(&rego.Function{
+		Name: "specgate.operation_name",
+		Decl: types.NewFunction(types.Args(types.A), types.S),
+	}, operationNameBuiltin)
 }
 
 var (
@@ -107,3 +116,54 @@ func respellBuiltin(_ rego.BuiltinContext, s, style *ast.Term) (*ast.Term, error
 	}
 	return ast.StringTerm(out), nil
 }
+
+// operationNameBuiltin names an operation as data.specgate.lib.naming's
+// operation did in Rego, an else-chain of tests and sprintf that a large
+// API's messages called thousands of times: by its webhook when it has a
+// non-empty one, else its path and its callback when it has a non-empty
+// one, else its path.
+func operationNameBuiltin(_ rego.BuiltinContext, op *ast.Term) (*ast.Term, error) {
+	obj, ok := op.Value.(ast.Object)
+	if !ok {
+		return nil, nil
+	}
+	field := func(key *ast.Term) (string, bool) {
+		if t := obj.Get(key); t != nil {
+			if s, ok := t.Value.(ast.String); ok {
+				return string(s), true
+			}
+		}
+		return "", false
+	}
+	method, ok := field(methodKey)
+	if !ok {
+		return nil, nil
+	}
+	webhook, _ := field(webhookKey)
+	path, ok := field(pathKeyTerm)
+	if !ok && webhook == "" {
+		return nil, nil
+	}
+	callback, _ := field(callbackKey)
+	return ast.StringTerm(nameOperation(method, path, webhook, callback)), nil
+}
+
+// nameOperation names an operation by its method and its webhook, else
+// its path and callback (specgate.operation_name).
+func nameOperation(method, path, webhook, callback string) string {
+	method = strings.ToUpper(method)
+	switch {
+	case webhook != "":
+		return method + " webhook " + webhook
+	case callback != "":
+		return method + " " + path + " (callback " + callback + ")"
+	}
+	return method + " " + path
+}
+
+var (
+	methodKey   = ast.StringTerm("method")
+	webhookKey  = ast.StringTerm("webhook")
+	pathKeyTerm = ast.StringTerm("path")
+	callbackKey = ast.StringTerm("callback")
+)

@@ -70,3 +70,20 @@ func TestNamingBuiltinsSpellAsRego(t *testing.T) {
 		t.Error("an unknown style was accepted")
 	}
 }
+
+func TestOperationName(t *testing.T) {
+	for query, want := range map[string]string{
+		`x := specgate.operation_name({"method": "get", "path": "/pets/{id}", "webhook": "", "callback": ""})`:              `"GET /pets/{id}"`,
+		`x := specgate.operation_name({"method": "post", "path": "newPet", "webhook": "newPet", "callback": ""})`:           `"POST webhook newPet"`,
+		`x := specgate.operation_name({"method": "post", "webhook": "newPet"})`:                                             `"POST webhook newPet"`,
+		`x := specgate.operation_name({"method": "post", "path": "{$request.body#/url}", "webhook": "", "callback": "on"})`: `"POST {$request.body#/url} (callback on)"`,
+		`x := specgate.operation_name({"method": "delete", "path": "/a"})`:                                                  `"DELETE /a"`,
+		`x := specgate.operation_name({"path": "/a"})`:                                                                      `undefined`,
+		`x := specgate.operation_name({"method": "get", "path": 1})`:                                                        `undefined`,
+		`x := specgate.operation_name("GET /a")`:                                                                            `undefined`,
+	} {
+		if got := evalX(t, query); got != want {
+			t.Errorf("%s = %s, want %s", query, got, want)
+		}
+	}
+}

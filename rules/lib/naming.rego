@@ -47,8 +47,6 @@ path_templates(path) := [m[1] | some m in regex.find_all_string_submatch_n(`\{([
 
 # operation names an HTTP operation for messages: "GET /pets/{id}",
 # "POST webhook newPet", "POST {$request.body#/url} (callback onEvent)".
-operation(op) := sprintf("%s webhook %s", [upper(op.method), op.webhook]) if {
-	op.webhook != ""
-} else := sprintf("%s %s (callback %s)", [upper(op.method), op.path, op.callback]) if {
-	op.callback != ""
-} else := sprintf("%s %s", [upper(op.method), op.path])
+# Spelled in Go (policy/naming.go): messages name operations thousands of
+# times on a large API.
+operation(op) := specgate.operation_name(op)

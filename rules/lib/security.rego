@@ -36,18 +36,18 @@ received := input.received
 # its types), so that a rule about strings visits strings only.
 received_of := input.receivedOfType
 
-# label names a schema ({node, source, name}, as in `received` or
-# input.schemas) for a message: `schema "Pet"`,
+# label(v) names an item of `received` for a message: `schema "Pet"`,
 # `query parameter "limit"`, `property "name" in schema "Pet"`,
 # `items of query parameter "tags"`, `the request body of POST /pets`,
-# `a schema in schema "Pet"` (a composition branch, say). The items of
-# input.received carry it as `label`, built in Go (policy/label.go) from
-# the chain of _label below, which names anything else.
-label(v) := v.label if is_string(v.label)
+# `a schema in schema "Pet"` (a composition branch, say). Each item
+# carries it, built in Go (policy/label.go) as schema_label spells it:
+# thousands of messages name one on a large API, and a call of the chain
+# below cost more than the rest of each.
+label(v) := v.label
 
-else := _label(v)
-
-_label(v) := sprintf("schema %q", [v.name]) if {
+# schema_label names any schema ({node, source, name}, as in input.schemas)
+# as label does the items of `received`.
+schema_label(v) := sprintf("schema %q", [v.name]) if {
 	v.name != ""
 } else := concat(" in ", [sprintf("property %q", [last]), root]) if {
 	n := count(v.source)

@@ -7,7 +7,7 @@ v(source) := {"name": "", "node": {}, "source": source}
 param := {"name": "tags", "in": "query", "schemaSource": ["paths", "/a", "get", "parameters", 0, "schema"]}
 
 label(x) := l if {
-	l := security.label(x) with input as {"format": "openapi", "parameters": [param], "operations": []}
+	l := security.schema_label(x) with input as {"format": "openapi", "parameters": [param], "operations": []}
 }
 
 test_labels if {
@@ -30,9 +30,9 @@ test_labels if {
 test_swagger_body_and_form_data if {
 	form := {"name": "file", "in": "formData", "node": {"type": "string"}, "source": ["paths", "/a", "post", "parameters", 1]}
 	doc := {"format": "swagger", "parameters": [], "operations": [{"parameters": [], "requestBody": {"formData": [form]}}]}
-	l1 := security.label(v(["paths", "/a", "post", "parameters", 0, "schema"])) with input as doc
+	l1 := security.schema_label(v(["paths", "/a", "post", "parameters", 0, "schema"])) with input as doc
 	l1 == "the request body of POST /a"
-	l2 := security.label(v(["paths", "/a", "post", "parameters", 1])) with input as doc
+	l2 := security.schema_label(v(["paths", "/a", "post", "parameters", 1])) with input as doc
 	l2 == `formData parameter "file"`
 }
 
@@ -62,13 +62,14 @@ test_loopback_and_plain_http if {
 # received_input completes a test input with what policy.Input builds in
 # Go for `received` and `received_of`: the request schemas but readOnly
 # ones and, in Swagger 2.0, the non-body parameters of operations, each
-# once, indexed by type name. The tests of the rules that read them build
-# their input with it.
+# once and labelled, indexed by type name. The tests of the rules that
+# read them build their input with it.
 received_input(doc) := object.union(doc, {"received": r, "receivedOfType": by_type}) if {
-	r := array.concat(
+	unlabelled := array.concat(
 		[s | some s in object.get(doc, "requestSchemas", []); not s.node.readOnly],
 		[{"node": p.node, "source": p.source, "name": ""} | some p in _test_params(doc)],
 	)
+	r := [object.union(v, {"label": l}) | some v in unlabelled; l := security.schema_label(v) with input as doc]
 	by_type := {t: [v | some v in r; t in _test_types(v.node)] | some v in r; some t in _test_types(v.node)}
 }
 

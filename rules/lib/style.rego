@@ -98,28 +98,41 @@ request_body_name(op) := sprintf("request body %s (used by %s)", [r, shared_by(r
 } else := sprintf("the request body of %s", [naming.operation(op)])
 
 # response_uses are the responses of the operations under paths, webhooks
-# and callbacks as {"op", "response"}: once per operation for a response
-# written in place, once for a shared response (with its first user, the
-# operation its messages name first). Rules whose finding does not depend
-# on the operation iterate these rather than every operation's responses,
-# so that a response shared by hundreds of operations is judged once.
-# The input holds them, built in Go (input.responseUses); an input made
-# by hand (a test's) has them computed here.
+# and callbacks as {"op", "response", "name", "at"}: once per operation
+# for a response written in place, once for a shared response (with its
+# first user, the operation its messages name first), with the
+# response_name and response_at of the pair. Rules whose finding does not
+# depend on the operation iterate these rather than every operation's
+# responses, so that a response shared by hundreds of operations is judged
+# once. The input holds them, built in Go (input.responseUses); an input
+# made by hand (a test's) has them computed here.
 response_uses := input.responseUses if is_array(input.responseUses)
 
 else := array.concat(
-	[{"op": op, "response": resp} |
+	[_use(op, resp) |
 		some op in operations
 		some resp in op.responses
 		not response_ref(op, resp)
 	],
-	[{"op": op, "response": resp} |
+	[_use(op, resp) |
 		some r, users in _users
 		op := operations[min(users)]
 		some resp in op.responses
 		response_ref(op, resp) == r
 	],
 )
+
+# _use is a response use, its name and place null where a hand-made
+# response lacks what they are made of (a test's, without a source).
+_use(op, resp) := {"op": op, "response": resp, "name": _use_name(op, resp), "at": _use_at(op, resp)}
+
+_use_name(op, resp) := name if name := response_name(op, resp)
+
+else := null
+
+_use_at(op, resp) := path if path := response_at(op, resp)
+
+else := null
 
 # is_token(name) holds for a valid HTTP field name: a token of RFC 9110
 # (letters, digits and !#$%&'*+-.^_`|~).

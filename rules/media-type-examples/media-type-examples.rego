@@ -66,8 +66,8 @@ violations contains util.violation(path, msg) if {
 	not _media_example(mt.node)
 	op.method != "head"
 	not resp.status in _bodiless
-	path := array.concat(style.response_at(op, resp), ["content", mt.mediaType])
-	msg := sprintf("%s has no example for %s", [style.response_name(op, resp), mt.mediaType])
+	path := array.concat(use.at, ["content", mt.mediaType])
+	msg := sprintf("%s has no example for %s", [use.name, mt.mediaType])
 }
 
 # Swagger 2.0: one finding per body parameter or response schema.
@@ -80,7 +80,7 @@ violations contains util.violation(array.concat(mt.source, ["schema"]), msg) if 
 	msg := sprintf("%s has no example", [style.request_body_name(op)])
 }
 
-violations contains util.violation(array.concat(style.response_at(op, resp), ["schema"]), msg) if {
+violations contains util.violation(array.concat(use.at, ["schema"]), msg) if {
 	util.is_oas2
 	some use in style.response_uses
 	op := use.op
@@ -89,7 +89,7 @@ violations contains util.violation(array.concat(style.response_at(op, resp), ["s
 	op.method != "head"
 	not resp.status in _bodiless
 	not _swagger_example(resp)
-	msg := sprintf("%s has no example", [style.response_name(op, resp)])
+	msg := sprintf("%s has no example", [use.name])
 }
 
 # The bodies of 204 and 304 responses (and of HEAD responses) are empty.

@@ -59,7 +59,7 @@ violations contains util.violation(s.source, msg) if {
 }
 
 # _owner names the schema that holds the property.
-_owner(source) := security.label({"name": name, "node": {}, "source": owner}) if {
+_owner(source) := security.schema_label({"name": name, "node": {}, "source": owner}) if {
 	owner := array.slice(source, 0, count(source) - 2)
 	name := _component_name(owner)
 }
