@@ -18,3 +18,20 @@ func TestResponseUsesSpellAsRego(t *testing.T) {
 		t.Errorf("only %d specs compared", alike)
 	}
 }
+
+// TestPathSegmentsSpellAsRego: the segments and shape of each path item
+// and input.pathSegments, built in Go, are what
+// data.specgate.lib.naming.path_items and segment_users compute when the
+// input lacks them, on every rule fixture and corpus spec (the largest
+// aside).
+func TestPathSegmentsSpellAsRego(t *testing.T) {
+	alike, _ := eachSpecAsRego(t, `[["pathItems", [g], r] |
+		g := [[[i.segments, i.shape] | some i in input.pathItems], input.pathSegments]
+		items := data.specgate.lib.naming.path_items with input.pathSegments as null
+		users := data.specgate.lib.naming.segment_users with input.pathSegments as null
+		r := [[[i.segments, i.shape] | some i in items], users]
+	]`, 5<<20)
+	if alike < 100 {
+		t.Errorf("only %d specs compared", alike)
+	}
+}

@@ -42,6 +42,25 @@ capitalize(w) := concat("", [upper(substring(w, 0, 1)), lower(substring(w, 1, -1
 # query string or fragment written into it.
 path_segments(path) := [s | some s in split(regex.replace(path, `[?#].*$`, ""), "/"); s != ""]
 
+# path_items are input.pathItems, each with the path_segments of its path
+# as `segments` and its `shape`: the segments with every template written
+# as "{}" (two paths of the same shape differ only in the names of their
+# templates). segment_users indexes them by segment: {segment: [i]}, the
+# positions of the items whose path has it (each once, in order). The
+# rules about segments judge each spelling once, then report it on the
+# paths that have it. Both are built in Go (input.pathSegments); an input
+# made by hand (a test's) has them computed here.
+path_items := input.pathItems if is_object(input.pathSegments)
+
+else := [object.union(item, {"segments": segs, "shape": [regex.replace(s, `\{[^{}]*\}`, "{}") | some s in segs]}) |
+	some item in input.pathItems
+	segs := path_segments(item.path)
+]
+
+segment_users := input.pathSegments if is_object(input.pathSegments)
+
+else := specgate.group({[seg, i] | some i, item in path_items; some seg in item.segments})
+
 # path_templates are the names of the {templates} of a path, in order.
 path_templates(path) := [m[1] | some m in regex.find_all_string_submatch_n(`\{([^{}]*)\}`, path, -1)]
 

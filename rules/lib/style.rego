@@ -235,13 +235,8 @@ dominant(counts) := c if {
 	}
 }
 
-# Path templates. shape(path) is the list of segments of a path with each
-# whole-segment template written as "{}" and the templates inside other
-# segments as "{}" too: two paths with the same shape differ only in the
-# names of their templates.
-shape(path) := [regex.replace(s, `\{[^{}]*\}`, "{}") | some s in naming.path_segments(path)]
-
-# is_template(segment) holds for a segment that is one whole template.
+# Path templates (naming.path_items gives each path's segments and
+# shape). is_template(segment) holds for a segment that is one whole template.
 is_template(segment) if regex.match(`^\{[^{}]*\}$`, segment)
 
 # servers are the servers of the document, of path items and of

@@ -64,27 +64,9 @@ violations contains util.violation(_entries[later].source, msg) if {
 
 # _entries are the paths with their segments as written (raw) and with
 # templates reduced to "{}" (shape), in source order.
-_entries := [{"path": item.path, "source": item.source, "methods": {m | some m in item.methods}, "raw": raw, "shape": [_norm(s) | some s in raw]} |
-	some item in input.pathItems
-	raw := _segments(item.path)
+_entries := [{"path": item.path, "source": item.source, "methods": {m | some m in item.methods}, "raw": item.segments, "shape": item.shape} |
+	some item in naming.path_items
 ]
-
-_segments(path) := naming.path_segments(path) if contains(path, "?")
-
-else := naming.path_segments(path) if contains(path, "#")
-
-else := [s | some s in split(path, "/"); s != ""]
-
-# _norm reduces templates to "{}" (string tests first: this runs for
-# every segment of every path).
-_norm(s) := s if not contains(s, "{")
-
-else := "{}" if {
-	startswith(s, "{")
-	indexof(s, "}") == count(s) - 1
-}
-
-else := regex.replace(s, `\{[^{}]*\}`, "{}")
 
 # _key(shape, k) identifies a segment count and the first k segments.
 _key(shape, k) := [count(shape), array.slice(shape, 0, k)]
@@ -261,7 +243,7 @@ _example(e1, e2) := concat("", [concat("", ["/", _pick(e1.raw[j], e2.raw[j])]) |
 
 # _pick is the segment of the example request: text (or a segment that
 # mixes text and templates) over a whole template.
-_pick(x, y) := y if _norm(x) == "{}"
+_pick(x, y) := y if regex.replace(x, `\{[^{}]*\}`, "{}") == "{}"
 
 else := x
 

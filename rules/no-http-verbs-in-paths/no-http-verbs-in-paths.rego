@@ -41,11 +41,15 @@ import data.specgate.lib.util
 
 _methods := {"get", "post", "put", "patch", "delete"}
 
+# Each spelling of a segment is judged once, then reported on every path
+# that has it.
 violations contains util.violation(item.source, msg) if {
-	some item in input.pathItems
-	regex.match(`(?i)get|post|put|patch|delete`, item.path) # most paths name no method at all
-	some seg in naming.path_segments(item.path)
+	some seg, users in naming.segment_users
+	regex.match(`(?i)get|post|put|patch|delete`, seg) # most segments name no method at all
 	some word in naming.words(regex.replace(seg, `\{[^{}]*\}`, " "))
-	lower(word) in _methods
-	msg := sprintf("path %s names the HTTP method %q in its segment %q; let the operation's method say what it does", [item.path, lower(word), seg])
+	method := lower(word)
+	method in _methods
+	some i in users
+	item := naming.path_items[i]
+	msg := sprintf("path %s names the HTTP method %q in its segment %q; let the operation's method say what it does", [item.path, method, seg])
 }

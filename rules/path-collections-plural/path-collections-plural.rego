@@ -42,18 +42,22 @@ import data.specgate.lib.naming
 import data.specgate.lib.style
 import data.specgate.lib.util
 
+# Each spelling of a segment is judged once; a word that is not plural is
+# then looked for, followed by a template, in the paths that have it.
 violations contains util.violation(item.source, msg) if {
-	some item in input.pathItems
-	segs := naming.path_segments(item.path)
-	some i, seg in segs
-	i + 1 < count(segs)
-	style.is_template(segs[i + 1])
+	some seg, users in naming.segment_users
 	regex.match(`^[A-Za-z][A-Za-z0-9_-]*$`, seg)
 	not regex.match(`^[vV][0-9]`, seg)
 	word := lower(_last_word(seg))
-	_identifies(trim(segs[i + 1], "{}"), seg, word)
 	not _plural(word)
-	msg := sprintf("path segment %q of %s names the collection that %s belongs to, but is not plural", [seg, item.path, segs[i + 1]])
+	some u in users
+	item := naming.path_items[u]
+	some i, s in item.segments
+	s == seg
+	next := item.segments[i + 1]
+	style.is_template(next)
+	_identifies(trim(next, "{}"), seg, word)
+	msg := sprintf("path segment %q of %s names the collection that %s belongs to, but is not plural", [seg, item.path, next])
 }
 
 _last_word(seg) := ws[count(ws) - 1] if {

@@ -44,13 +44,22 @@ package specgate.rules["paths-kebab-case"]
 import data.specgate.lib.naming
 import data.specgate.lib.util
 
+# Each spelling of a segment is judged once, then reported on every path
+# that has it.
 violations contains util.violation(item.source, msg) if {
-	some item in input.pathItems
-	some seg in naming.path_segments(item.path)
+	some seg, users in naming.segment_users
 	not regex.match(`[\s%]`, seg)
-	some word in _words(seg)
-	not naming.is_kebab(word)
-	msg := sprintf("path segment %q of %s is not kebab-case%s", [seg, item.path, _hint(seg)])
+	not _kebab(seg)
+	hint := _hint(seg)
+	some i in users
+	item := naming.path_items[i]
+	msg := sprintf("path segment %q of %s is not kebab-case%s", [seg, item.path, hint])
+}
+
+_kebab(seg) if {
+	every word in _words(seg) {
+		naming.is_kebab(word)
+	}
 }
 
 # _words are the parts of a segment that must be kebab-case: its text

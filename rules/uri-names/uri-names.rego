@@ -53,57 +53,69 @@ import data.specgate.lib.util
 _extensions := `(?i)(\.(json|xml|yaml|yml|csv|tsv|txt|html|htm|php|asp|aspx|jsp|cgi|pl|py|rb|do|action)|[^.]\.\{[^{}]*\})$`
 
 violations contains util.violation(item.source, sprintf("path %s ends with a slash; remove the trailing \"/\"", [item.path])) if {
-	some item in input.pathItems
+	some item in _suspect
 	path := _without_query(item.path)
 	path != "/"
 	endswith(path, "/")
 }
 
 violations contains util.violation(item.source, sprintf("path %s has an empty segment (\"//\")", [item.path])) if {
-	some item in input.pathItems
+	some item in _suspect
 	contains(_without_query(item.path), "//")
 }
 
 violations contains util.violation(item.source, msg) if {
-	some item in input.pathItems
+	some item in _suspect
 	contains(_text(item.path), "?")
 	some q in regex.find_n(`\?.*$`, item.path, 1)
 	msg := sprintf("path %s contains a query string (%q); declare query parameters instead", [item.path, q])
 }
 
 violations contains util.violation(item.source, msg) if {
-	some item in input.pathItems
+	some item in _suspect
 	not contains(_text(item.path), "?")
 	contains(_text(item.path), "#")
 	some f in regex.find_n(`#.*$`, item.path, 1)
 	msg := sprintf("path %s contains a fragment (%q); a fragment is never sent to the server", [item.path, f])
 }
 
+# _suspect are the path items the rules above may report, found in one
+# pass: a path that ends with a slash (before any query or fragment) ends
+# with one or has one before a "?" or "#", an empty segment is "//", and
+# a query or fragment needs its "?" or "#".
+_suspect := [item | some item in naming.path_items; regex.match(`//|/$|[?#]`, item.path)]
+
+# The rules about segments judge each spelling once, then report it on
+# every path that has it.
 violations contains util.violation(item.source, msg) if {
-	some item in input.pathItems
-	regex.match(`\s`, item.path) # a quick test of the whole path first
-	some seg in naming.path_segments(item.path)
+	some seg, users in naming.segment_users
+	regex.match(`\s`, seg) # a quick test first
 	regex.match(`\s`, _text(seg))
+	some i in users
+	item := naming.path_items[i]
 	msg := sprintf("path segment %q of %s contains whitespace", [seg, item.path])
 }
 
 violations contains util.violation(item.source, msg) if {
-	some item in input.pathItems
-	contains(item.path, "%")
-	some seg in naming.path_segments(item.path)
+	some seg, users in naming.segment_users
+	contains(seg, "%")
 	encoded := regex.find_n(`%[0-9A-Fa-f]{2}`, _text(seg), -1)
 	count(encoded) > 0
+	some i in users
+	item := naming.path_items[i]
 	msg := sprintf("path segment %q of %s contains percent-encoded characters (%s); write the characters themselves", [seg, item.path, concat(", ", encoded)])
 }
 
 violations contains util.violation(item.source, msg) if {
-	some item in input.pathItems
-	segs := naming.path_segments(item.path)
-	some i, seg in segs
+	some seg, users in naming.segment_users
 	contains(seg, ".")
-	not _well_known(segs, i)
 	some match in regex.find_n(_extensions, seg, 1)
 	ext := regex.replace(match, `^[^.]`, "")
+	some u in users
+	item := naming.path_items[u]
+	some i, s in item.segments
+	s == seg
+	not _well_known(item.segments, i)
 	msg := sprintf("path segment %q of %s has a file extension (%q); let clients choose the format with the Accept header", [seg, item.path, ext])
 }
 
