@@ -295,8 +295,10 @@ _ranked := [i | some [_, _, i] in sort([[upper(op.method), op.path, i] | some i,
 
 _ranks := {i: rank | some rank, i in _ranked}
 
-# responses_summary does the same for response sites.
+# responses_summary does the same for response sites, naming the one
+# whose path sorts first (a shared response under components before those
+# of operations, then by path and method): one site is labelled, not the
+# thousands an API-wide finding may count.
 responses_summary(lacking, checked, what) := sprintf("%d of %d %s, such as %s", [
-	count(lacking), count(checked), what,
-	min({site_label(site) | some site in lacking}),
+	count(lacking), count(checked), what, site_label(min(lacking)),
 ])

@@ -88,3 +88,14 @@ _test_types(node) := [node.type] if is_string(node.type)
 else := node.type if is_array(node.type)
 
 else := []
+
+test_responses_summary_names_the_first_site if {
+	lacking := {
+		["paths", "/b", "get", "responses", "200"],
+		["paths", "/a", "post", "responses", "201"],
+		["paths", "/a", "get", "responses", "200"],
+	}
+	security.responses_summary(lacking, lacking, "success responses") == "3 of 3 success responses, such as response 200 of GET /a"
+	shared := lacking | {["components", "responses", "Created"]}
+	security.responses_summary(shared, shared, "success responses") == `4 of 4 success responses, such as response "Created"`
+}
