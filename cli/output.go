@@ -180,9 +180,10 @@ func lintInputs(ctx context.Context, l *linter.Linter, loader *spec.Loader, pre 
 func lintInput(ctx context.Context, l *linter.Linter, loader *spec.Loader, pre *preloaded, name string, operations bool) (linter.Result, []reports.Operation) {
 	doc, input, ok, err := pre.take(name)
 	if ok {
-		// The hold of the spec's loading ends: a large heap is collected
-		// now, a small one when it reaches the usual floor.
-		startup.settle(StartupHeap, EvalPercent)
+		// The hold of the spec's loading ends: the first collection comes
+		// once the evaluation has allocated half as much as the heap
+		// holds (see EvalHeadroom), or at the usual floor.
+		startup.settle(evalFloor(), EvalPercent)
 	} else {
 		if !operations || name == "-" {
 			return l.LintFile(ctx, name), nil
@@ -229,6 +230,11 @@ func preload(ctx context.Context, loader *spec.Loader, names []string) *preloade
 		p.doc, p.err = loader.Load(ctx, p.name)
 		close(p.loaded)
 		if p.err == nil {
+			if heapObjects() > ParsedHeap {
+				// The garbage of parsing goes while only the document
+				// is live (see LoadHeap).
+				startup.collect()
+			}
 			p.input = policy.Input(p.doc)
 		}
 	}()

@@ -46,6 +46,36 @@ func TestPaceResumesAtFirstCollection(t *testing.T) {
 	t.Fatalf("after a collection: GC percent %d, memory limit %d; want %d and %d", gotPercent, gotLimit, percent, limit)
 }
 
+// A collection asked for while the pace is held keeps the hold (the
+// sentinel it finds does not resume), and the next one resumes it.
+func TestPaceCollectKeepsTheHold(t *testing.T) {
+	percent, limit := gcSettings()
+	const floor = 1 << 40
+	var p pace
+	p.hold(floor)
+	t.Cleanup(p.resume)
+	// A cleanup queued with the sentinel's: once it has run, so has the
+	// sentinel's, give or take a moment.
+	found := make(chan struct{})
+	runtime.AddCleanup(new(struct{ _ *byte }), func(ch chan struct{}) { close(ch) }, found)
+	p.collect()
+	select {
+	case <-found:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the collection found no garbage")
+	}
+	time.Sleep(50 * time.Millisecond)
+	wantGC(t, "collected while held", -1, floor)
+	runtime.GC()
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(time.Millisecond) {
+		if gotPercent, gotLimit := gcSettings(); gotPercent == percent && gotLimit == limit {
+			return
+		}
+		runtime.GC()
+	}
+	t.Fatal("the collection after collect did not resume the pace")
+}
+
 func TestPaceResumesOnRequest(t *testing.T) {
 	percent, limit := gcSettings()
 	var p pace
@@ -102,7 +132,8 @@ func TestPaceNotHeldIgnoresRaiseAndSettle(t *testing.T) {
 }
 
 // A lint run of one spec holds the collector while the spec loads and
-// settles its pace as the evaluation starts.
+// settles its pace as the evaluation starts: resumed, or held to a floor
+// of at least StartupHeap (EvalHeadroom above the heap it starts with).
 func TestLintSettlesTheLoadingHold(t *testing.T) {
 	percent, limit := gcSettings()
 	t.Cleanup(func() {
@@ -128,9 +159,23 @@ func TestLintSettlesTheLoadingHold(t *testing.T) {
 	held, resumeWith := startup.held, startup.percent
 	startup.mu.Unlock()
 	switch {
-	case held && (gotLimit != StartupHeap || resumeWith != EvalPercent):
-		t.Errorf("still held with memory limit %d, resuming at GC percent %d; want %d and %d", gotLimit, resumeWith, StartupHeap, EvalPercent)
+	case held && (gotLimit < StartupHeap || resumeWith != EvalPercent):
+		t.Errorf("still held with memory limit %d, resuming at GC percent %d; want at least %d and %d", gotLimit, resumeWith, StartupHeap, EvalPercent)
 	case !held && (gotPercent != EvalPercent || gotLimit != limit):
 		t.Errorf("resumed at GC percent %d, memory limit %d; want %d and %d", gotPercent, gotLimit, EvalPercent, limit)
+	}
+}
+
+// With 64 MiB live, the evaluation may allocate at least half of it, and
+// less than double the process, before its first collection.
+func TestEvalFloorLeavesHeadroom(t *testing.T) {
+	live := make([][]byte, 0, 64)
+	for range 64 {
+		live = append(live, make([]byte, 1<<20))
+	}
+	mem, floor := goMemory(), evalFloor()
+	runtime.KeepAlive(live)
+	if floor < mem+32<<20 || floor >= 2*mem {
+		t.Errorf("first collection at %d MiB with %d MiB held; want %d MiB more at least, and less than double", floor>>20, mem>>20, 32)
 	}
 }
