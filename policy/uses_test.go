@@ -35,3 +35,21 @@ func TestPathSegmentsSpellAsRego(t *testing.T) {
 		t.Errorf("only %d specs compared", alike)
 	}
 }
+
+// TestParameterKeysSpellAsRego: input.parameterKeys, built in Go, holds
+// for each path item and operation what
+// data.specgate.lib.correctness.parameter_key makes of each entry of its
+// parameter list, read through health.deref (null where there is no
+// list), on every rule fixture and corpus spec (the largest aside).
+func TestParameterKeysSpellAsRego(t *testing.T) {
+	alike, _ := eachSpecAsRego(t, `[["parameterKeys", [g], r] |
+		some kind, owners in {"pathItems": input.pathItems, "operations": data.specgate.lib.correctness.operations}
+		g := [[i, input.parameterKeys[kind][i]] | some i, _ in owners]
+		r := [[i, k] | some i, owner in owners; k := object.get({"x": [data.specgate.lib.correctness.parameter_key(data.specgate.lib.health.deref(e)) |
+			some e in owner.node.parameters
+		] | is_array(owner.node.parameters)}, "x", null)]
+	]`, 5<<20)
+	if alike < 200 {
+		t.Errorf("only %d lists compared", alike)
+	}
+}

@@ -41,44 +41,44 @@ import data.specgate.lib.health
 import data.specgate.lib.naming
 import data.specgate.lib.util
 
-# _lists are the parameter lists of the document: each path item's and
+# _lists are the parameter lists of the document, each path item's and
 # each operation's, with what owns them (where the list is, and how
-# messages name it, are only needed for a finding: see _source, _owner).
+# messages name it, are only needed for a finding: see _source, _owner)
+# and the keys of its entries: input.parameterKeys, built in Go, or _key
+# of each entry for an input made by hand (a test's).
 _lists := array.concat(
-	[{"node": item.node.parameters, "item": item} |
+	[{"node": item.node.parameters, "item": item, "keys": input.parameterKeys.pathItems[i]} |
+		some i, item in input.pathItems
+		is_array(item.node.parameters)
+	],
+	[{"node": op.node.parameters, "op": op, "keys": input.parameterKeys.operations[i]} |
+		some i, op in correctness.operations
+		is_array(op.node.parameters)
+	],
+) if is_object(input.parameterKeys)
+
+else := array.concat(
+	[{"node": item.node.parameters, "item": item, "keys": _keys(item.node.parameters)} |
 		some item in input.pathItems
 		is_array(item.node.parameters)
 	],
-	[{"node": op.node.parameters, "op": op} |
+	[{"node": op.node.parameters, "op": op, "keys": _keys(op.node.parameters)} |
 		some op in correctness.operations
 		is_array(op.node.parameters)
 	],
 )
 
+_keys(entries) := [correctness.parameter_key(health.deref(raw)) | some raw in entries]
+
+# Each entry whose key an earlier one has (specgate.repeats: one pass per
+# list in Go).
 violations contains util.violation(array.concat(_source(list), [i]), msg) if {
 	some list in _lists
-	# A quick test that spares the search below in the lists (nearly all)
-	# without a repeated key: see _quick_keys.
-	count(_quick_keys(list.node)) < count(list.node)
-	keys := [_key(health.deref(raw)) | some raw in list.node]
-	some i, key in keys
-	key != null
-	first := min({j | some j, k in keys; k == key})
-	first < i
+	some [i, first] in specgate.repeats(list.keys)
+	list.keys[i] != null
 	p := health.deref(list.node[i])
 	msg := sprintf("%s declares %s parameter %q twice (entries %d and %d); each name and location appears once", [_owner(list), p["in"], p.name, first, i])
 }
-
-# _quick_keys are the keys of a list's entries, read as cheaply as they
-# can be: an entry written in place read as it is, every name lower-cased,
-# a $ref's once per reference (_ref_key, which OPA keeps). A repeated key
-# makes them fewer than the entries, and so do some lists without one (two
-# names that differ in case only, an entry that cannot be read), which the
-# search by _key then clears. One call per list, where _key and deref were
-# two per entry: kubernetes.json has 11,500 entries.
-_quick_keys(entries) := {[e["in"], lower(e.name)] | some e in entries; not e["$ref"]} | {_ref_key(e["$ref"]) | some e in entries; is_string(e["$ref"])}
-
-_ref_key(ref) := [p["in"], lower(p.name)] if p := health.ref_target(ref)
 
 _source(list) := array.concat(list.item.source, ["parameters"]) if list.item
 
@@ -87,16 +87,6 @@ else := array.concat(list.op.source, ["parameters"])
 _owner(list) := sprintf("path %s", [list.item.path]) if list.item
 
 else := naming.operation(list.op)
-
-# _key identifies a parameter by location and name, header names without
-# case; null for an entry that cannot be read (an unresolved $ref).
-_key(p) := [p["in"], lower(p.name)] if {
-	p["in"] == "header"
-	is_string(p.name)
-} else := [p["in"], p.name] if {
-	is_string(p["in"])
-	is_string(p.name)
-} else := null
 
 # Swagger 2.0: one body, and not with formData. The operation's own
 # parameters come after the path item's that it does not override.
