@@ -24,6 +24,11 @@ import (
 //	    capitalized word follows it ("HTTPServer" is "HTTP", "Server");
 //	specgate.respell(s, style) -> string
 //	    the words of s in style "camel", "pascal", "snake" or "kebab";
+//	specgate.case_of(s) -> string
+//	    the case convention of an identifier (data.specgate.lib.style's
+//	    case_of): "snake", "kebab", "camel", "pascal", "other" (mixed, or
+//	    other characters); undefined for a single lower-case word, which
+//	    fits snake, kebab and camel case alike;
 //	specgate.operation_name(op) -> string
 //	    an HTTP operation of input.operations (input.webhooks,
 //	    input.callbacks) named for messages: "GET /pets/{id}", "POST
@@ -39,12 +44,24 @@ func init() {
 		Decl: types.NewFunction(types.Args(types.S, types.S), types.S),
 	}, respellBuiltin)
 	rego.RegisterBuiltin1(&rego.Function{
+		Name: "specgate.case_of",
+		Decl: types.NewFunction(types.Args(types.S), types.S),
+	}, caseOfBuiltin)
+	rego.RegisterBuiltin1(&rego.Function{
 		Name: "specgate.operation_name",
 		Decl: types.NewFunction(types.Args(types.A), types.S),
 	}, operationNameBuiltin)
 }
 
 var (
+	// The conventions, as data.specgate.lib.naming tests them.
+	isKebab      = regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]+)*$`)
+	isSnake      = regexp.MustCompile(`^[a-z][a-z0-9]*(_[a-z0-9]+)*$`)
+	isCamel      = regexp.MustCompile(`^[a-z][a-zA-Z0-9]*$`)
+	isPascal     = regexp.MustCompile(`^[A-Z][a-zA-Z0-9]*$`)
+	camelStart   = regexp.MustCompile(`^[a-z][a-z0-9]*[A-Z]`)
+	oneLowerWord = regexp.MustCompile(`^[a-z][a-z0-9]*$`)
+
 	lowerThenUpper = regexp.MustCompile(`([a-z0-9])([A-Z])`)
 	acronymThenCap = regexp.MustCompile(`([A-Z]+)([A-Z][a-z]{2,})`)
 	separators     = regexp.MustCompile(`[^A-Za-z0-9]+`)
@@ -167,3 +184,35 @@ var (
 	pathKeyTerm = ast.StringTerm("path")
 	callbackKey = ast.StringTerm("callback")
 )
+
+// caseOf is the case convention of an identifier (specgate.case_of);
+// false for a single lower-case word. In Rego it was an else-chain of
+// regular expressions that operation-id-casing ran for every operation
+// id.
+func caseOf(s string) (string, bool) {
+	switch {
+	case strings.Contains(s, "_") && isSnake.MatchString(s):
+		return "snake", true
+	case strings.Contains(s, "-") && isKebab.MatchString(s):
+		return "kebab", true
+	case camelStart.MatchString(s) && isCamel.MatchString(s):
+		return "camel", true
+	case isPascal.MatchString(s):
+		return "pascal", true
+	case !oneLowerWord.MatchString(s):
+		return "other", true
+	}
+	return "", false
+}
+
+func caseOfBuiltin(_ rego.BuiltinContext, s *ast.Term) (*ast.Term, error) {
+	str, ok := s.Value.(ast.String)
+	if !ok {
+		return nil, fmt.Errorf("specgate.case_of: operand must be a string, got %s", ast.ValueName(s.Value))
+	}
+	c, ok := caseOf(string(str))
+	if !ok {
+		return nil, nil
+	}
+	return ast.StringTerm(c), nil
+}

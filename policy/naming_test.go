@@ -87,3 +87,54 @@ func TestOperationName(t *testing.T) {
 		}
 	}
 }
+
+// regoCaseOf is style.case_of as it was written in Rego.
+const regoCaseOf = `package c
+
+case_of(s) := "snake" if {
+	contains(s, "_")
+	regex.match(` + "`^[a-z][a-z0-9]*(_[a-z0-9]+)*$`" + `, s)
+} else := "kebab" if {
+	contains(s, "-")
+	regex.match(` + "`^[a-z0-9]+(-[a-z0-9]+)*$`" + `, s)
+} else := "camel" if {
+	regex.match(` + "`^[a-z][a-z0-9]*[A-Z]`" + `, s)
+	regex.match(` + "`^[a-z][a-zA-Z0-9]*$`" + `, s)
+} else := "pascal" if {
+	regex.match(` + "`^[A-Z][a-zA-Z0-9]*$`" + `, s)
+} else := "other" if {
+	not regex.match(` + "`^[a-z][a-z0-9]*$`" + `, s)
+}
+
+all := {s: c | some s in input; c := case_of(s)}
+`
+
+func TestCaseOfSpellsAsRego(t *testing.T) {
+	ids := []string{
+		"", "list", "list2", "listPets", "ListPets", "List", "list_pets", "list-pets", "list_Pets", "2010-04-01",
+		"beta_createResponse", "find pet", "a1B2c3", "x", "X", "_x", "x_", "x-", "-x", "HTTPServer", "getHTTP",
+		"get.pets", "repos/get-content", "ÄpfelBaum", "listPets2", "list__pets", "list--pets", "a-b_c",
+	}
+	q, err := rego.New(rego.Module("c.rego", regoCaseOf), rego.Query("x := data.c.all")).PrepareForEval(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	rs, err := q.Eval(context.Background(), rego.EvalInput(ids))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := rs[0].Bindings["x"].(map[string]any)
+	for _, id := range ids {
+		got, ok := caseOf(id)
+		w, wok := want[id]
+		if ok != wok || (ok && got != w) {
+			t.Errorf("caseOf(%q) = %q, %v; Rego says %v, %v", id, got, ok, w, wok)
+		}
+	}
+	if got := evalX(t, `x := specgate.case_of("listPets")`); got != `"camel"` {
+		t.Errorf(`specgate.case_of("listPets") = %s`, got)
+	}
+	if got := evalX(t, `x := specgate.case_of("list")`); got != "undefined" {
+		t.Errorf(`specgate.case_of("list") = %s, want undefined`, got)
+	}
+}

@@ -180,21 +180,10 @@ has_header(resp, names) if {
 # multi-word identifier is written in: "snake", "kebab", "camel" or
 # "pascal"; "other" when it mixes conventions or has other characters;
 # undefined for a single lower-case word, which fits snake, kebab and camel
-# case alike.
-case_of(s) := "snake" if {
-	contains(s, "_")
-	naming.is_snake(s)
-} else := "kebab" if {
-	contains(s, "-")
-	naming.is_kebab(s)
-} else := "camel" if {
-	regex.match(`^[a-z][a-z0-9]*[A-Z]`, s)
-	naming.is_camel(s)
-} else := "pascal" if {
-	is_pascal(s)
-} else := "other" if {
-	not regex.match(`^[a-z][a-z0-9]*$`, s)
-}
+# case alike. Tested in Go (specgate.case_of): snake_case (naming.is_snake)
+# for a name with "_", then kebab-case for one with "-", then camelCase
+# for one with a capital after a lower-case start, then PascalCase.
+case_of(s) := specgate.case_of(s)
 
 is_pascal(s) if regex.match(`^[A-Z][a-zA-Z0-9]*$`, s)
 

@@ -54,19 +54,21 @@ violations contains util.violation(array.concat(op.source, ["operationId"]), msg
 
 # _parts are the namespace parts of an id: "repos/get-content" is "repos"
 # and "get-content".
-_parts(id) := [p | some p in regex.split(`[/.]`, id); p != ""]
+_parts(id) := [id] if {
+	not contains(id, "/")
+	not contains(id, ".")
+} else := [p | some p in regex.split(`[/.]`, id); p != ""]
 
 # _class is the convention an id is written in; "mixed" when its parts
 # disagree or one fits none; undefined when every part is a single
 # lower-case word.
-_class(id) := c if {
-	classes := {style.case_of(p) | some p in _parts(id)}
+_class(id) := _one({style.case_of(p) | some p in _parts(id)})
+
+_one(classes) := c if {
 	count(classes) == 1
 	some c in classes
 	c != "other"
-} else := "mixed" if {
-	count({style.case_of(p) | some p in _parts(id)}) > 0
-}
+} else := "mixed" if count(classes) > 0
 
 _ids := {op.operationId | some op in style.operations; op.operationId != ""}
 
