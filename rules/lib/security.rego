@@ -169,9 +169,15 @@ responses_with(status) := object.get(_by_status, status, [])
 
 _by_status := specgate.group([[r.status, [op, r]] | some op in input.operations; some r in op.responses])
 
-# lacks holds when operation i describes none of the statuses wanted,
-# given as written: callers list both cases of a range ("4XX", "4xx").
-lacks(i, wanted) if count(statuses[i] & wanted) == 0
+# describing(wanted) are the indices of the operations under paths that
+# describe one of the statuses wanted, given as written: callers list
+# both cases of a range ("4XX", "4xx"). A lookup per status in an index of
+# the operations by status, built once: the operations that lack them all
+# are then a set difference, where a test of each operation's statuses
+# took every rule a pass over a thousand operations.
+describing(wanted) := {i | some s in wanted; some i in object.get(_operations_by_status, s, [])}
+
+_operations_by_status := specgate.group([[r.status, i] | some i, op in input.operations; some r in op.responses])
 
 # response_site is where to report on a response of an operation: a
 # response written once under components.responses (or Swagger's
@@ -276,24 +282,13 @@ api_wide(lacking, checked) if {
 api_wide_path := ["paths"]
 
 # operations_summary counts operations, given as indices of
-# input.operations, for an API-wide message and names the first: "12 of 14
-# operations that take input, such as DELETE /pets".
+# input.operations, for an API-wide message and names the first of them
+# in the document: "12 of 14 operations that take input, such as DELETE
+# /pets". One operation is named, not the thousand an API-wide finding may
+# count.
 operations_summary(lacking, checked, what) := sprintf("%d of %d %s, such as %s", [
-	count(lacking), count(checked), what, _first_operation(lacking),
+	count(lacking), count(checked), what, naming.operation(input.operations[min(lacking)]),
 ])
-
-# _first_operation is the operations' name that sorts first. Operations
-# under paths are named "METHOD /path", which sorts as [METHOD, /path]
-# does (a method is letters): only the first is named, not all of them.
-# The operations are ranked once (_ranks), for every rule that asks: a
-# rule then takes the least rank of its operations, a number each.
-_first_operation(lacking) := naming.operation(input.operations[_ranked[min({_ranks[i] | some i in lacking})]])
-
-# _ranked are the indices of input.operations in the order of their
-# names; _ranks[i] is the position of operation i in it.
-_ranked := [i | some [_, _, i] in sort([[upper(op.method), op.path, i] | some i, op in input.operations])]
-
-_ranks := {i: rank | some rank, i in _ranked}
 
 # responses_summary does the same for response sites, naming the one
 # whose path sorts first (a shared response under components before those

@@ -99,3 +99,24 @@ test_responses_summary_names_the_first_site if {
 	shared := lacking | {["components", "responses", "Created"]}
 	security.responses_summary(shared, shared, "success responses") == `4 of 4 success responses, such as response "Created"`
 }
+
+test_operations_summary_names_the_first_in_the_document if {
+	ops := [
+		{"path": "/b", "method": "delete", "webhook": "", "callback": ""},
+		{"path": "/a", "method": "get", "webhook": "", "callback": ""},
+		{"path": "/c", "method": "post", "webhook": "", "callback": ""},
+	]
+	s := security.operations_summary({1, 2}, {0, 1, 2}, "operations") with input as {"operations": ops}
+	s == "2 of 3 operations, such as GET /a"
+}
+
+test_describing if {
+	ops := [
+		{"responses": [{"status": "200"}, {"status": "401"}]},
+		{"responses": [{"status": "4XX"}]},
+		{"responses": [{"status": "200"}]},
+		{"responses": []},
+	]
+	security.describing({"401", "4XX", "4xx"}) == {0, 1} with input as {"operations": ops}
+	security.describing({"500"}) == set() with input as {"operations": ops}
+}

@@ -48,10 +48,7 @@ _checked contains i if {
 	security.authenticates(op)
 }
 
-_lacking contains i if {
-	some i in _checked
-	security.lacks(i, {"401", "4XX", "4xx"})
-}
+_lacking := _checked - security.describing({"401", "4XX", "4xx"})
 
 violations contains util.violation(security.responses_path(op), msg) if {
 	not security.api_wide(_lacking, _checked)

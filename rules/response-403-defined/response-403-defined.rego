@@ -43,10 +43,7 @@ _checked contains i if {
 	security.scoped(op)
 }
 
-_lacking contains i if {
-	some i in _checked
-	security.lacks(i, {"403", "4XX", "4xx"})
-}
+_lacking := _checked - security.describing({"403", "4XX", "4xx"})
 
 violations contains util.violation(security.responses_path(op), msg) if {
 	not security.api_wide(_lacking, _checked)

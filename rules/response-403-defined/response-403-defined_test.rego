@@ -22,5 +22,5 @@ test_403_range_or_no_scopes_pass if {
 
 test_api_without_403_is_reported_once if {
 	vs := rule.violations with input as {"operations": [op("get", ["200"], requirement(["read"])), op("delete", ["204"], requirement(["admin"]))]}
-	vs == {{"path": ["paths"], "message": "no 403 response in 2 of 2 operations that require scopes, such as DELETE /pets"}}
+	vs == {{"path": ["paths"], "message": "no 403 response in 2 of 2 operations that require scopes, such as GET /pets"}}
 }

@@ -38,10 +38,7 @@ import data.specgate.lib.util
 
 _checked contains i if some i, _ in input.operations
 
-_lacking contains i if {
-	some i in _checked
-	security.lacks(i, {"429", "4XX", "4xx"})
-}
+_lacking := _checked - security.describing({"429", "4XX", "4xx"})
 
 violations contains util.violation(security.responses_path(op), msg) if {
 	not security.api_wide(_lacking, _checked)

@@ -40,10 +40,7 @@ import data.specgate.lib.util
 
 _checked contains i if some i, _ in input.operations
 
-_lacking contains i if {
-	some i in _checked
-	security.lacks(i, {"500", "5XX", "5xx", "default"})
-}
+_lacking := _checked - security.describing({"500", "5XX", "5xx", "default"})
 
 violations contains util.violation(security.responses_path(op), msg) if {
 	not security.api_wide(_lacking, _checked)
