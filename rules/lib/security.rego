@@ -156,28 +156,26 @@ scoped(op) if {
 
 # Responses.
 
-# statuses[i] is the set of statuses that operation i of input.operations
-# describes, as written ("401", "4XX", "default"): an index shared by the
-# rules about missing responses.
-statuses := [{r.status | some r in op.responses} | some op in input.operations]
-
 # responses_with(status) are [operation, response] of the operations
 # under paths that describe the status, as written ("401", "4XX"), in
 # order: rules about one status read it from an index of every response
 # by status, built once, rather than each scanning every response.
-responses_with(status) := object.get(_by_status, status, [])
-
-_by_status := specgate.group([[r.status, [op, r]] | some op in input.operations; some r in op.responses])
+responses_with(status) := [[input.operations[i], r] | some [i, r] in object.get(_by_status, status, [])]
 
 # describing(wanted) are the indices of the operations under paths that
 # describe one of the statuses wanted, given as written: callers list
-# both cases of a range ("4XX", "4xx"). A lookup per status in an index of
-# the operations by status, built once: the operations that lack them all
+# both cases of a range ("4XX", "4xx"). The operations that lack them all
 # are then a set difference, where a test of each operation's statuses
 # took every rule a pass over a thousand operations.
-describing(wanted) := {i | some s in wanted; some i in object.get(_operations_by_status, s, [])}
+describing(wanted) := {i | some s in wanted; some [i, _] in object.get(_by_status, s, [])}
 
-_operations_by_status := specgate.group([[r.status, i] | some i, op in input.operations; some r in op.responses])
+# statuses_written are the statuses the operations under paths describe,
+# as written, each once.
+statuses_written := object.keys(_by_status)
+
+# _by_status indexes the responses of the operations under paths by
+# status, as [i, response] (i in input.operations), in order.
+_by_status := specgate.group([[r.status, [i, r]] | some i, op in input.operations; some r in op.responses])
 
 # response_site is where to report on a response of an operation: a
 # response written once under components.responses (or Swagger's
