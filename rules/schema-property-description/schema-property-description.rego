@@ -44,7 +44,7 @@ import data.specgate.lib.util
 # The helpers take the schema's parts, never the schema itself: OPA keys
 # function calls by their arguments, and hashing every nested schema of a
 # deep tree would be quadratic.
-violations contains util.violation(_path(schema.source, missing), _message(schema.name, schema.source, missing)) if {
+violations contains util.violation(_path(schema.source, missing), _message(_of(schema.name, array.slice(schema.source, 0, 3)), missing)) if {
 	some schema in object.get(input.schemasWith, "properties", [])
 	props := schema.node.properties
 	is_object(props)
@@ -56,9 +56,9 @@ _path(source, missing) := array.concat(source, ["properties", missing[0]]) if co
 
 else := array.concat(source, ["properties"])
 
-_message(name, source, missing) := sprintf("property %q%s has no description", [missing[0], _of(name, source)]) if count(missing) == 1
+_message(of, missing) := sprintf("property %q%s has no description", [missing[0], of]) if count(missing) == 1
 
-else := sprintf("properties %s%s have no description", [_list(missing), _of(name, source)])
+else := sprintf("properties %s%s have no description", [_list(missing), of])
 
 
 _list(names) := sprintf("%q and %q", names) if count(names) == 2
@@ -67,9 +67,12 @@ else := sprintf("%s and %d others", [concat(", ", [sprintf("%q", [n]) | some n i
 
 else := sprintf("%s and %q", [concat(", ", [sprintf("%q", [n]) | some n in array.slice(names, 0, count(names) - 1)]), names[count(names) - 1]])
 
-_of(name, source) := sprintf(" of schema %s", [name]) if name != ""
+# _of names where a schema is: a named schema by its name, any other by
+# its owner, which the first three segments of its path tell (the
+# schemas inside one named schema or one operation share the call).
+_of(name, head) := sprintf(" of schema %s", [name]) if name != ""
 
 else := sprintf(" in %s", [owner]) if {
-	owner := style.schema_owner(source)
+	owner := style.schema_owner(head)
 	owner != ""
 } else := ""
