@@ -47,9 +47,11 @@ import data.specgate.lib.correctness
 import data.specgate.lib.util
 
 violations contains util.violation(array.concat(s.source, ["items"]), msg) if {
-	some s in correctness.of_type("object")
-	_ := s.node.items # present, whatever its value
-	not "array" in correctness.declared_types(s.node)
+	some s in correctness.having("items") # present, whatever its value
+	s.node.type != "array" # a quick test: nearly all are arrays
+	types := correctness.declared_types(s.node)
+	"object" in types
+	not "array" in types
 	msg := sprintf("%s is of type object, so its items are ignored; use type array, or remove items", [correctness.describe(s)])
 }
 
@@ -59,6 +61,7 @@ violations contains util.violation(array.concat(s.source, ["items"]), msg) if {
 violations contains util.violation(array.concat(s.source, [key]), msg) if {
 	some key, wanted in _keyword_types
 	some s in correctness.having(key)
+	not s.node.type in _applies_to[wanted] # a quick test: most schemas with the keyword have its type
 	types := correctness.declared_types(s.node)
 	count(types) > 0
 	not _applies(wanted, types)
@@ -71,6 +74,10 @@ _keyword_types := {
 	"minItems": "array", "maxItems": "array",
 	"minProperties": "object", "maxProperties": "object",
 }
+
+# _applies_to are the types, each written alone, that the keywords of
+# each type apply to.
+_applies_to := {"string": {"string"}, "number": {"number", "integer"}, "array": {"array"}, "object": {"object"}}
 
 _applies(wanted, types) if wanted in types
 

@@ -3,7 +3,7 @@ package specgate.rules["schema-type-mismatch_test"]
 import data.specgate.lib.correctness
 import data.specgate.rules["schema-type-mismatch"] as rule
 
-doc(schemas) := {"format": "openapi", "version": "3.1.0", "schemas": schemas, "schemasOfType": correctness.type_index(schemas), "operations": [], "webhooks": [], "callbacks": [], "pathItems": []}
+doc(schemas) := {"format": "openapi", "version": "3.1.0", "schemas": schemas, "schemasOfType": correctness.type_index(schemas), "schemasWith": correctness.index(schemas), "operations": [], "webhooks": [], "callbacks": [], "pathItems": []}
 
 named(name, node) := {"name": name, "node": node, "source": ["components", "schemas", name]}
 
