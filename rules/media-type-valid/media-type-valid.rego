@@ -43,14 +43,27 @@ violations contains util.violation(array.concat(place.source, ["content", name])
 	msg := sprintf("%q is not a media type; write type/subtype, such as application/json", [name])
 }
 
+# Swagger 2.0: operations repeat a few lists of media types (every
+# operation of a large API lists its own), so each distinct list is judged
+# first, and the places of an invalid name looked for then.
 violations contains util.violation(array.concat(source, [key, i]), msg) if {
 	util.is_oas2
-	some [source, node] in array.concat([[[], input.document]], [[op.source, op.node] | some op in input.operations])
-	some key in ["consumes", "produces"]
-	some i, name in object.get(node, key, [])
+	some list in _swagger_lists
+	some name in list
 	not _valid(name)
+	some [source, node] in _swagger_holders
+	some key in ["consumes", "produces"]
+	some i, written in object.get(node, key, [])
+	written == name
 	msg := sprintf("%q in %s is not a media type; write type/subtype, such as application/json", [name, key])
 }
+
+_swagger_holders := array.concat([[[], input.document]], [[op.source, op.node] | some op in input.operations])
+
+# _swagger_lists are the distinct consumes and produces lists: operations
+# repeat a few.
+_swagger_lists := {list | some [_, node] in _swagger_holders; some key in ["consumes", "produces"]; list := node[key]; is_array(list)}
+
 
 # A restricted name (RFC 6838), and parameters as RFC 9110 writes them.
 _valid(name) if {
