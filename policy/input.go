@@ -602,6 +602,7 @@ func parameterKeys(root *spec.Node, items []*spec.PathItem, ops []*spec.Operatio
 		}
 		return t
 	}
+	byRef := map[string]*ast.Term{} // the key of each $ref's target
 	keys := func(owner *spec.Node) *ast.Term {
 		list := owner.Get("parameters")
 		if list == nil || list.Kind != spec.Array {
@@ -609,7 +610,18 @@ func parameterKeys(root *spec.Node, items []*spec.PathItem, ops []*spec.Operatio
 		}
 		out := make([]*ast.Term, len(list.Items))
 		for i, e := range list.Items {
-			out[i] = key(localTarget(root, e))
+			ref, isRef := refString(e)
+			if !isRef {
+				out[i] = key(e)
+				continue
+			}
+			if out[i] = byRef[ref]; out[i] == nil {
+				t := localTarget(root, e)
+				out[i] = key(t)
+				if t != e { // an unresolved $ref is read with its siblings
+					byRef[ref] = out[i]
+				}
+			}
 		}
 		return ast.ArrayTerm(out...)
 	}
