@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // Format is the kind of specification a document is.
@@ -45,6 +46,9 @@ type Document struct {
 	views  *Views
 	// refRoot is the tree local $refs may read from (see Options.RefRoot).
 	refRoot refRoot
+	// keyIndex holds, for each large object that a path has stepped
+	// through, the position of each key (see step).
+	keyIndex sync.Map // *Node → map[string]int
 }
 
 // Files returns the entry file and every file reached through $refs, entry
@@ -203,7 +207,7 @@ func (d *Document) LocateIn(start *File, path []any, visit func(*Node)) Location
 		visit(cur)
 	}
 	for i, seg := range path {
-		next, keyRange, ok := step(cur, seg)
+		next, keyRange, ok := d.step(cur, seg)
 		for hops := 0; !ok && hops < 64; hops++ {
 			r := d.refs[cur]
 			if r == nil || r.Target == nil {
@@ -213,7 +217,7 @@ func (d *Document) LocateIn(start *File, path []any, visit func(*Node)) Location
 			if visit != nil {
 				visit(cur)
 			}
-			next, keyRange, ok = step(cur, seg)
+			next, keyRange, ok = d.step(cur, seg)
 		}
 		if !ok {
 			// The path names something absent (a missing field): point at
@@ -252,7 +256,9 @@ func rootRange(n *Node) Range {
 	return Range{Start: n.Range.Start, End: n.Range.Start}
 }
 
-func step(n *Node, seg any) (*Node, *Range, bool) {
+// step goes from a node to its child named by a path segment: the field
+// of an object (its key's range too), or the item of an array.
+func (d *Document) step(n *Node, seg any) (*Node, *Range, bool) {
 	switch n.Kind {
 	case Object:
 		key, ok := seg.(string)
@@ -263,7 +269,7 @@ func step(n *Node, seg any) (*Node, *Range, bool) {
 				return nil, nil, false
 			}
 		}
-		if f := n.Field(key); f != nil {
+		if f := d.field(n, key); f != nil {
 			return f.Value, &f.KeyRange, true
 		}
 	case Array:
@@ -284,6 +290,34 @@ func step(n *Node, seg any) (*Node, *Range, bool) {
 		}
 	}
 	return nil, nil, false
+}
+
+// indexedFields is the size from which an object's keys are found through
+// an index rather than by a scan: the paths and the schemas of a large API
+// have hundreds or thousands, and each of its ten thousand diagnostics and
+// $refs steps through one.
+const indexedFields = 32
+
+// field is n.Field(key), through an index of n's keys (built on first use,
+// safely for concurrent callers) when n is large.
+func (d *Document) field(n *Node, key string) *Field {
+	if len(n.Fields) < indexedFields {
+		return n.Field(key)
+	}
+	index, ok := d.keyIndex.Load(n)
+	if !ok {
+		m := make(map[string]int, len(n.Fields))
+		for i := range n.Fields {
+			if _, dup := m[n.Fields[i].Key]; !dup { // the first of a repeated key, as Field
+				m[n.Fields[i].Key] = i
+			}
+		}
+		index, _ = d.keyIndex.LoadOrStore(n, m)
+	}
+	if i, ok := index.(map[string]int)[key]; ok {
+		return &n.Fields[i]
+	}
+	return nil
 }
 
 func segString(seg any) string {

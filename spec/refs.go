@@ -203,7 +203,7 @@ func (d *Document) resolve(ctx context.Context, r *Ref) {
 	segs := splitPointer(frag)
 	ptr := make([]string, 0, len(segs))
 	for _, seg := range segs {
-		next, _, ok := step(cur, seg)
+		next, _, ok := d.step(cur, seg)
 		// A pointer may pass through another reference.
 		for hops := 0; !ok && hops < 64; hops++ {
 			inner := d.refs[cur]
@@ -215,7 +215,7 @@ func (d *Document) resolve(ctx context.Context, r *Ref) {
 				break
 			}
 			cur, curFile, ptr = inner.Target, inner.TargetFile, splitPointer(inner.TargetPtr)
-			next, _, ok = step(cur, seg)
+			next, _, ok = d.step(cur, seg)
 		}
 		if !ok {
 			d.refError(r, "$ref %q does not resolve: %s has no %q", r.Value, describeTarget(curFile, ptr), seg)
