@@ -2,7 +2,10 @@ package spec_test
 
 import (
 	"context"
+	"fmt"
+	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 
@@ -331,5 +334,39 @@ func TestLocateNonIntegerSegment(t *testing.T) {
 	loc := doc.Locate([]any{"paths", "/pets", "get", "parameters", "1"}, nil)
 	if !loc.Exact || loc.Range.Start != (spec.Pos{Line: 35, Col: 11}) {
 		t.Errorf(`segment "1": %v exact=%v, want item 1 at 35:11`, loc.Range, loc.Exact)
+	}
+}
+
+// A large object's keys are found through an index: a key lands where it
+// is written, and a missing one on the object's own key.
+func TestLocateInLargeObject(t *testing.T) {
+	var b strings.Builder
+	b.WriteString(`{"openapi": "3.0.3", "info": {"title": "t", "version": "1"}, "paths": {}, "x-big": {`)
+	for i := range 40 {
+		fmt.Fprintf(&b, "\n\"k%d\": %d,", i, i)
+	}
+	b.WriteString("\n\"k40\": 40\n}}\n")
+	path := filepath.Join(t.TempDir(), "big.json")
+	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	doc, err := spec.NewLoader(spec.Options{}).Load(context.Background(), path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		path  []any
+		line  int32
+		exact bool
+	}{
+		{[]any{"x-big", "k5"}, 7, true},
+		{[]any{"x-big", "k39"}, 41, true},
+		{[]any{"x-big", "k40"}, 42, true},
+		{[]any{"x-big", "k41"}, 1, false},
+	} {
+		loc := doc.Locate(tc.path, nil)
+		if loc.Range.Start.Line != tc.line || loc.Exact != tc.exact {
+			t.Errorf("%v: line %d (exact %v), want line %d (exact %v)", tc.path, loc.Range.Start.Line, loc.Exact, tc.line, tc.exact)
+		}
 	}
 }
