@@ -7,6 +7,7 @@ import (
 	"io"
 	"math"
 	"regexp"
+	"runtime"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -31,10 +32,10 @@ func parseYAML(data []byte, lim Limits) (*Node, error) {
 		return nil, err
 	}
 	if doc.Kind == yaml.DocumentNode && len(doc.Content) == 1 {
-		c := &yamlConv{lim: lim, src: data, memo: map[*yaml.Node]*Node{}, size: map[*Node]int64{}}
-		// Merge keys copy fields while converting, so their budget is set
-		// before: a multiple of the values written in the file.
-		c.mergeBudget = aliasBudget(lim, countWritten(doc.Content[0]))
+		if n, ok := convertInParallel(doc.Content[0], data, lim); ok {
+			return n, nil
+		}
+		c := newYAMLConv(doc.Content[0], data, lim)
 		n, err := c.node(doc.Content[0], 0)
 		if err != nil {
 			return nil, err
@@ -210,8 +211,18 @@ type yamlConv struct {
 	size    map[*Node]int64
 	real    int
 	aliases []yamlAlias // every alias converted, for the alias bomb check
-	// mergeBudget is how many fields merge keys (<<) may still copy.
+	// mergeBudget is how many fields merge keys (<<) may still copy: a
+	// multiple of the values written in the file (root), counted at the
+	// first merge key.
 	mergeBudget int64
+	budgeted    bool
+	root        *yaml.Node
+	// shared is set when an anchor, an alias or a merge key was met: what
+	// only one conversion of the whole tree can do right (see
+	// convertInParallel).
+	shared bool
+	// given are values another converter converts (see convertInParallel).
+	given map[*yaml.Node]func() (*Node, error)
 	// indent is the indentation of the block collection holding the value
 	// being converted: continuation lines of its scalars are indented more.
 	indent int
@@ -219,11 +230,71 @@ type yamlConv struct {
 	lineOff []int
 }
 
+func newYAMLConv(root *yaml.Node, src []byte, lim Limits) *yamlConv {
+	return &yamlConv{lim: lim, src: src, root: root, memo: map[*yaml.Node]*Node{}, size: map[*Node]int64{}}
+}
+
+// parallelYAML is the size from which a YAML file's largest top-level
+// value is converted on a core of its own: stripe.yaml's conversion took
+// 30 ms of one core while the other waited.
+var parallelYAML = 1 << 20
+
+// convertInParallel converts a large document's largest top-level value
+// (the paths or the components of an API) beside the rest, on two cores.
+// Anchors, aliases and merge keys tie parts of the tree together (an
+// alias converts to its anchor's node, budgets count the whole file), and
+// limits and errors are the whole tree's: when either side meets one of
+// them, or fails, false is returned, and the caller converts the tree in
+// one piece, which finds the same values and reports the first error in
+// the file's order, as always.
+func convertInParallel(root *yaml.Node, src []byte, lim Limits) (*Node, bool) {
+	if len(src) < parallelYAML || runtime.GOMAXPROCS(0) < 2 || root.Kind != yaml.MappingNode || len(root.Content) < 4 {
+		return nil, false
+	}
+	// The largest value, by the lines between its key and the next.
+	big := 1
+	span := func(i int) int {
+		if i+1 < len(root.Content) {
+			return root.Content[i+1].Line - root.Content[i-1].Line
+		}
+		return bytes.Count(src, []byte{'\n'}) + 1 - root.Content[i-1].Line
+	}
+	for i := 3; i < len(root.Content); i += 2 {
+		if span(i) > span(big) {
+			big = i
+		}
+	}
+	main, side := newYAMLConv(root, src, lim), newYAMLConv(root, src, lim)
+	main.lineOff = main.lineOffsets() // built once, read by both
+	side.lineOff = main.lineOff
+	var v *Node
+	var err error
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		side.indent = root.Content[big-1].Column - 1
+		v, err = side.node(root.Content[big], 1)
+	}()
+	main.given = map[*yaml.Node]func() (*Node, error){root.Content[big]: func() (*Node, error) {
+		<-done
+		return v, err
+	}}
+	n, mainErr := main.node(root, 0)
+	<-done
+	if mainErr != nil || err != nil || main.shared || side.shared || (lim.MaxNodes > 0 && main.real+side.real > lim.MaxNodes) {
+		return nil, false
+	}
+	return n, true
+}
+
 func (c *yamlConv) pos(line, col int) Pos { return Pos{Line: int32(line), Col: int32(col)} }
 
 func (c *yamlConv) node(y *yaml.Node, depth int) (*Node, error) {
 	if depth > c.lim.MaxDepth {
 		return nil, &SyntaxError{Pos: c.pos(y.Line, y.Column), Msg: fmt.Sprintf("nesting deeper than %d levels (--max-depth)", c.lim.MaxDepth)}
+	}
+	if y.Kind == yaml.AliasNode || y.Anchor != "" {
+		c.shared = true
 	}
 	if y.Kind == yaml.AliasNode {
 		if y.Alias == nil {
@@ -301,12 +372,21 @@ func (c *yamlConv) mapping(n *Node, y *yaml.Node, depth int) (Pos, error) {
 			return Pos{}, err
 		}
 		c.indent = ky.Column - 1
-		v, err := c.node(vy, depth+1)
+		var v *Node
+		if get, ok := c.given[vy]; depth == 0 && ok {
+			v, err = get()
+		} else {
+			v, err = c.node(vy, depth+1)
+		}
 		if err != nil {
 			return Pos{}, err
 		}
 		last = c.valueEnd(vy, v)
 		if ky.Kind == yaml.ScalarNode && ky.Tag == "!!merge" && ky.Value == "<<" {
+			c.shared = true
+			if !c.budgeted {
+				c.mergeBudget, c.budgeted = aliasBudget(c.lim, countWritten(c.root)), true
+			}
 			if merges, err = c.merges(merges, ky, vy, v); err != nil {
 				return Pos{}, err
 			}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -169,4 +170,53 @@ func FuzzYAMLPieces(f *testing.F) {
 			checkPieces(t, "input", data, parts)
 		}
 	})
+}
+
+// TestYAMLConvertsAlikeInParallel: converting a document's largest
+// top-level value on a core of its own gives the tree the one-piece
+// conversion gives, positions included, on every YAML file of the corpus
+// and fixtures (whatever its size here); a document whose parts an alias
+// ties together is converted in one piece.
+func TestYAMLConvertsAlikeInParallel(t *testing.T) {
+	defer func(size int) { parallelYAML = size }(parallelYAML)
+	parallelYAML = 0
+	var files []string
+	for _, pattern := range []string{"../../shared/corpus/*.y*ml", "../testdata/*/*.y*ml", "../testdata/*/*/*.y*ml", "testdata/*/*.y*ml", "../rules/*/testdata/*.y*ml"} {
+		m, _ := filepath.Glob(pattern)
+		files = append(files, m...)
+	}
+	lim := Limits{MaxDepth: 1000, MaxNodes: 16_000_000, MaxAliasFactor: 10}
+	parallel := 0
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var doc yaml.Node
+		if decodeOne(data, &doc) != nil || doc.Kind != yaml.DocumentNode || len(doc.Content) != 1 {
+			continue
+		}
+		want, err := newYAMLConv(doc.Content[0], data, lim).node(doc.Content[0], 0)
+		got, ok := convertInParallel(doc.Content[0], data, lim)
+		if !ok {
+			continue
+		}
+		parallel++
+		if err != nil {
+			t.Errorf("%s: converted in parallel, but in one piece: %v", f, err)
+		} else if !reflect.DeepEqual(got, want) {
+			t.Errorf("%s: the trees differ", f)
+		}
+	}
+	if parallel < 20 {
+		t.Errorf("only %d files converted in parallel", parallel)
+	}
+	tied := "openapi: 3.1.0\ninfo: &info\n  title: T\n  version: \"1\"\npaths:\n  /a:\n    get: {}\n  /b:\n    get: {}\nx-info: *info\n"
+	var doc yaml.Node
+	if err := decodeOne([]byte(tied), &doc); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := convertInParallel(doc.Content[0], []byte(tied), lim); ok {
+		t.Error("a document with an alias was converted in parallel")
+	}
 }
