@@ -45,54 +45,61 @@ import data.specgate.lib.util
 # first would hash every schema of the document, and a function call per
 # text costs more than the test.
 violations contains _finding(["info", key], text) if {
+	count(_unsafe) > 0
 	some key in ["description", "title"]
 	text := input.document.info[key]
-	input.markupTexts[text]
+	_unsafe[text]
 }
 
 violations contains _finding(array.concat(s.source, [key]), text) if {
+	count(_unsafe) > 0
 	some s in _named_schemas
 	some key in ["description", "title"]
 	text := s.node[key]
-	input.markupTexts[text]
+	_unsafe[text]
 }
 
 violations contains _finding(array.concat(item.source, ["description"]), text) if {
+	count(_unsafe) > 0
 	some items in [input.parameters, input.tags, input.servers, input.securitySchemes]
 	some item in items
 	text := item.node.description
-	input.markupTexts[text]
+	_unsafe[text]
 }
 
 violations contains _finding(array.concat(op.source, ["description"]), text) if {
+	count(_unsafe) > 0
 	some ops in [input.operations, input.webhooks, input.callbacks]
 	some op in ops
 	text := op.description
-	input.markupTexts[text]
+	_unsafe[text]
 }
 
 violations contains _finding(array.concat(op.requestBody.source, ["description"]), text) if {
+	count(_unsafe) > 0
 	some ops in [input.operations, input.webhooks, input.callbacks]
 	some op in ops
 	text := op.requestBody.description
-	input.markupTexts[text]
+	_unsafe[text]
 }
 
 # Responses are read as written: a response that is a $ref has no
 # description there and is read where it is defined.
 violations contains _finding(array.concat(op.source, ["responses", status, "description"]), text) if {
+	count(_unsafe) > 0
 	some ops in [input.operations, input.webhooks, input.callbacks]
 	some op in ops
 	some status, response in op.node.responses
 	text := response.description
-	input.markupTexts[text]
+	_unsafe[text]
 }
 
 violations contains _finding(array.concat(base, [name, "description"]), text) if {
+	count(_unsafe) > 0
 	some base in [["responses"], ["components", "responses"]]
 	some name, item in object.get(input.document, base, {})
 	text := item.description
-	input.markupTexts[text]
+	_unsafe[text]
 }
 
 # _named_schemas are the schemas under components.schemas (Swagger:
@@ -100,15 +107,19 @@ violations contains _finding(array.concat(base, [name, "description"]), text) if
 # a pass over the thousands of inline schemas of a large document.
 _named_schemas := array.slice(input.schemas, 0, count(object.get(input.document, ["components", "schemas"], {})) + count(object.get(input.document, "definitions", {})))
 
-# Each body first tests that its text is one of input.markupTexts, the
-# texts with a "<" or a "javascript:" (found in Go): the only texts the
-# precise patterns below can match, and on a large API a few dozen of
-# thousands.
+# The patterns of unsafe markup. Only the texts with a "<" or a
+# "javascript:" can match them: input.markupTexts, found in Go, a few
+# dozen or hundred of a large API's thousands.
 _patterns := {
 	`(?i)<script\b`: "a <script> tag",
 	`(?i)<[a-z][^>]*\bon[a-z]+\s*=`: "an HTML event handler attribute",
 	`(?i)(\]\(\s*<?|\]:\s*<?|<|\b(href|src)\s*=\s*["']?\s*)javascript:`: "a javascript: link",
 }
+
+# _unsafe are the texts the patterns match, among input.markupTexts. Each
+# body tests that its text is one of them, and first that there is one:
+# where there is none (most documents), no place is read.
+_unsafe := {text | some text in input.markupTexts; some pattern, _ in _patterns; regex.match(pattern, text)}
 
 # _finding is the violation for an unsafe text; undefined for a safe one.
 _finding(path, text) := util.violation(path, msg) if {
