@@ -19,22 +19,27 @@ import (
 // docs/input.md. Views share the converted values of the raw document, so
 // a schema that appears in the raw tree and in input.schemas is one value.
 func Input(doc *spec.Document) ast.Value {
-	// What needs no converted node (the views; the $refs and the markup
-	// texts, which are strings and paths) is built on other cores while
-	// the document is converted, the $refs with interned strings of their
-	// own. Only the views and the document are waited for before the next
-	// step: the $refs and the markup texts go on beside it.
+	// What needs no converted node (the views; the $refs, the markup
+	// texts and the graph of components, which are strings and paths) is
+	// built on other cores while the document is converted, the $refs
+	// with interned strings of their own. Only the views and the document
+	// are waited for before the next step: the rest goes on beside it, as
+	// do the keys of the parameter lists, which need the views only.
 	var v *spec.Views
-	var refs, refsTo, unresolvedRefs, refsWithSiblings, markup *ast.Term
+	var refs, refsTo, unresolvedRefs, refsWithSiblings, markup, components, paramKeys *ast.Term
 	var first, all sync.WaitGroup
 	first.Go(func() { v = doc.Views() })
 	all.Go(func() {
 		refs, refsTo, unresolvedRefs, refsWithSiblings = newConverter().refs(doc)
+		components = componentRefs(doc)
 	})
 	all.Go(func() { markup = markupTexts(doc) })
 	c := newConverter()
 	document := c.node(doc.Root.Root)
 	first.Wait()
+	all.Go(func() {
+		paramKeys = parameterKeys(doc.Root.Root, v.PathItems, slices.Concat(v.Operations, v.Webhooks, v.Callbacks))
+	})
 	// The schema-like values and the operations and the rest are built
 	// on two cores, by converters that read c's values and keep what they
 	// add: c is not written until both are done.
@@ -52,7 +57,6 @@ func Input(doc *spec.Document) ast.Value {
 	operations := oc.operations(v.Operations)
 	webhooks, callbacks, parameters := oc.operations(v.Webhooks), oc.operations(v.Callbacks), oc.parameters(v.Parameters)
 	queryParameters := oc.parameters(queryParameters(v.Operations))
-	parameterKeys := parameterKeys(doc.Root.Root, v.PathItems, slices.Concat(v.Operations, v.Webhooks, v.Callbacks))
 	responseUses := responseUses(slices.Concat(v.Operations, v.Webhooks, v.Callbacks),
 		slices.Concat(termsOf(operations), termsOf(webhooks), termsOf(callbacks)))
 	securitySchemes, security, servers, tags := oc.securitySchemes(v.SecuritySchemes), oc.security(v.Security), oc.servers(v.Servers), oc.tags(v.Tags)
@@ -71,7 +75,7 @@ func Input(doc *spec.Document) ast.Value {
 		c.kv("callbacks", callbacks),
 		c.kv("parameters", parameters),
 		c.kv("queryParameters", queryParameters),
-		c.kv("parameterKeys", parameterKeys),
+		c.kv("parameterKeys", paramKeys),
 		c.kv("responseUses", responseUses),
 		c.kv("schemas", ast.ArrayTerm(schemas...)),
 		c.kv("requestSchemas", ast.ArrayTerm(pick(schemas, v.Schemas, func(s *spec.Schema) bool { return s.Request })...)),
@@ -94,7 +98,7 @@ func Input(doc *spec.Document) ast.Value {
 		c.kv("refsTo", refsTo),
 		c.kv("unresolvedRefs", unresolvedRefs),
 		c.kv("refsWithSiblings", refsWithSiblings),
-		c.kv("componentRefs", componentRefs(doc)),
+		c.kv("componentRefs", components),
 		c.kv("extensionRefs", extensionRefs),
 		c.kv("markupTexts", markup),
 		c.kv("files", files),
