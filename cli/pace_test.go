@@ -33,8 +33,15 @@ func TestPaceResumesAtFirstCollection(t *testing.T) {
 	p.hold(floor)
 	t.Cleanup(p.resume)
 	wantGC(t, "held", -1, floor)
-	// The cleanup that resumes runs on its own goroutine after the
-	// collection that finds the sentinel.
+	collectUntilResumed(t, "after a collection", percent, limit)
+}
+
+// collectUntilResumed collects garbage until the collector has percent
+// and limit again, and fails the test if it does not within ten seconds.
+// The cleanup that resumes a pace runs on its own goroutine after the
+// collection that finds the sentinel.
+func collectUntilResumed(t *testing.T, when string, percent int, limit int64) {
+	t.Helper()
 	runtime.GC()
 	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(time.Millisecond) {
 		if gotPercent, gotLimit := gcSettings(); gotPercent == percent && gotLimit == limit {
@@ -43,7 +50,7 @@ func TestPaceResumesAtFirstCollection(t *testing.T) {
 		runtime.GC()
 	}
 	gotPercent, gotLimit := gcSettings()
-	t.Fatalf("after a collection: GC percent %d, memory limit %d; want %d and %d", gotPercent, gotLimit, percent, limit)
+	t.Fatalf("%s: GC percent %d, memory limit %d; want %d and %d", when, gotPercent, gotLimit, percent, limit)
 }
 
 // A collection asked for while the pace is held keeps the hold (the
@@ -66,14 +73,7 @@ func TestPaceCollectKeepsTheHold(t *testing.T) {
 	}
 	time.Sleep(50 * time.Millisecond)
 	wantGC(t, "collected while held", -1, floor)
-	runtime.GC()
-	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(time.Millisecond) {
-		if gotPercent, gotLimit := gcSettings(); gotPercent == percent && gotLimit == limit {
-			return
-		}
-		runtime.GC()
-	}
-	t.Fatal("the collection after collect did not resume the pace")
+	collectUntilResumed(t, "after the collection that followed collect", percent, limit)
 }
 
 func TestPaceResumesOnRequest(t *testing.T) {
