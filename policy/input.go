@@ -367,10 +367,10 @@ func (c *converter) obj(pairs ...[2]*ast.Term) *ast.Term { return ast.ObjectTerm
 
 // pathItems are the path items under paths, each with the segments of
 // its path (naming.path_segments) and its shape (templates as "{}");
-// users indexes the items by segment,
-// {segment: [i]}, each item once per segment, in order. The naming rules
-// judge a segment once, where kubernetes.json's thousand paths have 8,000
-// segments, of 300 distinct spellings.
+// users indexes the items by segment, {segment: [i]}, each item once per
+// segment, in order. The naming rules judge a segment once, where
+// kubernetes.json's thousand paths have 8,000 segments, of 300 distinct
+// spellings.
 func (c *converter) pathItems(items []*spec.PathItem) (list, users *ast.Term) {
 	out := make([]*ast.Term, len(items))
 	index := map[string][]*ast.Term{}
