@@ -251,22 +251,22 @@ func convertInParallel(root *yaml.Node, src []byte, lim Limits) (*Node, bool) {
 	if len(src) < parallelYAML || runtime.GOMAXPROCS(0) < 2 || root.Kind != yaml.MappingNode || len(root.Content) < 4 {
 		return nil, false
 	}
+	main, side := newYAMLConv(root, src, lim), newYAMLConv(root, src, lim)
+	main.lineOff = main.lineOffsets() // built once, read by both
+	side.lineOff = main.lineOff
 	// The largest value, by the lines between its key and the next.
 	big := 1
 	span := func(i int) int {
 		if i+1 < len(root.Content) {
 			return root.Content[i+1].Line - root.Content[i-1].Line
 		}
-		return bytes.Count(src, []byte{'\n'}) + 1 - root.Content[i-1].Line
+		return len(main.lineOff) - root.Content[i-1].Line
 	}
 	for i := 3; i < len(root.Content); i += 2 {
 		if span(i) > span(big) {
 			big = i
 		}
 	}
-	main, side := newYAMLConv(root, src, lim), newYAMLConv(root, src, lim)
-	main.lineOff = main.lineOffsets() // built once, read by both
-	side.lineOff = main.lineOff
 	var v *Node
 	var err error
 	done := make(chan struct{})
