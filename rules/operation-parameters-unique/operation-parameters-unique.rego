@@ -44,8 +44,9 @@ import data.specgate.lib.util
 # _lists are the parameter lists of the document, each path item's and
 # each operation's, with what owns them (where the list is, and how
 # messages name it, are only needed for a finding: see _source, _owner)
-# and the keys of its entries: input.parameterKeys, built in Go, or _key
-# of each entry for an input made by hand (a test's).
+# and the keys of its entries: input.parameterKeys, built in Go, or
+# correctness.parameter_key of each entry for an input made by hand (a
+# test's).
 _lists := array.concat(
 	[{"node": item.node.parameters, "item": item, "keys": input.parameterKeys.pathItems[i]} |
 		some i, item in input.pathItems
