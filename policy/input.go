@@ -705,13 +705,22 @@ func refSegments(ref string) ([]string, bool) {
 	if !strings.HasPrefix(ref, "#/") {
 		return nil, false
 	}
-	segs := strings.Split(ref, "/")[1:]
-	for i, seg := range segs {
-		if strings.Contains(seg, "~") {
-			segs[i] = strings.ReplaceAll(strings.ReplaceAll(seg, "~1", "/"), "~0", "~")
+	return pointerKeys(ref[1:]), true
+}
+
+// pointerKeys are the keys of a JSON pointer ("/a/x~1y" is "a", "x/y"),
+// unescaped as util.unescape does; none for "".
+func pointerKeys(ptr string) []string {
+	if ptr == "" {
+		return nil
+	}
+	keys := strings.Split(strings.TrimPrefix(ptr, "/"), "/")
+	for i, key := range keys {
+		if strings.Contains(key, "~") {
+			keys[i] = strings.ReplaceAll(strings.ReplaceAll(key, "~1", "/"), "~0", "~")
 		}
 	}
-	return segs, true
+	return keys
 }
 
 var (
@@ -1012,16 +1021,10 @@ func (c *converter) messages(ms []*spec.Message) *ast.Term {
 // indices are numbers, as in the views' sources, so that a rule can look
 // the place up in input.document.
 func typedPath(root *spec.Node, ptr string) spec.Path {
-	if ptr == "" {
-		return spec.Path{}
-	}
-	parts := strings.Split(strings.TrimPrefix(ptr, "/"), "/")
-	p := make(spec.Path, len(parts))
+	keys := pointerKeys(ptr)
+	p := make(spec.Path, len(keys))
 	n := root
-	for i, key := range parts {
-		if strings.Contains(key, "~") {
-			key = strings.ReplaceAll(strings.ReplaceAll(key, "~1", "/"), "~0", "~")
-		}
+	for i, key := range keys {
 		p[i] = key
 		switch {
 		case n == nil:
