@@ -3,7 +3,6 @@ package policy
 import (
 	"encoding/json"
 	"maps"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -11,6 +10,7 @@ import (
 
 	"github.com/open-policy-agent/opa/v1/ast"
 
+	"github.com/specgate/specgate/internal/lazyregexp"
 	"github.com/specgate/specgate/spec"
 )
 
@@ -385,7 +385,7 @@ func (c *converter) pathItems(items []*spec.PathItem) (list, users *ast.Term) {
 		for j, seg := range segs {
 			shape[j] = seg
 			if strings.Contains(seg, "{") {
-				shape[j] = pathTemplate.ReplaceAllString(seg, "{}")
+				shape[j] = pathTemplate().ReplaceAllString(seg, "{}")
 			}
 		}
 		out[i] = c.obj(c.kv("path", c.str(p.Path)), c.kv("segments", c.strs(segs)), c.kv("shape", c.strs(shape)),
@@ -410,16 +410,16 @@ func (c *converter) pathItems(items []*spec.PathItem) (list, users *ast.Term) {
 var (
 	// afterPath is what naming.path_segments cuts from a path: a query
 	// or a fragment (written as Rego's regex.replace reads it).
-	afterPath = regexp.MustCompile(`[?#].*$`)
+	afterPath = lazyregexp.New(`[?#].*$`)
 	// pathTemplate is a path template, which a shape writes as "{}".
-	pathTemplate = regexp.MustCompile(`\{[^{}]*\}`)
+	pathTemplate = lazyregexp.New(`\{[^{}]*\}`)
 )
 
 // pathSegments are the non-empty segments of a path template, up to any
 // query or fragment (naming.path_segments).
 func pathSegments(path string) []string {
 	if strings.ContainsAny(path, "?#") {
-		path = afterPath.ReplaceAllString(path, "")
+		path = afterPath().ReplaceAllString(path, "")
 	}
 	var out []string
 	for seg := range strings.SplitSeq(path, "/") {

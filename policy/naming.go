@@ -2,12 +2,13 @@ package policy
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
 
 	"github.com/open-policy-agent/opa/v1/ast"
 	"github.com/open-policy-agent/opa/v1/rego"
 	"github.com/open-policy-agent/opa/v1/types"
+
+	"github.com/specgate/specgate/internal/lazyregexp"
 )
 
 // The naming builtins split identifiers into words and spell them in a
@@ -55,23 +56,23 @@ func init() {
 
 var (
 	// The conventions, as data.specgate.lib.naming tests them.
-	isKebab      = regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]+)*$`)
-	isSnake      = regexp.MustCompile(`^[a-z][a-z0-9]*(_[a-z0-9]+)*$`)
-	isCamel      = regexp.MustCompile(`^[a-z][a-zA-Z0-9]*$`)
-	isPascal     = regexp.MustCompile(`^[A-Z][a-zA-Z0-9]*$`)
-	camelStart   = regexp.MustCompile(`^[a-z][a-z0-9]*[A-Z]`)
-	oneLowerWord = regexp.MustCompile(`^[a-z][a-z0-9]*$`)
+	isKebab      = lazyregexp.New(`^[a-z0-9]+(-[a-z0-9]+)*$`)
+	isSnake      = lazyregexp.New(`^[a-z][a-z0-9]*(_[a-z0-9]+)*$`)
+	isCamel      = lazyregexp.New(`^[a-z][a-zA-Z0-9]*$`)
+	isPascal     = lazyregexp.New(`^[A-Z][a-zA-Z0-9]*$`)
+	camelStart   = lazyregexp.New(`^[a-z][a-z0-9]*[A-Z]`)
+	oneLowerWord = lazyregexp.New(`^[a-z][a-z0-9]*$`)
 
-	lowerThenUpper = regexp.MustCompile(`([a-z0-9])([A-Z])`)
-	acronymThenCap = regexp.MustCompile(`([A-Z]+)([A-Z][a-z]{2,})`)
-	separators     = regexp.MustCompile(`[^A-Za-z0-9]+`)
+	lowerThenUpper = lazyregexp.New(`([a-z0-9])([A-Z])`)
+	acronymThenCap = lazyregexp.New(`([A-Z]+)([A-Z][a-z]{2,})`)
+	separators     = lazyregexp.New(`[^A-Za-z0-9]+`)
 )
 
 // words splits an identifier into its words (see specgate.words).
 func words(s string) []string {
-	s = acronymThenCap.ReplaceAllString(lowerThenUpper.ReplaceAllString(s, "${1} ${2}"), "${1} ${2}")
+	s = acronymThenCap().ReplaceAllString(lowerThenUpper().ReplaceAllString(s, "${1} ${2}"), "${1} ${2}")
 	var out []string
-	for _, w := range separators.Split(s, -1) {
+	for _, w := range separators().Split(s, -1) {
 		if w != "" {
 			out = append(out, w)
 		}
@@ -191,15 +192,15 @@ var (
 // id.
 func caseOf(s string) (string, bool) {
 	switch {
-	case strings.Contains(s, "_") && isSnake.MatchString(s):
+	case strings.Contains(s, "_") && isSnake().MatchString(s):
 		return "snake", true
-	case strings.Contains(s, "-") && isKebab.MatchString(s):
+	case strings.Contains(s, "-") && isKebab().MatchString(s):
 		return "kebab", true
-	case camelStart.MatchString(s) && isCamel.MatchString(s):
+	case camelStart().MatchString(s) && isCamel().MatchString(s):
 		return "camel", true
-	case isPascal.MatchString(s):
+	case isPascal().MatchString(s):
 		return "pascal", true
-	case !oneLowerWord.MatchString(s):
+	case !oneLowerWord().MatchString(s):
 		return "other", true
 	}
 	return "", false
