@@ -221,8 +221,10 @@ type yamlConv struct {
 	// only one conversion of the whole tree can do right (see
 	// convertInParallel).
 	shared bool
-	// given are values another converter converts (see convertInParallel).
-	given map[*yaml.Node]func() (*Node, error)
+	// given is a top-level value another converter converts, and get
+	// waits for it (see convertInParallel).
+	given *yaml.Node
+	get   func() (*Node, error)
 	// indent is the indentation of the block collection holding the value
 	// being converted: continuation lines of its scalars are indented more.
 	indent int
@@ -275,10 +277,10 @@ func convertInParallel(root *yaml.Node, src []byte, lim Limits) (*Node, bool) {
 		side.indent = root.Content[big-1].Column - 1
 		v, err = side.node(root.Content[big], 1)
 	}()
-	main.given = map[*yaml.Node]func() (*Node, error){root.Content[big]: func() (*Node, error) {
+	main.given, main.get = root.Content[big], func() (*Node, error) {
 		<-done
 		return v, err
-	}}
+	}
 	n, mainErr := main.node(root, 0)
 	<-done
 	if mainErr != nil || err != nil || main.shared || side.shared || (lim.MaxNodes > 0 && main.real+side.real > lim.MaxNodes) {
@@ -373,8 +375,8 @@ func (c *yamlConv) mapping(n *Node, y *yaml.Node, depth int) (Pos, error) {
 		}
 		c.indent = ky.Column - 1
 		var v *Node
-		if get, ok := c.given[vy]; depth == 0 && ok {
-			v, err = get()
+		if depth == 0 && vy == c.given {
+			v, err = c.get()
 		} else {
 			v, err = c.node(vy, depth+1)
 		}
