@@ -138,7 +138,8 @@ func (p *pace) collect() {
 	if !p.held {
 		return
 	}
-	p.gen++ // the collection finds the sentinel: its cleanup must not resume
+	// The collection finds the sentinel; its cleanup waits for the lock,
+	// and then finds a newer one.
 	runtime.GC()
 	p.sentinel()
 }
