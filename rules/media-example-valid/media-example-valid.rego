@@ -71,12 +71,9 @@ violations contains util.violation(e.path, msg) if {
 }
 
 _form_examples := [e |
-	not util.is_oas2
-	some holder in array.concat(correctness.written_bodies, correctness.written_responses)
-	some mt, media in object.get(holder.node, "content", {})
+	some [holder, mt, media] in _media_with_examples
 	contains(mt, "form")
 	health.base_media_type(mt) in {"application/x-www-form-urlencoded", "multipart/form-data"}
-	is_object(media)
 	some e in _media_examples(array.concat(holder.path, ["content", mt]), media, array.concat(holder.of, [mt]))
 	is_object(e.value)
 ]
@@ -150,11 +147,20 @@ _examples := array.concat(array.concat(_oas3_media, _oas3_params), _swagger) if 
 else := _swagger
 
 _oas3_media := [e |
+	some [holder, mt, media] in _media_with_examples
+	correctness.is_json_media(mt)
+	some e in _media_examples(array.concat(holder.path, ["content", mt]), media, array.concat(holder.of, [mt]))
+]
+
+# _media_with_examples are the media types of the OpenAPI 3 request bodies
+# and responses (each where it is written) that have an example or
+# examples, as [holder, media type, media type object]: most have none,
+# and are passed over once, before any path is built.
+_media_with_examples := [[holder, mt, media] |
+	not util.is_oas2
 	some holder in array.concat(correctness.written_bodies, correctness.written_responses)
 	some mt, media in object.get(holder.node, "content", {})
-	correctness.is_json_media(mt)
 	_with_examples(media)
-	some e in _media_examples(array.concat(holder.path, ["content", mt]), media, array.concat(holder.of, [mt]))
 ]
 
 # _oas3_params are the examples of parameters (each distinct parameter
@@ -214,11 +220,30 @@ _example_path(path, name, ex) := array.concat(path, ["examples", name]) if healt
 
 else := array.concat(path, ["examples", name, "value"])
 
-# Swagger 2.0: a response's examples map media types to values.
-_swagger := [{"path": array.concat(r.path, ["examples", mt]), "value": value, "schema": r.node.schema, "of": array.concat(r.of, [mt]), "name": ""} |
-	util.is_oas2
-	some r in correctness.written_responses
-	is_object(r.node.schema)
-	some mt, value in object.get(r.node, "examples", {})
+# Swagger 2.0: a response's examples map media types to values. Few
+# responses have examples: the responses of operations and those under
+# `responses` are read where they are written, and a path is built only
+# for those with examples.
+_swagger := array.concat(
+	[e |
+		util.is_oas2
+		some op in correctness.operations
+		some status, response in object.get(op.node, "responses", {})
+		examples := response.examples
+		some e in _swagger_examples(array.concat(op.source, ["responses", status]), response, examples, ["response", op, status])
+	],
+	[e |
+		util.is_oas2
+		some name, response in object.get(input.document, "responses", {})
+		examples := response.examples
+		some e in _swagger_examples(["responses", name], response, examples, ["responses", name, ""])
+	],
+)
+
+_swagger_examples(path, response, examples, of) := [{"path": array.concat(path, ["examples", mt]), "value": value, "schema": response.schema, "of": array.concat(of, [mt]), "name": ""} |
+	is_object(response)
+	not health.is_ref(response)
+	is_object(response.schema)
+	some mt, value in examples
 	correctness.is_json_media(mt)
 ]
