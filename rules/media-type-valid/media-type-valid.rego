@@ -35,13 +35,18 @@ package specgate.rules["media-type-valid"]
 import data.specgate.lib.correctness
 import data.specgate.lib.util
 
+# OpenAPI 3: the distinct media type names are judged first (an API
+# repeats a few in every content map), and the places of an invalid one
+# looked for then.
 violations contains util.violation(array.concat(place.source, ["content", name]), msg) if {
-	not util.is_oas2
-	some place in _content_holders
-	some name, _ in object.get(place.node, "content", {})
+	some name in _content_names
 	not _valid(name)
+	some place in _content_holders
+	_ = place.node.content[name]
 	msg := sprintf("%q is not a media type; write type/subtype, such as application/json", [name])
 }
+
+_content_names := {name | not util.is_oas2; some place in _content_holders; some name, _ in object.get(place.node, "content", {})}
 
 # Swagger 2.0: operations repeat a few lists of media types (every
 # operation of a large API lists its own), so each distinct list is judged
@@ -72,15 +77,20 @@ _valid(name) if {
 }
 
 # _content_holders are the objects with a content map, each once where it
-# is written: request bodies and responses, parameters and headers.
+# is written: request bodies and responses, parameters and headers. Most
+# parameters and headers have a schema instead, and some responses
+# neither: they are passed over before a holder is made of them.
 _content_holders := array.concat(
-	[{"source": h.path, "node": h.node} | some h in array.concat(correctness.written_bodies, correctness.written_responses)],
+	[{"source": h.path, "node": h.node} |
+		some h in array.concat(correctness.written_bodies, correctness.written_responses)
+		_ := h.node.content
+	],
 	array.concat(
 		[{"source": ["components", kind, name], "node": c} |
 			some kind in ["parameters", "headers"]
 			some name, c in object.get(input.document, ["components", kind], {})
-			is_object(c)
+			_ := c.content
 		],
-		[{"source": p.source, "node": p.node} | some p in input.parameters; p.component == ""],
+		[{"source": p.source, "node": p.node} | some p in input.parameters; p.component == ""; _ := p.node.content],
 	),
 )
