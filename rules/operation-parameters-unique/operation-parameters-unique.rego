@@ -121,10 +121,15 @@ violations contains util.violation(form.source, msg) if {
 # most (overridden and unreadable ones left out), so the lists hold no more
 # payloads than entries beyond them. Nearly every operation of a large API
 # has one body parameter at most, which this settles without reading the
-# entries.
+# entries: the lists are counted as the operation and its path item hold
+# them, which is at least what is written where they are.
 _may_have_payloads(op) if {
-	count(_raw_entries(op.source)) + count(_raw_entries(_item(op))) - count(object.get(op, "parameters", [])) > 1
+	count(object.get(op.node, "parameters", [])) + object.get(_item_entries, op.path, 0) - count(object.get(op, "parameters", [])) > 1
 }
+
+# _item_entries counts the parameters of each path item that lists some,
+# by path.
+_item_entries := {item.path: count(item.node.parameters) | some item in input.pathItems; is_array(item.node.parameters)}
 
 # _raw_entries are the parameters listed by the path item or operation at
 # owner, as written; _item(op) is where an operation's path item is.
