@@ -31,8 +31,9 @@ type Cache struct {
 	dir string
 }
 
-// cacheFormat changes whenever the codec or the entries change.
-const cacheFormat = "specgate-cache-6"
+// cacheFormat changes whenever the codec or the entries change, the
+// programs that specgate's own compiler stages (inlining) make included.
+const cacheFormat = "specgate-cache-7"
 
 // cacheMaxAge is how long an unused entry is kept.
 const cacheMaxAge = 30 * 24 * time.Hour

@@ -252,8 +252,7 @@ func (in *bodyInliner) expr(e *ast.Expr) (ast.Body, *ast.Expr) {
 	}
 	var pre ast.Body
 	out := e.Copy()
-	in.replaceCalls(out, &pre)
-	if pre == nil {
+	if !in.replaceCalls(out, &pre) {
 		return nil, e
 	}
 	return pre, out
@@ -276,9 +275,12 @@ func (in *bodyInliner) callsSmall(e *ast.Expr) bool {
 }
 
 // replaceCalls replaces, in the terms of e outside closures, the calls of
-// small functions by their values, appending their bodies to pre. Calls
-// inside arguments come first.
-func (in *bodyInliner) replaceCalls(e *ast.Expr, pre *ast.Body) {
+// small functions by their values, appending their bodies to pre (a
+// function that is only a value, such as `label(v) := v.label`, appends
+// none), and tells whether it replaced any. Calls inside arguments come
+// first.
+func (in *bodyInliner) replaceCalls(e *ast.Expr, pre *ast.Body) bool {
+	replaced := false
 	var walk func(t *ast.Term) *ast.Term
 	walk = func(t *ast.Term) *ast.Term {
 		switch v := t.Value.(type) {
@@ -290,6 +292,7 @@ func (in *bodyInliner) replaceCalls(e *ast.Expr, pre *ast.Body) {
 			if f := in.callee(op, v[1:]); f != nil {
 				body, value := in.inline(f, v[1:])
 				*pre = append(*pre, body...)
+				replaced = true
 				return value
 			}
 		case *ast.Array:
@@ -314,6 +317,7 @@ func (in *bodyInliner) replaceCalls(e *ast.Expr, pre *ast.Body) {
 			ts[i] = walk(ts[i])
 		}
 	}
+	return replaced
 }
 
 // callee is the small function a call of op with args may be replaced

@@ -74,6 +74,13 @@ on contains name if {
 	lib.enabled(x)
 }
 
+# A function that is only a value, nested: no body goes before the
+# expression, and its value replaces the call.
+states contains s if {
+	some name, x in input.flags
+	s := [name, lib.enabled(x)]
+}
+
 lacking := [i | some i, op in input.operations; lib.lacks(object.keys(op.responses), {"500", "default"})]
 
 named := x if x := lib.names(input.items)
@@ -142,7 +149,7 @@ func TestInlineSmallFunctionsValues(t *testing.T) {
 		"items":      []any{map[string]any{"name": "n1"}},
 	})
 	want := `{"lacking": [0], "locals": ["a/r", "b/r"], "longer": true, "n": ["n1"], "named": ["n1"], "not_refs": ["b"], "on": ["x"], ` +
-		`"others": [true, true, 2, 0, "one", true, 3], "pairs": [[0, "#/r", "#/n"]], "r": "c/r", "refs": ["a"]}`
+		`"others": [true, true, 2, 0, "one", true, 3], "pairs": [[0, "#/r", "#/n"]], "r": "c/r", "refs": ["a"], "states": [["x", true], ["y", false]]}`
 	if got != want {
 		t.Errorf("values:\n got %s\nwant %s", got, want)
 	}
