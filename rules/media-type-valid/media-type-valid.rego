@@ -46,7 +46,11 @@ violations contains util.violation(array.concat(place.source, ["content", name])
 	msg := sprintf("%q is not a media type; write type/subtype, such as application/json", [name])
 }
 
-_content_names := {name | not util.is_oas2; some place in _content_holders; some name, _ in object.get(place.node, "content", {})}
+_content_names := {name |
+	not util.is_oas2
+	some place in _content_holders
+	some name, _ in object.get(place.node, "content", {})
+}
 
 # Swagger 2.0: operations repeat a few lists of media types (every
 # operation of a large API lists its own), so each distinct list is judged
