@@ -867,12 +867,10 @@ func readOnly(n *spec.Node) bool {
 // schema has to the schemas that have it, byType each type name to the
 // schemas whose `type` is or lists it, both in order. A rule about `enum`
 // or about arrays then visits the few schemas concerned instead of every
-// schema of the document.
-// schemas converts the schema views and indexes them by key and type
-// name. The items are built by two forks of c, each converting half of
-// them (a large API has tens of thousands, stripe.yaml's conversion of
-// them took three times what the operations beside them did); c is only
-// read.
+// schema of the document. The items are built by two forks of c, each
+// converting half of them (a large API has tens of thousands, stripe.yaml's
+// conversion of them took three times what the operations beside them
+// did); c is only read.
 func (c *converter) schemas(ss []*spec.Schema, labels *labeler) (items []*ast.Term, byKey, byType *ast.Term) {
 	items = make([]*ast.Term, len(ss))
 	half := len(ss) / 2
