@@ -44,11 +44,11 @@ func Input(doc *spec.Document) ast.Value {
 	// on two cores, by converters that read c's values and keep what they
 	// add: c is not written until both are done.
 	var schemas []*ast.Term
-	var schemasWith, schemasOfType, received, receivedOfType, swaggerValues, swaggerValuesWith, swaggerValuesOfType *ast.Term
+	var schemasWith, schemasOfType, propertySchemas, received, receivedOfType, swaggerValues, swaggerValuesWith, swaggerValuesOfType *ast.Term
 	sc := c.fork()
 	all.Go(func() {
 		labels := newLabeler(doc, v)
-		schemas, schemasWith, schemasOfType = c.schemas(v.Schemas, labels)
+		schemas, schemasWith, schemasOfType, propertySchemas = c.schemas(v.Schemas, labels)
 		received, receivedOfType = sc.received(doc, v, schemas, labels)
 		swaggerValues, swaggerValuesWith, swaggerValuesOfType = sc.swaggerValues(doc, v)
 	})
@@ -82,6 +82,7 @@ func Input(doc *spec.Document) ast.Value {
 		c.kv("responseSchemas", ast.ArrayTerm(pick(schemas, v.Schemas, func(s *spec.Schema) bool { return s.Response })...)),
 		c.kv("schemasWith", schemasWith),
 		c.kv("schemasOfType", schemasOfType),
+		c.kv("propertySchemas", propertySchemas),
 		c.kv("received", received),
 		c.kv("receivedOfType", receivedOfType),
 		c.kv("swaggerValues", swaggerValues),
@@ -865,13 +866,15 @@ func readOnly(n *spec.Node) bool {
 
 // schemas converts the schemas and indexes them: byKey maps each key some
 // schema has to the schemas that have it, byType each type name to the
-// schemas whose `type` is or lists it, both in order. A rule about `enum`
-// or about arrays then visits the few schemas concerned instead of every
-// schema of the document. The items are built by two forks of c, each
+// schemas whose `type` is or lists it, byProperty each property name to
+// the schemas written as a property of that name (their source ends in
+// properties/<name>), all in order. A rule about `enum`, about arrays or
+// about properties named like a password then visits the few schemas
+// concerned instead of every schema of the document. The items are built by two forks of c, each
 // converting half of them (a large API has tens of thousands, stripe.yaml's
 // conversion of them took three times what the operations beside them
 // did); c is only read.
-func (c *converter) schemas(ss []*spec.Schema, labels *labeler) (items []*ast.Term, byKey, byType *ast.Term) {
+func (c *converter) schemas(ss []*spec.Schema, labels *labeler) (items []*ast.Term, byKey, byType, byProperty *ast.Term) {
 	items = make([]*ast.Term, len(ss))
 	half := len(ss) / 2
 	var wg sync.WaitGroup
@@ -882,7 +885,11 @@ func (c *converter) schemas(ss []*spec.Schema, labels *labeler) (items []*ast.Te
 	wg.Wait()
 	keys := map[string][]*ast.Term{}
 	types := map[string][]*ast.Term{}
+	props := map[string][]*ast.Term{}
 	for i, s := range ss {
+		if name, ok := propertyName(s.Source); ok {
+			props[name] = append(props[name], items[i])
+		}
 		if s.Node == nil || s.Node.Kind != spec.Object {
 			continue
 		}
@@ -893,7 +900,18 @@ func (c *converter) schemas(ss []*spec.Schema, labels *labeler) (items []*ast.Te
 			types[t] = append(types[t], items[i])
 		}
 	}
-	return items, second.lists(keys), second.lists(types)
+	return items, second.lists(keys), second.lists(types), second.lists(props)
+}
+
+// propertyName is the name of the property a schema is written as: the
+// last segment of a source that ends in properties/<name>.
+func propertyName(source spec.Path) (string, bool) {
+	n := len(source)
+	if n < 2 || source[n-2] != "properties" {
+		return "", false
+	}
+	name, ok := source[n-1].(string)
+	return name, ok
 }
 
 // schemaItems converts schema views into items.

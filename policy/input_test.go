@@ -238,3 +238,55 @@ webhooks:
 		t.Errorf("queryParameters sources:\n got %q\nwant %q", got, want)
 	}
 }
+
+// TestInputPropertySchemas checks input.propertySchemas: the items of
+// schemas written as a property, by the property's name, in order; not a
+// property that is a $ref (its schema is written where the reference
+// points), not a schema under a component named "properties".
+func TestInputPropertySchemas(t *testing.T) {
+	doc := load(t, `openapi: 3.0.3
+info: {title: T, version: "1"}
+paths: {}
+components:
+  schemas:
+    properties:
+      type: object
+      properties:
+        password: {type: string}
+    User:
+      type: object
+      properties:
+        password: {type: string, writeOnly: true}
+        name: {type: string}
+        properties:
+          type: object
+          properties:
+            name: {type: string}
+        owner: {$ref: '#/components/schemas/properties'}
+`)
+	in := policy.Input(doc).(ast.Object)
+	index := in.Get(ast.StringTerm("propertySchemas"))
+	if index == nil {
+		t.Fatal("input has no propertySchemas")
+	}
+	props := index.Value.(ast.Object)
+	want := map[string][]string{
+		"password": {
+			`["components", "schemas", "properties", "properties", "password"]`,
+			`["components", "schemas", "User", "properties", "password"]`,
+		},
+		"name": {
+			`["components", "schemas", "User", "properties", "name"]`,
+			`["components", "schemas", "User", "properties", "properties", "properties", "name"]`,
+		},
+		"properties": {`["components", "schemas", "User", "properties", "properties"]`},
+	}
+	if props.Len() != len(want) {
+		t.Errorf("propertySchemas has keys %v, want %d", props.Keys(), len(want))
+	}
+	for name, sources := range want {
+		if got := sourcesOf(props.Get(ast.StringTerm(name))); !slices.Equal(got, sources) {
+			t.Errorf("propertySchemas[%q]:\n got %q\nwant %q", name, got, sources)
+		}
+	}
+}
