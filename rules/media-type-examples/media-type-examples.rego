@@ -131,13 +131,14 @@ _schema_example(s) if {
 	_has_example(health.deref(s.items))
 }
 
-_has_example(s) if _defined(s, "example")
+# An example that is null or false counts: `_ = x` holds for any value.
+_has_example(s) if _ = s.example
 
-_has_example(s) if count(object.get(s, "examples", [])) > 0
+_has_example(s) if count(s.examples) > 0
 
-_media_example(node) if _defined(node, "example")
+_media_example(node) if _ = node.example
 
-_media_example(node) if count(object.get(node, "examples", {})) > 0
+_media_example(node) if count(node.examples) > 0
 
 # _swagger_example holds when a response has an example for a media type
 # it produces.
@@ -146,7 +147,3 @@ _swagger_example(resp) if {
 	some mt in resp.content
 	_ = examples[mt.mediaType]
 }
-
-# _defined(obj, key) holds when obj has key, whatever its value (null and
-# false included).
-_defined(obj, key) if _ = obj[key]
