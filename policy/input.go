@@ -44,12 +44,12 @@ func Input(doc *spec.Document) ast.Value {
 	// on two cores, by converters that read c's values and keep what they
 	// add: c is not written until both are done.
 	var schemas []*ast.Term
-	var schemasWith, schemasOfType, propertySchemas, received, receivedOfType, swaggerValues, swaggerValuesWith, swaggerValuesOfType *ast.Term
+	var schemasWith, schemasOfType, propertySchemas, received, receivedWith, receivedOfType, swaggerValues, swaggerValuesWith, swaggerValuesOfType *ast.Term
 	sc := c.fork()
 	all.Go(func() {
 		labels := newLabeler(doc, v)
 		schemas, schemasWith, schemasOfType, propertySchemas = c.schemas(v.Schemas, labels)
-		received, receivedOfType = sc.received(doc, v, schemas, labels)
+		received, receivedWith, receivedOfType = sc.received(doc, v, schemas, labels)
 		swaggerValues, swaggerValuesWith, swaggerValuesOfType = sc.swaggerValues(doc, v)
 	})
 	oc := c.fork()
@@ -84,6 +84,7 @@ func Input(doc *spec.Document) ast.Value {
 		c.kv("schemasOfType", schemasOfType),
 		c.kv("propertySchemas", propertySchemas),
 		c.kv("received", received),
+		c.kv("receivedWith", receivedWith),
 		c.kv("receivedOfType", receivedOfType),
 		c.kv("swaggerValues", swaggerValues),
 		c.kv("swaggerValuesWith", swaggerValuesWith),
@@ -754,13 +755,19 @@ func termsOf(list *ast.Term) []*ast.Term {
 // received lists the schema-like values the API receives, each once:
 // the request schemas but readOnly ones (clients do not send them) and,
 // in Swagger 2.0, the non-body parameters operations under paths take,
-// which carry type, maxLength and the like themselves. byType indexes
-// them as schemasOfType does schemas.
-func (c *converter) received(doc *spec.Document, v *spec.Views, schemas []*ast.Term, labels *labeler) (items, byType *ast.Term) {
+// which carry type, maxLength and the like themselves. byKey and byType
+// index them as schemasWith and schemasOfType do schemas.
+func (c *converter) received(doc *spec.Document, v *spec.Views, schemas []*ast.Term, labels *labeler) (items, byKey, byType *ast.Term) {
 	var out []*ast.Term
+	keys := map[string][]*ast.Term{}
 	types := map[string][]*ast.Term{}
 	add := func(t *ast.Term, n *spec.Node) {
 		out = append(out, t)
+		if n != nil && n.Kind == spec.Object {
+			for _, f := range n.Fields {
+				keys[f.Key] = append(keys[f.Key], t)
+			}
+		}
 		for _, name := range typeNames(n) {
 			types[name] = append(types[name], t)
 		}
@@ -786,7 +793,7 @@ func (c *converter) received(doc *spec.Document, v *spec.Views, schemas []*ast.T
 			}
 		}
 	}
-	return ast.ArrayTerm(out...), c.lists(types)
+	return ast.ArrayTerm(out...), c.lists(keys), c.lists(types)
 }
 
 // isReceived tells whether the API receives what a schema describes: a

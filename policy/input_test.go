@@ -57,9 +57,9 @@ components:
 	}
 }
 
-// TestInputReceived checks input.received and input.receivedOfType: request
-// schemas but readOnly ones, and each Swagger non-body parameter once,
-// however many operations take it.
+// TestInputReceived checks input.received and its indexes by type and by
+// key: request schemas but readOnly ones, and each Swagger non-body
+// parameter once, however many operations take it.
 func TestInputReceived(t *testing.T) {
 	doc := load(t, `swagger: "2.0"
 info: {title: T, version: "1"}
@@ -118,6 +118,18 @@ definitions:
 	} {
 		if got := sourcesOf(byType.Get(ast.StringTerm(typ))); !slices.Equal(got, want) {
 			t.Errorf("receivedOfType.%s:\n got %q\nwant %q", typ, got, want)
+		}
+	}
+	byKey := in.Get(ast.StringTerm("receivedWith")).Value.(ast.Object)
+	for key, want := range map[string][]string{
+		"properties": {want[0]},
+		"readOnly":   {want[2]},
+		"in":         want[3:],
+		"type":       want,
+		"maxLength":  nil,
+	} {
+		if got := sourcesOf(byKey.Get(ast.StringTerm(key))); !slices.Equal(got, want) {
+			t.Errorf("receivedWith.%s:\n got %q\nwant %q", key, got, want)
 		}
 	}
 }

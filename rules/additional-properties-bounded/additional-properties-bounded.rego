@@ -40,7 +40,7 @@ import data.specgate.lib.security
 import data.specgate.lib.util
 
 violations contains util.violation(array.concat(v.source, ["additionalProperties"]), msg) if {
-	some v in security.received
+	some v in object.get(security.received_with, "additionalProperties", [])
 	ap := v.node.additionalProperties
 	ap != false
 	not _bounded(v.node)

@@ -36,6 +36,11 @@ received := input.received
 # its types), so that a rule about strings visits strings only.
 received_of := input.receivedOfType
 
+# received_with groups `received` by the keys their nodes have, so that a
+# rule about one keyword (additionalProperties, say) visits the values
+# that have it, not every one.
+received_with := input.receivedWith
+
 # label(v) names an item of `received` for a message: `schema "Pet"`,
 # `query parameter "limit"`, `property "name" in schema "Pet"`,
 # `items of query parameter "tags"`, `the request body of POST /pets`,

@@ -60,17 +60,18 @@ test_loopback_and_plain_http if {
 }
 
 # received_input completes a test input with what policy.Input builds in
-# Go for `received` and `received_of`: the request schemas but readOnly
-# ones and, in Swagger 2.0, the non-body parameters of operations, each
-# once and labelled, indexed by type name. The tests of the rules that
-# read them build their input with it.
-received_input(doc) := object.union(doc, {"received": r, "receivedOfType": by_type}) if {
+# Go for `received`, `received_of` and `received_with`: the request
+# schemas but readOnly ones and, in Swagger 2.0, the non-body parameters
+# of operations, each once and labelled, indexed by type name and by key.
+# The tests of the rules that read them build their input with it.
+received_input(doc) := object.union(doc, {"received": r, "receivedOfType": by_type, "receivedWith": by_key}) if {
 	unlabelled := array.concat(
 		[s | some s in object.get(doc, "requestSchemas", []); not s.node.readOnly],
 		[{"node": p.node, "source": p.source, "name": ""} | some p in _test_params(doc)],
 	)
 	r := [object.union(v, {"label": l}) | some v in unlabelled; l := security.schema_label(v) with input as doc]
 	by_type := {t: [v | some v in r; t in _test_types(v.node)] | some v in r; some t in _test_types(v.node)}
+	by_key := {k: [v | some v in r; _ = v.node[k]] | some v in r; some k, _ in v.node}
 }
 
 _test_params(doc) := {p |

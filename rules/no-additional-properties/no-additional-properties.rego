@@ -41,7 +41,7 @@ import data.specgate.lib.security
 import data.specgate.lib.util
 
 violations contains util.violation(array.concat(v.source, ["additionalProperties"]), msg) if {
-	some v in security.received
+	some v in object.get(security.received_with, "additionalProperties", [])
 	written := _free_form[v.node.additionalProperties]
 	msg := sprintf("%s accepts any additional property (additionalProperties: %s)", [security.label(v), written])
 }
