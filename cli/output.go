@@ -206,7 +206,7 @@ func lintInput(ctx context.Context, l *linter.Linter, loader *spec.Loader, pre *
 // preloaded is a spec read, and its OPA input built, while the rules load.
 type preloaded struct {
 	name   string
-	loaded chan struct{} // closed once doc and err are set
+	loaded chan struct{} // closed once doc (its format known) and err are set
 	done   chan struct{} // closed once input is set too
 	doc    *spec.Document
 	input  ast.Value
@@ -227,9 +227,12 @@ func preload(ctx context.Context, loader *spec.Loader, names []string) *preloade
 	startup.raise(LoadHeap)
 	go func() {
 		defer close(p.done)
-		p.doc, p.err = loader.Load(ctx, p.name)
+		// The format is known before the $refs are followed (one core):
+		// the rules that apply load meanwhile (see formats).
+		p.doc, p.err = loader.Open(ctx, p.name)
 		close(p.loaded)
 		if p.err == nil {
+			p.doc.Resolve(ctx)
 			if heapObjects() > ParsedHeap {
 				// The garbage of parsing goes while only the document
 				// is live (see LoadHeap).

@@ -111,22 +111,33 @@ func (e *Error) Unwrap() error { return e.Err }
 // an *Error; a document whose $refs are broken still loads, with the
 // problems in Document.Refs.
 func (l *Loader) Load(ctx context.Context, name string) (*Document, error) {
+	d, err := l.Open(ctx, name)
+	if err != nil {
+		return nil, err
+	}
+	d.Resolve(ctx)
+	return d, nil
+}
+
+// Open reads and parses one specification and detects its format, as Load
+// does, but leaves its $refs unresolved: Resolve completes the document.
+// A caller with work that needs only the format (the rules that apply to
+// it) does it while the references are followed, on one core.
+func (l *Loader) Open(ctx context.Context, name string) (*Document, error) {
 	f, err := l.readFile(ctx, name)
 	if err != nil {
 		return nil, err
 	}
-	return l.document(ctx, f)
+	return l.document(f)
 }
 
-// document detects the format of a parsed entry file and resolves its
-// $refs.
-func (l *Loader) document(ctx context.Context, f *File) (*Document, error) {
+// document detects the format of a parsed entry file.
+func (l *Loader) document(f *File) (*Document, error) {
 	d := &Document{Root: f, files: map[string]*File{f.key: f}, loader: l, refs: map[*Node]*Ref{}}
 	d.refRoot = l.refRoot(f.key)
 	if err := d.detect(); err != nil {
 		return nil, err
 	}
-	d.resolveRefs(ctx)
 	return d, nil
 }
 
@@ -137,7 +148,12 @@ func (l *Loader) LoadBytes(ctx context.Context, name string, data []byte) (*Docu
 	if err != nil {
 		return nil, err
 	}
-	return l.document(ctx, f)
+	d, err := l.document(f)
+	if err != nil {
+		return nil, err
+	}
+	d.Resolve(ctx)
+	return d, nil
 }
 
 func isURL(name string) bool {

@@ -229,3 +229,55 @@ components:
 		}
 	}
 }
+
+// TestOpenThenResolve: Open knows the format and leaves the $refs, even a
+// broken one, to Resolve, which finds what Load finds.
+func TestOpenThenResolve(t *testing.T) {
+	dir := t.TempDir()
+	api := filepath.Join(dir, "api.yaml")
+	src := `openapi: 3.1.0
+info: {title: T, version: "1"}
+paths:
+  /a:
+    get:
+      responses:
+        "200": {$ref: '#/components/responses/Ok'}
+        "404": {$ref: '#/components/responses/Missing'}
+components:
+  responses:
+    Ok: {description: ok}
+`
+	if err := os.WriteFile(api, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	l := spec.NewLoader(spec.Options{})
+	d, err := l.Open(context.Background(), api)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := d.FormatTags(); !reflect.DeepEqual(got, []string{"oas", "oas3", "oas3.1"}) {
+		t.Errorf("format tags after Open = %q", got)
+	}
+	if len(d.Refs) != 0 {
+		t.Errorf("Open resolved %d $refs", len(d.Refs))
+	}
+	d.Resolve(context.Background())
+	loaded, err := l.Load(context.Background(), api)
+	if err != nil {
+		t.Fatal(err)
+	}
+	describe := func(d *spec.Document) []string {
+		var out []string
+		for _, r := range d.Refs {
+			msg := ""
+			if r.Err != nil {
+				msg = r.Err.Msg
+			}
+			out = append(out, r.Value+" "+msg)
+		}
+		return out
+	}
+	if got, want := describe(d), describe(loaded); len(got) != 2 || !reflect.DeepEqual(got, want) {
+		t.Errorf("$refs after Resolve:\n got %q\nwant %q (as Load)", got, want)
+	}
+}

@@ -69,7 +69,9 @@ var nameMaps = map[string]bool{
 	"webhooks": true, "paths": true,
 }
 
-func (d *Document) resolveRefs(ctx context.Context) {
+// Resolve follows the $refs of a document that Open returned; call it
+// once, before any other use of the document than its format.
+func (d *Document) Resolve(ctx context.Context) {
 	d.scan(d.Root)
 	for i := 0; i < len(d.Refs); i++ {
 		d.resolve(ctx, d.Refs[i])
