@@ -46,11 +46,24 @@ violations contains util.violation(array.concat(place.source, ["content", name])
 	msg := sprintf("%q is not a media type; write type/subtype, such as application/json", [name])
 }
 
+# _content_names are read from the content maps themselves: the holders
+# are made only when a name is invalid, which in most APIs none is.
 _content_names := {name |
 	not util.is_oas2
-	some place in _content_holders
-	some name, _ in object.get(place.node, "content", {})
+	some node in _content_nodes
+	some name, _ in node.content
 }
+
+_content_nodes := array.concat(
+	[h.node | some h in array.concat(correctness.written_bodies, correctness.written_responses)],
+	array.concat(
+		[c |
+			some kind in ["parameters", "headers"]
+			some _, c in object.get(input.document, ["components", kind], {})
+		],
+		[p.node | some p in input.parameters; p.component == ""],
+	),
+)
 
 # Swagger 2.0: operations repeat a few lists of media types (every
 # operation of a large API lists its own), so each distinct list is judged
