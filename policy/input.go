@@ -142,10 +142,13 @@ func (c *converter) fork() *converter {
 	return f
 }
 
+// key interns an object key or path segment. A fork finds most in its
+// parent (which converted the whole document first), so the parent's
+// table is read first: the two never hold one key.
 func (c *converter) key(k string) *ast.Term {
-	t, ok := c.keys[k]
+	t, ok := c.parent.keys[k]
 	if !ok {
-		t, ok = c.parent.keys[k]
+		t, ok = c.keys[k]
 	}
 	if !ok {
 		t = ast.StringTerm(k)
@@ -173,14 +176,14 @@ func (c *converter) number(v string) *ast.Term {
 	return intern(c.numbers, c.parent.numbers, v, func() *ast.Term { return ast.NumberTerm(json.Number(v)) })
 }
 
-// intern returns v's term from table or, failing that, from inherited,
-// the read-only table of a parent converter; else a new one, kept in
-// table.
+// intern returns v's term from inherited, the read-only table of a parent
+// converter (where a fork finds most), or from table; else a new one, kept
+// in table.
 func intern(table, inherited map[string]*ast.Term, v string, mk func() *ast.Term) *ast.Term {
-	if t, ok := table[v]; ok {
+	if t, ok := inherited[v]; ok {
 		return t
 	}
-	if t, ok := inherited[v]; ok {
+	if t, ok := table[v]; ok {
 		return t
 	}
 	t := mk()
@@ -236,10 +239,10 @@ func (c *converter) node(n *spec.Node) *ast.Term {
 	case spec.String:
 		return c.str(n.Value)
 	}
-	if t, ok := c.terms[n]; ok {
+	if t, ok := c.parent.terms[n]; ok {
 		return t
 	}
-	if t, ok := c.parent.terms[n]; ok {
+	if t, ok := c.terms[n]; ok {
 		return t
 	}
 	var t *ast.Term
