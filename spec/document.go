@@ -333,14 +333,26 @@ func segString(seg any) string {
 var pointerEscaper = strings.NewReplacer("~", "~0", "/", "~1")
 var pointerUnescaper = strings.NewReplacer("~1", "/", "~0", "~")
 
+// joinPointer joins path segments into a JSON pointer. Most segments need
+// no escape, and are written as they are: a diagnostic's pointer is joined
+// for each of the ten thousand findings of a large API.
 func joinPointer(segs []string) string {
 	if len(segs) == 0 {
 		return ""
 	}
+	size := len(segs)
+	for _, s := range segs {
+		size += len(s)
+	}
 	var b strings.Builder
+	b.Grow(size)
 	for _, s := range segs {
 		b.WriteByte('/')
-		b.WriteString(pointerEscaper.Replace(s))
+		if strings.ContainsAny(s, "~/") {
+			b.WriteString(pointerEscaper.Replace(s))
+		} else {
+			b.WriteString(s)
+		}
 	}
 	return b.String()
 }

@@ -370,3 +370,15 @@ func TestLocateInLargeObject(t *testing.T) {
 		}
 	}
 }
+
+// TestPointerEscapes: a segment with "~" or "/" is escaped (RFC 6901),
+// each occurrence; others are written as they are.
+func TestPointerEscapes(t *testing.T) {
+	got := spec.Pointer([]any{"paths", "/v1/{id}", "get", "x~y/z~", 0, ""})
+	if want := "/paths/~1v1~1{id}/get/x~0y~1z~0/0/"; got != want {
+		t.Errorf("Pointer = %q, want %q", got, want)
+	}
+	if got := spec.Pointer(nil); got != "" {
+		t.Errorf("Pointer(nil) = %q, want the empty pointer", got)
+	}
+}
