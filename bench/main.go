@@ -258,12 +258,18 @@ func parseSpectralFormat(out []byte) (map[string]int, error) {
 	return counts, nil
 }
 
+// parseRedocly counts Redocly's findings from its totals: its list of
+// problems stops at --max-problems (100 by default), the totals do not.
 func parseRedocly(out []byte) (map[string]int, error) {
 	start := bytes.IndexByte(out, '{')
 	if start < 0 {
 		return nil, fmt.Errorf("no JSON object in the output")
 	}
 	var rep struct {
+		Totals *struct {
+			Errors   int `json:"errors"`
+			Warnings int `json:"warnings"`
+		} `json:"totals"`
 		Problems []struct {
 			Severity string `json:"severity"`
 		} `json:"problems"`
@@ -272,6 +278,10 @@ func parseRedocly(out []byte) (map[string]int, error) {
 		return nil, err
 	}
 	counts := map[string]int{}
+	if rep.Totals != nil {
+		counts["error"], counts["warn"] = rep.Totals.Errors, rep.Totals.Warnings
+		return counts, nil
+	}
 	for _, p := range rep.Problems {
 		counts[p.Severity]++
 	}
