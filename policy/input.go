@@ -880,10 +880,10 @@ func readOnly(n *spec.Node) bool {
 // the schemas written as a property of that name (their source ends in
 // properties/<name>), all in order. A rule about `enum`, about arrays or
 // about properties named like a password then visits the few schemas
-// concerned instead of every schema of the document. The items are built by two forks of c, each
-// converting half of them (a large API has tens of thousands, stripe.yaml's
-// conversion of them took three times what the operations beside them
-// did); c is only read.
+// concerned instead of every schema of the document. The items are built
+// by two forks of c, each converting half of them (a large API has tens
+// of thousands, stripe.yaml's conversion of them took three times what
+// the operations beside them did); c is only read.
 func (c *converter) schemas(ss []*spec.Schema, labels *labeler) (items []*ast.Term, byKey, byType, byProperty *ast.Term) {
 	items = make([]*ast.Term, len(ss))
 	half := len(ss) / 2
