@@ -27,13 +27,14 @@ func Input(doc *spec.Document) ast.Value {
 	// do the keys of the parameter lists, which need the views only.
 	var v *spec.Views
 	var refs, refsTo, unresolvedRefs, refsWithSiblings, markup, components, paramKeys *ast.Term
+	var examples bool
 	var first, all sync.WaitGroup
 	first.Go(func() { v = doc.Views() })
 	all.Go(func() {
 		refs, refsTo, unresolvedRefs, refsWithSiblings = newConverter().refs(doc)
 		components = componentRefs(doc)
 	})
-	all.Go(func() { markup = markupTexts(doc) })
+	all.Go(func() { markup, examples = scanFiles(doc) })
 	c := newConverter()
 	document := c.node(doc.Root.Root)
 	first.Wait()
@@ -103,6 +104,7 @@ func Input(doc *spec.Document) ast.Value {
 		c.kv("componentRefs", components),
 		c.kv("extensionRefs", extensionRefs),
 		c.kv("markupTexts", markup),
+		c.kv("hasExamples", boolTerm(examples)),
 		c.kv("files", files),
 		c.kv("refTargets", refTargets),
 	}
@@ -1237,12 +1239,17 @@ func componentOf(format spec.Format, ptr string) string {
 	return ""
 }
 
-// markupTexts is the set of title, summary and description strings,
-// anywhere in the document's files (examples and extensions included),
-// that contain "<" or "javascript:" in any case: the only texts that can
-// hold HTML or a script link. A rule about those tests a few texts'
-// membership instead of searching every text of a large API.
-func markupTexts(doc *spec.Document) *ast.Term {
+// scanFiles walks every file of the document once for what rules ask of
+// the whole of it. markup is the set of title, summary and description
+// strings, anywhere (examples and extensions included), that contain "<"
+// or "javascript:" in any case: the only texts that can hold HTML or a
+// script link. A rule about those tests a few texts' membership instead of
+// searching every text of a large API. examples tells whether any object
+// has an `example` or `examples` key: a rule that checks examples passes
+// over the media types, parameters and headers of an API that has none
+// (stripe.yaml has thousands of them, and no example) without reading
+// each.
+func scanFiles(doc *spec.Document) (markup *ast.Term, examples bool) {
 	set := ast.NewSet()
 	var walk func(n *spec.Node)
 	walk = func(n *spec.Node) {
@@ -1251,6 +1258,9 @@ func markupTexts(doc *spec.Document) *ast.Term {
 			for _, f := range n.Fields {
 				if proseKeys[f.Key] && f.Value.Kind == spec.String && hasMarkup(f.Value.Value) {
 					set.Add(ast.StringTerm(f.Value.Value))
+				}
+				if f.Key == "example" || f.Key == "examples" {
+					examples = true
 				}
 				walk(f.Value)
 			}
@@ -1263,7 +1273,7 @@ func markupTexts(doc *spec.Document) *ast.Term {
 	for _, f := range doc.Files() {
 		walk(f.Root)
 	}
-	return ast.NewTerm(set)
+	return ast.NewTerm(set), examples
 }
 
 // hasMarkup tells whether s contains "<" or, in any case, "javascript:".

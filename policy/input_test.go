@@ -302,3 +302,32 @@ components:
 		}
 	}
 }
+
+// TestInputHasExamples: input.hasExamples tells whether an object of any
+// of the document's files has an `example` or `examples` key.
+func TestInputHasExamples(t *testing.T) {
+	const entry = `openapi: 3.0.3
+info: {title: T, version: "1", description: "an example in prose is none"}
+paths:
+  /a:
+    get:
+      parameters: [{name: q, in: query, schema: {type: string}}]
+      responses:
+        "200": {$ref: 'other.yaml#/components/responses/Ok'}
+`
+	for _, c := range []struct {
+		name, other string
+		want        bool
+	}{
+		{"none", "components: {responses: {Ok: {description: ok}}}\n", false},
+		{"in another file", "components: {responses: {Ok: {description: ok, content: {application/json: {example: {id: 1}}}}}}\n", true},
+		{"named examples", "components: {responses: {Ok: {description: ok, content: {application/json: {examples: {}}}}}}\n", true},
+		{"a null example", "components: {responses: {Ok: {description: ok, headers: {X: {schema: {type: string}, example: null}}}}}\n", true},
+	} {
+		doc, _ := loadFiles(t, map[string]string{"api.yaml": entry, "other.yaml": c.other})
+		got := policy.Input(doc).(ast.Object).Get(ast.StringTerm("hasExamples"))
+		if got == nil || got.Value.Compare(ast.Boolean(c.want)) != 0 {
+			t.Errorf("%s: hasExamples = %v, want %v", c.name, got, c.want)
+		}
+	}
+}
