@@ -60,8 +60,9 @@ violations contains util.violation(array.concat(s.source, ["items"]), msg) if {
 # schema-type-declared.
 violations contains util.violation(array.concat(s.source, [key]), msg) if {
 	some key, wanted in _keyword_types
+	allowed := _applies_to[wanted] # read once per keyword, not per schema
 	some s in correctness.having(key)
-	not s.node.type in _applies_to[wanted] # a quick test: most schemas with the keyword have its type
+	not s.node.type in allowed # a quick test: most schemas with the keyword have its type
 	types := correctness.declared_types(s.node)
 	count(types) > 0
 	not _applies(wanted, types)
