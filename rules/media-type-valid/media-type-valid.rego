@@ -38,32 +38,21 @@ import data.specgate.lib.util
 # OpenAPI 3: the distinct media type names are judged first (an API
 # repeats a few in every content map), and the places of an invalid one
 # looked for then.
-violations contains util.violation(array.concat(place.source, ["content", name]), msg) if {
+violations contains util.violation(array.concat(place.path, ["content", name]), msg) if {
 	some name in _content_names
 	not _valid(name)
-	some place in _content_holders
+	some place in _content_places
 	_ = place.node.content[name]
 	msg := sprintf("%q is not a media type; write type/subtype, such as application/json", [name])
 }
 
-# _content_names are read from the content maps themselves: the holders
-# are made only when a name is invalid, which in most APIs none is.
+# _content_names are the distinct names of the content maps, read from
+# the maps themselves.
 _content_names := {name |
 	not util.is_oas2
-	some node in _content_nodes
-	some name, _ in node.content
+	some place in _content_places
+	some name, _ in place.node.content
 }
-
-_content_nodes := array.concat(
-	[h.node | some h in array.concat(correctness.written_bodies, correctness.written_responses)],
-	array.concat(
-		[c |
-			some kind in ["parameters", "headers"]
-			some _, c in object.get(input.document, ["components", kind], {})
-		],
-		[p.node | some p in input.parameters; p.component == ""],
-	),
-)
 
 # Swagger 2.0: operations repeat a few lists of media types (every
 # operation of a large API lists its own), so each distinct list is judged
@@ -93,21 +82,19 @@ _valid(name) if {
 	regex.match(`^(\*/\*|[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]*/(\*|[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]*))(\s*;\s*[A-Za-z0-9!#$%&'*+.^_|~-]+=("[^"]*"|[A-Za-z0-9!#$%&'*+.^_|~-]+))*\s*$`, name)
 }
 
-# _content_holders are the objects with a content map, each once where it
-# is written: request bodies and responses, parameters and headers. Most
-# parameters and headers have a schema instead, and some responses
-# neither: they are passed over before a holder is made of them.
-_content_holders := array.concat(
-	[{"source": h.path, "node": h.node} |
-		some h in array.concat(correctness.written_bodies, correctness.written_responses)
-		_ := h.node.content
-	],
+# _content_places are the objects that may hold a content map, each once
+# where it is written, as {path, node}: request bodies and responses (the
+# library's items, as they are), and the parameters and headers that have
+# one (most have a schema instead, and are passed over before an item is
+# made of them).
+_content_places := array.concat(
+	array.concat(correctness.written_bodies, correctness.written_responses),
 	array.concat(
-		[{"source": ["components", kind, name], "node": c} |
+		[{"path": ["components", kind, name], "node": c} |
 			some kind in ["parameters", "headers"]
 			some name, c in object.get(input.document, ["components", kind], {})
 			_ := c.content
 		],
-		[{"source": p.source, "node": p.node} | some p in input.parameters; p.component == ""; _ := p.node.content],
+		[{"path": p.source, "node": p.node} | some p in input.parameters; p.component == ""; _ := p.node.content],
 	),
 )
