@@ -6,6 +6,7 @@
 //
 //	go run ./bench/rulesab -spec ../shared/corpus/kubernetes.json
 //	go run ./bench/rulesab -base HEAD~3 -spec ../shared/corpus/stripe.yaml -rules json-property-names
+//	go run ./bench/rulesab -spec ../shared/corpus/stripe.yaml -rules media-type-examples -cpuprofile /tmp/rule.prof
 //
 // Timing whole runs of the binary cannot see a change of a few percent on
 // a shared machine, whose speed varies by more than that from one process
@@ -23,10 +24,12 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"runtime/pprof"
 	"slices"
 	"strings"
 	"time"
 
+	"github.com/open-policy-agent/opa/v1/ast"
 	"github.com/specgate/specgate/policy"
 	"github.com/specgate/specgate/spec"
 )
@@ -37,18 +40,19 @@ func main() {
 	only := flag.String("rules", "", "comma-separated rule ids to evaluate (default: every rule for the spec's format)")
 	runs := flag.Int("runs", 9, "evaluations of each rule set")
 	cpu := flag.Int("cpu", 1, "cores the evaluation may use")
+	profile := flag.String("cpuprofile", "", "after the comparison, evaluate the checkout's rules -runs times more and write their CPU profile to this file")
 	flag.Parse()
 	if *specFile == "" || *runs < 1 {
 		flag.Usage()
 		os.Exit(2)
 	}
-	if err := run(*base, *specFile, *only, *runs, *cpu); err != nil {
+	if err := run(*base, *specFile, *only, *runs, *cpu, *profile); err != nil {
 		fmt.Fprintln(os.Stderr, "rulesab:", err)
 		os.Exit(1)
 	}
 }
 
-func run(base, specFile, only string, runs, cpu int) error {
+func run(base, specFile, only string, runs, cpu int, profile string) error {
 	ctx := context.Background()
 	tmp, err := os.MkdirTemp("", "specgate-rulesab-")
 	if err != nil {
@@ -120,7 +124,31 @@ func run(base, specFile, only string, runs, cpu int) error {
 	} else {
 		fmt.Println("same findings")
 	}
+	if profile != "" {
+		return profileEval(ctx, sides[1].engine, input, runs, profile)
+	}
 	return nil
+}
+
+// profileEval writes the CPU profile of runs evaluations of the engine's
+// rules on the input.
+func profileEval(ctx context.Context, engine *policy.Engine, input ast.Value, runs int, path string) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	if err := pprof.StartCPUProfile(f); err != nil {
+		return err
+	}
+	for range runs {
+		if _, err := engine.Eval(ctx, input); err != nil {
+			pprof.StopCPUProfile()
+			return err
+		}
+	}
+	pprof.StopCPUProfile()
+	return f.Close()
 }
 
 // differ lists, up to ten of each, the findings only one side reports.
