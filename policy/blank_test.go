@@ -30,3 +30,30 @@ func TestBlankMembers(t *testing.T) {
 		t.Errorf("an array: %v %v, want undefined", rs, err)
 	}
 }
+
+func TestBlankMembersIn(t *testing.T) {
+	for _, c := range []struct{ query, want string }{
+		// Items without a node, or whose node has no object at key, are
+		// skipped; so are those with no blank member; the others keep
+		// their order and are paired with blank_members of the object.
+		{`x := specgate.blank_members_in([
+			{"node": {"properties": {"b": {}, "a": {"description": "A"}, "r": {"$ref": "#/r"}}}, "source": ["b"]},
+			{"node": {"properties": {"x": {"description": "X"}}}},
+			{"node": {"properties": [{"description": ""}]}},
+			{"node": "not an object"},
+			"not an item",
+			{"source": ["no node"]},
+			{"node": {"properties": {"c": {"description": " "}, "a": {"title": "t"}}}, "source": ["a"]}
+		], "properties", "description")`,
+			`[[{"node": {"properties": {"a": {"description": "A"}, "b": {}, "r": {"$ref": "#/r"}}}, "source": ["b"]}, ["b"]], [{"node": {"properties": {"a": {"title": "t"}, "c": {"description": " "}}}, "source": ["a"]}, ["a", "c"]]]`},
+		{`x := specgate.blank_members_in([], "properties", "description")`, `[]`},
+	} {
+		if got := evalX(t, c.query); got != c.want {
+			t.Errorf("%s = %s, want %s", c.query, got, c.want)
+		}
+	}
+	rs, err := rego.New(rego.Query(`x := specgate.blank_members_in(input.items, "properties", "description")`), rego.Input(map[string]any{"items": map[string]any{}})).Eval(context.Background())
+	if err != nil || len(rs) != 0 {
+		t.Errorf("an object: %v %v, want undefined", rs, err)
+	}
+}

@@ -41,31 +41,30 @@ package specgate.rules["schema-property-description"]
 import data.specgate.lib.style
 import data.specgate.lib.util
 
-# The helpers take the schema's parts, never the schema itself: OPA keys
-# function calls by their arguments, and hashing every nested schema of a
-# deep tree would be quadratic.
-violations contains util.violation(_path(schema.source, missing), _message(_of(schema.name, array.slice(schema.source, 0, 3)), missing)) if {
-	some schema in object.get(input.schemasWith, "properties", [])
-	props := schema.node.properties
-	is_object(props)
-	missing := specgate.blank_members(props, "description") # sorted, without $refs
-	count(missing) > 0
+violations contains util.violation(array.concat(schema.source, ["properties", name]), msg) if {
+	some [schema, [name]] in _missing
+	msg := sprintf("property %q%s has no description", [name, _of(schema.name, array.slice(schema.source, 0, 3))])
 }
 
-_path(source, missing) := array.concat(source, ["properties", missing[0]]) if count(missing) == 1
+violations contains util.violation(array.concat(schema.source, ["properties"]), msg) if {
+	some [schema, names] in _missing
+	count(names) > 1
+	msg := sprintf("properties %s%s have no description", [_list(names), _of(schema.name, array.slice(schema.source, 0, 3))])
+}
 
-else := array.concat(source, ["properties"])
+# _missing pairs each schema that has properties without a description
+# with their names, sorted; properties that are $refs are left out.
+_missing := specgate.blank_members_in(object.get(input.schemasWith, "properties", []), "properties", "description")
 
-_message(of, missing) := sprintf("property %q%s has no description", [missing[0], of]) if count(missing) == 1
-
-else := sprintf("properties %s%s have no description", [_list(missing), of])
-
-
+# _list quotes the names of the properties: all of them up to four, the
+# first three and how many others beyond.
 _list(names) := sprintf("%q and %q", names) if count(names) == 2
 
-else := sprintf("%s and %d others", [concat(", ", [sprintf("%q", [n]) | some n in array.slice(names, 0, 3)]), count(names) - 3]) if count(names) > 4
+else := sprintf("%q, %q and %q", names) if count(names) == 3
 
-else := sprintf("%s and %q", [concat(", ", [sprintf("%q", [n]) | some n in array.slice(names, 0, count(names) - 1)]), names[count(names) - 1]])
+else := sprintf("%q, %q, %q and %q", names) if count(names) == 4
+
+else := sprintf("%q, %q, %q and %d others", [names[0], names[1], names[2], count(names) - 3])
 
 # _of names where a schema is: a named schema by its name, any other by
 # its owner, which the first three segments of its path tell (the
