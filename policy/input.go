@@ -26,13 +26,13 @@ func Input(doc *spec.Document) ast.Value {
 	// are waited for before the next step: the rest goes on beside it, as
 	// do the keys of the parameter lists, which need the views only.
 	var v *spec.Views
-	var refs, refsTo, unresolvedRefs, refsWithSiblings, markup, components, paramKeys *ast.Term
+	var refs, refsTo, unresolvedRefs, refsWithSiblings, markup, components, referenced, paramKeys *ast.Term
 	var examples bool
 	var first, all sync.WaitGroup
 	first.Go(func() { v = doc.Views() })
 	all.Go(func() {
 		refs, refsTo, unresolvedRefs, refsWithSiblings = newConverter().refs(doc)
-		components = componentRefs(doc)
+		components, referenced = componentRefs(doc), referencedComponents(doc)
 	})
 	all.Go(func() { markup, examples = scanFiles(doc) })
 	c := newConverter()
@@ -58,7 +58,7 @@ func Input(doc *spec.Document) ast.Value {
 	operations := oc.operations(v.Operations)
 	webhooks, callbacks, parameters := oc.operations(v.Webhooks), oc.operations(v.Callbacks), oc.parameters(v.Parameters)
 	queryParameters := oc.parameters(queryParameters(v.Operations))
-	responseUses := responseUses(slices.Concat(v.Operations, v.Webhooks, v.Callbacks),
+	responseUses, requestBodyUses := bodyUses(slices.Concat(v.Operations, v.Webhooks, v.Callbacks),
 		slices.Concat(termsOf(operations), termsOf(webhooks), termsOf(callbacks)))
 	securitySchemes, security, servers, tags := oc.securitySchemes(v.SecuritySchemes), oc.security(v.Security), oc.servers(v.Servers), oc.tags(v.Tags)
 	channels, asyncOperations, messages := oc.channels(v.Channels), oc.asyncOperations(v.AsyncOperations), oc.messages(v.Messages)
@@ -78,6 +78,7 @@ func Input(doc *spec.Document) ast.Value {
 		c.kv("queryParameters", queryParameters),
 		c.kv("parameterKeys", paramKeys),
 		c.kv("responseUses", responseUses),
+		c.kv("requestBodyUses", requestBodyUses),
 		c.kv("schemas", ast.ArrayTerm(schemas...)),
 		c.kv("requestSchemas", ast.ArrayTerm(pick(schemas, v.Schemas, func(s *spec.Schema) bool { return s.Request })...)),
 		c.kv("responseSchemas", ast.ArrayTerm(pick(schemas, v.Schemas, func(s *spec.Schema) bool { return s.Response })...)),
@@ -102,6 +103,7 @@ func Input(doc *spec.Document) ast.Value {
 		c.kv("unresolvedRefs", unresolvedRefs),
 		c.kv("refsWithSiblings", refsWithSiblings),
 		c.kv("componentRefs", components),
+		c.kv("referencedComponents", referenced),
 		c.kv("extensionRefs", extensionRefs),
 		c.kv("markupTexts", markup),
 		c.kv("hasExamples", boolTerm(examples)),
@@ -515,16 +517,22 @@ func queryParameters(ops []*spec.Operation) []*spec.Parameter {
 	return out
 }
 
-// responseUses are {op, response, name, at} for the responses of ops
+// bodyUses are the uses of the responses and of the request bodies of ops
 // (the operations under paths, webhooks and callbacks, in that order,
-// with their converted terms): once per operation for a response written
-// in place, and once for a response written as a $ref, with the first
-// operation that uses the reference (for a response or a request body).
-// It is data.specgate.lib.style.response_uses built in Go: the rules about
-// what responses declare judge a response that hundreds of operations
-// share once. name and at are style.response_name and style.response_at
-// of the pair, which messages and paths of findings take.
-func responseUses(ops []*spec.Operation, terms []*ast.Term) *ast.Term {
+// with their converted terms), each judged once: once per operation for
+// one written in place, and once for one written as a $ref, with the
+// first operation that uses the reference for it. They are
+// data.specgate.lib.style.response_uses and request_body_uses built in
+// Go: the rules about what responses and request bodies declare judge one
+// that hundreds of operations share once.
+//
+// Responses are {op, response, name, at}, request bodies {op,
+// requestBody, name, at}: name and at are style.response_name and
+// response_at of the pair (request_body_name and request_body_at of the
+// operation), which messages and paths of findings take. A shared one is
+// named by its reference and by the operations that use it, for a
+// response or a request body, the first of them in order.
+func bodyUses(ops []*spec.Operation, terms []*ast.Term) (responses, requestBodies *ast.Term) {
 	first := map[string]int{} // a $ref → the first operation using it
 	users := map[string]int{} // a $ref → how many operations use it
 	last := map[string]int{}  // a $ref → the last operation counted
@@ -549,39 +557,68 @@ func responseUses(ops []*spec.Operation, terms []*ast.Term) *ast.Term {
 		}
 		use(op.Node.Get("requestBody"), i)
 	}
+	// shared names and places a use of a $ref: its name and the target of
+	// a local reference (else where the operation writes it).
+	shared := func(what, ref string, at *ast.Term) (*ast.Term, *ast.Term) {
+		if path, ok := localRefPath(ref); ok {
+			at = path
+		}
+		return ast.StringTerm(what + " " + ref + " (used by " + sharedBy(operationName(ops[first[ref]]), users[ref]) + ")"), at
+	}
+	field := func(i int, key *ast.Term) *ast.Term { return terms[i].Value.(ast.Object).Get(key) }
+	source := func(t *ast.Term) *ast.Term { return t.Value.(ast.Object).Get(sourceKey) }
 	responseRef := func(i int, status string) (string, bool) {
 		return refString(ops[i].Node.Get("responses").Get(status))
 	}
-	var out []*ast.Term
-	add := func(i, j int, ref string) {
-		resp := terms[i].Value.(ast.Object).Get(responsesKey).Value.(*ast.Array).Elem(j)
-		name := operationName(ops[i]) + " response " + ops[i].Responses[j].Status
-		at := resp.Value.(ast.Object).Get(sourceKey)
+	var resps, bodies []*ast.Term
+	addResponse := func(i, j int, ref string) {
+		resp := field(i, responsesKey).Value.(*ast.Array).Elem(j)
+		name, at := ast.StringTerm(operationName(ops[i])+" response "+ops[i].Responses[j].Status), source(resp)
 		if ref != "" {
-			name = "response " + ref + " (used by " + sharedBy(operationName(ops[first[ref]]), users[ref]) + ")"
-			if path, ok := localRefPath(ref); ok {
-				at = path
-			}
+			name, at = shared("response", ref, at)
 		}
-		out = append(out, ast.ObjectTerm([2]*ast.Term{opKey, terms[i]}, [2]*ast.Term{responseKey, resp},
-			[2]*ast.Term{nameKey, ast.StringTerm(name)}, [2]*ast.Term{atKey, at}))
+		resps = append(resps, ast.ObjectTerm([2]*ast.Term{opKey, terms[i]}, [2]*ast.Term{responseKey, resp},
+			[2]*ast.Term{nameKey, name}, [2]*ast.Term{atKey, at}))
 	}
+	addBody := func(i int, ref string) {
+		body := field(i, requestBodyKey)
+		name, at := ast.StringTerm("the request body of "+operationName(ops[i])), source(body)
+		if ref != "" {
+			name, at = shared("request body", ref, at)
+		}
+		bodies = append(bodies, ast.ObjectTerm([2]*ast.Term{opKey, terms[i]}, [2]*ast.Term{requestBodyKey, body},
+			[2]*ast.Term{nameKey, name}, [2]*ast.Term{atKey, at}))
+	}
+	bodyRef := func(i int) (string, bool) { return refString(ops[i].Node.Get("requestBody")) }
 	for i, op := range ops {
 		for j, r := range op.Responses {
 			if _, ok := responseRef(i, r.Status); !ok {
-				add(i, j, "")
+				addResponse(i, j, "")
 			}
+		}
+		if _, ok := bodyRef(i); !ok && op.RequestBody != nil {
+			addBody(i, "")
 		}
 	}
 	for _, ref := range slices.Sorted(maps.Keys(first)) {
 		i := first[ref]
 		for j, r := range ops[i].Responses {
 			if got, ok := responseRef(i, r.Status); ok && got == ref {
-				add(i, j, ref)
+				addResponse(i, j, ref)
+			}
+		}
+		// The first operation that uses the reference for its request
+		// body, which the first user of the reference may not be.
+		for k := i; k < len(ops); k++ {
+			if got, ok := bodyRef(k); ok && got == ref {
+				if ops[k].RequestBody != nil {
+					addBody(k, ref)
+				}
+				break
 			}
 		}
 	}
-	return ast.ArrayTerm(out...)
+	return ast.ArrayTerm(resps...), ast.ArrayTerm(bodies...)
 }
 
 // parameterKeys are the keys of the parameter lists as written, {"pathItems":
@@ -731,12 +768,13 @@ func pointerKeys(ptr string) []string {
 }
 
 var (
-	opKey        = ast.StringTerm("op")
-	nameKey      = ast.StringTerm("name")
-	sourceKey    = ast.StringTerm("source")
-	atKey        = ast.StringTerm("at")
-	responseKey  = ast.StringTerm("response")
-	responsesKey = ast.StringTerm("responses")
+	opKey          = ast.StringTerm("op")
+	nameKey        = ast.StringTerm("name")
+	sourceKey      = ast.StringTerm("source")
+	atKey          = ast.StringTerm("at")
+	responseKey    = ast.StringTerm("response")
+	responsesKey   = ast.StringTerm("responses")
+	requestBodyKey = ast.StringTerm("requestBody")
 )
 
 // refString is the $ref of an object, when it is a string.
@@ -1224,6 +1262,59 @@ func componentRefs(doc *spec.Document) *ast.Term {
 		pairs[i] = [2]*ast.Term{ast.StringTerm(k), ast.ArrayTerm(items...)}
 	}
 	return ast.ObjectTerm(pairs...)
+}
+
+// referencedComponents are the entry file's reusable objects that a
+// resolved $ref from outside them points at or into (one written in
+// another file, or anywhere in the entry file but in the object itself),
+// by the pointer of their map and their name: {"#/components/schemas":
+// {"Pet": true}}, {"#/definitions": {"Pet": true}} in Swagger 2.0. A
+// reusable object missing from it is used by nothing but itself;
+// unused-components reads it instead of each object's references
+// (stripe.yaml has 1,200 components and 9,000 references).
+func referencedComponents(doc *spec.Document) *ast.Term {
+	used := map[string]map[string]bool{}
+	for _, r := range doc.Refs {
+		if r.Target == nil || r.Err != nil || r.TargetFile != doc.Root {
+			continue
+		}
+		key := componentOf(doc.Format, r.TargetPtr)
+		if key == "" {
+			continue
+		}
+		keys := pointerKeys(key[1:])
+		if r.File == doc.Root && within(r.Path, keys) {
+			continue
+		}
+		container, name := key[:strings.LastIndexByte(key, '/')], keys[len(keys)-1]
+		if used[container] == nil {
+			used[container] = map[string]bool{}
+		}
+		used[container][name] = true
+	}
+	pairs := make([][2]*ast.Term, 0, len(used))
+	for _, c := range slices.Sorted(maps.Keys(used)) {
+		names := slices.Sorted(maps.Keys(used[c]))
+		inner := make([][2]*ast.Term, len(names))
+		for i, n := range names {
+			inner[i] = [2]*ast.Term{ast.StringTerm(n), trueTerm}
+		}
+		pairs = append(pairs, [2]*ast.Term{ast.StringTerm(c), ast.ObjectTerm(inner...)})
+	}
+	return ast.ObjectTerm(pairs...)
+}
+
+// within tells whether a path starts with the keys of another.
+func within(path spec.Path, keys []string) bool {
+	if len(path) < len(keys) {
+		return false
+	}
+	for i, k := range keys {
+		if s, ok := path[i].(string); !ok || s != k {
+			return false
+		}
+	}
+	return true
 }
 
 // componentOf returns "#" and the pointer of the reusable object a JSON

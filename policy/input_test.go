@@ -331,3 +331,43 @@ paths:
 		}
 	}
 }
+
+func TestInputReferencedComponents(t *testing.T) {
+	const entry = `openapi: 3.0.3
+info: {title: T, version: "1"}
+paths:
+  /a:
+    get:
+      responses:
+        "200":
+          description: ok
+          content:
+            application/json:
+              schema:
+                type: object
+                properties:
+                  owner: {$ref: '#/components/schemas/Owner'}
+                  tag: {$ref: '#/components/schemas/Tag/properties/name'}
+                  other: {$ref: 'other.yaml#/components/schemas/Back'}
+components:
+  schemas:
+    Owner: {type: object}
+    Tag: {type: object, properties: {name: {type: string}}}
+    Self: {type: object, properties: {child: {$ref: '#/components/schemas/Self'}}}
+    Back: {type: string}
+    a/b: {type: string}
+    Unused: {type: string}
+  parameters:
+    Slashed: {$ref: '#/components/schemas/a~1b'}
+`
+	// other.yaml's Back lies where the entry file's does: its $ref to the
+	// entry file's Back is from outside Back all the same.
+	const other = `components: {schemas: {Back: {$ref: 'api.yaml#/components/schemas/Back'}}}
+`
+	doc, _ := loadFiles(t, map[string]string{"api.yaml": entry, "other.yaml": other})
+	got := policy.Input(doc).(ast.Object).Get(ast.StringTerm("referencedComponents"))
+	want := ast.MustParseTerm(`{"#/components/schemas": {"Back": true, "Owner": true, "Tag": true, "a/b": true}}`)
+	if got == nil || got.Value.Compare(want.Value) != 0 {
+		t.Errorf("referencedComponents = %v, want %v", got, want)
+	}
+}

@@ -19,6 +19,23 @@ func TestResponseUsesSpellAsRego(t *testing.T) {
 	}
 }
 
+// TestRequestBodyUsesSpellAsRego: input.requestBodyUses, built in Go,
+// holds the same {op, requestBody, name, at} uses as
+// data.specgate.lib.style.request_body_uses computes when the input lacks
+// them, on every rule fixture and corpus spec (the largest aside).
+func TestRequestBodyUsesSpellAsRego(t *testing.T) {
+	pairs := `[[u.op.source, u.requestBody.source, u.name, u.at] | some u in uses]`
+	alike, _ := eachSpecAsRego(t, `[["requestBodyUses", [sort(g)], sort(r)] |
+		uses := input.requestBodyUses
+		g := `+pairs+`
+		rego_uses := data.specgate.lib.style.request_body_uses with input.requestBodyUses as null
+		r := [[u.op.source, u.requestBody.source, u.name, u.at] | some u in rego_uses]
+	]`, 5<<20)
+	if alike < 100 {
+		t.Errorf("only %d specs compared", alike)
+	}
+}
+
 // TestPathSegmentsSpellAsRego: the segments and shape of each path item
 // and input.pathSegments, built in Go, are what
 // data.specgate.lib.naming.path_items and segment_users compute when the
@@ -51,5 +68,23 @@ func TestParameterKeysSpellAsRego(t *testing.T) {
 	]`, 5<<20)
 	if alike < 200 {
 		t.Errorf("only %d lists compared", alike)
+	}
+}
+
+// TestReferencedComponentsSpellAsRego: input.referencedComponents, built
+// in Go, holds the components of the kinds unused-components judges that
+// it finds referenced from outside them when the input lacks it, on every
+// rule fixture and corpus spec (the largest aside).
+func TestReferencedComponentsSpellAsRego(t *testing.T) {
+	alike, _ := eachSpecAsRego(t, `[["referencedComponents", [g], r] |
+		g := {container: names |
+			some container, names in input.referencedComponents
+			some [prefix, _] in data.specgate.rules["unused-components"]._containers
+			container == concat("", ["#", data.specgate.lib.correctness.pointer(prefix)])
+		}
+		r := data.specgate.rules["unused-components"]._referenced with input.referencedComponents as null
+	]`, 5<<20, "unused-components")
+	if alike < 100 {
+		t.Errorf("only %d specs compared", alike)
 	}
 }

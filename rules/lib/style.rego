@@ -122,6 +122,47 @@ else := array.concat(
 	],
 )
 
+# request_body_uses are the request bodies of the operations under paths,
+# webhooks and callbacks as {"op", "requestBody", "name", "at"}, as
+# response_uses are their responses: once per operation for a body written
+# in place, once for a shared one (with the first operation that uses the
+# reference for its body), with the request_body_name and request_body_at
+# of the operation. The input holds them (input.requestBodyUses); an input
+# made by hand has them computed here.
+request_body_uses := input.requestBodyUses if is_array(input.requestBodyUses)
+
+else := array.concat(
+	[_body_use(op) |
+		some op in operations
+		op.requestBody != null
+		not request_body_ref(op)
+	],
+	[_body_use(op) |
+		some i, op in operations
+		r := request_body_ref(op)
+		op.requestBody != null
+		not _earlier_body_user(i, r)
+	],
+)
+
+# _earlier_body_user holds when an operation before position i uses the
+# reference r for its request body.
+_earlier_body_user(i, r) if {
+	some j in _users[r]
+	j < i
+	request_body_ref(operations[j]) == r
+}
+
+_body_use(op) := {"op": op, "requestBody": op.requestBody, "name": _body_use_name(op), "at": _body_use_at(op)}
+
+_body_use_name(op) := name if name := request_body_name(op)
+
+else := null
+
+_body_use_at(op) := path if path := request_body_at(op)
+
+else := null
+
 # _use is a response use, its name and place null where a hand-made
 # response lacks what they are made of (a test's, without a source).
 _use(op, resp) := {"op": op, "response": resp, "name": _use_name(op, resp), "at": _use_at(op, resp)}

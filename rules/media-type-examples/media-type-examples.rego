@@ -47,13 +47,12 @@ import data.specgate.lib.util
 # OpenAPI 3: one finding per media type.
 violations contains util.violation(path, msg) if {
 	not util.is_oas2
-	some op in style.operations
-	op.requestBody != null
-	some mt in op.requestBody.content
+	some use in style.request_body_uses
+	some mt in use.requestBody.content
 	_lacks_example(mt.schema)
 	not _media_example(mt.node)
-	path := array.concat(style.request_body_at(op), ["content", mt.mediaType])
-	msg := sprintf("%s has no example for %s", [style.request_body_name(op), mt.mediaType])
+	path := array.concat(use.at, ["content", mt.mediaType])
+	msg := sprintf("%s has no example for %s", [use.name, mt.mediaType])
 }
 
 violations contains util.violation(path, msg) if {
@@ -73,11 +72,10 @@ violations contains util.violation(path, msg) if {
 # Swagger 2.0: one finding per body parameter or response schema.
 violations contains util.violation(array.concat(mt.source, ["schema"]), msg) if {
 	util.is_oas2
-	some op in style.operations
-	op.requestBody != null
-	mt := op.requestBody.content[0]
+	some use in style.request_body_uses
+	mt := use.requestBody.content[0]
 	_lacks_example(mt.schema)
-	msg := sprintf("%s has no example", [style.request_body_name(op)])
+	msg := sprintf("%s has no example", [use.name])
 }
 
 violations contains util.violation(array.concat(use.at, ["schema"]), msg) if {

@@ -55,12 +55,12 @@ else := [[["components", kind], kind] | some kind, _ in _kinds]
 violations contains util.violation(path, msg) if {
 	_checked
 	some [prefix, kind] in _containers
-	base := concat("", ["#", correctness.pointer(prefix), "/"])
+	referenced := object.get(_referenced, concat("", ["#", correctness.pointer(prefix)]), {})
 	some name, _ in object.get(input.document, prefix, {})
-	key := concat("", [base, util.escape(name)])
-	not _used(key, prefix, name)
-	not _mapped(kind, name)
+	not referenced[name]
 	path := array.concat(prefix, [name])
+	not path in _used_by_extensions
+	not _mapped(kind, name)
 	msg := sprintf("%s %q is defined but never referenced; reference it where it belongs or remove it", [_kinds[kind], name])
 }
 
@@ -72,43 +72,37 @@ _checked if {
 	sum([count(refs) | some refs in input.refsTo]) == count(input.refs)
 }
 
-# _used holds when a reference from outside the component points at it or
-# into it.
-_used(key, prefix, name) if _outside(input.refsTo[key][0], array.concat(prefix, [name]))
+# _referenced are the components that a reference from outside them
+# points at or into (such as "#/components/schemas/Pet/properties/name"),
+# by the pointer of their map and their name: {"#/components/schemas":
+# {"Pet": true}}. The input holds them, built in Go
+# (input.referencedComponents); an input made by hand has them computed
+# here.
+_referenced := input.referencedComponents if is_object(input.referencedComponents)
 
-_used(key, prefix, name) if {
-	refs := input.refsTo[key]
-	count(refs) > 1
-	not _outside(refs[0], array.concat(prefix, [name]))
-	some r in refs
-	_outside(r, array.concat(prefix, [name]))
+else := {container: names |
+	some [prefix, _] in _containers
+	container := concat("", ["#", correctness.pointer(prefix)])
+	names := {name: true |
+		some key, refs in input.refsTo
+		path := util.ref_path(key)
+		count(path) > count(prefix)
+		array.slice(path, 0, count(prefix)) == prefix
+		name := path[count(prefix)]
+		some r in refs
+		_outside(r, array.slice(path, 0, count(prefix) + 1))
+	}
+	count(names) > 0
 }
-
-_used(key, _, _) if key in _used_inside
 
 # A reference written in an extension counts too: the loader does not
 # follow them, but tools do (GitHub's x-webhooks refer to examples and
-# schemas that nothing else uses).
-_used(key, _, _) if key in _used_by_extensions
-
-# _used_inside are the components (as "#/components/<kind>/<name>") that a
-# reference from outside them points into, such as
-# "#/components/schemas/Pet/properties/name".
-_used_inside contains component if {
-	some key, refs in input.refsTo
-	segments := split(key, "/")
-	count(segments) > _depth + 1
-	component := concat("/", array.slice(segments, 0, _depth + 1))
-	path := [util.unescape(seg) | some seg in array.slice(segments, 1, _depth + 1)]
-	some r in refs
-	_outside(r, path)
-}
-
-_used_by_extensions contains concat("/", array.slice(segments, 0, _depth + 1)) if {
+# schemas that nothing else uses). These are the paths of the components
+# they point at or into.
+_used_by_extensions contains array.slice(path, 0, _depth) if {
 	some r in input.extensionRefs
-	startswith(r.ref, "#/")
-	segments := split(r.ref, "/")
-	count(segments) > _depth
+	path := util.ref_path(r.ref)
+	count(path) >= _depth
 }
 
 # _depth is the number of segments of a component's path.
