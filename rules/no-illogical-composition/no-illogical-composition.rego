@@ -47,17 +47,11 @@ import data.specgate.lib.util
 
 _keywords := ["allOf", "anyOf", "oneOf"]
 
-violations contains util.violation(array.concat(s.source, [k, i]), msg) if {
-	some k in _keywords
-	some s in object.get(input.schemasWith, k, [])
-	some i, m in s.node[k]
-	_empty(m)
-	msg := sprintf("%s member %d of %s is an empty schema, which %s", [k, i, correctness.describe(s), _empty_effect[k]])
+violations contains util.violation(array.concat(s.source, [k, j]), msg) if {
+	some [k, s, j, i] in _repeats
+	i < 0
+	msg := sprintf("%s member %d of %s is an empty schema, which %s", [k, j, correctness.describe(s), _empty_effect[k]])
 }
-
-_empty(m) if m == {}
-
-_empty(true)
 
 _empty_effect := {
 	"allOf": "adds nothing",
@@ -66,15 +60,20 @@ _empty_effect := {
 }
 
 violations contains util.violation(array.concat(s.source, [k, j]), msg) if {
+	some [k, s, j, i] in _repeats
+	i >= 0
+	msg := sprintf("%s member %d of %s repeats member %d%s", [k, j, correctness.describe(s), i, _repeat_effect[k]])
+}
+
+# _repeats are [keyword, schema, j, i] for each member j of a composition
+# that equals an earlier member i, or, with i negative, an empty schema
+# ({} or true, which accept every value). One pass over each composition
+# finds both: specgate.repeats of its members after the two empty schemas
+# pairs each member with the first of them it equals.
+_repeats contains [k, s, j - 2, i - 2] if {
 	some k in _keywords
 	some s in object.get(input.schemasWith, k, [])
-	list := s.node[k]
-	count({m | some m in list}) < count(list)
-	some j, m in list
-	not _empty(m)
-	i := min({i | some i, other in list; other == m})
-	i < j
-	msg := sprintf("%s member %d of %s repeats member %d%s", [k, j, correctness.describe(s), i, _repeat_effect[k]])
+	some [j, i] in specgate.repeats(array.concat([{}, true], s.node[k]))
 }
 
 _repeat_effect := {
