@@ -34,10 +34,23 @@ package specgate.rules["nullable-enum"]
 import data.specgate.lib.correctness
 import data.specgate.lib.util
 
+# A schema whose type is or lists "null".
 violations contains util.violation(array.concat(s.source, ["enum"]), msg) if {
-	some s in correctness.having("enum")
+	some s in correctness.of_type("null")
 	is_array(s.node.enum)
-	"null" in correctness.declared_types(s.node)
+	not null in s.node.enum
+	msg := sprintf("%s allows null by its type, but its enum does not list null, so null is rejected", [correctness.describe(s)])
+}
+
+# A schema that its version's keyword makes nullable (`nullable: true` in
+# OpenAPI 3.0) and that has a type, as correctness.declared_types needs.
+# The schemas with the keyword are fewer than those with an enum.
+violations contains util.violation(array.concat(s.source, ["enum"]), msg) if {
+	keyword := correctness.nullable_keyword
+	some s in correctness.having(keyword)
+	s.node[keyword] == true
+	is_array(s.node.enum)
+	type_name(s.node.type) in {"string", "array"}
 	not null in s.node.enum
 	msg := sprintf("%s allows null by its type, but its enum does not list null, so null is rejected", [correctness.describe(s)])
 }

@@ -3,7 +3,10 @@ package specgate.rules["nullable-enum_test"]
 import data.specgate.lib.correctness
 import data.specgate.rules["nullable-enum"] as rule
 
-doc(version, schemas) := {"format": "openapi", "version": version, "schemas": schemas, "schemasWith": correctness.index(schemas), "document": {}}
+doc(version, schemas) := {
+	"format": "openapi", "version": version, "schemas": schemas, "document": {},
+	"schemasWith": correctness.index(schemas), "schemasOfType": correctness.type_index(schemas),
+}
 
 named(name, node) := {"name": name, "node": node, "source": ["components", "schemas", name]}
 
