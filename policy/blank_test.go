@@ -57,3 +57,31 @@ func TestBlankMembersIn(t *testing.T) {
 		t.Errorf("an object: %v %v, want undefined", rs, err)
 	}
 }
+
+func TestLacking(t *testing.T) {
+	for _, c := range []struct{ query, want string }{
+		// A key counts whatever its value (null, false); a node that is not
+		// an object has none of the keys; an item without a node, or that
+		// is not an object, is left out.
+		{`x := specgate.lacking([
+			{"node": {"type": "array"}, "i": 1},
+			{"node": {"type": "array", "maxItems": 3}, "i": 2},
+			{"node": {"enum": null}, "i": 3},
+			{"node": {"const": false}, "i": 4},
+			{"node": true, "i": 5},
+			{"i": 6},
+			"item",
+			{"node": {"minItems": 1}, "i": 8}
+		], ["maxItems", "enum", "const"])`, `[{"i": 1, "node": {"type": "array"}}, {"i": 5, "node": true}, {"i": 8, "node": {"minItems": 1}}]`},
+		{`x := specgate.lacking([{"node": {"a": 1}}], [])`, `[{"node": {"a": 1}}]`},
+		{`x := specgate.lacking([], ["a"])`, `[]`},
+	} {
+		if got := evalX(t, c.query); got != c.want {
+			t.Errorf("%s = %s, want %s", c.query, got, c.want)
+		}
+	}
+	rs, err := rego.New(rego.Query(`x := specgate.lacking(input.items, ["a"])`), rego.Input(map[string]any{"items": map[string]any{}})).Eval(context.Background())
+	if err != nil || len(rs) != 0 {
+		t.Errorf("an object: %v %v, want undefined", rs, err)
+	}
+}

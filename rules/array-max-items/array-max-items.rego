@@ -41,13 +41,6 @@ import data.specgate.lib.security
 import data.specgate.lib.util
 
 violations contains util.violation(array.concat(v.source, ["type"]), msg) if {
-	some v in security.received_of.array
-	not _bounded(v.node)
+	some v in specgate.lacking(security.received_of.array, ["maxItems", "enum", "const"])
 	msg := sprintf("%s is an array without maxItems", [security.label(v)])
 }
-
-_bounded(node) if _ := node.maxItems
-
-_bounded(node) if _ := node.enum
-
-_bounded(node) if _ := node.const

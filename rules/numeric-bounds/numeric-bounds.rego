@@ -46,15 +46,10 @@ import data.specgate.lib.util
 
 violations contains util.violation(array.concat(v.source, ["type"]), msg) if {
 	some t in ["integer", "number"]
-	some v in security.received_of[t]
-	not _enumerated(v.node)
+	some v in specgate.lacking(security.received_of[t], ["enum", "const"])
 	missing := _missing(v.node)
 	msg := sprintf("%s is %s without %s", [security.label(v), _article(t), missing])
 }
-
-_enumerated(node) if _ := node.enum
-
-_enumerated(node) if _ := node.const
 
 _missing(node) := "minimum or maximum" if {
 	not _lower(node)

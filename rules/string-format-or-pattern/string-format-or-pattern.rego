@@ -42,15 +42,8 @@ import data.specgate.lib.security
 import data.specgate.lib.util
 
 violations contains util.violation(array.concat(v.source, ["type"]), msg) if {
-	some v in security.received_of.string
-	not _restricted(v.node)
+	some v in specgate.lacking(security.received_of.string, ["enum", "const"])
+	object.get(v.node, "format", "") == ""
+	object.get(v.node, "pattern", "") == ""
 	msg := sprintf("%s is a string without format, pattern or enum", [security.label(v)])
 }
-
-_restricted(node) if node.format != ""
-
-_restricted(node) if node.pattern != ""
-
-_restricted(node) if _ := node.enum
-
-_restricted(node) if _ := node.const

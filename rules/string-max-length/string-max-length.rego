@@ -42,15 +42,10 @@ import data.specgate.lib.security
 import data.specgate.lib.util
 
 violations contains util.violation(array.concat(v.source, ["type"]), msg) if {
-	some v in security.received_of.string
-	not _bounded(v.node)
+	some v in specgate.lacking(security.received_of.string, ["maxLength", "enum", "const"])
+	not object.get(v.node, "format", null) in _bounded_formats
 	msg := sprintf("%s is a string without maxLength", [security.label(v)])
 }
 
-_bounded(node) if _ := node.maxLength
-
-_bounded(node) if _ := node.enum
-
-_bounded(node) if _ := node.const
-
-_bounded(node) if node.format in {"date", "date-time", "time", "uuid", "ipv4", "ipv6"}
+# _bounded_formats are the formats whose values have a bounded length.
+_bounded_formats := {"date", "date-time", "time", "uuid", "ipv4", "ipv6"}
