@@ -41,10 +41,9 @@ import data.specgate.lib.health
 import data.specgate.lib.util
 
 violations contains util.violation(p.source, msg) if {
-	some p in input.parameters
+	some p in specgate.lacking(input.parameters, ["content"])
 	p["in"] in {"query", "cookie"}
 	not _both_set(p.node)
-	not "content" in object.keys(p.node)
 	_array(health.deref(p.schema))
 	msg := sprintf("%s parameter %q is an array but %s", [p["in"], p.name, _default(p.node, p.name)])
 }

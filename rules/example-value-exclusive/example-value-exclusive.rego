@@ -48,8 +48,12 @@ violations contains util.violation(array.concat(path, [second]), msg) if {
 	msg := sprintf("example %q has both %s and %s; give the example one way", [path[count(path) - 1], first, second])
 }
 
-# _examples are [path, Example Object] pairs, each written once.
-_examples := array.concat(
+# _examples are [path, Example Object] pairs, each written once: none in
+# an API without any example (input.hasExamples, from one pass over its
+# files), whose media types, parameters and headers are not read then.
+_examples := [] if input.hasExamples == false
+
+else := array.concat(
 	[[["components", "examples", name], ex] |
 		some name, ex in object.get(input.document, ["components", "examples"], {})
 		is_object(ex)

@@ -35,8 +35,7 @@ import data.specgate.lib.correctness
 import data.specgate.lib.util
 
 violations contains util.violation(array.concat(s.source, ["nullable"]), msg) if {
-	some s in correctness.having("nullable")
+	some s in specgate.lacking(correctness.having("nullable"), ["type"])
 	s.node.nullable == true
-	not "type" in object.keys(s.node)
 	msg := sprintf("%s says nullable: true but has no type; in OpenAPI 3.0 nullable only applies to the type written beside it", [correctness.describe(s)])
 }
