@@ -41,45 +41,48 @@ import data.specgate.lib.health
 import data.specgate.lib.naming
 import data.specgate.lib.util
 
-# _lists are the parameter lists of the document, each path item's and
-# each operation's, with what owns them (where the list is, and how
-# messages name it, are only needed for a finding: see _source, _owner)
-# and the keys of its entries: input.parameterKeys, built in Go, or
-# correctness.parameter_key of each entry for an input made by hand (a
-# test's).
-_lists := array.concat(
-	[{"node": item.node.parameters, "item": item, "keys": input.parameterKeys.pathItems[i]} |
-		some i, item in input.pathItems
-		is_array(item.node.parameters)
-	],
-	[{"node": op.node.parameters, "op": op, "keys": input.parameterKeys.operations[i]} |
-		some i, op in correctness.operations
-		is_array(op.node.parameters)
-	],
-) if is_object(input.parameterKeys)
-
-else := array.concat(
-	[{"node": item.node.parameters, "item": item, "keys": _keys(item.node.parameters)} |
-		some item in input.pathItems
-		is_array(item.node.parameters)
-	],
-	[{"node": op.node.parameters, "op": op, "keys": _keys(op.node.parameters)} |
-		some op in correctness.operations
-		is_array(op.node.parameters)
-	],
-)
-
-_keys(entries) := [correctness.parameter_key(health.deref(raw)) | some raw in entries]
-
-# Each entry whose key an earlier one has (specgate.repeats: one pass per
-# list in Go).
+# Each entry whose key an earlier one has.
 violations contains util.violation(array.concat(_source(list), [i]), msg) if {
-	some list in _lists
-	some [i, first] in specgate.repeats(list.keys)
+	some list in _repeating
+	some [i, first] in list.repeats
 	list.keys[i] != null
 	p := health.deref(list.node[i])
 	msg := sprintf("%s declares %s parameter %q twice (entries %d and %d); each name and location appears once", [_owner(list), p["in"], p.name, first, i])
 }
+
+# _repeating are the parameter lists of the document, each path item's
+# and each operation's, in which an entry has the key of an earlier one,
+# with what owns them (where the list is, and how messages name it: see
+# _source, _owner), the keys of the entries and the repeats
+# (specgate.repeats: one pass per list in Go). The keys are those of
+# input.parameterKeys, built in Go, or correctness.parameter_key of each
+# entry for an input made by hand (a test's).
+_repeating := array.concat(
+	[{"node": item.node.parameters, "item": item, "keys": keys, "repeats": repeats} |
+		some i, keys in input.parameterKeys.pathItems
+		keys != null
+		repeats := specgate.repeats(keys)
+		count(repeats) > 0
+		item := input.pathItems[i]
+	],
+	[{"node": op.node.parameters, "op": op, "keys": keys, "repeats": repeats} |
+		some i, keys in input.parameterKeys.operations
+		keys != null
+		repeats := specgate.repeats(keys)
+		count(repeats) > 0
+		op := correctness.operations[i]
+	],
+) if is_object(input.parameterKeys)
+
+else := [list |
+	some owner in array.concat([{"item": item} | some item in input.pathItems], [{"op": op} | some op in correctness.operations])
+	node := object.get(owner, "item", object.get(owner, "op", null)).node.parameters
+	is_array(node)
+	keys := [correctness.parameter_key(health.deref(raw)) | some raw in node]
+	repeats := specgate.repeats(keys)
+	count(repeats) > 0
+	list := object.union(owner, {"node": node, "keys": keys, "repeats": repeats})
+]
 
 _source(list) := array.concat(list.item.source, ["parameters"]) if list.item
 
