@@ -415,7 +415,7 @@ func (e *Engine) Eval(ctx context.Context, input ast.Value) ([]Violation, error)
 				return
 			}
 			defer e.store.Abort(ctx, txn)
-			run := &ruleRun{engine: e, compiler: compiler, input: ast.NewTerm(input), txn: txn, cancel: cancel, schemas: schemas, values: newWorkerValues(values)}
+			run := &ruleRun{engine: e, compiler: compiler, input: ast.NewTerm(input), txn: txn, cancel: cancel, schemas: schemas, values: newWorkerValues(values), segments: map[*ast.Term]any{}}
 			for {
 				n, ok := queue.take(w)
 				if !ok || ctx.Err() != nil {
@@ -560,6 +560,7 @@ type ruleRun struct {
 	cancel   topdown.Cancel
 	schemas  cache.InterQueryValueCache
 	values   *workerValues
+	segments map[*ast.Term]any // the boxed segments of findings' paths (see decodeViolation)
 }
 
 func (r *ruleRun) eval(ctx context.Context, i int) ([]Violation, error) {
@@ -579,7 +580,7 @@ func (r *ruleRun) eval(ctx context.Context, i int) ([]Violation, error) {
 	}
 	id := e.rules[i].ID
 	var out []Violation
-	add := func(v *ast.Term) { out = append(out, decodeViolation(id, v.Value)) }
+	add := func(v *ast.Term) { out = append(out, decodeViolation(id, v.Value, r.segments)) }
 	switch vs := rs[0][resultVar].Value.(type) {
 	case ast.Set:
 		vs.Foreach(add)
@@ -591,25 +592,33 @@ func (r *ruleRun) eval(ctx context.Context, i int) ([]Violation, error) {
 	return out, nil
 }
 
+// The keys of a finding's object.
+var messageKey, fileKey = ast.StringTerm("message"), ast.StringTerm("file")
+
 // decodeViolation reads {"path": [...], "message": "...", "file"?: "..."}.
 // A malformed violation is kept, with a message saying what is wrong with
 // it, rather than dropped.
-func decodeViolation(id string, v ast.Value) Violation {
+//
+// The segments of paths are mostly the same few terms, the input's keys
+// and the rules' constants, in finding after finding (stripe.yaml has
+// 13,000 findings of 10 segments): boxed is where each string term is
+// boxed once, by the term.
+func decodeViolation(id string, v ast.Value, boxed map[*ast.Term]any) Violation {
 	out := Violation{Rule: id}
 	obj, ok := v.(ast.Object)
 	if !ok {
 		out.Message = fmt.Sprintf("rule %s returned a violation that is not an object: %v", id, v)
 		return out
 	}
-	str := func(key string) string {
-		if t := obj.Get(ast.InternedTerm(key)); t != nil {
+	str := func(key *ast.Term) string {
+		if t := obj.Get(key); t != nil {
 			if s, ok := t.Value.(ast.String); ok {
 				return string(s)
 			}
 		}
 		return ""
 	}
-	out.Message, out.File = str("message"), str("file")
+	out.Message, out.File = str(messageKey), str(fileKey)
 	if out.Message == "" {
 		out.Message = fmt.Sprintf("rule %s returned a violation without a message", id)
 	}
@@ -620,9 +629,15 @@ func decodeViolation(id string, v ast.Value) Violation {
 	}
 	out.Path = make([]any, 0, raw.Len())
 	for i := range raw.Len() {
-		switch s := raw.Elem(i).Value.(type) {
+		t := raw.Elem(i)
+		switch s := t.Value.(type) {
 		case ast.String:
-			out.Path = append(out.Path, string(s))
+			seg, ok := boxed[t]
+			if !ok {
+				seg = string(s)
+				boxed[t] = seg
+			}
+			out.Path = append(out.Path, seg)
 		case ast.Number:
 			if n, ok := s.Int(); ok {
 				out.Path = append(out.Path, n)
