@@ -35,17 +35,28 @@
 #     resource or of the redirect target.
 package specgate.rules["response-location-header"]
 
+import data.specgate.lib.security
 import data.specgate.lib.style
 import data.specgate.lib.util
 
+# The responses of the statuses that need a Location header, found through
+# the index of responses by status (security.responses_with) rather than
+# by a test of every response.
 violations contains util.violation(style.response_at(op, resp), msg) if {
-	some op in input.operations
-	some resp in op.responses
-	why := _needs_location(op.method, resp.status)
+	some [status, method, why] in _needs_location
+	some [op, resp] in security.responses_with(status)
+	method in {"", op.method}
 	not style.has_header(resp, {"location"})
 	msg := sprintf("%s declares no Location header; %s", [style.response_name(op, resp), why])
 }
 
-_needs_location("post", "201") := "clients find the created resource there"
-
-_needs_location(_, status) := "clients need it to follow the redirect" if status in {"301", "302", "303", "307", "308"}
+# _needs_location are [status, method ("" for any), why] for the
+# responses that need the header.
+_needs_location := [
+	["201", "post", "clients find the created resource there"],
+	["301", "", "clients need it to follow the redirect"],
+	["302", "", "clients need it to follow the redirect"],
+	["303", "", "clients need it to follow the redirect"],
+	["307", "", "clients need it to follow the redirect"],
+	["308", "", "clients need it to follow the redirect"],
+]

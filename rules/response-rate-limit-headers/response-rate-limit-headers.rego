@@ -45,11 +45,12 @@ import data.specgate.lib.util
 
 # _responses pairs each success response, as the site to report on (a
 # response shared through a $ref is one site), with whether it lacks a
-# rate-limit header.
+# rate-limit header. The success statuses are picked from those written,
+# and their responses found through the index by status.
 _responses := [[security.response_site(op, r), _lacks(r)] |
-	some op in input.operations
-	some r in op.responses
-	startswith(r.status, "2")
+	some status in security.statuses_written
+	startswith(status, "2")
+	some [op, r] in security.responses_with(status)
 ]
 
 _lacks(r) := false if _rate_limited(r)
