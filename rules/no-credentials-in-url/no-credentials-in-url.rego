@@ -60,12 +60,21 @@ violations contains util.violation(array.concat(p.source, ["name"]), msg) if {
 # using it, identifies an item of the collection before it.
 _only_resource_ids(p) if {
 	p["in"] == "path"
-	uses := [op | some op in input.operations; some q in op.parameters; q.source == p.source]
+	uses := object.get(_path_parameter_users, [p.source], [])
 	count(uses) > 0
 	every op in uses {
 		_names_resource(op, p)
 	}
 }
+
+# _path_parameter_users maps the source of each path parameter to the
+# operations that take it, in order: built once, in one pass
+# (specgate.group), rather than searched for each parameter.
+_path_parameter_users := specgate.group([[q.source, op] |
+	some op in input.operations
+	some q in op.parameters
+	q["in"] == "path"
+])
 
 _credential(name) if {
 	words := [lower(w) | some w in naming.words(name)]

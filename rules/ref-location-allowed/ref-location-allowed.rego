@@ -42,6 +42,7 @@
 #     operation, and each response instead of the `responses` map.
 package specgate.rules["ref-location-allowed"]
 
+import data.specgate.lib.correctness
 import data.specgate.lib.naming
 import data.specgate.lib.style
 import data.specgate.lib.util
@@ -128,43 +129,26 @@ violations contains _finding(path, ref, what) if {
 }
 
 # Content of request bodies and responses, where they are written.
-violations contains _finding(array.concat(at, ["content"]), ref, what) if {
-	some [at, body] in _bodies
-	ref := body.content["$ref"]
-	what := sprintf("field content of %s", [_owner(at)])
+violations contains _finding(array.concat(b.path, ["content"]), ref, what) if {
+	some b in _bodies
+	ref := b.node.content["$ref"]
+	what := sprintf("field content of %s", [_owner(b.path)])
 }
 
-violations contains _finding(array.concat(at, ["content", media]), ref, what) if {
-	some [at, body] in _bodies
-	some media, value in body.content
+violations contains _finding(array.concat(b.path, ["content", media]), ref, what) if {
+	some b in _bodies
+	some media, value in b.node.content
 	ref := value["$ref"]
-	what := sprintf("media type %s of %s", [media, _owner(at)])
+	what := sprintf("media type %s of %s", [media, _owner(b.path)])
 }
 
-# _bodies are [path, node] of the request bodies and responses written in
-# place in operations and under components, when their media types cannot
-# be references (before OpenAPI 3.2). An array: a set would hash every
-# body to build itself.
-_bodies := array.concat(array.concat(_request_bodies, _responses), _components) if _media_types_inline
+# _bodies are the request bodies and responses written in place in
+# operations and under components ({path, node}, as the library lists
+# them for every rule), when their media types cannot be references
+# (before OpenAPI 3.2).
+_bodies := array.concat(correctness.written_bodies, correctness.written_responses) if _media_types_inline
 
 else := []
-
-_request_bodies := [[array.concat(op.source, ["requestBody"]), body] |
-	some op in style.operations
-	body := op.node.requestBody
-	not body["$ref"]
-]
-
-_responses := [[array.concat(op.source, ["responses", status]), body] |
-	some op in style.operations
-	some status, body in op.node.responses
-	not body["$ref"]
-]
-
-_components := [[["components", kind, name], body] |
-	some kind in ["requestBodies", "responses"]
-	some name, body in input.document.components[kind]
-]
 
 # _owner names a body for messages, from its path.
 _owner(["components", "requestBodies", name]) := sprintf("request body %s", [name])
