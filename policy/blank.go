@@ -75,21 +75,11 @@ func lackingBuiltin(_ rego.BuiltinContext, items, keys *ast.Term) (*ast.Term, er
 		return nil, fmt.Errorf("specgate.lacking: operand 2 must be an array, got %s", ast.ValueName(keys.Value))
 	}
 	var out []*ast.Term
-	for i := range list.Len() {
-		item := list.Elem(i)
-		obj, ok := item.Value.(ast.Object)
-		if !ok {
-			continue
+	eachNode(list, func(item *ast.Term, node ast.Value) {
+		if o, ok := node.(ast.Object); !ok || !ks.Until(func(k *ast.Term) bool { return o.Get(k) != nil }) {
+			out = append(out, item)
 		}
-		node := valueOf(obj, nodeKey)
-		if node == nil {
-			continue
-		}
-		if o, ok := node.(ast.Object); ok && ks.Until(func(k *ast.Term) bool { return o.Get(k) != nil }) {
-			continue
-		}
-		out = append(out, item)
-	}
+	})
 	return ast.ArrayTerm(out...), nil
 }
 
@@ -105,25 +95,29 @@ func blankMembersInBuiltin(_ rego.BuiltinContext, items, key, field *ast.Term) (
 		return nil, fmt.Errorf("specgate.blank_members_in: operand 3 must be a string, got %s", ast.ValueName(field.Value))
 	}
 	var out []*ast.Term
+	eachNode(list, func(item *ast.Term, node ast.Value) {
+		if o, ok := node.(ast.Object); ok {
+			if members, ok := valueOf(o, key).(ast.Object); ok {
+				if blank := blankMembers(members, field); len(blank) > 0 {
+					out = append(out, ast.ArrayTerm(item, ast.ArrayTerm(blank...)))
+				}
+			}
+		}
+	})
+	return ast.ArrayTerm(out...), nil
+}
+
+// eachNode calls fn with each item of a list that is an object with a
+// node (an item of input.schemas, say), and the node.
+func eachNode(list *ast.Array, fn func(item *ast.Term, node ast.Value)) {
 	for i := range list.Len() {
 		item := list.Elem(i)
-		obj, ok := item.Value.(ast.Object)
-		if !ok {
-			continue
-		}
-		node, ok := valueOf(obj, nodeKey).(ast.Object)
-		if !ok {
-			continue
-		}
-		members, ok := valueOf(node, key).(ast.Object)
-		if !ok {
-			continue
-		}
-		if blank := blankMembers(members, field); len(blank) > 0 {
-			out = append(out, ast.ArrayTerm(item, ast.ArrayTerm(blank...)))
+		if obj, ok := item.Value.(ast.Object); ok {
+			if node := valueOf(obj, nodeKey); node != nil {
+				fn(item, node)
+			}
 		}
 	}
-	return ast.ArrayTerm(out...), nil
 }
 
 // blankMembers are the keys of o, sorted, that blank_members returns.

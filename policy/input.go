@@ -533,13 +533,14 @@ func queryParameters(ops []*spec.Operation) []*spec.Parameter {
 // named by its reference and by the operations that use it, for a
 // response or a request body, the first of them in order.
 func bodyUses(ops []*spec.Operation, terms []*ast.Term) (responses, requestBodies *ast.Term) {
-	first := map[string]int{} // a $ref → the first operation using it
-	users := map[string]int{} // a $ref → how many operations use it
-	last := map[string]int{}  // a $ref → the last operation counted
-	use := func(n *spec.Node, i int) {
+	first := map[string]int{}     // a $ref → the first operation using it
+	users := map[string]int{}     // a $ref → how many operations use it
+	last := map[string]int{}      // a $ref → the last operation counted
+	firstBody := map[string]int{} // a $ref → the first operation using it for its request body
+	use := func(n *spec.Node, i int) (string, bool) {
 		r, ok := refString(n)
 		if !ok {
-			return
+			return "", false
 		}
 		if _, seen := first[r]; !seen {
 			first[r], last[r] = i, -1
@@ -548,6 +549,7 @@ func bodyUses(ops []*spec.Operation, terms []*ast.Term) (responses, requestBodie
 			users[r]++
 			last[r] = i
 		}
+		return r, true
 	}
 	for i, op := range ops {
 		if rs := op.Node.Get("responses"); rs != nil && rs.Kind == spec.Object {
@@ -555,10 +557,15 @@ func bodyUses(ops []*spec.Operation, terms []*ast.Term) (responses, requestBodie
 				use(f.Value, i)
 			}
 		}
-		use(op.Node.Get("requestBody"), i)
+		if r, ok := use(op.Node.Get("requestBody"), i); ok {
+			if _, seen := firstBody[r]; !seen {
+				firstBody[r] = i
+			}
+		}
 	}
-	// shared names and places a use of a $ref: its name and the target of
-	// a local reference (else where the operation writes it).
+	// shared is the name and the place of a use of a $ref: named by the
+	// reference and its users, at the target of a local reference (else
+	// where the operation writes it).
 	shared := func(what, ref string, at *ast.Term) (*ast.Term, *ast.Term) {
 		if path, ok := localRefPath(ref); ok {
 			at = path
@@ -607,15 +614,10 @@ func bodyUses(ops []*spec.Operation, terms []*ast.Term) (responses, requestBodie
 				addResponse(i, j, ref)
 			}
 		}
-		// The first operation that uses the reference for its request
-		// body, which the first user of the reference may not be.
-		for k := i; k < len(ops); k++ {
-			if got, ok := bodyRef(k); ok && got == ref {
-				if ops[k].RequestBody != nil {
-					addBody(k, ref)
-				}
-				break
-			}
+		// With the first operation that uses the reference for its
+		// request body, which the first user of the reference may not be.
+		if k, ok := firstBody[ref]; ok && ops[k].RequestBody != nil {
+			addBody(k, ref)
 		}
 	}
 	return ast.ArrayTerm(resps...), ast.ArrayTerm(bodies...)

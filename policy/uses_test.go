@@ -2,37 +2,26 @@ package policy
 
 import "testing"
 
-// TestResponseUsesSpellAsRego: input.responseUses, built in Go, holds the
-// same {op, response, name, at} uses as data.specgate.lib.style.response_uses
-// computes from the operations when the input lacks them, on every rule
-// fixture and corpus spec (the largest aside).
-func TestResponseUsesSpellAsRego(t *testing.T) {
-	pairs := `[[u.op.source, u.response.source, u.name, u.at] | some u in uses]`
-	alike, _ := eachSpecAsRego(t, `[["responseUses", [sort(g)], sort(r)] |
-		uses := input.responseUses
-		g := `+pairs+`
-		rego_uses := data.specgate.lib.style.response_uses with input.responseUses as null
-		r := [[u.op.source, u.response.source, u.name, u.at] | some u in rego_uses]
-	]`, 5<<20)
-	if alike < 100 {
-		t.Errorf("only %d specs compared", alike)
-	}
-}
-
-// TestRequestBodyUsesSpellAsRego: input.requestBodyUses, built in Go,
-// holds the same {op, requestBody, name, at} uses as
-// data.specgate.lib.style.request_body_uses computes when the input lacks
+// TestBodyUsesSpellAsRego: input.responseUses and input.requestBodyUses,
+// built in Go, hold the same {op, response, name, at} and {op,
+// requestBody, name, at} uses as data.specgate.lib.style.response_uses and
+// request_body_uses compute from the operations when the input lacks
 // them, on every rule fixture and corpus spec (the largest aside).
-func TestRequestBodyUsesSpellAsRego(t *testing.T) {
-	pairs := `[[u.op.source, u.requestBody.source, u.name, u.at] | some u in uses]`
-	alike, _ := eachSpecAsRego(t, `[["requestBodyUses", [sort(g)], sort(r)] |
-		uses := input.requestBodyUses
-		g := `+pairs+`
-		rego_uses := data.specgate.lib.style.request_body_uses with input.requestBodyUses as null
-		r := [[u.op.source, u.requestBody.source, u.name, u.at] | some u in rego_uses]
-	]`, 5<<20)
-	if alike < 100 {
-		t.Errorf("only %d specs compared", alike)
+func TestBodyUsesSpellAsRego(t *testing.T) {
+	for _, c := range []struct{ field, rule, part string }{
+		{"responseUses", "response_uses", "response"},
+		{"requestBodyUses", "request_body_uses", "requestBody"},
+	} {
+		pairs := `[[u.op.source, u.` + c.part + `.source, u.name, u.at] | some u in uses]`
+		alike, _ := eachSpecAsRego(t, `[["`+c.field+`", [sort(g)], sort(r)] |
+			uses := input.`+c.field+`
+			g := `+pairs+`
+			rego_uses := data.specgate.lib.style.`+c.rule+` with input.`+c.field+` as null
+			r := [[u.op.source, u.`+c.part+`.source, u.name, u.at] | some u in rego_uses]
+		]`, 5<<20)
+		if alike < 100 {
+			t.Errorf("%s: only %d specs compared", c.field, alike)
+		}
 	}
 }
 
