@@ -113,8 +113,18 @@ func rulesTestCommand(env Env) *cli.Command {
 					fmt.Fprintf(env.Stdout, "FAIL %s: %v\n", r.File, r.Err)
 					continue
 				}
-				fmt.Fprintf(env.Stdout, "FAIL %s (rules: %s)\n", r.File, strings.Join(r.Rules, ", "))
+				ran := strings.Join(r.Rules, ", ")
+				if ran == "" {
+					ran = "none"
+				}
+				fmt.Fprintf(env.Stdout, "FAIL %s (rules: %s)\n", r.File, ran)
 				for _, w := range r.Missing {
+					if setup.Registry.Rule(w.Rule) == nil {
+						// A fixture of rules that another configuration
+						// loads, or a `# want` that names no rule.
+						fmt.Fprintf(env.Stdout, "  %s:%d: expected %s, which is not a rule loaded here (--config or --ruleset loads a configuration's rules)\n", r.File, w.Line, w.Rule)
+						continue
+					}
 					fmt.Fprintf(env.Stdout, "  %s:%d: expected %s, not reported\n", r.File, w.Line, w.Rule)
 				}
 				for _, w := range r.Unexpected {
