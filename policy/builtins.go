@@ -31,7 +31,8 @@ import (
 //	specgate.prose_matching(pattern) -> [[path, text, file]]: see prose.go;
 //	specgate.words(s), specgate.respell(s, style): see naming.go;
 //	specgate.group(pairs): see group.go;
-//	specgate.blank_members(obj, field): see blank.go;
+//	specgate.blank_members(obj, field), specgate.blank_members_in(items, key, field),
+//	specgate.lacking(items, keys): see blank.go;
 //	specgate.repeats(list): see repeats.go;
 //	specgate.schema_place(path, document, format): see place.go.
 //
