@@ -521,7 +521,8 @@ func queryParameters(ops []*spec.Operation) []*spec.Parameter {
 // (the operations under paths, webhooks and callbacks, in that order,
 // with their converted terms), each judged once: once per operation for
 // one written in place, and once for one written as a $ref, with the
-// first operation that uses the reference for it. They are
+// first operation that uses the reference for it (for a response, or for
+// a request body). They are
 // data.specgate.lib.style.response_uses and request_body_uses built in
 // Go: the rules about what responses and request bodies declare judge one
 // that hundreds of operations share once.
@@ -533,10 +534,11 @@ func queryParameters(ops []*spec.Operation) []*spec.Parameter {
 // named by its reference and by the operations that use it, for a
 // response or a request body, the first of them in order.
 func bodyUses(ops []*spec.Operation, terms []*ast.Term) (responses, requestBodies *ast.Term) {
-	first := map[string]int{}     // a $ref → the first operation using it
-	users := map[string]int{}     // a $ref → how many operations use it
-	last := map[string]int{}      // a $ref → the last operation counted
-	firstBody := map[string]int{} // a $ref → the first operation using it for its request body
+	first := map[string]int{}         // a $ref → the first operation using it
+	users := map[string]int{}         // a $ref → how many operations use it
+	last := map[string]int{}          // a $ref → the last operation counted
+	firstResponse := map[string]int{} // a $ref → the first operation using it for a response
+	firstBody := map[string]int{}     // a $ref → the first operation using it for its request body
 	use := func(n *spec.Node, i int) (string, bool) {
 		r, ok := refString(n)
 		if !ok {
@@ -554,7 +556,11 @@ func bodyUses(ops []*spec.Operation, terms []*ast.Term) (responses, requestBodie
 	for i, op := range ops {
 		if rs := op.Node.Get("responses"); rs != nil && rs.Kind == spec.Object {
 			for _, f := range rs.Fields {
-				use(f.Value, i)
+				if r, ok := use(f.Value, i); ok {
+					if _, seen := firstResponse[r]; !seen {
+						firstResponse[r] = i
+					}
+				}
 			}
 		}
 		if r, ok := use(op.Node.Get("requestBody"), i); ok {
@@ -607,15 +613,17 @@ func bodyUses(ops []*spec.Operation, terms []*ast.Term) (responses, requestBodie
 			addBody(i, "")
 		}
 	}
+	// A shared one is judged with the first operation that uses the
+	// reference for a response (for a request body), which the first user
+	// of the reference, whom its name quotes, may not be.
 	for _, ref := range slices.Sorted(maps.Keys(first)) {
-		i := first[ref]
-		for j, r := range ops[i].Responses {
-			if got, ok := responseRef(i, r.Status); ok && got == ref {
-				addResponse(i, j, ref)
+		if i, ok := firstResponse[ref]; ok {
+			for j, r := range ops[i].Responses {
+				if got, ok := responseRef(i, r.Status); ok && got == ref {
+					addResponse(i, j, ref)
+				}
 			}
 		}
-		// With the first operation that uses the reference for its
-		// request body, which the first user of the reference may not be.
 		if k, ok := firstBody[ref]; ok && ops[k].RequestBody != nil {
 			addBody(k, ref)
 		}

@@ -1,12 +1,17 @@
 package policy_test
 
 import (
+	"context"
+	"fmt"
+	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/open-policy-agent/opa/v1/ast"
 
 	"github.com/specgate/specgate/policy"
+	"github.com/specgate/specgate/spec"
 )
 
 // TestInputSchemaIndexes checks that requestSchemas and responseSchemas
@@ -369,5 +374,44 @@ components:
 	want := ast.MustParseTerm(`{"#/components/schemas": {"Back": true, "Owner": true, "Tag": true, "a/b": true}}`)
 	if got == nil || got.Value.Compare(want.Value) != 0 {
 		t.Errorf("referencedComponents = %v, want %v", got, want)
+	}
+}
+
+// TestInputBodyUsesOfSharedReferences: a shared response or request body
+// is judged once, with the first operation that uses its reference in
+// that place, even where an earlier operation uses the same reference in
+// the other (no valid document does; the loader reads it all the same).
+// Its name quotes the first user of the reference. (TestBodyUsesSpellAsRego
+// holds the Rego that builds them for hand-made inputs to the same, on
+// this document too.)
+func TestInputBodyUsesOfSharedReferences(t *testing.T) {
+	doc, err := spec.NewLoader(spec.Options{}).Load(context.Background(), filepath.Join("testdata", "spell", "shared-refs.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	input := policy.Input(doc).(ast.Object)
+	uses := func(field, part string) []string {
+		var out []string
+		input.Get(ast.StringTerm(field)).Value.(*ast.Array).Foreach(func(u *ast.Term) {
+			o := u.Value.(ast.Object)
+			src := o.Get(ast.StringTerm(part)).Value.(ast.Object).Get(ast.StringTerm("source"))
+			out = append(out, fmt.Sprintf("%v %v at %v", src, o.Get(ast.StringTerm("name")), o.Get(ast.StringTerm("at"))))
+		})
+		return out
+	}
+	const name = `"response #/components/responses/Thing (used by POST /a and 2 other operations)"`
+	want := []string{
+		`["paths", "/a", "post", "responses", "204"] "POST /a response 204" at ["paths", "/a", "post", "responses", "204"]`,
+		`["paths", "/b", "get", "responses", "200"] ` + name + ` at ["components", "responses", "Thing"]`,
+		`["paths", "/b", "get", "responses", "201"] ` + name + ` at ["components", "responses", "Thing"]`,
+	}
+	if got := uses("responseUses", "response"); !slices.Equal(got, want) {
+		t.Errorf("responseUses:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	wantBodies := []string{
+		`["paths", "/a", "post", "requestBody"] "request body #/components/responses/Thing (used by POST /a and 2 other operations)" at ["components", "responses", "Thing"]`,
+	}
+	if got := uses("requestBodyUses", "requestBody"); !slices.Equal(got, wantBodies) {
+		t.Errorf("requestBodyUses:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(wantBodies, "\n"))
 	}
 }

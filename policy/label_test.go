@@ -25,8 +25,8 @@ func TestLabelsSpellAsRego(t *testing.T) {
 	t.Logf("%d labels alike, %d left to Rego", alike, declined)
 }
 
-// eachSpecAsRego evaluates, over the input of every OpenAPI rule fixture
-// and corpus spec smaller than maxSize, a comprehension of [what, Go's
+// eachSpecAsRego evaluates, over the input of every OpenAPI rule fixture,
+// corpus spec smaller than maxSize and document of testdata/spell, a comprehension of [what, Go's
 // results, Rego's result] triples (with the built-in libraries), where
 // Go's results are a list of one (its result) or none (Go declined), and
 // reports each result that differs from Rego's. It counts the results
@@ -54,6 +54,8 @@ func eachSpecAsRego(t *testing.T, triples string, maxSize int64, ids ...string) 
 		t.Fatal(err)
 	}
 	files, _ := filepath.Glob("../rules/*/testdata/*.*")
+	edges, _ := filepath.Glob("testdata/spell/*.yaml") // documents made for these comparisons
+	files = append(files, edges...)
 	corpus, _ := filepath.Glob("../../shared/corpus/*.*")
 	for _, f := range corpus {
 		if info, err := os.Stat(f); err == nil && info.Size() < maxSize {

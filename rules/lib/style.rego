@@ -99,9 +99,10 @@ request_body_name(op) := sprintf("request body %s (used by %s)", [r, shared_by(r
 
 # response_uses are the responses of the operations under paths, webhooks
 # and callbacks as {"op", "response", "name", "at"}: once per operation
-# for a response written in place, once for a shared response (with its
-# first user, the operation its messages name first), with the
-# response_name and response_at of the pair. Rules whose finding does not
+# for a response written in place, once for a shared response (with the
+# first operation that uses the reference for a response; its messages
+# name the first user of the reference), with the response_name and
+# response_at of the pair. Rules whose finding does not
 # depend on the operation iterate these rather than every operation's
 # responses, so that a response shared by hundreds of operations is judged
 # once. The input holds them, built in Go (input.responseUses); an input
@@ -115,12 +116,21 @@ else := array.concat(
 		not response_ref(op, resp)
 	],
 	[_use(op, resp) |
-		some r, users in _users
-		op := operations[min(users)]
+		some i, op in operations
 		some resp in op.responses
-		response_ref(op, resp) == r
+		r := response_ref(op, resp)
+		not _earlier_response_user(i, r)
 	],
 )
+
+# _earlier_response_user holds when an operation before position i uses
+# the reference r for a response.
+_earlier_response_user(i, r) if {
+	some j in _users[r]
+	j < i
+	some resp in operations[j].responses
+	response_ref(operations[j], resp) == r
+}
 
 # request_body_uses are the request bodies of the operations under paths,
 # webhooks and callbacks as {"op", "requestBody", "name", "at"}, as
