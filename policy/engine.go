@@ -593,7 +593,7 @@ func (r *ruleRun) eval(ctx context.Context, i int) ([]Violation, error) {
 }
 
 // The keys of a finding's object.
-var messageKey, fileKey = ast.StringTerm("message"), ast.StringTerm("file")
+var messageKey, fileKey, findingPathKey = ast.StringTerm("message"), ast.StringTerm("file"), ast.StringTerm("path")
 
 // decodeViolation reads {"path": [...], "message": "...", "file"?: "..."}.
 // A malformed violation is kept, with a message saying what is wrong with
@@ -611,20 +611,16 @@ func decodeViolation(id string, v ast.Value, boxed map[*ast.Term]any) Violation 
 		return out
 	}
 	str := func(key *ast.Term) string {
-		if t := obj.Get(key); t != nil {
-			if s, ok := t.Value.(ast.String); ok {
-				return string(s)
-			}
-		}
-		return ""
+		s, _ := valueOf(obj, key).(ast.String)
+		return string(s)
 	}
 	out.Message, out.File = str(messageKey), str(fileKey)
 	if out.Message == "" {
 		out.Message = fmt.Sprintf("rule %s returned a violation without a message", id)
 	}
 	out.Path = []any{}
-	raw := arrayField(obj, "path")
-	if raw == nil {
+	raw, ok := valueOf(obj, findingPathKey).(*ast.Array)
+	if !ok {
 		return out
 	}
 	out.Path = make([]any, 0, raw.Len())

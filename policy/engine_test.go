@@ -168,6 +168,39 @@ func TestMalformedViolationIsKept(t *testing.T) {
 	}
 }
 
+// TestViolationFields: a finding's message, file and path are read as they
+// are, one without a message gets one saying so, and a path that is not an
+// array is the document's root.
+func TestViolationFields(t *testing.T) {
+	e, err := compile(t, 0, rule("fields", `violations contains v if {
+	some v in [
+		{"path": ["paths", "/a", 0], "message": "m", "file": "f.yaml"},
+		{"path": "not an array", "message": "n"},
+		{"path": ["info"]},
+	]
+}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	vs, err := e.Eval(context.Background(), policy.Input(load(t, api)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, v := range vs {
+		got = append(got, fmt.Sprintf("%s %q %q %v", v.Rule, v.File, v.Message, v.Path))
+	}
+	slices.Sort(got)
+	want := []string{
+		`fields "" "n" []`,
+		`fields "" "rule fields returned a violation without a message" [info]`,
+		`fields "f.yaml" "m" [paths /a 0]`,
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("violations:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
 func TestRegistryValidation(t *testing.T) {
 	bad := strings.Replace(rule("Bad_Id", `violations contains {"path": [], "message": "x"} if false`), "Operations", "Misc", 1)
 	bad = strings.Replace(bad, "[oas3]", "[oas4]", 1)

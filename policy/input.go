@@ -539,35 +539,31 @@ func bodyUses(ops []*spec.Operation, terms []*ast.Term) (responses, requestBodie
 	last := map[string]int{}          // a $ref → the last operation counted
 	firstResponse := map[string]int{} // a $ref → the first operation using it for a response
 	firstBody := map[string]int{}     // a $ref → the first operation using it for its request body
-	use := func(n *spec.Node, i int) (string, bool) {
+	// use counts operation i among the users of n's $ref, noting it in
+	// firstThere (firstResponse or firstBody) if it is the first there.
+	use := func(n *spec.Node, i int, firstThere map[string]int) {
 		r, ok := refString(n)
 		if !ok {
-			return "", false
+			return
 		}
 		if _, seen := first[r]; !seen {
 			first[r], last[r] = i, -1
+		}
+		if _, seen := firstThere[r]; !seen {
+			firstThere[r] = i
 		}
 		if last[r] != i {
 			users[r]++
 			last[r] = i
 		}
-		return r, true
 	}
 	for i, op := range ops {
 		if rs := op.Node.Get("responses"); rs != nil && rs.Kind == spec.Object {
 			for _, f := range rs.Fields {
-				if r, ok := use(f.Value, i); ok {
-					if _, seen := firstResponse[r]; !seen {
-						firstResponse[r] = i
-					}
-				}
+				use(f.Value, i, firstResponse)
 			}
 		}
-		if r, ok := use(op.Node.Get("requestBody"), i); ok {
-			if _, seen := firstBody[r]; !seen {
-				firstBody[r] = i
-			}
-		}
+		use(op.Node.Get("requestBody"), i, firstBody)
 	}
 	// shared is the name and the place of a use of a $ref: named by the
 	// reference and its users, at the target of a local reference (else
