@@ -106,6 +106,7 @@ func newApp(env Env) *cli.App {
 		OnUsageError: func(c *cli.Context, err error, _ bool) error {
 			return exitf(ExitUsage, "%v (see 'specgate %s --help')", err, strings.TrimSpace(c.Command.FullName()))
 		},
+		Action: rootAction,
 		Commands: []*cli.Command{
 			lintCommand(env),
 			validateCommand(env),
@@ -114,6 +115,7 @@ func newApp(env Env) *cli.App {
 			lintServerCommand(env),
 		},
 	}
+	app.Commands = append(app.Commands, helpCommand(), versionCommand())
 	for _, c := range app.Commands {
 		setUsageError(c, app.OnUsageError)
 	}
