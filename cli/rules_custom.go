@@ -169,7 +169,9 @@ func rulesNewCommand(env Env) *cli.Command {
 		ArgsUsage: "RULE-ID",
 		Description: "Creates DIR/RULE-ID/ with RULE-ID.rego (METADATA, which is also the rule's documentation,\n" +
 			"and a violations rule), RULE-ID_test.rego and testdata/example.oas3.1.yaml with a `# want`\n" +
-			"annotation. Point the configuration's rego: at DIR, then run 'specgate rules test DIR'.",
+			"annotation. Without a lint configuration it writes specgate-lint.yaml with rego: DIR, so that\n" +
+			"'specgate rules test DIR' runs the new rule at once; with one that does not load DIR, it says\n" +
+			"what to add.",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "dir", Value: "rules", Usage: "folder to create the rule in"},
 		},
@@ -196,9 +198,42 @@ func rulesNewCommand(env Env) *cli.Command {
 				}
 				fmt.Fprintln(env.Stdout, "created", p)
 			}
-			return nil
+			return connectRego(c, env, c.String("dir"), id)
 		},
 	}
+}
+
+// connectRego makes the lint configuration load the Rego folder of a new
+// rule, so that `rules test DIR` runs it at once: without a configuration
+// it writes one that names the folder; with one that does not load it, it
+// says what to add.
+func connectRego(c *cli.Context, env Env, dir, id string) error {
+	setup, err := loadRules(c, env, dir)
+	if err == nil && setup.Registry.Rule(id) != nil {
+		fmt.Fprintf(env.Stdout, "run 'specgate rules test %s' to test it\n", dir)
+		return nil
+	}
+	config, found := rulesets.FindConfig(dir)
+	if !found {
+		content := "# Lint configuration (docs/custom-rules.md).\nrego: " + filepath.ToSlash(dir) + "\n"
+		if err := os.WriteFile(rulesets.ConfigName, []byte(content), 0o644); err != nil {
+			return exitf(ExitUsage, "%v", err)
+		}
+		fmt.Fprintf(env.Stdout, "created %s (rego: %s)\nrun 'specgate rules test %s' to test it\n", rulesets.ConfigName, filepath.ToSlash(dir), dir)
+		return nil
+	}
+	rel := dir
+	if abs, err := filepath.Abs(dir); err == nil {
+		if r, err := filepath.Rel(filepath.Dir(config), abs); err == nil {
+			rel = r
+		}
+	}
+	why := "it does not load " + dir
+	if err != nil {
+		why = err.Error()
+	}
+	fmt.Fprintf(env.Stderr, "%s: %s; list %s under its rego: key (rego: [..., %s]), then run 'specgate rules test %s'\n", config, why, filepath.ToSlash(rel), filepath.ToSlash(rel), dir)
+	return nil
 }
 
 func newRulesLoader(env Env) *spec.Loader { return spec.NewLoader(spec.Options{Stdin: env.Stdin}) }
