@@ -1,8 +1,10 @@
 package cli
 
 import (
+	"os"
 	"strings"
 
+	"github.com/bmatcuk/doublestar/v4"
 	"github.com/urfave/cli/v2"
 )
 
@@ -85,4 +87,22 @@ func takesValue(cmd *cli.Command, name string) bool {
 		}
 	}
 	return false
+}
+
+// inputDirs are the folders among the inputs, and the fixed folders that
+// globs start from: the trees the specs found in them may read with $refs.
+func inputDirs(args []string) []string {
+	var dirs []string
+	for _, a := range args {
+		if strings.ContainsAny(a, "*?[{") {
+			if base, _ := doublestar.SplitPattern(a); base != "." && base != "" {
+				dirs = append(dirs, base)
+			}
+			continue
+		}
+		if st, err := os.Stat(a); err == nil && st.IsDir() {
+			dirs = append(dirs, a)
+		}
+	}
+	return dirs
 }

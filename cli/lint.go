@@ -22,7 +22,7 @@ func loaderFlags() []cli.Flag {
 	return []cli.Flag{
 		&cli.BoolFlag{Name: "allow-remote-refs", Usage: "fetch $refs that point to http(s) URLs"},
 		&cli.BoolFlag{Name: "allow-external-refs", Usage: "let $refs read local files outside the ref root"},
-		&cli.StringFlag{Name: "ref-root", Usage: "folder `DIR` whose tree $refs may read (default: each spec's own folder)", TakesFile: true},
+		&cli.StringFlag{Name: "ref-root", Usage: "folder `DIR` whose tree $refs may read (default: the folder given as input that holds the spec, else the spec's own folder)", TakesFile: true},
 		&cli.Int64Flag{Name: "max-file-size", Value: def.MaxFileSize >> 20, Usage: "largest file to read, in MiB"},
 		&cli.IntFlag{Name: "max-depth", Value: def.MaxDepth, Usage: "deepest nesting of objects and arrays"},
 		&cli.IntFlag{Name: "max-values", Value: def.MaxNodes, Usage: "most values in one file"},
@@ -35,6 +35,7 @@ func newLoader(c *cli.Context, env Env) *spec.Loader {
 		AllowRemoteRefs:   c.Bool("allow-remote-refs"),
 		AllowExternalRefs: c.Bool("allow-external-refs"),
 		RefRoot:           c.String("ref-root"),
+		InputDirs:         inputDirs(c.Args().Slice()),
 		Limits: spec.Limits{MaxFileSize: c.Int64("max-file-size") << 20, MaxDepth: c.Int("max-depth"),
 			MaxNodes: c.Int("max-values"), MaxAliasFactor: c.Int("max-alias-expansion")},
 		Stdin: env.Stdin,

@@ -46,6 +46,11 @@ type Options struct {
 	// standard input), so that a hostile specification cannot read
 	// /etc/passwd or ~/.ssh through a $ref.
 	RefRoot string
+	// InputDirs are the folders named as inputs (on the command line):
+	// without RefRoot, a document whose entry file lies in one of them may
+	// read that folder's whole tree, so that the specs of a folder can
+	// share files between its subfolders.
+	InputDirs []string
 	// AllowExternalRefs lets $refs read any local file, not only those
 	// under the ref root.
 	AllowExternalRefs bool

@@ -32,6 +32,9 @@ func (l *Loader) refRoot(key string) refRoot {
 		dir = "."
 	default:
 		dir = filepath.Dir(key)
+		if in := l.inputDir(key); in != "" {
+			dir = in
+		}
 	}
 	abs, err := filepath.Abs(dir)
 	if err != nil {
@@ -42,6 +45,19 @@ func (l *Loader) refRoot(key string) refRoot {
 		root.resolved = real
 	}
 	return root
+}
+
+// inputDir is the outermost of the input folders that holds the file key
+// (an absolute path), or "".
+func (l *Loader) inputDir(key string) string {
+	best := ""
+	for _, d := range l.opts.InputDirs {
+		abs, err := filepath.Abs(d)
+		if err == nil && within(abs, key) && (best == "" || len(abs) < len(best)) {
+			best = abs
+		}
+	}
+	return best
 }
 
 // check returns why the file key, named by a $ref written in the file

@@ -281,3 +281,49 @@ components:
 		t.Errorf("$refs after Resolve:\n got %q\nwant %q (as Load)", got, want)
 	}
 }
+
+// TestInputDirsWidenTheTree: a spec found in a folder given as input may
+// read files anywhere under that folder (a sibling subfolder), but not
+// outside it; RefRoot, when given, wins.
+func TestInputDirsWidenTheTree(t *testing.T) {
+	dir := t.TempDir()
+	writeTree(t, dir, map[string]string{
+		"outside/secret.yaml":  outsideSecret,
+		"apis/shared/pet.yaml": "Pet: {type: object}\n",
+		"apis/a/openapi.yaml": `openapi: 3.0.3
+info: {title: T, version: "1"}
+paths: {}
+components:
+  schemas:
+    Pet: {$ref: '../shared/pet.yaml#/Pet'}
+    Secret: {$ref: '../../outside/secret.yaml#/secret'}
+`,
+	})
+	entry := filepath.Join(dir, "apis", "a", "openapi.yaml")
+	for _, tc := range []struct {
+		name           string
+		opts           spec.Options
+		pet, secretErr string
+	}{
+		{"own folder", spec.Options{}, "outside", "outside"},
+		{"input folder", spec.Options{InputDirs: []string{filepath.Join(dir, "apis")}}, "", "outside"},
+		{"nested input folders: the outermost", spec.Options{InputDirs: []string{filepath.Join(dir, "apis", "a"), filepath.Join(dir, "apis")}}, "", "outside"},
+		{"ref root wins", spec.Options{RefRoot: filepath.Join(dir, "apis", "a"), InputDirs: []string{filepath.Join(dir, "apis")}}, "outside", "outside"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			refs := refsByValue(t, spec.NewLoader(tc.opts), entry)
+			for value, want := range map[string]string{"../shared/pet.yaml#/Pet": tc.pet, "../../outside/secret.yaml#/secret": tc.secretErr} {
+				r := refs[value]
+				if r == nil {
+					t.Fatalf("no $ref %q", value)
+				}
+				switch {
+				case want == "" && r.Err != nil:
+					t.Errorf("%s: %v, want it resolved", value, r.Err)
+				case want != "" && (r.Err == nil || !strings.Contains(r.Err.Msg, want)):
+					t.Errorf("%s: error %v, want one containing %q", value, r.Err, want)
+				}
+			}
+		})
+	}
+}
