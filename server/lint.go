@@ -264,7 +264,7 @@ func (s *Server) handleLint(w http.ResponseWriter, r *http.Request) {
 	if !s.slots.acquire(r.Context()) {
 		p := newProblem(http.StatusServiceUnavailable, kindOverloaded,
 			fmt.Sprintf("all %d lint slots are busy (--max-concurrent) and none freed up within %s (--queue-timeout); retry later", cap(s.slots.ch), s.slots.wait))
-		p.retryAfter = 1
+		p.RetryAfter = 1
 		writeProblem(w, r, p)
 		return
 	}
@@ -361,7 +361,7 @@ func (s *Server) memoryProblem(n int64) *Problem {
 	p := newProblem(http.StatusServiceUnavailable, kindOverloaded,
 		fmt.Sprintf("linting this spec takes about %s of memory, and the lint requests in flight hold %s of the %s budget (--max-memory); retry later",
 			formatBytes(n), formatBytes(s.memory.inUse()), formatBytes(s.memory.limit)))
-	p.retryAfter = memoryRetryAfter
+	p.RetryAfter = memoryRetryAfter
 	return p
 }
 

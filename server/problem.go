@@ -1,10 +1,6 @@
 package server
 
-import (
-	"encoding/json"
-	"net/http"
-	"strconv"
-)
+import "github.com/specgate/specgate/internal/httpx"
 
 // ProblemTypes is where each problem type is documented; a problem's type
 // is this URL followed by its kind (a heading of docs/lint-server.md).
@@ -12,18 +8,18 @@ const ProblemTypes = "https://github.com/specgate/specgate/blob/main/docs/lint-s
 
 // Problem kinds, each with its status.
 const (
-	kindBadRequest        = "bad-request"            // 400
-	kindNotFound          = "not-found"              // 404
-	kindMethodNotAllowed  = "method-not-allowed"     // 405
-	kindTooLarge          = "request-too-large"      // 413
-	kindUnsupportedMedia  = "unsupported-media-type" // 415
-	kindUnprocessableSpec = "unprocessable-spec"     // 422
-	kindRateLimited       = "rate-limited"           // 429
-	kindInternal          = "internal-error"         // 500
-	kindFetchFailed       = "fetch-failed"           // 502
-	kindFetchRefused      = "fetch-refused"          // 502
-	kindOverloaded        = "overloaded"             // 503
-	kindTimeout           = "timeout"                // 504
+	kindBadRequest        = httpx.KindBadRequest       // 400
+	kindNotFound          = httpx.KindNotFound         // 404
+	kindMethodNotAllowed  = httpx.KindMethodNotAllowed // 405
+	kindTooLarge          = httpx.KindTooLarge         // 413
+	kindUnsupportedMedia  = httpx.KindUnsupportedMedia // 415
+	kindUnprocessableSpec = "unprocessable-spec"       // 422
+	kindRateLimited       = "rate-limited"             // 429
+	kindInternal          = httpx.KindInternal         // 500
+	kindFetchFailed       = "fetch-failed"             // 502
+	kindFetchRefused      = "fetch-refused"            // 502
+	kindOverloaded        = "overloaded"               // 503
+	kindTimeout           = "timeout"                  // 504
 )
 
 var problemTitles = map[string]string{
@@ -41,45 +37,18 @@ var problemTitles = map[string]string{
 	kindTimeout:           "The request took too long",
 }
 
-// Problem is an RFC 9457 problem details document, with specgate's
-// extension members.
-type Problem struct {
-	Type     string `json:"type"`
-	Title    string `json:"title"`
-	Status   int    `json:"status"`
-	Detail   string `json:"detail,omitempty"`
-	Instance string `json:"instance,omitempty"`
-	// Where in the request body or the spec the problem is, when known.
-	File   string `json:"file,omitempty"`
-	Line   int    `json:"line,omitempty"`
-	Column int    `json:"column,omitempty"`
-	// Field names the request member at fault.
-	Field string `json:"field,omitempty"`
-	// Allowed lists the valid values of Field, when there is a fixed set.
-	Allowed []string `json:"allowed,omitempty"`
-	// RequestID is the X-Request-Id of the request, to find it in logs.
-	RequestID string `json:"requestId,omitempty"`
+// Problem is an RFC 9457 problem details document (see httpx.Problem).
+type Problem = httpx.Problem
 
-	retryAfter int // seconds; sent as Retry-After when positive
-}
+// problems are the lint server's problem types.
+var problems = &httpx.Catalog{Base: ProblemTypes, Titles: problemTitles}
 
 func newProblem(status int, kind, detail string) *Problem {
-	return &Problem{Type: ProblemTypes + kind, Title: problemTitles[kind], Status: status, Detail: detail}
+	return problems.New(status, kind, detail)
 }
 
-// writeProblem sends p as application/problem+json.
-func writeProblem(w http.ResponseWriter, r *http.Request, p *Problem) {
-	p.Instance = r.URL.Path
-	p.RequestID = requestID(r.Context())
-	h := w.Header()
-	h.Set("Content-Type", "application/problem+json")
-	h.Set("Cache-Control", "no-store")
-	if p.retryAfter > 0 {
-		h.Set("Retry-After", strconv.Itoa(p.retryAfter))
-	}
-	noteProblem(r.Context(), p)
-	w.WriteHeader(p.Status)
-	enc := json.NewEncoder(w)
-	enc.SetEscapeHTML(false)
-	_ = enc.Encode(p)
-}
+// The shared plumbing under the names this package's code uses.
+var (
+	writeProblem = httpx.WriteProblem
+	logAttrs     = httpx.LogAttrs
+)

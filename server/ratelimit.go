@@ -93,7 +93,7 @@ func (l *rateLimiter) limited(h http.Handler) http.Handler {
 		if !ok {
 			p := newProblem(http.StatusTooManyRequests, kindRateLimited,
 				fmt.Sprintf("this client made more than %d requests this minute (--rate-limit); retry in %d s", l.quota, reset))
-			p.retryAfter = reset
+			p.RetryAfter = reset
 			writeProblem(w, r, p)
 			return
 		}

@@ -340,24 +340,3 @@ func TestGracefulShutdown(t *testing.T) {
 		t.Errorf("no shutdown log: %s", ts.logs.String())
 	}
 }
-
-// An incoming request id is kept only when it is 1 to 128 letters, digits,
-// '.', '_', ':' or '-'.
-func TestValidRequestID(t *testing.T) {
-	for id, want := range map[string]bool{
-		"trace-42":               true,
-		"a.b_c:d-E9":             true,
-		strings.Repeat("x", 128): true,
-		strings.Repeat("x", 129): false,
-		"":                       false,
-		"with space":             false,
-		"new\nline":              false,
-		"é":                      false,
-		"{id}":                   false,
-		"a/b":                    false,
-	} {
-		if got := validRequestID(id); got != want {
-			t.Errorf("validRequestID(%q) = %v, want %v", id, got, want)
-		}
-	}
-}

@@ -21,6 +21,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/specgate/specgate/internal/httpx"
 	"github.com/specgate/specgate/rulesets"
 	"github.com/specgate/specgate/spec"
 )
@@ -189,7 +190,7 @@ func New(ctx context.Context, opts Options) (*Server, error) {
 	if opts.RateLimit > 0 {
 		s.limiter = newRateLimiter(opts.RateLimit)
 	}
-	s.handler = logged(opts.Logger, s.routes())
+	s.handler = httpx.Logged(opts.Logger, problems, s.routes())
 	return s, nil
 }
 
@@ -257,45 +258,23 @@ func (s *Server) Handler() http.Handler { return s.handler }
 // ShutdownTimeout) and removes the configuration clone.
 func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	defer s.Close()
-	hs := &http.Server{
-		Handler:           s.handler,
-		ReadHeaderTimeout: 10 * time.Second,
-		ReadTimeout:       s.opts.RequestTimeout,
-		WriteTimeout:      s.opts.RequestTimeout + s.opts.QueueTimeout + 10*time.Second,
-		IdleTimeout:       2 * time.Minute,
-		MaxHeaderBytes:    64 << 10,
-		ErrorLog:          slog.NewLogLogger(s.opts.Logger.Handler(), slog.LevelWarn),
-	}
+	hs := httpx.NewServer(s.handler, s.opts.Logger)
+	hs.ReadTimeout = s.opts.RequestTimeout
+	hs.WriteTimeout = s.opts.RequestTimeout + s.opts.QueueTimeout + 10*time.Second
 	refreshCtx, stopRefresh := context.WithCancel(context.Background())
 	refreshDone := make(chan struct{})
 	go func() {
 		defer close(refreshDone)
 		s.config.run(refreshCtx)
 	}()
-	serveErr := make(chan error, 1)
-	go func() { serveErr <- hs.Serve(ln) }()
-	s.opts.Logger.Info("listening", slog.String("addr", ln.Addr().String()))
-
-	var err error
-	select {
-	case err = <-serveErr:
-	case <-ctx.Done():
-		s.draining.Store(true)
-		s.opts.Logger.Info("shutting down: finishing requests in flight", slog.Duration("timeout", s.opts.ShutdownTimeout))
-		shutdownCtx, cancel := context.WithTimeout(context.Background(), s.opts.ShutdownTimeout)
-		err = hs.Shutdown(shutdownCtx)
-		cancel()
-		if errors.Is(err, context.DeadlineExceeded) {
-			err = fmt.Errorf("requests still in flight after %s (--shutdown-timeout): %w", s.opts.ShutdownTimeout, err)
-			_ = hs.Close()
-		}
-		<-serveErr
-	}
+	err := httpx.Serve(ctx, hs, ln, httpx.Shutdown{
+		Timeout:  s.opts.ShutdownTimeout,
+		Flag:     "--shutdown-timeout",
+		Draining: func() { s.draining.Store(true) },
+		Logger:   s.opts.Logger,
+	})
 	stopRefresh()
 	<-refreshDone
-	if errors.Is(err, http.ErrServerClosed) {
-		err = nil
-	}
 	s.opts.Logger.Info("stopped")
 	return err
 }

@@ -1,4 +1,4 @@
-package server
+package httpx
 
 import (
 	"context"
@@ -28,8 +28,9 @@ func logFrom(ctx context.Context) *requestLog {
 	return rl
 }
 
-// logAttrs adds attributes to the request's access log line.
-func logAttrs(ctx context.Context, attrs ...slog.Attr) {
+// LogAttrs adds attributes to the access log line of the request whose
+// context ctx is; outside Logged it does nothing.
+func LogAttrs(ctx context.Context, attrs ...slog.Attr) {
 	if rl := logFrom(ctx); rl != nil {
 		rl.mu.Lock()
 		rl.attrs = append(rl.attrs, attrs...)
@@ -37,22 +38,24 @@ func logAttrs(ctx context.Context, attrs ...slog.Attr) {
 	}
 }
 
-func noteProblem(ctx context.Context, p *Problem) {
-	logAttrs(ctx, slog.String("problem", p.Type[len(ProblemTypes):]), slog.String("detail", p.Detail))
+func noteProblem(r *http.Request, p *Problem) {
+	LogAttrs(r.Context(), slog.String("problem", p.Kind()), slog.String("detail", p.Detail))
 }
 
-func requestID(ctx context.Context) string {
+// RequestID is the id of the request whose context ctx is (see Logged),
+// or "" outside Logged.
+func RequestID(ctx context.Context) string {
 	if rl := logFrom(ctx); rl != nil {
 		return rl.id
 	}
 	return ""
 }
 
-// validRequestID tells whether an incoming X-Request-Id may be kept (and
+// ValidRequestID tells whether an incoming X-Request-Id may be kept (and
 // logged) as it is: 1 to 128 ASCII letters, digits, '.', '_', ':' or '-'.
 // (A regular expression would say it in one line, but compiling its
 // 128-fold repetition took a millisecond of every command's start-up.)
-func validRequestID(id string) bool {
+func ValidRequestID(id string) bool {
 	if len(id) == 0 || len(id) > 128 {
 		return false
 	}
@@ -96,14 +99,17 @@ func (w *statusWriter) Write(b []byte) (int, error) {
 
 func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 
-// logged wraps h with a request id (X-Request-Id, kept from the request
-// when it is well formed), a structured access log line per request, and
-// recovery from panics as a 500 problem.
-func logged(logger *slog.Logger, h http.Handler) http.Handler {
+// Logged wraps h with a request id (X-Request-Id, kept from the request
+// when it is well formed, else made up, and sent back), one structured
+// access log line per request at level Info (method, path, status, bytes,
+// duration, remote address and what handlers added with LogAttrs), and
+// recovery from a panic as a 500 problem of the catalog's internal-error
+// kind.
+func Logged(logger *slog.Logger, problems *Catalog, h http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
 		id := r.Header.Get("X-Request-Id")
-		if !validRequestID(id) {
+		if !ValidRequestID(id) {
 			id = newRequestID()
 		}
 		rl := &requestLog{id: id}
@@ -117,8 +123,11 @@ func logged(logger *slog.Logger, h http.Handler) http.Handler {
 				}
 				logger.Error("panic", slog.String("requestId", id), slog.String("panic", fmt.Sprint(v)), slog.String("stack", string(debug.Stack())))
 				if sw.status == 0 {
-					writeProblem(sw, r, newProblem(http.StatusInternalServerError, kindInternal, "the server failed to handle the request; see its log"))
+					WriteProblem(sw, r, problems.New(http.StatusInternalServerError, KindInternal, "the server failed to handle the request; see its log"))
 				}
+			}
+			if !logger.Enabled(r.Context(), slog.LevelInfo) {
+				return
 			}
 			attrs := []slog.Attr{
 				slog.String("requestId", id),

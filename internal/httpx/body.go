@@ -1,0 +1,60 @@
+package httpx
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"net/http"
+)
+
+// ErrTooLarge is returned by ReadBody for a body beyond its limit.
+var ErrTooLarge = errors.New("request body too large")
+
+// ReadBody reads the request's body, at most limit bytes. A body that
+// declares a larger Content-Length is refused before any of it is read; a
+// body without one is read up to the limit and refused there, so memory
+// stays bounded by the limit whatever the client sends. Either way the
+// error is ErrTooLarge, and the connection is closed after the response
+// (the rest of the body is never read).
+func ReadBody(w http.ResponseWriter, r *http.Request, limit int64) ([]byte, error) {
+	if r.ContentLength > limit {
+		w.Header().Set("Connection", "close")
+		return nil, ErrTooLarge
+	}
+	var buf bytes.Buffer
+	if r.ContentLength > 0 {
+		buf.Grow(int(r.ContentLength))
+	}
+	_, err := buf.ReadFrom(http.MaxBytesReader(w, r.Body, limit))
+	if err != nil {
+		var mbe *http.MaxBytesError
+		if errors.As(err, &mbe) {
+			return nil, ErrTooLarge
+		}
+		return nil, fmt.Errorf("reading the request body: %w", err)
+	}
+	return buf.Bytes(), nil
+}
+
+// TooLarge is the 413 problem of a body beyond limit, whose flag sets it.
+func (c *Catalog) TooLarge(limit int64, flag string) *Problem {
+	return c.New(http.StatusRequestEntityTooLarge, KindTooLarge,
+		fmt.Sprintf("the request body is larger than the %s limit (%s)", FormatBytes(limit), flag))
+}
+
+// FormatBytes writes a size in the largest binary unit it reaches: 512
+// bytes, 16 KiB, 1.5 MiB, 2 GiB.
+func FormatBytes(n int64) string {
+	for _, u := range []struct {
+		name  string
+		shift uint
+	}{{"GiB", 30}, {"MiB", 20}, {"KiB", 10}} {
+		switch {
+		case n >= 1<<u.shift && n%(1<<u.shift) == 0:
+			return fmt.Sprintf("%d %s", n>>u.shift, u.name)
+		case n >= 1<<u.shift:
+			return fmt.Sprintf("%.1f %s", float64(n)/float64(int64(1)<<u.shift), u.name)
+		}
+	}
+	return fmt.Sprintf("%d bytes", n)
+}
