@@ -19,7 +19,8 @@ import (
 // is the text blank); in Go the whole object is one call. Members that
 // are not objects are left out, and so are references (a member with a
 // $ref that is not false, as `not member["$ref"]` would leave it out):
-// their text is where they point.
+// their text is where they point; so are members whose allOf, anyOf or
+// oneOf holds the text or a reference.
 //
 // specgate.lacking(items, keys) -> [item]
 //
@@ -124,19 +125,42 @@ func eachNode(list *ast.Array, fn func(item *ast.Term, node ast.Value)) {
 func blankMembers(o ast.Object, field *ast.Term) []*ast.Term {
 	var out []*ast.Term
 	for _, k := range o.Keys() { // sorted
-		member, ok := o.Get(k).Value.(ast.Object)
+		if member, ok := o.Get(k).Value.(ast.Object); ok && !described(member, field, 0) {
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
+// compositions are the keywords whose members a schema's text may sit in.
+var compositions = []*ast.Term{ast.InternedTerm("allOf"), ast.InternedTerm("anyOf"), ast.InternedTerm("oneOf")}
+
+// described tells whether a member carries its text: in field, through a
+// $ref (its text is where it points), or in a member of its allOf, anyOf
+// or oneOf, as in `allOf: [{$ref: …}, {description: …}]`, the way OpenAPI
+// 3.0 puts a text beside a reference.
+func described(member ast.Object, field *ast.Term, depth int) bool {
+	if ref := valueOf(member, refKey); ref != nil && !ast.Boolean(false).Equal(ref) {
+		return true
+	}
+	if text, ok := valueOf(member, field).(ast.String); ok && strings.TrimSpace(string(text)) != "" {
+		return true
+	}
+	if depth == 4 {
+		return false
+	}
+	for _, c := range compositions {
+		list, ok := valueOf(member, c).(*ast.Array)
 		if !ok {
 			continue
 		}
-		if ref := valueOf(member, refKey); ref != nil && !ast.Boolean(false).Equal(ref) {
-			continue
+		for i := range list.Len() {
+			if sub, ok := list.Elem(i).Value.(ast.Object); ok && described(sub, field, depth+1) {
+				return true
+			}
 		}
-		if text, ok := valueOf(member, field).(ast.String); ok && strings.TrimSpace(string(text)) != "" {
-			continue
-		}
-		out = append(out, k)
 	}
-	return out
+	return false
 }
 
 var refKey = ast.InternedTerm("$ref")

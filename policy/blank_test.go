@@ -18,6 +18,13 @@ func TestBlankMembers(t *testing.T) {
 			`["a", "b", "c", "f", "j"]`},
 		{`x := specgate.blank_members({}, "description")`, `[]`},
 		{`x := specgate.blank_members({"a": {"summary": "s"}}, "summary")`, `[]`},
+		// A text or a reference in a member of allOf, anyOf or oneOf
+		// counts (nested too); blank members and non-objects there do not.
+		{`x := specgate.blank_members({
+			"a": {"allOf": [{"$ref": "#/a"}, {"description": "text"}]}, "b": {"allOf": [{"type": "string"}, {"description": " "}]},
+			"c": {"oneOf": [{"$ref": "#/c"}, {"type": "null"}]}, "d": {"anyOf": [{"allOf": [{"description": "deep"}]}]},
+			"e": {"allOf": "not a list"}, "f": {"allOf": [1, "x"]}}, "description")`,
+			`["b", "e", "f"]`},
 	} {
 		if got := evalX(t, c.query); got != c.want {
 			t.Errorf("%s = %s, want %s", c.query, got, c.want)

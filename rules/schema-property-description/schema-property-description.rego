@@ -10,8 +10,11 @@
 #   Every schema of the document is checked once, named or inline. A
 #   property whose schema is a `$ref` is not reported: in OpenAPI 3.0 and
 #   Swagger 2.0 a description beside a `$ref` is ignored, so the referenced
-#   schema carries it (`schema-description`). A boolean property schema is
-#   not reported either. A description made only of whitespace counts as
+#   schema carries it (`schema-description`). Nor is a property whose
+#   `allOf`, `anyOf` or `oneOf` holds a description or a `$ref`, as in
+#   `allOf: [{$ref: …}, {description: …}]`, the usual way to describe a
+#   referenced schema in OpenAPI 3.0. A boolean property schema is not
+#   reported either. A description made only of whitespace counts as
 #   missing. The rule reports once per schema: on the property's key when
 #   one property lacks a description, on `properties` when several do,
 #   naming them.
