@@ -1,9 +1,9 @@
-// Package httpx holds what specgate's HTTP servers and clients share. This
-// file and the other client*.go files are the outgoing side: the client
-// that contract tests and their fixtures send requests with (proxies from
-// the environment, mutual TLS, a timeout per request, no redirects
-// followed) and the retries of 429 responses after Retry-After.
 package httpx
+
+// This file and the other client*.go files are the outgoing side of httpx:
+// the client that contract tests and their fixtures send requests with
+// (proxies from the environment, mutual TLS, a timeout per request, no
+// redirects followed) and the retries of 429 responses after Retry-After.
 
 import (
 	"crypto/tls"
