@@ -13,8 +13,10 @@
 #   points at it or into it, other than from inside the component itself
 #   (a recursive schema used nowhere else is unused), when a `$ref` inside
 #   an extension of the entry file does (tools follow GitHub's
-#   `x-webhooks`, for instance), or when a `discriminator` mapping names
-#   it. Security schemes are used by name, not
+#   `x-webhooks`, for instance), when a `discriminator` mapping names
+#   it, or when it is a subtype of a schema with a `discriminator` (its
+#   `allOf` references that schema: clients reach it through the
+#   discriminator's value). Security schemes are used by name, not
 #   by `$ref`, and are not checked here. Documents without paths and
 #   webhooks are libraries of components for other documents and are not
 #   checked, nor documents with an unresolved `$ref` (it may have been
@@ -61,6 +63,7 @@ violations contains util.violation(path, msg) if {
 	path := array.concat(prefix, [name])
 	not path in _used_by_extensions
 	not _mapped(kind, name)
+	not _subtype(kind, name)
 	msg := sprintf("%s %q is defined but never referenced; reference it where it belongs or remove it", [_kinds[kind], name])
 }
 
@@ -132,3 +135,23 @@ _mapping_names contains name if {
 _mapped_name(value) := util.unescape(regex.replace(value, `^.*/`, "")) if contains(value, "/")
 
 else := value
+
+# A schema whose allOf references a schema with a discriminator is one of
+# its subtypes, which clients reach through the discriminator's value
+# rather than through a $ref.
+_subtype(kind, name) if {
+	kind in {"schemas", "definitions"}
+	some member in object.get(object.get(input.document, _schema_container, {})[name], "allOf", [])
+	ref := object.get(member, "$ref", "")
+	is_string(ref)
+	_mapped_name(ref) in _discriminated
+}
+
+_schema_container := ["definitions"] if util.is_oas2
+
+else := ["components", "schemas"]
+
+_discriminated contains s.name if {
+	some s in correctness.having("discriminator")
+	s.name != ""
+}
