@@ -1,0 +1,190 @@
+package apitest
+
+import (
+	"encoding/base64"
+	"strings"
+	"time"
+	"unicode/utf8"
+)
+
+// Outcome is a test's verdict, in CTRF's words.
+type Outcome string
+
+const (
+	Passed  Outcome = "passed"
+	Failed  Outcome = "failed"
+	Skipped Outcome = "skipped"
+)
+
+// Result is what one test did: every exchange, the checks that failed,
+// the fixtures around it. Secrets are masked in everything it holds.
+type Result struct {
+	Test    *Test
+	Outcome Outcome
+	// Failures are the checks that failed, in the order they ran; empty
+	// when the test passed.
+	Failures []Failure
+	// Error says why no response was checked: the request could not be
+	// built or sent (a network error, a timeout, a fixture that failed).
+	Error string
+	// SkipReason says why a skipped test did not run.
+	SkipReason string
+	// Attempts are the test's request and response, one per attempt: more
+	// than one when the service answered 429 and the request was retried.
+	Attempts []Exchange
+	// Probes are the further exchanges checks made (ignored_auth sends the
+	// request again without credentials).
+	Probes []Exchange
+	// Fixtures are the before and after fixtures of an example, in the
+	// order they ran.
+	Fixtures []FixtureResult
+	Start    time.Time
+	Duration time.Duration
+	// Status is the status of the last attempt's response; 0 without one.
+	Status int
+	// ResponseType is the response's media type as received (without
+	// parameters); "" without a body.
+	ResponseType string
+	// Matched is the response of the spec the status matched: "200",
+	// "4XX" or "default"; "" when the spec declares no response for it.
+	Matched string
+	// Checks lists the checks that ran, by name.
+	Checks []string
+}
+
+// Retries is the number of attempts after the first.
+func (r *Result) Retries() int { return max(len(r.Attempts)-1, 0) }
+
+// Message sums the result up in one paragraph: the error, or each
+// failure on its line.
+func (r *Result) Message() string {
+	switch {
+	case r.Error != "":
+		return r.Error
+	case r.Outcome == Skipped:
+		return r.SkipReason
+	}
+	var b strings.Builder
+	for i, f := range r.Failures {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		b.WriteString(f.Check)
+		b.WriteString(": ")
+		b.WriteString(f.Message)
+		for _, p := range f.Problems {
+			b.WriteString("\n  ")
+			b.WriteString(p.String())
+		}
+	}
+	return b.String()
+}
+
+// Failure is a check that failed.
+type Failure struct {
+	Check   string // the check's name (status_code_conformance, …)
+	Message string // what the check expected and what came instead
+	// Problems are the places where the response breaks the contract,
+	// each with its JSON path.
+	Problems []Problem
+}
+
+// Problem is one place where a response breaks the contract.
+type Problem struct {
+	// In is the part of the response: status, header, content-type,
+	// body.
+	In string
+	// Key names a header, or is empty.
+	Key string
+	// Path is the JSON path of the failing value in the body ("$.items[0].id").
+	Path string
+	// Keyword is the failing schema keyword or check ("type", "required",
+	// "missing", …).
+	Keyword string
+	Message string
+	// Schema is where the broken rule is written: file:line:col.
+	Schema string
+}
+
+func (p Problem) String() string {
+	s := p.Message
+	if p.Path != "" && !strings.Contains(s, p.Path) {
+		s = p.Path + ": " + s
+	}
+	if p.Schema != "" {
+		s += " (" + p.Schema + ")"
+	}
+	return s
+}
+
+// Exchange is one request and its response, as the reports show them.
+type Exchange struct {
+	Request  HTTPRequest
+	Response *HTTPResponse // nil when none came back
+	// Error is a network error, a timeout or a body that could not be read.
+	Error    string
+	Start    time.Time
+	Duration time.Duration
+	// Retry says why another attempt followed (a 429 and its Retry-After)
+	// or why none did.
+	Retry string
+}
+
+// HTTPRequest is a request as sent.
+type HTTPRequest struct {
+	Method  string
+	URL     string
+	Headers []Header
+	Body    Body
+}
+
+// HTTPResponse is a response as received.
+type HTTPResponse struct {
+	Status  int
+	Headers []Header
+	Body    Body
+}
+
+// Header is one header line.
+type Header struct{ Name, Value string }
+
+// Body is a message body for reports: its text, or its bytes in base64
+// when they are not UTF-8, cut at a bound so that reports stay small.
+type Body struct {
+	Text      string
+	Base64    bool
+	Size      int  // the whole body's length in bytes
+	Truncated bool // Text holds only the body's first bytes
+}
+
+// maxReportBody bounds the bytes of a body kept for reports.
+const maxReportBody = 64 << 10
+
+// FixtureResult is one fixture of an example.
+type FixtureResult struct {
+	Phase   string // before or after
+	Index   int    // from 0, within its phase
+	Outcome Outcome
+	Message string
+	// Exchange is the fixture's request and response.
+	Exchange Exchange
+	// Captures are the names the fixture captured from its response.
+	Captures []string
+}
+
+// bodyOf makes a report body of data.
+func bodyOf(data []byte) Body {
+	b := Body{Size: len(data)}
+	if len(data) > maxReportBody {
+		data, b.Truncated = data[:maxReportBody], true
+		for len(data) > 0 && !utf8.Valid(data) && len(data) > maxReportBody-4 {
+			data = data[:len(data)-1]
+		}
+	}
+	if utf8.Valid(data) {
+		b.Text = string(data)
+		return b
+	}
+	b.Text, b.Base64 = base64.StdEncoding.EncodeToString(data), true
+	return b
+}
