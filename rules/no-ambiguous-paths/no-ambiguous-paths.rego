@@ -86,18 +86,22 @@ _stars := specgate.group([[_key(e.shape, k), i] |
 # first differ at segment k, a with a template there and b with text.
 # Looking only at the first difference finds each pair once, through the
 # index of templates by prefix.
-_candidates contains [a, b, k] if {
+# A list, not a set: each triple comes once, and OPA hashes an array of
+# numbers as the sum of its numbers, so a set of thousands of index
+# triples is a few long chains of collisions that cost seconds to build.
+_candidates := [[a, b, k] |
 	some b, eb in _entries
 	some k, s in eb.shape
 	s != "{}"
 	some a in _stars[_key(eb.shape, k)]
 	count(_entries[a].methods & eb.methods) > 0
-}
+]
 
 # _pairs are the candidates where a's template accepts b's text, the later
 # segments are compatible, and b has a template somewhere a has text: each
-# path is more specific than the other somewhere.
-_pairs contains [a, b] if {
+# path is more specific than the other somewhere. A pair may come once per
+# segment; _ambiguous keeps it once.
+_pairs := [[a, b] |
 	some [a, b, k] in _candidates
 	ea := _entries[a]
 	eb := _entries[b]
@@ -106,7 +110,7 @@ _pairs contains [a, b] if {
 	every j, y in eb.shape {
 		_compatible(ea, eb, j, k, ea.shape[j], y)
 	}
-}
+]
 
 # _ambiguous maps each path to the earlier paths it is ambiguous with.
 _ambiguous[later] contains earlier if {
