@@ -9,6 +9,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/specgate/specgate/internal/level"
 	"github.com/specgate/specgate/linter"
 	"github.com/specgate/specgate/policy"
 	"github.com/specgate/specgate/reports"
@@ -78,7 +79,7 @@ func runLint(c *cli.Context, env Env) error {
 	if c.NArg() == 0 {
 		return exitf(ExitUsage, "lint needs at least one file, folder, glob, URL or - (see 'specgate lint --help')")
 	}
-	failAt, ok := policy.ParseSeverity(c.String("fail-severity"))
+	failAt, ok := level.ParseSeverity(c.String("fail-severity"))
 	if !ok {
 		return exitf(ExitUsage, "--fail-severity must be error, warn or off, found %q", c.String("fail-severity"))
 	}
@@ -127,7 +128,7 @@ func runLint(c *cli.Context, env Env) error {
 	results, operations := lintInputs(c.Context, l, loader, pre, names, newProgressBar(env, len(names)), hasFormat(outs, "html"))
 	for _, e := range expandErrs {
 		results = append(results, linter.Result{File: inputName(e), Err: e,
-			Diagnostics: []linter.Diagnostic{{RuleID: linter.LoadErrorRule, Severity: policy.Error, Message: inputMessage(e), File: inputName(e)}}})
+			Diagnostics: []linter.Diagnostic{{RuleID: linter.LoadErrorRule, Severity: level.Error, Message: inputMessage(e), File: inputName(e)}}})
 	}
 
 	wd, _ := os.Getwd()
@@ -172,7 +173,7 @@ func onlyRules(reg *policy.Registry, sevs rulesets.Severities, ids []string) (ru
 			return nil, fmt.Errorf("--rule: no rule %q%s", name, rulesets.Suggest(id, reg.IDs()))
 		}
 		out[id] = sevs[id]
-		if out[id] == policy.Off {
+		if out[id] == level.Off {
 			out[id] = r.Severity
 		}
 	}
@@ -181,14 +182,14 @@ func onlyRules(reg *policy.Registry, sevs rulesets.Severities, ids []string) (ru
 
 // exitCode is 2 when an input could not be linted, else 1 when a
 // diagnostic reaches failAt, else 0.
-func exitCode(results []linter.Result, failAt policy.Severity) int {
+func exitCode(results []linter.Result, failAt level.Severity) int {
 	code := ExitOK
 	for _, r := range results {
 		if r.Err != nil {
 			return ExitUsage
 		}
 		for _, d := range r.Diagnostics {
-			if failAt != policy.Off && d.Severity >= failAt {
+			if failAt != level.Off && d.Severity >= failAt {
 				code = ExitFindings
 			}
 		}

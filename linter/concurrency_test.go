@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/specgate/specgate/internal/level"
 	"github.com/specgate/specgate/linter"
 	"github.com/specgate/specgate/policy"
 	"github.com/specgate/specgate/rulesets"
@@ -175,7 +176,7 @@ violations contains {"path": [], "message": "never"} if {
 			continue
 		}
 		d := r.Diagnostics[0]
-		if !errors.Is(r.Err, policy.ErrTimeout) || d.Severity != policy.Error || d.File != slow || d.Range.Start != (spec.Pos{Line: 1, Col: 1}) ||
+		if !errors.Is(r.Err, policy.ErrTimeout) || d.Severity != level.Error || d.File != slow || d.Range.Start != (spec.Pos{Line: 1, Col: 1}) ||
 			!timeoutMessage.MatchString(d.Message) {
 			t.Errorf("%s: err %v, diagnostic %+v", r.File, r.Err, d)
 		}

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/specgate/specgate/internal/level"
 	"github.com/specgate/specgate/linter"
 	"github.com/specgate/specgate/policy"
 	"github.com/specgate/specgate/rulesets"
@@ -39,7 +40,7 @@ violations contains {"path": ["info", "title"], "message": "the title is short"}
 	if err := reg.AddModule("user/absent.rego", src, false); err != nil {
 		t.Fatal(err)
 	}
-	l, err := linter.New(context.Background(), linter.Options{Registry: reg, Severities: rulesets.Severities{"absent": policy.Warn},
+	l, err := linter.New(context.Background(), linter.Options{Registry: reg, Severities: rulesets.Severities{"absent": level.Warn},
 		Loader: spec.NewLoader(spec.Options{})})
 	if err != nil {
 		t.Fatal(err)

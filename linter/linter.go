@@ -17,6 +17,7 @@ import (
 
 	"github.com/open-policy-agent/opa/v1/ast"
 
+	"github.com/specgate/specgate/internal/level"
 	"github.com/specgate/specgate/policy"
 	"github.com/specgate/specgate/rulesets"
 	"github.com/specgate/specgate/spec"
@@ -35,7 +36,7 @@ const DocsURL = "https://github.com/specgate/specgate/blob/main/docs/rules/"
 // Diagnostic is one finding at one place.
 type Diagnostic struct {
 	RuleID   string
-	Severity policy.Severity
+	Severity level.Severity
 	Message  string
 	Category string
 	Maturity string
@@ -175,7 +176,7 @@ func (l *Linter) LintFile(ctx context.Context, name string) Result {
 // LoadFailed is the result of an input that could not be loaded: one
 // load-error diagnostic, at the place the error names.
 func LoadFailed(name string, err error) Result {
-	d := Diagnostic{RuleID: LoadErrorRule, Severity: policy.Error, Message: err.Error(), File: name}
+	d := Diagnostic{RuleID: LoadErrorRule, Severity: level.Error, Message: err.Error(), File: name}
 	var se *spec.Error
 	if errors.As(err, &se) {
 		d.File, d.Message, d.Pointer = se.File, se.Msg, se.Pointer
@@ -201,7 +202,7 @@ func (l *Linter) LintInput(ctx context.Context, doc *spec.Document, input ast.Va
 			err = fmt.Errorf("%w: no results are reported for this file, raise --timeout to lint it fully", err)
 		}
 		res.Err = err
-		res.Diagnostics = []Diagnostic{{RuleID: rule, Severity: policy.Error, Message: err.Error(), File: doc.Root.Name,
+		res.Diagnostics = []Diagnostic{{RuleID: rule, Severity: level.Error, Message: err.Error(), File: doc.Root.Name,
 			Range: spec.Range{Start: spec.Pos{Line: 1, Col: 1}, End: spec.Pos{Line: 1, Col: 1}}}}
 		return res
 	}
@@ -223,7 +224,7 @@ func (l *Linter) LintInput(ctx context.Context, doc *spec.Document, input ast.Va
 	for w := range workers {
 		wg.Go(func() {
 			for i := w; i < len(violations); i += workers {
-				if v := violations[i]; sevs[v.Rule] != policy.Off {
+				if v := violations[i]; sevs[v.Rule] != level.Off {
 					located[i], kept[i] = l.diagnostic(doc, v, sevs, ignorable)
 				}
 			}

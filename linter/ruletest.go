@@ -7,7 +7,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/specgate/specgate/policy"
+	"github.com/specgate/specgate/internal/level"
 	"github.com/specgate/specgate/rulesets"
 )
 
@@ -89,7 +89,7 @@ func CheckFixtures(ctx context.Context, opts Options, fixtures []string) []Fixtu
 			sevs := rulesets.Severities{}
 			for _, id := range res.Rules {
 				sevs[id] = opts.Severities[id]
-				if sevs[id] == policy.Off {
+				if sevs[id] == level.Off {
 					sevs[id] = opts.Registry.Rule(id).Severity
 				}
 			}

@@ -15,6 +15,8 @@ import (
 
 	"github.com/open-policy-agent/opa/v1/ast"
 	"github.com/open-policy-agent/opa/v1/version"
+
+	"github.com/specgate/specgate/internal/level"
 )
 
 // Cache keeps what start-up would otherwise redo on every run: the rule
@@ -251,7 +253,7 @@ func decodeRegistry(data []byte) (libs []string, rules []*Rule, ok bool) {
 		for _, f := range []*string{&r.ID, &r.Title, &r.Description, &r.Category, &r.Maturity, &r.Family, &r.HowToFix, &r.File} {
 			*f = d.text()
 		}
-		if r.Severity = Severity(d.uvarint()); r.Severity > Error {
+		if r.Severity = level.Severity(d.uvarint()); r.Severity > level.Error {
 			d.fail()
 		}
 		r.Formats, r.Peers = d.texts(), d.texts()

@@ -14,6 +14,7 @@ import (
 
 	"github.com/open-policy-agent/opa/v1/ast"
 
+	"github.com/specgate/specgate/internal/level"
 	"github.com/specgate/specgate/rules"
 )
 
@@ -543,7 +544,7 @@ func TestRegistryCodec(t *testing.T) {
 		t.Fatal(err)
 	}
 	libs := []string{"lib/a.rego", "lib/b.rego"}
-	rules := append([]*Rule{{ID: "x", Severity: Error, Formats: []string{}, Peers: nil, File: "x.rego"}}, reg.Rules...)
+	rules := append([]*Rule{{ID: "x", Severity: level.Error, Formats: []string{}, Peers: nil, File: "x.rego"}}, reg.Rules...)
 	data := encodeRegistry(libs, rules)
 	gotLibs, got, ok := decodeRegistry(data)
 	if !ok || !reflect.DeepEqual(gotLibs, libs) || len(got) != len(rules) {

@@ -17,43 +17,9 @@ import (
 	"sync"
 
 	"github.com/open-policy-agent/opa/v1/ast"
+
+	"github.com/specgate/specgate/internal/level"
 )
-
-// Severity is a rule severity. The zero value is Off.
-type Severity int
-
-const (
-	Off Severity = iota
-	Warn
-	Error
-)
-
-var severityNames = []string{"off", "warn", "error"}
-
-func (s Severity) String() string {
-	if s >= Off && s <= Error {
-		return severityNames[s]
-	}
-	return fmt.Sprintf("severity(%d)", int(s))
-}
-
-// ParseSeverity reads "off", "warn" or "error" ("warning" is accepted for
-// warn, as peers write it).
-func ParseSeverity(s string) (Severity, bool) {
-	switch strings.ToLower(s) {
-	case "off":
-		return Off, true
-	case "warn", "warning":
-		return Warn, true
-	case "error":
-		return Error, true
-	}
-	return Off, false
-}
-
-// Maturities, from lowest to highest: a spec reaches a level when every
-// error-level rule of that level and below passes.
-var Maturities = []string{"Baseline", "Bronze", "Silver", "Gold", "Platinum"}
 
 // Categories group rules in reports and docs.
 var Categories = []string{"Operations", "Parameters", "Requests", "Responses", "Schemas", "Security",
@@ -74,7 +40,7 @@ type Rule struct {
 	Category    string
 	Maturity    string
 	Family      string
-	Severity    Severity // the rule's original severity
+	Severity    level.Severity // the rule's original severity
 	Formats     []string
 	HowToFix    string
 	Peers       []string // equivalent rule ids of other linters, "vacuum:…", "spectral:…"
@@ -271,7 +237,7 @@ func ruleFromModule(file string, m *ast.Module) (*Rule, error) {
 	rule.HowToFix = strings.TrimSpace(rule.HowToFix)
 	sev, _ := c["severity"].(string)
 	var sevOK bool
-	if rule.Severity, sevOK = ParseSeverity(sev); !sevOK || rule.Severity == Off {
+	if rule.Severity, sevOK = level.ParseSeverity(sev); !sevOK || rule.Severity == level.Off {
 		return nil, fmt.Errorf("%s: rule %q: custom.severity must be warn or error, found %q", file, rule.ID, sev)
 	}
 	rule.Formats = stringList(c["formats"])
@@ -314,8 +280,8 @@ func (r *Registry) Validate() error {
 		if !slices.Contains(Categories, rule.Category) {
 			bad("unknown category %q (known: %s)", rule.Category, strings.Join(Categories, ", "))
 		}
-		if !slices.Contains(Maturities, rule.Maturity) {
-			bad("unknown maturity %q (known: %s)", rule.Maturity, strings.Join(Maturities, ", "))
+		if !slices.Contains(level.Maturities, rule.Maturity) {
+			bad("unknown maturity %q (known: %s)", rule.Maturity, strings.Join(level.Maturities, ", "))
 		}
 		if !slices.Contains(Families, rule.Family) {
 			bad("unknown family %q (known: %s)", rule.Family, strings.Join(Families, ", "))

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/specgate/specgate/internal/level"
 	"github.com/specgate/specgate/linter"
 	"github.com/specgate/specgate/policy"
 	"github.com/specgate/specgate/reports"
@@ -16,16 +17,16 @@ import (
 // it, so that changes to the built-in rules do not move the golden files.
 type testRule struct {
 	id, title, category, maturity, family, formats string
-	severity                                       policy.Severity
+	severity                                       level.Severity
 }
 
 var testRules = []testRule{
-	{"channel-description", "Channels have a description", "Channels", "Bronze", "documentation", "[asyncapi]", policy.Warn},
-	{"error-response-schema", "Error responses have a schema", "Responses", "Bronze", "correctness", "[oas3]", policy.Error},
-	{"health-endpoint", "Health endpoints are defined", "Operations", "Gold", "health", "[oas2, oas3]", policy.Warn},
-	{"media-type-xml", "Bodies are not XML", "Requests", "Bronze", "correctness", "[oas3]", policy.Warn},
-	{"operation-summary", "Operations have a summary", "Documentation", "Baseline", "documentation", "[oas]", policy.Warn},
-	{"path-parameters-snake-case", "Path parameters are snake_case", "Naming", "Silver", "naming", "[oas]", policy.Error},
+	{"channel-description", "Channels have a description", "Channels", "Bronze", "documentation", "[asyncapi]", level.Warn},
+	{"error-response-schema", "Error responses have a schema", "Responses", "Bronze", "correctness", "[oas3]", level.Error},
+	{"health-endpoint", "Health endpoints are defined", "Operations", "Gold", "health", "[oas2, oas3]", level.Warn},
+	{"media-type-xml", "Bodies are not XML", "Requests", "Bronze", "correctness", "[oas3]", level.Warn},
+	{"operation-summary", "Operations have a summary", "Documentation", "Baseline", "documentation", "[oas]", level.Warn},
+	{"path-parameters-snake-case", "Path parameters are snake_case", "Naming", "Silver", "naming", "[oas]", level.Error},
 }
 
 func testRegistry(t *testing.T) *policy.Registry {
@@ -77,7 +78,7 @@ func testRun(t *testing.T) *reports.Run {
 	if err != nil {
 		t.Fatal(err)
 	}
-	diag := func(id string, sev policy.Severity, file, ptr, msg string, r spec.Range) linter.Diagnostic {
+	diag := func(id string, sev level.Severity, file, ptr, msg string, r spec.Range) linter.Diagnostic {
 		rule := reg.Rule(id)
 		return linter.Diagnostic{RuleID: id, Severity: sev, Message: msg, Category: rule.Category, Maturity: rule.Maturity,
 			File: file, Pointer: ptr, Range: r}
@@ -85,18 +86,18 @@ func testRun(t *testing.T) *reports.Run {
 	api := "testdata/api.yaml"
 	results := []linter.Result{
 		{File: api, Format: "OpenAPI 3.1.0", Diagnostics: []linter.Diagnostic{
-			diag("health-endpoint", policy.Warn, api, "/paths", "the API has no GET /health operation", at(5, 1, 5, 6)),
-			diag("operation-summary", policy.Warn, api, "/paths/~1pets/get", "GET /pets has no summary", at(7, 5, 7, 8)),
-			diag("error-response-schema", policy.Error, api, "/paths/~1pets/get/responses/404", "response 404 of GET /pets has no schema", at(15, 9, 15, 14)),
-			diag("media-type-xml", policy.Warn, api, "/paths/~1pets/post/requestBody/content/application~1xml", trickyMessage, at(24, 11, 24, 26)),
-			diag("path-parameters-snake-case", policy.Error, "testdata/parts/pet.yaml", "/get/parameters/0/name", `path parameter "petId" is not snake_case (use "pet_id")`, at(4, 7, 4, 18)),
+			diag("health-endpoint", level.Warn, api, "/paths", "the API has no GET /health operation", at(5, 1, 5, 6)),
+			diag("operation-summary", level.Warn, api, "/paths/~1pets/get", "GET /pets has no summary", at(7, 5, 7, 8)),
+			diag("error-response-schema", level.Error, api, "/paths/~1pets/get/responses/404", "response 404 of GET /pets has no schema", at(15, 9, 15, 14)),
+			diag("media-type-xml", level.Warn, api, "/paths/~1pets/post/requestBody/content/application~1xml", trickyMessage, at(24, 11, 24, 26)),
+			diag("path-parameters-snake-case", level.Error, "testdata/parts/pet.yaml", "/get/parameters/0/name", `path parameter "petId" is not snake_case (use "pet_id")`, at(4, 7, 4, 18)),
 		}},
 		{File: "events.json", Format: "AsyncAPI 3.0.0"},
 		{File: "broken.yaml", Err: &spec.Error{File: "broken.yaml", Msg: "invalid YAML: did not find expected node content"},
-			Diagnostics: []linter.Diagnostic{{RuleID: linter.LoadErrorRule, Severity: policy.Error, Message: "invalid YAML: did not find expected node content",
+			Diagnostics: []linter.Diagnostic{{RuleID: linter.LoadErrorRule, Severity: level.Error, Message: "invalid YAML: did not find expected node content",
 				File: "broken.yaml", Range: at(3, 10, 3, 10)}}},
 		{File: "missing.yaml", Err: &spec.Error{File: "missing.yaml", Msg: "no such file or folder"},
-			Diagnostics: []linter.Diagnostic{{RuleID: linter.LoadErrorRule, Severity: policy.Error, Message: "no such file or folder", File: "missing.yaml"}}},
+			Diagnostics: []linter.Diagnostic{{RuleID: linter.LoadErrorRule, Severity: level.Error, Message: "no such file or folder", File: "missing.yaml"}}},
 	}
 	var rules []reports.RunRule
 	for _, r := range reg.Rules {
@@ -104,7 +105,7 @@ func testRun(t *testing.T) *reports.Run {
 	}
 	return &reports.Run{
 		Tool:    reports.Tool{Name: "specgate", Version: "1.2.3", Ruleset: "recommended", RuleCount: len(rules)},
-		Results: results, Rules: rules, FailSeverity: policy.Error,
+		Results: results, Rules: rules, FailSeverity: level.Error,
 		Start: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC), Elapsed: 1500 * time.Millisecond,
 		Dir: "/repo/specs", Root: "/repo",
 		Operations: map[string][]reports.Operation{api: reports.OperationsOf(doc)},

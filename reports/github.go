@@ -6,7 +6,7 @@ import (
 	"io"
 	"strings"
 
-	"github.com/specgate/specgate/policy"
+	"github.com/specgate/specgate/internal/level"
 )
 
 // GitHub workflow commands escape %, CR and LF in messages, and also : and
@@ -23,9 +23,9 @@ var (
 func WriteGitHub(w io.Writer, run *Run) error {
 	bw := bufio.NewWriter(w)
 	for _, d := range run.Diagnostics() {
-		level := "warning"
-		if d.Severity == policy.Error {
-			level = "error"
+		command := "warning"
+		if d.Severity == level.Error {
+			command = "error"
 		}
 		file, _ := run.RepoPath(d.File)
 		props := []string{"file=" + githubProperty.Replace(file)}
@@ -39,7 +39,7 @@ func WriteGitHub(w io.Writer, run *Run) error {
 			}
 		}
 		props = append(props, "title="+githubProperty.Replace(d.RuleID))
-		fmt.Fprintf(bw, "::%s %s::%s\n", level, strings.Join(props, ","), githubData.Replace(d.Message))
+		fmt.Fprintf(bw, "::%s %s::%s\n", command, strings.Join(props, ","), githubData.Replace(d.Message))
 	}
 	for _, r := range run.Results {
 		msg := fmt.Sprintf("%s: %s", r.File, countAll(r.Diagnostics))

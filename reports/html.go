@@ -8,8 +8,8 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/specgate/specgate/internal/level"
 	"github.com/specgate/specgate/linter"
-	"github.com/specgate/specgate/policy"
 )
 
 //go:embed html.tmpl
@@ -166,6 +166,6 @@ func appendNew(list []string, s string) []string {
 }
 
 func severityRank(name string) int {
-	s, _ := policy.ParseSeverity(name)
+	s, _ := level.ParseSeverity(name)
 	return int(s)
 }

@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/specgate/specgate/internal/level"
 	"github.com/specgate/specgate/linter"
-	"github.com/specgate/specgate/policy"
 )
 
 // MaturityNone is the level of a spec that has an error from a Baseline
@@ -14,7 +14,7 @@ const MaturityNone = "none"
 
 // MaturityLevel is the maturity a loaded file reaches in a run.
 type MaturityLevel struct {
-	// Level is the highest of policy.Maturities (Baseline, Bronze, Silver,
+	// Level is the highest of level.Maturities (Baseline, Bronze, Silver,
 	// Gold, Platinum) such that no rule of that level or a lower one
 	// reported an error; MaturityNone when a Baseline rule did.
 	Level string
@@ -34,13 +34,13 @@ func Maturity(r linter.Result) (m MaturityLevel, ok bool) {
 	if r.Err != nil {
 		return MaturityLevel{}, false
 	}
-	errorsAt := make([]int, len(policy.Maturities))
+	errorsAt := make([]int, len(level.Maturities))
 	for _, d := range r.Diagnostics {
-		if d.Severity == policy.Error {
-			errorsAt[max(slices.Index(policy.Maturities, d.Maturity), 0)]++
+		if d.Severity == level.Error {
+			errorsAt[max(slices.Index(level.Maturities, d.Maturity), 0)]++
 		}
 	}
-	reached := len(policy.Maturities) - 1
+	reached := len(level.Maturities) - 1
 	for i, n := range errorsAt {
 		if n > 0 {
 			reached = i - 1
@@ -50,10 +50,10 @@ func Maturity(r linter.Result) (m MaturityLevel, ok bool) {
 	if reached < 0 {
 		m.Level = MaturityNone
 	} else {
-		m.Level = policy.Maturities[reached]
+		m.Level = level.Maturities[reached]
 	}
-	if next := reached + 1; next < len(policy.Maturities) {
-		m.Next, m.Blocking = policy.Maturities[next], errorsAt[next]
+	if next := reached + 1; next < len(level.Maturities) {
+		m.Next, m.Blocking = level.Maturities[next], errorsAt[next]
 	}
 	return m, true
 }

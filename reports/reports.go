@@ -16,6 +16,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/specgate/specgate/internal/level"
 	"github.com/specgate/specgate/linter"
 	"github.com/specgate/specgate/policy"
 	"github.com/specgate/specgate/rulesets"
@@ -31,7 +32,7 @@ type Run struct {
 	Rules []RunRule
 	// FailSeverity is the lowest severity that fails the run (--fail-severity):
 	// junit and ctrf fail a test when it has a diagnostic at or above it.
-	FailSeverity policy.Severity
+	FailSeverity level.Severity
 	// Start is when the run began; the zero time leaves timestamps out.
 	Start time.Time
 	// Elapsed is how long the run took; zero leaves durations out.
@@ -51,7 +52,7 @@ type Run struct {
 // RunRule is a rule that ran, at its severity in the run.
 type RunRule struct {
 	*policy.Rule
-	Severity policy.Severity
+	Severity level.Severity
 }
 
 // RunRules are the enabled rules of a registry, at their severities,
@@ -261,9 +262,9 @@ type counts struct {
 
 func (c *counts) add(d linter.Diagnostic) {
 	switch d.Severity {
-	case policy.Error:
+	case level.Error:
 		c.Errors++
-	case policy.Warn:
+	case level.Warn:
 		c.Warnings++
 	}
 }
@@ -298,7 +299,7 @@ func location(file string, d linter.Diagnostic) string {
 
 // failing reports whether a diagnostic fails the run.
 func (run *Run) failing(d linter.Diagnostic) bool {
-	return run.FailSeverity != policy.Off && d.Severity >= run.FailSeverity
+	return run.FailSeverity != level.Off && d.Severity >= run.FailSeverity
 }
 
 // ruleGroup is the diagnostics of one rule on one file: one test of the

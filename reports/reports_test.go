@@ -9,15 +9,15 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/specgate/specgate/internal/level"
 	"github.com/specgate/specgate/linter"
-	"github.com/specgate/specgate/policy"
 	"github.com/specgate/specgate/reports"
 	"github.com/specgate/specgate/rulesets"
 	"github.com/specgate/specgate/spec"
 )
 
 func TestMaturity(t *testing.T) {
-	d := func(sev policy.Severity, maturity string) linter.Diagnostic {
+	d := func(sev level.Severity, maturity string) linter.Diagnostic {
 		return linter.Diagnostic{RuleID: "r", Severity: sev, Maturity: maturity}
 	}
 	for _, tc := range []struct {
@@ -26,12 +26,12 @@ func TestMaturity(t *testing.T) {
 		want  string
 	}{
 		{"clean", nil, "Platinum"},
-		{"warnings never lower it", []linter.Diagnostic{d(policy.Warn, "Baseline"), d(policy.Warn, "Silver")}, "Platinum"},
-		{"a Gold error", []linter.Diagnostic{d(policy.Error, "Gold")}, "Silver (1 Gold error to fix for Gold)"},
-		{"the lowest error decides", []linter.Diagnostic{d(policy.Error, "Gold"), d(policy.Error, "Silver"), d(policy.Error, "Silver")},
+		{"warnings never lower it", []linter.Diagnostic{d(level.Warn, "Baseline"), d(level.Warn, "Silver")}, "Platinum"},
+		{"a Gold error", []linter.Diagnostic{d(level.Error, "Gold")}, "Silver (1 Gold error to fix for Gold)"},
+		{"the lowest error decides", []linter.Diagnostic{d(level.Error, "Gold"), d(level.Error, "Silver"), d(level.Error, "Silver")},
 			"Bronze (2 Silver errors to fix for Silver)"},
-		{"a Baseline error", []linter.Diagnostic{d(policy.Error, "Baseline"), d(policy.Error, "Gold")}, "none (1 Baseline error to fix for Baseline)"},
-		{"an unknown maturity counts as Baseline", []linter.Diagnostic{d(policy.Error, "")}, "none (1 Baseline error to fix for Baseline)"},
+		{"a Baseline error", []linter.Diagnostic{d(level.Error, "Baseline"), d(level.Error, "Gold")}, "none (1 Baseline error to fix for Baseline)"},
+		{"an unknown maturity counts as Baseline", []linter.Diagnostic{d(level.Error, "")}, "none (1 Baseline error to fix for Baseline)"},
 	} {
 		m, ok := reports.Maturity(linter.Result{File: "a.yaml", Diagnostics: tc.diags})
 		if !ok || m.String() != tc.want {
@@ -256,14 +256,14 @@ func TestJUnit(t *testing.T) {
 		t.Errorf("unloaded file cases = %+v", c)
 	}
 
-	run.FailSeverity = policy.Warn
+	run.FailSeverity = level.Warn
 	if err := xml.Unmarshal(write(t, reports.WriteJUnit, run), &doc); err != nil {
 		t.Fatal(err)
 	}
 	if doc.Failures != 5 || doc.Errors != 2 {
 		t.Errorf("failing at warn: failures %d, errors %d; want 5, 2", doc.Failures, doc.Errors)
 	}
-	run.FailSeverity = policy.Off
+	run.FailSeverity = level.Off
 	if err := xml.Unmarshal(write(t, reports.WriteJUnit, run), &doc); err != nil {
 		t.Fatal(err)
 	}
@@ -316,8 +316,8 @@ func TestCTRF(t *testing.T) {
 func TestGitHub(t *testing.T) {
 	run := testRun(t)
 	run.Results = []linter.Result{{File: "a,b:c.yaml", Format: "OpenAPI 3.0.3", Diagnostics: []linter.Diagnostic{
-		{RuleID: "media-type-xml", Severity: policy.Warn, Message: trickyMessage, File: "a,b:c.yaml", Range: at(2, 3, 4, 5)},
-		{RuleID: "error-response-schema", Severity: policy.Error, Message: "plain", Maturity: "Bronze", File: "a,b:c.yaml", Range: at(7, 1, 7, 9)},
+		{RuleID: "media-type-xml", Severity: level.Warn, Message: trickyMessage, File: "a,b:c.yaml", Range: at(2, 3, 4, 5)},
+		{RuleID: "error-response-schema", Severity: level.Error, Message: "plain", Maturity: "Bronze", File: "a,b:c.yaml", Range: at(7, 1, 7, 9)},
 	}}}
 	want := "::warning file=specs/a%2Cb%3Ac.yaml,line=2,col=3,endLine=4,title=media-type-xml::" +
 		"application/xml \"is\" <discouraged>, use JSON: 100%25 | always%0Asecond line & more\n" +
@@ -332,7 +332,7 @@ func TestMarkdownCapsFindings(t *testing.T) {
 	run := testRun(t)
 	var ds []linter.Diagnostic
 	for i := range reports.MarkdownMaxFindings + 5 {
-		ds = append(ds, linter.Diagnostic{RuleID: "operation-summary", Severity: policy.Warn, Message: fmt.Sprintf("finding %d", i), File: "a.yaml", Range: at(i+1, 1, i+1, 2)})
+		ds = append(ds, linter.Diagnostic{RuleID: "operation-summary", Severity: level.Warn, Message: fmt.Sprintf("finding %d", i), File: "a.yaml", Range: at(i+1, 1, i+1, 2)})
 	}
 	run.Results = []linter.Result{{File: "a.yaml", Format: "OpenAPI 3.1.0", Diagnostics: ds}}
 	out := string(write(t, reports.WriteMarkdown, run))
@@ -382,7 +382,7 @@ func TestRealLintMatchesSchemas(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	run := &reports.Run{Tool: reports.Tool{Name: "specgate", Version: "test"}, FailSeverity: policy.Error,
+	run := &reports.Run{Tool: reports.Tool{Name: "specgate", Version: "test"}, FailSeverity: level.Error,
 		Results: l.LintFiles(context.Background(), []string{"../examples/petstore.yaml", "testdata/api.yaml"})}
 	for _, id := range sevs.Enabled() {
 		run.Rules = append(run.Rules, reports.RunRule{Rule: reg.Rule(id), Severity: sevs[id]})

@@ -5,8 +5,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/specgate/specgate/internal/level"
 	"github.com/specgate/specgate/linter"
-	"github.com/specgate/specgate/policy"
 )
 
 // The SARIF 2.1.0 model, as much of it as specgate writes and GitHub code
@@ -89,11 +89,11 @@ const (
 	projectURL  = "https://github.com/specgate/specgate"
 )
 
-func sarifLevel(s policy.Severity) string {
+func sarifLevel(s level.Severity) string {
 	switch s {
-	case policy.Error:
+	case level.Error:
 		return "error"
-	case policy.Warn:
+	case level.Warn:
 		return "warning"
 	}
 	return "none"

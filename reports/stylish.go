@@ -7,7 +7,7 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"github.com/specgate/specgate/policy"
+	"github.com/specgate/specgate/internal/level"
 )
 
 const (
@@ -34,9 +34,9 @@ func WriteStylish(w io.Writer, run *Run) error {
 	for _, d := range run.Diagnostics() {
 		sev := d.Severity.String()
 		switch d.Severity {
-		case policy.Error:
+		case level.Error:
 			sev = paint(ansiRed, "error")
-		case policy.Warn:
+		case level.Warn:
 			sev = paint(ansiYellow, "warn ")
 		}
 		fmt.Fprintf(bw, "%s %s %s %s\n", paint(ansiBold, location(d.File, d)), sev, paint(ansiDim, d.RuleID), d.Message)

@@ -9,6 +9,7 @@ import (
 	"github.com/open-policy-agent/opa/v1/ast"
 	"github.com/open-policy-agent/opa/v1/tester"
 
+	"github.com/specgate/specgate/internal/level"
 	"github.com/specgate/specgate/policy"
 	"github.com/specgate/specgate/rules"
 )
@@ -62,7 +63,7 @@ func TestRegistryLoads(t *testing.T) {
 	if r == nil {
 		t.Fatal("health-endpoint is not registered")
 	}
-	if r.Category != "Operations" || r.Maturity != "Gold" || r.Severity != policy.Error || r.Family != "health" {
+	if r.Category != "Operations" || r.Maturity != "Gold" || r.Severity != level.Error || r.Family != "health" {
 		t.Errorf("health-endpoint metadata = %+v", r)
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/specgate/specgate/internal/level"
 	"github.com/specgate/specgate/policy"
 	"github.com/specgate/specgate/policy/dsl"
 	"github.com/specgate/specgate/spec"
@@ -39,7 +40,7 @@ type Profile struct {
 	Files    []dsl.Name // ruleset files or URLs, relative to the configuration
 	Include  []string
 	Exclude  []string
-	Override map[string]policy.Severity
+	Override map[string]level.Severity
 }
 
 // FindConfig looks for ConfigName in dir and its parents.
@@ -166,7 +167,7 @@ func (p *configParser) config(root *spec.Node) *Config {
 }
 
 func (p *configParser) profile(name string, n *spec.Node) *Profile {
-	prof := &Profile{Name: name, Override: map[string]policy.Severity{}}
+	prof := &Profile{Name: name, Override: map[string]level.Severity{}}
 	what := fmt.Sprintf("profile %q", name)
 	if !p.keys(n, what, "rules") {
 		return prof
@@ -208,7 +209,7 @@ func (p *configParser) profile(name string, n *spec.Node) *Profile {
 			if !ok {
 				continue
 			}
-			sev, ok := policy.ParseSeverity(f.Value.Value)
+			sev, ok := level.ParseSeverity(f.Value.Value)
 			if f.Value.Kind != spec.String || !ok {
 				p.errorf(f.Value.Range.Start, "severity of %s must be off, warn or error, found %q%s", f.Key, f.Value.Value, Suggest(f.Value.Value, []string{"off", "warn", "error"}))
 				continue
@@ -347,7 +348,7 @@ func (p *Profile) apply(reg *policy.Registry, sevs Severities) {
 		sevs[id] = reg.Rule(id).Severity
 	}
 	for _, id := range p.Exclude {
-		sevs[id] = policy.Off
+		sevs[id] = level.Off
 	}
 	for id, s := range p.Override {
 		sevs[id] = s

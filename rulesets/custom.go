@@ -13,6 +13,7 @@ import (
 	"github.com/bmatcuk/doublestar/v4"
 	"github.com/open-policy-agent/opa/v1/ast"
 
+	"github.com/specgate/specgate/internal/level"
 	"github.com/specgate/specgate/policy"
 	"github.com/specgate/specgate/policy/dsl"
 	"github.com/specgate/specgate/spec"
@@ -213,7 +214,7 @@ func (l *rulesetLoader) resolve(rs *dsl.Ruleset, mode string) *customSet {
 				}
 				set.addDef(d)
 				if _, ok := set.sev[d.ID]; !ok {
-					set.sev[d.ID] = policy.Off
+					set.sev[d.ID] = level.Off
 				}
 				fo.Severities[d.ID] = defSeverity(d, "all")
 				continue
@@ -226,7 +227,7 @@ func (l *rulesetLoader) resolve(rs *dsl.Ruleset, mode string) *customSet {
 	}
 	if mode == "off" {
 		for id := range set.sev {
-			set.sev[id] = policy.Off
+			set.sev[id] = level.Off
 		}
 	}
 	return set
@@ -249,21 +250,21 @@ func (l *rulesetLoader) rule(set *customSet, rs *dsl.Ruleset, d *dsl.RuleDef, mo
 // defSeverity is a definition's severity: as written (warn by default, as
 // in Spectral), off when recommended: false unless the ruleset is
 // extended with "all".
-func defSeverity(d *dsl.RuleDef, mode string) policy.Severity {
+func defSeverity(d *dsl.RuleDef, mode string) level.Severity {
 	if !d.Recommended && mode != "all" {
-		return policy.Off
+		return level.Off
 	}
-	s, ok := policy.ParseSeverity(d.Severity)
+	s, ok := level.ParseSeverity(d.Severity)
 	if !ok {
-		return policy.Warn
+		return level.Warn
 	}
 	return s
 }
 
 // entrySeverity is the severity a severity-only entry sets: as written, or
 // true (enable) for the rule's own severity.
-func entrySeverity(d *dsl.RuleDef, def *dsl.RuleDef, builtin *policy.Rule) policy.Severity {
-	if s, ok := policy.ParseSeverity(d.Severity); ok {
+func entrySeverity(d *dsl.RuleDef, def *dsl.RuleDef, builtin *policy.Rule) level.Severity {
+	if s, ok := level.ParseSeverity(d.Severity); ok {
 		return s
 	}
 	if def != nil {
@@ -272,7 +273,7 @@ func entrySeverity(d *dsl.RuleDef, def *dsl.RuleDef, builtin *policy.Rule) polic
 	if builtin != nil {
 		return builtin.Severity
 	}
-	return policy.Warn
+	return level.Warn
 }
 
 // ids maps the id of a severity-only entry to rules: a definition of the
@@ -371,7 +372,7 @@ func (l *rulesetLoader) spectral(set *customSet, file string, ext dsl.Extend) {
 		switch {
 		case !mapped:
 		case ext.Mode == "off":
-			set.sev[r.ID] = policy.Off
+			set.sev[r.ID] = level.Off
 		case enabled:
 			set.sev[r.ID] = r.Severity
 		}

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/specgate/specgate/internal/level"
 	"github.com/specgate/specgate/policy"
 	"github.com/specgate/specgate/rules"
 )
@@ -28,13 +29,13 @@ const Default = Lenient
 
 // Severities maps rule ids to severities; a rule missing from the map is
 // off.
-type Severities map[string]policy.Severity
+type Severities map[string]level.Severity
 
 // Enabled returns the ids of the rules that are not off, sorted.
 func (s Severities) Enabled() []string {
 	var ids []string
 	for id, sev := range s {
-		if sev != policy.Off {
+		if sev != level.Off {
 			ids = append(ids, id)
 		}
 	}
@@ -61,22 +62,22 @@ func Builtin(reg *policy.Registry, name string) (Severities, error) {
 	return out, nil
 }
 
-func builtinSeverity(r *policy.Rule, name string) (policy.Severity, error) {
+func builtinSeverity(r *policy.Rule, name string) (level.Severity, error) {
 	switch name {
 	case Lenient:
-		return min(r.Severity, policy.Warn), nil
+		return min(r.Severity, level.Warn), nil
 	case Recommended:
 		if r.Family == "naming" {
-			return policy.Off, nil
+			return level.Off, nil
 		}
 		return r.Severity, nil
 	case Strict:
 		if r.Family == "naming" || r.Family == "documentation" {
-			return policy.Error, nil
+			return level.Error, nil
 		}
 		return r.Severity, nil
 	}
-	return policy.Off, fmt.Errorf("unknown ruleset %q (known: lenient, recommended, strict)", name)
+	return level.Off, fmt.Errorf("unknown ruleset %q (known: lenient, recommended, strict)", name)
 }
 
 // IsBuiltin reports whether name is a built-in ruleset.

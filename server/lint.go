@@ -15,8 +15,8 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/specgate/specgate/internal/level"
 	"github.com/specgate/specgate/linter"
-	"github.com/specgate/specgate/policy"
 	"github.com/specgate/specgate/reports"
 	"github.com/specgate/specgate/rulesets"
 	"github.com/specgate/specgate/spec"
@@ -327,7 +327,7 @@ func (s *Server) handleLint(w http.ResponseWriter, r *http.Request) {
 	}
 	run := &reports.Run{
 		Tool:    reports.Tool{Name: "specgate", Version: s.opts.Version, Ruleset: prof.ruleset, Profile: prof.name, RuleCount: prof.linter.RuleCount()},
-		Results: []linter.Result{res}, Rules: prof.rules, FailSeverity: policy.Error,
+		Results: []linter.Result{res}, Rules: prof.rules, FailSeverity: level.Error,
 		Start: start, Elapsed: time.Since(start),
 	}
 	format, _ := reports.Lookup(req.Format)
