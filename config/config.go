@@ -375,6 +375,7 @@ func resolve(path string, root *spec.Node, version int, opts Options, fromV2 boo
 		root:    root,
 		dir:     dir,
 	}
+	r.index(root)
 	cfg := r.config()
 	cfg.File, cfg.Dir, cfg.Version = path, dir, version
 	if len(r.errs) > 0 {

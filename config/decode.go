@@ -49,6 +49,25 @@ type decoder struct {
 	// noPointers leaves JSON pointers out of messages: a version 2 file is
 	// read through its version 3 form, whose pointers it does not have.
 	noPointers bool
+	// keys holds where the key of each mapping or list is written: a
+	// problem with a whole block (a missing key) is reported there.
+	keys map[*spec.Node]spec.Pos
+}
+
+// index notes the keys of the blocks of a tree.
+func (d *decoder) index(n *spec.Node) {
+	if d.keys == nil {
+		d.keys = map[*spec.Node]spec.Pos{}
+	}
+	for _, f := range n.Fields {
+		if (f.Value.Kind == spec.Object || f.Value.Kind == spec.Array) && f.KeyRange.Start.Line > 0 {
+			d.keys[f.Value] = f.KeyRange.Start
+		}
+		d.index(f.Value)
+	}
+	for _, it := range n.Items {
+		d.index(it)
+	}
 }
 
 func (d *decoder) errorAt(pos spec.Pos, ptr, format string, args ...any) {
@@ -58,8 +77,14 @@ func (d *decoder) errorAt(pos spec.Pos, ptr, format string, args ...any) {
 	d.errs = append(d.errs, &spec.Error{File: d.file, Pos: pos, Pointer: ptr, Msg: fmt.Sprintf(format, args...)})
 }
 
+// errorf reports a problem with n: at its key for a block, which may start
+// lines below it, else where n is written.
 func (d *decoder) errorf(n *spec.Node, ptr, format string, args ...any) {
-	d.errorAt(n.Range.Start, ptr, format, args...)
+	pos, ok := d.keys[n]
+	if !ok {
+		pos = n.Range.Start
+	}
+	d.errorAt(pos, ptr, format, args...)
 }
 
 func (d *decoder) warnf(n *spec.Node, ptr, format string, args ...any) {
@@ -290,6 +315,9 @@ func (d *decoder) value(n *spec.Node, ptr string) any {
 func suggest(got string, candidates []string) string {
 	best, bestD := "", len(got)/3+2
 	for _, c := range candidates {
+		if len(got) >= 3 && strings.HasPrefix(strings.ToLower(c), strings.ToLower(got)) {
+			return fmt.Sprintf("; did you mean %q?", c)
+		}
 		if d := levenshtein.ComputeDistance(strings.ToLower(got), strings.ToLower(c)); d < bestD {
 			best, bestD = c, d
 		}

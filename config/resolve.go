@@ -321,19 +321,10 @@ func (r *resolver) specDecl(n *spec.Node, ptr string, src source) *Spec {
 		if err == nil {
 			what = "is a directory"
 		}
-		r.errorf(pathNode, pathPtr, "spec %s %s", relTo(r.dir, s.Path), what)
+		r.errorf(pathNode, pathPtr, "spec %s %s", written, what)
 		return nil
 	}
 	return s
-}
-
-// relTo names a path in messages: relative to the configuration's folder
-// when it is below it.
-func relTo(dir, p string) string {
-	if rel, err := filepath.Rel(dir, p); err == nil && !strings.HasPrefix(rel, "..") {
-		return filepath.ToSlash(rel)
-	}
-	return p
 }
 
 // targetPatch is an address as written: a baseUrl, or some of its parts.
@@ -502,7 +493,7 @@ func (r *resolver) runOptions(n *spec.Node, ptr string) (*runOpts, bool) {
 					if s, ok := r.str(f, join(p, k), k); ok {
 						file := r.abs(s)
 						if st, err := os.Stat(file); err != nil || st.IsDir() {
-							r.errorf(f, join(p, k), "%s %s is not a readable file", k, relTo(r.dir, file))
+							r.errorf(f, join(p, k), "%s %s is not a readable file", k, s)
 						}
 						switch k {
 						case "certFile":
@@ -730,7 +721,7 @@ func (r *resolver) data(n *spec.Node, ptr string) dataPatch {
 		case spec.String:
 			if s, ok := r.str(dict, p, "dictionary"); ok {
 				d.dictFile = r.abs(s)
-				d.dict = r.dictionaryFile(dict, p, d.dictFile)
+				d.dict = r.dictionaryFile(dict, p, s, d.dictFile)
 			}
 		default:
 			r.errorf(dict, p, "dictionary must be a mapping of values or the path of a JSON or YAML file, found %s", found(dict))
@@ -741,23 +732,23 @@ func (r *resolver) data(n *spec.Node, ptr string) dataPatch {
 
 // dictionaryFile reads a dictionary file. Its strings are data, read as
 // written: templates are a notation of the configuration, not of its data.
-func (r *resolver) dictionaryFile(at *spec.Node, ptr, file string) map[string]any {
+func (r *resolver) dictionaryFile(at *spec.Node, ptr, written, file string) map[string]any {
 	data, err := os.ReadFile(file)
 	if err != nil {
-		r.errorf(at, ptr, "dictionary %s cannot be read: %v", relTo(r.dir, file), unwrapPath(err))
+		r.errorf(at, ptr, "dictionary %s cannot be read: %v", written, unwrapPath(err))
 		return nil
 	}
-	root, err := spec.Parse(relTo(r.dir, file), data, spec.DefaultLimits())
+	root, err := spec.Parse(filepath.Join(filepath.Dir(r.file), filepath.FromSlash(written)), data, spec.DefaultLimits())
 	if err != nil {
 		if se, ok := err.(*spec.Error); ok {
 			r.errs = append(r.errs, se)
 		} else {
-			r.errorf(at, ptr, "dictionary %s: %v", relTo(r.dir, file), err)
+			r.errorf(at, ptr, "dictionary %s: %v", written, err)
 		}
 		return nil
 	}
 	if root.Kind != spec.Object {
-		r.errorf(at, ptr, "dictionary %s must hold a mapping, found %s", relTo(r.dir, file), found(root))
+		r.errorf(at, ptr, "dictionary %s must hold a mapping, found %s", written, found(root))
 		return nil
 	}
 	plain := decoder{getenv: func(string) string { return "" }}
@@ -808,7 +799,7 @@ func (r *resolver) exampleDirs(n *spec.Node, ptr string) []string {
 		}
 		dir := r.abs(s)
 		if st, err := os.Stat(dir); err != nil || !st.IsDir() {
-			r.warnf(it, p, "examples directory %s does not exist", relTo(r.dir, dir))
+			r.warnf(it, p, "examples directory %s does not exist", s)
 		}
 		out = append(out, dir)
 	})

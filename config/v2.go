@@ -47,6 +47,7 @@ type service3 struct {
 
 func upgradeTree(file string, root *spec.Node) (*spec.Node, []*spec.Error) {
 	u := &upgrader{decoder: decoder{file: file}, names: map[string]bool{}, keyRange: map[string]spec.Range{}}
+	u.index(root)
 	for _, f := range root.Fields {
 		switch {
 		case slicesContains(v2Unsupported, f.Key):
