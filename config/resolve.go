@@ -385,7 +385,7 @@ func (r *resolver) target(n *spec.Node, ptr string) targetPatch {
 	}
 	if h := n.Get("host"); h != nil {
 		if v, ok := r.str(h, join(ptr, "host"), "host"); ok {
-			if v == "" || strings.ContainsAny(v, "/:?#@ ") && !strings.Contains(v, "::") {
+			if v == "" || strings.ContainsAny(v, "/?#@ \t\r\n") {
 				r.errorf(h, join(ptr, "host"), "host must be a host name or IP address, found %q", v)
 			} else {
 				v = strings.TrimSuffix(strings.TrimPrefix(v, "["), "]")
