@@ -21,12 +21,17 @@ import (
 	"github.com/specgate/specgate/policy"
 	"github.com/specgate/specgate/rulesets"
 	"github.com/specgate/specgate/spec"
+	"github.com/specgate/specgate/validate"
 )
 
 // Rule ids of diagnostics that come from the pipeline rather than a rule.
 const (
 	LoadErrorRule = "load-error"   // the file could not be read or parsed
 	TimeoutRule   = "eval-timeout" // rule evaluation exceeded its time limit
+	// StructureRule reports what validate finds unreadable (a value of the
+	// wrong kind, a misplaced $ref), at error whatever the ruleset: rules
+	// read the document through views that skip such values.
+	StructureRule = "invalid-structure"
 )
 
 // DocsURL is where each rule's documentation page lives; the rule id is
@@ -48,7 +53,7 @@ type Diagnostic struct {
 // DocURL is the documentation page of the diagnostic's rule, "" for
 // pipeline diagnostics.
 func (d Diagnostic) DocURL() string {
-	if d.RuleID == LoadErrorRule || d.RuleID == TimeoutRule {
+	if d.RuleID == LoadErrorRule || d.RuleID == TimeoutRule || d.RuleID == StructureRule {
 		return ""
 	}
 	return DocsURL + d.RuleID + ".md"
@@ -194,7 +199,11 @@ func (l *Linter) LintDocument(ctx context.Context, doc *spec.Document) Result {
 // (policy.Input), for a caller that built it while the rules loaded.
 func (l *Linter) LintInput(ctx context.Context, doc *spec.Document, input ast.Value) Result {
 	res := Result{File: doc.Root.Name, Format: doc.String()}
+	// The structure is checked on another core while the rules run.
+	structure := make(chan []Diagnostic, 1)
+	go func() { structure <- unreadable(doc) }()
 	violations, err := l.engine.Eval(policy.WithDocument(ctx, doc), input)
+	broken := <-structure
 	if err != nil {
 		rule := LoadErrorRule
 		if errors.Is(err, policy.ErrTimeout) {
@@ -243,6 +252,7 @@ func (l *Linter) LintInput(ctx context.Context, doc *spec.Document, input ast.Va
 	if n > 0 {
 		res.Diagnostics = located[:n]
 	}
+	res.Diagnostics = append(res.Diagnostics, broken...)
 	Sort(res.Diagnostics)
 	// Violations that locate alike are one diagnostic: sorted, they are
 	// neighbours.
@@ -355,4 +365,17 @@ func Sort(ds []Diagnostic) {
 		}
 		return cmp.Compare(a.Range.End.Col, b.Range.End.Col)
 	})
+}
+
+// unreadable are the problems of the document's structure that leave it
+// unreadable as written (validate.Problem.Unreadable), as diagnostics.
+func unreadable(doc *spec.Document) []Diagnostic {
+	var out []Diagnostic
+	for _, p := range validate.Validate(doc) {
+		if p.Unreadable {
+			out = append(out, Diagnostic{RuleID: StructureRule, Severity: level.Error, Message: p.Message,
+				Category: "Structure", Maturity: level.Maturities[0], File: p.File, Pointer: p.Pointer, Range: p.Range})
+		}
+	}
+	return out
 }

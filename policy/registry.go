@@ -26,7 +26,7 @@ var Categories = []string{"Operations", "Parameters", "Requests", "Responses", "
 	"Documentation", "Naming", "Servers", "Structure", "References", "Pagination", "Channels", "Messages", "General"}
 
 // Families decide how the rulesets treat a rule (see package rulesets).
-var Families = []string{"correctness", "documentation", "naming", "security", "health", "pagination", "headers", "structure", "custom"}
+var Families = []string{"integrity", "correctness", "documentation", "naming", "security", "health", "pagination", "headers", "structure", "custom"}
 
 // FormatTags are the format names a rule may declare (see
 // spec.Document.FormatTags).

@@ -27,6 +27,12 @@ var Names = []string{Lenient, Recommended, Strict}
 // Default is the ruleset used when nothing else is configured.
 const Default = Lenient
 
+// Integrity is the family of rules that find a document unreadable as
+// written (an unresolved $ref): every built-in ruleset keeps them at their
+// original severity.
+const Integrity = "integrity"
+
+
 // Severities maps rule ids to severities; a rule missing from the map is
 // off.
 type Severities map[string]level.Severity
@@ -44,7 +50,8 @@ func (s Severities) Enabled() []string {
 }
 
 // Builtin computes a built-in ruleset from the registry's metadata:
-//   - lenient: every rule, its severity capped at warn;
+//   - lenient: every rule, its severity capped at warn (integrity rules
+//     excepted: they keep theirs in every ruleset);
 //   - recommended: original severities, naming rules off;
 //   - strict: recommended, with naming and documentation rules at error.
 func Builtin(reg *policy.Registry, name string) (Severities, error) {
@@ -63,6 +70,11 @@ func Builtin(reg *policy.Registry, name string) (Severities, error) {
 }
 
 func builtinSeverity(r *policy.Rule, name string) (level.Severity, error) {
+	if r.Family == Integrity && IsBuiltin(name) {
+		// A document that tools cannot read as written fails under every
+		// ruleset: lenient's cap is for style, not for broken documents.
+		return r.Severity, nil
+	}
 	switch name {
 	case Lenient:
 		return min(r.Severity, level.Warn), nil

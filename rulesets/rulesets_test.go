@@ -26,6 +26,7 @@ func fakeRegistry(t *testing.T) *policy.Registry {
 		{"doc-a", "documentation", "warn"},
 		{"name-a", "naming", "warn"},
 		{"health-a", "health", "error"},
+		{"ref-a", "integrity", "error"},
 	} {
 		src := "# METADATA\n# title: T\n# description: D\n# custom:\n#   category: Operations\n#   maturity: Gold\n" +
 			"#   severity: " + r.sev + "\n#   family: " + r.family + "\n#   formats: [oas3]\n" +
@@ -43,9 +44,9 @@ func fakeRegistry(t *testing.T) *policy.Registry {
 func TestBuiltinRulesets(t *testing.T) {
 	reg := fakeRegistry(t)
 	want := map[string]map[string]string{
-		"lenient":     {"core-a": "warn", "core-b": "warn", "doc-a": "warn", "name-a": "warn", "health-a": "warn"},
-		"recommended": {"core-a": "error", "core-b": "warn", "doc-a": "warn", "name-a": "off", "health-a": "error"},
-		"strict":      {"core-a": "error", "core-b": "warn", "doc-a": "error", "name-a": "error", "health-a": "error"},
+		"lenient":     {"core-a": "warn", "core-b": "warn", "doc-a": "warn", "name-a": "warn", "health-a": "warn", "ref-a": "error"},
+		"recommended": {"core-a": "error", "core-b": "warn", "doc-a": "warn", "name-a": "off", "health-a": "error", "ref-a": "error"},
+		"strict":      {"core-a": "error", "core-b": "warn", "doc-a": "error", "name-a": "error", "health-a": "error", "ref-a": "error"},
 	}
 	for name, exp := range want {
 		got, err := rulesets.Builtin(reg, name)

@@ -277,7 +277,14 @@ func (w *walker) typeError(n *spec.Node, want string) {
 	if n.Kind == spec.Number || n.Kind == spec.Bool {
 		found += " " + n.Value
 	}
-	w.report(n, fmt.Sprintf("%s must be %s, found %s", w.name(), want, found))
+	msg := fmt.Sprintf("%s must be %s, found %s", w.name(), want, found)
+	// A scalar of another kind (a number for a string) reads as intended;
+	// a container where a scalar stands, or the reverse, does not.
+	if n.Kind == spec.Object || n.Kind == spec.Array || strings.Contains(want, "object") || strings.Contains(want, "array") {
+		w.reportUnreadable(n, msg)
+		return
+	}
+	w.report(n, msg)
 }
 
 // quoteList renders ["a","b","c"] as `"a", "b" or "c"`.

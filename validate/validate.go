@@ -28,6 +28,11 @@ type Problem struct {
 	Range   spec.Range // 1-based
 	Pointer string     // JSON pointer within File ("" = root)
 	Message string
+	// Unreadable marks a problem that leaves the document unreadable as
+	// written: a container where a scalar must stand or the reverse (an
+	// object expected, a string found). Tools skip or misread such a
+	// value, so lint reports these whatever its ruleset.
+	Unreadable bool
 }
 
 // Validate checks doc against the structure of its specification version.

@@ -178,6 +178,13 @@ func (w *walker) report(n *spec.Node, msg string) {
 	w.add(rng, msg)
 }
 
+// reportUnreadable is report for a problem that leaves the document
+// unreadable as written (Problem.Unreadable).
+func (w *walker) reportUnreadable(n *spec.Node, msg string) {
+	w.report(n, msg)
+	w.problems[len(w.problems)-1].Unreadable = true
+}
+
 // reportKey records a problem about the key of field f of the current
 // object.
 func (w *walker) reportKey(f *spec.Field, msg string) {

@@ -24,7 +24,7 @@
 #   category: References
 #   maturity: Baseline
 #   severity: error
-#   family: correctness
+#   family: integrity
 #   formats: [oas2, oas3, asyncapi2, asyncapi3]
 #   peers: ["redocly:no-unresolved-refs"]
 #   howToFix: |
