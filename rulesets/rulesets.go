@@ -32,7 +32,6 @@ const Default = Lenient
 // original severity.
 const Integrity = "integrity"
 
-
 // Severities maps rule ids to severities; a rule missing from the map is
 // off.
 type Severities map[string]level.Severity
