@@ -1,0 +1,603 @@
+package contract
+
+import (
+	"net/http"
+	"net/url"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/specgate/specgate/spec"
+)
+
+// Route is where a request belongs: its operation and the values of the
+// path template's variables.
+type Route struct {
+	Op *spec.Operation
+	// Template is the operation's path template, as the document writes it.
+	Template string
+	// Prefix is the part of the request path that a server's URL (or
+	// Options.Prefixes) accounted for, as the request wrote it: "/v1", or ""
+	// at the root.
+	Prefix string
+	// PathParams are the template's variables in template order.
+	PathParams []PathParam
+
+	op *operation
+}
+
+// PathParam is the value of one variable of a path template.
+type PathParam struct {
+	Name string
+	// Raw is the text the variable matched, still percent-encoded.
+	Raw string
+	// Value is Raw percent-decoded (Raw itself when it is not a valid
+	// encoding). A label or matrix parameter's Value keeps its style's
+	// punctuation; CheckRequest reads it by style.
+	Value string
+}
+
+// Param returns the decoded value of the path variable name.
+func (r *Route) Param(name string) (string, bool) {
+	for _, p := range r.PathParams {
+		if p.Name == name {
+			return p.Value, true
+		}
+	}
+	return "", false
+}
+
+// RouteError tells why a request has no route: no template matches its
+// path (404), or the templates that match do not declare its method (405,
+// with Allow listing the methods they declare, upper case, in the order of
+// the OpenAPI specification).
+type RouteError struct {
+	Status int
+	Method string
+	Path   string
+	Allow  []string
+}
+
+func (e *RouteError) Error() string {
+	if e.Status == http.StatusMethodNotAllowed {
+		return "method " + e.Method + " is not declared for " + e.Path + " (allowed: " + strings.Join(e.Allow, ", ") + ")"
+	}
+	return "no operation matches " + e.Method + " " + e.Path
+}
+
+// A path template is a list of segments; a segment is literal text and
+// variables: "{name}.json" is a variable then ".json".
+type tpart struct {
+	lit   string
+	name  string
+	isVar bool
+}
+
+type tseg struct {
+	parts []tpart
+	key   string // the segment's shape: its literals, with {} for each variable
+	lits  int    // characters of literal text
+	vars  int
+	// enums constrains variables of server URLs to their declared values,
+	// by variable index; nil entries (and nil enums) accept any value.
+	enums [][]string
+}
+
+// parseTemplate splits a path template into segments after its leading
+// slash. An unclosed brace is literal text.
+func parseTemplate(path string) []tseg {
+	path = strings.TrimPrefix(path, "/")
+	var out []tseg
+	for seg := range strings.SplitSeq(path, "/") {
+		out = append(out, parseSegment(seg))
+	}
+	return out
+}
+
+func parseSegment(s string) tseg {
+	var t tseg
+	var key strings.Builder
+	lit := func(text string) {
+		if text == "" {
+			return
+		}
+		if n := len(t.parts); n > 0 && !t.parts[n-1].isVar {
+			t.parts[n-1].lit += text
+		} else {
+			t.parts = append(t.parts, tpart{lit: text})
+		}
+		t.lits += len(text)
+		key.WriteString(text)
+	}
+	for s != "" {
+		open := strings.IndexByte(s, '{')
+		if open < 0 {
+			lit(s)
+			break
+		}
+		end := strings.IndexByte(s[open:], '}')
+		if end < 0 {
+			lit(s)
+			break
+		}
+		lit(s[:open])
+		t.parts = append(t.parts, tpart{name: s[open+1 : open+end], isVar: true})
+		t.vars++
+		key.WriteString("{}")
+		s = s[open+end+1:]
+	}
+	t.key = key.String()
+	return t
+}
+
+// matchParts matches the parts of a segment against the text of a request
+// segment, appending the variables' values to caps. Variables match at
+// least one character; the leftmost takes the shortest text that lets the
+// rest match.
+func matchParts(parts []tpart, s string, caps []string, enums [][]string, v int) ([]string, bool) {
+	if len(parts) == 0 {
+		return caps, s == ""
+	}
+	p := parts[0]
+	if !p.isVar {
+		if !strings.HasPrefix(s, p.lit) {
+			return caps, false
+		}
+		return matchParts(parts[1:], s[len(p.lit):], caps, enums, v)
+	}
+	allowed := func(val string) bool {
+		return v >= len(enums) || enums[v] == nil || slices.Contains(enums[v], val)
+	}
+	if len(parts) == 1 {
+		if s == "" || !allowed(s) {
+			return caps, false
+		}
+		return append(caps, s), true
+	}
+	for i := 1; i <= len(s); i++ {
+		if next := parts[1]; !next.isVar {
+			j := strings.Index(s[i:], next.lit)
+			if j < 0 {
+				return caps, false
+			}
+			i += j
+		}
+		if !allowed(s[:i]) {
+			continue
+		}
+		if c, ok := matchParts(parts[1:], s[i:], append(caps, s[:i]), enums, v+1); ok {
+			return c, true
+		}
+	}
+	return caps, false
+}
+
+// rnode is a node of the routing tree: one level per path segment.
+type rnode struct {
+	lits map[string]*rnode
+	pats []*redge // templated segments, most literal text first
+	ends []*endpoint
+}
+
+type redge struct {
+	seg   tseg
+	child *rnode
+}
+
+// endpoint is one path template ending at a node, with its operations.
+// Templates of the same shape ("/a/{x}" and "/a/{y}") end at the same node
+// and are tried in source order.
+type endpoint struct {
+	template string
+	names    []string
+	ops      []*operation
+	// query holds the key=value pairs a template writes after "?"
+	// ("/responses?beta=true", which some documents use to tell apart
+	// operations of one path): a request matches only when its query has
+	// them all.
+	query []qpair
+}
+
+// wants reports whether a query string has every pair the template asks
+// for.
+func (ep *endpoint) wants(query string) bool {
+	if len(ep.query) == 0 {
+		return true
+	}
+	have := parseQuery(query)
+	for _, w := range ep.query {
+		found := false
+		for _, h := range have {
+			if h.key == w.key && (!w.eq || queryUnescape(h.raw) == w.raw) {
+				found = true
+				break
+			}
+		}
+		if !found {
+			return false
+		}
+	}
+	return true
+}
+
+// prefix is one path prefix under which operations are served.
+type prefix struct {
+	text string // the prefix as a template, "" for the root
+	segs []tseg
+}
+
+type router struct {
+	root     *rnode
+	prefixes []*prefix // longest first; the root last
+}
+
+func (r *router) add(template string, op *operation) {
+	n := r.root
+	var names []string
+	path, query, _ := strings.Cut(template, "?")
+	for _, seg := range parseTemplate(path) {
+		if seg.vars == 0 {
+			lit := seg.key
+			if n.lits == nil {
+				n.lits = map[string]*rnode{}
+			}
+			c := n.lits[lit]
+			if c == nil {
+				c = &rnode{}
+				n.lits[lit] = c
+			}
+			n = c
+			continue
+		}
+		for _, p := range seg.parts {
+			if p.isVar {
+				names = append(names, p.name)
+			}
+		}
+		var next *rnode
+		for _, e := range n.pats {
+			if e.seg.key == seg.key {
+				next = e.child
+				break
+			}
+		}
+		if next == nil {
+			next = &rnode{}
+			n.pats = append(n.pats, &redge{seg: seg, child: next})
+			// More literal text first; equal shapes keep source order.
+			sort.SliceStable(n.pats, func(i, j int) bool { return n.pats[i].seg.lits > n.pats[j].seg.lits })
+		}
+		n = next
+	}
+	for _, ep := range n.ends {
+		if ep.template == template {
+			ep.ops = append(ep.ops, op)
+			return
+		}
+	}
+	ep := &endpoint{template: template, names: names, ops: []*operation{op}}
+	for _, q := range parseQuery(query) {
+		ep.query = append(ep.query, qpair{key: q.key, raw: queryUnescape(q.raw), eq: q.eq})
+	}
+	n.ends = append(n.ends, ep)
+	// A template that asks for query pairs is more specific than one that
+	// does not.
+	sort.SliceStable(n.ends, func(i, j int) bool { return len(n.ends[i].query) > len(n.ends[j].query) })
+}
+
+// rootSegs are the segments of "/", for a request path that a prefix
+// takes whole.
+var rootSegs = []string{""}
+
+// maxSegs bounds the segments of a request path split without allocating.
+const maxSegs = 32
+
+// matcher walks the routing tree for one request.
+type matcher struct {
+	method string
+	query  string
+	pfx    int
+	segs   []string
+	caps   []string
+
+	op    *operation
+	ep    *endpoint
+	found []string
+	allow []string
+	any   bool
+
+	segBuf [maxSegs]string
+	capBuf [8]string
+}
+
+// walk visits the templates matching segs[i:] from n, in precedence order,
+// and stops at the first that declares the method.
+func (m *matcher) walk(n *rnode, i int) bool {
+	if i == len(m.segs) {
+		for _, ep := range n.ends {
+			if m.accept(ep) {
+				return true
+			}
+		}
+		return false
+	}
+	s := m.segs[i]
+	if n.lits != nil {
+		if c := n.lits[s]; c != nil && m.walk(c, i+1) {
+			return true
+		}
+		if strings.IndexByte(s, '%') >= 0 {
+			if d, err := url.PathUnescape(s); err == nil && d != s {
+				if c := n.lits[d]; c != nil && m.walk(c, i+1) {
+					return true
+				}
+			}
+		}
+	}
+	for _, e := range n.pats {
+		mark := len(m.caps)
+		if caps, ok := matchParts(e.seg.parts, s, m.caps, nil, 0); ok {
+			m.caps = caps
+			if m.walk(e.child, i+1) {
+				return true
+			}
+		}
+		m.caps = m.caps[:mark]
+	}
+	return false
+}
+
+// accept takes the endpoint's operation for the method, if it is served
+// under the prefix matched; otherwise it notes the methods that are.
+func (m *matcher) accept(ep *endpoint) bool {
+	if !ep.wants(m.query) {
+		return false
+	}
+	for _, op := range ep.ops {
+		if !op.servedUnder(m.pfx) {
+			continue
+		}
+		m.any = true
+		if op.method == m.method {
+			// m.caps stays as it is on the way out of walk.
+			m.op, m.ep, m.found = op, ep, m.caps
+			return true
+		}
+		name := strings.ToUpper(op.method)
+		if !slices.Contains(m.allow, name) {
+			m.allow = append(m.allow, name)
+		}
+	}
+	return false
+}
+
+// split cuts a path into its segments after the leading slash.
+func (m *matcher) split(path string) {
+	m.segs = m.segBuf[:0]
+	path = path[1:]
+	for {
+		i := strings.IndexByte(path, '/')
+		if i < 0 {
+			m.segs = append(m.segs, path)
+			return
+		}
+		m.segs = append(m.segs, path[:i])
+		path = path[i+1:]
+	}
+}
+
+// matchPrefix reports how many of the request's segments the prefix takes.
+func (p *prefix) match(segs []string) (int, bool) {
+	if len(p.segs) > len(segs) {
+		return 0, false
+	}
+	var buf [4]string
+	for i := range p.segs {
+		s := &p.segs[i]
+		if s.vars == 0 {
+			if segs[i] != s.key {
+				return 0, false
+			}
+			continue
+		}
+		if _, ok := matchParts(s.parts, segs[i], buf[:0], s.enums, 0); !ok {
+			return 0, false
+		}
+	}
+	return len(p.segs), true
+}
+
+// Route finds the operation of a request: method (any case) and path (the
+// request target's path, still percent-encoded, and its query after "?",
+// which only templates that write a query of their own look at). The error
+// is a *RouteError (404 or 405).
+//
+// Precedence: the longest server prefix first; then, segment by segment, a
+// literal segment before templated ones, and among templated segments the
+// one with more literal text first ("{name}.json" before "{name}"); the
+// first template in that order that declares the method wins, so a
+// literal path wins over a templated one and a longer literal start wins
+// over a shorter. Templates of the same shape keep source order, except
+// that one asking for query pairs ("/responses?beta=true") comes before
+// one that does not. A
+// trailing slash is matched as written when a template ends in one;
+// otherwise "/pets/" is routed as "/pets".
+func (c *Contract) Route(method, path string) (*Route, error) {
+	m := matchers.Get().(*matcher)
+	defer m.release()
+	if i := strings.IndexByte(path, '?'); i >= 0 {
+		path, m.query = path[:i], path[i+1:]
+	}
+	if path == "" || path[0] != '/' {
+		path = "/" + path
+	}
+	m.method = methodKey(method)
+	if r := c.route(m, path); r != nil {
+		return r, nil
+	}
+	if !m.any && len(path) > 1 && path[len(path)-1] == '/' {
+		if r := c.route(m, path[:len(path)-1]); r != nil {
+			return r, nil
+		}
+	}
+	e := &RouteError{Status: http.StatusNotFound, Method: strings.ToUpper(method), Path: path}
+	if m.any {
+		e.Status = http.StatusMethodNotAllowed
+		e.Allow = sortMethods(slices.Clone(m.allow))
+	}
+	return nil, e
+}
+
+// methodKey is a method in the lower case that spec.Operation uses,
+// without allocating for the usual upper-case names.
+func methodKey(m string) string {
+	for _, k := range spec.Methods {
+		if len(k) == len(m) && strings.EqualFold(k, m) {
+			return k
+		}
+	}
+	return strings.ToLower(m)
+}
+
+// matchers keeps matchers (and their buffers) between requests: routing
+// allocates only the Route it returns.
+var matchers = sync.Pool{New: func() any { return new(matcher) }}
+
+func (m *matcher) release() {
+	clear(m.segBuf[:])
+	clear(m.capBuf[:])
+	*m = matcher{allow: m.allow[:0], segBuf: m.segBuf, capBuf: m.capBuf}
+	matchers.Put(m)
+}
+
+func (c *Contract) route(m *matcher, path string) *Route {
+	m.split(path)
+	all := m.segs
+	for pi, p := range c.router.prefixes {
+		n, ok := p.match(all)
+		if !ok {
+			continue
+		}
+		m.pfx = pi
+		m.segs = all[n:]
+		if len(m.segs) == 0 {
+			m.segs = rootSegs
+		}
+		m.caps = m.capBuf[:0]
+		if m.walk(c.router.root, 0) {
+			prefixLen := 0
+			for _, s := range all[:n] {
+				prefixLen += 1 + len(s)
+			}
+			r := &Route{Op: m.op.op, Template: m.ep.template, Prefix: path[:prefixLen], op: m.op}
+			r.PathParams = make([]PathParam, len(m.found))
+			for i, raw := range m.found {
+				r.PathParams[i] = PathParam{Name: m.ep.names[i], Raw: raw, Value: unescapePath(raw)}
+			}
+			return r
+		}
+	}
+	return nil
+}
+
+func unescapePath(s string) string {
+	if strings.IndexByte(s, '%') < 0 {
+		return s
+	}
+	if d, err := url.PathUnescape(s); err == nil {
+		return d
+	}
+	return s
+}
+
+// sortMethods orders upper-case method names as spec.Methods lists them,
+// other methods after them by name.
+func sortMethods(ms []string) []string {
+	rank := func(m string) int {
+		if i := slices.Index(spec.Methods, strings.ToLower(m)); i >= 0 {
+			return i
+		}
+		return len(spec.Methods)
+	}
+	slices.SortStableFunc(ms, func(a, b string) int {
+		if ra, rb := rank(a), rank(b); ra != rb {
+			return ra - rb
+		}
+		return strings.Compare(a, b)
+	})
+	return ms
+}
+
+// serverPrefix returns the path of a server URL as a prefix template
+// ("/v1", "/{version}/api"; "" for the root), and the same with its
+// variables replaced by their defaults.
+func serverPrefix(s *spec.Server) (template, withDefaults string) {
+	u := s.URL
+	if i := strings.Index(u, "://"); i >= 0 {
+		u = u[i+3:]
+		j := strings.IndexByte(u, '/')
+		if j < 0 {
+			return "", ""
+		}
+		u = u[j:]
+	} else if strings.HasPrefix(u, "//") {
+		u = u[2:]
+		j := strings.IndexByte(u, '/')
+		if j < 0 {
+			return "", ""
+		}
+		u = u[j:]
+	}
+	if i := strings.IndexAny(u, "?#"); i >= 0 {
+		u = u[:i]
+	}
+	u = strings.TrimPrefix(u, ".")
+	if !strings.HasPrefix(u, "/") {
+		u = "/" + u
+	}
+	u = strings.TrimRight(u, "/")
+	template = u
+	vars := s.Node.Get("variables")
+	withDefaults = u
+	for _, f := range fields(vars) {
+		withDefaults = strings.ReplaceAll(withDefaults, "{"+f.Key+"}", strings.Trim(f.Value.GetStr("default"), "/"))
+	}
+	return template, strings.TrimRight(withDefaults, "/")
+}
+
+func fields(n *spec.Node) []spec.Field {
+	if n == nil || n.Kind != spec.Object {
+		return nil
+	}
+	return n.Fields
+}
+
+// newPrefix parses a prefix template; variables of a server are limited to
+// their enum when it declares one.
+func newPrefix(text string, vars *spec.Node) *prefix {
+	p := &prefix{text: text}
+	if text == "" {
+		return p
+	}
+	p.segs = parseTemplate(text)
+	for i := range p.segs {
+		s := &p.segs[i]
+		if s.vars == 0 {
+			continue
+		}
+		for _, part := range s.parts {
+			if !part.isVar {
+				continue
+			}
+			var enum []string
+			if e := vars.Get(part.name).Get("enum"); e != nil && e.Kind == spec.Array {
+				for _, it := range e.Items {
+					enum = append(enum, it.Value)
+				}
+			}
+			s.enums = append(s.enums, enum)
+		}
+	}
+	return p
+}
