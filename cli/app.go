@@ -113,6 +113,7 @@ func newApp(env Env) *cli.App {
 			rulesCommand(env),
 			compatCommand(env),
 			lintServerCommand(env),
+			configCommand(env),
 		},
 	}
 	app.Commands = append(app.Commands, helpCommand(), versionCommand())
