@@ -113,6 +113,7 @@ func newApp(env Env) *cli.App {
 			rulesCommand(env),
 			compatCommand(env),
 			lintServerCommand(env),
+			mockCommand(env),
 			configCommand(env),
 		},
 	}

@@ -1,0 +1,260 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"strings"
+	"sync"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/specgate/specgate/config"
+	"github.com/specgate/specgate/internal/httpx"
+	"github.com/specgate/specgate/mock"
+)
+
+func mockCommand(env Env) *cli.Command {
+	d := mock.Defaults()
+	return &cli.Command{
+		Name:      "mock",
+		Usage:     "serve specifications as a mock server that answers from their examples",
+		ArgsUsage: "SPEC…",
+		Description: "Serves OpenAPI 2.0, 3.0, 3.1 and 3.2 specs on one port, each under its servers' path\n" +
+			"prefix (or --prefix). A request that matches an operation is answered from the example whose\n" +
+			"request matches it (external example files and inline examples paired by name), else from\n" +
+			"the lowest declared 2xx response, its example or a value generated from its schema\n" +
+			"(deterministic for --seed). `Prefer: code=404`, `Prefer: example=NAME`, `Prefer: dynamic=true`\n" +
+			"(and the query parameters __code, __example, __dynamic) choose the answer.\n\n" +
+			"Requests that break the contract get what a real service would send, as\n" +
+			"application/problem+json naming the JSON path of each problem: 404 no route, 405 method not\n" +
+			"declared (with Allow), 401 missing credentials, 415 Content-Type not declared, 406 Accept not\n" +
+			"satisfiable, 400 (or the operation's declared 422) invalid parameters or body, 413 body over\n" +
+			"--max-body-size. --lenient answers them anyway.\n\n" +
+			"Spec and example files are watched: a change is loaded aside and swapped in (requests in\n" +
+			"flight finish on the old version; a spec that no longer loads leaves the last good one\n" +
+			"serving). The mock's own endpoints are under /_specgate/: GET health, GET usage, and\n" +
+			"expectations (POST an example to add it, GET to list, DELETE to clear).\n\n" +
+			"Once it listens, one line per spec is printed on standard output:\n" +
+			"  serving SPEC at URL\n" +
+			"Without SPEC, the mocks of specgate.yaml (--config, or found upward) are started.\n" +
+			"SIGINT or SIGTERM stops it gracefully and writes the stub-usage report to --report-dir.\n" +
+			"Exit codes: 0 after a clean shutdown, 2 when a spec, example or configuration cannot be\n" +
+			"loaded or the port cannot be opened, 1 when requests were still in flight at the shutdown\n" +
+			"timeout.",
+		Flags: []cli.Flag{
+			&cli.IntFlag{Name: "port", Value: config.DefaultMockPort, Usage: "TCP port to listen on (0 picks a free one)"},
+			&cli.StringFlag{Name: "host", Value: httpx.DefaultHost, Usage: "address to listen on (0.0.0.0 for every interface)"},
+			&cli.StringSliceFlag{Name: "examples", Usage: "folder of external example files, searched recursively (repeatable; each spec's <name>_examples folder is always read)"},
+			&cli.StringSliceFlag{Name: "prefix", Usage: "path prefix to serve a spec under instead of its servers': `SPEC=PATH`, or PATH alone with one spec (repeatable)"},
+			&cli.StringFlag{Name: "config", Usage: "the specgate.yaml `FILE` whose mocks to start (default: found from the working directory upward, when no SPEC is given)"},
+			&cli.Uint64Flag{Name: "seed", Usage: "seed of generated values: the same seed gives the same answers"},
+			&cli.BoolFlag{Name: "lenient", Usage: "answer requests that break the contract as if they did not (the problems are logged)"},
+			&cli.DurationFlag{Name: "delay", Usage: "added before every answer"},
+			&cli.StringFlag{Name: "report-dir", Usage: "`DIR` to write the stub-usage report to (JSON and CTRF) on shutdown"},
+			&cli.Int64Flag{Name: "max-body-size", Value: d.MaxBodySize >> 20, Usage: "largest request body, in MiB (413 above)"},
+			&cli.DurationFlag{Name: "watch-interval", Value: d.WatchInterval, Usage: "how often spec and example files are checked for changes (0: never)"},
+			&cli.DurationFlag{Name: "shutdown-timeout", Value: d.ShutdownTimeout, Usage: "how long to wait for requests in flight on SIGINT/SIGTERM"},
+			&cli.StringFlag{Name: "log-format", Value: "text", Usage: "log format on standard error: text or json"},
+		},
+		Action: func(c *cli.Context) error { return runMock(c, env) },
+	}
+}
+
+// mockRun is one mock server to start: its options and where it listens.
+type mockRun struct {
+	opts mock.Options
+	host string
+	port int
+}
+
+func runMock(c *cli.Context, env Env) error {
+	startup.resume()
+	logger, err := newLogger(c.String("log-format"), env.Stderr)
+	if err != nil {
+		return exitf(ExitUsage, "%v", err)
+	}
+	if c.Int64("max-body-size") <= 0 {
+		return exitf(ExitUsage, "--max-body-size must be at least 1 (MiB), found %d", c.Int64("max-body-size"))
+	}
+	watch := c.Duration("watch-interval")
+	if watch == 0 {
+		watch = -1 // Options reads 0 as the default
+	}
+	base := mock.Options{
+		Examples:        c.StringSlice("examples"),
+		Seed:            c.Uint64("seed"),
+		Lenient:         c.Bool("lenient"),
+		Delay:           c.Duration("delay"),
+		MaxBodySize:     c.Int64("max-body-size") << 20,
+		WatchInterval:   watch,
+		ShutdownTimeout: c.Duration("shutdown-timeout"),
+		Logger:          logger,
+	}
+	var runs []mockRun
+	if c.NArg() > 0 {
+		if c.IsSet("config") {
+			return exitf(ExitUsage, "give the specs either as arguments or through --config, not both")
+		}
+		specs, err := mockSpecs(c.Args().Slice(), c.StringSlice("prefix"))
+		if err != nil {
+			return exitf(ExitUsage, "%v", err)
+		}
+		base.Specs = specs
+		runs = []mockRun{{opts: base, host: c.String("host"), port: c.Int("port")}}
+	} else {
+		if runs, err = configMocks(c, env, base); err != nil {
+			return err
+		}
+	}
+	ctx, stop := httpx.SignalContext(c.Context)
+	defer stop()
+	return serveMocks(ctx, runs, c.String("report-dir"), env, logger)
+}
+
+// mockSpecs pairs the spec arguments with their --prefix flags.
+func mockSpecs(args, prefixes []string) ([]mock.SpecSource, error) {
+	specs := make([]mock.SpecSource, len(args))
+	for i, a := range args {
+		specs[i].Path = a
+	}
+	for _, p := range prefixes {
+		name, path, ok := strings.Cut(p, "=")
+		if !ok {
+			if len(args) != 1 {
+				return nil, fmt.Errorf("--prefix %q: with several specs, write SPEC=PATH", p)
+			}
+			name, path = args[0], p
+		}
+		if !strings.HasPrefix(path, "/") {
+			return nil, fmt.Errorf("--prefix %q: the path must start with /", p)
+		}
+		found := false
+		for i := range specs {
+			if specs[i].Path == name {
+				specs[i].Prefix, found = path, true
+			}
+		}
+		if !found {
+			return nil, fmt.Errorf("--prefix %q names no spec given (%s)", p, strings.Join(args, ", "))
+		}
+	}
+	return specs, nil
+}
+
+// configMocks reads the mocks of specgate.yaml: each is a server of its
+// own on its host and port.
+func configMocks(c *cli.Context, env Env, base mock.Options) ([]mockRun, error) {
+	path := c.String("config")
+	if path == "" {
+		found, ok := config.Find(".")
+		if !ok {
+			return nil, exitf(ExitUsage, "no spec given and no %s found from the working directory upward (see 'specgate mock --help')", config.FileNames[0])
+		}
+		path = found
+	}
+	cfg, err := config.Load(path, config.Options{Getenv: env.Getenv})
+	if err != nil {
+		return nil, exitf(ExitUsage, "%v", err)
+	}
+	for _, w := range cfg.Warnings {
+		fmt.Fprintln(env.Stderr, "specgate: warning: "+w.Error())
+	}
+	var runs []mockRun
+	for _, m := range cfg.Mocks {
+		if m.Type == config.Stateful {
+			return nil, exitf(ExitUsage, "%s: the stateful mock (type: %s) is not available yet; use type: %s", cfg.File, config.Stateful, config.Stateless)
+		}
+		opts := base
+		opts.Specs = nil
+		for _, s := range m.Specs {
+			if s.Git != nil {
+				return nil, exitf(ExitUsage, "%s:%d:%d: spec %s is in a git repository; the mock serves local files and URLs", s.File, s.At.Line, s.At.Col, s.ID)
+			}
+			opts.Specs = append(opts.Specs, mock.SpecSource{Path: s.Path, Prefix: m.Target.BasePath})
+		}
+		opts.Examples = append(append([]string(nil), m.Examples...), base.Examples...)
+		if m.Settings.Delay > 0 && !c.IsSet("delay") {
+			opts.Delay = m.Settings.Delay
+		}
+		host, port := m.Target.Host, m.Target.Port
+		if c.IsSet("host") {
+			host = c.String("host")
+		}
+		if c.IsSet("port") {
+			port = c.Int("port")
+		}
+		if host == "localhost" {
+			host = httpx.DefaultHost
+		}
+		runs = append(runs, mockRun{opts: opts, host: host, port: port})
+	}
+	if len(runs) == 0 {
+		return nil, exitf(ExitUsage, "%s declares no mock (runOptions of type: mock)", cfg.File)
+	}
+	return runs, nil
+}
+
+// serveMocks loads every mock, opens their ports, prints the ready lines
+// and serves until ctx ends.
+func serveMocks(ctx context.Context, runs []mockRun, reportDir string, env Env, logger *slog.Logger) error {
+	servers := make([]*mock.Server, len(runs))
+	listeners := make([]net.Listener, len(runs))
+	closeAll := func() {
+		for _, ln := range listeners {
+			if ln != nil {
+				ln.Close()
+			}
+		}
+	}
+	for i, r := range runs {
+		srv, err := mock.New(ctx, r.opts)
+		if err != nil {
+			closeAll()
+			return exitf(ExitUsage, "mock: %v", err)
+		}
+		ln, err := httpx.Listen(r.host, r.port)
+		if err != nil {
+			closeAll()
+			return exitf(ExitUsage, "mock: %v", err)
+		}
+		servers[i], listeners[i] = srv, ln
+	}
+	for i, srv := range servers {
+		for _, a := range srv.Addresses(httpx.BaseURL(listeners[i].Addr())) {
+			fmt.Fprintf(env.Stdout, "serving %s at %s\n", a.Spec, a.URL)
+		}
+	}
+	errs := make([]error, len(servers))
+	var wg sync.WaitGroup
+	for i, srv := range servers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			errs[i] = srv.Serve(ctx, listeners[i])
+		}()
+	}
+	wg.Wait()
+	if reportDir != "" {
+		for i, srv := range servers {
+			dir := reportDir
+			if len(servers) > 1 {
+				dir = fmt.Sprintf("%s/mock-%d", reportDir, i+1)
+			}
+			files, err := srv.WriteUsage(dir, version())
+			if err != nil {
+				errs = append(errs, err)
+				continue
+			}
+			for _, f := range files {
+				logger.Info("stub-usage report written", slog.String("file", f))
+			}
+		}
+	}
+	if err := errors.Join(errs...); err != nil {
+		return exitf(ExitFindings, "%v", err)
+	}
+	return nil
+}

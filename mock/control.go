@@ -1,0 +1,241 @@
+package mock
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/specgate/specgate/internal/httpx"
+)
+
+// The mock's own endpoints, under ReservedPrefix.
+var Endpoints = [][3]string{
+	{"GET", ReservedPrefix + "health", "liveness, the specs served and the last reload (application/health+json)"},
+	{"GET", ReservedPrefix + "usage", "the stub-usage report so far"},
+	{"GET", ReservedPrefix + "expectations", "the examples added at run time"},
+	{"POST", ReservedPrefix + "expectations", "add an example (the external example format) for the requests it matches"},
+	{"DELETE", ReservedPrefix + "expectations", "remove the examples added at run time, and forget used transient examples"},
+}
+
+func (s *Server) routes() http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if len(r.URL.Path) >= len(ReservedPrefix) && r.URL.Path[:len(ReservedPrefix)] == ReservedPrefix {
+			s.serveControl(w, r)
+			return
+		}
+		s.serveAPI(w, r)
+	})
+}
+
+func (s *Server) serveControl(w http.ResponseWriter, r *http.Request) {
+	type route struct {
+		method string
+		h      http.HandlerFunc
+	}
+	var routes []route
+	switch r.URL.Path[len(ReservedPrefix):] {
+	case "health":
+		routes = []route{{http.MethodGet, s.handleHealth}}
+	case "usage":
+		routes = []route{{http.MethodGet, func(w http.ResponseWriter, r *http.Request) { writeJSON(w, http.StatusOK, "application/json", s.Usage()) }}}
+	case "expectations":
+		routes = []route{{http.MethodGet, s.listExpectations}, {http.MethodPost, s.addExpectation}, {http.MethodDelete, s.clearExpectations}}
+	default:
+		httpx.WriteProblem(w, r, problems.New(http.StatusNotFound, kindNotFound,
+			fmt.Sprintf("no endpoint of the mock at %s; its endpoints are %shealth, usage and expectations", r.URL.Path, ReservedPrefix)))
+		return
+	}
+	method := r.Method
+	if method == http.MethodHead {
+		method = http.MethodGet
+	}
+	var allow []string
+	for _, rt := range routes {
+		if rt.method == method {
+			rt.h(w, r)
+			return
+		}
+		allow = append(allow, rt.method)
+	}
+	w.Header().Set("Allow", joinComma(allow))
+	httpx.WriteProblem(w, r, problems.New(http.StatusMethodNotAllowed, kindMethodNotAllowed,
+		fmt.Sprintf("%s answers %s, not %s", r.URL.Path, joinComma(allow), r.Method)))
+}
+
+func joinComma(s []string) string {
+	var b bytes.Buffer
+	for i, x := range s {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(x)
+	}
+	return b.String()
+}
+
+func writeJSON(w http.ResponseWriter, status int, contentType string, v any) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		http.Error(w, err.Error(), http.StatusInternalServerError)
+		return
+	}
+	w.Header().Set("Content-Type", contentType)
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(status)
+	_, _ = w.Write(buf.Bytes())
+}
+
+// Health is the body of GET /_specgate/health.
+type Health struct {
+	Status string       `json:"status"` // pass, warn (the last reload failed), fail (shutting down)
+	Output string       `json:"output,omitempty"`
+	Specs  []SpecHealth `json:"specs"`
+	// LoadedAt is when the serving specs and examples were loaded.
+	LoadedAt     time.Time `json:"loadedAt"`
+	Reloads      int       `json:"reloads"`
+	ReloadErrors int       `json:"reloadErrors"`
+	Expectations int       `json:"expectations"`
+	UptimeSecs   int64     `json:"uptimeSeconds"`
+}
+
+// SpecHealth is one served spec.
+type SpecHealth struct {
+	Spec       string   `json:"spec"`
+	Version    string   `json:"version"`
+	Prefixes   []string `json:"prefixes"`
+	Operations int      `json:"operations"`
+	Examples   int      `json:"examples"`
+}
+
+func (s *Server) handleHealth(w http.ResponseWriter, r *http.Request) {
+	gen := s.current.Load()
+	at, lastErr, reloads, failures := s.reloads.snapshot()
+	h := Health{Status: "pass", LoadedAt: gen.loaded.UTC(), Reloads: reloads, ReloadErrors: failures,
+		Expectations: s.expectations.count(), UptimeSecs: int64(time.Since(s.started).Seconds()), Specs: []SpecHealth{}}
+	for _, a := range gen.apis {
+		n := 0
+		for _, op := range a.ops {
+			n += len(op.examples)
+		}
+		h.Specs = append(h.Specs, SpecHealth{Spec: a.name, Version: a.doc.String(), Prefixes: a.prefixes, Operations: len(a.ops), Examples: n})
+	}
+	if lastErr != "" {
+		h.Status, h.Output = "warn", fmt.Sprintf("the reload at %s failed; the specs loaded at %s keep serving: %s",
+			at.UTC().Format(time.RFC3339), gen.loaded.UTC().Format(time.RFC3339), lastErr)
+	}
+	status := http.StatusOK
+	if s.draining.Load() {
+		h.Status, h.Output, status = "fail", "shutting down: finishing the requests in flight", http.StatusServiceUnavailable
+	}
+	writeJSON(w, status, "application/health+json", h)
+}
+
+// expectations are the examples added at run time, newest first. They
+// belong to an operation by its spec, method and path template, so that
+// they survive reloads.
+type expectations struct {
+	mu   sync.RWMutex
+	list []*expectation
+	seq  int
+}
+
+type expectation struct {
+	key  string // opKey of the operation
+	ex   *example
+	body json.RawMessage // as posted
+}
+
+func (e *expectations) of(op *operation) []*example {
+	e.mu.RLock()
+	defer e.mu.RUnlock()
+	if len(e.list) == 0 {
+		return nil
+	}
+	k := opKey(op.api.name, op.method, op.path)
+	var out []*example
+	for _, x := range e.list {
+		if x.key == k {
+			out = append(out, x.ex)
+		}
+	}
+	return out
+}
+
+func (e *expectations) count() int {
+	e.mu.RLock()
+	defer e.mu.RUnlock()
+	return len(e.list)
+}
+
+// ExpectationAdded is the body of a 201 from POST /_specgate/expectations.
+type ExpectationAdded struct {
+	Name      string `json:"name"`
+	Spec      string `json:"spec"`
+	Operation string `json:"operation"`
+	Status    int    `json:"status"`
+}
+
+func (s *Server) addExpectation(w http.ResponseWriter, r *http.Request) {
+	body, err := httpx.ReadBody(w, r, s.opts.MaxBodySize)
+	if err != nil {
+		if errors.Is(err, httpx.ErrTooLarge) {
+			httpx.WriteProblem(w, r, problems.TooLarge(s.opts.MaxBodySize, "--max-body-size"))
+			return
+		}
+		httpx.WriteProblem(w, r, problems.New(http.StatusBadRequest, kindBadRequest, err.Error()))
+		return
+	}
+	gen := s.current.Load()
+	s.expectations.mu.Lock()
+	s.expectations.seq++
+	name := fmt.Sprintf("expectation-%d", s.expectations.seq)
+	s.expectations.mu.Unlock()
+	op, ex, err := gen.parseExample("expectation", name, body)
+	if err != nil {
+		p := problems.New(http.StatusBadRequest, kindBadRequest, err.Error())
+		var pe *exampleError
+		if errors.As(err, &pe) {
+			p.Line, p.Column, p.Field = pe.line, pe.col, pe.field
+		}
+		httpx.WriteProblem(w, r, p)
+		return
+	}
+	ex.origin = fromExpectation
+	ex.usage = nil
+	s.expectations.mu.Lock()
+	s.expectations.list = slices.Insert(s.expectations.list, 0, &expectation{key: opKey(op.api.name, op.method, op.path), ex: ex, body: body})
+	s.expectations.mu.Unlock()
+	s.usage.mu.Lock()
+	if c := s.usage.ops[opKey(op.api.name, op.method, op.path)]; c != nil {
+		ex.usage = c.example(ex.name, ex.source)
+	}
+	s.usage.mu.Unlock()
+	w.Header().Set("Location", ReservedPrefix+"expectations")
+	writeJSON(w, http.StatusCreated, "application/json", ExpectationAdded{Name: ex.name, Spec: op.api.name, Operation: op.String(), Status: ex.status})
+}
+
+func (s *Server) listExpectations(w http.ResponseWriter, r *http.Request) {
+	s.expectations.mu.RLock()
+	out := make([]json.RawMessage, 0, len(s.expectations.list))
+	for _, x := range s.expectations.list {
+		out = append(out, x.body)
+	}
+	s.expectations.mu.RUnlock()
+	writeJSON(w, http.StatusOK, "application/json", out)
+}
+
+func (s *Server) clearExpectations(w http.ResponseWriter, r *http.Request) {
+	s.expectations.mu.Lock()
+	s.expectations.list = nil
+	s.expectations.mu.Unlock()
+	s.transient.reset()
+	w.WriteHeader(http.StatusNoContent)
+}
