@@ -376,3 +376,29 @@ func TestValuesAreJSON(t *testing.T) {
 		t.Errorf("dictionary %#v from %q", cfg.Data.Dictionary, cfg.Data.DictionaryFile)
 	}
 }
+
+// TestWorkedExample loads examples/specgate.yaml, the example docs/config.md
+// walks through.
+func TestWorkedExample(t *testing.T) {
+	cfg, err := Load("../examples/specgate.yaml", Options{Getenv: func(string) string { return "" }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(cfg.Warnings) > 0 {
+		t.Errorf("warnings: %v", cfg.Warnings)
+	}
+	petstore := abs(t, "../examples/petstore.yaml")
+	if len(cfg.Tests) != 1 || cfg.Tests[0].Spec.ID != "petstore" || cfg.Tests[0].Spec.Path != petstore || cfg.Tests[0].Target.URL() != "http://localhost:8080/v1" {
+		t.Errorf("tests: %s", jsonOf(t, cfg.Tests))
+	}
+	if len(cfg.Mocks) != 1 || cfg.Mocks[0].Type != Stateful || cfg.Mocks[0].Target.URL() != "http://localhost:9000/v1" ||
+		cfg.Mocks[0].Settings.Delay != 50*time.Millisecond || cfg.Mocks[0].Specs[0].Path != petstore {
+		t.Errorf("mocks: %s", jsonOf(t, cfg.Mocks))
+	}
+	cfg, err = Load("../examples/specgate.yaml", Options{Getenv: func(k string) string {
+		return map[string]string{"PETSTORE_URL": "https://staging.example.com/pets/v1"}[k]
+	}})
+	if err != nil || cfg.Tests[0].Target != (Target{Scheme: "https", Host: "staging.example.com", BasePath: "/pets/v1"}) {
+		t.Errorf("with PETSTORE_URL: %v %+v", err, cfg.Tests[0].Target)
+	}
+}
