@@ -42,7 +42,9 @@ func (s *Server) serveControl(w http.ResponseWriter, r *http.Request) {
 	case "health":
 		routes = []route{{http.MethodGet, s.handleHealth}}
 	case "usage":
-		routes = []route{{http.MethodGet, func(w http.ResponseWriter, r *http.Request) { writeJSON(w, http.StatusOK, "application/json", s.Usage()) }}}
+		routes = []route{{http.MethodGet, func(w http.ResponseWriter, r *http.Request) {
+			writeJSON(w, http.StatusOK, "application/json", s.Usage())
+		}}}
 	case "expectations":
 		routes = []route{{http.MethodGet, s.listExpectations}, {http.MethodPost, s.addExpectation}, {http.MethodDelete, s.clearExpectations}}
 	default:

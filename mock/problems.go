@@ -48,4 +48,3 @@ func issues(ps []contract.Problem) []httpx.Issue {
 	}
 	return out
 }
-
