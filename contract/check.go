@@ -98,7 +98,7 @@ func (c *Contract) CheckRequest(req *Request) *RequestResult {
 	if unsupported {
 		classes[1] = true
 	}
-	if accept := req.Header.Values("Accept"); len(accept) > 0 && len(o.offered) > 0 {
+	if accept := headerValues(req.Header, "Accept"); len(accept) > 0 && len(o.offered) > 0 {
 		if _, ok := Negotiate(strings.Join(accept, ","), o.offered); !ok {
 			res.Problems = append(res.Problems, Problem{In: InAccept, Keyword: "not-acceptable",
 				Message: fmt.Sprintf("accept: none of %q is offered; the operation answers %s", strings.Join(accept, ", "), strings.Join(o.offered, ", ")),
@@ -204,7 +204,7 @@ func (c *Contract) checkParams(o *operation, route *Route, req *Request, res *Re
 		}
 		if !present {
 			if p.required {
-				probs = append(probs, c.problem(p, in, nil, "required", "required "+p.label+" is missing", p.src))
+				probs = append(probs, c.problem(p, in, nil, "required", "missing, and required", p.src))
 			}
 			continue
 		}
@@ -288,7 +288,7 @@ func (c *Contract) checkRequestBody(o *operation, req *Request, res *RequestResu
 		}
 		return probs, false
 	}
-	ct := req.Header.Get("Content-Type")
+	ct := headerValue(req.Header, "Content-Type")
 	sent := ct
 	if ct == "" {
 		// RFC 9110 section 8.3: a body without a type may be taken as
@@ -331,7 +331,7 @@ func (c *Contract) validateBody(m *media, v any, typing []Problem, dir schema.Di
 			if !ok {
 				if fp.required {
 					out = append(out, Problem{In: InBody, Key: fp.name, Path: []any{fp.name}, Keyword: "required",
-						Message: "form field " + fp.name + ": required form field is missing", Schema: c.locate(fp.src)})
+						Message: "form field " + fp.name + ": missing, and required", Schema: c.locate(fp.src)})
 				}
 				continue
 			}
@@ -410,7 +410,7 @@ func (c *Contract) CheckResponse(op *spec.Operation, res *Response) []Problem {
 		v, present, read := c.readHeader(hp, InHeader, h)
 		if !present {
 			if hp.required {
-				probs = append(probs, c.problem(hp, InHeader, nil, "required", "required response header is missing", hp.src))
+				probs = append(probs, c.problem(hp, InHeader, nil, "required", "missing, and required", hp.src))
 			}
 			continue
 		}
@@ -426,7 +426,7 @@ func (c *Contract) CheckResponse(op *spec.Operation, res *Response) []Problem {
 func (c *Contract) checkResponseBody(r *response, h http.Header, body []byte) []Problem {
 	name := "response " + r.r.Status
 	at := c.locate(r.r.Source)
-	ct := h.Get("Content-Type")
+	ct := headerValue(h, "Content-Type")
 	if len(r.media) == 0 {
 		if len(body) > 0 {
 			what := strconv.Itoa(len(body)) + " bytes"

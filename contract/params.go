@@ -113,7 +113,7 @@ var labels = map[string]string{
 
 func (c *Contract) newHeader(h *spec.Header) *param {
 	n := h.Node
-	p := &param{name: h.Name, in: "header", required: h.Required, style: styleSimple, src: h.Source, label: "header"}
+	p := &param{name: h.Name, in: "header", required: h.Required, style: styleSimple, src: h.Source, label: "response header"}
 	if c.doc.Format == spec.Swagger {
 		switch n.GetStr("collectionFormat") {
 		case "ssv":
@@ -233,8 +233,9 @@ func (c *Contract) readText(p *param, in In, path []any, text string, s sref) (a
 	t := c.typesOf(s)
 	v, ok := coerce(text, t)
 	if !ok {
+		// The text stays as sent, for the caller to see.
 		pr := c.typeProblem(p, in, path, text, s, t)
-		return nil, &pr
+		return text, &pr
 	}
 	return v, nil
 }
@@ -605,7 +606,7 @@ func (c *Contract) readPath(p *param, raw string) (any, []Problem) {
 // readHeader reads a header parameter or response header (simple style;
 // several lines of one header join as one list).
 func (c *Contract) readHeader(p *param, in In, h http.Header) (any, bool, []Problem) {
-	lines := h.Values(p.name)
+	lines := headerValues(h, p.name)
 	if len(lines) == 0 {
 		return nil, false, nil
 	}
@@ -631,12 +632,34 @@ func (c *Contract) readHeader(p *param, in In, h http.Header) (any, bool, []Prob
 	return v, true, probs
 }
 
+// headerValues is h.Values(name), also for a header whose key is not in
+// canonical form (a header map written by hand, or read from an example).
+func headerValues(h http.Header, name string) []string {
+	if vs := h.Values(name); len(vs) > 0 {
+		return vs
+	}
+	for k, vs := range h {
+		if strings.EqualFold(k, name) {
+			return vs
+		}
+	}
+	return nil
+}
+
+// headerValue is the first value of a header, in any case.
+func headerValue(h http.Header, name string) string {
+	if vs := headerValues(h, name); len(vs) > 0 {
+		return vs[0]
+	}
+	return ""
+}
+
 // --- cookies ---
 
 // parseCookies reads the name=value pairs of every Cookie header.
 func parseCookies(h http.Header) []qpair {
 	var out []qpair
-	for _, line := range h.Values("Cookie") {
+	for _, line := range headerValues(h, "Cookie") {
 		for part := range strings.SplitSeq(line, ";") {
 			part = strings.TrimSpace(part)
 			if part == "" {

@@ -68,7 +68,7 @@ func carries(s *spec.SecurityScheme, h http.Header, query, cookies []qpair) (boo
 	case "apikey":
 		switch s.In {
 		case "header":
-			return len(h.Values(s.ParamName)) > 0, "an API key in header " + s.ParamName
+			return len(headerValues(h, s.ParamName)) > 0, "an API key in header " + s.ParamName
 		case "query":
 			return hasKey(query, s.ParamName), "an API key in query parameter " + s.ParamName
 		case "cookie":
@@ -105,7 +105,7 @@ func hasKey(pairs []qpair, name string) bool {
 // authorization splits the Authorization header into its scheme and
 // credentials.
 func authorization(h http.Header) (string, string) {
-	v := strings.TrimSpace(h.Get("Authorization"))
+	v := strings.TrimSpace(headerValue(h, "Authorization"))
 	scheme, cred, _ := strings.Cut(v, " ")
 	return scheme, strings.TrimSpace(cred)
 }
