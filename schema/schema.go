@@ -11,6 +11,14 @@
 package schema
 
 import (
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+
 	"github.com/specgate/specgate/spec"
 )
 
@@ -28,11 +36,75 @@ const (
 	Response
 )
 
+func (d Direction) String() string {
+	switch d {
+	case Request:
+		return "request"
+	case Response:
+		return "response"
+	}
+	return "any"
+}
+
 // Set compiles the schemas of one document on demand and keeps each
 // compiled schema for the life of the set. It is safe for concurrent use.
+//
+// Each schema that is compiled, and each schema a $ref leads to, becomes a
+// resource of its own for the validator (a unit), converted from the
+// document's dialect when the validator first reaches it; $refs point at
+// the units the loader resolved them to, so nothing is fetched and
+// cross-file references hold as the loader read them. A document that
+// marks properties readOnly or writeOnly has its units converted once per
+// direction; any other has one conversion for both.
 type Set struct {
 	doc *spec.Document
+
+	setup       sync.Once
+	dialect     dialect
+	directional bool
+
+	mu       sync.Mutex // guards the compiler and the maps below
+	c        *jsonschema.Compiler
+	units    map[unitKey]*unit
+	within   map[unitKey]place // where each converted schema object is
+	compiled map[*spec.Node]*Schema
+	nodes    map[*spec.File]map[*spec.Node]string // pointers of nodes found by search
+
+	byURL    sync.Map // unit URL → *unit, read while validating
+	patterns patternCache
 }
+
+// unit is a schema that is a resource of its own for the validator.
+type unit struct {
+	url  string
+	node *spec.Node
+	file *spec.File
+	ptr  string    // JSON pointer of node within file
+	dir  Direction // 0 when both directions share the unit
+}
+
+type unitKey struct {
+	node *spec.Node
+	dir  Direction
+}
+
+// place is a schema within a unit: a pointer within its converted value.
+type place struct {
+	u   *unit
+	ptr string
+}
+
+// url is the validator's location of the schema.
+func (p place) url() string {
+	if p.ptr == "" {
+		return p.u.url
+	}
+	return p.u.url + "#" + p.ptr
+}
+
+// baseURL prefixes the URLs of units. The validator never fetches it: the
+// loader answers from the document.
+const baseURL = "https://specgate.invalid/schema/"
 
 // NewSet returns the set of schemas of doc. Nothing is compiled until a
 // schema is asked for.
@@ -40,28 +112,372 @@ func NewSet(doc *spec.Document) *Set {
 	return &Set{doc: doc}
 }
 
+// init reads the document's dialect and prepares the compiler.
+func (s *Set) init() {
+	s.setup.Do(func() {
+		s.dialect = jsonSchema
+		draft := jsonschema.Draft7
+		switch {
+		case s.doc.Format == spec.Swagger:
+			s.dialect = swagger2
+		case s.doc.Format == spec.OpenAPI && s.doc.Major == 3 && s.doc.Minor == 0:
+			s.dialect = oas30
+		case s.doc.Format == spec.OpenAPI:
+			draft = jsonschema.Draft2020
+			if d := draftOf(s.doc.Root.Root.GetStr("jsonSchemaDialect")); d != nil {
+				draft = d
+			}
+		}
+		s.directional = hasDirectionalProperties(s.doc)
+		c := jsonschema.NewCompiler()
+		c.DefaultDraft(draft)
+		c.AssertFormat()
+		c.AssertVocabs()
+		c.RegisterVocabulary(vocabulary)
+		for _, f := range formats {
+			c.RegisterFormat(f)
+		}
+		c.UseRegexpEngine(func(src string) (jsonschema.Regexp, error) {
+			return s.patterns.compile(src)
+		})
+		c.UseLoader(loader{s})
+		s.c = c
+		s.units = map[unitKey]*unit{}
+		s.within = map[unitKey]place{}
+		s.compiled = map[*spec.Node]*Schema{}
+	})
+}
+
+// draftOf returns the draft a $schema or jsonSchemaDialect URL names, or
+// nil. OpenAPI's own 3.1 dialect is 2020-12 with annotations.
+func draftOf(u string) *jsonschema.Draft {
+	u = strings.TrimSuffix(strings.TrimSuffix(u, "#"), "/")
+	u = strings.TrimPrefix(strings.TrimPrefix(u, "https://"), "http://")
+	switch u {
+	case "json-schema.org/draft/2020-12/schema", "json-schema.org/schema",
+		"spec.openapis.org/oas/3.1/dialect/base", "spec.openapis.org/oas/3.1/dialect/2024-11-10",
+		"spec.openapis.org/oas/3.2/dialect/base", "spec.openapis.org/oas/3.2/dialect/2025-09-17":
+		return jsonschema.Draft2020
+	case "json-schema.org/draft/2019-09/schema":
+		return jsonschema.Draft2019
+	case "json-schema.org/draft-07/schema":
+		return jsonschema.Draft7
+	case "json-schema.org/draft-06/schema":
+		return jsonschema.Draft6
+	case "json-schema.org/draft-04/schema":
+		return jsonschema.Draft4
+	}
+	return nil
+}
+
+// hasDirectionalProperties reports whether any object of the document
+// marks something readOnly or writeOnly.
+func hasDirectionalProperties(doc *spec.Document) bool {
+	var walk func(n *spec.Node) bool
+	walk = func(n *spec.Node) bool {
+		switch n.Kind {
+		case spec.Object:
+			for _, f := range n.Fields {
+				if (f.Key == "readOnly" || f.Key == "writeOnly") && f.Value.IsTrue() {
+					return true
+				}
+				if walk(f.Value) {
+					return true
+				}
+			}
+		case spec.Array:
+			for _, it := range n.Items {
+				if walk(it) {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	for _, f := range doc.Files() {
+		if walk(f.Root) {
+			return true
+		}
+	}
+	return false
+}
+
+// unitFor returns the unit of node for dir, making it if needed. The
+// caller holds s.mu.
+func (s *Set) unitFor(node *spec.Node, file *spec.File, ptr string, dir Direction) *unit {
+	if !s.directional {
+		dir = 0
+	}
+	key := unitKey{node, dir}
+	if u := s.units[key]; u != nil {
+		return u
+	}
+	u := &unit{node: node, file: file, ptr: ptr, dir: dir}
+	u.url = baseURL + dir.String() + "/" + strconv.Itoa(len(s.units)) + ".json"
+	s.units[key] = u
+	s.byURL.Store(u.url, u)
+	return u
+}
+
+// register notes where a schema object is converted, so that compiling it
+// later reuses the unit it is in. The caller holds s.mu.
+func (s *Set) register(n *spec.Node, u *unit, cpath []string) {
+	key := unitKey{n, u.dir}
+	if _, ok := s.within[key]; !ok {
+		s.within[key] = place{u, pointerJoin(cpath, nil)}
+	}
+}
+
+// placeFor returns where the validator finds the schema at node for dir:
+// in a unit converted already, or a unit of its own. The caller holds
+// s.mu.
+func (s *Set) placeFor(node *spec.Node, file *spec.File, ptr string, dir Direction) place {
+	if !s.directional {
+		dir = 0
+	}
+	if p, ok := s.within[unitKey{node, dir}]; ok {
+		return p
+	}
+	return place{u: s.unitFor(node, file, ptr, dir)}
+}
+
+// loader gives the validator the converted value of a unit; it refuses
+// any other URL.
+type loader struct{ s *Set }
+
+func (l loader) Load(url string) (any, error) {
+	v, ok := l.s.byURL.Load(url)
+	if !ok {
+		return nil, fmt.Errorf("%s is not part of the document; schemas are never fetched", url)
+	}
+	u := v.(*unit)
+	cv := &converter{s: l.s, u: u}
+	out := cv.schema(u.node, nil)
+	if cv.err != nil {
+		return nil, cv.err
+	}
+	return out, nil
+}
+
 // Compile returns the schema written at node, whose path from the entry
 // file's root is src (as spec.Views gives them: MediaType.Schema and
 // SchemaSource, Parameter.Schema and SchemaSource, …). node may be a $ref
 // object. Compiling the same node twice returns the same *Schema.
+//
+// A Swagger 2.0 non-body parameter or header object is the schema of its
+// value: its parameter-only keys (name, in, required, collectionFormat, …)
+// are left out. An error is a *spec.Error naming the file, line and column
+// of what does not compile: a regular expression that no engine reads, a
+// $ref that does not resolve. A bad schema fails only the schemas that
+// reach it.
 func (s *Set) Compile(node *spec.Node, src spec.Path) (*Schema, error) {
-	panic("schema: not implemented")
+	if node == nil {
+		return nil, errors.New("schema: no schema to compile")
+	}
+	s.init()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if sc := s.compiled[node]; sc != nil {
+		if sc.err != nil {
+			return nil, sc.err
+		}
+		return sc, nil
+	}
+	file, ptr := s.locateNode(node, src)
+	sc := &Schema{set: s, node: node, file: file, ptr: ptr}
+	s.compiled[node] = sc
+	st := &sc.state[0]
+	st.once.Do(func() { st.js, st.err = s.compilePlace(sc.placeFor(Request)) })
+	if !s.directional {
+		sc.state[1].once.Do(func() { sc.state[1].js, sc.state[1].err = st.js, st.err })
+	}
+	if sc.err = st.err; sc.err != nil {
+		return nil, sc.err
+	}
+	return sc, nil
+}
+
+// compilePlace compiles the schema at p; the caller holds s.mu.
+func (s *Set) compilePlace(p place) (*jsonschema.Schema, error) {
+	js, err := s.c.Compile(p.url())
+	if err != nil {
+		return nil, s.compileError(p.u, err)
+	}
+	return js, nil
+}
+
+// locateNode finds the file and JSON pointer where node is written: where src
+// leads, or where the $refs from there lead, or else by a search of the
+// document's files.
+func (s *Set) locateNode(node *spec.Node, src spec.Path) (*spec.File, string) {
+	loc := s.doc.Locate(src, nil)
+	if loc.Exact && loc.File != nil {
+		at := nodeAt(loc.File.Root, loc.Pointer)
+		file, ptr := loc.File, loc.Pointer
+		for hops := 0; at != nil && hops < 64; hops++ {
+			if at == node {
+				return file, ptr
+			}
+			r := s.doc.RefOf(at)
+			if r == nil || r.Target == nil {
+				break
+			}
+			at, file, ptr = r.Target, r.TargetFile, r.TargetPtr
+		}
+	}
+	for _, f := range s.doc.Files() {
+		if ptr, ok := s.search(f, node); ok {
+			return f, ptr
+		}
+	}
+	// A node from elsewhere: its own positions still name lines.
+	return s.doc.Root, ""
+}
+
+// search finds the pointer of node within f, indexing f on first use.
+func (s *Set) search(f *spec.File, node *spec.Node) (string, bool) {
+	if s.nodes == nil {
+		s.nodes = map[*spec.File]map[*spec.Node]string{}
+	}
+	idx := s.nodes[f]
+	if idx == nil {
+		idx = map[*spec.Node]string{}
+		var walk func(n *spec.Node, ptr string)
+		walk = func(n *spec.Node, ptr string) {
+			if _, seen := idx[n]; seen {
+				return
+			}
+			idx[n] = ptr
+			for _, fl := range n.Fields {
+				walk(fl.Value, ptr+"/"+escapeToken(fl.Key))
+			}
+			for i, it := range n.Items {
+				walk(it, ptr+"/"+strconv.Itoa(i))
+			}
+		}
+		walk(f.Root, "")
+		s.nodes[f] = idx
+	}
+	ptr, ok := idx[node]
+	return ptr, ok
+}
+
+// nodeAt returns the node at a JSON pointer within root, without
+// following $refs, or nil.
+func nodeAt(root *spec.Node, ptr string) *spec.Node {
+	n := root
+	for _, seg := range spec.PointerPath(ptr) {
+		key := seg.(string)
+		switch n.Kind {
+		case spec.Object:
+			n = n.Get(key)
+		case spec.Array:
+			i, err := strconv.Atoi(key)
+			if err != nil || i < 0 || i >= len(n.Items) {
+				return nil
+			}
+			n = n.Items[i]
+		default:
+			return nil
+		}
+		if n == nil {
+			return nil
+		}
+	}
+	return n
+}
+
+// locate resolves a local reference ("#/…") written in file to the node it
+// names, following $refs on the way; nil when it names nothing.
+func (s *Set) locate(file *spec.File, ref string) (spec.Location, *spec.Node) {
+	frag, ok := strings.CutPrefix(ref, "#")
+	if !ok {
+		return spec.Location{}, nil
+	}
+	var last *spec.Node
+	loc := s.doc.LocateIn(file, spec.PointerPath(frag), func(n *spec.Node) { last = n })
+	if !loc.Exact {
+		return loc, nil
+	}
+	return loc, last
 }
 
 // Schema is one compiled schema.
-type Schema struct{}
+type Schema struct {
+	set   *Set
+	node  *spec.Node
+	file  *spec.File
+	ptr   string // where node is written
+	err   error
+	state [2]compiledState // by direction: Request, Response
+}
+
+type compiledState struct {
+	once sync.Once
+	js   *jsonschema.Schema
+	err  error
+}
+
+// placeFor is placeFor of the schema's node; the caller holds s.mu.
+func (sc *Schema) placeFor(dir Direction) place {
+	return sc.set.placeFor(sc.node, sc.file, sc.ptr, dir)
+}
+
+// compiledFor returns the validator of the schema for dir (Response for
+// any value but Request), compiling it on first use.
+func (sc *Schema) compiledFor(dir Direction) (*jsonschema.Schema, error) {
+	i := 1
+	if dir == Request {
+		i = 0
+	} else {
+		dir = Response
+	}
+	st := &sc.state[i]
+	st.once.Do(func() {
+		sc.set.mu.Lock()
+		defer sc.set.mu.Unlock()
+		st.js, st.err = sc.set.compilePlace(sc.placeFor(dir))
+	})
+	return st.js, st.err
+}
+
+// Location is where the schema is written.
+func (sc *Schema) Location() spec.Location {
+	return sc.set.doc.LocateIn(sc.file, spec.PointerPath(sc.ptr), nil)
+}
 
 // Validate checks v against the schema for values travelling in dir and
 // returns every problem found; nil when v is valid.
+//
+// Direction follows OpenAPI and is lenient, as Prism is: a request need not
+// carry the readOnly properties its schema requires, nor a response the
+// writeOnly ones; a readOnly property present in a request, or a writeOnly
+// one in a response, is accepted. A JSON null is valid against a nullable
+// schema (OpenAPI 3.0's nullable, Swagger's x-nullable), at the top level
+// too. Problems come sorted by path; for a failed oneOf or anyOf they are
+// those of the branch the value came closest to (with a discriminator, the
+// branch it selects), not those of every branch.
 func (sc *Schema) Validate(v any, dir Direction) []Problem {
-	panic("schema: not implemented")
+	js, err := sc.compiledFor(dir)
+	if err != nil {
+		return []Problem{{Keyword: "$schema", Message: "the schema does not compile: " + err.Error(), Schema: sc.Location()}}
+	}
+	verr := js.Validate(v)
+	if verr == nil {
+		return nil
+	}
+	return sc.set.problems(v, verr)
 }
 
 // Generate returns a value valid against the schema for dir, drawn from g.
 // The schema's own example, examples or default come first where they are
 // valid (unless g prefers generated values).
 func (sc *Schema) Generate(g *Generator, dir Direction) (any, error) {
-	panic("schema: not implemented")
+	js, err := sc.compiledFor(dir)
+	if err != nil {
+		return nil, err
+	}
+	return g.generate(sc, js, dir)
 }
 
 // Problem is one failure of a value against a schema.
@@ -77,12 +493,47 @@ type Problem struct {
 	Schema spec.Location
 }
 
-// Generator draws generated values. It is deterministic: the same seed and
-// the same sequence of calls give the same values. It is not safe for
-// concurrent use; make one per goroutine (or per request) from a seed.
-type Generator struct{}
+// String renders the problem as "$.path: message".
+func (p Problem) String() string { return JSONPath(p.Path) + ": " + p.Message }
 
-// NewGenerator returns a generator seeded with seed.
-func NewGenerator(seed uint64) *Generator {
-	return &Generator{}
+// JSONPath renders a path within a value as a JSONPath: "$" for the value
+// itself, "$.items[0].name", and brackets for keys that are not plain
+// names ("$[\"a b\"]").
+func JSONPath(path []any) string {
+	var b strings.Builder
+	b.WriteByte('$')
+	for _, seg := range path {
+		switch s := seg.(type) {
+		case int:
+			b.WriteByte('[')
+			b.WriteString(strconv.Itoa(s))
+			b.WriteByte(']')
+		case string:
+			if plainName(s) {
+				b.WriteByte('.')
+				b.WriteString(s)
+			} else {
+				b.WriteByte('[')
+				b.WriteString(strconv.Quote(s))
+				b.WriteByte(']')
+			}
+		default:
+			fmt.Fprintf(&b, "[%v]", s)
+		}
+	}
+	return b.String()
+}
+
+// plainName reports whether a key may follow a dot in a JSONPath (RFC
+// 9535's member-name-shorthand).
+func plainName(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i, r := range s {
+		if !(r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= 0x80 || i > 0 && r >= '0' && r <= '9') {
+			return false
+		}
+	}
+	return true
 }
