@@ -125,7 +125,7 @@ func (s *source) pos(off int) spec.Pos {
 
 // inString returns the position of the byte at offset k of the decoded
 // text of the scalar written at start: a JSON or YAML double-quoted string
-// (escapes decoded), a YAML single-quoted string (” is one quote) or a
+// (escapes decoded), a YAML single-quoted string (where two quotes stand for one) or a
 // plain scalar on one line. Anything else (a block scalar, a string folded
 // over lines) gives start itself.
 func (s *source) inString(start spec.Pos, k int) spec.Pos {

@@ -188,7 +188,7 @@ func closingParen(s string, open int) int {
 }
 
 // closingQuote returns the index of the quote closing the one at open: a
-// backslash escapes the next character, and ” is a quote inside '...'.
+// backslash escapes the next character, and two quotes are one inside '...'.
 func closingQuote(s string, open int) int {
 	q := s[open]
 	for i := open + 1; i < len(s); i++ {
@@ -373,7 +373,7 @@ func closingBracket(s string, open int) int {
 	return -1
 }
 
-// unquote removes the quotes of "..." or '...', undoing \x escapes and ”.
+// unquote removes the quotes of "..." or '...', undoing backslash escapes and doubled single quotes.
 func unquote(s string) string {
 	q := s[0]
 	body := s[1 : len(s)-1]
