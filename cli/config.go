@@ -54,10 +54,7 @@ func configFile(c *cli.Context) (string, error) {
 	switch c.NArg() {
 	case 0:
 		if p, ok := config.Find("."); ok {
-			if rel, err := filepath.Rel(".", p); err == nil && !strings.HasPrefix(rel, "..") {
-				return rel, nil
-			}
-			return p, nil
+			return fromWD(p), nil
 		}
 		return "", exitf(ExitUsage, "no %s in the working directory or its parents: name the file", strings.Join(config.FileNames, ", "))
 	case 1:
@@ -216,10 +213,16 @@ func specPlace(s *config.Spec) string {
 		}
 		return fmt.Sprintf("%s in %s", s.Path, s.Git.URL)
 	}
+	return fromWD(s.Path)
+}
+
+// fromWD names an absolute path relative to the working directory when it
+// is below it.
+func fromWD(p string) string {
 	if wd, err := os.Getwd(); err == nil {
-		if rel, err := filepath.Rel(wd, s.Path); err == nil && !strings.HasPrefix(rel, "..") {
+		if rel, err := filepath.Rel(wd, p); err == nil && !strings.HasPrefix(rel, "..") {
 			return filepath.ToSlash(rel)
 		}
 	}
-	return s.Path
+	return p
 }

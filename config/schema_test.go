@@ -134,3 +134,34 @@ func TestSchemaCatchesEachMistake(t *testing.T) {
 		}
 	}
 }
+
+// TestDocExamples validates the complete configurations that docs/config.md
+// shows (its YAML blocks that start with version:) against the schema, so
+// that the documentation shows files that editors accept.
+func TestDocExamples(t *testing.T) {
+	sch := compileSchema(t)
+	data, err := os.ReadFile("../docs/config.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	blocks := strings.Split(string(data), "```yaml\n")[1:]
+	n := 0
+	for i, b := range blocks {
+		text, _, _ := strings.Cut(b, "```")
+		if !strings.HasPrefix(text, "version:") {
+			continue
+		}
+		n++
+		root, err := spec.Parse("config.md", []byte(text), spec.DefaultLimits())
+		if err != nil {
+			t.Errorf("block %d: %v", i+1, err)
+			continue
+		}
+		if err := sch.Validate((&decoder{}).rawValue(root)); err != nil {
+			t.Errorf("block %d does not pass the schema: %v\n%s", i+1, err, text)
+		}
+	}
+	if n < 2 {
+		t.Errorf("%d complete configurations in docs/config.md, want the version 3 and 2 examples", n)
+	}
+}
