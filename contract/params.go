@@ -748,6 +748,10 @@ func text(v any) string {
 		return strconv.FormatUint(x, 10)
 	case []byte:
 		return string(x)
+	case File:
+		return string(x.Data)
+	case *File:
+		return string(x.Data)
 	}
 	b, err := json.Marshal(v)
 	if err != nil {

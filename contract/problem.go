@@ -72,16 +72,11 @@ func where(l spec.Location) string {
 	return fmt.Sprintf("%s:%d:%d", name, l.Range.Start.Line, l.Range.Start.Col)
 }
 
-// jsonPath renders a path inside a value in JSONPath's bracket-light
-// notation: identifiers after dots, indices and other keys in brackets.
+// jsonPath renders a path inside a value as schema.JSONPath does: "$",
+// "$.pet.tags[0]", brackets and quotes for keys that are not plain names.
 func jsonPath(path []any) string {
 	var b strings.Builder
 	b.WriteByte('$')
-	writePath(&b, path)
-	return b.String()
-}
-
-func writePath(b *strings.Builder, path []any) {
 	for _, seg := range path {
 		switch s := seg.(type) {
 		case int:
@@ -89,29 +84,31 @@ func writePath(b *strings.Builder, path []any) {
 			b.WriteString(strconv.Itoa(s))
 			b.WriteByte(']')
 		case string:
-			if isIdent(s) {
+			if plainName(s) {
 				b.WriteByte('.')
 				b.WriteString(s)
 			} else {
-				b.WriteString("['")
-				b.WriteString(strings.NewReplacer(`\`, `\\`, `'`, `\'`).Replace(s))
-				b.WriteString("']")
+				b.WriteByte('[')
+				b.WriteString(strconv.Quote(s))
+				b.WriteByte(']')
 			}
 		default:
-			fmt.Fprintf(b, "[%v]", s)
+			fmt.Fprintf(&b, "[%v]", s)
 		}
 	}
+	return b.String()
 }
 
-func isIdent(s string) bool {
+// plainName reports whether a key may follow a dot in a JSON path (RFC
+// 9535's member-name shorthand).
+func plainName(s string) bool {
 	if s == "" {
 		return false
 	}
 	for i, r := range s {
-		if r == '_' || r == '$' || (r >= 'a' && r <= 'z') || (r >= 'A' && r <= 'Z') || (i > 0 && r >= '0' && r <= '9') {
-			continue
+		if !(r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= 0x80 || i > 0 && r >= '0' && r <= '9') {
+			return false
 		}
-		return false
 	}
 	return true
 }
