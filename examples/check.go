@@ -227,11 +227,17 @@ func (r *reader) checkLookup(ex *Example, st *stage, i int, l *Lookup, defined m
 // as far as they are written (not through indices or notations).
 func (r *reader) checkDataPath(data *Object, l *Lookup) {
 	var cur Value = data
+	where := "data"
 	for _, s := range l.Steps {
+		if lit, ok := cur.(*Literal); ok && s.Ref == nil {
+			r.errorf(l.At.Range.Start, "%s: %s is %s, which has no %s", l.Raw, where, kindOf(lit.Value), stepText(s))
+			return
+		}
 		o, ok := cur.(*Object)
 		if !ok || s.Ref != nil || s.IsIndex {
 			return
 		}
+		where += "." + s.Key
 		next := o.Get(s.Key)
 		if next == nil {
 			r.errorf(l.At.Range.Start, "%s: the data has no key %q here%s", l.Raw, s.Key, suggest(s.Key, o.Keys()))
@@ -239,6 +245,13 @@ func (r *reader) checkDataPath(data *Object, l *Lookup) {
 		}
 		cur = next
 	}
+}
+
+func stepText(s Step) string {
+	if s.IsIndex {
+		return fmt.Sprintf("item [%d]", s.Index)
+	}
+	return fmt.Sprintf("key %q", s.Key)
 }
 
 // checkMatchData checks what a matcher's operand reads from the example's

@@ -231,8 +231,7 @@ func (r *reader) example(root *spec.Node, defaultName string) *Example {
 		r.errorf(root.Range.Start, "not an example: an example file holds an object with http-request and http-response, found %s", kindName(root))
 		return ex
 	}
-	fields, missing, _ := r.object(root, "the example", exampleKeys, true)
-	if fields["http-request"] == nil && fields["http-response"] == nil && fields["partial"] == nil && missing("http-request") && missing("http-response") && missing("partial") {
+	if !looksLikeExample(root) {
 		found := make([]string, 0, len(root.Fields))
 		for _, f := range root.Fields {
 			found = append(found, f.Key)
@@ -244,6 +243,7 @@ func (r *reader) example(root *spec.Node, defaultName string) *Example {
 		r.errorf(root.Range.Start, "not an example: expected http-request and http-response (or partial) at the top level, found %s", what)
 		return ex
 	}
+	fields, missing, _ := r.object(root, "the example", exampleKeys, true)
 	if f := fields["name"]; f != nil {
 		if s, ok := r.str(f, "name"); ok {
 			if strings.TrimSpace(s) == "" {
@@ -299,10 +299,23 @@ func (r *reader) example(root *spec.Node, defaultName string) *Example {
 	}
 	ex.Before = r.fixtures(fields["before"], "before")
 	ex.After = r.fixtures(fields["after"], "after")
-	if len(r.errs) == 0 {
-		r.checkNotations(ex)
-	}
+	r.checkNotations(ex)
 	return ex
+}
+
+// looksLikeExample reports whether an object has http-request,
+// http-response or partial, or a key that is a misspelling of one of them.
+func looksLikeExample(root *spec.Node) bool {
+	for _, f := range root.Fields {
+		switch f.Key {
+		case "http-request", "http-response", "partial":
+			return true
+		}
+		if suggest(f.Key, []string{"http-request", "http-response", "partial"}) != "" {
+			return true
+		}
+	}
+	return false
 }
 
 func (r *reader) metadata(ex *Example, fields map[string]*spec.Field) {
