@@ -96,6 +96,8 @@ func (c *Contract) CheckRequest(req *Request) *RequestResult {
 	}
 	bodyProbs, unsupported := c.checkRequestBody(o, req, res)
 	if unsupported {
+		res.Problems = append(res.Problems, bodyProbs...)
+		bodyProbs = nil
 		classes[1] = true
 	}
 	if accept := headerValues(req.Header, "Accept"); len(accept) > 0 && len(o.offered) > 0 {
@@ -363,7 +365,7 @@ func (c *Contract) validateBody(m *media, v any, typing []Problem, dir schema.Di
 				continue
 			}
 		}
-		p.Message = what + " " + jsonPath(sp.Path) + ": " + sp.Message
+		p.Message = what + " " + schema.JSONPath(sp.Path) + ": " + sp.Message
 		out = append(out, p)
 	}
 	return out

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/specgate/specgate/schema"
 	"github.com/specgate/specgate/spec"
 )
 
@@ -49,7 +50,7 @@ type Problem struct {
 }
 
 // JSONPath is Path written as a JSON path ("$", "$.pet.tags[0]").
-func (p Problem) JSONPath() string { return jsonPath(p.Path) }
+func (p Problem) JSONPath() string { return schema.JSONPath(p.Path) }
 
 // String is the problem on one line, with the place of the rule it breaks:
 // "query ids[1]: expected integer, got "x" (api.yaml:40:13)".
@@ -70,47 +71,6 @@ func where(l spec.Location) string {
 		name = filepath.ToSlash(name)
 	}
 	return fmt.Sprintf("%s:%d:%d", name, l.Range.Start.Line, l.Range.Start.Col)
-}
-
-// jsonPath renders a path inside a value as schema.JSONPath does: "$",
-// "$.pet.tags[0]", brackets and quotes for keys that are not plain names.
-func jsonPath(path []any) string {
-	var b strings.Builder
-	b.WriteByte('$')
-	for _, seg := range path {
-		switch s := seg.(type) {
-		case int:
-			b.WriteByte('[')
-			b.WriteString(strconv.Itoa(s))
-			b.WriteByte(']')
-		case string:
-			if plainName(s) {
-				b.WriteByte('.')
-				b.WriteString(s)
-			} else {
-				b.WriteByte('[')
-				b.WriteString(strconv.Quote(s))
-				b.WriteByte(']')
-			}
-		default:
-			fmt.Fprintf(&b, "[%v]", s)
-		}
-	}
-	return b.String()
-}
-
-// plainName reports whether a key may follow a dot in a JSON path (RFC
-// 9535's member-name shorthand).
-func plainName(s string) bool {
-	if s == "" {
-		return false
-	}
-	for i, r := range s {
-		if !(r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= 0x80 || i > 0 && r >= '0' && r <= '9') {
-			return false
-		}
-	}
-	return true
 }
 
 // keyPath renders the serialized key of a parameter followed by the rest of
