@@ -402,3 +402,29 @@ func TestWorkedExample(t *testing.T) {
 		t.Errorf("with PETSTORE_URL: %v %+v", err, cfg.Tests[0].Target)
 	}
 }
+
+// TestStrictModeThroughRef: strictMode in a settings block that
+// specgate.settings refers to still decides how every template expands.
+func TestStrictModeThroughRef(t *testing.T) {
+	_, err := Parse("testdata/v3/strict-ref.yaml", []byte(`version: 3
+dependencies:
+  services:
+    - service:
+        definitions:
+          - definition:
+              specs: [../specs/payments.yaml]
+      runOptions:
+        openapi:
+          host: ${MOCK_HOST}
+components:
+  settings:
+    strict:
+      strictMode: true
+specgate:
+  settings:
+    $ref: "#/components/settings/strict"
+`), Options{Getenv: func(string) string { return "" }})
+	if err == nil || err.Error() != "testdata/v3/strict-ref.yaml:10:17: ${MOCK_HOST} is not set and has no default (strictMode is on)" {
+		t.Errorf("error %v", err)
+	}
+}

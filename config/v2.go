@@ -237,7 +237,7 @@ func (u *upgrader) spec(n *spec.Node, target []spec.Field, mock bool) (decl, opt
 				extra = append(extra, f)
 			}
 		}
-		decl = &spec.Node{Kind: spec.Object, Range: n.Range, Fields: []spec.Field{{Key: "spec", KeyRange: n.Fields[0].KeyRange, Value: &spec.Node{Kind: spec.Object, Range: sp.Range, Fields: declFields}}}}
+		decl = &spec.Node{Kind: spec.Object, Range: n.Range, Fields: []spec.Field{{Key: "spec", KeyRange: n.Field("spec").KeyRange, Value: &spec.Node{Kind: spec.Object, Range: sp.Range, Fields: declFields}}}}
 		if id := sp.Field("id"); id != nil {
 			sel = *id
 		} else {
