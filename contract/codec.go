@@ -227,17 +227,28 @@ func lineCol(b []byte, off int) (int, int) {
 
 type textCodec struct{}
 
-// Decode reads text as a string, or as the schema's type when that is not
-// a string (a text/plain body declared as an integer).
+// Decode reads text as a string, or as the schema's primitive type when
+// that is not a string (a text/plain body declared as an integer). Text
+// whose schema describes a structure (text/csv as an array of rows) is not
+// read: only a codec for its media type could check it.
 func (textCodec) Decode(body []byte, t *BodyType) (any, error) {
 	if !utf8.Valid(body) && strings.EqualFold(t.Param("charset"), "utf-8") {
 		return nil, errors.New("text is not valid UTF-8")
 	}
 	s := string(body)
-	if t.m != nil && t.m.sch.n != nil {
-		if v, ok := coerce(strings.TrimSpace(s), t.c.typesOf(t.m.sch)); ok && t.c.typesOf(t.m.sch)&tStr == 0 {
-			return v, nil
-		}
+	if t.m == nil || t.m.sch.n == nil {
+		return s, nil
+	}
+	types := t.c.typesOf(t.m.sch)
+	if types == 0 || types&tStr != 0 {
+		return s, nil
+	}
+	if v, ok := coerce(strings.TrimSpace(s), types); ok {
+		return v, nil
+	}
+	ct, _ := parseMediaRange(t.ContentType)
+	if types&(tObj|tArr) != 0 || ct.sub != "plain" {
+		return nil, errUnread
 	}
 	return s, nil
 }

@@ -306,6 +306,7 @@ type matcher struct {
 	found []string
 	allow []string
 	any   bool
+	nsegs int // segBuf entries written
 
 	segBuf [maxSegs]string
 	capBuf [8]string
@@ -380,6 +381,7 @@ func (m *matcher) split(path string) {
 		i := strings.IndexByte(path, '/')
 		if i < 0 {
 			m.segs = append(m.segs, path)
+			m.nsegs = max(m.nsegs, min(len(m.segs), maxSegs))
 			return
 		}
 		m.segs = append(m.segs, path[:i])
@@ -464,10 +466,14 @@ func methodKey(m string) string {
 // allocates only the Route it returns.
 var matchers = sync.Pool{New: func() any { return new(matcher) }}
 
+// release drops what the matcher holds of the request (so that the pool
+// keeps no request text alive) and returns it to the pool.
 func (m *matcher) release() {
-	clear(m.segBuf[:])
+	clear(m.segBuf[:m.nsegs])
 	clear(m.capBuf[:])
-	*m = matcher{allow: m.allow[:0], segBuf: m.segBuf, capBuf: m.capBuf}
+	m.method, m.query, m.pfx = "", "", 0
+	m.segs, m.caps, m.found, m.allow = nil, nil, nil, m.allow[:0]
+	m.op, m.ep, m.any, m.nsegs = nil, nil, false, 0
 	matchers.Put(m)
 }
 

@@ -1,0 +1,119 @@
+package contract_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/csv"
+	"encoding/json"
+	"net/http"
+	"reflect"
+	"testing"
+
+	"github.com/specgate/specgate/contract"
+	"github.com/specgate/specgate/spec"
+)
+
+// csvCodec reads text/csv as rows of fields, for TestCustomCodec.
+type csvCodec struct{}
+
+func (csvCodec) Decode(body []byte, _ *contract.BodyType) (any, error) {
+	rows, err := csv.NewReader(bytes.NewReader(body)).ReadAll()
+	if err != nil {
+		return nil, err
+	}
+	out := []any{}
+	for _, r := range rows {
+		row := []any{}
+		for _, f := range r {
+			row = append(row, f)
+		}
+		out = append(out, row)
+	}
+	return out, nil
+}
+
+func (csvCodec) Encode(v any, t *contract.BodyType) ([]byte, string, error) {
+	var b bytes.Buffer
+	w := csv.NewWriter(&b)
+	for _, r := range v.([]any) {
+		var rec []string
+		for _, f := range r.([]any) {
+			rec = append(rec, f.(string))
+		}
+		w.Write(rec)
+	}
+	w.Flush()
+	return b.Bytes(), t.ContentType, nil
+}
+
+// TestCustomCodec reads a media type through a codec of Options.Codecs,
+// validates what it decodes, and writes it back; without the codec the
+// body is not read, and never fails.
+func TestCustomCodec(t *testing.T) {
+	doc, err := spec.NewLoader(spec.Options{}).LoadBytes(context.Background(), "csv.yaml", []byte(`openapi: 3.0.3
+info: {title: csv, version: "1"}
+paths:
+  /rows:
+    post:
+      requestBody:
+        content:
+          text/csv:
+            schema: {type: array, items: {type: array, maxItems: 2}}
+      responses: {"204": {description: stored}}
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	op := findOp(t, doc, "post", "/rows")
+	csvReq := func(body string) *contract.Request {
+		return &contract.Request{Method: "POST", Path: "/rows", Header: http.Header{"Content-Type": {"text/csv"}}, Body: []byte(body)}
+	}
+	plain := newContract(t, doc, contract.Options{})
+	if res := plain.CheckRequest(csvReq("a,b,c\n")); !res.OK() || res.Body != nil || !res.HasBody {
+		t.Errorf("without a codec: %v %#v", res.Problems, res.Body)
+	}
+	c := newContract(t, doc, contract.Options{Codecs: map[string]contract.Codec{"text/csv": csvCodec{}}})
+	res := c.CheckRequest(csvReq("a,b\nc,d\n"))
+	if want := []any{[]any{"a", "b"}, []any{"c", "d"}}; !res.OK() || !reflect.DeepEqual(res.Body, want) {
+		t.Errorf("%v %#v", res.Problems, res.Body)
+	}
+	needValidation(t)
+	res = c.CheckRequest(csvReq("a,b,c\n"))
+	if len(res.Problems) != 1 || res.Problems[0].Keyword != "maxItems" || res.Problems[0].JSONPath() != "$[0]" {
+		t.Errorf("%v", res.Problems)
+	}
+	built, err := c.BuildRequest(op, contract.Values{Body: []any{[]any{"x", "y"}}})
+	if err != nil || string(built.Body) != "x,y\n" || built.Header.Get("Content-Type") != "text/csv" {
+		t.Errorf("%q %v %v", built.Body, built.Header, err)
+	}
+}
+
+// TestTextBodies reads text/plain by its schema's type: a string, or the
+// primitive the schema declares.
+func TestTextBodies(t *testing.T) {
+	doc, err := spec.NewLoader(spec.Options{}).LoadBytes(context.Background(), "text.yaml", []byte(`openapi: 3.0.3
+info: {title: text, version: "1"}
+paths:
+  /count:
+    put:
+      requestBody:
+        content:
+          text/plain:
+            schema: {type: integer}
+      responses: {"204": {description: stored}}
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := newContract(t, doc, contract.Options{})
+	req := func(body string) *contract.RequestResult {
+		return c.CheckRequest(&contract.Request{Method: "PUT", Path: "/count", Header: http.Header{"Content-Type": {"text/plain"}}, Body: []byte(body)})
+	}
+	if res := req("42\n"); !res.OK() || res.Body != json.Number("42") {
+		t.Errorf("%v %#v", res.Problems, res.Body)
+	}
+	needValidation(t)
+	if res := req("many"); len(res.Problems) != 1 || res.Problems[0].Keyword != "type" || res.Problems[0].In != contract.InBody {
+		t.Errorf("%v", res.Problems)
+	}
+}
