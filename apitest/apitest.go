@@ -12,8 +12,3 @@
 // the examples package's. This package decides which tests run, sends them
 // and judges them.
 package apitest
-
-type operation struct{}
-
-type maker func()
-type Coverage struct{}

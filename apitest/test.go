@@ -60,6 +60,8 @@ type Test struct {
 
 	op   *operation
 	make maker
+	// neg is the broken part of a negative test's request.
+	neg *mutation
 }
 
 // ID is the test's identity: stable across runs of the same spec,

@@ -1,0 +1,354 @@
+package apitest
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"mime"
+	"net/http"
+	"net/http/httptest"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/specgate/specgate/internal/httpx"
+)
+
+// petService is the service of testdata/pets.yaml, written as a careful
+// team would, with switches that make it wrong in one way each.
+type petService struct {
+	token string // the bearer token it accepts; "" accepts any
+
+	wrongStatus   bool   // POST /pets answers 200 instead of 201
+	wrongBodyType bool   // GET /pets/1 gives its id as a string
+	missingHeader bool   // GET /pets leaves X-Total out
+	serverError   bool   // GET /pets answers 500
+	ignoresAuth   bool   // no credentials needed
+	retryAfter    string // GET /health answers 429 twice with this Retry-After first
+	lenient       bool   // accepts invalid data as if it were valid
+
+	mu      sync.Mutex
+	limited map[string]int
+	calls   atomic.Int32
+}
+
+func (s *petService) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	s.calls.Add(1)
+	path := strings.TrimPrefix(r.URL.Path, "/v1")
+	problem := func(status int, msg string) {
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(status)
+		json.NewEncoder(w).Encode(map[string]any{"code": status, "message": msg})
+	}
+	allow := func(methods ...string) bool {
+		if slices.Contains(methods, r.Method) {
+			return true
+		}
+		w.Header().Set("Allow", strings.Join(methods, ", "))
+		problem(http.StatusMethodNotAllowed, "method not allowed")
+		return false
+	}
+	authorized := func() bool {
+		if s.ignoresAuth {
+			return true
+		}
+		auth := r.Header.Get("Authorization")
+		tok, ok := strings.CutPrefix(auth, "Bearer ")
+		if !ok || tok == "" || s.token != "" && tok != s.token {
+			w.Header().Set("WWW-Authenticate", "Bearer")
+			problem(http.StatusUnauthorized, "unauthorized")
+			return false
+		}
+		return true
+	}
+	writeJSON := func(status int, v any) {
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(status)
+		json.NewEncoder(w).Encode(v)
+	}
+	switch {
+	case path == "/health":
+		if !allow("GET") {
+			return
+		}
+		if s.retryAfter != "" {
+			s.mu.Lock()
+			n := s.limited[r.URL.Path]
+			if s.limited == nil {
+				s.limited = map[string]int{}
+			}
+			s.limited[r.URL.Path] = n + 1
+			s.mu.Unlock()
+			if n < 2 {
+				w.Header().Set("Retry-After", s.retryAfter)
+				w.WriteHeader(http.StatusTooManyRequests)
+				return
+			}
+		}
+		w.Header().Set("Content-Type", "text/plain")
+		fmt.Fprint(w, "up")
+	case path == "/pets":
+		if !allow("GET", "POST") || !authorized() {
+			return
+		}
+		if r.Method == "GET" {
+			limit, err := strconv.Atoi(r.URL.Query().Get("limit"))
+			id := r.Header.Get("X-Request-Id")
+			if !s.lenient && (err != nil || limit < 1 || limit > 100 || id == "" || len(id) > 36) {
+				problem(http.StatusBadRequest, "limit must be an integer from 1 to 100, X-Request-Id is required")
+				return
+			}
+			if s.serverError {
+				problem(http.StatusInternalServerError, "database down")
+				return
+			}
+			if !s.missingHeader {
+				w.Header().Set("X-Total", "1")
+			}
+			writeJSON(http.StatusOK, []any{map[string]any{"id": 1, "name": "Rex"}})
+			return
+		}
+		if mt, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type")); mt != "application/json" && !s.lenient {
+			problem(http.StatusUnsupportedMediaType, "send JSON")
+			return
+		}
+		var body map[string]any
+		dec := json.NewDecoder(r.Body)
+		dec.UseNumber()
+		err := dec.Decode(&body)
+		if !s.lenient {
+			name, ok := body["name"].(string)
+			_, tagOK := body["tag"].(string)
+			bad := err != nil || !ok || name == "" || len(name) > 50 || body["tag"] != nil && !tagOK
+			for k := range body {
+				bad = bad || k != "name" && k != "tag"
+			}
+			if bad {
+				problem(http.StatusUnprocessableEntity, "a pet needs a name of 1 to 50 characters, and nothing but a tag besides")
+				return
+			}
+		}
+		status := http.StatusCreated
+		if s.wrongStatus {
+			status = http.StatusOK
+		}
+		body["id"] = 2
+		if body["name"] == nil {
+			body["name"] = "x"
+		}
+		writeJSON(status, body)
+	case strings.HasPrefix(path, "/pets/"):
+		if !allow("GET") || !authorized() {
+			return
+		}
+		id, err := strconv.Atoi(strings.TrimPrefix(path, "/pets/"))
+		switch {
+		case err != nil:
+			problem(http.StatusBadRequest, "petId must be an integer")
+		case id == 1 && s.wrongBodyType:
+			writeJSON(http.StatusOK, map[string]any{"id": "1", "name": "Rex"})
+		case id == 1:
+			writeJSON(http.StatusOK, map[string]any{"id": 1, "name": "Rex"})
+		default:
+			writeJSON(http.StatusNotFound, map[string]any{"code": 404, "message": fmt.Sprintf("no pet %d", id)})
+		}
+	default:
+		problem(http.StatusNotFound, "no route")
+	}
+}
+
+// collect is a Sink that keeps every result.
+type collect struct {
+	info    *RunInfo
+	results []*Result
+	summary *Summary
+}
+
+func (c *collect) Begin(info *RunInfo) { c.info = info }
+func (c *collect) Result(r *Result)    { c.results = append(c.results, r) }
+func (c *collect) End(s *Summary)      { c.summary = s }
+
+// byTitle finds a result by its test's title.
+func (c *collect) byTitle(t *testing.T, title string) *Result {
+	t.Helper()
+	for _, r := range c.results {
+		if r.Test.Title() == title {
+			return r
+		}
+	}
+	var titles []string
+	for _, r := range c.results {
+		titles = append(titles, r.Test.Title())
+	}
+	t.Fatalf("no test %q; the run had:\n%s", title, strings.Join(titles, "\n"))
+	return nil
+}
+
+func (c *collect) failedChecks(r *Result) []string {
+	var out []string
+	for _, f := range r.Failures {
+		out = append(out, f.Check)
+	}
+	return out
+}
+
+// runPets runs testdata/pets.yaml against svc with opts on top of the
+// defaults of these tests.
+func runPets(t *testing.T, svc http.Handler, opts Options) *collect {
+	t.Helper()
+	srv := httptest.NewServer(svc)
+	t.Cleanup(srv.Close)
+	if opts.Specs == nil {
+		opts.Specs = []SpecSource{{Path: "testdata/pets.yaml", Credentials: map[string]string{"bearer": "s3cret-token"}}}
+	}
+	opts.BaseURL = srv.URL
+	if opts.Retry == (httpx.RetryPolicy{}) {
+		opts.Retry = httpx.RetryPolicy{MaxRetries: 3, MaxWait: 5 * time.Second, DefaultWait: 10 * time.Millisecond}
+	}
+	if opts.Getenv == nil {
+		opts.Getenv = func(string) string { return "" }
+	}
+	p, err := NewPlan(context.Background(), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := &collect{}
+	p.Run(context.Background(), c)
+	return c
+}
+
+func TestCorrectServicePasses(t *testing.T) {
+	for _, negative := range []bool{false, true} {
+		c := runPets(t, &petService{token: "s3cret-token"}, Options{Negative: negative, Parallel: 4})
+		if c.summary.Failed != 0 || c.summary.Tests == 0 {
+			for _, r := range c.results {
+				if r.Outcome != Passed {
+					t.Errorf("negative=%v: %s: %s\n%s", negative, r.Test.Title(), r.Outcome, r.Message())
+				}
+			}
+		}
+		want := []string{
+			"GET /pets -> 200 application/json (generated)",
+			"POST /pets [application/json] -> 201 application/json (generated)",
+			"GET /pets/{petId} -> 200 application/json (example: found)",
+			"GET /pets/{petId} -> 404 application/json (example: missing)",
+			"GET /health -> 200 text/plain (generated)",
+		}
+		for _, title := range want {
+			if r := c.byTitle(t, title); r.Outcome != Passed {
+				t.Errorf("%s: %s %s", title, r.Outcome, r.Message())
+			}
+		}
+		if !negative && c.summary.Tests != len(want) {
+			t.Errorf("%d tests, want %d", c.summary.Tests, len(want))
+		}
+		if negative && c.summary.Tests < len(want)+10 {
+			t.Errorf("--negative ran only %d tests", c.summary.Tests)
+		}
+	}
+}
+
+// TestWrongServicesFail runs services that are wrong in one way each: the
+// right test fails, by the right check, with a message that says where.
+func TestWrongServicesFail(t *testing.T) {
+	cases := []struct {
+		name    string
+		svc     *petService
+		test    string
+		checks  []string
+		message string
+	}{
+		{"wrong status", &petService{wrongStatus: true},
+			"POST /pets [application/json] -> 201 application/json (generated)", []string{"status_code_conformance"},
+			"status 200 is not declared by POST /pets (declared: 201, 400)"},
+		{"wrong body type", &petService{wrongBodyType: true},
+			"GET /pets/{petId} -> 200 application/json (example: found)", []string{"response_schema_conformance", "example_body_match"},
+			"$.id"},
+		{"missing header", &petService{missingHeader: true},
+			"GET /pets -> 200 application/json (generated)", []string{"response_headers_conformance"},
+			"X-Total"},
+		{"server error", &petService{serverError: true},
+			"GET /pets -> 200 application/json (generated)", []string{"not_a_server_error", "status_code_conformance"},
+			"the service answered 500 Internal Server Error"},
+		{"ignores auth", &petService{ignoresAuth: true},
+			"GET /pets -> 200 application/json (generated)", []string{"ignored_auth"},
+			"the operation requires credentials, yet the service answered 200 to the request without them"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			c := runPets(t, tc.svc, Options{})
+			r := c.byTitle(t, tc.test)
+			if r.Outcome != Failed {
+				t.Fatalf("%s passed against a service with a %s", tc.test, tc.name)
+			}
+			if got := c.failedChecks(r); !slices.Equal(got, tc.checks) {
+				t.Errorf("failed checks %v, want %v\n%s", got, tc.checks, r.Message())
+			}
+			if !strings.Contains(r.Message(), tc.message) {
+				t.Errorf("message %q does not say %q", r.Message(), tc.message)
+			}
+			for _, other := range c.results {
+				if other != r && other.Outcome == Failed && !(tc.name == "ignores auth" && slices.Equal(c.failedChecks(other), []string{"ignored_auth"})) {
+					t.Errorf("%s failed too: %s", other.Test.Title(), other.Message())
+				}
+			}
+		})
+	}
+}
+
+// TestRetriesEachFormOfRetryAfter answers 429 twice with each form of
+// Retry-After: the test passes after two retries, and every attempt is
+// kept.
+func TestRetriesEachFormOfRetryAfter(t *testing.T) {
+	forms := map[string]string{
+		"seconds":   "0",
+		"HTTP date": time.Now().Add(-time.Second).UTC().Format(http.TimeFormat),
+		"ISO-8601":  time.Now().Add(-time.Second).UTC().Format(time.RFC3339),
+	}
+	for name, value := range forms {
+		t.Run(name, func(t *testing.T) {
+			c := runPets(t, &petService{retryAfter: value}, Options{Filter: "PATH=/health"})
+			r := c.byTitle(t, "GET /health -> 200 text/plain (generated)")
+			if r.Outcome != Passed || r.Retries() != 2 || len(r.Attempts) != 3 {
+				t.Fatalf("%s after %d retries: %s", r.Outcome, r.Retries(), r.Message())
+			}
+			for i, a := range r.Attempts[:2] {
+				if a.Response.Status != 429 || !strings.Contains(a.Retry, "Retry-After") {
+					t.Errorf("attempt %d: %d, retry note %q", i+1, a.Response.Status, a.Retry)
+				}
+			}
+			if c.summary.Retries != 2 {
+				t.Errorf("the summary counts %d retries", c.summary.Retries)
+			}
+		})
+	}
+}
+
+func TestTokensAreMasked(t *testing.T) {
+	c := runPets(t, &petService{token: "s3cret-token", ignoresAuth: true}, Options{})
+	for _, r := range c.results {
+		var buf bytes.Buffer
+		json.NewEncoder(&buf).Encode(r)
+		if strings.Contains(buf.String(), "s3cret-token") {
+			t.Errorf("%s shows the token: %s", r.Test.Title(), buf.String())
+		}
+	}
+	r := c.byTitle(t, "GET /pets -> 200 application/json (generated)")
+	found := false
+	for _, h := range r.Attempts[0].Request.Headers {
+		if h.Name == "Authorization" {
+			found = true
+			if h.Value != "Bearer ****" {
+				t.Errorf("Authorization reads %q", h.Value)
+			}
+		}
+	}
+	if !found {
+		t.Error("the request had no Authorization header")
+	}
+}
