@@ -157,10 +157,15 @@ func isSpace(b byte) bool { return b == ' ' || b == '\t' || b == '\n' || b == '\
 // operandEnd returns where the operand starting at i ends: at the next
 // comma outside brackets and quotes that is followed by a parameter name
 // and a colon, or at the end. A pattern's text is taken as it is (brackets
-// and quotes of a regular expression need not balance).
+// and quotes of a regular expression need not balance), unless it is quoted.
 func operandEnd(s string, i int, raw bool) int {
-	depth := 0
-	for j := i; j < len(s); j++ {
+	depth, start := 0, i
+	if raw && i < len(s) && s[i] == '"' { // a quoted pattern holds anything
+		if end := closingQuote(s, i); end > 0 {
+			start = end + 1
+		}
+	}
+	for j := start; j < len(s); j++ {
 		switch c := s[j]; {
 		case c == '\\' && !raw:
 			j++

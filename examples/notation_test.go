@@ -243,11 +243,11 @@ func TestParseMatchFields(t *testing.T) {
 	if m := v.(*Match); m.Times != 2 || !m.PerValue {
 		t.Errorf("times %d per value %v, want 2 and value: each by default", m.Times, m.PerValue)
 	}
-	v, err = parseOne(t, `$match(exact: "a, b", pattern: "^\\d{1,3}$")`)
+	v, err = parseOne(t, `$match(exact: "a, b", pattern: "^\\d{1,3}, exact: x$")`)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if m := v.(*Match); m.Exact.Literal != "a, b" || m.Pattern.String() != `^\d{1,3}$` {
+	if m := v.(*Match); m.Exact.Literal != "a, b" || m.Pattern.String() != `^\d{1,3}, exact: x$` {
 		t.Errorf("exact %#v pattern %s", m.Exact.Literal, m.Pattern)
 	}
 }

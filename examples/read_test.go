@@ -314,3 +314,16 @@ func TestReadErrors(t *testing.T) {
 		t.Errorf("size limit: %v", err)
 	}
 }
+
+func BenchmarkParse(b *testing.B) {
+	data, err := os.ReadFile(filepath.Join("testdata", "files", "fixtures.json"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(int64(len(data)))
+	for b.Loop() {
+		if _, err := Parse("fixtures.json", data, Options{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
