@@ -70,16 +70,6 @@ type samples struct {
 	unnamed *sample
 }
 
-func (s *samples) get(name string) *sample {
-	if s == nil {
-		return nil
-	}
-	if name == "" {
-		return s.unnamed
-	}
-	return s.named[name]
-}
-
 // pick returns the sample of name, else the unnamed one (explicit, or a
 // schema's when fallback allows).
 func (s *samples) pick(name string, fallback bool) *sample {

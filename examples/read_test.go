@@ -327,3 +327,30 @@ func BenchmarkParse(b *testing.B) {
 		}
 	}
 }
+
+// A schema problem's path into a body finds where the value is written.
+func TestLocate(t *testing.T) {
+	ex := readExample(t, filepath.Join("testdata", "files", "full.json"))
+	tests := []struct {
+		path  []any
+		want  string
+		exact bool
+	}{
+		{nil, "12:13", true},
+		{[]any{"name"}, "12:14", true},
+		{[]any{"tags", 0}, "12:38", true},
+		{[]any{"tags", 5}, "12:29", false},
+		{[]any{"missing"}, "12:13", false},
+		{[]any{"name", "x"}, "12:14", false},
+	}
+	for _, tt := range tests {
+		loc, exact := Locate(ex.Request.Body, tt.path)
+		if at(loc) != tt.want || exact != tt.exact || loc.File != ex.File {
+			t.Errorf("Locate(%v) = %s:%s %v, want %s %v", tt.path, loc.File, at(loc), exact, tt.want, tt.exact)
+		}
+	}
+	loc, _ := Locate(ex.Request.Body, []any{"name"})
+	if loc.Range.End.Col != 27 {
+		t.Errorf("the range of a scalar field ends at column %d, want 27 (after its value)", loc.Range.End.Col)
+	}
+}

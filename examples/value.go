@@ -205,6 +205,54 @@ func HasNotations(v Value) bool {
 	return false
 }
 
+// Locate returns where the part of v at path is written (object keys as
+// strings, array indices as ints, as schema problems give them): the key of
+// an object field (through its value when that is a scalar), or the item of
+// an array. exact is false when the path leaves what v writes; the location
+// is then that of the deepest part reached.
+func Locate(v Value, path []any) (loc Loc, exact bool) {
+	if v == nil {
+		return Loc{}, false
+	}
+	loc = v.Where()
+	for _, seg := range path {
+		switch cur := v.(type) {
+		case *Object:
+			key, ok := seg.(string)
+			if !ok {
+				return loc, false
+			}
+			var found *Field
+			for i := range cur.Fields {
+				if cur.Fields[i].Key == key {
+					found = &cur.Fields[i]
+					break
+				}
+			}
+			if found == nil {
+				return loc, false
+			}
+			v = found.Value
+			loc = found.KeyAt
+			if _, container := v.(*Object); !container {
+				if _, isArray := v.(*Array); !isArray && found.KeyAt.File == v.Where().File {
+					loc.Range.End = v.Where().Range.End
+				}
+			}
+		case *Array:
+			i, ok := seg.(int)
+			if !ok || i < 0 || i >= len(cur.Items) {
+				return loc, false
+			}
+			v = cur.Items[i]
+			loc = v.Where()
+		default:
+			return loc, false
+		}
+	}
+	return loc, true
+}
+
 // Walk calls fn for v and every value inside it, depth first, with the JSON
 // path of each ("$", "$.a", "$.a[0]"). fn returning false skips what is
 // inside the value.
