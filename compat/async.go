@@ -81,10 +81,10 @@ func (d *differ) messages(sc scope, base, rev []*spec.Message) {
 			return
 		}
 		if b.Payload != nil && r.Payload != nil {
-			d.schemas.compare(sc, b.Payload, b.PayloadSource, r.Payload, r.PayloadSource)
+			d.schemas.compare(sc, b.Payload, b.PayloadSource, r.Payload, r.PayloadSource, false)
 		}
 		if bh, rh := b.Node.Get("headers"), r.Node.Get("headers"); bh != nil && rh != nil {
-			d.schemas.compare(sc, bh, join(b.Source, spec.Path{"headers"}), rh, join(r.Source, spec.Path{"headers"}))
+			d.schemas.compare(sc, bh, join(b.Source, spec.Path{"headers"}), rh, join(r.Source, spec.Path{"headers"}), false)
 		}
 	})
 }

@@ -17,14 +17,22 @@ type Rule struct {
 	Summary string // what the rule detects, one line
 	Why     string // what the change does to existing consumers
 
-	Path           func(c *Check, base, rev *spec.PathItem)
-	Operation      func(c *Check, base, rev *spec.Operation)
-	Parameter      func(c *Check, base, rev *spec.Parameter)
-	Body           func(c *Check, base, rev *spec.RequestBody)
-	MediaType      func(c *Check, base, rev *spec.MediaType)
-	Response       func(c *Check, base, rev *spec.Response)
-	Header         func(c *Check, base, rev *spec.Header)
-	Schema         func(s *SchemaCheck)
+	Path      func(c *Check, base, rev *spec.PathItem)
+	Operation func(c *Check, base, rev *spec.Operation)
+	Parameter func(c *Check, base, rev *spec.Parameter)
+	Body      func(c *Check, base, rev *spec.RequestBody)
+	MediaType func(c *Check, base, rev *spec.MediaType)
+	Response  func(c *Check, base, rev *spec.Response)
+	Header    func(c *Check, base, rev *spec.Header)
+	// Schema sees each pair of schemas that are neither false nor made of
+	// alternatives.
+	Schema func(s *SchemaCheck)
+	// False sees each pair of schemas where one side is false (accepts no
+	// value) and the other is not.
+	False func(s *SchemaCheck)
+	// Alternatives sees each pair of schemas where a side has oneOf or
+	// anyOf alternatives, with the alternatives paired (SchemaCheck.Pairs).
+	Alternatives   func(s *SchemaCheck)
 	Channel        func(c *Check, base, rev *spec.Channel)
 	AsyncOperation func(c *Check, base, rev *spec.AsyncOperation)
 	Message        func(c *Check, base, rev *spec.Message)
@@ -72,14 +80,30 @@ func (c *Check) WithOperations(ops []string) *Check {
 
 // SchemaCheck is what a schema rule sees: one pair of schemas (both
 // present; added and removed properties are reported by the rules of their
-// parent), flattened through allOf, and who writes the data they describe.
+// parent) as views (schemaview.go), and who writes the data they describe.
 // Paths it reports are relative to the pair; the differ prefixes them.
 type SchemaCheck struct {
 	Base, Rev *SchemaView
 	Dir       Direction
-	rule      *Rule
-	out       *[]relChange
+	// Text is set for parameters and headers, whose values are text on the
+	// wire.
+	Text bool
+	// Pairs are the paired alternatives, for the Alternatives hook.
+	Pairs []AlternativePair
+	subs  []SubPair
+	// judged caches the conservative judgements of not, if/then/else and
+	// dependencies, which a breaking rule and an info rule both read.
+	judged map[string][]finding
+	sd     *schemaDiffer
+	rule  *Rule
+	out   *[]relChange
 }
+
+// Subschemas lists the pairs of subschemas the comparison goes on with
+// (properties, items, …), for the Schema hook.
+func (s *SchemaCheck) Subschemas() []SubPair { return s.subs }
+
+func (s *SchemaCheck) vs() *viewSet { return s.sd.vs }
 
 // InBase reports a change at rel, relative to the base schema.
 func (s *SchemaCheck) InBase(rel spec.Path, format string, args ...any) {

@@ -15,14 +15,16 @@ type differ struct {
 	base, rev *spec.Document
 	raw       []rawChange
 	rules     []*Rule
+	vs        *viewSet
 	schemas   *schemaDiffer
+	shapes    map[[2]*spec.Parameter]*paramShape
 	// schemeNames lists security schemes by name on each side.
 	baseSchemes, revSchemes map[string]*spec.SecurityScheme
 }
 
 func newDiffer(base, rev *spec.Document) *differ {
-	d := &differ{base: base, rev: rev, rules: Rules}
-	d.schemas = newSchemaDiffer(d)
+	d := &differ{base: base, rev: rev, rules: Rules, vs: newViewSet(), shapes: map[[2]*spec.Parameter]*paramShape{}}
+	d.schemas = newSchemaDiffer(d, d.vs, 0)
 	d.baseSchemes = schemesByName(base.Views())
 	d.revSchemes = schemesByName(rev.Views())
 	return d
@@ -247,8 +249,17 @@ func pair[T any](base, rev []keyed[T], fn func(b, r *T)) {
 func (d *differ) parameters(sc scope, base, rev []keyed[spec.Parameter]) {
 	pair(base, rev, func(b, r *spec.Parameter) {
 		d.run(sc, func(r *Rule) bool { return r.Parameter != nil }, func(c *Check) { c.rule.Parameter(c, b, r) })
-		if b != nil && r != nil && b.Schema != nil && r.Schema != nil {
-			d.schemas.compare(sc, b.Schema, b.SchemaSource, r.Schema, r.SchemaSource)
+		if b == nil || r == nil {
+			return
+		}
+		sh := d.paramShape(b, r)
+		switch {
+		case sh.base == nil || sh.rev == nil:
+		case sc.dir == Request && sh.becameArray:
+			// A scalar became an array: what consumers send is its first item.
+			d.schemas.compareViews(sc, sh.base, b.SchemaSource, sh.items, join(r.SchemaSource, sh.itemsPath), sh.text)
+		default:
+			d.schemas.compareViews(sc, sh.base, b.SchemaSource, sh.rev, r.SchemaSource, sh.text)
 		}
 	})
 }
@@ -298,8 +309,16 @@ func (d *differ) content(sc scope, base, rev []*spec.MediaType) {
 	}
 	each := func(b, r *spec.MediaType) {
 		d.run(sc, func(r *Rule) bool { return r.MediaType != nil }, func(c *Check) { c.rule.MediaType(c, b, r) })
-		if b != nil && r != nil && b.Schema != nil && r.Schema != nil {
-			d.schemas.compare(sc, b.Schema, b.SchemaSource, r.Schema, r.SchemaSource)
+		if b == nil || r == nil {
+			return
+		}
+		if b.Schema != nil && r.Schema != nil {
+			d.schemas.compare(sc, written(b.Node, "schema", b.Schema), b.SchemaSource, written(r.Node, "schema", r.Schema), r.SchemaSource, false)
+		}
+		// OpenAPI 3.2 sequential media types (JSON Lines, event streams)
+		// describe each item with itemSchema.
+		if bi, ri := b.Node.Get("itemSchema"), r.Node.Get("itemSchema"); bi != nil && ri != nil {
+			d.schemas.compare(sc, bi, join(b.Source, spec.Path{"itemSchema"}), ri, join(r.Source, spec.Path{"itemSchema"}), false)
 		}
 	}
 	for _, b := range base {
@@ -310,6 +329,16 @@ func (d *differ) content(sc scope, base, rev []*spec.MediaType) {
 			each(nil, r)
 		}
 	}
+}
+
+// written returns the schema under key of n as written (a $ref with its
+// sibling keywords), or the dereferenced one the views hold when n does
+// not write it there (Swagger 2.0 headers are their own schema).
+func written(n *spec.Node, key string, deref *spec.Node) *spec.Node {
+	if s := n.Get(key); s != nil {
+		return s
+	}
+	return deref
 }
 
 func mediaKey(name string) string {
@@ -364,7 +393,8 @@ func (d *differ) responses(sc scope, base, rev []*spec.Response) {
 		pair(headers(b.Headers), headers(r.Headers), func(bh, rh *spec.Header) {
 			d.run(sc, func(r *Rule) bool { return r.Header != nil }, func(c *Check) { c.rule.Header(c, bh, rh) })
 			if bh != nil && rh != nil && bh.Schema != nil && rh.Schema != nil {
-				d.schemas.compare(sc, bh.Schema, bh.SchemaSource, rh.Schema, rh.SchemaSource)
+				text := bh.Node.Get("content") == nil && rh.Node.Get("content") == nil
+				d.schemas.compare(sc, written(bh.Node, "schema", bh.Schema), bh.SchemaSource, written(rh.Node, "schema", rh.Schema), rh.SchemaSource, text)
 			}
 		})
 	}

@@ -205,7 +205,7 @@ func TestRuleCatalogue(t *testing.T) {
 		}
 		hooks := 0
 		for _, h := range []bool{r.Path != nil, r.Operation != nil, r.Parameter != nil, r.Body != nil, r.MediaType != nil,
-			r.Response != nil, r.Header != nil, r.Schema != nil, r.Channel != nil, r.AsyncOperation != nil, r.Message != nil} {
+			r.Response != nil, r.Header != nil, r.Schema != nil, r.False != nil, r.Alternatives != nil, r.Channel != nil, r.AsyncOperation != nil, r.Message != nil} {
 			if h {
 				hooks++
 			}

@@ -1,6 +1,7 @@
 package compat
 
 import (
+	"slices"
 	"sort"
 	"strings"
 
@@ -16,7 +17,11 @@ import (
 // (Dir == Request); "response" rules about data the API writes and
 // consumers read. Webhooks, callbacks and AsyncAPI messages the API sends
 // count as responses; AsyncAPI messages it receives as requests.
-var Rules = []*Rule{
+var Rules = slices.Concat(httpRules, schemaRules, asyncRules)
+
+// httpRules judge paths, operations, security, parameters, request bodies
+// and responses.
+var httpRules = []*Rule{
 	// Paths and operations.
 	{
 		ID: "path-removed", Level: Breaking,
@@ -207,6 +212,31 @@ var Rules = []*Rule{
 		},
 	},
 
+	{
+		ID: "request-parameter-became-array", Level: Info,
+		Summary: "a scalar parameter now takes an array of that scalar, and a single value still reads as a one-element array",
+		Why:     "each value consumers send stays valid: in form style with explode, name=a&name=b is [a, b] and name=a is [a]",
+		Parameter: func(c *Check, base, rev *spec.Parameter) {
+			if c.Dir != Request || base == nil || rev == nil {
+				return
+			}
+			if sh := c.d.paramShape(base, rev); sh.becameArray && !sh.risky {
+				c.Revision(sh.typePath, "%s now takes an array written %s; a single value is a one-element array", describeParam(rev), sh.wire)
+			}
+		},
+	},
+	{
+		ID: "request-parameter-serialization-changed", Level: Breaking,
+		Summary: "the values consumers send for a parameter are read differently: its style, explode or content changed, or a scalar became a delimited array its values may contain the delimiter of",
+		Why:     "requests written the way the base describes are parsed into other values, or rejected",
+		Parameter: func(c *Check, base, rev *spec.Parameter) {
+			if c.Dir != Request || base == nil || rev == nil {
+				return
+			}
+			serializationChanged(c, base, rev)
+		},
+	},
+
 	// Request bodies.
 	{
 		ID: "request-body-added-required", Level: Breaking,
@@ -230,11 +260,21 @@ var Rules = []*Rule{
 	},
 	{
 		ID: "request-body-removed", Level: Warning,
-		Summary: "an operation no longer takes the request body the base describes",
-		Why:     "consumers still send a body; the API may ignore it or reject the request",
+		Summary: "an operation no longer takes the optional request body the base describes",
+		Why:     "consumers that send a body still do; the API may ignore it or reject the request",
 		Body: func(c *Check, base, rev *spec.RequestBody) {
-			if c.Dir == Request && rev == nil {
-				c.Base(base.Source, "the request body was removed")
+			if c.Dir == Request && rev == nil && !base.Required {
+				c.Base(base.Source, "the optional request body was removed")
+			}
+		},
+	},
+	{
+		ID: "request-required-body-removed", Level: Breaking,
+		Summary: "an operation no longer takes the request body the base requires",
+		Why:     "every consumer sends that body; the API no longer reads it, so it rejects the request or drops the data consumers meant it to act on",
+		Body: func(c *Check, base, rev *spec.RequestBody) {
+			if c.Dir == Request && rev == nil && base.Required {
+				c.Base(base.Source, "the required request body was removed")
 			}
 		},
 	},
@@ -360,376 +400,10 @@ var Rules = []*Rule{
 			}
 		},
 	},
+}
 
-	// Schemas: types.
-	{
-		ID: "request-type-changed", Level: Breaking,
-		Summary: "a request value no longer accepts a type the base accepts (integer to number widens, and is fine)",
-		Why:     "consumers send values of the old type, which the API now rejects",
-		Schema: func(s *SchemaCheck) {
-			if s.Dir != Request {
-				return
-			}
-			if lost := typesNotAccepted(s.Base.Types, s.Rev.Types); len(lost) > 0 {
-				s.InRevision(at(nil, s.Rev.Node, "type"), "type changed from %s to %s", describeTypes(s.Base.Types), describeTypes(s.Rev.Types))
-			}
-		},
-	},
-	{
-		ID: "response-type-changed", Level: Breaking,
-		Summary: "a response value may have a type the base does not declare",
-		Why:     "consumers parse values as the old type and fail on the new one",
-		Schema: func(s *SchemaCheck) {
-			if s.Dir != Response {
-				return
-			}
-			if extra := typesNotAccepted(s.Rev.Types, s.Base.Types); len(extra) > 0 {
-				s.InRevision(at(nil, s.Rev.Node, "type"), "type changed from %s to %s", describeTypes(s.Base.Types), describeTypes(s.Rev.Types))
-			}
-		},
-	},
-	{
-		ID: "request-nullable-removed", Level: Breaking,
-		Summary: "a request value no longer accepts null",
-		Why:     "consumers that send null are now rejected",
-		Schema: func(s *SchemaCheck) {
-			if s.Dir == Request && s.Base.Nullable && !s.Rev.Nullable {
-				s.InRevision(at(nil, s.Rev.Node, "type", "nullable", "x-nullable"), "null is no longer accepted")
-			}
-		},
-	},
-	{
-		ID: "response-nullable-added", Level: Breaking,
-		Summary: "a response value may now be null (nullable, x-nullable or type null added)",
-		Why:     "consumers that do not expect null fail on it (a JSON null body is null, not an empty object)",
-		Schema: func(s *SchemaCheck) {
-			if s.Dir == Response && !s.Base.Nullable && s.Rev.Nullable {
-				s.InRevision(at(nil, s.Rev.Node, "nullable", "x-nullable", "type"), "the value may now be null")
-			}
-		},
-	},
-
-	// Schemas: value constraints.
-	{
-		ID: "request-enum-narrowed", Level: Breaking,
-		Summary: "a request value accepts fewer enum values, or an enum was added",
-		Why:     "consumers that send a value no longer listed are rejected",
-		Schema: func(s *SchemaCheck) {
-			if s.Dir != Request {
-				return
-			}
-			b, bok := enumOf(s.Base.Node)
-			r, rok := enumOf(s.Rev.Node)
-			switch {
-			case bok && rok:
-				if gone := missing(b, r); len(gone) > 0 {
-					s.InRevision(at(nil, s.Rev.Node, "enum", "const"), "enum no longer accepts %s", listValues(gone))
-				}
-			case rok:
-				s.InRevision(at(nil, s.Rev.Node, "enum", "const"), "values are now restricted to %s", listValues(r))
-			}
-		},
-	},
-	{
-		ID: "response-enum-widened", Level: Breaking,
-		Summary: "a response value may take enum values the base does not list, or its enum was removed",
-		Why:     "consumers that switch over the known values meet one they do not handle",
-		Schema: func(s *SchemaCheck) {
-			if s.Dir != Response {
-				return
-			}
-			b, bok := enumOf(s.Base.Node)
-			r, rok := enumOf(s.Rev.Node)
-			switch {
-			case bok && rok:
-				if added := missing(r, b); len(added) > 0 {
-					s.InRevision(at(nil, s.Rev.Node, "enum", "const"), "enum may now return %s", listValues(added))
-				}
-			case bok:
-				s.InRevision(nil, "the enum %s was removed: any value may be returned", listValues(b))
-			}
-		},
-	},
-	{
-		ID: "request-range-narrowed", Level: Breaking,
-		Summary: "a request number's minimum rose or maximum fell (or one was added, or became exclusive)",
-		Why:     "consumers that send values outside the new range are rejected",
-		Schema: func(s *SchemaCheck) {
-			if s.Dir == Request {
-				rangeChanges(s, false)
-			}
-		},
-	},
-	{
-		ID: "response-range-widened", Level: Warning,
-		Summary: "a response number's minimum fell or maximum rose (or one was removed)",
-		Why:     "consumers that validate or size values by the old range may fail",
-		Schema: func(s *SchemaCheck) {
-			if s.Dir == Response {
-				rangeChanges(s, true)
-			}
-		},
-	},
-	{
-		ID: "request-length-narrowed", Level: Breaking,
-		Summary: "a request string's or array's minimum length or items rose, or its maximum fell (or one was added)",
-		Why:     "consumers that send shorter or longer values are rejected",
-		Schema: func(s *SchemaCheck) {
-			if s.Dir == Request {
-				lengthChanges(s, false)
-			}
-		},
-	},
-	{
-		ID: "response-length-widened", Level: Warning,
-		Summary: "a response string's or array's minimum length or items fell, or its maximum rose (or one was removed)",
-		Why:     "consumers that size buffers or validate by the old limits may fail",
-		Schema: func(s *SchemaCheck) {
-			if s.Dir == Response {
-				lengthChanges(s, true)
-			}
-		},
-	},
-	{
-		ID: "request-pattern-narrowed", Level: Breaking,
-		Summary: "a request string's pattern was added or changed",
-		Why:     "consumers that send values the new pattern does not match are rejected",
-		Schema: func(s *SchemaCheck) {
-			bp, rp := s.Base.Node.GetStr("pattern"), s.Rev.Node.GetStr("pattern")
-			if s.Dir == Request && rp != "" && rp != bp {
-				if bp == "" {
-					s.InRevision(spec.Path{"pattern"}, "pattern %q was added", rp)
-				} else {
-					s.InRevision(spec.Path{"pattern"}, "pattern changed from %q to %q", bp, rp)
-				}
-			}
-		},
-	},
-	{
-		ID: "response-pattern-changed", Level: Warning,
-		Summary: "a response string's pattern was removed or changed",
-		Why:     "consumers that validate values by the old pattern may reject new ones",
-		Schema: func(s *SchemaCheck) {
-			bp, rp := s.Base.Node.GetStr("pattern"), s.Rev.Node.GetStr("pattern")
-			if s.Dir == Response && bp != "" && rp != bp {
-				if rp == "" {
-					s.InRevision(nil, "pattern %q was removed", bp)
-				} else {
-					s.InRevision(spec.Path{"pattern"}, "pattern changed from %q to %q", bp, rp)
-				}
-			}
-		},
-	},
-	{
-		ID: "request-format-narrowed", Level: Breaking,
-		Summary: "a request value's format was added or changed (int32 to int64 and float to double widen, and are fine)",
-		Why:     "consumers that send values in the old format are rejected",
-		Schema: func(s *SchemaCheck) {
-			bf, rf := s.Base.Node.GetStr("format"), s.Rev.Node.GetStr("format")
-			if s.Dir == Request && rf != "" && rf != bf && widerFormat[bf] != rf {
-				s.InRevision(spec.Path{"format"}, "format changed from %s to %q", describeFormat(bf), rf)
-			}
-		},
-	},
-	{
-		ID: "response-format-changed", Level: Breaking,
-		Summary: "a response value's format was removed or changed (int64 to int32 and double to float narrow, and are fine)",
-		Why:     "consumers parse values in the old format and fail on others",
-		Schema: func(s *SchemaCheck) {
-			bf, rf := s.Base.Node.GetStr("format"), s.Rev.Node.GetStr("format")
-			if s.Dir == Response && bf != "" && rf != bf && widerFormat[rf] != bf {
-				s.InRevision(at(nil, s.Rev.Node, "format"), "format changed from %q to %s", bf, describeFormat(rf))
-			}
-		},
-	},
-	{
-		ID: "request-default-changed", Level: Warning,
-		Summary: "the default of a request value changed",
-		Why:     "consumers that omit the value get different behaviour",
-		Schema: func(s *SchemaCheck) {
-			bd, rd := s.Base.Node.Get("default"), s.Rev.Node.Get("default")
-			if s.Dir == Request && bd != nil && rd != nil && canonical(bd) != canonical(rd) {
-				s.InRevision(spec.Path{"default"}, "default changed from %s to %s", canonical(bd), canonical(rd))
-			}
-		},
-	},
-
-	// Schemas: object properties.
-	{
-		ID: "request-property-added-required", Level: Breaking,
-		Summary: "a request object has a new required property",
-		Why:     "requests of existing consumers lack it and are rejected",
-		Schema: func(s *SchemaCheck) {
-			if s.Dir != Request {
-				return
-			}
-			for name, path := range sortedRequired(s.Rev.Required) {
-				if _, was := s.Base.Required[name]; was || s.Base.Property(name) != nil || s.readOnly(s.Rev, name) {
-					continue
-				}
-				if p := s.Rev.Property(name); p != nil {
-					path = p.Path
-				}
-				s.InRevision(path, "new required property %q", name)
-			}
-		},
-	},
-	{
-		ID: "request-property-became-required", Level: Breaking,
-		Summary: "an optional request property became required",
-		Why:     "consumers that omit it are now rejected",
-		Schema: func(s *SchemaCheck) {
-			if s.Dir != Request {
-				return
-			}
-			for name, path := range sortedRequired(s.Rev.Required) {
-				if _, was := s.Base.Required[name]; !was && s.Base.Property(name) != nil && !s.readOnly(s.Rev, name) {
-					s.InRevision(path, "property %q became required", name)
-				}
-			}
-		},
-	},
-	{
-		ID: "request-property-added", Level: Info,
-		Summary: "a request object has a new optional property",
-		Why:     "existing consumers do not send it, which the API accepts",
-		Schema: func(s *SchemaCheck) {
-			if s.Dir != Request {
-				return
-			}
-			for _, p := range s.Rev.Properties {
-				if _, req := s.Rev.Required[p.Name]; s.Base.Property(p.Name) == nil && !req && !s.Rev.Flag(p, "readOnly") {
-					s.InRevision(p.Path, "new optional property %q", p.Name)
-				}
-			}
-		},
-	},
-	{
-		ID: "request-property-became-optional", Level: Info,
-		Summary: "a required request property became optional",
-		Why:     "consumers that send it keep working",
-		Schema: func(s *SchemaCheck) {
-			if s.Dir != Request {
-				return
-			}
-			for name := range sortedRequired(s.Base.Required) {
-				if _, req := s.Rev.Required[name]; !req && s.Rev.Property(name) != nil && !s.readOnly(s.Rev, name) {
-					s.InRevision(s.Rev.Property(name).Path, "property %q became optional", name)
-				}
-			}
-		},
-	},
-	{
-		ID: "request-property-removed", Level: Warning,
-		Summary: "a request object no longer declares a property the base declares",
-		Why:     "consumers still send it; the API may ignore it or, with additionalProperties false, reject it",
-		Schema: func(s *SchemaCheck) {
-			if s.Dir != Request {
-				return
-			}
-			for _, p := range s.Base.Properties {
-				if s.Rev.Property(p.Name) == nil && !s.Base.Flag(p, "readOnly") {
-					s.InBase(p.Path, "property %q was removed", p.Name)
-				}
-			}
-		},
-	},
-	{
-		ID: "response-property-removed", Level: Breaking,
-		Summary: "a response object no longer declares a property the base declares",
-		Why:     "consumers that read it no longer get it",
-		Schema: func(s *SchemaCheck) {
-			if s.Dir != Response {
-				return
-			}
-			for _, p := range s.Base.Properties {
-				if s.Rev.Property(p.Name) == nil && !s.Base.Flag(p, "writeOnly") {
-					s.InBase(p.Path, "property %q was removed", p.Name)
-				}
-			}
-		},
-	},
-	{
-		ID: "response-property-became-optional", Level: Breaking,
-		Summary: "a required response property became optional",
-		Why:     "consumers that rely on it being present may not get it",
-		Schema: func(s *SchemaCheck) {
-			if s.Dir != Response {
-				return
-			}
-			for name := range sortedRequired(s.Base.Required) {
-				p := s.Rev.Property(name)
-				if _, req := s.Rev.Required[name]; !req && p != nil && !s.Rev.Flag(p, "writeOnly") {
-					s.InRevision(p.Path, "property %q became optional", name)
-				}
-			}
-		},
-	},
-	{
-		ID: "response-property-added", Level: Info,
-		Summary: "a response object has a new property",
-		Why:     "consumers ignore properties they do not know",
-		Schema: func(s *SchemaCheck) {
-			if s.Dir != Response {
-				return
-			}
-			for _, p := range s.Rev.Properties {
-				if s.Base.Property(p.Name) == nil && !s.Rev.Flag(p, "writeOnly") {
-					s.InRevision(p.Path, "new property %q", p.Name)
-				}
-			}
-		},
-	},
-	{
-		ID: "response-property-became-required", Level: Info,
-		Summary: "an optional response property became required",
-		Why:     "consumers that handled its absence keep working",
-		Schema: func(s *SchemaCheck) {
-			if s.Dir != Response {
-				return
-			}
-			for name, path := range sortedRequired(s.Rev.Required) {
-				if _, was := s.Base.Required[name]; !was && s.Base.Property(name) != nil {
-					s.InRevision(path, "property %q became required", name)
-				}
-			}
-		},
-	},
-
-	// Schemas: alternatives.
-	{
-		ID: "request-schema-alternative-removed", Level: Breaking,
-		Summary: "a oneOf or anyOf of a request lost an alternative",
-		Why:     "consumers that send values of that alternative are rejected",
-		Schema: func(s *SchemaCheck) {
-			if s.Dir == Request {
-				for _, kw := range []string{"oneOf", "anyOf"} {
-					matchAlternatives(s.Base.Alternatives(kw), s.Rev.Alternatives(kw), func(b, r *Alternative) {
-						if r == nil {
-							s.InBase(b.Path, "%s alternative %s was removed", kw, b.Key)
-						}
-					})
-				}
-			}
-		},
-	},
-	{
-		ID: "response-schema-alternative-added", Level: Breaking,
-		Summary: "a oneOf or anyOf of a response gained an alternative",
-		Why:     "consumers meet values of a shape they do not handle",
-		Schema: func(s *SchemaCheck) {
-			if s.Dir == Response {
-				for _, kw := range []string{"oneOf", "anyOf"} {
-					matchAlternatives(s.Base.Alternatives(kw), s.Rev.Alternatives(kw), func(b, r *Alternative) {
-						if b == nil {
-							s.InRevision(r.Path, "%s alternative %s was added", kw, r.Key)
-						}
-					})
-				}
-			}
-		},
-	},
-
+// asyncRules judge AsyncAPI channels, operations and messages.
+var asyncRules = []*Rule{
 	// AsyncAPI.
 	{
 		ID: "channel-removed", Level: Breaking,

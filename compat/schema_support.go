@@ -1,0 +1,598 @@
+package compat
+
+import (
+	"fmt"
+	"math"
+	"math/big"
+	"strconv"
+	"strings"
+
+	"github.com/specgate/specgate/spec"
+)
+
+// This file holds what the schema rules (rules_schema.go) share: type
+// sets, enums, numeric and size limits, and the conservative judgements
+// of not, if/then/else and dependencies.
+
+// typesNotAccepted lists the types of from that by does not accept; no
+// types means any type. A number accepts integers; for text values
+// (parameters, headers) a string accepts the text of any scalar.
+func typesNotAccepted(from, by []string, text bool) []string {
+	if len(by) == 0 {
+		return nil
+	}
+	if len(from) == 0 {
+		// On the wire a text value of any type is a string.
+		if text && contains(by, "string") {
+			return nil
+		}
+		return []string{"any"}
+	}
+	var out []string
+	for _, t := range from {
+		ok := false
+		for _, b := range by {
+			if t == b || (t == "integer" && b == "number") ||
+				(text && b == "string" && (t == "integer" || t == "number" || t == "boolean")) {
+				ok = true
+				break
+			}
+		}
+		if !ok {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+func describeTypes(ts []string) string {
+	if len(ts) == 0 {
+		return "any"
+	}
+	return strings.Join(ts, "|")
+}
+
+// enumValues returns the values a schema's enum and const keywords allow
+// (those of every occurrence), without null: null is read as nullable.
+func enumValues(v *SchemaView, text bool) ([]string, bool) {
+	var out []string
+	found := false
+	add := func(vals []string) {
+		if !found {
+			out, found = vals, true
+			return
+		}
+		var both []string
+		for _, x := range out {
+			if contains(vals, x) {
+				both = append(both, x)
+			}
+		}
+		out = both
+	}
+	for _, o := range v.Occurrences("enum") {
+		if o.Value.Kind == spec.Array {
+			add(valueSet(o.Value, text))
+		}
+	}
+	for _, o := range v.Occurrences("const") {
+		if o.Value.Kind != spec.Null {
+			add([]string{valueText(o.Value, text)})
+		}
+	}
+	return out, found
+}
+
+// extensibleEnum returns the values of x-extensible-enum (Zalando's
+// guideline: an enum that may gain values, which consumers must accept).
+func extensibleEnum(v *SchemaView, text bool) ([]string, bool) {
+	n, _ := v.Keyword("x-extensible-enum")
+	if n == nil || n.Kind != spec.Array {
+		return nil, false
+	}
+	return valueSet(n, text), true
+}
+
+// missing lists the values of a that b lacks.
+func missing(a, b []string) []string {
+	in := make(map[string]bool, len(b))
+	for _, v := range b {
+		in[v] = true
+	}
+	var out []string
+	for _, v := range a {
+		if !in[v] {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+func listValues(vs []string) string {
+	const shown = 5
+	if len(vs) <= shown {
+		return strings.Join(vs, ", ")
+	}
+	return strings.Join(vs[:shown], ", ") + " and " + strconv.Itoa(len(vs)-shown) + " more"
+}
+
+// both reports whether base and revision each allow values of type t:
+// keywords for t say something only then (maxLength limits strings; an
+// object has none).
+func (s *SchemaCheck) both(t string) bool { return s.Base.May(t) && s.Rev.May(t) }
+
+// limit is one end of a range: a minimum or maximum, maybe exclusive.
+type limit struct {
+	set  bool
+	v    float64
+	excl bool
+	text string // as written
+	path spec.Path
+}
+
+func numberOf(n *spec.Node) (float64, bool) {
+	if n == nil || n.Kind != spec.Number {
+		return 0, false
+	}
+	f, err := strconv.ParseFloat(n.Value, 64)
+	return f, err == nil
+}
+
+// bounds reads a schema's lower and upper limits for numbers, the
+// tightest of every occurrence: minimum and maximum with OpenAPI 3.0's
+// boolean exclusive flags, or JSON Schema's numeric exclusiveMinimum and
+// exclusiveMaximum.
+func bounds(v *SchemaView) (lower, upper limit) {
+	read := func(key, exclKey string, tighter func(a, b limit) bool) limit {
+		var l limit
+		for _, o := range v.Occurrences(key) {
+			if f, ok := numberOf(o.Value); ok {
+				e := limit{set: true, v: f, text: o.Value.Value, path: o.Path}
+				// OpenAPI 3.0 writes exclusiveMinimum: true beside minimum.
+				parent := o.Path[:len(o.Path)-1]
+				for _, x := range v.Occurrences(exclKey) {
+					if x.Value.IsTrue() && spec.Pointer(x.Path[:len(x.Path)-1]) == spec.Pointer(parent) {
+						e.excl, e.path = true, x.Path
+					}
+				}
+				if tighter(l, e) {
+					l = e
+				}
+			}
+		}
+		for _, o := range v.Occurrences(exclKey) {
+			if f, ok := numberOf(o.Value); ok {
+				if e := (limit{set: true, v: f, excl: true, text: o.Value.Value, path: o.Path}); tighter(l, e) {
+					l = e
+				}
+			}
+		}
+		return l
+	}
+	return read("minimum", "exclusiveMinimum", tighterMin), read("maximum", "exclusiveMaximum", tighterMax)
+}
+
+// tighterMin reports whether minimum b admits fewer values than a.
+func tighterMin(a, b limit) bool {
+	if !b.set {
+		return false
+	}
+	return !a.set || b.v > a.v || (b.v == a.v && b.excl && !a.excl)
+}
+
+// tighterMax reports whether maximum b admits fewer values than a.
+func tighterMax(a, b limit) bool {
+	if !b.set {
+		return false
+	}
+	return !a.set || b.v < a.v || (b.v == a.v && b.excl && !a.excl)
+}
+
+func (l limit) describe(op, strict string) string {
+	if !l.set {
+		return "none"
+	}
+	if l.excl {
+		return strict + " " + l.text
+	}
+	return op + " " + l.text
+}
+
+// rangeChanges reports the numeric limits the revision tightened, or with
+// widened, loosened.
+func rangeChanges(s *SchemaCheck, widened bool) {
+	bl, bu := bounds(s.Base)
+	rl, ru := bounds(s.Rev)
+	looseL, tightL, looseU, tightU := bl, rl, bu, ru
+	if widened {
+		looseL, tightL, looseU, tightU = rl, bl, ru, bu
+	}
+	if tighterMin(looseL, tightL) {
+		s.InRevision(rl.path, "minimum is now %s (was %s)", rl.describe(">=", ">"), bl.describe(">=", ">"))
+	}
+	if tighterMax(looseU, tightU) {
+		s.InRevision(ru.path, "maximum is now %s (was %s)", ru.describe("<=", "<"), bu.describe("<=", "<"))
+	}
+}
+
+// multipleOfChanges reports the factors of to that some value of from is
+// not a multiple of: a request's new factors against the base's values,
+// or a response's old factors against the revision's values.
+func multipleOfChanges(s *SchemaCheck, from, to *SchemaView) {
+	fromFactors := factors(from)
+	integers := contains(from.Types, "integer") && !contains(from.Types, "number")
+	for _, f := range factors(to) {
+		ok := integers && isMultiple(big.NewRat(1, 1), f.r)
+		for _, g := range fromFactors {
+			ok = ok || isMultiple(g.r, f.r)
+		}
+		if !ok {
+			_, rp := s.Rev.Keyword("multipleOf")
+			s.InRevision(rp, "multipleOf is now %s (was %s)", factorText(s.Rev), factorText(s.Base))
+			return
+		}
+	}
+}
+
+type factor struct {
+	r    *big.Rat
+	text string
+}
+
+func factors(v *SchemaView) []factor {
+	var out []factor
+	for _, o := range v.Occurrences("multipleOf") {
+		if o.Value.Kind != spec.Number {
+			continue
+		}
+		if r, ok := new(big.Rat).SetString(o.Value.Value); ok && r.Sign() > 0 {
+			out = append(out, factor{r, o.Value.Value})
+		}
+	}
+	return out
+}
+
+func factorText(v *SchemaView) string {
+	fs := factors(v)
+	if len(fs) == 0 {
+		return "none"
+	}
+	texts := make([]string, len(fs))
+	for i, f := range fs {
+		texts[i] = f.text
+	}
+	return strings.Join(texts, " and ")
+}
+
+// isMultiple reports whether x is a whole multiple of f.
+func isMultiple(x, f *big.Rat) bool {
+	return new(big.Rat).Quo(x, f).IsInt()
+}
+
+// lengthKeywords are the size limits of strings, arrays and objects, with
+// the type they apply to.
+var lengthKeywords = [][3]string{{"minLength", "maxLength", "string"}, {"minItems", "maxItems", "array"}, {"minProperties", "maxProperties", "object"}}
+
+// size reads the tightest of a limit's occurrences; an absent minimum is
+// 0, an absent maximum unbounded.
+func size(v *SchemaView, key string, isMax bool) (val float64, text string, path spec.Path) {
+	val, text = 0, "none"
+	if isMax {
+		val = math.Inf(1)
+	}
+	for _, o := range v.Occurrences(key) {
+		if f, ok := numberOf(o.Value); ok && ((isMax && f < val) || (!isMax && f > val)) {
+			val, text, path = f, o.Value.Value, o.Path
+		}
+	}
+	return val, text, path
+}
+
+// lengthChanges reports the size limits the revision tightened, or with
+// widened, loosened.
+func lengthChanges(s *SchemaCheck, widened bool) {
+	for _, kw := range lengthKeywords {
+		if !s.both(kw[2]) {
+			continue
+		}
+		bmin, bminText, _ := size(s.Base, kw[0], false)
+		rmin, rminText, rminPath := size(s.Rev, kw[0], false)
+		if (!widened && rmin > bmin) || (widened && rmin < bmin) {
+			s.InRevision(rminPath, "%s is now %s (was %s)", kw[0], rminText, bminText)
+		}
+		bmax, bmaxText, _ := size(s.Base, kw[1], true)
+		rmax, rmaxText, rmaxPath := size(s.Rev, kw[1], true)
+		if (!widened && rmax < bmax) || (widened && rmax > bmax) {
+			s.InRevision(rmaxPath, "%s is now %s (was %s)", kw[1], rmaxText, bmaxText)
+		}
+	}
+}
+
+// patterns lists the patterns every value must match.
+func patterns(v *SchemaView) []string {
+	var out []string
+	for _, o := range v.Occurrences("pattern") {
+		if p := o.Value.Str(); p != "" {
+			out = appendNew(out, p)
+		}
+	}
+	return out
+}
+
+// widerFormat maps a format to the one that accepts all its values and
+// more.
+var widerFormat = map[string]string{"int32": "int64", "float": "double"}
+
+func describeFormat(f string) string {
+	if f == "" {
+		return "none"
+	}
+	return strconv.Quote(f)
+}
+
+// containsBounds reads how many items must match contains: minContains
+// (1 when absent), maxContains (unbounded when absent); none without
+// contains.
+func containsBounds(v *SchemaView) (has bool, lo, hi float64, loText, hiText string) {
+	if c, _ := v.Keyword("contains"); c == nil {
+		return false, 0, math.Inf(1), "0", "none"
+	}
+	lo, loText = 1, "1"
+	if n, _ := v.Keyword("minContains"); n != nil {
+		if f, ok := numberOf(n); ok {
+			lo, loText = f, n.Value
+		}
+	}
+	hi, hiText, _ = size(v, "maxContains", true)
+	return true, lo, hi, loText, hiText
+}
+
+// containsChanges reports what to demands of an array's items beyond what
+// from did: for a request, the revision against the base; for a
+// response (widened), the base against the revision, reported as what the
+// revision no longer guarantees.
+func containsChanges(s *SchemaCheck, from, to *SchemaView, widened bool) {
+	fh, flo, fhi, floText, fhiText := containsBounds(from)
+	th, tlo, thi, tloText, thiText := containsBounds(to)
+	if !th {
+		return
+	}
+	rev := s.Rev.At("contains")
+	if !fh {
+		if tlo <= 0 {
+			return
+		}
+		if widened {
+			s.InRevision(nil, "contains was removed: arrays may lack the item it guaranteed")
+		} else {
+			s.InRevision(rev, "arrays must now contain an item matching contains")
+		}
+		return
+	}
+	if tlo > flo {
+		now, was := tloText, floText
+		if widened {
+			now, was = floText, tloText
+		}
+		s.InRevision(s.Rev.At("minContains", "contains"), "minContains is now %s (was %s)", now, was)
+	}
+	if thi < fhi {
+		now, was := thiText, fhiText
+		if widened {
+			now, was = fhiText, thiText
+		}
+		s.InRevision(s.Rev.At("maxContains", "contains"), "maxContains is now %s (was %s)", now, was)
+	}
+}
+
+// finding is one judgement of a not, if/then/else or dependency change:
+// where it is (relative to the revision's schema), what it is, and
+// whether it breaks consumers in the pair's direction.
+type finding struct {
+	path   spec.Path
+	msg    string
+	breaks bool
+}
+
+// findings computes (once per pair and kind) the judgements one of the
+// functions below makes: the breaking rule reports those that break, and
+// schema-condition-changed the others.
+func (s *SchemaCheck) findings(kind string, judge func(*SchemaCheck) []finding) []finding {
+	if s.judged == nil {
+		s.judged = map[string][]finding{}
+	}
+	f, ok := s.judged[kind]
+	if !ok {
+		f = judge(s)
+		s.judged[kind] = f
+	}
+	return f
+}
+
+func (s *SchemaCheck) reportFindings(fs []finding, breaking bool) {
+	for _, f := range fs {
+		if f.breaks == breaking {
+			s.InRevision(f.path, "%s", f.msg)
+		}
+	}
+}
+
+// dependencyFindings judges dependentRequired and dependentSchemas (and
+// the older dependencies). In a request, a property that must now come
+// with another narrows what consumers may send; in a response, one that
+// no longer comes with it withdraws a guarantee. A dependentSchemas entry
+// only one side has is judged against the whole other schema: it narrows
+// when a value the other accepts fails it (entries both sides have are
+// compared as subschemas).
+func dependencyFindings(s *SchemaCheck) []finding {
+	var out []finding
+	bKeys, bNames, _ := dependentRequired(s.Base)
+	rKeys, rNames, rPaths := dependentRequired(s.Rev)
+	for _, k := range append(append([]string(nil), bKeys...), missing(rKeys, bKeys)...) {
+		var added, gone []string
+		for _, name := range rNames[k] {
+			if _, always := s.Base.Required[name]; !always && !contains(bNames[k], name) {
+				added = append(added, strconv.Quote(name))
+			}
+		}
+		for _, name := range bNames[k] {
+			if _, always := s.Rev.Required[name]; !always && !contains(rNames[k], name) {
+				gone = append(gone, strconv.Quote(name))
+			}
+		}
+		path := rPaths[k]
+		if path == nil {
+			path = s.Rev.At("dependentRequired", "dependencies")
+		}
+		if len(added) > 0 {
+			out = append(out, finding{path, fmt.Sprintf("when %q is present, %s must now be too (dependentRequired)", k, strings.Join(added, ", ")), s.Dir == Request})
+		}
+		if len(gone) > 0 {
+			out = append(out, finding{path, fmt.Sprintf("when %q is present, %s no longer %s with it (dependentRequired)", k, strings.Join(gone, ", "), plural(len(gone), "comes", "come")), s.Dir == Response})
+		}
+	}
+	bds, rds := dependentSchemas(s.Base), dependentSchemas(s.Rev)
+	for _, k := range rds.keys {
+		if _, ok := bds.get(k); ok {
+			continue
+		}
+		o, _ := rds.get(k)
+		f := finding{path: o.Path, msg: fmt.Sprintf("objects with %q must now meet a dependent schema (dependentSchemas)", k)}
+		if s.Dir == Request {
+			if msg := firstBreaking(s.sd.probe(s.Base, s.vs().view(s.Rev.doc, o.Value), Request, s.Text)); msg != "" {
+				f.msg, f.breaks = fmt.Sprintf("objects with %q must now meet a dependent schema that rejects values the base accepted: %s (judged conservatively, against the whole base schema)", k, msg), true
+			} else {
+				f.msg += "; it rejects no value the base declares"
+			}
+		}
+		out = append(out, f)
+	}
+	for _, k := range bds.keys {
+		if _, ok := rds.get(k); ok {
+			continue
+		}
+		o, _ := bds.get(k)
+		f := finding{path: s.Rev.At("dependentSchemas", "dependencies"), msg: fmt.Sprintf("the dependent schema for objects with %q was removed (dependentSchemas)", k)}
+		if s.Dir == Response {
+			if msg := firstBreaking(s.sd.probe(s.vs().view(s.Base.doc, o.Value), s.Rev, Response, s.Text)); msg != "" {
+				f.msg, f.breaks = fmt.Sprintf("the dependent schema for objects with %q was removed, and the revision may send what it ruled out: %s (judged conservatively, against the whole schema)", k, msg), true
+			} else {
+				f.msg += "; the rest of the schema still guarantees what it did"
+			}
+		}
+		out = append(out, f)
+	}
+	return out
+}
+
+// conditionalFindings judges an if/then/else whose if is new, gone or
+// changed (an unchanged if has its then and else compared as subschemas;
+// then and else without if do nothing). The condition cannot reject a
+// value the base accepted when the revision's then and else each accept
+// every value of the base: short of that proof it is breaking. For a
+// response the base's then and else must each accept every value of the
+// revision.
+func conditionalFindings(s *SchemaCheck) []finding {
+	bi, _ := s.Base.Keyword("if")
+	ri, _ := s.Rev.Keyword("if")
+	if (bi == nil && ri == nil) || (bi != nil && ri != nil && s.vs().equal(s.vs().view(s.Base.doc, bi), s.vs().view(s.Rev.doc, ri))) {
+		return nil
+	}
+	what := "if/then/else was added"
+	switch {
+	case bi != nil && ri != nil:
+		what = "the if schema changed"
+	case ri == nil:
+		what = "if/then/else was removed"
+	}
+	at := s.Rev.At("if")
+	for _, kw := range []string{"then", "else"} {
+		switch {
+		case s.Dir == Request && ri != nil:
+			if n, p := s.Rev.Keyword(kw); n != nil {
+				if msg := firstBreaking(s.sd.probe(s.Base, s.vs().view(s.Rev.doc, n), Request, s.Text)); msg != "" {
+					return []finding{{p, fmt.Sprintf("%s; values the base accepted may fail %s: %s (judged conservatively, as if every value met the condition that leads there)", what, kw, msg), true}}
+				}
+			}
+		case s.Dir == Response && bi != nil:
+			if n, _ := s.Base.Keyword(kw); n != nil {
+				if msg := firstBreaking(s.sd.probe(s.vs().view(s.Base.doc, n), s.Rev, Response, s.Text)); msg != "" {
+					return []finding{{at, fmt.Sprintf("%s; the revision may send values the base's %s ruled out: %s (judged conservatively, as if every value met the condition that leads there)", what, kw, msg), true}}
+				}
+			}
+		}
+	}
+	switch {
+	case s.Dir == Request && ri == nil:
+		return []finding{{s.Rev.At("then", "else"), what + ": values it rejected are now accepted", false}}
+	case s.Dir == Request:
+		return []finding{{at, what + "; its then and else accept every value the base accepted", false}}
+	case bi == nil:
+		return []finding{{at, what + ": the revision sends only values that meet it", false}}
+	}
+	return []finding{{at, what + "; the revision sends nothing the base's then and else ruled out", false}}
+}
+
+// notFindings judges a not keyword. In a request, what the revision's not
+// excludes must lie outside what the base accepted: the two are disjoint
+// (as far as types, enums and discriminating properties show), or the
+// base's own not already excluded it all. In a response, what the base's
+// not excluded must stay out of what the revision sends. Short of that
+// proof, a change breaks.
+func notFindings(s *SchemaCheck) []finding {
+	bn, _ := s.Base.Keyword("not")
+	rn, rp := s.Rev.Keyword("not")
+	var bv, rv *SchemaView
+	if bn != nil {
+		bv = s.vs().view(s.Base.doc, bn)
+	}
+	if rn != nil {
+		rv = s.vs().view(s.Rev.doc, rn)
+	}
+	if (bv == nil && rv == nil) || (bv != nil && rv != nil && s.vs().equal(bv, rv)) {
+		return nil
+	}
+	what := "not changed"
+	switch {
+	case bv == nil:
+		what = "not was added"
+	case rv == nil:
+		what = "not was removed"
+	}
+	// from's values must avoid what to's not excludes.
+	from, fromNot, toNot, dir := s.Base, bv, rv, Response
+	if s.Dir == Response {
+		from, fromNot, toNot, dir = s.Rev, rv, bv, Request
+	}
+	safe := toNot == nil || toNot.False || disjoint(from, toNot)
+	if !safe && fromNot != nil {
+		b, r := fromNot, toNot
+		if dir == Request {
+			b, r = toNot, fromNot
+		}
+		br, wa := severity(s.sd.probe(b, r, dir, s.Text))
+		safe = br+wa == 0
+	}
+	switch {
+	case safe && s.Dir == Request && rv == nil:
+		return []finding{{rp, what + ": values it excluded are now accepted", false}}
+	case safe && s.Dir == Request:
+		return []finding{{rp, what + "; it excludes no value the base accepted", false}}
+	case safe && bv == nil:
+		return []finding{{rp, what + ": the revision sends only values outside it", false}}
+	case safe:
+		return []finding{{rp, what + "; the revision sends nothing the base's not excluded", false}}
+	case s.Dir == Request:
+		return []finding{{rp, what + ": it may now exclude values the base accepted (judged conservatively: specgate proves only that values are of another type, enum or discriminator than the excluded ones)", true}}
+	}
+	return []finding{{rp, what + ": the revision may send values the base's not excluded (judged conservatively: specgate proves only that values are of another type, enum or discriminator than the excluded ones)", true}}
+}
