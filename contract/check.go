@@ -284,13 +284,22 @@ func (c *Contract) checkRequestBody(o *operation, req *Request, res *RequestResu
 	if b == nil {
 		return nil, false
 	}
+	ct := headerValue(req.Header, "Content-Type")
 	if len(req.Body) == 0 {
+		// An empty form is a form with no fields; any other empty body is
+		// no body.
+		if m, ok := parseMediaRange(ct); ok && familyOf(m) == famForm {
+			if key, ok := MatchMediaType(ct, b.names); ok {
+				res.MediaType, res.HasBody, res.Body = key, true, map[string]any{}
+				m := b.media[slices.Index(b.names, key)]
+				return c.validateBody(m, res.Body, nil, schema.Request, "request body"), false
+			}
+		}
 		if b.required {
 			probs = append(probs, Problem{In: InBody, Keyword: "required", Message: "request body is required (" + strings.Join(b.names, ", ") + ")", Schema: c.locate(b.src)})
 		}
 		return probs, false
 	}
-	ct := headerValue(req.Header, "Content-Type")
 	sent := ct
 	if ct == "" {
 		// RFC 9110 section 8.3: a body without a type may be taken as

@@ -332,12 +332,15 @@ func (formCodec) Encode(v any, t *BodyType) ([]byte, string, error) {
 			continue
 		}
 		done[fp.name] = true
+		if fv == nil {
+			continue // a form has no null: the field is left out
+		}
 		if parts, err = c.writeQuery(fp, fv, parts); err != nil {
 			return nil, "", err
 		}
 	}
 	for _, kv := range c.pairsOfValue(sref{}, m) {
-		if name := kv[0].(string); !done[name] {
+		if name := kv[0].(string); !done[name] && kv[1] != nil {
 			fp := &param{name: name, style: styleForm, explode: true, shape: shapeOfValue(kv[1])}
 			if parts, err = c.writeQuery(fp, kv[1], parts); err != nil {
 				return nil, "", err
@@ -366,8 +369,17 @@ func (c *Contract) schemaFields(m *media) []*param {
 		ps, _ := c.propertyOf(m.sch, name)
 		enc := m.encoding[name]
 		fp := c.fieldParam(name, ps, enc)
-		if enc != nil && enc.contentType != "" && !enc.styleSet && !enc.explodeSet {
-			if r, ok := parseMediaRange(strings.TrimSpace(strings.Split(enc.contentType, ",")[0])); ok && familyOf(r) == famJSON {
+		if enc == nil || !enc.styleSet && !enc.explodeSet && !enc.allowReserved {
+			// Without style fields a field is written as its content type
+			// says (OpenAPI 3.1.1): JSON by default for an object.
+			ct := ""
+			if enc != nil {
+				ct = strings.TrimSpace(strings.Split(enc.contentType, ",")[0])
+			}
+			if t := c.typesOf(ps); ct == "" && t&tObj != 0 && t&(tStr|tNum|tInt|tBool|tArr) == 0 {
+				ct = "application/json"
+			}
+			if r, ok := parseMediaRange(ct); ok && familyOf(r) == famJSON {
 				fp.content = &media{name: r.essence(), rng: r, fam: famJSON}
 			}
 		}
@@ -464,7 +476,8 @@ func (multipartCodec) Decode(body []byte, t *BodyType) (any, error) {
 	}
 	out := map[string]any{}
 	counts := map[string]int{}
-	for _, part := range parts {
+	for i := range parts {
+		part := parts[i]
 		fp := fields[part.Name]
 		if fp == nil {
 			fp = &param{name: part.Name, label: "part", in: "formData"}
@@ -483,6 +496,9 @@ func (multipartCodec) Decode(body []byte, t *BodyType) (any, error) {
 			t.probs = append(t.probs, inField(part.Name, []Problem{*pr})...)
 		}
 		switch prev, seen := out[part.Name]; {
+		case isArray && !seen && counts[part.Name] == 1 && isList(v) && lastOf(parts, part.Name) == &parts[i]:
+			// The whole list in one JSON part.
+			out[part.Name] = v
 		case isArray:
 			list, _ := prev.([]any)
 			out[part.Name] = append(list, v)
@@ -557,6 +573,9 @@ func (multipartCodec) Encode(v any, t *BodyType) ([]byte, string, error) {
 	}
 	for _, kv := range c.pairsOfValue(s, m) {
 		name := kv[0].(string)
+		if kv[1] == nil {
+			continue // no part for a null
+		}
 		fp := fields[name]
 		var ps sref
 		var enc *encoding
@@ -619,15 +638,14 @@ func (c *Contract) writePart(w *multipart.Writer, name string, v any, s sref, en
 			return file(File{Data: []byte(x)})
 		}
 	case []any:
+		// One part per item, each by its own type (an object as JSON).
 		items := c.itemsOf(s)
-		if !containsObjects(x) {
-			for _, it := range x {
-				if err := c.writePart(w, name, it, items, enc); err != nil {
-					return err
-				}
+		for _, it := range x {
+			if err := c.writePart(w, name, it, items, enc); err != nil {
+				return err
 			}
-			return nil
 		}
+		return nil
 	}
 	h := textproto.MIMEHeader{}
 	h.Set("Content-Disposition", mime.FormatMediaType("form-data", map[string]string{"name": name}))
@@ -656,12 +674,17 @@ func (c *Contract) writePart(w *multipart.Writer, name string, v any, s sref, en
 	return err
 }
 
-func containsObjects(list []any) bool {
-	for _, it := range list {
-		switch it.(type) {
-		case map[string]any, []any:
-			return true
+func isList(v any) bool {
+	_, ok := v.([]any)
+	return ok
+}
+
+// lastOf is the last part of a name.
+func lastOf(parts []Part, name string) *Part {
+	for i := len(parts) - 1; i >= 0; i-- {
+		if parts[i].Name == name {
+			return &parts[i]
 		}
 	}
-	return false
+	return nil
 }

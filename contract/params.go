@@ -463,54 +463,125 @@ func (c *Contract) readQuery(p *param, in In, pairs []qpair, used []bool, declar
 	return v, true, probs
 }
 
-// readDeepObject reads name[key]=value pairs (and name[a][b]=value for
-// nested objects) into an object.
+// readDeepObject reads name[key]=value pairs into an object, and deeper
+// keys into nested values as most form libraries write them (the OpenAPI
+// specification defines one level only): name[a][b]=v for nested objects,
+// name[list][0]=v, name[list][]=v or a repeated name[list]=v for arrays,
+// where the schema admits an array. A plain name=value is the value
+// itself, for a schema that also admits a primitive (anyOf of an object
+// and a string).
 func (c *Contract) readDeepObject(p *param, in In, pairs []qpair, used []bool) (any, bool, []Problem) {
-	out := map[string]any{}
-	var probs []Problem
+	root := &dnode{}
 	found := false
 	for i, q := range pairs {
-		if !strings.HasPrefix(q.key, p.name+"[") || !strings.HasSuffix(q.key, "]") {
+		var keys []string
+		switch {
+		case q.key == p.name:
+		case strings.HasPrefix(q.key, p.name+"[") && strings.HasSuffix(q.key, "]"):
+			keys = strings.Split(q.key[len(p.name)+1:len(q.key)-1], "][")
+		default:
 			continue
 		}
-		keys := strings.Split(q.key[len(p.name)+1:len(q.key)-1], "][")
 		used[i], found = true, true
-		text := queryUnescape(q.raw)
-		// Walk down the schema and the value, key by key.
-		s, obj := p.sch, out
-		var path []any
-		for j, k := range keys {
-			path = append(path, k)
-			ps, _ := c.propertyOf(s, k)
-			if j == len(keys)-1 {
-				if c.shapeOf(ps) == array {
-					prev, _ := obj[k].([]any)
-					v, pr := c.readText(p, in, append(slices.Clone(path), len(prev)), text, c.itemsOf(ps))
-					if pr != nil {
-						probs = append(probs, *pr)
-					}
-					obj[k] = append(prev, v)
-				} else {
-					v, pr := c.readText(p, in, slices.Clone(path), text, ps)
-					if pr != nil {
-						probs = append(probs, *pr)
-					}
-					obj[k] = v
-				}
-				break
-			}
-			next, ok := obj[k].(map[string]any)
-			if !ok {
-				next = map[string]any{}
-				obj[k] = next
-			}
-			s, obj = ps, next
-		}
+		root.add(keys, queryUnescape(q.raw))
 	}
 	if !found {
 		return nil, false, nil
 	}
-	return out, true, probs
+	var probs []Problem
+	v := c.deepValue(p, in, p.sch, root, nil, &probs)
+	return v, true, probs
+}
+
+// dnode is a node of the tree of deepObject keys: the values given at it,
+// and its children by key in the order first seen.
+type dnode struct {
+	values []string
+	keys   []string
+	kids   map[string]*dnode
+}
+
+func (n *dnode) add(keys []string, value string) {
+	for _, k := range keys {
+		if k == "" {
+			// name[]=v: each is an item of its own, after those before it.
+			k = "\x00" + strconv.Itoa(len(n.keys))
+		}
+		kid := n.kids[k]
+		if kid == nil {
+			if n.kids == nil {
+				n.kids = map[string]*dnode{}
+			}
+			kid = &dnode{}
+			n.kids[k] = kid
+			n.keys = append(n.keys, k)
+		}
+		n = kid
+	}
+	n.values = append(n.values, value)
+}
+
+func isIndex(k string) bool {
+	if strings.HasPrefix(k, "\x00") {
+		return true
+	}
+	_, err := strconv.Atoi(k)
+	return err == nil && k != "" && k[0] != '-' && k[0] != '+'
+}
+
+// deepValue converts a node of deepObject keys into a value, typed by the
+// schema at that node.
+func (c *Contract) deepValue(p *param, in In, s sref, n *dnode, path []any, probs *[]Problem) any {
+	types := c.typesOf(s)
+	if len(n.keys) == 0 {
+		if len(n.values) > 1 || c.shapeOf(s) == array && len(n.values) > 0 {
+			items := c.itemsOf(s)
+			out := make([]any, len(n.values))
+			for i, text := range n.values {
+				out[i] = c.deepLeaf(p, in, items, text, append(slices.Clone(path), i), probs)
+			}
+			return out
+		}
+		if len(n.values) == 0 {
+			return nil
+		}
+		return c.deepLeaf(p, in, s, n.values[0], slices.Clone(path), probs)
+	}
+	array := types&tArr != 0 || types == 0
+	for _, k := range n.keys {
+		array = array && isIndex(k)
+	}
+	if array {
+		items := c.itemsOf(s)
+		idx := slices.Clone(n.keys)
+		slices.SortStableFunc(idx, func(a, b string) int {
+			if strings.HasPrefix(a, "\x00") || strings.HasPrefix(b, "\x00") {
+				return 0
+			}
+			x, _ := strconv.Atoi(a)
+			y, _ := strconv.Atoi(b)
+			return x - y
+		})
+		out := make([]any, 0, len(idx))
+		for _, k := range idx {
+			out = append(out, c.deepValue(p, in, items, n.kids[k], append(slices.Clone(path), len(out)), probs))
+		}
+		return out
+	}
+	out := make(map[string]any, len(n.keys))
+	for _, k := range n.keys {
+		ps, _ := c.propertyOf(s, k)
+		out[k] = c.deepValue(p, in, ps, n.kids[k], append(slices.Clone(path), k), probs)
+	}
+	return out
+}
+
+func (c *Contract) deepLeaf(p *param, in In, s sref, text string, path []any, probs *[]Problem) any {
+	v, pr := c.readText(p, in, path, text, s)
+	if pr != nil {
+		*probs = append(*probs, *pr)
+	}
+	return v
 }
 
 // readExplodedObject reads an exploded form object, whose properties are
@@ -915,22 +986,26 @@ func (c *Contract) writeQuery(p *param, v any, out []string) ([]string, error) {
 	return append(out, name+"="+esc(text(v))), nil
 }
 
-// writeDeep writes an object as deepObject pairs: name[key]=value,
-// name[a][b]=value for nested objects, a repeated key for an array.
+// writeDeep writes a value as deepObject pairs: key[name]=value for each
+// property, key[a][b]=value for nested objects, key[0]=value for the items
+// of an array (as readDeepObject reads them back), and key=value for a
+// primitive.
 func (c *Contract) writeDeep(s sref, key string, v any, esc escaper, out []string) []string {
-	for _, kv := range c.pairsOfValue(s, v) {
-		k := key + "[" + kv[0].(string) + "]"
-		ps, _ := c.propertyOf(s, kv[0].(string))
-		switch x := kv[1].(type) {
-		case map[string]any:
-			out = c.writeDeep(ps, k, x, esc, out)
-		case []any:
-			for _, it := range x {
-				out = append(out, esc(k)+"="+esc(text(it)))
-			}
-		default:
-			out = append(out, esc(k)+"="+esc(text(x)))
+	switch x := v.(type) {
+	case map[string]any:
+		for _, kv := range c.pairsOfValue(s, x) {
+			ps, _ := c.propertyOf(s, kv[0].(string))
+			out = c.writeDeep(ps, key+"["+kv[0].(string)+"]", kv[1], esc, out)
 		}
+	case []any:
+		items := c.itemsOf(s)
+		for i, it := range x {
+			out = c.writeDeep(items, key+"["+strconv.Itoa(i)+"]", it, esc, out)
+		}
+	case nil:
+		// A form has no null: the key is left out.
+	default:
+		out = append(out, esc(key)+"="+esc(text(x)))
 	}
 	return out
 }

@@ -51,25 +51,25 @@ func TestParameterProblems(t *testing.T) {
 		{name: "deepObject property", query: "filter%5Blimit%5D=abc&filter[status]=on&limit=2", want: []string{
 			`query "filter[limit]" $.limit type: query parameter filter[limit]: expected integer, got "abc" (testdata/params-3.0.yaml:24:23)`,
 		}},
-		{name: "deepObject array item", query: "filter[tags]=a&filter[limit]=1&filter[limit]=x&limit=2", want: []string{
-			`query "filter[limit]" $.limit type: query parameter filter[limit]: expected integer, got "x" (testdata/params-3.0.yaml:24:23)`,
+		{name: "deepObject array item", query: "filter[tags]=a&filter[ids][0]=1&filter[ids][1]=x&limit=2", want: []string{
+			`query "filter[ids]" $.ids[1] type: query parameter filter[ids][1]: expected integer, got "x" (testdata/params-3.0.yaml:26:42)`,
 		}},
 		{name: "missing", query: "", header: http.Header{}, want: []string{
-			`query "limit" $ required: query parameter limit: missing, and required (testdata/params-3.0.yaml:26:11)`,
-			`cookie "session" $ required: cookie session: missing, and required (testdata/params-3.0.yaml:50:11)`,
+			`query "limit" $ required: query parameter limit: missing, and required (testdata/params-3.0.yaml:27:11)`,
+			`cookie "session" $ required: cookie session: missing, and required (testdata/params-3.0.yaml:51:11)`,
 		}},
 		{name: "empty value allowed", query: "limit=1&tag="},
 		{name: "empty value of an integer", query: "limit=1&page=", want: []string{
-			`query "page" $ type: query parameter page: expected integer, got an empty value (testdata/params-3.0.yaml:36:20)`,
+			`query "page" $ type: query parameter page: expected integer, got an empty value (testdata/params-3.0.yaml:37:20)`,
 		}},
 		{name: "boolean", query: "limit=1&flag=yes", want: []string{
-			`query "flag" $ type: query parameter flag: expected boolean, got "yes" (testdata/params-3.0.yaml:39:20)`,
+			`query "flag" $ type: query parameter flag: expected boolean, got "yes" (testdata/params-3.0.yaml:40:20)`,
 		}},
 		{name: "header", query: "limit=1", header: http.Header{"X-Rate-Limit": {"x5"}, "Cookie": {"session=a"}}, want: []string{
-			`header "X-Rate-Limit" $ type: header X-Rate-Limit: expected integer, got "x5" (testdata/params-3.0.yaml:49:20)`,
+			`header "X-Rate-Limit" $ type: header X-Rate-Limit: expected integer, got "x5" (testdata/params-3.0.yaml:50:20)`,
 		}},
 		{name: "content", query: "limit=1&coords=%7Bbad", want: []string{
-			`query "coords" $ syntax: query parameter coords: not application/json: line 1, column 3: invalid character 'b' looking for beginning of object key string (testdata/params-3.0.yaml:40:11)`,
+			`query "coords" $ syntax: query parameter coords: not application/json: line 1, column 3: invalid character 'b' looking for beginning of object key string (testdata/params-3.0.yaml:41:11)`,
 		}},
 		{name: "not declared", query: "limit=1&zzz=1", want: []string{
 			`query "zzz" $ undeclared: query parameter zzz: not declared by GET /search/{id} (testdata/params-3.0.yaml:5:5)`,
