@@ -12,6 +12,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/specgate/specgate/internal/httpx"
 	"github.com/specgate/specgate/server"
 )
 
@@ -29,19 +30,23 @@ func lintServerCommand(env Env) *cli.Command {
 	}
 	return &cli.Command{
 		Name:  "lint-server",
-		Usage: "serve linting over HTTP with a central configuration from a git repository",
-		Description: "Clones the configuration repository (--config-repo: an https, ssh or file URL, or a local\n" +
-			"folder), loads the lint configuration file in it (--config-path; profiles, custom rules and\n" +
-			"Rego as for `lint --config`), compiles every profile once and serves lint requests with it.\n" +
-			"The branch is fetched every --refresh-interval and on POST /config/refresh; a new commit is\n" +
-			"loaded, compiled and swapped in atomically (requests in flight finish on the old one). A\n" +
-			"configuration that fails to load leaves the last good one serving; /config/status says why.\n\n" +
+		Usage: "serve linting over HTTP, with the built-in rulesets or a central configuration from a git repository",
+		Description: "Without --config-repo, serves the built-in rulesets: each is a profile, --ruleset the default\n" +
+			"one (try it: specgate lint-server --port 8080). With --config-repo, clones the configuration\n" +
+			"repository (an https, ssh or file URL, or a local git work tree), loads the lint configuration\n" +
+			"file in it (--config-path; profiles, custom rules and Rego as for `lint --config`), compiles\n" +
+			"every profile once and serves lint requests with it. The branch is fetched every\n" +
+			"--refresh-interval and on POST /config/refresh; a new commit is loaded, compiled and swapped in\n" +
+			"atomically (requests in flight finish on the old one). A plain local folder (not a git work\n" +
+			"tree) is read in place and loaded again when its files change. A configuration that fails to\n" +
+			"load leaves the last good one serving; /config/status says why.\n\n" +
 			"Endpoints:\n" + endpoints.String() + "\n" +
 			"POST /lint-reports takes {\"spec\": \"<text>\"} or {\"specUrl\": \"https://…\"}, with optional\n" +
 			"\"profile\" and \"format\" (json, the default, or sarif), and answers 200 with the report even\n" +
 			"when the spec has errors. Errors are application/problem+json: 400 bad request, 413 body too\n" +
-			"large, 415 not JSON, 422 spec cannot be parsed (with file:line:col), 502 fetch failed or\n" +
-			"refused, 429 over --rate-limit, 503 all lint slots busy or the memory budget taken (with Retry-After),\n" +
+			"large, 415 not JSON, 422 spec cannot be parsed (with file:line:col), 403 specUrl refused (a\n" +
+			"forbidden address), 502 fetch failed, 429 over --rate-limit, 503 all lint slots busy or the\n" +
+			"memory budget taken (with Retry-After),\n" +
 			"504 request too slow.\n\n" +
 			"Spec URLs, their redirects and their $refs are fetched only from public addresses, checked\n" +
 			"when connecting: loopback, private, link-local (cloud metadata), CGNAT, multicast and other\n" +
@@ -55,8 +60,9 @@ func lintServerCommand(env Env) *cli.Command {
 			"configuration), 1 when requests were still in flight at the shutdown timeout.",
 		Flags: []cli.Flag{
 			&cli.IntFlag{Name: "port", Value: 8080, Usage: "TCP port to listen on (0 picks a free one, logged as addr)"},
-			&cli.StringFlag{Name: "host", Usage: "address to listen on (default: every interface)"},
-			&cli.StringFlag{Name: "config-repo", Usage: "the central configuration's git repository: `URL` (https, ssh, file) or local folder", Required: true},
+			&cli.StringFlag{Name: "host", Value: httpx.DefaultHost, Usage: "address to listen on (0.0.0.0 or :: for every interface, as in a container)"},
+			&cli.StringFlag{Name: "config-repo", Usage: "the central configuration: a git repository `URL` (https, ssh, file) or a local folder (default: none, the built-in rulesets)"},
+			&cli.StringFlag{Name: "ruleset", Value: d.Ruleset, Usage: "without --config-repo, the built-in ruleset of requests that name no profile"},
 			&cli.StringFlag{Name: "config-branch", Usage: "`BRANCH` to follow (default: the repository's default branch)"},
 			&cli.StringFlag{Name: "config-path", Value: d.ConfigPath, Usage: "the lint configuration `FILE`, relative to the repository root"},
 			&cli.DurationFlag{Name: "refresh-interval", Value: d.RefreshInterval, Usage: "how often to fetch the branch for a new commit (0: only on POST /config/refresh)"},
@@ -117,6 +123,7 @@ func runLintServer(c *cli.Context, env Env) error {
 	}
 	srv, err := server.New(c.Context, server.Options{
 		ConfigRepo:       c.String("config-repo"),
+		Ruleset:          c.String("ruleset"),
 		ConfigBranch:     c.String("config-branch"),
 		ConfigPath:       c.String("config-path"),
 		RefreshInterval:  c.Duration("refresh-interval"),

@@ -137,7 +137,7 @@ func TestLintServerHelp(t *testing.T) {
 		t.Fatalf("exit %d", code)
 	}
 	help := out.String()
-	flags := []string{"--port", "--host", "--config-repo", "--config-branch", "--config-path", "--refresh-interval", "--allow-private-urls",
+	flags := []string{"--port", "--host", "--config-repo", "--ruleset", "--config-branch", "--config-path", "--refresh-interval", "--allow-private-urls",
 		"--max-concurrent", "--max-memory", "--rate-limit", "--queue-timeout", "--max-body-size", "--max-spec-size", "--fetch-timeout", "--request-timeout", "--timeout",
 		"--shutdown-timeout", "--log-format", "SPECGATE_CONFIG_REPO_TOKEN", "SPECGATE_CONFIG_REPO_USER"}
 	for _, f := range flags {
@@ -158,7 +158,7 @@ func TestLintServerUsageErrors(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{}, `Required flag "config-repo" not set`},
+		{[]string{"--port", "0", "--ruleset", "strictt"}, `--ruleset "strictt" is not a built-in ruleset (lenient, recommended, strict); did you mean "strict"?`},
 		{[]string{"--config-repo", repo, "--port", "70000"}, "--port must be between 0 and 65535"},
 		{[]string{"--config-repo", repo, "--log-format", "xml"}, "--log-format must be text or json"},
 		{[]string{"--config-repo", repo, "--max-body-size", "0"}, "--max-body-size must be at least 1"},

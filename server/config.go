@@ -71,6 +71,43 @@ type buildOptions struct {
 	timeout time.Duration // rule evaluation per spec
 }
 
+// load builds the generation of a version of the repository: its
+// configuration file, or the built-in rulesets when there is no repository.
+func (c *configSource) load(ctx context.Context, version string) (*generation, error) {
+	root := c.repo.root()
+	if root == "" {
+		gen, err := builtinGeneration(ctx, c.ruleset, c.build)
+		if err != nil {
+			return nil, err
+		}
+		gen.commit, gen.loadedAt = version, time.Now().UTC()
+		return gen, nil
+	}
+	return loadGeneration(ctx, root, c.configPath, version, c.build)
+}
+
+// builtinGeneration has a profile per built-in ruleset, def being the
+// profile of requests that name none.
+func builtinGeneration(ctx context.Context, def string, opts buildOptions) (*generation, error) {
+	if !rulesets.IsBuiltin(def) {
+		return nil, fmt.Errorf("--ruleset %q is not a built-in ruleset (%s)%s", def, strings.Join(rulesets.Names, ", "), rulesets.Suggest(def, rulesets.Names))
+	}
+	gen := &generation{profiles: map[string]*profile{}, names: slices.Sorted(slices.Values(rulesets.Names)), def: def}
+	for _, name := range rulesets.Names {
+		setup, err := rulesets.Load(rulesets.Options{NoSearch: true, Ruleset: name})
+		if err != nil {
+			return nil, err
+		}
+		l, err := linter.New(ctx, linter.Options{Registry: setup.Registry, Severities: setup.Severities, Loader: opts.loader, Timeout: opts.timeout})
+		if err != nil {
+			return nil, err
+		}
+		gen.profiles[name] = &profile{name: name, linter: l, rules: reports.RunRules(setup.Registry, setup.Severities), ruleset: name}
+		gen.ruleCount = max(gen.ruleCount, len(setup.Registry.Rules))
+	}
+	return gen, nil
+}
+
 // loadGeneration loads the configuration file at root/configPath and
 // compiles each of its profiles (eagerly, so that a bad configuration is
 // found when it is loaded, never on a request). Errors name files relative
@@ -167,7 +204,8 @@ type refreshStatus struct {
 // configSource keeps the configuration repository's clone and the current
 // generation, and refreshes both.
 type configSource struct {
-	repo       *gitRepo
+	repo       configRepo
+	ruleset    string // the default profile of the built-in rulesets
 	configPath string
 	interval   time.Duration
 	build      buildOptions
@@ -188,19 +226,21 @@ type configSource struct {
 // does not start without a good one.
 func (c *configSource) start(ctx context.Context) error {
 	st := refreshStatus{Trigger: "startup", StartedAt: time.Now().UTC()}
+	shown, _ := c.repo.describe()
 	commit, err := c.repo.clone(ctx)
 	if err != nil {
-		return fmt.Errorf("cloning %s: %w", c.repo.shown, err)
+		return fmt.Errorf("cloning %s: %w", shown, err)
 	}
-	gen, err := loadGeneration(ctx, c.repo.dir, c.configPath, commit, c.build)
+	gen, err := c.load(ctx, commit)
 	if err != nil {
 		c.repo.remove()
-		return fmt.Errorf("loading %s at commit %s of %s: %w", c.configPath, short(commit), c.repo.shown, err)
+		return fmt.Errorf("loading %s at commit %s of %s: %w", c.configPath, short(commit), shown, err)
 	}
 	c.current.Store(gen)
 	st.Commit, st.Result, st.FinishedAt = commit, refreshLoaded, time.Now().UTC()
 	c.last = st
-	c.logger.Info("configuration loaded", slog.String("repository", c.repo.shown), slog.String("branch", c.repo.branch),
+	shown, branch := c.repo.describe()
+	c.logger.Info("configuration loaded", slog.String("repository", shown), slog.String("branch", branch),
 		slog.String("commit", commit), slog.Any("profiles", gen.names), slog.Duration("took", st.FinishedAt.Sub(st.StartedAt)))
 	return nil
 }
@@ -303,7 +343,8 @@ func (e stillFailing) Error() string { return e.msg }
 func (c *configSource) attempt(ctx context.Context, trigger string) (string, *generation, error) {
 	commit, err := c.repo.fetch(ctx)
 	if err != nil {
-		return "", nil, fmt.Errorf("fetching %s: %w", c.repo.shown, err)
+		shown, _ := c.repo.describe()
+		return "", nil, fmt.Errorf("fetching %s: %w", shown, err)
 	}
 	c.mu.Lock()
 	failedCommit, failedError := c.failedCommit, c.failedError
@@ -317,7 +358,7 @@ func (c *configSource) attempt(ctx context.Context, trigger string) (string, *ge
 	if err := c.repo.checkout(ctx, commit); err != nil {
 		return commit, nil, err
 	}
-	gen, err := loadGeneration(ctx, c.repo.dir, c.configPath, commit, c.build)
+	gen, err := c.load(ctx, commit)
 	if err != nil {
 		return commit, nil, fmt.Errorf("loading %s at commit %s: %w", c.configPath, short(commit), err)
 	}
@@ -348,8 +389,9 @@ type ProfileStatus struct {
 
 func (c *configSource) status() ConfigStatus {
 	gen := c.current.Load()
+	shown, branch := c.repo.describe()
 	s := ConfigStatus{
-		Repository: c.repo.shown, Branch: c.repo.branch, ConfigPath: c.configPath,
+		Repository: shown, Branch: branch, ConfigPath: c.configPath,
 		Commit: gen.commit, LoadedAt: gen.loadedAt, RuleCount: gen.ruleCount,
 		RefreshInterval: max(c.interval, 0).String(), Profiles: []ProfileStatus{},
 	}

@@ -242,7 +242,8 @@ func TestStartupFailures(t *testing.T) {
 		opts Options
 		want string
 	}{
-		{"no repository", Options{}, "no configuration repository (--config-repo)"},
+		{"unknown built-in ruleset", Options{Ruleset: "strictt"}, `--ruleset "strictt" is not a built-in ruleset (lenient, recommended, strict); did you mean "strict"?`},
+		{"branch of a plain folder", Options{ConfigRepo: t.TempDir(), ConfigBranch: "main"}, "is a plain folder, not a git repository"},
 		{"missing repository", Options{ConfigRepo: filepath.Join(t.TempDir(), "nope")}, "cloning"},
 		{"missing branch", Options{ConfigRepo: good, ConfigBranch: "release"}, "release"},
 		{"missing file", Options{ConfigRepo: good, ConfigPath: "lint.yaml"}, "lint.yaml: no configuration file at this path of the repository (--config-path)"},
@@ -377,5 +378,68 @@ func TestGitTokenOverHTTPS(t *testing.T) {
 	ts.waitFor(t, "the fetched commit", func(st ConfigStatus) bool { return st.Commit == next })
 	if strings.Contains(ts.logs.String(), token) {
 		t.Errorf("the log shows the token: %s", ts.logs.String())
+	}
+}
+
+// Without a repository the server serves the built-in rulesets, one
+// profile each, the default one given by Ruleset.
+func TestBuiltinRulesets(t *testing.T) {
+	ts := start(t, Options{Ruleset: "recommended"})
+	st := ts.status(t)
+	if st.Repository != "(built-in rulesets)" || st.Commit != builtinVersion || st.DefaultProfile == nil || *st.DefaultProfile != "recommended" {
+		t.Errorf("status = %+v", st)
+	}
+	var names []string
+	for _, p := range st.Profiles {
+		names = append(names, p.Name)
+	}
+	if strings.Join(names, ",") != "lenient,recommended,strict" {
+		t.Errorf("profiles = %v", names)
+	}
+	// smallSpec has no health endpoint: an error in recommended, a
+	// warning in lenient.
+	if rep := report(t, ts.lint(t, map[string]string{"spec": smallSpec})); rep.Summary.Errors == 0 || rep.Tool.Ruleset != "recommended" {
+		t.Errorf("default profile: %d errors, ruleset %q", rep.Summary.Errors, rep.Tool.Ruleset)
+	}
+	if rep := report(t, ts.lint(t, map[string]string{"spec": smallSpec, "profile": "lenient"})); rep.Summary.Errors != 0 || rep.Summary.Warnings == 0 {
+		t.Errorf("lenient: %d errors, %d warnings", rep.Summary.Errors, rep.Summary.Warnings)
+	}
+}
+
+// A plain folder (not a git work tree) is read in place, and loaded again
+// when its files change.
+func TestPlainFolder(t *testing.T) {
+	dir := t.TempDir()
+	write := func(content string, mtime time.Time) {
+		p := filepath.Join(dir, "specgate-lint.yaml")
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chtimes(p, mtime, mtime); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write(noProfiles, time.Now().Add(-time.Hour))
+	ts := start(t, Options{ConfigRepo: dir, RefreshInterval: -1})
+	st := ts.status(t)
+	first := st.Commit
+	if st.Repository != dir || st.Branch != "" || first == "" {
+		t.Errorf("status = %+v", st)
+	}
+	if rep := report(t, ts.lint(t, map[string]string{"spec": smallSpec})); rep.Summary.Errors != 0 {
+		t.Errorf("lenient: %v", findings(rep))
+	}
+	refresh(t, ts)
+	if st := ts.waitFor(t, "an unchanged refresh", func(st ConfigStatus) bool { return st.LastRefresh.Trigger == "request" }); st.LastRefresh.Result != refreshUnchanged {
+		t.Errorf("lastRefresh = %+v", st.LastRefresh)
+	}
+	write("profiles:\n  default:\n    rules:\n      extends: [lenient]\n      override: {health-endpoint: error}\n", time.Now())
+	refresh(t, ts)
+	st = ts.waitFor(t, "the edited folder", func(st ConfigStatus) bool { return st.Commit != first })
+	if st.LastRefresh.Result != refreshLoaded {
+		t.Errorf("lastRefresh = %+v", st.LastRefresh)
+	}
+	if rep := report(t, ts.lint(t, map[string]string{"spec": smallSpec})); rep.Summary.Errors != 1 {
+		t.Errorf("after the edit: %v", findings(rep))
 	}
 }

@@ -388,7 +388,11 @@ func (s *Server) loadSpec(ctx context.Context, req *lintRequest, mem *reservatio
 			}
 			var refused *RefusedError
 			if errors.As(err, &refused) {
-				return nil, newProblem(http.StatusBadGateway, kindFetchRefused, "fetching "+redactURL(u)+": "+refused.Error())
+				// The address is the client's choice, not an upstream's
+				// failure: a client error.
+				p := newProblem(http.StatusForbidden, kindFetchRefused, "fetching "+redactURL(u)+": "+refused.Error())
+				p.Field = "specUrl"
+				return nil, p
 			}
 			return nil, newProblem(http.StatusBadGateway, kindFetchFailed, err.Error())
 		}

@@ -17,7 +17,7 @@ const (
 	kindRateLimited       = "rate-limited"             // 429
 	kindInternal          = httpx.KindInternal         // 500
 	kindFetchFailed       = "fetch-failed"             // 502
-	kindFetchRefused      = "fetch-refused"            // 502
+	kindFetchRefused      = "fetch-refused"            // 403
 	kindOverloaded        = "overloaded"               // 503
 	kindTimeout           = "timeout"                  // 504
 )

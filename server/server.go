@@ -10,7 +10,6 @@ package server
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"log/slog"
 	"net"
@@ -33,6 +32,9 @@ type Options struct {
 	ConfigRepo   string
 	ConfigBranch string // "" for the repository's default branch
 	ConfigPath   string // the configuration file inside the repository
+	// Ruleset is the built-in ruleset of requests that name no profile
+	// when there is no ConfigRepo (each built-in ruleset is a profile).
+	Ruleset string
 	// RefreshInterval is how often the branch is fetched; zero or less
 	// refreshes only on request.
 	RefreshInterval time.Duration
@@ -72,6 +74,7 @@ type Options struct {
 func Defaults() Options {
 	return Options{
 		ConfigPath:      rulesets.ConfigName,
+		Ruleset:         rulesets.Default,
 		RefreshInterval: time.Minute,
 		MaxConcurrent:   2 * runtime.GOMAXPROCS(0),
 		QueueTimeout:    5 * time.Second,
@@ -89,6 +92,9 @@ func (o *Options) fillDefaults() {
 	d := Defaults()
 	if o.ConfigPath == "" {
 		o.ConfigPath = d.ConfigPath
+	}
+	if o.Ruleset == "" {
+		o.Ruleset = d.Ruleset
 	}
 	if o.MaxConcurrent <= 0 {
 		o.MaxConcurrent = d.MaxConcurrent
@@ -145,13 +151,10 @@ type Server struct {
 // configuration.
 func New(ctx context.Context, opts Options) (*Server, error) {
 	opts.fillDefaults()
-	if opts.ConfigRepo == "" {
-		return nil, errors.New("no configuration repository (--config-repo)")
-	}
 	if err := checkConfigPath(opts.ConfigPath); err != nil {
 		return nil, err
 	}
-	repo, err := newGitRepo(opts.ConfigRepo, opts.ConfigBranch, opts.Token, opts.TokenUser)
+	repo, err := newConfigRepo(opts.ConfigRepo, opts.ConfigBranch, opts.Token, opts.TokenUser)
 	if err != nil {
 		return nil, err
 	}
@@ -170,7 +173,7 @@ func New(ctx context.Context, opts Options) (*Server, error) {
 		loader: loader,
 		slots:  &slots{ch: make(chan struct{}, opts.MaxConcurrent), wait: max(opts.QueueTimeout, 0)},
 		config: &configSource{
-			repo: repo, configPath: opts.ConfigPath, interval: opts.RefreshInterval, logger: opts.Logger,
+			repo: repo, ruleset: opts.Ruleset, configPath: opts.ConfigPath, interval: opts.RefreshInterval, logger: opts.Logger,
 			trigger: make(chan struct{}, 1),
 			build: buildOptions{
 				loader:  loader,

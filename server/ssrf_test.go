@@ -89,7 +89,7 @@ func TestSpecURLToPrivateAddressRefused(t *testing.T) {
 	}
 	for _, u := range urls {
 		r := ts.lint(t, map[string]string{"specUrl": u.url})
-		p := problem(t, r, 502, kindFetchRefused)
+		p := problem(t, r, 403, kindFetchRefused)
 		if !strings.Contains(p.Detail, "refused to connect to "+u.addr+": loopback address") || !strings.Contains(p.Detail, "--allow-private-urls") {
 			t.Errorf("%s: detail %q", u.url, p.Detail)
 		}
@@ -153,7 +153,7 @@ func TestRedirectToPrivateAddressRefused(t *testing.T) {
 	ts := start(t, Options{ConfigRepo: repo, allowDial: treatAsPublic(public)})
 
 	for _, path := range []string{"/to-ip", "/to-name"} {
-		p := problem(t, ts.lint(t, map[string]string{"specUrl": public.URL + path}), 502, kindFetchRefused)
+		p := problem(t, ts.lint(t, map[string]string{"specUrl": public.URL + path}), 403, kindFetchRefused)
 		if !strings.Contains(p.Detail, "refused to connect to 127.0.0.1: loopback address") {
 			t.Errorf("%s: detail %q", path, p.Detail)
 		}
