@@ -13,9 +13,9 @@ import (
 type dialect uint8
 
 const (
-	swagger2 dialect = iota + 1 // Swagger 2.0: draft 4 with x-nullable, file, boolean exclusive bounds
-	oas30                       // OpenAPI 3.0: draft 4/5 with nullable, discriminator, readOnly/writeOnly
-	jsonSchema                  // OpenAPI 3.1 and 3.2 (JSON Schema 2020-12 or jsonSchemaDialect), AsyncAPI (draft 7)
+	swagger2   dialect = iota + 1 // Swagger 2.0: draft 4 with x-nullable, file, boolean exclusive bounds
+	oas30                         // OpenAPI 3.0: draft 4/5 with nullable, discriminator, readOnly/writeOnly
+	jsonSchema                    // OpenAPI 3.1 and 3.2 (JSON Schema 2020-12 or jsonSchemaDialect), AsyncAPI (draft 7)
 )
 
 // Reserved keywords of the converted schemas. Each holds, as the only key
@@ -127,7 +127,7 @@ var (
 	// Other JSON Schema keywords kept as written (3.1).
 	plainKeywords = map[string]bool{
 		"format": true, "uniqueItems": true, "readOnly": true, "writeOnly": true,
-		"$id": true, "$anchor": true, "$dynamicAnchor": true, "$dynamicRef": true, "$recursiveRef": true, "$recursiveAnchor": true,
+		"$id": true, "$anchor": true, "$dynamicAnchor": true, "$dynamicRef": true, "$recursiveAnchor": true,
 		"contentEncoding": true, "contentMediaType": true, "deprecated": true,
 	}
 	jsonTypes = map[string]bool{"null": true, "boolean": true, "integer": true, "number": true, "string": true, "array": true, "object": true}
@@ -309,6 +309,15 @@ func (cv *converter) object(n *spec.Node, inherited map[string]bool) map[string]
 					cv.pop(1)
 				}
 				out[k] = m
+			}
+		case k == "$recursiveRef":
+			// "#" names the schema resource the keyword is in: in an
+			// OpenAPI document, the component it is written in. A static
+			// $ref to it keeps its meaning wherever the validator enters.
+			if v.Kind == spec.String && v.Value == "#" {
+				out["$ref"] = cv.s.resourceOf(cv.u).url
+			} else {
+				out[k] = jsonValue(v)
 			}
 		case k == "$schema":
 			if v.Kind == spec.String && knownDraft(v.Value) {

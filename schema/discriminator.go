@@ -275,21 +275,26 @@ func (e *discriminatorExt) Validate(ctx *jsonschema.ValidatorContext, v any) {
 		ctx.AddError(&discriminatorKind{ext: e, missing: true})
 		return
 	}
-	s, ok := pv.(string)
 	var sch *jsonschema.Schema
-	if ok {
+	if s, ok := pv.(string); ok {
 		sch = e.selected(s)
 	}
-	if sch == nil {
+	switch {
+	case sch != nil:
+		if err := ctx.Validate(sch, v, nil); err != nil {
+			ctx.AddErr(err)
+		}
+	case len(e.mapping) > 0:
 		ctx.AddError(&discriminatorKind{ext: e, got: pv})
-		return
-	}
-	if err := ctx.Validate(sch, v, nil); err != nil {
-		ctx.AddErr(err)
+	default:
+		// Without a mapping, a value that names no branch is checked
+		// against all of them, as kin-openapi does: many documents use
+		// values that are not their schemas' names.
+		e.any(ctx, v)
 	}
 }
 
-// any checks a value that cannot carry the property as oneOf or anyOf do.
+// any checks a value as oneOf or anyOf do.
 func (e *discriminatorExt) any(ctx *jsonschema.ValidatorContext, v any) {
 	var errs []*jsonschema.ValidationError
 	var matched []int

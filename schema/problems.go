@@ -515,8 +515,12 @@ func (s *Set) compileError(entry *unit, err error) error {
 		at = e.URL
 		if ve, ok := e.Err.(*jsonschema.ValidationError); ok {
 			leafErr := firstLeaf(ve)
-			msg = "invalid schema: " + leafErr.ErrorKind.LocalizedString(english)
-			at = strings.TrimSuffix(e.URL, "#") + "#" + pointerJoin(strings.SplitN(strings.TrimPrefix(fragmentOf(e.URL), "/"), "/", -1), leafErr.InstanceLocation)
+			kw := leafErr.InstanceLocation
+			msg = "invalid schema: " + wording(leafErr, nil)
+			if len(kw) > 0 {
+				msg = fmt.Sprintf("invalid %s: %s", kw[len(kw)-1], wording(leafErr, nil))
+			}
+			at = strings.TrimSuffix(e.URL, "#") + "#" + pointerJoin(strings.SplitN(strings.TrimPrefix(fragmentOf(e.URL), "/"), "/", -1), kw)
 		}
 	}
 	file, ptr := entry.file, entry.ptr

@@ -219,6 +219,27 @@ func (s *Set) unitFor(node *spec.Node, file *spec.File, ptr string, dir Directio
 	return u
 }
 
+// resourceOf returns the unit of the component schema a unit lies in (a
+// unit carved out of a component's inside has its component as its
+// resource); u itself for any other. The caller holds s.mu.
+func (s *Set) resourceOf(u *unit) *unit {
+	for _, prefix := range []string{"/components/schemas/", "/definitions/", "/$defs/"} {
+		rest, ok := strings.CutPrefix(u.ptr, prefix)
+		if !ok {
+			continue
+		}
+		name, inner, _ := strings.Cut(rest, "/")
+		if inner == "" {
+			return u
+		}
+		ptr := prefix + name
+		if n := nodeAt(u.file.Root, ptr); n != nil {
+			return s.unitFor(n, u.file, ptr, u.dir)
+		}
+	}
+	return u
+}
+
 // register notes where a schema object is converted, so that compiling it
 // later reuses the unit it is in. The caller holds s.mu.
 func (s *Set) register(n *spec.Node, u *unit, cpath []string) {
