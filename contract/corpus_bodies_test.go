@@ -64,7 +64,7 @@ func writable(name string) bool {
 // value read back; and generates each response's body, checks it as a
 // client and requires no problem. Every operation of the small documents,
 // every eighth of the large ones; all of them with
-// SPECGATE_CONTRACT_CORPUS=1 (about a minute).
+// SPECGATE_CONTRACT_CORPUS=1 (some 20 s more).
 func TestCorpusBodiesRoundTrip(t *testing.T) {
 	needGeneration(t)
 	every := os.Getenv("SPECGATE_CONTRACT_CORPUS") != ""

@@ -1,6 +1,7 @@
 package contract_test
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -9,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/specgate/specgate/contract"
+	"github.com/specgate/specgate/spec"
 )
 
 // problemLine renders what a test asserts of a problem: where, the
@@ -203,5 +205,37 @@ func TestSwaggerCollectionFormats(t *testing.T) {
 	}
 	if got := res.Params.Header["X-Ids"]; !reflect.DeepEqual(got, list) {
 		t.Errorf("X-Ids over two lines read as %#v", got)
+	}
+}
+
+// TestAllowReserved leaves reserved characters of a query value
+// unencoded where allowReserved says so, except those that would end it.
+func TestAllowReserved(t *testing.T) {
+	doc, err := spec.NewLoader(spec.Options{}).LoadBytes(context.Background(), "reserved.yaml", []byte(`openapi: 3.0.3
+info: {title: reserved, version: "1"}
+paths:
+  /r:
+    get:
+      parameters:
+        - {name: path, in: query, allowReserved: true, schema: {type: string}}
+        - {name: plain, in: query, schema: {type: string}}
+      responses: {"200": {description: ok}}
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := newContract(t, doc, contract.Options{})
+	v := "/a/b:c?d[e]@f!$'()*,;g&h=i#j+k l"
+	built, err := c.BuildRequest(findOp(t, doc, "get", "/r"), contract.Values{Query: map[string]any{"path": v, "plain": v}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "path=/a/b:c?d[e]@f!$'()*,;g%26h%3Di%23j%2Bk%20l&plain=%2Fa%2Fb%3Ac%3Fd%5Be%5D%40f%21%24%27%28%29%2A%2C%3Bg%26h%3Di%23j%2Bk%20l"
+	if built.RawQuery != want {
+		t.Errorf("query\n  %s\nwant\n  %s", built.RawQuery, want)
+	}
+	res := c.CheckRequest(built.Request(""))
+	if res.Params.Query["path"] != v || res.Params.Query["plain"] != v {
+		t.Errorf("read back %#v", res.Params.Query)
 	}
 }
