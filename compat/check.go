@@ -95,8 +95,8 @@ type SchemaCheck struct {
 	// dependencies, which a breaking rule and an info rule both read.
 	judged map[string][]finding
 	sd     *schemaDiffer
-	rule  *Rule
-	out   *[]relChange
+	rule   *Rule
+	out    *[]relChange
 }
 
 // Subschemas lists the pairs of subschemas the comparison goes on with

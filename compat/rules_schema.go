@@ -51,7 +51,7 @@ var schemaRules = []*Rule{
 		Why:     "consumers that do not expect null fail on it (a JSON null body is null, not an empty object)",
 		Schema: func(s *SchemaCheck) {
 			if s.Dir == Response && !s.Base.Nullable && s.Rev.Nullable {
-				s.InRevision(s.Rev.At("nullable", "x-nullable", "type", "oneOf", "anyOf"), "the value may now be null")
+				s.InRevision(s.Rev.NullAt(), "the value may now be null")
 			}
 		},
 	},

@@ -265,6 +265,10 @@ type SubPair struct {
 	Base, Rev *SchemaView
 	// BasePath and RevPath are relative to the pair's schemas.
 	BasePath, RevPath spec.Path
+	// undeclared is set for a property one side declares and the other
+	// describes only through its pattern or additional properties.
+	undeclared Side
+	partial    bool
 }
 
 // namesProperties reports whether the subschema describes the values of
@@ -282,7 +286,12 @@ func (sp SubPair) namesProperties() bool {
 func (sp SubPair) label(falsePair bool) string {
 	switch sp.Kind {
 	case "properties":
-		if falsePair {
+		switch {
+		case sp.partial && sp.undeclared == Revision:
+			return "property " + strconv.Quote(sp.Name) + ", which the revision no longer declares"
+		case sp.partial:
+			return "property " + strconv.Quote(sp.Name) + ", which the base did not declare"
+		case falsePair:
 			return "property " + strconv.Quote(sp.Name)
 		}
 	case "prefixItems":
@@ -327,13 +336,13 @@ func (s *schemaDiffer) subschemas(b, r *SchemaView) []SubPair {
 			if rp := r.Property(bp.Name); rp != nil {
 				out = append(out, SubPair{Kind: "properties", Name: bp.Name, Base: bv, BasePath: bp.Path, Rev: vs.view(r.doc, rp.Node), RevPath: rp.Path})
 			} else if rv, rpath := vs.forName(r, bp.Name); rv != nil {
-				out = append(out, SubPair{Kind: "properties", Name: bp.Name, Base: bv, BasePath: bp.Path, Rev: rv, RevPath: rpath})
+				out = append(out, SubPair{Kind: "properties", Name: bp.Name, Base: bv, BasePath: bp.Path, Rev: rv, RevPath: rpath, partial: true, undeclared: Revision})
 			}
 		}
 		for _, rp := range r.Properties {
 			if b.Property(rp.Name) == nil {
 				if bv, bpath := vs.forName(b, rp.Name); bv != nil {
-					out = append(out, SubPair{Kind: "properties", Name: rp.Name, Base: bv, BasePath: bpath, Rev: vs.view(r.doc, rp.Node), RevPath: rp.Path})
+					out = append(out, SubPair{Kind: "properties", Name: rp.Name, Base: bv, BasePath: bpath, Rev: vs.view(r.doc, rp.Node), RevPath: rp.Path, partial: true, undeclared: Base})
 				}
 			}
 		}

@@ -63,6 +63,8 @@ type SchemaView struct {
 	// (OpenAPI 3.0), x-nullable: true (Swagger 2.0), or a null alternative
 	// of oneOf or anyOf.
 	Nullable bool
+	// nullAt is where null is declared, when it is.
+	nullAt spec.Path
 
 	// Properties in source order, own ones first, then those of allOf
 	// members, each once.
@@ -120,6 +122,10 @@ func (v *SchemaView) flag(keyword string) bool {
 	}
 	return false
 }
+
+// NullAt returns where the schema declares null (a type list, nullable,
+// x-nullable, a null alternative), or nil.
+func (v *SchemaView) NullAt() spec.Path { return v.nullAt }
 
 // Keyword returns the first value of keyword and the path to it, or nil.
 func (v *SchemaView) Keyword(keyword string) (*spec.Node, spec.Path) {
@@ -294,6 +300,7 @@ func (vs *viewSet) build(doc *spec.Document, n *spec.Node, exp map[*spec.Node]in
 	g := gatherer{v: v, seen: map[*spec.Node]bool{}}
 	g.gather(n, nil, true)
 	v.Nullable = g.nullBranch || g.sameValueNull || (!g.sameValueTyped && g.memberNull)
+	v.nullAt = g.nullAt
 	v.Types = g.types()
 	if len(v.Types) == 0 && !g.typed {
 		v.Types = impliedTypes(v)
@@ -314,6 +321,14 @@ type gatherer struct {
 	// memberNull: an allOf member allows null through its type.
 	memberNull bool
 	nullBranch bool
+	nullAt     spec.Path
+}
+
+// sawNull notes where null is declared, the first place met.
+func (g *gatherer) sawNull(at spec.Path) {
+	if g.nullAt == nil {
+		g.nullAt = at
+	}
 }
 
 // gather reads the schema n, written at path at of the view. sameValue is
@@ -394,6 +409,9 @@ func (g *gatherer) fields(n *spec.Node, at spec.Path, sameValue bool) {
 			if sameValue {
 				g.sameValueTyped = true
 				g.sameValueNull = g.sameValueNull || null
+				if null {
+					g.sawNull(join(at, spec.Path{k}))
+				}
 			} else {
 				g.memberNull = g.memberNull || null
 			}
@@ -401,6 +419,7 @@ func (g *gatherer) fields(n *spec.Node, at spec.Path, sameValue bool) {
 		case k == "nullable" || k == "x-nullable":
 			if val.IsTrue() && sameValue {
 				g.sameValueNull = true
+				g.sawNull(join(at, spec.Path{k}))
 			}
 			v.keywords[k] = append(v.keywords[k], Occurrence{val, join(at, spec.Path{k})})
 		case isAnnotation(k):
@@ -423,6 +442,7 @@ func (g *gatherer) group(kw string, list *spec.Node, at spec.Path, sameValue boo
 	for i, it := range list.Items {
 		if isNullSchema(v.doc, it) {
 			g.nullBranch = true
+			g.sawNull(join(at, spec.Path{i}))
 		} else {
 			others = append(others, i)
 		}
