@@ -274,3 +274,32 @@ func TestSwaggerFormData(t *testing.T) {
 		`body "name" $.name required: form field name: missing, and required (testdata/bodies-2.0.yaml:9:11)`,
 	})
 }
+
+// TestMultipartBoundary builds the same multipart body each time, and
+// picks another boundary when a part holds the first.
+func TestMultipartBoundary(t *testing.T) {
+	doc := loadFixture(t, "bodies-3.0.yaml")
+	c := newContract(t, doc, contract.Options{})
+	op := findOp(t, doc, "post", "/pets")
+	build := func(data string) *contract.BuiltRequest {
+		t.Helper()
+		r, err := c.BuildRequest(op, contract.Values{MediaType: "multipart/form-data",
+			Body: map[string]any{"name": "Rex", "photo": contract.File{Filename: "a.txt", Data: []byte(data)}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r
+	}
+	a, b := build("x"), build("x")
+	if !bytes.Equal(a.Body, b.Body) || a.Header.Get("Content-Type") != "multipart/form-data; boundary=specgate-boundary-0" {
+		t.Errorf("not the same body twice, or boundary %q", a.Header.Get("Content-Type"))
+	}
+	tricky := build("a line\r\n--specgate-boundary-0\r\nin the file")
+	if got := tricky.Header.Get("Content-Type"); got != "multipart/form-data; boundary=specgate-boundary-1" {
+		t.Errorf("Content-Type %q", got)
+	}
+	res := c.CheckRequest(tricky.Request(""))
+	if !res.OK() || res.Body.(map[string]any)["photo"] != "a line\r\n--specgate-boundary-0\r\nin the file" {
+		t.Errorf("%v %#v", res.Problems, res.Body)
+	}
+}

@@ -288,11 +288,10 @@ func (c *Contract) checkRequestBody(o *operation, req *Request, res *RequestResu
 	if len(req.Body) == 0 {
 		// An empty form is a form with no fields; any other empty body is
 		// no body.
-		if m, ok := parseMediaRange(ct); ok && familyOf(m) == famForm {
+		if r, ok := parseMediaRange(ct); ok && familyOf(r) == famForm {
 			if key, ok := MatchMediaType(ct, b.names); ok {
 				res.MediaType, res.HasBody, res.Body = key, true, map[string]any{}
-				m := b.media[slices.Index(b.names, key)]
-				return c.validateBody(m, res.Body, nil, schema.Request, "request body"), false
+				return c.validateBody(b.media[slices.Index(b.names, key)], res.Body, nil, schema.Request, "request body"), false
 			}
 		}
 		if b.required {
@@ -316,19 +315,16 @@ func (c *Contract) checkRequestBody(o *operation, req *Request, res *RequestResu
 	}
 	m := b.media[slices.Index(b.names, key)]
 	res.MediaType, res.HasBody = key, true
-	v, typing, err := c.decodeBody(req.Body, m, ct)
+	v, read, err := c.decodeBody(req.Body, m, ct)
 	switch {
 	case errors.Is(err, errUnread):
 		return nil, false
 	case err != nil:
 		return []Problem{{In: InBody, Keyword: "syntax", Message: "request body: not " + key + ": " + err.Error(), Schema: c.locate(m.mt.Source)}}, false
 	}
-	res.Body = v
-	if m.fam == famMultipart {
-		res.Parts, _ = ParseMultipart(req.Body, ct)
-	}
-	probs = append(probs, typing...)
-	return append(probs, c.validateBody(m, v, typing, schema.Request, "request body")...), false
+	res.Body, res.Parts = v, read.parts
+	probs = append(probs, read.probs...)
+	return append(probs, c.validateBody(m, v, read.probs, schema.Request, "request body")...), false
 }
 
 // validateBody checks a decoded body against its media type's schema, or
@@ -459,14 +455,14 @@ func (c *Contract) checkResponseBody(r *response, h http.Header, body []byte) []
 		return []Problem{{In: InContentType, Keyword: "undeclared", Message: "content-type: " + strconv.Quote(ct) + " is not declared; " + name + " declares " + strings.Join(r.names, ", "), Schema: at}}
 	}
 	m := r.media[slices.Index(r.names, key)]
-	v, typing, err := c.decodeBody(body, m, ct)
+	v, read, err := c.decodeBody(body, m, ct)
 	switch {
 	case errors.Is(err, errUnread):
 		return nil
 	case err != nil:
 		return []Problem{{In: InBody, Keyword: "syntax", Message: "response body: not " + key + ": " + err.Error(), Schema: c.locate(m.mt.Source)}}
 	}
-	return append(typing, c.validateBody(m, v, typing, schema.Response, "response body")...)
+	return append(read.probs, c.validateBody(m, v, read.probs, schema.Response, "response body")...)
 }
 
 // NegotiateResponse picks the media type of a declared response for a

@@ -2,8 +2,6 @@ package contract
 
 import (
 	"bytes"
-	"crypto/rand"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -11,6 +9,7 @@ import (
 	"mime"
 	"mime/multipart"
 	"net/textproto"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -43,6 +42,7 @@ type BodyType struct {
 	c     *Contract
 	m     *media
 	probs []Problem // what a built-in codec found while typing fields
+	parts []Part    // what the multipart codec read
 }
 
 // Param returns a parameter of the Content-Type ("charset", "boundary").
@@ -112,26 +112,27 @@ func (c *Contract) decode(data []byte, m *media, contentType string) (any, error
 	return v, err
 }
 
-// decodeBody is decode with the problems a built-in codec found while
-// typing the fields of a form.
-func (c *Contract) decodeBody(data []byte, m *media, contentType string) (any, []Problem, error) {
+// decodeBody is decode that also returns what a built-in codec found on
+// the way: problems typing the fields of a form, the parts of a
+// multipart body.
+func (c *Contract) decodeBody(data []byte, m *media, contentType string) (any, *BodyType, error) {
+	t := &BodyType{ContentType: contentType, c: c, m: m}
+	if m != nil {
+		t.Declared = m.mt
+	}
 	ct, ok := parseMediaRange(contentType)
 	if !ok && m != nil {
 		ct = m.rng
 	}
 	cd := c.codecFor(ct)
 	if cd == nil {
-		return nil, nil, errUnread
+		return nil, t, errUnread
 	}
 	if m != nil && m.sch.n != nil && c.isBinary(m.sch) && familyOf(ct) != famMultipart && familyOf(ct) != famForm {
-		return nil, nil, errUnread
-	}
-	t := &BodyType{ContentType: contentType, c: c, m: m}
-	if m != nil {
-		t.Declared = m.mt
+		return nil, t, errUnread
 	}
 	v, err := cd.Decode(data, t)
-	return v, t.probs, err
+	return v, t, err
 }
 
 // encode writes a value as a body of the media type m declares (or the
@@ -469,6 +470,7 @@ func (multipartCodec) Decode(body []byte, t *BodyType) (any, error) {
 	if err != nil {
 		return nil, err
 	}
+	t.parts = parts
 	c := t.c
 	fields := map[string]*param{}
 	for _, fp := range c.formFields(t.m) {
@@ -549,26 +551,43 @@ func (c *Contract) partValue(fp *param, part Part, s sref, path []any, m *media)
 // an array whose items are objects) as a JSON part; an array of primitives
 // as one part per item; anything else as a text part.
 func (multipartCodec) Encode(v any, t *BodyType) ([]byte, string, error) {
-	c := t.c
 	m, ok := v.(map[string]any)
 	if !ok && v != nil {
 		return nil, "", fmt.Errorf("a multipart body is an object of parts, not %s", kindOf(v))
 	}
-	var b bytes.Buffer
-	w := multipart.NewWriter(&b)
+	ct, _ := parseMediaRange(t.ContentType)
 	if bd := t.Param("boundary"); bd != "" {
-		if err := w.SetBoundary(bd); err != nil {
+		b, _, err := t.c.writeParts(m, t.m, bd)
+		return b, ct.essence() + "; boundary=" + bd, err
+	}
+	// The boundary is fixed, so that a request is built the same each
+	// time; in the rare body that holds it, the next one is tried.
+	for n := 0; ; n++ {
+		bd := "specgate-boundary-" + strconv.Itoa(n)
+		b, parts, err := t.c.writeParts(m, t.m, bd)
+		if err != nil {
 			return nil, "", err
 		}
-	} else if err := w.SetBoundary(boundary()); err != nil {
-		return nil, "", err
+		if bytes.Count(b, []byte("--"+bd)) == parts+1 {
+			return b, ct.essence() + "; boundary=" + bd, nil
+		}
+	}
+}
+
+// writeParts writes the form-data parts of an object between boundaries
+// bd, and says how many it wrote.
+func (c *Contract) writeParts(m map[string]any, md *media, bd string) ([]byte, int, error) {
+	var b bytes.Buffer
+	w := &countingWriter{Writer: multipart.NewWriter(&b)}
+	if err := w.SetBoundary(bd); err != nil {
+		return nil, 0, err
 	}
 	var s sref
-	if t.m != nil {
-		s = t.m.sch
+	if md != nil {
+		s = md.sch
 	}
 	fields := map[string]*param{}
-	for _, fp := range c.formFields(t.m) {
+	for _, fp := range c.formFields(md) {
 		fields[fp.name] = fp
 	}
 	for _, kv := range c.pairsOfValue(s, m) {
@@ -576,33 +595,36 @@ func (multipartCodec) Encode(v any, t *BodyType) ([]byte, string, error) {
 		if kv[1] == nil {
 			continue // no part for a null
 		}
-		fp := fields[name]
 		var ps sref
 		var enc *encoding
-		if fp != nil {
+		if fp := fields[name]; fp != nil {
 			ps = fp.sch
 		}
-		if t.m != nil {
-			enc = t.m.encoding[name]
+		if md != nil {
+			enc = md.encoding[name]
 		}
 		if err := c.writePart(w, name, kv[1], ps, enc); err != nil {
-			return nil, "", err
+			return nil, 0, err
 		}
 	}
 	if err := w.Close(); err != nil {
-		return nil, "", err
+		return nil, 0, err
 	}
-	ct, _ := parseMediaRange(t.ContentType)
-	return b.Bytes(), ct.essence() + "; boundary=" + w.Boundary(), nil
+	return b.Bytes(), w.parts, nil
 }
 
-func boundary() string {
-	var buf [15]byte
-	_, _ = rand.Read(buf[:])
-	return "specgate-" + hex.EncodeToString(buf[:])
+// countingWriter counts the parts a multipart.Writer creates.
+type countingWriter struct {
+	*multipart.Writer
+	parts int
 }
 
-func (c *Contract) writePart(w *multipart.Writer, name string, v any, s sref, enc *encoding) error {
+func (w *countingWriter) CreatePart(h textproto.MIMEHeader) (io.Writer, error) {
+	w.parts++
+	return w.Writer.CreatePart(h)
+}
+
+func (c *Contract) writePart(w *countingWriter, name string, v any, s sref, enc *encoding) error {
 	encType := ""
 	if enc != nil {
 		encType = strings.TrimSpace(strings.Split(enc.contentType, ",")[0])

@@ -3,6 +3,7 @@ package contract
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 
@@ -12,7 +13,7 @@ import (
 
 // Options configure a Contract.
 type Options struct {
-	// Prefixes, when not nil, are the path prefixes under which every
+	// Prefixes, when not empty, are the path prefixes under which every
 	// operation is served, in place of the servers' (the mock's --prefix);
 	// []string{""} serves every operation at the root, ignoring servers.
 	Prefixes []string
@@ -147,7 +148,7 @@ func New(doc *spec.Document, schemas *schema.Set, opts Options) (*Contract, erro
 		return len(prefixes) - 1
 	}
 	serverPrefixes := func(servers []*spec.Server) []int {
-		if opts.Prefixes != nil {
+		if len(opts.Prefixes) > 0 {
 			var out []int
 			for _, p := range opts.Prefixes {
 				out = append(out, addPrefix(strings.TrimRight(p, "/"), nil))
@@ -171,7 +172,7 @@ func New(doc *spec.Document, schemas *schema.Set, opts Options) (*Contract, erro
 	docPrefixes := serverPrefixes(v.Servers)
 	opPrefixes := make([][]int, len(v.Operations))
 	for i, op := range v.Operations {
-		if len(op.Servers) > 0 && opts.Prefixes == nil {
+		if len(op.Servers) > 0 && len(opts.Prefixes) == 0 {
 			opPrefixes[i] = serverPrefixes(op.Servers)
 		} else {
 			opPrefixes[i] = docPrefixes
@@ -190,13 +191,13 @@ func New(doc *spec.Document, schemas *schema.Set, opts Options) (*Contract, erro
 		}
 		return len(p.segs), vars
 	}
-	sortStable(order, func(a, b int) bool {
+	slices.SortStableFunc(order, func(a, b int) int {
 		la, va := rank(prefixes[a])
 		lb, vb := rank(prefixes[b])
 		if la != lb {
-			return la > lb
+			return lb - la
 		}
-		return va < vb
+		return va - vb
 	})
 	position := make([]int, len(prefixes))
 	for pos, i := range order {
@@ -215,14 +216,6 @@ func New(doc *spec.Document, schemas *schema.Set, opts Options) (*Contract, erro
 		c.router.add(op.Path, o)
 	}
 	return c, nil
-}
-
-func sortStable(idx []int, less func(a, b int) bool) {
-	for i := 1; i < len(idx); i++ {
-		for j := i; j > 0 && less(idx[j], idx[j-1]); j-- {
-			idx[j], idx[j-1] = idx[j-1], idx[j]
-		}
-	}
 }
 
 // Document is the document the contract was built from.

@@ -261,7 +261,6 @@ func (c *Contract) readObject(p *param, in In, pairs [][2]string) (any, []Proble
 	var probs []Problem
 	for _, kv := range pairs {
 		ps, _ := c.propertyOf(p.sch, kv[0])
-		var v any
 		if c.shapeOf(ps) == array {
 			// A repeated key of an array property (deepObject's
 			// filter[tags]=a&filter[tags]=b) collects its values.
@@ -331,7 +330,7 @@ func (c *Contract) readPieces(p *param, in In, pieces []string, pairsExploded bo
 	}
 	v, pr := c.readText(p, in, nil, whole, p.sch)
 	if pr != nil {
-		return nil, []Problem{*pr}
+		return v, []Problem{*pr}
 	}
 	return v, nil
 }
