@@ -211,3 +211,27 @@ func TestRequestBodiesValidated(t *testing.T) {
 		t.Errorf("status %d, want 400 (declared)", res.Status)
 	}
 }
+
+// TestContentHeader reads a response header described by content as JSON
+// and checks it against the content's schema.
+func TestContentHeader(t *testing.T) {
+	doc := loadFixture(t, "headers-3.1.yaml")
+	c := newContract(t, doc, contract.Options{})
+	op := findOp(t, doc, "get", "/content-header")
+	check := func(v string) []string {
+		return problemLines(c.CheckResponse(op, &contract.Response{Status: 200, Header: http.Header{"X-Filter": {v}}}))
+	}
+	sameLines(t, check(`{"q":"a"}`), nil)
+	sameLines(t, check(`{"q":`), []string{
+		`header "X-Filter" $ syntax: response header X-Filter: not application/json: line 1, column 6: unexpected end of JSON input (testdata/headers-3.1.yaml:10:13)`,
+	})
+	if doc.Views().Operations[len(doc.Views().Operations)-1].Responses[0].Headers[0].Schema != nil {
+		t.Error("the views' header was changed")
+	}
+	needValidation(t)
+	var got []string
+	for _, p := range c.CheckResponse(op, &contract.Response{Status: 200, Header: http.Header{"X-Filter": {`{}`}}}) {
+		got = append(got, problemHead(p))
+	}
+	sameLines(t, got, []string{`header "X-Filter" $ required: response header X-Filter: … (testdata/headers-3.1.yaml:14:53)`})
+}

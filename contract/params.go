@@ -125,18 +125,22 @@ func (c *Contract) newHeader(h *spec.Header) *param {
 		}
 	} else {
 		p.explode = n.Get("explode").IsTrue()
-		if ct := n.Get("content"); ct != nil && len(fields(ct)) > 0 {
-			f := fields(ct)[0]
-			mt := &spec.MediaType{Name: f.Key, Node: c.deref(f.Value), Source: append(append(spec.Path{}, h.Source...), "content", f.Key)}
-			if s := mt.Node.Get("schema"); s != nil {
-				mt.Schema, mt.SchemaSource = c.deref(s), append(append(spec.Path{}, mt.Source...), "schema")
-				h.Schema, h.SchemaSource = mt.Schema, mt.SchemaSource
-			}
-			p.content = c.newMedia(mt)
-		}
 	}
 	if h.Schema != nil {
 		p.sch = sref{n: c.deref(h.Schema), src: h.SchemaSource}
+	}
+	// A header described by content (OpenAPI 3): the views give it no
+	// schema, its media type does.
+	if ct := n.Get("content"); c.doc.Format != spec.Swagger && len(fields(ct)) > 0 {
+		f := fields(ct)[0]
+		mt := &spec.MediaType{Name: f.Key, Node: c.deref(f.Value), Source: append(append(spec.Path{}, h.Source...), "content", f.Key)}
+		if s := mt.Node.Get("schema"); s != nil {
+			mt.Schema, mt.SchemaSource = c.deref(s), append(append(spec.Path{}, mt.Source...), "schema")
+			p.sch = sref{n: mt.Schema, src: mt.SchemaSource}
+		}
+		p.content = c.newMedia(mt)
+	}
+	if p.sch.n != nil {
 		p.lazy = &lazySchema{sch: p.sch}
 	}
 	p.shape = c.shapeOf(p.sch)
@@ -312,11 +316,7 @@ func identity(s string) string { return s }
 func (c *Contract) readPieces(p *param, in In, pieces []string, pairsExploded bool, whole string, unesc func(string) string) (any, []Problem) {
 	switch p.shape {
 	case array:
-		decoded := make([]string, len(pieces))
-		for i, s := range pieces {
-			decoded[i] = unesc(s)
-		}
-		return c.readList(p, in, decoded)
+		return c.readList(p, in, decodeAll(pieces, unesc))
 	case object:
 		pairs, ok := pairsOf(pieces, pairsExploded, unesc)
 		if !ok {
@@ -442,9 +442,15 @@ func (c *Contract) readQuery(p *param, in In, pairs []qpair, used []bool, declar
 	if mine[0] == "" && len(mine) == 1 && p.allowEmpty {
 		return "", true, nil
 	}
+	shape := p.shape
+	if shape == primitive && len(mine) > 1 && c.typesOf(p.sch)&tArr != 0 {
+		// Several values of a parameter whose schema admits a list as well
+		// as a single value (anyOf of an array and a string).
+		shape = array
+	}
 	var pieces []string
 	switch {
-	case p.shape == array && p.explode:
+	case shape == array && (p.explode || p.shape != array):
 		// ids=1&ids=2: each pair is an item.
 		pieces = mine
 	case p.shape != primitive:
@@ -458,8 +464,20 @@ func (c *Contract) readQuery(p *param, in In, pairs []qpair, used []bool, declar
 			pieces = []string{}
 		}
 	}
+	if shape != p.shape {
+		v, probs := c.readList(p, in, decodeAll(pieces, queryUnescape))
+		return v, true, probs
+	}
 	v, probs := c.readPieces(p, in, pieces, false, queryUnescape(mine[0]), queryUnescape)
 	return v, true, probs
+}
+
+func decodeAll(pieces []string, unesc func(string) string) []string {
+	out := make([]string, len(pieces))
+	for i, s := range pieces {
+		out[i] = unesc(s)
+	}
+	return out
 }
 
 // readDeepObject reads name[key]=value pairs into an object, and deeper

@@ -239,3 +239,18 @@ paths:
 		t.Errorf("read back %#v", res.Params.Query)
 	}
 }
+
+// TestListOrSingleValue reads several values of a parameter whose schema
+// admits a list or a single value as the list, and one as itself.
+func TestListOrSingleValue(t *testing.T) {
+	c := newContract(t, loadFixture(t, "params-3.0.yaml"), contract.Options{})
+	for query, want := range map[string]any{
+		"ids=1&ids=2": []any{json.Number("1"), json.Number("2")},
+		"ids=all":     "all",
+	} {
+		res := c.CheckRequest(&contract.Request{Method: "GET", Path: "/either-list", RawQuery: query})
+		if !res.OK() || !reflect.DeepEqual(res.Params.Query["ids"], want) {
+			t.Errorf("%s: %#v %v", query, res.Params.Query["ids"], res.Problems)
+		}
+	}
+}
