@@ -8,8 +8,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/agnivade/levenshtein"
-
+	"github.com/specgate/specgate/internal/suggest"
 	"github.com/specgate/specgate/spec"
 )
 
@@ -131,7 +130,7 @@ func (d *decoder) object(n *spec.Node, ptr, what string, known ...string) bool {
 	}
 	for _, f := range n.Fields {
 		if !slices.Contains(known, f.Key) {
-			d.errorAt(f.KeyRange.Start, join(ptr, f.Key), "unknown key %q in %s%s", f.Key, what, suggest(f.Key, known))
+			d.errorAt(f.KeyRange.Start, join(ptr, f.Key), "unknown key %q in %s%s", f.Key, what, suggest.Hint(f.Key, known))
 		}
 	}
 	return true
@@ -255,7 +254,7 @@ func (d *decoder) enum(n *spec.Node, ptr, what string, values ...string) (string
 		return "", false
 	}
 	if !slices.Contains(values, s) {
-		d.errorf(n, ptr, "%s must be one of %s, found %q%s", what, strings.Join(values, ", "), s, suggest(s, values))
+		d.errorf(n, ptr, "%s must be one of %s, found %q%s", what, strings.Join(values, ", "), s, suggest.Hint(s, values))
 		return "", false
 	}
 	return s, true
@@ -308,22 +307,4 @@ func (d *decoder) value(n *spec.Node, ptr string) any {
 		return s
 	}
 	return nil
-}
-
-// suggest returns "; did you mean %q?" for the candidate closest to got, or
-// "" when none is close.
-func suggest(got string, candidates []string) string {
-	best, bestD := "", len(got)/3+2
-	for _, c := range candidates {
-		if len(got) >= 3 && strings.HasPrefix(strings.ToLower(c), strings.ToLower(got)) {
-			return fmt.Sprintf("; did you mean %q?", c)
-		}
-		if d := levenshtein.ComputeDistance(strings.ToLower(got), strings.ToLower(c)); d < bestD {
-			best, bestD = c, d
-		}
-	}
-	if best == "" {
-		return ""
-	}
-	return fmt.Sprintf("; did you mean %q?", best)
 }

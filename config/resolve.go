@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/specgate/specgate/internal/suggest"
 	"github.com/specgate/specgate/spec"
 )
 
@@ -163,7 +164,7 @@ func (r *resolver) deref(n *spec.Node, ptr, kind string) (*spec.Node, string, st
 					names = append(names, f.Key)
 				}
 			}
-			hint := suggest(name, names)
+			hint := suggest.Hint(name, names)
 			if hint == "" && len(names) > 0 {
 				hint = " (there are: " + strings.Join(names, ", ") + ")"
 			}
@@ -879,7 +880,7 @@ func (r *resolver) perSpec(e *entry) map[*Spec]*specOpts {
 			if so.path != "" {
 				by, v = "path", so.path
 			}
-			hint := suggest(v, names)
+			hint := suggest.Hint(v, names)
 			if hint == "" && len(names) > 0 {
 				hint = " (it has: " + strings.Join(names, ", ") + ")"
 			}

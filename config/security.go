@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/specgate/specgate/internal/suggest"
 	"github.com/specgate/specgate/spec"
 )
 
@@ -33,7 +34,7 @@ func (s *Spec) CheckSecuritySchemes(doc *spec.Document) error {
 	for _, c := range s.Security {
 		sc := schemes[c.Scheme]
 		if sc == nil {
-			hint := suggest(c.Scheme, names)
+			hint := suggest.Hint(c.Scheme, names)
 			switch {
 			case hint != "":
 			case len(names) == 0:

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/specgate/specgate/internal/suggest"
 	"github.com/specgate/specgate/spec"
 )
 
@@ -53,7 +54,7 @@ func upgradeTree(file string, root *spec.Node) (*spec.Node, []*spec.Error) {
 		case slicesContains(v2Unsupported, f.Key):
 			u.errorAt(f.KeyRange.Start, "", "specgate does not read the legacy key %q: remove it", f.Key)
 		case !slicesContains(v2Keys, f.Key):
-			u.errorAt(f.KeyRange.Start, "", "unknown key %q in the configuration (version 2)%s", f.Key, suggest(f.Key, v2Keys))
+			u.errorAt(f.KeyRange.Start, "", "unknown key %q in the configuration (version 2)%s", f.Key, suggest.Hint(f.Key, v2Keys))
 		}
 	}
 	if c := root.Get("contracts"); c != nil {

@@ -17,8 +17,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/agnivade/levenshtein"
-
+	"github.com/specgate/specgate/internal/suggest"
 	"github.com/specgate/specgate/spec"
 )
 
@@ -514,15 +513,4 @@ func stringList(v *spec.Node, what string, e *errs) []Name {
 
 // Suggest returns "; did you mean %q?" for the candidate closest to got,
 // or "" when none is close.
-func Suggest(got string, candidates []string) string {
-	best, bestD := "", len(got)/3+2
-	for _, c := range candidates {
-		if d := levenshtein.ComputeDistance(strings.ToLower(got), strings.ToLower(c)); d < bestD {
-			best, bestD = c, d
-		}
-	}
-	if best == "" {
-		return ""
-	}
-	return fmt.Sprintf("; did you mean %q?", best)
-}
+func Suggest(got string, candidates []string) string { return suggest.Hint(got, candidates) }
