@@ -9,24 +9,8 @@ import (
 	"strings"
 )
 
-// XML bodies are read into JSON values so that their schema can validate
-// them, using the schema's xml object where it has one:
-//
-//   - xml.name names a property's element (or attribute); a property
-//     without it is the element of its own name;
-//   - xml.attribute (OpenAPI 3.2: nodeType attribute) reads the property
-//     from an attribute of its object's element; nodeType text from the
-//     element's text;
-//   - an array property's items are repeated elements named by the items'
-//     xml.name, else by the property's name; with xml.wrapped they sit
-//     inside one element named by the array's xml.name (or the property's).
-//
-// Elements and attributes are matched by local name: prefixes and
-// namespaces are not checked, nor is the name of the root element. Text is
-// typed by the schema (integers, numbers, booleans). An element that the
-// schema does not describe becomes a string (text only) or an object of
-// its children, so that additionalProperties: false still sees it.
-
+// xmlCodec reads and writes XML bodies by the rules in the package
+// documentation ("XML bodies").
 type xmlCodec struct{}
 
 // xnode is an element read from an XML body.
