@@ -4,160 +4,255 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/specgate/specgate/contract"
+	"github.com/specgate/specgate/spec"
 )
 
-// CoverageStatus says how far a run exercised an operation.
+// CoverageStatus says what a run did with one combination of the five
+// identifiers of an operation.
 type CoverageStatus string
 
 const (
-	// Covered: a test got a response the operation declares.
+	// Covered: the service answered a test with this response.
 	Covered CoverageStatus = "covered"
-	// NotCovered: tests were selected, but none got a declared response
-	// (none could be sent, all got undeclared statuses, were skipped, or
-	// ran in another shard or beyond --max-tests).
+	// NotCovered: a test of the run aimed at it (after the filters), but
+	// the service's answer matched another response, or none came (the
+	// request could not be sent, the test was skipped, or it ran in
+	// another shard or beyond --max-tests).
 	NotCovered CoverageStatus = "not covered"
-	// NotTested: no test of the operation was selected: the filters left
-	// none out, or it has nothing to test (no example, no success response,
-	// no --negative).
+	// NotTested: no test of the run aimed at it: the filters left its
+	// tests out, or it has none (a 4xx without an example, without
+	// --negative).
 	NotTested CoverageStatus = "not tested"
-	// MissingInSpec: the service answered the operation with a status the
-	// spec does not declare for it.
+	// MissingInSpec: the service answered with a status, or a content
+	// type, that the specification does not declare for the operation.
 	MissingInSpec CoverageStatus = "missing in spec"
 )
 
-// Coverage is what a run exercised of one spec.
+// Coverage is what a run covered of one spec: one row per combination of
+// the five identifiers the spec declares (path, method, request content
+// type, response status, response content type), in source order, then one
+// per answer it does not declare.
 type Coverage struct {
 	Spec string
-	// Total counts the spec's operations, Selected those with a test
-	// after the filters, Covered those a test got a declared response of.
-	Total, Selected, Covered int
-	// Operations has one row per operation in source order, then one per
-	// status the service answered that its operation does not declare.
-	Operations []OperationCoverage
+	Rows []CoverageRow
 }
 
-// Percent is the covered share of the spec's operations.
-func (c *Coverage) Percent() float64 {
-	if c.Total == 0 {
-		return 0
+// CoverageRow is one combination of the five identifiers.
+type CoverageRow struct {
+	Path, Method, RequestType, Status, ResponseType string
+	Coverage                                        CoverageStatus
+	// Tests counts the tests whose answer matched the row.
+	Tests int
+}
+
+// key is a row's five identifiers.
+type covKey struct {
+	path, method, reqType, status, respType string
+}
+
+func (r CoverageRow) key() covKey {
+	return covKey{r.Path, r.Method, r.RequestType, r.Status, r.ResponseType}
+}
+
+// Counts are the coverage metrics of the CTRF report: covered rows, rows
+// a test aimed at after the filters, rows the spec declares, and answers
+// it does not declare.
+func (c *Coverage) Counts() (covered, afterFilters, total, missing int) {
+	for _, r := range c.Rows {
+		switch r.Coverage {
+		case MissingInSpec:
+			missing++
+			continue
+		case Covered:
+			covered++
+		}
+		total++
+		if r.Coverage != NotTested {
+			afterFilters++
+		}
 	}
-	return 100 * float64(c.Covered) / float64(c.Total)
+	return
 }
 
-// OperationCoverage is one row of a coverage report.
-type OperationCoverage struct {
-	Path   string
-	Method string
-	Status CoverageStatus
-	// Responses are the declared responses the service's answers matched
-	// ("200", "4XX", "default"), in order.
-	Responses []string
-	// Statuses are the statuses received, in order; a missing-in-spec row
-	// holds the one status it is about.
-	Statuses []int
-	Tests    int
-	Passed   int
-}
-
-// coverageTracker counts, as results come, what each operation got.
+// coverageTracker counts, as results come, which rows the answers
+// matched.
 type coverageTracker struct {
-	plan *Plan
-	ops  map[*operation]*opCoverage
-}
-
-type opCoverage struct {
-	tests, passed int
-	responses     map[string]bool
-	statuses      map[int]bool
-	undeclared    map[int]bool
+	plan    *Plan
+	hits    map[covKey]int
+	missing map[*operation]map[covKey]bool
 }
 
 func newCoverageTracker(p *Plan) *coverageTracker {
-	return &coverageTracker{plan: p, ops: map[*operation]*opCoverage{}}
+	return &coverageTracker{plan: p, hits: map[covKey]int{}, missing: map[*operation]map[covKey]bool{}}
 }
 
 func (c *coverageTracker) add(r *Result) {
-	o := r.Test.op
-	if o == nil {
+	t, o := r.Test, r.Test.op
+	if o == nil || r.Status == 0 || t.neg != nil && t.neg.check == "unsupported_method" {
+		return // no answer, or one for a method no operation declares
+	}
+	base := covKey{path: o.op.Path, method: strings.ToUpper(o.op.Method), reqType: t.RequestType}
+	if t.neg != nil && t.neg.check == "unsupported_content_type" {
+		base.reqType = unsupportedType
+	}
+	d := o.spec.contract.Response(o.op, r.Status)
+	if d == nil {
+		k := base
+		k.status, k.respType = strconv.Itoa(r.Status), r.ResponseType
+		c.noteMissing(o, k)
 		return
 	}
-	oc := c.ops[o]
-	if oc == nil {
-		oc = &opCoverage{responses: map[string]bool{}, statuses: map[int]bool{}, undeclared: map[int]bool{}}
-		c.ops[o] = oc
+	k := base
+	k.status = d.Status
+	if r.ResponseType != "" && len(d.Content) > 0 {
+		names := make([]string, len(d.Content))
+		for i, m := range d.Content {
+			names[i] = m.Name
+		}
+		name, ok := contract.MatchMediaType(r.ResponseType, names)
+		if !ok {
+			k.respType = r.ResponseType
+			c.noteMissing(o, k)
+			return
+		}
+		k.respType = name
 	}
-	oc.tests++
-	if r.Outcome == Passed {
-		oc.passed++
-	}
-	if r.Status == 0 {
-		return
-	}
-	// A negative test of a method the path does not declare answers for
-	// no operation.
-	if r.Test.neg != nil && r.Test.neg.check == "unsupported_method" {
-		return
-	}
-	oc.statuses[r.Status] = true
-	if r.Matched != "" {
-		oc.responses[r.Matched] = true
-	} else {
-		oc.undeclared[r.Status] = true
-	}
+	c.hits[k]++
 }
 
-// finish builds the coverage of every spec. Which operations the filters
-// select is read from the plan again (identities only, no values).
+func (c *coverageTracker) noteMissing(o *operation, k covKey) {
+	if c.missing[o] == nil {
+		c.missing[o] = map[covKey]bool{}
+	}
+	c.missing[o][k] = true
+}
+
+// declaredRows lists the combinations an operation declares.
+func declaredRows(o *operation) []CoverageRow {
+	var out []CoverageRow
+	method := strings.ToUpper(o.op.Method)
+	for _, rt := range requestTypes(o.op) {
+		for _, resp := range o.op.Responses {
+			for _, mt := range responseTypes(resp) {
+				out = append(out, CoverageRow{Path: o.op.Path, Method: method, RequestType: rt, Status: resp.Status, ResponseType: mt})
+			}
+		}
+	}
+	return out
+}
+
+// aims lists the rows a test aims at: the response its status names,
+// with the content type it asks for (or each the response declares).
+func aims(t *Test) []covKey {
+	o := t.op
+	base := covKey{path: o.op.Path, method: strings.ToUpper(o.op.Method), reqType: t.RequestType}
+	var statuses []*spec.Response
+	switch {
+	case t.neg != nil && t.neg.check == "unsupported_method":
+		return nil
+	case t.neg != nil:
+		seen := map[*spec.Response]bool{}
+		for _, code := range t.neg.expect {
+			if d := declaredFor(o.op, code); d != nil && !seen[d] {
+				seen[d] = true
+				statuses = append(statuses, d)
+			}
+		}
+	default:
+		if code, err := strconv.Atoi(t.Status); err == nil {
+			if d := declaredFor(o.op, code); d != nil {
+				statuses = append(statuses, d)
+			}
+		} else {
+			for _, d := range o.op.Responses {
+				if d.Status == t.Status {
+					statuses = append(statuses, d)
+				}
+			}
+		}
+	}
+	var out []covKey
+	for _, d := range statuses {
+		k := base
+		k.status = d.Status
+		types := responseTypes(d)
+		if t.ResponseType != "" && t.neg == nil {
+			types = []string{t.ResponseType}
+		}
+		for _, mt := range types {
+			k.respType = mt
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
+// finish builds the coverage of every spec. Which rows the selected tests
+// aim at is read from the plan again (identities only, no values).
 func (c *coverageTracker) finish() []*Coverage {
 	var out []*Coverage
 	for _, sp := range c.plan.specs {
-		cov := &Coverage{Spec: sp.name, Total: len(sp.ops)}
-		var missing []OperationCoverage
+		cov := &Coverage{Spec: sp.name}
+		var missing []CoverageRow
 		for _, o := range sp.ops {
-			row := OperationCoverage{Path: o.op.Path, Method: strings.ToUpper(o.op.Method), Status: NotTested}
+			aimed := map[covKey]bool{}
 			for _, t := range c.plan.opTests(o) {
 				if c.plan.selects(sp, t) {
-					row.Status = NotCovered
-					break
+					for _, k := range aims(t) {
+						aimed[k] = true
+					}
 				}
 			}
-			if row.Status == NotCovered {
-				cov.Selected++
-			}
-			if oc := c.ops[o]; oc != nil {
-				row.Tests, row.Passed = oc.tests, oc.passed
-				row.Responses = sortedKeys(oc.responses)
-				row.Statuses = sortedInts(oc.statuses)
-				if len(oc.responses) > 0 {
-					row.Status = Covered
-					cov.Covered++
+			rows := declaredRows(o)
+			declared := map[covKey]bool{}
+			for i := range rows {
+				k := rows[i].key()
+				declared[k] = true
+				switch {
+				case c.hits[k] > 0:
+					rows[i].Coverage, rows[i].Tests = Covered, c.hits[k]
+				case aimed[k]:
+					rows[i].Coverage = NotCovered
+				default:
+					rows[i].Coverage = NotTested
 				}
-				for _, s := range sortedInts(oc.undeclared) {
-					missing = append(missing, OperationCoverage{Path: row.Path, Method: row.Method, Status: MissingInSpec, Statuses: []int{s}})
+			}
+			// Answers to requests of a type the operation does not declare
+			// (a 415 test's) count where the spec declares their status.
+			var extra []covKey
+			for k := range c.hits {
+				if k.path == o.op.Path && k.method == strings.ToUpper(o.op.Method) && !declared[k] {
+					extra = append(extra, k)
 				}
 			}
-			cov.Operations = append(cov.Operations, row)
+			sort.Slice(extra, func(i, j int) bool { return lessKey(extra[i], extra[j]) })
+			for _, k := range extra {
+				rows = append(rows, CoverageRow{Path: k.path, Method: k.method, RequestType: k.reqType, Status: k.status, ResponseType: k.respType, Coverage: Covered, Tests: c.hits[k]})
+			}
+			cov.Rows = append(cov.Rows, rows...)
+			var ms []covKey
+			for k := range c.missing[o] {
+				ms = append(ms, k)
+			}
+			sort.Slice(ms, func(i, j int) bool { return lessKey(ms[i], ms[j]) })
+			for _, k := range ms {
+				missing = append(missing, CoverageRow{Path: k.path, Method: k.method, RequestType: k.reqType, Status: k.status, ResponseType: k.respType, Coverage: MissingInSpec})
+			}
 		}
-		cov.Operations = append(cov.Operations, missing...)
+		cov.Rows = append(cov.Rows, missing...)
 		out = append(out, cov)
 	}
 	return out
 }
 
-func sortedInts(m map[int]bool) []int {
-	out := make([]int, 0, len(m))
-	for k := range m {
-		out = append(out, k)
+func lessKey(a, b covKey) bool {
+	switch {
+	case a.reqType != b.reqType:
+		return a.reqType < b.reqType
+	case a.status != b.status:
+		return a.status < b.status
 	}
-	sort.Ints(out)
-	return out
-}
-
-// String is the row's response statuses, for terminal output.
-func (o OperationCoverage) String() string {
-	s := make([]string, len(o.Statuses))
-	for i, st := range o.Statuses {
-		s[i] = strconv.Itoa(st)
-	}
-	return o.Method + " " + o.Path + " " + string(o.Status) + " " + strings.Join(s, ",")
+	return a.respType < b.respType
 }

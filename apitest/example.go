@@ -31,6 +31,16 @@ type exampleExpect struct {
 	// break the contract on purpose, and its response is held to the spec
 	// only where the spec declares its status.
 	negative bool
+	// alternatives are the statuses of other examples with the same
+	// request: any of them is the example's answer (see exampleCase).
+	alternatives []*examples.Example
+	// values says whether the response's headers and body values are
+	// compared: only when the example's request determines its response.
+	values bool
+	// generated is set for an inline example whose request the spec gives
+	// no value of: its request is generated, so only a declared status is
+	// expected, as of a generated test.
+	generated bool
 	// capture stores what the response's captures took, for the after
 	// fixtures.
 	capture func(map[string]any)
@@ -58,7 +68,10 @@ func (p *Plan) loadExamples(sp *specPlan, src SpecSource) (unrouted []*examples.
 		errs = append(errs, e)
 	}
 	for _, ex := range inline.Examples {
-		if ex.Operation != nil && ex.Request != nil {
+		// A response example without a request of its name is no pair:
+		// its request is the operation's unnamed one, which cannot ask
+		// for that response rather than another.
+		if ex.Operation != nil && ex.Request != nil && ex.Pairing != examples.ResponseOnly {
 			sp.examples[ex.Operation] = append(sp.examples[ex.Operation], ex)
 		}
 	}
@@ -113,21 +126,119 @@ func (sp *specPlan) routeExample(ex *examples.Example) *spec.Operation {
 	return nil
 }
 
-// exampleTests makes one test per example of the operation.
+// exampleCase is one example test: an example, and the other examples of
+// its operation that send the same request yet expect another response.
+// No service can give both, so the test accepts the status of any of them
+// and compares no values; the spec's examples are illustrations there
+// (twilio's update and dequeueFront send the same form and show other
+// dates; github's default example of one request is under 200 and 201).
+type exampleCase struct {
+	ex           *examples.Example
+	alternatives []*examples.Example
+	// values says whether the example's response values are compared: its
+	// request is its own (an inline example whose request the spec gives
+	// no value of is a generated request, whose answer nobody can
+	// foretell), and no alternative shares it.
+	values bool
+}
+
+// exampleCases groups an operation's examples by their request.
+func exampleCases(list []*examples.Example) []*exampleCase {
+	var out []*exampleCase
+	byRequest := map[string]*exampleCase{}
+	for _, ex := range list {
+		key := requestKey(ex.Request)
+		if c := byRequest[key]; c != nil {
+			if sameResponse(c.ex, ex) {
+				continue // the same test twice
+			}
+			c.alternatives = append(c.alternatives, ex)
+			c.values = false
+			continue
+		}
+		c := &exampleCase{ex: ex, values: !ex.Inline || ownsRequest(ex.Request)}
+		byRequest[key] = c
+		out = append(out, c)
+	}
+	return out
+}
+
+// requestKey writes what an example sends, as the example writes it.
+func requestKey(r *examples.Request) string {
+	params := func(ps []examples.Param) []any {
+		out := make([]any, len(ps))
+		for i, p := range ps {
+			out[i] = []any{strings.ToLower(p.Name), examples.Literalize(p.Value)}
+		}
+		return out
+	}
+	parts := map[string]any{}
+	for _, p := range r.Multipart {
+		parts[p.Name] = []any{examples.Literalize(p.Content), p.File}
+	}
+	b, _ := json.Marshal([]any{r.Method, r.RawPath, params(r.PathParams), params(r.Query), params(r.Headers),
+		examples.Literalize(r.Body), params(r.FormFields), parts, r.ContentType})
+	return string(b)
+}
+
+func sameResponse(a, b *examples.Example) bool {
+	if a.Response == nil || b.Response == nil {
+		return a.Response == b.Response
+	}
+	ka, _ := json.Marshal([]any{a.Response.Status, a.Response.SpecStatus, examples.Literalize(a.Response.Body)})
+	kb, _ := json.Marshal([]any{b.Response.Status, b.Response.SpecStatus, examples.Literalize(b.Response.Body)})
+	return string(ka) == string(kb)
+}
+
+// ownsRequest reports whether an inline example's request carries a value
+// of its own.
+func ownsRequest(r *examples.Request) bool {
+	return len(r.PathParams) > 0 || len(r.Query) > 0 || len(r.Headers) > 0 || r.Body != nil || len(r.FormFields) > 0 || len(r.Multipart) > 0
+}
+
+// exampleTests makes one test per example case of the operation.
 func (p *Plan) exampleTests(o *operation) []*Test {
 	var out []*Test
-	for _, ex := range o.spec.examples[o.op] {
+	for _, c := range exampleCases(o.spec.examples[o.op]) {
+		ex := c.ex
 		t := &Test{Path: o.op.Path, Method: strings.ToUpper(o.op.Method), Kind: FromExample, Name: ex.Name, Source: ex.Loc.String()}
 		if ex.Request.Method != "" {
 			t.Method = ex.Request.Method
 		}
+		for _, alt := range c.alternatives {
+			if alt.Name != ex.Name {
+				t.Name += " | " + alt.Name
+			}
+		}
 		t.RequestType = exampleRequestType(o.op, ex)
 		t.Status, t.ResponseType = exampleResponse(o.op, ex)
-		ex := ex
-		t.make = func(s *runState) (*prepared, error) { return p.makeExample(s, t, ex) }
+		if len(c.alternatives) > 0 {
+			t.Status = statusOfAll(o.op, append([]*examples.Example{ex}, c.alternatives...))
+		}
+		c := c
+		t.make = func(s *runState) (*prepared, error) { return p.makeExample(s, t, c) }
 		out = append(out, t)
 	}
 	return out
+}
+
+// statusOfAll names the statuses of several examples as one: theirs when
+// they share it, their class ("2XX") when they share that, else "*".
+func statusOfAll(op *spec.Operation, list []*examples.Example) string {
+	first, _ := exampleResponse(op, list[0])
+	same, class := true, true
+	for _, ex := range list[1:] {
+		st, _ := exampleResponse(op, ex)
+		same = same && st == first
+		class = class && st[:1] == first[:1]
+	}
+	switch {
+	case same:
+		return first
+	case class:
+		return first[:1] + "XX"
+	}
+	return "*"
 }
 
 // exampleRequestType is the media type of an example's request body.
@@ -253,8 +364,8 @@ func lenientValue(u examples.Unresolved) (any, error) {
 // request: valid generated values for what the example leaves out (an
 // inline example's required parameters without examples), the example's
 // own values over them.
-func (p *Plan) makeExample(s *runState, t *Test, ex *examples.Example) (*prepared, error) {
-	o := t.op
+func (p *Plan) makeExample(s *runState, t *Test, c *exampleCase) (*prepared, error) {
+	o, ex := t.op, c.ex
 	ctx := p.evalContext(s, ex)
 	scenario := ex.Scenario()
 	for _, f := range examples.Fixtures(ex.Before, scenario) {
@@ -415,7 +526,7 @@ func (p *Plan) makeExample(s *runState, t *Test, ex *examples.Example) (*prepare
 	if path != "" && !strings.Contains(path, "{") {
 		pr.built.Path = o.spec.stripPrefix(o, path)
 	}
-	expect := &exampleExpect{ex: ex, ctx: ctx, negative: ex.Kind() != examples.Positive}
+	expect := &exampleExpect{ex: ex, ctx: ctx, negative: ex.Kind() != examples.Positive, alternatives: c.alternatives, values: c.values, generated: ex.Inline && !ownsRequest(ex.Request)}
 	if ex.Response != nil {
 		expect.status, expect.specStatus = ex.Response.Status, ex.Response.SpecStatus
 	} else {
@@ -427,6 +538,11 @@ func (p *Plan) makeExample(s *runState, t *Test, ex *examples.Example) (*prepare
 		}
 	}
 	pr.example = expect
+	if !expect.negative {
+		if probs := p.contractProblems(t, pr.built); len(probs) > 0 {
+			return nil, skipf("the request of example %q (%s) does not satisfy the spec, so a correct service may reject it: %s", ex.Name, ex.Loc, probs[0].String())
+		}
+	}
 	return pr, nil
 }
 

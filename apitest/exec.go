@@ -192,14 +192,16 @@ func (st *runState) exchange(a httpx.Attempt) Exchange {
 	ex := Exchange{Start: a.Start, Duration: a.Duration, Retry: a.Reason}
 	if a.Request != nil {
 		ex.Request = HTTPRequest{Method: a.Request.Method, URL: st.secrets.mask(a.Request.URL.String()),
-			Headers: st.headers(a.Request.Header), Body: bodyOf([]byte(st.secrets.mask(string(a.RequestBody))))}
+			Headers: st.headers(a.Request.Header), Body: st.body(a.RequestBody, len(a.RequestBody))}
 	}
 	if a.Err != nil {
 		ex.Error = st.secrets.mask(a.Err.Error())
 	}
 	if a.Response != nil {
-		b := bodyOf([]byte(st.secrets.mask(string(a.Body))))
-		b.Truncated = b.Truncated || a.Truncated
+		b := st.body(a.Body, len(a.Body))
+		if b != nil && a.Truncated {
+			b.Truncated = true
+		}
 		ex.Response = &HTTPResponse{Status: a.Response.StatusCode, Headers: st.headers(a.Response.Header), Body: b}
 	}
 	return ex
@@ -219,4 +221,13 @@ func (st *runState) headers(h http.Header) []Header {
 		}
 	}
 	return out
+}
+
+// body keeps a body for reports, secrets masked.
+func (st *runState) body(data []byte, size int) *Body {
+	masked := []byte(st.secrets.mask(string(data)))
+	if size == len(data) {
+		size = len(masked)
+	}
+	return bodyOf(masked, size)
 }

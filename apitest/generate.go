@@ -194,7 +194,7 @@ func (p *Plan) validValues(s *runState, t *Test, g *schema.Generator) (contract.
 	}
 	if t.RequestType != "" {
 		mt := mediaOf(o.op.RequestBody.Content, t.RequestType)
-		body, err := p.generateBody(o.spec, mt, g)
+		body, err := p.generateBody(o.spec, o.op.RequestBody, mt, g)
 		if err != nil {
 			return v, err
 		}
@@ -248,10 +248,29 @@ func (p *Plan) generate(sp *specPlan, node *spec.Node, src spec.Path, alt *spec.
 }
 
 // generateBody draws a valid body of a media type; one without a schema
-// gets an empty object (JSON) or a short text.
-func (p *Plan) generateBody(sp *specPlan, mt *spec.MediaType, g *schema.Generator) (any, error) {
+// gets an empty object (JSON) or a short text. Swagger 2.0 formData
+// parameters are the fields of an object, a file one's value a file.
+func (p *Plan) generateBody(sp *specPlan, rb *spec.RequestBody, mt *spec.MediaType, g *schema.Generator) (any, error) {
 	if mt == nil {
 		return nil, nil
+	}
+	if len(rb.FormData) > 0 {
+		fields := map[string]any{}
+		for _, prm := range rb.FormData {
+			if !prm.Required {
+				continue
+			}
+			if prm.Node.GetStr("type") == "file" {
+				fields[prm.Name] = contract.File{Filename: prm.Name + ".bin", ContentType: "application/octet-stream", Data: []byte("specgate")}
+				continue
+			}
+			v, err := p.generate(sp, prm.Schema, prm.SchemaSource, nil, nil, g, "form field "+prm.Name)
+			if err != nil {
+				return nil, err
+			}
+			fields[prm.Name] = v
+		}
+		return fields, nil
 	}
 	if mt.Schema == nil {
 		if isJSONType(mt.Name) {
@@ -267,14 +286,25 @@ func isJSONType(mt string) bool {
 	return mt == "application/json" || strings.HasSuffix(mt, "+json") || mt == "*/*" || mt == "application/*"
 }
 
-// makeValid builds a generated test's valid request.
+// makeValid builds a generated test's valid request. The contract judges
+// it as a server would: a request that does not pass (a schema no value
+// generated for it satisfies, a body a codec cannot write faithfully) is
+// not sent, and the test is skipped, since a correct service could reject
+// it.
 func (p *Plan) makeValid(s *runState, t *Test) (*prepared, error) {
 	g := schema.NewGenerator(p.seedOf(t))
 	v, err := p.validValues(s, t, g)
 	if err != nil {
 		return nil, err
 	}
-	return p.build(s, t, v)
+	pr, err := p.build(s, t, v)
+	if err != nil {
+		return nil, err
+	}
+	if probs := p.contractProblems(t, pr.built); len(probs) > 0 {
+		return nil, skipf("specgate could not generate a valid request: %s", probs[0].Message)
+	}
+	return pr, nil
 }
 
 // build serializes values into the test's request, with the credentials
@@ -384,14 +414,29 @@ func statusClass(codes []int) string {
 	return strconv.Itoa(class) + "XX"
 }
 
-// makeNegative builds a valid request and breaks it.
+// makeNegative builds a valid request and breaks it. The contract judges
+// both, as a server would: the valid one must pass and the broken one
+// must not, so that a correct service cannot fail the test; when either
+// is not so, the test is skipped.
 func (p *Plan) makeNegative(s *runState, t *Test, m *mutation) (*prepared, error) {
 	g := schema.NewGenerator(p.seedOf(t))
 	valid := *t
 	valid.Kind, valid.Name = Generated, "generated"
+	if m.check == "unsupported_method" {
+		// The valid request is the operation's, body and all; the
+		// mutation takes the body off with the method.
+		valid.RequestType = requestTypes(t.op.op)[0]
+	}
 	v, err := p.validValues(s, &valid, g)
 	if err != nil {
 		return nil, err
+	}
+	base, err := p.build(s, t, v)
+	if err != nil {
+		return nil, err
+	}
+	if probs := p.contractProblems(t, base.built); len(probs) > 0 {
+		return nil, skipf("specgate could not generate a valid request to break: %s", probs[0].Message)
 	}
 	if m.values != nil {
 		if err := m.values(&v); err != nil {
@@ -405,8 +450,26 @@ func (p *Plan) makeNegative(s *runState, t *Test, m *mutation) (*prepared, error
 	if m.request != nil {
 		m.request(pr.built)
 	}
+	if probs := p.contractProblems(t, pr.built); len(probs) == 0 {
+		return nil, skipf("the request with %s is valid after all: the spec's contract finds nothing wrong with it", m.desc)
+	}
 	pr.negative = m
 	return pr, nil
+}
+
+// contractProblems judges a built request as a server would (the mock
+// does the same): its problems, but for credentials, which the request
+// carries whatever their value.
+func (p *Plan) contractProblems(t *Test, b *contract.BuiltRequest) []contract.Problem {
+	sp := t.op.spec
+	res := sp.contract.CheckRequest(b.Request(sp.contract.Prefix(t.op.op)))
+	var out []contract.Problem
+	for _, pb := range res.Problems {
+		if pb.In != contract.InSecurity {
+			out = append(out, pb)
+		}
+	}
+	return out
 }
 
 // parameterMutations breaks one query, header or cookie parameter.

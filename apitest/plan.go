@@ -90,6 +90,9 @@ type SpecSource struct {
 	Filter string
 	// Client replaces Options.Client for this spec (its own TLS).
 	Client *http.Client
+	// Check, when set, judges the loaded spec before any test runs (that
+	// the configuration's security schemes are the spec's).
+	Check func(doc *spec.Document) error
 }
 
 // Expectations are the statuses that negative tests expect: a correct
@@ -271,6 +274,11 @@ func (p *Plan) loadSpec(ctx context.Context, loader *spec.Loader, src SpecSource
 			broken = append(broken[:3], fmt.Sprintf("and %d more unresolved $refs", len(broken)-3))
 		}
 		return nil, fmt.Errorf("%s cannot be tested: %s", name, strings.Join(broken, "; "))
+	}
+	if src.Check != nil {
+		if err := src.Check(doc); err != nil {
+			return nil, err
+		}
 	}
 	if doc.Format != spec.OpenAPI && doc.Format != spec.Swagger {
 		return nil, &spec.Error{File: doc.Root.Name, Msg: fmt.Sprintf("%s is %s: contract tests read OpenAPI 2.0 and 3.x specs", name, doc)}

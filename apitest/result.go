@@ -135,30 +135,53 @@ type HTTPRequest struct {
 	Method  string
 	URL     string
 	Headers []Header
-	Body    Body
+	Body    *Body // nil without one
 }
 
 // HTTPResponse is a response as received.
 type HTTPResponse struct {
 	Status  int
 	Headers []Header
-	Body    Body
+	Body    *Body // nil without one
 }
 
 // Header is one header line.
 type Header struct{ Name, Value string }
 
-// Body is a message body for reports: its text, or its bytes in base64
-// when they are not UTF-8, cut at a bound so that reports stay small.
+// Body is a message body as reports keep it: UTF-8 text as it is, other
+// bytes in base64, at most maxReportBody bytes of either.
 type Body struct {
-	Text      string
-	Base64    bool
-	Size      int  // the whole body's length in bytes
-	Truncated bool // Text holds only the body's first bytes
+	Text   string
+	Base64 string
+	// Size is the whole body's length; Truncated says that only its first
+	// maxReportBody bytes are kept.
+	Size      int
+	Truncated bool
 }
 
 // maxReportBody bounds the bytes of a body kept for reports.
 const maxReportBody = 64 << 10
+
+// bodyOf keeps a body for reports; nil for an empty one. A character cut
+// at the bound is dropped.
+func bodyOf(data []byte, size int) *Body {
+	if len(data) == 0 {
+		return nil
+	}
+	b := &Body{Size: size}
+	if len(data) > maxReportBody {
+		data, b.Truncated = data[:maxReportBody], true
+		for i := 0; i < utf8.UTFMax && len(data) > 0 && !utf8.Valid(data); i++ {
+			data = data[:len(data)-1]
+		}
+	}
+	if utf8.Valid(data) {
+		b.Text = string(data)
+	} else {
+		b.Base64 = base64.StdEncoding.EncodeToString(data)
+	}
+	return b
+}
 
 // FixtureResult is one fixture of an example.
 type FixtureResult struct {
@@ -170,21 +193,4 @@ type FixtureResult struct {
 	Exchange Exchange
 	// Captures are the names the fixture captured from its response.
 	Captures []string
-}
-
-// bodyOf makes a report body of data.
-func bodyOf(data []byte) Body {
-	b := Body{Size: len(data)}
-	if len(data) > maxReportBody {
-		data, b.Truncated = data[:maxReportBody], true
-		for len(data) > 0 && !utf8.Valid(data) && len(data) > maxReportBody-4 {
-			data = data[:len(data)-1]
-		}
-	}
-	if utf8.Valid(data) {
-		b.Text = string(data)
-		return b
-	}
-	b.Text, b.Base64 = base64.StdEncoding.EncodeToString(data), true
-	return b
 }
