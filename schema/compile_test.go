@@ -39,7 +39,15 @@ func TestCompileErrors(t *testing.T) {
 			}
 		})
 	}
-	// A bad schema stops only the schemas that reach it.
+	// A bad schema stops only the schemas that reach it: not its
+	// neighbours, even after the schema around them failed.
+	if _, err := f.set.Compile(f.node(t, "/components/schemas/Holder"), spec.PointerPath("/components/schemas/Holder")); err == nil {
+		t.Errorf("Holder compiled")
+	}
+	good := f.compile(t, "/components/schemas/Holder/properties/good")
+	if ps := good.Validate("no", schema.Request); len(ps) != 1 || render(ps[0]) != `$ [pattern] string "no" does not match pattern "^ok$" @ broken.yaml:27:11` {
+		t.Errorf("Holder/properties/good: %v", ps)
+	}
 	sc := f.compile(t, "/components/schemas/Fine")
 	if ps := sc.Validate("abc", schema.Request); ps != nil {
 		t.Errorf("Fine: %v", ps)
@@ -131,4 +139,15 @@ func TestConcurrentUse(t *testing.T) {
 		}()
 	}
 	wg.Wait()
+}
+
+// TestCompileInvalidSchema: what the dialect's metaschema refuses is an
+// error at the keyword.
+func TestCompileInvalidSchema(t *testing.T) {
+	f := load(t, "generate.yaml")
+	const ptr = "/components/schemas/NoValue"
+	_, err := f.set.Compile(f.node(t, ptr), spec.PointerPath(ptr))
+	if want := "testdata/generate.yaml:12:7: invalid enum: expected at least 1 item, found 0"; err == nil || err.Error() != want {
+		t.Errorf("error %v, want %s", err, want)
+	}
 }

@@ -30,11 +30,12 @@ const (
 // jsonschema compiles: JSON Schema draft 7 for Swagger 2.0 and OpenAPI 3.0
 // (whose keywords it maps), the document's own dialect for OpenAPI 3.1.
 type converter struct {
-	s     *Set
-	u     *unit
-	path  []string // of the node converted, from the unit's root, for errors
-	cpath []string // the same in the converted value
-	err   error    // the first error
+	s          *Set
+	u          *unit
+	path       []string  // of the node converted, from the unit's root, for errors
+	cpath      []string  // the same in the converted value
+	registered []unitKey // the schemas noted as inside the unit
+	err        error     // the first error
 }
 
 func (cv *converter) fail(n *spec.Node, format string, args ...any) {
@@ -146,7 +147,9 @@ func (cv *converter) schema(n *spec.Node, inherited map[string]bool) any {
 		// document reports it).
 		return true
 	}
-	cv.s.register(n, cv.u, cv.cpath)
+	if cv.s.register(n, cv.u, cv.cpath) {
+		cv.registered = append(cv.registered, unitKey{n, cv.u.dir})
+	}
 	wrap := cv.wrapsNull(n)
 	if wrap {
 		cv.cpath = append(cv.cpath, kwNullable)

@@ -471,6 +471,12 @@ func (gn *generation) value(list []*jsonschema.Schema, depth int, prefer any) (a
 		if w == nil {
 			continue
 		}
+		if !gn.g.opts.PreferGenerated {
+			// The chosen branches' own examples.
+			if x, ok := gn.example(w); ok {
+				return x, true
+			}
+		}
 		gn.name = name
 		x, built := gn.build(w, depth, attempt)
 		if !built {

@@ -242,24 +242,33 @@ func (s *Set) resourceOf(u *unit) *unit {
 
 // register notes where a schema object is converted, so that compiling it
 // later reuses the unit it is in. The caller holds s.mu.
-func (s *Set) register(n *spec.Node, u *unit, cpath []string) {
+func (s *Set) register(n *spec.Node, u *unit, cpath []string) bool {
 	key := unitKey{n, u.dir}
-	if _, ok := s.within[key]; !ok {
-		s.within[key] = place{u, pointerJoin(cpath, nil)}
+	if _, ok := s.within[key]; ok {
+		return false
 	}
+	s.within[key] = place{u, pointerJoin(cpath, nil)}
+	return true
 }
 
-// placeFor returns where the validator finds the schema at node for dir:
-// in a unit converted already, or a unit of its own. The caller holds
-// s.mu.
-func (s *Set) placeFor(node *spec.Node, file *spec.File, ptr string, dir Direction) place {
+// compileNode compiles the schema at node for dir: where a unit converted
+// already holds it, else (or when that unit does not compile: a bad
+// schema beside it) as a unit of its own. The caller holds s.mu.
+func (s *Set) compileNode(node *spec.Node, file *spec.File, ptr string, dir Direction) (*jsonschema.Schema, error) {
 	if !s.directional {
 		dir = 0
 	}
-	if p, ok := s.within[unitKey{node, dir}]; ok {
-		return p
+	if p, ok := s.within[unitKey{node, dir}]; ok && p.ptr != "" {
+		if js, err := s.c.Compile(p.url()); err == nil {
+			return js, nil
+		}
 	}
-	return place{u: s.unitFor(node, file, ptr, dir)}
+	u := s.unitFor(node, file, ptr, dir)
+	js, err := s.c.Compile(u.url)
+	if err != nil {
+		return nil, s.compileError(u, err)
+	}
+	return js, nil
 }
 
 // loader gives the validator the converted value of a unit; it refuses
@@ -275,6 +284,10 @@ func (l loader) Load(url string) (any, error) {
 	cv := &converter{s: l.s, u: u}
 	out := cv.schema(u.node, nil)
 	if cv.err != nil {
+		// The unit is not a resource: none of its schemas is found in it.
+		for _, key := range cv.registered {
+			delete(l.s.within, key)
+		}
 		return nil, cv.err
 	}
 	return out, nil
@@ -308,7 +321,7 @@ func (s *Set) Compile(node *spec.Node, src spec.Path) (*Schema, error) {
 	sc := &Schema{set: s, node: node, file: file, ptr: ptr}
 	s.compiled[node] = sc
 	st := &sc.state[0]
-	st.once.Do(func() { st.js, st.err = s.compilePlace(sc.placeFor(Request)) })
+	st.once.Do(func() { st.js, st.err = s.compileNode(node, file, ptr, Request) })
 	if !s.directional {
 		sc.state[1].once.Do(func() { sc.state[1].js, sc.state[1].err = st.js, st.err })
 	}
@@ -316,15 +329,6 @@ func (s *Set) Compile(node *spec.Node, src spec.Path) (*Schema, error) {
 		return nil, sc.err
 	}
 	return sc, nil
-}
-
-// compilePlace compiles the schema at p; the caller holds s.mu.
-func (s *Set) compilePlace(p place) (*jsonschema.Schema, error) {
-	js, err := s.c.Compile(p.url())
-	if err != nil {
-		return nil, s.compileError(p.u, err)
-	}
-	return js, nil
 }
 
 // locateNode finds the file and JSON pointer where node is written: where src
@@ -439,11 +443,6 @@ type compiledState struct {
 	err  error
 }
 
-// placeFor is placeFor of the schema's node; the caller holds s.mu.
-func (sc *Schema) placeFor(dir Direction) place {
-	return sc.set.placeFor(sc.node, sc.file, sc.ptr, dir)
-}
-
 // compiledFor returns the validator of the schema for dir (Response for
 // any value but Request), compiling it on first use.
 func (sc *Schema) compiledFor(dir Direction) (*jsonschema.Schema, error) {
@@ -457,7 +456,7 @@ func (sc *Schema) compiledFor(dir Direction) (*jsonschema.Schema, error) {
 	st.once.Do(func() {
 		sc.set.mu.Lock()
 		defer sc.set.mu.Unlock()
-		st.js, st.err = sc.set.compilePlace(sc.placeFor(dir))
+		st.js, st.err = sc.set.compileNode(sc.node, sc.file, sc.ptr, dir)
 	})
 	return st.js, st.err
 }
@@ -468,7 +467,8 @@ func (sc *Schema) Location() spec.Location {
 }
 
 // Validate checks v against the schema for values travelling in dir and
-// returns every problem found; nil when v is valid.
+// returns every problem found; nil when v is valid. dir is Request or
+// Response (any other value reads as Response).
 //
 // Direction follows OpenAPI and is lenient, as Prism is: a request need not
 // carry the readOnly properties its schema requires, nor a response the
