@@ -352,3 +352,154 @@ func TestTokensAreMasked(t *testing.T) {
 		t.Error("the request had no Authorization header")
 	}
 }
+
+func TestUnreachableService(t *testing.T) {
+	srv := httptest.NewServer(http.NotFoundHandler())
+	srv.Close() // nothing listens there now
+	p, err := NewPlan(context.Background(), Options{Specs: []SpecSource{{Path: "testdata/pets.yaml"}}, BaseURL: srv.URL, Getenv: func(string) string { return "" }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := &collect{}
+	sum := p.Run(context.Background(), c)
+	if sum.Failed != sum.Tests || sum.Tests == 0 {
+		t.Errorf("%d of %d tests failed", sum.Failed, sum.Tests)
+	}
+	for _, r := range c.results {
+		if !strings.Contains(r.Error, "the service could not be reached") || !strings.Contains(r.Error, "connection refused") || len(r.Failures) != 0 {
+			t.Errorf("%s: %q", r.Test.Title(), r.Error)
+		}
+	}
+	r := c.byTitle(t, "GET /health -> 200 text/plain (generated)")
+	if want := "GET " + srv.URL + "/v1/health: the service could not be reached: "; !strings.HasPrefix(r.Error, want) {
+		t.Errorf("error %q does not start with %q", r.Error, want)
+	}
+}
+
+func TestSlowService(t *testing.T) {
+	slow := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case <-time.After(2 * time.Second):
+		case <-r.Context().Done():
+		}
+	})
+	client, err := httpx.NewClient(httpx.ClientOptions{Timeout: 100 * time.Millisecond, Getenv: func(string) string { return "" }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := runPets(t, slow, Options{Client: client, Filter: "PATH=/health"})
+	r := c.byTitle(t, "GET /health -> 200 text/plain (generated)")
+	if r.Outcome != Failed || !strings.HasSuffix(r.Error, "/v1/health: no response within 100ms") {
+		t.Errorf("%s: %q", r.Outcome, r.Error)
+	}
+}
+
+// TestRetryAfterTooLong: a service that asks to wait longer than allowed
+// gets no further attempt, and the test says why.
+func TestRetryAfterTooLong(t *testing.T) {
+	c := runPets(t, &petService{retryAfter: "3600"}, Options{Filter: "PATH=/health"})
+	r := c.byTitle(t, "GET /health -> 200 text/plain (generated)")
+	if r.Outcome != Failed || len(r.Attempts) != 1 {
+		t.Fatalf("%s after %d attempts", r.Outcome, len(r.Attempts))
+	}
+	if !strings.Contains(r.Message(), `status_code_conformance: status 429 is not declared by GET /health (declared: 200) (429 with Retry-After "3600" asks for a wait of 1h0m0s, longer than the longest allowed (5s): not retried)`) {
+		t.Errorf("message: %s", r.Message())
+	}
+}
+
+// requestsOf lists what a run sent, in plan order.
+func requestsOf(c *collect) []string {
+	var out []string
+	for _, r := range c.results {
+		for _, a := range r.Attempts {
+			b := ""
+			if a.Request.Body != nil {
+				b = a.Request.Body.Text
+			}
+			out = append(out, r.Test.Title()+" "+a.Request.Method+" "+strings.SplitN(a.Request.URL, "/v1", 2)[1]+" "+b)
+		}
+	}
+	return out
+}
+
+// TestDeterministic: the same seed sends the same requests whatever the
+// parallelism; another seed sends others.
+func TestDeterministic(t *testing.T) {
+	svc := &petService{token: "s3cret-token"}
+	one := requestsOf(runPets(t, svc, Options{Negative: true, Seed: 7}))
+	four := requestsOf(runPets(t, svc, Options{Negative: true, Seed: 7, Parallel: 4}))
+	if !slices.Equal(one, four) {
+		t.Errorf("parallel 4 sent other requests:\n%s\n---\n%s", strings.Join(one, "\n"), strings.Join(four, "\n"))
+	}
+	other := requestsOf(runPets(t, svc, Options{Negative: true, Seed: 8}))
+	if slices.Equal(one, other) {
+		t.Error("seeds 7 and 8 sent the same requests")
+	}
+}
+
+// TestShardsSplitTheRun: the shards of a run hold every test once, and a
+// test sends the same request in its shard as in the whole run.
+func TestShardsSplitTheRun(t *testing.T) {
+	svc := &petService{token: "s3cret-token"}
+	whole := requestsOf(runPets(t, svc, Options{Negative: true}))
+	var parts []string
+	for i := 1; i <= 3; i++ {
+		part := requestsOf(runPets(t, svc, Options{Negative: true, Shard: Shard{Index: i, Count: 3}}))
+		if len(part) == 0 || len(part) == len(whole) {
+			t.Errorf("shard %d/3 sent %d of %d requests", i, len(part), len(whole))
+		}
+		parts = append(parts, part...)
+	}
+	slices.Sort(parts)
+	sorted := slices.Sorted(slices.Values(whole))
+	if !slices.Equal(parts, sorted) {
+		t.Errorf("the shards together sent:\n%s\nthe whole run:\n%s", strings.Join(parts, "\n"), strings.Join(sorted, "\n"))
+	}
+}
+
+func TestFiltersAndMaxTests(t *testing.T) {
+	svc := &petService{token: "s3cret-token"}
+	c := runPets(t, svc, Options{Negative: true, Filter: "METHOD=POST", FilterNot: "STATUS=415"})
+	for _, r := range c.results {
+		if r.Test.Method != "POST" || r.Test.Status == "415" {
+			t.Errorf("%s ran", r.Test.Title())
+		}
+	}
+	if len(c.results) < 5 {
+		t.Errorf("only %d POST tests", len(c.results))
+	}
+	c = runPets(t, svc, Options{Negative: true, MaxTests: 3})
+	if len(c.results) != 3 || c.summary.Tests != 3 {
+		t.Errorf("--max-tests 3 ran %d", len(c.results))
+	}
+	// Coverage still counts every operation the filters select.
+	covered, after, total, _ := c.summary.Coverage[0].Counts()
+	if covered == 0 || after <= covered || total < after {
+		t.Errorf("coverage after 3 tests: %d covered, %d after filters, %d in all", covered, after, total)
+	}
+}
+
+func TestBadInput(t *testing.T) {
+	noEnv := func(string) string { return "" }
+	cases := []struct {
+		name string
+		opts Options
+		want string
+	}{
+		{"missing spec", Options{Specs: []SpecSource{{Path: "testdata/none.yaml"}}, BaseURL: "http://127.0.0.1:1"}, "testdata/none.yaml: "},
+		{"no base URL", Options{Specs: []SpecSource{{Path: "testdata/pets.yaml"}}}, "testdata/pets.yaml: no base URL: give --testBaseURL"},
+		{"bad base URL", Options{Specs: []SpecSource{{Path: "testdata/pets.yaml"}}, BaseURL: "ftp://x"}, `base URL "ftp://x" of testdata/pets.yaml is not an http(s) URL with a host`},
+		{"bad filter", Options{Specs: []SpecSource{{Path: "testdata/pets.yaml"}}, BaseURL: "http://127.0.0.1:1", Filter: "PATH="}, "--filter: filter \"PATH=\": column 6: expected a value for PATH"},
+		{"unknown check", Options{Specs: []SpecSource{{Path: "testdata/pets.yaml"}}, BaseURL: "http://127.0.0.1:1", Checks: []string{"status_code"}}, `unknown check "status_code": the checks are not_a_server_error, status_code_conformance`},
+		{"malformed example", Options{Specs: []SpecSource{{Path: "testdata/pets.yaml"}}, BaseURL: "http://127.0.0.1:1", Examples: []string{"testdata/bad_examples"}}, "testdata/bad_examples/status.json:3:31: "},
+		{"unrouted example", Options{Specs: []SpecSource{{Path: "testdata/pets.yaml"}}, BaseURL: "http://127.0.0.1:1", Examples: []string{"testdata/stray_examples"}}, `testdata/stray_examples/stray.json:1:1: example "stray": no operation of testdata/pets.yaml matches GET /cats`},
+		{"AsyncAPI", Options{Specs: []SpecSource{{Path: "../../shared/corpus/asyncapi-streetlights-kafka-2.6.yml"}}, BaseURL: "http://127.0.0.1:1"}, "is AsyncAPI 2.6.0: contract tests read OpenAPI 2.0 and 3.x specs"},
+	}
+	for _, tc := range cases {
+		tc.opts.Getenv = noEnv
+		_, err := NewPlan(context.Background(), tc.opts)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: %v\nwant it to say %q", tc.name, err, tc.want)
+		}
+	}
+}

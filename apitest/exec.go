@@ -112,10 +112,8 @@ func (p *Plan) exec(ctx context.Context, t *Test) *Result {
 		if len(r.Failures) > 0 {
 			r.Outcome = Failed
 		}
-		if n := len(attempts); n > 1 {
-			if reason := attempts[n-1].Reason; reason != "" && len(r.Failures) > 0 {
-				r.Failures[0].Message += " (" + reason + ")"
-			}
+		if reason := last.Reason; reason != "" && len(r.Failures) > 0 {
+			r.Failures[0].Message += " (" + reason + ")"
 		}
 	}
 	if st.after != nil {
