@@ -284,6 +284,16 @@ var validateCases = []validateCase{
 		}},
 	{name: "3.1 readOnly in requests", file: "oas31.yaml", schema: "/components/schemas/Pet", value: `{"name": "x", "id": 3}`, dir: schema.Request},
 
+	{name: "$anchor", file: "oas31.yaml", schema: "/components/schemas/Anchored",
+		value: `{"nick": "abcde"}`, dir: both, want: []string{
+			`$.nick [maxLength] expected at most 4 characters, found 5 @ oas31.yaml:97:11`,
+		}},
+	{name: "jsonSchemaDialect draft 7", file: "dialect.yaml", schema: "/components/schemas/Pair",
+		value: `["a", "b"]`, dir: both, want: []string{
+			`$ [additionalItems] 1 item more than the schema allows @ dialect.yaml:11:7`,
+		}},
+	{name: "draft 7 ignores $ref siblings", file: "dialect.yaml", schema: "/components/schemas/RefOnly", value: `"ab"`, dir: both},
+
 	// Swagger 2.0
 	{name: "query parameter", file: "swagger.yaml", schema: "/paths/~1pets/get/parameters/0",
 		value: `100`, dir: both, want: []string{
