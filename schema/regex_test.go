@@ -41,7 +41,7 @@ func TestPatterns(t *testing.T) {
 		{pattern: `(?<=\$)\d+`, ecma: true, match: []string{"$12"}, mismatch: []string{"12"}},
 		{pattern: `^(a|b)\1$`, ecma: true, match: []string{"aa", "bb"}, mismatch: []string{"ab"}},
 		{pattern: `^(?<q>['"]).*\k<q>$`, ecma: true, match: []string{`"x"`, `'y'`}, mismatch: []string{`"x'`}},
-		{pattern: `^a.c(?=$)`, ecma: true, match: []string{"abc"}, mismatch: []string{"a\nc"}},
+		{pattern: `^a.c(?=$)`, ecma: true, match: []string{"abc"}, mismatch: []string{"a\nc", "a\rc", "a\u2028c", "a\u2029c", "abc\n"}},
 		{pattern: `^a{1,2000}$`, ecma: true, match: []string{"aaa"}},
 	}
 	for _, c := range cases {
