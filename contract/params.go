@@ -495,7 +495,7 @@ func (c *Contract) readDeepObject(p *param, in In, pairs []qpair, used []bool) (
 		switch {
 		case q.key == p.name:
 		case strings.HasPrefix(q.key, p.name+"[") && strings.HasSuffix(q.key, "]"):
-			keys = strings.Split(q.key[len(p.name)+1:len(q.key)-1], "][")
+			keys = strings.SplitN(q.key[len(p.name)+1:len(q.key)-1], "][", maxDepth)
 		default:
 			continue
 		}

@@ -131,11 +131,26 @@ func parseSegment(s string) tseg {
 	return t
 }
 
+// matchSteps bounds the work of matching one request segment against one
+// templated segment: a template's few variables match in a handful of
+// steps, and a hostile segment ("x-x-x-…" against "{a}-{b}-{c}") must
+// not make the backtracking take the square or the cube of its length.
+const matchSteps = 4096
+
 // matchParts matches the parts of a segment against the text of a request
 // segment, appending the variables' values to caps. Variables match at
 // least one character; the leftmost takes the shortest text that lets the
-// rest match.
-func matchParts(parts []tpart, s string, caps []string, enums [][]string, v int) ([]string, bool) {
+// rest match. enums limits variables (by index) to values, for server
+// URLs. A match that takes more than matchSteps steps fails.
+func matchParts(parts []tpart, s string, caps []string, enums [][]string) ([]string, bool) {
+	steps := matchSteps
+	return matchFrom(parts, s, caps, enums, 0, &steps)
+}
+
+func matchFrom(parts []tpart, s string, caps []string, enums [][]string, v int, steps *int) ([]string, bool) {
+	if *steps--; *steps < 0 {
+		return caps, false
+	}
 	if len(parts) == 0 {
 		return caps, s == ""
 	}
@@ -144,7 +159,7 @@ func matchParts(parts []tpart, s string, caps []string, enums [][]string, v int)
 		if !strings.HasPrefix(s, p.lit) {
 			return caps, false
 		}
-		return matchParts(parts[1:], s[len(p.lit):], caps, enums, v)
+		return matchFrom(parts[1:], s[len(p.lit):], caps, enums, v, steps)
 	}
 	allowed := func(val string) bool {
 		return v >= len(enums) || enums[v] == nil || slices.Contains(enums[v], val)
@@ -154,6 +169,9 @@ func matchParts(parts []tpart, s string, caps []string, enums [][]string, v int)
 			return caps, false
 		}
 		return append(caps, s), true
+	}
+	if last := parts[len(parts)-1]; !last.isVar && !strings.HasSuffix(s, last.lit) {
+		return caps, false // the template's last text must end the segment
 	}
 	for i := 1; i <= len(s); i++ {
 		if next := parts[1]; !next.isVar {
@@ -166,8 +184,11 @@ func matchParts(parts []tpart, s string, caps []string, enums [][]string, v int)
 		if !allowed(s[:i]) {
 			continue
 		}
-		if c, ok := matchParts(parts[1:], s[i:], append(caps, s[:i]), enums, v+1); ok {
+		if c, ok := matchFrom(parts[1:], s[i:], append(caps, s[:i]), enums, v+1, steps); ok {
 			return c, true
+		}
+		if *steps < 0 {
+			return caps, false
 		}
 	}
 	return caps, false
@@ -338,7 +359,7 @@ func (m *matcher) walk(n *rnode, i int) bool {
 	}
 	for _, e := range n.pats {
 		mark := len(m.caps)
-		if caps, ok := matchParts(e.seg.parts, s, m.caps, nil, 0); ok {
+		if caps, ok := matchParts(e.seg.parts, s, m.caps, nil); ok {
 			m.caps = caps
 			if m.walk(e.child, i+1) {
 				return true
@@ -403,7 +424,7 @@ func (p *prefix) match(segs []string) (int, bool) {
 			}
 			continue
 		}
-		if _, ok := matchParts(s.parts, segs[i], buf[:0], s.enums, 0); !ok {
+		if _, ok := matchParts(s.parts, segs[i], buf[:0], s.enums); !ok {
 			return 0, false
 		}
 	}

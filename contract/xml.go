@@ -13,6 +13,10 @@ import (
 // documentation ("XML bodies").
 type xmlCodec struct{}
 
+// maxDepth bounds the nesting of the values a body or a parameter is read
+// into (XML elements, deepObject keys), as encoding/json bounds JSON's.
+const maxDepth = 1000
+
 // xnode is an element read from an XML body.
 type xnode struct {
 	name     string // local name
@@ -50,6 +54,10 @@ func parseXML(body []byte) (*xnode, error) {
 		}
 		switch tk := tok.(type) {
 		case xml.StartElement:
+			if len(stack) >= maxDepth {
+				line, _ := d.InputPos()
+				return nil, fmt.Errorf("line %d: elements nested deeper than %d", line, maxDepth)
+			}
 			n := &xnode{name: tk.Name.Local, attrs: tk.Attr}
 			switch {
 			case len(stack) > 0:
@@ -122,7 +130,7 @@ func (n *xnode) attr(name string) (string, bool) {
 
 // xmlValue reads an element as a value of schema s.
 func (c *Contract) xmlValue(n *xnode, s sref, depth int) any {
-	if depth > 64 {
+	if depth > maxDepth {
 		return nil
 	}
 	t := c.typesOf(s)
@@ -275,7 +283,7 @@ func (xmlCodec) Encode(v any, t *BodyType) ([]byte, string, error) {
 }
 
 func (c *Contract) writeXML(enc *xml.Encoder, name string, v any, s sref, depth int) error {
-	if depth > 64 {
+	if depth > maxDepth {
 		return errors.New("value nested too deep for XML")
 	}
 	info := c.xmlOf(s)
