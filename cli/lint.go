@@ -13,6 +13,7 @@ import (
 	"github.com/specgate/specgate/linter"
 	"github.com/specgate/specgate/policy"
 	"github.com/specgate/specgate/reports"
+	"github.com/specgate/specgate/reports/lintreport"
 	"github.com/specgate/specgate/rulesets"
 	"github.com/specgate/specgate/spec"
 )
@@ -132,12 +133,10 @@ func runLint(c *cli.Context, env Env) error {
 	}
 
 	wd, _ := os.Getwd()
-	run := &reports.Run{
-		Tool:    reports.Tool{Name: "specgate", Version: version(), Ruleset: rulesetName(c.String("ruleset"), profile), Profile: profile, RuleCount: l.RuleCount(), Skipped: skippedRules(setup)},
-		Results: results, Rules: reports.RunRules(reg, sevs), FailSeverity: failAt,
-		Start: start, Elapsed: time.Since(start), Dir: wd, Root: repoRoot(env, wd), Operations: operations,
-		Color: env.IsTerminal && env.Getenv("NO_COLOR") == "",
-	}
+	run := lintreport.New(results, lintreport.Rules(reg, sevs), operations)
+	run.Tool = reports.Tool{Name: "specgate", Version: version(), Ruleset: rulesetName(c.String("ruleset"), profile), Profile: profile, RuleCount: l.RuleCount(), Skipped: skippedRules(setup)}
+	run.FailSeverity, run.Start, run.Elapsed, run.Dir, run.Root = failAt, start, time.Since(start), wd, repoRoot(env, wd)
+	run.Color = env.IsTerminal && env.Getenv("NO_COLOR") == ""
 	if err := writeOutputs(outs, run, env.Stdout); err != nil {
 		return exitf(ExitUsage, "%v", err)
 	}

@@ -5,11 +5,14 @@ import (
 	"io"
 	"strings"
 	"time"
+
+	"github.com/specgate/specgate/internal/level"
+	"github.com/specgate/specgate/reports"
+	"github.com/specgate/specgate/spec"
 )
 
-// Report is one run of the check as the report writers see it. Each
-// format has its own file: report_text.go, report_json.go, report_ctrf.go,
-// report_html.go.
+// Report is one run of the check. Its reports are written by package
+// reports, from the model Run gives; docs/compat.md describes them.
 type Report struct {
 	Tool    string // "specgate"
 	Version string
@@ -31,17 +34,58 @@ var Formats = []string{"text", "json", "ctrf", "html"}
 
 // Write writes the report in format to w.
 func Write(w io.Writer, format string, rep *Report, color bool) error {
-	switch format {
-	case "text":
-		return WriteText(w, rep, color)
-	case "json":
-		return WriteJSON(w, rep)
-	case "ctrf":
-		return WriteCTRF(w, rep)
-	case "html":
-		return WriteHTML(w, rep)
+	f, ok := reports.Lookup(format)
+	known := false
+	for _, name := range Formats {
+		known = known || name == format
 	}
-	return fmt.Errorf("unknown format %q (known: %s)", format, strings.Join(Formats, ", "))
+	if !ok || !known {
+		return fmt.Errorf("unknown format %q (known: %s)", format, strings.Join(Formats, ", "))
+	}
+	run := rep.Run()
+	run.Color = color
+	return f.Write(w, run)
+}
+
+// Run is the report in the model of package reports: a file per
+// specification with its verdict, a finding per change.
+func (rep *Report) Run() *reports.Run {
+	run := &reports.Run{
+		Tool: reports.Tool{Name: rep.Tool, Version: rep.Version}, Kind: reports.Compat,
+		Start: rep.Start, Elapsed: rep.Stop.Sub(rep.Start),
+		Compat: &reports.CompatRun{Mode: rep.Mode, Base: rep.Base, Commit: rep.Commit, Strict: rep.Strict, ShowInfo: rep.ShowInfo,
+			Verdict: string(rep.Verdict()), Totals: rep.Totals()},
+		Files: make([]reports.File, len(rep.Results)),
+	}
+	if rep.Start.IsZero() {
+		run.Elapsed = 0
+	}
+	for i := range rep.Results {
+		r := &rep.Results[i]
+		f := &run.Files[i]
+		f.Name, f.Format, f.Loaded = r.Spec, r.Format, r.Verdict != Error
+		f.Verdict = &reports.Verdict{Verdict: string(r.Verdict), Reason: string(r.Reason), Message: r.Message, Base: r.Base, BaseFile: r.BaseSpec}
+		f.Findings = make([]reports.Finding, len(r.Changes))
+		for j, c := range r.Changes {
+			f.Findings[j] = rep.finding(c)
+		}
+	}
+	return run
+}
+
+// severities are the change levels as severities: what a report that
+// knows no change level (sarif, github) shows.
+var severities = [...]level.Severity{Info: level.Off, Warning: level.Warn, Breaking: level.Error}
+
+// finding is a change as a finding.
+func (rep *Report) finding(c Change) reports.Finding {
+	l := c.Location
+	return reports.Finding{
+		Rule: c.RuleID, Severity: severities[c.Level], Message: c.Message,
+		File: l.File, Pointer: l.Pointer,
+		Range:  spec.Range{Start: spec.Pos{Line: int32(l.Line), Col: int32(l.Column)}, End: spec.Pos{Line: int32(l.EndLine), Col: int32(l.EndColumn)}},
+		Change: &reports.Change{Level: c.Level.String(), Fails: Fails(c, rep.Strict), Why: c.Why, Operations: c.Operations, Side: l.Side.String()},
+	}
 }
 
 // ExitCode is 2 when a specification could not be checked, else 1 when one
@@ -60,16 +104,7 @@ func (rep *Report) ExitCode() int {
 }
 
 // Totals counts verdicts and change levels over all results.
-type Totals struct {
-	Specs        int `json:"specs"`
-	Compatible   int `json:"compatible"`
-	Incompatible int `json:"incompatible"`
-	Errors       int `json:"errors"`
-	Skipped      int `json:"skipped"`
-	Breaking     int `json:"breaking"`
-	Warnings     int `json:"warnings"`
-	Info         int `json:"info"`
-}
+type Totals = reports.CompatTotals
 
 // Totals counts the report's results.
 func (rep *Report) Totals() Totals {
@@ -104,16 +139,3 @@ func (rep *Report) Verdict() Verdict {
 	}
 	return Compatible
 }
-
-// where renders a change's location. In git mode both versions of a file
-// have the same name, so a location in the base names the branch.
-func where(r *Result, c *Change) string {
-	s := c.Location.String()
-	if c.Location.Side == Base && r.Base != r.BaseSpec {
-		s += " (on " + r.Base + ")"
-	}
-	return s
-}
-
-// shown reports whether a change is listed in the text and HTML formats.
-func (rep *Report) shown(c *Change) bool { return rep.ShowInfo || c.Level != Info }

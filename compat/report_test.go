@@ -73,7 +73,7 @@ func TestReportsGolden(t *testing.T) {
 func TestCTRFShape(t *testing.T) {
 	rep := goldenReport(t)
 	var buf bytes.Buffer
-	if err := WriteCTRF(&buf, rep); err != nil {
+	if err := Write(&buf, "ctrf", rep, false); err != nil {
 		t.Fatal(err)
 	}
 	var doc struct {
@@ -85,7 +85,11 @@ func TestCTRFShape(t *testing.T) {
 			Tests   []struct {
 				Name, Status string
 				Duration     *int64
-				Extra        *ctrfChange
+				Extra        *struct {
+					SpecFile                 string
+					LineNumber, ColumnNumber int
+					RuleViolation            struct{ Rule string }
+				}
 			}
 		}
 	}
@@ -112,19 +116,22 @@ func TestCTRFShape(t *testing.T) {
 	}
 }
 
-// The CTRF report is valid against the CTRF JSON Schema the lint reports'
+// The CTRF report is valid against the CTRF JSON Schemas the lint reports'
 // CTRF is checked against, and names its version.
 func TestCTRFMatchesSchema(t *testing.T) {
-	schema, err := filepath.Abs(filepath.Join("..", "reports", "testdata", "schemas", "ctrf-schema-0.0.json"))
+	schema, err := filepath.Abs(filepath.Join("..", "reports", "testdata", "schemas", "ctrf.schema.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	var buf bytes.Buffer
-	if err := WriteCTRF(&buf, goldenReport(t)); err != nil { // in the fixture's folder
+	if err := Write(&buf, "ctrf", goldenReport(t), false); err != nil { // in the fixture's folder
 		t.Fatal(err)
 	}
-	if errs := schematest.Complaints(t, buf.Bytes(), schema); errs != nil {
-		t.Errorf("the CTRF report does not match the CTRF schema:\n%s", strings.Join(errs, "\n"))
+	for _, name := range []string{"ctrf.schema.json", "ctrf-schema-0.0.json"} {
+		path := filepath.Join(filepath.Dir(schema), name)
+		if errs := schematest.Complaints(t, buf.Bytes(), path); errs != nil {
+			t.Errorf("the CTRF report does not match %s:\n%s", name, strings.Join(errs, "\n"))
+		}
 	}
 	if !bytes.Contains(buf.Bytes(), []byte(`"specVersion": "0.0.0"`)) {
 		t.Errorf("the CTRF report does not name the schema's version 0.0.0:\n%.200s", buf.String())

@@ -18,12 +18,10 @@ import (
 	"github.com/specgate/specgate/reports"
 )
 
-// TestHTMLInBrowser opens the html report in headless Chromium through
-// chromedriver (Debian's chromium and chromium-driver packages) and uses it
-// as a person would: filters, sorting, the operation links and the rule
-// links, checking the counts after each step. It skips when chromedriver is
-// not installed, unless SPECGATE_REQUIRE_BROWSER is set (CI sets it).
-func TestHTMLInBrowser(t *testing.T) {
+// chromedriver finds chromedriver (Debian's chromium and chromium-driver
+// packages). The browser tests skip when it is not installed, unless
+// SPECGATE_REQUIRE_BROWSER is set (CI sets it).
+func chromedriver(t *testing.T) string {
 	if testing.Short() {
 		t.Skip("starts a browser")
 	}
@@ -34,6 +32,15 @@ func TestHTMLInBrowser(t *testing.T) {
 		}
 		t.Skip("chromedriver is not on PATH (apt-get install chromium chromium-driver); set SPECGATE_REQUIRE_BROWSER=1 to make this a failure")
 	}
+	return driver
+}
+
+// TestHTMLInBrowser opens the lint html report in headless Chromium
+// through chromedriver and uses it as a person would: filters, sorting,
+// the operation links and the rule links, checking the counts after each
+// step.
+func TestHTMLInBrowser(t *testing.T) {
+	driver := chromedriver(t)
 	dir := t.TempDir()
 	page := filepath.Join(dir, "report.html")
 	f, err := os.Create(page)
@@ -119,6 +126,87 @@ func TestHTMLInBrowser(t *testing.T) {
 	b.click(`#findings a[href="#rule-media-type-xml"]`)
 	if got := b.script(`var r = document.querySelector(":target"); return r ? r.id + " " + r.querySelector("h3").textContent : ""`); got != "rule-media-type-xml media-type-xml Bodies are not XML" {
 		t.Errorf("after clicking the rule link the target is %q", got)
+	}
+}
+
+// TestTestRunHTMLInBrowser opens the html report of a test run, written
+// by a Sink a test at a time, in headless Chromium: the tests grouped by
+// the five identifiers, the filters and their counts, an operation's
+// "Show" link, and a test's requests and responses.
+func TestTestRunHTMLInBrowser(t *testing.T) {
+	driver := chromedriver(t)
+	dir := t.TempDir()
+	page := sinkRun(t, testResults(t), dir)["html"]
+	b := startBrowser(t, driver, filepath.Join(dir, "profile"))
+	b.open((&url.URL{Scheme: "file", Path: filepath.ToSlash(page)}).String())
+
+	if n := b.script(`return performance.getEntriesByType("resource").length`); n != 0.0 {
+		t.Errorf("the page loaded %v resources", n)
+	}
+	counts := func(step, want string) {
+		t.Helper()
+		got := fmt.Sprint(b.script(`var s = document.getElementById("tests-section");
+			return ["shown", "passed", "failed", "skipped"].map(function (k) { return s.querySelector("[data-count=" + k + "]").textContent; })
+				.concat([document.querySelectorAll("#tests tbody tr[data-status]:not([hidden])").length])`))
+		if got != want {
+			t.Errorf("%s: counts shown, passed, failed, skipped and visible rows = %s, want %s", step, got, want)
+		}
+	}
+	rows := func(step string, want ...string) {
+		t.Helper()
+		got := fmt.Sprint(b.script(`return Array.from(document.querySelectorAll("#tests tbody tr[data-status]:not([hidden])"), function (r) {
+			return (r.classList.contains("cont") ? "+" : "") + r.cells[5].firstChild.textContent; })`))
+		if w := fmt.Sprint(want); got != w {
+			t.Errorf("%s: visible tests %s, want %s", step, got, w)
+		}
+	}
+	counts("initial", "[9 5 3 1 9]")
+	// The second test of GET /pets ran last; it is shown under the first,
+	// its identifiers not repeated.
+	rows("grouped", "GET /pets -> 200", "+GET /pets?limit=1 -> 200", "POST /pets -> 201", "GET /pets/{id} -> 200",
+		"GET /pets/{id} -> 404 (not declared)", "GET /slow -> 200", "GET /broken -> 500", "DELETE /slow -> 204", "GET /down -> 200")
+	if got := b.script(`var r = document.querySelector("#tests tr.cont td.key span"); return getComputedStyle(r).visibility`); got != "hidden" {
+		t.Errorf("a grouped row's identifiers are %v, want hidden", got)
+	}
+	if got := b.text(`#tests-filter-method option[value="POST"]`); got != "POST (1)" {
+		t.Errorf("method choice reads %q", got)
+	}
+
+	b.choose("tests-filter-result", "failed")
+	counts("result failed", "[3 0 3 0 3]")
+	if got := b.text(`#tests-filter-path option[value="/pets"]`); got != "/pets (0)" {
+		t.Errorf("with failed chosen, the /pets choice reads %q", got)
+	}
+	b.click(`[data-clear="tests"]`)
+	b.typeInto("#tests-filter-name", "SLOW")
+	counts("name contains SLOW", "[2 1 0 1 2]")
+
+	// An operation's Show link filters the tests to its five identifiers.
+	b.click(`#coverage a.op-link[data-filters*="%2Fpets%2F%7Bid%7D"][data-filters*="404"]`)
+	rows("GET /pets/{id} 404", "GET /pets/{id} -> 404 (not declared)")
+	b.click(`#coverage a.op-link[data-filters*="0=%2Fpets&"]`)
+	rows("GET /pets 200", "GET /pets -> 200", "+GET /pets?limit=1 -> 200")
+	if got := b.script(`return ["path", "method", "request", "status", "response", "name"].map(function (k) {
+		return document.getElementById("tests-filter-" + k).value; })`); fmt.Sprint(got) != "[/pets GET - 200 application/json ]" {
+		t.Errorf("the Show link set the filters to %v", got)
+	}
+
+	// A test's requests and responses are one click away.
+	b.click(`[data-clear="tests"]`)
+	b.choose("tests-filter-path", "/broken")
+	if b.script(`return document.querySelector("#tests tbody tr:not([hidden]) details").open`) != false {
+		t.Error("the exchanges are open before a click")
+	}
+	b.click(`#tests tbody tr:not([hidden]) details summary`)
+	got := fmt.Sprint(b.script(`var d = document.querySelector("#tests tbody tr:not([hidden]) details");
+		return [d.open, d.querySelector("pre.request").innerText.trim(), d.querySelector("pre.response").innerText.split("\n")[0],
+			d.querySelector("ul.problems").innerText]`))
+	want := "[true GET http://pets.test/broken\nAccept: application/json 500 Internal Server Error body $.id: must be integer, found string (schema at slow.yaml:18:15)]"
+	if got != want {
+		t.Errorf("the failed test's details read %q, want %q", got, want)
+	}
+	if got := b.script(`return document.querySelector("#coverage h3 + p").textContent`); got != "3 of 3 operations covered (4 in the specification, 1 missing in spec)" {
+		t.Errorf("coverage of pets.yaml reads %q", got)
 	}
 }
 
@@ -242,9 +330,14 @@ func (b *browser) find(css string) string {
 	return el[b.elemKey]
 }
 
+// click clicks an element after scrolling it to the middle of the window,
+// where no sticky table header covers it, as a person would.
 func (b *browser) click(css string) {
 	b.t.Helper()
-	b.must(http.MethodPost, "/element/"+b.find(css)+"/click", map[string]any{}, nil)
+	el := b.find(css)
+	b.must(http.MethodPost, "/execute/sync", map[string]any{"script": `arguments[0].scrollIntoView({block: "center"})`,
+		"args": []any{map[string]string{b.elemKey: el}}}, nil)
+	b.must(http.MethodPost, "/element/"+el+"/click", map[string]any{}, nil)
 }
 
 // choose picks an option of a select filter by clicking it, as a person

@@ -10,6 +10,7 @@ import (
 	"github.com/specgate/specgate/linter"
 	"github.com/specgate/specgate/policy"
 	"github.com/specgate/specgate/reports"
+	"github.com/specgate/specgate/reports/lintreport"
 	"github.com/specgate/specgate/spec"
 )
 
@@ -99,15 +100,13 @@ func testRun(t *testing.T) *reports.Run {
 		{File: "missing.yaml", Err: &spec.Error{File: "missing.yaml", Msg: "no such file or folder"},
 			Diagnostics: []linter.Diagnostic{{RuleID: linter.LoadErrorRule, Severity: level.Error, Message: "no such file or folder", File: "missing.yaml"}}},
 	}
-	var rules []reports.RunRule
+	var rules []reports.Rule
 	for _, r := range reg.Rules {
-		rules = append(rules, reports.RunRule{Rule: r, Severity: r.Severity})
+		rules = append(rules, lintreport.Rule(r, r.Severity))
 	}
-	return &reports.Run{
-		Tool:    reports.Tool{Name: "specgate", Version: "1.2.3", Ruleset: "recommended", RuleCount: len(rules)},
-		Results: results, Rules: rules, FailSeverity: level.Error,
-		Start: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC), Elapsed: 1500 * time.Millisecond,
-		Dir: "/repo/specs", Root: "/repo",
-		Operations: map[string][]reports.Operation{api: reports.OperationsOf(doc)},
-	}
+	run := lintreport.New(results, rules, map[string][]reports.Operation{api: reports.OperationsOf(doc)})
+	run.Tool = reports.Tool{Name: "specgate", Version: "1.2.3", Ruleset: "recommended", RuleCount: len(rules)}
+	run.Start, run.Elapsed = time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC), 1500*time.Millisecond
+	run.Dir, run.Root = "/repo/specs", "/repo"
+	return run
 }

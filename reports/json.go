@@ -7,8 +7,6 @@ import (
 	"io"
 	"strconv"
 	"unicode/utf8"
-
-	"github.com/specgate/specgate/linter"
 )
 
 // JSONReport is the document the json format writes; its schema is
@@ -17,25 +15,6 @@ type JSONReport struct {
 	Tool        Tool             `json:"tool"`
 	Diagnostics []JSONDiagnostic `json:"diagnostics"`
 	Summary     Summary          `json:"summary"`
-}
-
-// Tool names the program and the rules that ran.
-type Tool struct {
-	Name      string `json:"name"`
-	Version   string `json:"version"`
-	Ruleset   string `json:"ruleset,omitempty"`
-	Profile   string `json:"profile,omitempty"`
-	RuleCount int    `json:"ruleCount"`
-	// Skipped lists the custom rules left out because a function they use
-	// has no Rego implementation (lint --skip-missing-functions).
-	Skipped []SkippedRule `json:"skippedRules,omitempty"`
-}
-
-// SkippedRule is a custom rule that did not run, and why.
-type SkippedRule struct {
-	Rule     string `json:"rule"`
-	Function string `json:"function"`
-	Reason   string `json:"reason"`
 }
 
 // JSONDiagnostic is one diagnostic of the json format.
@@ -75,13 +54,14 @@ type FileSummary struct {
 	Maturity string `json:"maturity,omitempty"`
 }
 
-// Summarize counts the results.
-func Summarize(results []linter.Result) Summary {
-	s := Summary{Files: len(results), PerFile: make([]FileSummary, 0, len(results))}
-	for _, r := range results {
-		c := countAll(r.Diagnostics)
-		fs := FileSummary{File: r.File, Format: r.Format, Loaded: r.Err == nil, Errors: c.Errors, Warnings: c.Warnings}
-		if m, ok := Maturity(r); ok {
+// Summarize counts the findings of each file and in total.
+func Summarize(files []File) Summary {
+	s := Summary{Files: len(files), PerFile: make([]FileSummary, 0, len(files))}
+	for i := range files {
+		f := &files[i]
+		c := countAll(f.Findings)
+		fs := FileSummary{File: f.Name, Format: f.Format, Loaded: f.Loaded, Errors: c.Errors, Warnings: c.Warnings}
+		if m, ok := f.Maturity(); ok {
 			fs.Maturity = m.Level
 		}
 		s.Errors += fs.Errors
@@ -91,32 +71,44 @@ func Summarize(results []linter.Result) Summary {
 	return s
 }
 
-// NewJSONReport builds the json report of a run.
+// NewJSONReport builds the json report of a lint run.
 func NewJSONReport(run *Run) JSONReport {
-	ds := run.Diagnostics()
-	rep := JSONReport{Tool: run.Tool, Diagnostics: make([]JSONDiagnostic, len(ds)), Summary: Summarize(run.Results)}
-	for i, d := range ds {
-		rep.Diagnostics[i] = jsonDiagnostic(d)
+	fs := run.Findings()
+	rep := JSONReport{Tool: run.Tool, Diagnostics: make([]JSONDiagnostic, len(fs)), Summary: Summarize(run.Files)}
+	for i := range fs {
+		rep.Diagnostics[i] = jsonDiagnostic(&fs[i])
 	}
 	return rep
 }
 
-func jsonDiagnostic(d linter.Diagnostic) JSONDiagnostic {
+func jsonDiagnostic(f *Finding) JSONDiagnostic {
 	return JSONDiagnostic{
-		RuleID: d.RuleID, Severity: d.Severity.String(), Message: d.Message,
-		Category: d.Category, Maturity: d.Maturity, File: d.File, Pointer: d.Pointer,
-		Line: int(d.Range.Start.Line), Column: int(d.Range.Start.Col),
-		EndLine: int(d.Range.End.Line), EndColumn: int(d.Range.End.Col),
-		DocURL: d.DocURL(),
+		RuleID: f.Rule, Severity: f.Severity.String(), Message: f.Message,
+		Category: f.Category, Maturity: f.Maturity, File: f.File, Pointer: f.Pointer,
+		Line: int(f.Range.Start.Line), Column: int(f.Range.Start.Col),
+		EndLine: int(f.Range.End.Line), EndColumn: int(f.Range.End.Col),
+		DocURL: f.DocURL,
 	}
 }
 
-// WriteJSON writes the json report (NewJSONReport), indented, as
-// writeIndentedJSON would. The diagnostics are converted and written one
-// at a time, by appendDiagnostic: encoding and indenting the whole report
-// at once took a fifth of a second for the 10,000 diagnostics of a large
-// API, and converting them all first held 2.5 MB more at the run's peak.
+// WriteJSON writes the json report of the run: lint's (NewJSONReport),
+// compat's (NewCompatJSONReport) or a test run's (the Sink's json).
 func WriteJSON(w io.Writer, run *Run) error {
+	switch {
+	case run.Compat != nil:
+		return writeIndentedJSON(w, NewCompatJSONReport(run))
+	case run.Files == nil && (run.Tests != nil || run.Coverage != nil):
+		return writeTests(w, run, jsonStream)
+	}
+	return writeLintJSON(w, run)
+}
+
+// writeLintJSON writes the lint report (NewJSONReport), indented, as
+// writeIndentedJSON would. The findings are converted and written one at
+// a time, by appendDiagnostic: encoding and indenting the whole report at
+// once took a fifth of a second for the 10,000 diagnostics of a large
+// API, and converting them all first held 2.5 MB more at the run's peak.
+func writeLintJSON(w io.Writer, run *Run) error {
 	bw := bufio.NewWriterSize(w, 64<<10)
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
@@ -137,22 +129,26 @@ func WriteJSON(w io.Writer, run *Run) error {
 	}
 	bw.WriteString(",\n  \"diagnostics\": [")
 	var line []byte
-	ds := run.Diagnostics()
-	for i := range ds {
-		if i > 0 {
-			bw.WriteString(",")
-		}
-		d := jsonDiagnostic(ds[i])
-		line = appendDiagnostic(append(line[:0], "\n    "...), &d)
-		if _, err := bw.Write(line); err != nil {
-			return err
+	n := 0
+	for i := range run.Files {
+		fs := run.Files[i].Findings
+		for j := range fs {
+			if n > 0 {
+				bw.WriteString(",")
+			}
+			n++
+			d := jsonDiagnostic(&fs[j])
+			line = appendDiagnostic(append(line[:0], "\n    "...), &d)
+			if _, err := bw.Write(line); err != nil {
+				return err
+			}
 		}
 	}
-	if len(ds) > 0 {
+	if n > 0 {
 		bw.WriteString("\n  ")
 	}
 	bw.WriteString("],\n  \"summary\": ")
-	if err := value(Summarize(run.Results), "  "); err != nil {
+	if err := value(Summarize(run.Files), "  "); err != nil {
 		return err
 	}
 	bw.WriteString("\n}\n")

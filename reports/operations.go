@@ -3,7 +3,6 @@ package reports
 import (
 	"strings"
 
-	"github.com/specgate/specgate/linter"
 	"github.com/specgate/specgate/spec"
 )
 
@@ -30,8 +29,8 @@ type OperationRow struct {
 // pointer is at or under it concern that part.
 type place struct{ file, pointer string }
 
-func (p place) holds(d linter.Diagnostic) bool {
-	return p.file != "" && d.File == p.file && (d.Pointer == p.pointer || strings.HasPrefix(d.Pointer, p.pointer+"/"))
+func (p place) holds(f *Finding) bool {
+	return p.file != "" && f.File == p.file && (f.Pointer == p.pointer || strings.HasPrefix(f.Pointer, p.pointer+"/"))
 }
 
 // OperationsOf lists the operations under a document's paths, in source
@@ -81,11 +80,11 @@ func OperationsOf(doc *spec.Document) []Operation {
 // concerns reports whether a diagnostic written inside the operation
 // concerns a row: it is not about another request content type, another
 // response or another response content type than the row's.
-func (o Operation) concerns(row OperationRow, d linter.Diagnostic) bool {
+func (o Operation) concerns(row OperationRow, f *Finding) bool {
 	for _, other := range o.Rows {
-		if other.request.holds(d) && other.request != row.request ||
-			other.response.holds(d) && other.response != row.response ||
-			other.responseType.holds(d) && other.responseType != row.responseType {
+		if other.request.holds(f) && other.request != row.request ||
+			other.response.holds(f) && other.response != row.response ||
+			other.responseType.holds(f) && other.responseType != row.responseType {
 			return false
 		}
 	}

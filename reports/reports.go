@@ -1,8 +1,17 @@
-// Package reports writes lint results in each output format, one file per
-// format: stylish (the terminal), json, html, sarif, junit, ctrf, github
-// (workflow annotations) and markdown. Positions are 1-based everywhere
-// specgate writes them; a format that needs another base converts in its own
-// writer. docs/reports.md describes every format.
+// Package reports writes what specgate's commands find and test, in every
+// output format, from one model (model.go): a Run of Files with their
+// Findings (lint, validate, backward compatibility) or of Tests with their
+// HTTP exchanges and the Coverage of each specification (contract tests,
+// the mock's stub usage, workflows). Producers convert their own results
+// into the model (reports/lintreport for lint, compat's Report.Run for
+// compat); writers read nothing else.
+//
+// One writer per format, one file each: stylish (the terminal), json,
+// html, sarif, junit, ctrf, github (workflow annotations) and markdown for
+// findings; ctrf, junit, html, json and a terminal summary for test
+// results, written as the tests come by a Sink. Positions are 1-based
+// everywhere specgate writes them; a format that needs another base
+// converts in its own writer. docs/reports.md describes every format.
 package reports
 
 import (
@@ -12,60 +21,10 @@ import (
 	"path/filepath"
 	"slices"
 	"sort"
-	"strconv"
 	"strings"
-	"time"
 
 	"github.com/specgate/specgate/internal/level"
-	"github.com/specgate/specgate/linter"
-	"github.com/specgate/specgate/policy"
-	"github.com/specgate/specgate/rulesets"
 )
-
-// Run is one lint run: everything a report may show.
-type Run struct {
-	Tool    Tool
-	Results []linter.Result
-	// Rules are the rules that ran, with their severity in this run,
-	// sorted by id. Reports that list rules (sarif, junit, ctrf, html) read
-	// titles, descriptions and how-to-fix text from here.
-	Rules []RunRule
-	// FailSeverity is the lowest severity that fails the run (--fail-severity):
-	// junit and ctrf fail a test when it has a diagnostic at or above it.
-	FailSeverity level.Severity
-	// Start is when the run began; the zero time leaves timestamps out.
-	Start time.Time
-	// Elapsed is how long the run took; zero leaves durations out.
-	Elapsed time.Duration
-	// Dir is the absolute folder that relative file names are relative to
-	// (the working directory), and Root the repository root that SARIF and
-	// GitHub annotations make paths relative to. With Root empty, file names
-	// are written as given.
-	Dir, Root string
-	// Operations lists each loaded file's operations, by Result.File, for
-	// the html report; files without an entry have no operations table.
-	Operations map[string][]Operation
-	// Color paints the stylish format with ANSI colours.
-	Color bool
-}
-
-// RunRule is a rule that ran, at its severity in the run.
-type RunRule struct {
-	*policy.Rule
-	Severity level.Severity
-}
-
-// RunRules are the enabled rules of a registry, at their severities,
-// sorted by id: a Run's Rules.
-func RunRules(reg *policy.Registry, sevs rulesets.Severities) []RunRule {
-	var out []RunRule
-	for _, id := range sevs.Enabled() {
-		if r := reg.Rule(id); r != nil {
-			out = append(out, RunRule{Rule: r, Severity: sevs[id]})
-		}
-	}
-	return out
-}
 
 // Writer writes one format.
 type Writer func(w io.Writer, run *Run) error
@@ -81,7 +40,8 @@ type Format struct {
 	Ext string
 }
 
-// Formats lists every format, in the order of the documentation.
+// Formats lists every format of findings, in the order of the
+// documentation.
 var Formats = []Format{
 	{Name: "stylish", Write: WriteStylish, Text: true, Ext: ".txt"},
 	{Name: "json", Write: WriteJSON, Ext: ".json"},
@@ -119,25 +79,25 @@ func FormatNames() []string {
 	return names
 }
 
-// Diagnostics returns every diagnostic of the run, in result order. The
-// slice may be a result's own: callers read it and do not modify it.
-func (run *Run) Diagnostics() []linter.Diagnostic {
-	if len(run.Results) == 1 {
-		return run.Results[0].Diagnostics
+// Findings returns every finding of the run, in file order. The slice may
+// be a file's own: callers read it and do not modify it.
+func (run *Run) Findings() []Finding {
+	if len(run.Files) == 1 {
+		return run.Files[0].Findings
 	}
 	n := 0
-	for _, r := range run.Results {
-		n += len(r.Diagnostics)
+	for i := range run.Files {
+		n += len(run.Files[i].Findings)
 	}
-	out := make([]linter.Diagnostic, 0, n)
-	for _, r := range run.Results {
-		out = append(out, r.Diagnostics...)
+	out := make([]Finding, 0, n)
+	for i := range run.Files {
+		out = append(out, run.Files[i].Findings...)
 	}
 	return out
 }
 
 // Rule returns the rule with this id among those that ran, or nil.
-func (run *Run) Rule(id string) *RunRule {
+func (run *Run) Rule(id string) *Rule {
 	i := sort.Search(len(run.Rules), func(i int) bool { return run.Rules[i].ID >= id })
 	if i < len(run.Rules) && run.Rules[i].ID == id {
 		return &run.Rules[i]
@@ -145,22 +105,32 @@ func (run *Run) Rule(id string) *RunRule {
 	return nil
 }
 
-// RulesFor returns the ids of the rules that ran on a result's file (those
-// whose formats cover the file's), plus any other rule id among its
-// diagnostics (the pipeline's load-error and eval-timeout), sorted. A file
-// that did not load only has its diagnostics' rules.
-func (run *Run) RulesFor(r linter.Result) []string {
+// pipeline returns the pipeline rule with this id, or nil.
+func (run *Run) pipeline(id string) *Rule {
+	for i := range run.Pipeline {
+		if run.Pipeline[i].ID == id {
+			return &run.Pipeline[i]
+		}
+	}
+	return nil
+}
+
+// RulesFor returns the ids of the rules that ran on a file (those whose
+// formats cover the file's), plus any other rule id among its findings
+// (the pipeline's), sorted. A file that did not load only has its
+// findings' rules.
+func (run *Run) RulesFor(f *File) []string {
 	ids := map[string]bool{}
-	if r.Err == nil {
-		tags := formatTags(r.Format)
-		for _, rule := range run.Rules {
-			if rule.AppliesTo(tags) {
-				ids[rule.ID] = true
+	if f.Loaded {
+		tags := formatTags(f.Format)
+		for i := range run.Rules {
+			if run.Rules[i].AppliesTo(tags) {
+				ids[run.Rules[i].ID] = true
 			}
 		}
 	}
-	for _, d := range r.Diagnostics {
-		ids[d.RuleID] = true
+	for i := range f.Findings {
+		ids[f.Findings[i].Rule] = true
 	}
 	out := make([]string, 0, len(ids))
 	for id := range ids {
@@ -170,7 +140,7 @@ func (run *Run) RulesFor(r linter.Result) []string {
 	return out
 }
 
-// formatTags reads the format tags of a result's Format ("OpenAPI 3.1.0")
+// formatTags reads the format tags of a file's Format ("OpenAPI 3.1.0")
 // as spec.Document.FormatTags gives them, which rule formats are matched
 // against.
 func formatTags(format string) []string {
@@ -194,20 +164,14 @@ func formatTags(format string) []string {
 	return nil
 }
 
-// Pipeline rules have no rule metadata; their descriptions live here.
-var pipelineRules = map[string][2]string{
-	linter.LoadErrorRule: {"The file can be loaded", "The file could be read and parsed as an API specification; when it cannot, no rule runs on it."},
-	linter.TimeoutRule:   {"Rules finish in time", "Evaluating the rules on the file finished within --timeout; when it does not, no result is reported for the file."},
-}
-
 // ruleText returns a rule's title and description, for rules that ran and
 // for the pipeline's own.
 func (run *Run) ruleText(id string) (title, description string) {
 	if r := run.Rule(id); r != nil {
 		return r.Title, r.Description
 	}
-	if t, ok := pipelineRules[id]; ok {
-		return t[0], t[1]
+	if r := run.pipeline(id); r != nil {
+		return r.Title, r.Description
 	}
 	return id, ""
 }
@@ -254,14 +218,14 @@ func isURL(name string) bool {
 	return strings.HasPrefix(name, "http://") || strings.HasPrefix(name, "https://")
 }
 
-// counts are diagnostics counted by severity.
+// counts are findings counted by severity.
 type counts struct {
 	Errors   int `json:"errors"`
 	Warnings int `json:"warnings"`
 }
 
-func (c *counts) add(d linter.Diagnostic) {
-	switch d.Severity {
+func (c *counts) add(f *Finding) {
+	switch f.Severity {
 	case level.Error:
 		c.Errors++
 	case level.Warn:
@@ -273,10 +237,10 @@ func (c counts) String() string {
 	return fmt.Sprintf("%d %s, %d %s", c.Errors, plural(c.Errors, "error"), c.Warnings, plural(c.Warnings, "warning"))
 }
 
-func countAll(ds []linter.Diagnostic) counts {
+func countAll(fs []Finding) counts {
 	var c counts
-	for _, d := range ds {
-		c.add(d)
+	for i := range fs {
+		c.add(&fs[i])
 	}
 	return c
 }
@@ -288,51 +252,65 @@ func plural(n int, word string) string {
 	return word + "s"
 }
 
-// location is "file:line:col", or the file alone when the diagnostic has
-// no position.
-func location(file string, d linter.Diagnostic) string {
-	if d.Range.Start.Line == 0 {
-		return file
+// count is "1 noun" or "n nouns".
+func count(n int, noun string) string {
+	return fmt.Sprintf("%d %s", n, plural(n, noun))
+}
+
+// failing reports whether a finding fails the run: a change that fails
+// its check, a finding at or above the fail severity, or a pipeline
+// finding (its file did not load, or its rules did not finish).
+func (run *Run) failing(f *Finding) bool {
+	if f.Change != nil {
+		return f.Change.Fails
 	}
-	return file + ":" + strconv.Itoa(int(d.Range.Start.Line)) + ":" + strconv.Itoa(int(d.Range.Start.Col))
+	return run.FailSeverity != level.Off && f.Severity >= run.FailSeverity || run.pipeline(f.Rule) != nil
 }
 
-// failing reports whether a diagnostic fails the run.
-func (run *Run) failing(d linter.Diagnostic) bool {
-	return run.FailSeverity != level.Off && d.Severity >= run.FailSeverity
-}
-
-// ruleGroup is the diagnostics of one rule on one file: one test of the
-// junit and ctrf formats.
-type ruleGroup struct {
-	RuleID      string
-	Diagnostics []linter.Diagnostic
-}
-
-// byRule groups a result's diagnostics under every rule that ran on it.
-func (run *Run) byRule(r linter.Result) []ruleGroup {
-	ids := run.RulesFor(r)
-	groups := make([]ruleGroup, len(ids))
-	index := map[string]int{}
-	for i, id := range ids {
-		groups[i].RuleID = id
-		index[id] = i
+// worstSeverity is the highest severity among findings.
+func worstSeverity(fs []Finding) string {
+	worst := fs[0].Severity
+	for i := range fs {
+		worst = max(worst, fs[i].Severity)
 	}
-	for _, d := range r.Diagnostics {
-		g := &groups[index[d.RuleID]]
-		g.Diagnostics = append(g.Diagnostics, d)
-	}
-	return groups
+	return worst.String()
 }
 
-// groupFailed reports whether a test fails: when one of its diagnostics
-// fails the run, or comes from the pipeline (the file did not load or its
-// rules timed out), which always does.
-func (run *Run) groupFailed(g ruleGroup) bool {
-	for _, d := range g.Diagnostics {
-		if run.failing(d) || d.RuleID == linter.LoadErrorRule || d.RuleID == linter.TimeoutRule {
-			return true
+// findingLines lists findings for test logs, one a line:
+// "file:line:col severity message (pointer)".
+func findingLines(fs []Finding) string {
+	var b strings.Builder
+	for i := range fs {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		fmt.Fprintf(&b, "%s %s %s", fs[i].Location(), fs[i].Severity, fs[i].Message)
+		if fs[i].Pointer != "" {
+			b.WriteString(" (" + fs[i].Pointer + ")")
 		}
 	}
-	return false
+	return b.String()
+}
+
+// describe names the rules of the run: "ruleset strict, 31 rules".
+func (t Tool) describe() string {
+	var parts []string
+	if t.Profile != "" {
+		parts = append(parts, "profile "+t.Profile)
+	}
+	if t.Ruleset != "" {
+		parts = append(parts, "ruleset "+t.Ruleset)
+	}
+	if t.RuleCount > 0 {
+		parts = append(parts, count(t.RuleCount, "rule"))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// appendNew appends s unless list holds it.
+func appendNew(list []string, s string) []string {
+	if slices.Contains(list, s) {
+		return list
+	}
+	return append(list, s)
 }

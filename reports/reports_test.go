@@ -12,33 +12,36 @@ import (
 	"github.com/specgate/specgate/internal/level"
 	"github.com/specgate/specgate/linter"
 	"github.com/specgate/specgate/reports"
+	"github.com/specgate/specgate/reports/lintreport"
 	"github.com/specgate/specgate/rulesets"
 	"github.com/specgate/specgate/spec"
 )
 
 func TestMaturity(t *testing.T) {
-	d := func(sev level.Severity, maturity string) linter.Diagnostic {
-		return linter.Diagnostic{RuleID: "r", Severity: sev, Maturity: maturity}
+	d := func(sev level.Severity, maturity string) reports.Finding {
+		return reports.Finding{Rule: "r", Severity: sev, Maturity: maturity}
 	}
 	for _, tc := range []struct {
 		name  string
-		diags []linter.Diagnostic
+		diags []reports.Finding
 		want  string
 	}{
 		{"clean", nil, "Platinum"},
-		{"warnings never lower it", []linter.Diagnostic{d(level.Warn, "Baseline"), d(level.Warn, "Silver")}, "Platinum"},
-		{"a Gold error", []linter.Diagnostic{d(level.Error, "Gold")}, "Silver (1 Gold error to fix for Gold)"},
-		{"the lowest error decides", []linter.Diagnostic{d(level.Error, "Gold"), d(level.Error, "Silver"), d(level.Error, "Silver")},
+		{"warnings never lower it", []reports.Finding{d(level.Warn, "Baseline"), d(level.Warn, "Silver")}, "Platinum"},
+		{"a Gold error", []reports.Finding{d(level.Error, "Gold")}, "Silver (1 Gold error to fix for Gold)"},
+		{"the lowest error decides", []reports.Finding{d(level.Error, "Gold"), d(level.Error, "Silver"), d(level.Error, "Silver")},
 			"Bronze (2 Silver errors to fix for Silver)"},
-		{"a Baseline error", []linter.Diagnostic{d(level.Error, "Baseline"), d(level.Error, "Gold")}, "none (1 Baseline error to fix for Baseline)"},
-		{"an unknown maturity counts as Baseline", []linter.Diagnostic{d(level.Error, "")}, "none (1 Baseline error to fix for Baseline)"},
+		{"a Baseline error", []reports.Finding{d(level.Error, "Baseline"), d(level.Error, "Gold")}, "none (1 Baseline error to fix for Baseline)"},
+		{"an unknown maturity counts as Baseline", []reports.Finding{d(level.Error, "")}, "none (1 Baseline error to fix for Baseline)"},
 	} {
-		m, ok := reports.Maturity(linter.Result{File: "a.yaml", Diagnostics: tc.diags})
+		f := reports.File{Name: "a.yaml", Loaded: true, Findings: tc.diags}
+		m, ok := f.Maturity()
 		if !ok || m.String() != tc.want {
 			t.Errorf("%s: maturity %q (ok %v), want %q", tc.name, m, ok, tc.want)
 		}
 	}
-	if m, ok := reports.Maturity(linter.Result{File: "a.yaml", Err: fmt.Errorf("no such file")}); ok {
+	f := reports.File{Name: "a.yaml", Findings: []reports.Finding{d(level.Error, "Gold")}}
+	if m, ok := f.Maturity(); ok {
 		t.Errorf("a file that did not load has maturity %q", m)
 	}
 }
@@ -107,7 +110,7 @@ func TestStylish(t *testing.T) {
 // and without diagnostics, with characters HTML would escape).
 func TestJSONIsTheReportIndented(t *testing.T) {
 	full := testRun(t)
-	empty := &reports.Run{Tool: full.Tool, Results: []linter.Result{{File: "a.yaml", Format: "OpenAPI 3.1.0"}}}
+	empty := &reports.Run{Tool: full.Tool, Kind: reports.Lint, Files: []reports.File{{Name: "a.yaml", Format: "OpenAPI 3.1.0", Loaded: true}}}
 	for name, run := range map[string]*reports.Run{"findings": full, "none": empty} {
 		var want bytes.Buffer
 		enc := json.NewEncoder(&want)
@@ -315,10 +318,10 @@ func TestCTRF(t *testing.T) {
 
 func TestGitHub(t *testing.T) {
 	run := testRun(t)
-	run.Results = []linter.Result{{File: "a,b:c.yaml", Format: "OpenAPI 3.0.3", Diagnostics: []linter.Diagnostic{
+	run.Files = lintreport.Files([]linter.Result{{File: "a,b:c.yaml", Format: "OpenAPI 3.0.3", Diagnostics: []linter.Diagnostic{
 		{RuleID: "media-type-xml", Severity: level.Warn, Message: trickyMessage, File: "a,b:c.yaml", Range: at(2, 3, 4, 5)},
 		{RuleID: "error-response-schema", Severity: level.Error, Message: "plain", Maturity: "Bronze", File: "a,b:c.yaml", Range: at(7, 1, 7, 9)},
-	}}}
+	}}}, nil)
 	want := "::warning file=specs/a%2Cb%3Ac.yaml,line=2,col=3,endLine=4,title=media-type-xml::" +
 		"application/xml \"is\" <discouraged>, use JSON: 100%25 | always%0Asecond line & more\n" +
 		"::error file=specs/a%2Cb%3Ac.yaml,line=7,col=1,endLine=7,endColumn=9,title=error-response-schema::plain\n" +
@@ -334,7 +337,7 @@ func TestMarkdownCapsFindings(t *testing.T) {
 	for i := range reports.MarkdownMaxFindings + 5 {
 		ds = append(ds, linter.Diagnostic{RuleID: "operation-summary", Severity: level.Warn, Message: fmt.Sprintf("finding %d", i), File: "a.yaml", Range: at(i+1, 1, i+1, 2)})
 	}
-	run.Results = []linter.Result{{File: "a.yaml", Format: "OpenAPI 3.1.0", Diagnostics: ds}}
+	run.Files = lintreport.Files([]linter.Result{{File: "a.yaml", Format: "OpenAPI 3.1.0", Diagnostics: ds}}, nil)
 	out := string(write(t, reports.WriteMarkdown, run))
 	if !strings.Contains(out, "| a.yaml | OpenAPI 3.1.0 | 0 | 205 | **Platinum** |") ||
 		!strings.Contains(out, fmt.Sprintf("finding %d |", reports.MarkdownMaxFindings-1)) ||
@@ -382,12 +385,10 @@ func TestRealLintMatchesSchemas(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	run := &reports.Run{Tool: reports.Tool{Name: "specgate", Version: "test"}, FailSeverity: level.Error,
-		Results: l.LintFiles(context.Background(), []string{"../examples/petstore.yaml", "testdata/api.yaml"})}
-	for _, id := range sevs.Enabled() {
-		run.Rules = append(run.Rules, reports.RunRule{Rule: reg.Rule(id), Severity: sevs[id]})
-	}
-	if len(run.Diagnostics()) == 0 {
+	run := lintreport.New(l.LintFiles(context.Background(), []string{"../examples/petstore.yaml", "testdata/api.yaml"}),
+		lintreport.Rules(reg, sevs), nil)
+	run.Tool = reports.Tool{Name: "specgate", Version: "test"}
+	if len(run.Findings()) == 0 {
 		t.Fatal("the example has no finding under strict; pick inputs that do")
 	}
 	if errs := matchSchema(t, write(t, reports.WriteSARIF, run), "sarif-2.1.0-rtm.5.json"); errs != nil {

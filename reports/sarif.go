@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/specgate/specgate/internal/level"
-	"github.com/specgate/specgate/linter"
 )
 
 // The SARIF 2.1.0 model, as much of it as specgate writes and GitHub code
@@ -109,9 +108,10 @@ func WriteSARIF(w io.Writer, run *Run) error {
 	for _, r := range run.Rules {
 		ids = append(ids, r.ID)
 	}
-	for _, d := range run.Diagnostics() {
-		if !slices.Contains(ids, d.RuleID) {
-			ids = append(ids, d.RuleID)
+	fs := run.Findings()
+	for i := range fs {
+		if !slices.Contains(ids, fs[i].Rule) {
+			ids = append(ids, fs[i].Rule)
 		}
 	}
 	rules := make([]sarifRule, len(ids))
@@ -133,16 +133,16 @@ func WriteSARIF(w io.Writer, run *Run) error {
 		out.Invocation = []sarifInvocation{inv}
 	}
 	maturity := map[string]string{}
-	for _, r := range run.Results {
-		if m, ok := Maturity(r); ok {
-			maturity[run.fileURI(r.File)] = m.Level
+	for i := range run.Files {
+		if m, ok := run.Files[i].Maturity(); ok {
+			maturity[run.fileURI(run.Files[i].Name)] = m.Level
 		}
 	}
 	if len(maturity) > 0 {
 		out.Properties = map[string]any{"maturity": maturity}
 	}
-	for _, d := range run.Diagnostics() {
-		out.Results = append(out.Results, run.sarifResult(d, index[d.RuleID]))
+	for i := range fs {
+		out.Results = append(out.Results, run.sarifResult(&fs[i], index[fs[i].Rule]))
 	}
 	return writeIndentedJSON(w, sarifLog{Schema: sarifSchema, Version: "2.1.0", Runs: []sarifRun{out}})
 }
@@ -157,7 +157,7 @@ func (run *Run) sarifRule(id string) sarifRule {
 	md := []string{"**" + title + "**", desc}
 	if rule := run.Rule(id); rule != nil {
 		r.Name = pascal(id)
-		r.HelpURI = linter.DocsURL + id + ".md"
+		r.HelpURI = rule.DocURL
 		r.DefaultConfiguration.Level = sarifLevel(rule.Severity)
 		// SARIF wants tags unique; a category and a family may share a name.
 		tags := appendNew([]string{strings.ToLower(rule.Category)}, rule.Family)
@@ -167,28 +167,30 @@ func (run *Run) sarifRule(id string) sarifRule {
 			help = append(help, "How to fix: "+rule.HowToFix)
 			md = append(md, "#### How to fix", rule.HowToFix)
 		}
-		help = append(help, "Documentation: "+r.HelpURI)
-		md = append(md, "[Documentation]("+r.HelpURI+")")
+		if r.HelpURI != "" {
+			help = append(help, "Documentation: "+r.HelpURI)
+			md = append(md, "[Documentation]("+r.HelpURI+")")
+		}
 	}
 	r.Help = sarifHelp{Text: strings.Join(help, "\n\n"), Markdown: strings.Join(md, "\n\n")}
 	return r
 }
 
-func (run *Run) sarifResult(d linter.Diagnostic, ruleIndex int) sarifResult {
+func (run *Run) sarifResult(f *Finding, ruleIndex int) sarifResult {
 	region := sarifRegion{StartLine: 1}
-	if d.Range.Start.Line > 0 {
-		region = sarifRegion{StartLine: int(d.Range.Start.Line), StartColumn: int(d.Range.Start.Col)}
-		if d.Range.End.Line > 0 {
-			region.EndLine, region.EndColumn = int(d.Range.End.Line), int(d.Range.End.Col)
+	if f.Range.Start.Line > 0 {
+		region = sarifRegion{StartLine: int(f.Range.Start.Line), StartColumn: int(f.Range.Start.Col)}
+		if f.Range.End.Line > 0 {
+			region.EndLine, region.EndColumn = int(f.Range.End.Line), int(f.Range.End.Col)
 		}
 	}
 	res := sarifResult{
-		RuleID: d.RuleID, RuleIndex: ruleIndex, Level: sarifLevel(d.Severity), Message: sarifText{d.Message},
+		RuleID: f.Rule, RuleIndex: ruleIndex, Level: sarifLevel(f.Severity), Message: sarifText{f.Message},
 		Locations: []sarifLocation{{PhysicalLocation: sarifPhysical{
-			ArtifactLocation: sarifArtifact{URI: run.fileURI(d.File)}, Region: region}}},
+			ArtifactLocation: sarifArtifact{URI: run.fileURI(f.File)}, Region: region}}},
 	}
-	if d.Pointer != "" {
-		res.Properties = map[string]any{"pointer": d.Pointer}
+	if f.Pointer != "" {
+		res.Properties = map[string]any{"pointer": f.Pointer}
 	}
 	return res
 }

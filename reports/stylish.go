@@ -19,48 +19,66 @@ const (
 	ansiBold   = "\x1b[1m"
 )
 
-// WriteStylish writes the terminal format: one line per diagnostic,
-// "file:line:col severity rule-id message" (a form editors and terminals
-// make clickable), then one line per file with its counts and maturity, then
-// the totals.
-func WriteStylish(w io.Writer, run *Run) error {
-	paint := func(code, s string) string {
-		if !run.Color {
+// painter colours text with an ANSI code when color is set.
+func painter(color bool) func(code, s string) string {
+	return func(code, s string) string {
+		if !color {
 			return s
 		}
 		return code + s + ansiReset
 	}
-	bw := bufio.NewWriter(w)
-	for _, d := range run.Diagnostics() {
-		sev := d.Severity.String()
-		switch d.Severity {
-		case level.Error:
-			sev = paint(ansiRed, "error")
-		case level.Warn:
-			sev = paint(ansiYellow, "warn ")
-		}
-		fmt.Fprintf(bw, "%s %s %s %s\n", paint(ansiBold, location(d.File, d)), sev, paint(ansiDim, d.RuleID), d.Message)
+}
+
+// WriteStylish writes the terminal format. For lint: one line per finding,
+// "file:line:col severity rule-id message" (a form editors and terminals
+// make clickable), then one line per file with its counts and maturity,
+// then the totals. For compat: each specification's verdict and its
+// changes, then the totals. For a test run: the terminal summary
+// (WriteTestSummary).
+func WriteStylish(w io.Writer, run *Run) error {
+	switch {
+	case run.Compat != nil:
+		return writeCompatText(w, run)
+	case run.Files == nil && (run.Tests != nil || run.Coverage != nil):
+		return writeTests(w, run, summaryStream)
 	}
-	if len(run.Results) > 0 {
+	paint := painter(run.Color)
+	bw := bufio.NewWriter(w)
+	for i := range run.Files {
+		fs := run.Files[i].Findings
+		for j := range fs {
+			f := &fs[j]
+			sev := f.Severity.String()
+			switch f.Severity {
+			case level.Error:
+				sev = paint(ansiRed, "error")
+			case level.Warn:
+				sev = paint(ansiYellow, "warn ")
+			}
+			fmt.Fprintf(bw, "%s %s %s %s\n", paint(ansiBold, f.Location()), sev, paint(ansiDim, f.Rule), f.Message)
+		}
+	}
+	if len(run.Files) > 0 {
 		bw.WriteString("\n")
 		tw := tabwriter.NewWriter(bw, 0, 0, 2, ' ', 0)
-		for _, r := range run.Results {
-			c := countAll(r.Diagnostics)
-			m, ok := Maturity(r)
+		for i := range run.Files {
+			f := &run.Files[i]
+			c := countAll(f.Findings)
+			m, ok := f.Maturity()
 			status := "not loaded"
 			if ok {
 				status = "maturity " + paint(ansiGreen, m.String())
 			}
-			format := r.Format
+			format := f.Format
 			if format == "" {
 				format = "-"
 			}
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", r.File, format, c, status)
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", f.Name, format, c, status)
 		}
 		tw.Flush()
 	}
-	s := Summarize(run.Results)
-	line := fmt.Sprintf("%d %s, %s", s.Files, plural(s.Files, "file"), counts{s.Errors, s.Warnings})
+	s := Summarize(run.Files)
+	line := fmt.Sprintf("%s, %s", count(s.Files, "file"), counts{s.Errors, s.Warnings})
 	if run.Elapsed > 0 {
 		line += fmt.Sprintf(" in %s", run.Elapsed.Round(time.Millisecond))
 	}

@@ -15,6 +15,7 @@ import (
 
 	"github.com/specgate/specgate/linter"
 	"github.com/specgate/specgate/reports"
+	"github.com/specgate/specgate/reports/lintreport"
 	"github.com/specgate/specgate/rulesets"
 	"github.com/specgate/specgate/spec"
 )
@@ -36,7 +37,7 @@ type generation struct {
 type profile struct {
 	name    string
 	linter  *linter.Linter
-	rules   []reports.RunRule
+	rules   []reports.Rule
 	ruleset string // the report's tool.ruleset
 }
 
@@ -102,7 +103,7 @@ func builtinGeneration(ctx context.Context, def string, opts buildOptions) (*gen
 		if err != nil {
 			return nil, err
 		}
-		gen.profiles[name] = &profile{name: name, linter: l, rules: reports.RunRules(setup.Registry, setup.Severities), ruleset: name}
+		gen.profiles[name] = &profile{name: name, linter: l, rules: lintreport.Rules(setup.Registry, setup.Severities), ruleset: name}
 		gen.ruleCount = max(gen.ruleCount, len(setup.Registry.Rules))
 	}
 	return gen, nil
@@ -146,7 +147,7 @@ func buildGeneration(ctx context.Context, file string, opts buildOptions) (*gene
 		if name == "" {
 			ruleset = rulesets.Default
 		}
-		gen.profiles[name] = &profile{name: name, linter: l, rules: reports.RunRules(setup.Registry, setup.Severities), ruleset: ruleset}
+		gen.profiles[name] = &profile{name: name, linter: l, rules: lintreport.Rules(setup.Registry, setup.Severities), ruleset: ruleset}
 		gen.ruleCount = max(gen.ruleCount, len(setup.Registry.Rules))
 	}
 	switch {

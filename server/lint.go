@@ -15,9 +15,9 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/specgate/specgate/internal/level"
 	"github.com/specgate/specgate/linter"
 	"github.com/specgate/specgate/reports"
+	"github.com/specgate/specgate/reports/lintreport"
 	"github.com/specgate/specgate/rulesets"
 	"github.com/specgate/specgate/spec"
 )
@@ -325,18 +325,16 @@ func (s *Server) handleLint(w http.ResponseWriter, r *http.Request) {
 	if req.Spec != nil {
 		renameInline(&res)
 	}
-	run := &reports.Run{
-		Tool:    reports.Tool{Name: "specgate", Version: s.opts.Version, Ruleset: prof.ruleset, Profile: prof.name, RuleCount: prof.linter.RuleCount()},
-		Results: []linter.Result{res}, Rules: prof.rules, FailSeverity: level.Error,
-		Start: start, Elapsed: time.Since(start),
-	}
+	run := lintreport.New([]linter.Result{res}, prof.rules, nil)
+	run.Tool = reports.Tool{Name: "specgate", Version: s.opts.Version, Ruleset: prof.ruleset, Profile: prof.name, RuleCount: prof.linter.RuleCount()}
+	run.Start, run.Elapsed = start, time.Since(start)
 	format, _ := reports.Lookup(req.Format)
 	var out bytes.Buffer
 	if err := format.Write(&out, run); err != nil {
 		writeProblem(w, r, newProblem(http.StatusInternalServerError, kindInternal, "writing the report: "+err.Error()))
 		return
 	}
-	sum := reports.Summarize(run.Results)
+	sum := reports.Summarize(run.Files)
 	logAttrs(r.Context(), slog.Int("errors", sum.Errors), slog.Int("warnings", sum.Warnings))
 	h := w.Header()
 	h.Set("Content-Type", reportFormats[req.Format])

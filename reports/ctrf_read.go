@@ -1,0 +1,201 @@
+package reports
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"reflect"
+	"time"
+)
+
+// CTRFRun is what a CTRF report says of its run besides its tests.
+type CTRFRun struct {
+	Tool    Tool
+	Kind    Kind
+	Shard   string
+	Summary TestSummary
+	// Coverage is results.extra.coverageMetrics, the coverage of each
+	// specification.
+	Coverage []Coverage
+}
+
+// CTRFError is a CTRF report that cannot be read, at Offset bytes into it.
+type CTRFError struct {
+	Offset int64
+	Err    error
+}
+
+func (e *CTRFError) Error() string { return fmt.Sprintf("at byte %d: %v", e.Offset, e.Err) }
+func (e *CTRFError) Unwrap() error { return e.Err }
+
+// DecodeCTRF reads a CTRF report a test at a time, calling each with every
+// test in order, so that a report of any size is read in little memory;
+// the test is not used after each returns. It returns the rest of what the
+// report says. Members it does not know are skipped; the order of members
+// does not matter.
+func DecodeCTRF(r io.Reader, each func(*Test) error) (*CTRFRun, error) {
+	d := &ctrfDecoder{dec: json.NewDecoder(r)}
+	run, err := d.report(each)
+	var ce *CTRFError
+	if err != nil && d.stopped == nil && !errors.As(err, &ce) {
+		var te *json.UnmarshalTypeError
+		switch {
+		case errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF):
+			err = errors.New("the report ends too soon")
+		case errors.As(err, &te):
+			err = fmt.Errorf("%s is a JSON %s, where CTRF has a %s", te.Field, te.Value, jsonKind(te.Type.Kind()))
+		}
+		err = &CTRFError{Offset: d.dec.InputOffset(), Err: err}
+	}
+	return run, err
+}
+
+// errStop is how each's own error crosses the decoder unchanged.
+var errStop = errors.New("stop")
+
+type ctrfDecoder struct {
+	dec     *json.Decoder
+	stopped error // the error each returned
+}
+
+func (d *ctrfDecoder) report(each func(*Test) error) (*CTRFRun, error) {
+	run := &CTRFRun{}
+	format := ""
+	err := d.object(func(key string) error {
+		switch key {
+		case "reportFormat":
+			return d.dec.Decode(&format)
+		case "results":
+			return d.results(run, each)
+		}
+		return d.skip()
+	})
+	if d.stopped != nil {
+		return run, d.stopped
+	}
+	if err != nil {
+		return run, err
+	}
+	if format != "CTRF" {
+		return run, &CTRFError{Offset: 0, Err: fmt.Errorf("not a CTRF report: reportFormat is %q, not \"CTRF\"", format)}
+	}
+	return run, nil
+}
+
+func (d *ctrfDecoder) results(run *CTRFRun, each func(*Test) error) error {
+	return d.object(func(key string) error {
+		switch key {
+		case "tool":
+			var t ctrfTool
+			if err := d.dec.Decode(&t); err != nil {
+				return err
+			}
+			run.Tool = Tool{Name: t.Name, Version: t.Version}
+			if t.Extra != nil {
+				run.Tool = *t.Extra
+			}
+		case "summary":
+			var s ctrfSummary
+			if err := d.dec.Decode(&s); err != nil {
+				return err
+			}
+			run.Summary = TestSummary{Tests: s.Tests, Passed: s.Passed, Failed: s.Failed, Skipped: s.Skipped, Pending: s.Pending,
+				Other: s.Other, Flaky: s.Flaky, Suites: s.Suites}
+			if s.Start != 0 {
+				run.Summary.Start, run.Summary.Stop = time.UnixMilli(s.Start), time.UnixMilli(s.Stop)
+			}
+		case "environment":
+			var e ctrfEnvironment
+			if err := d.dec.Decode(&e); err != nil {
+				return err
+			}
+			run.Shard = e.ShardID
+		case "extra":
+			var extra struct {
+				Kind     Kind             `json:"kind"`
+				Coverage []CoverageReport `json:"coverageMetrics"`
+			}
+			if err := d.dec.Decode(&extra); err != nil {
+				return err
+			}
+			run.Kind = extra.Kind
+			for _, c := range extra.Coverage {
+				run.Coverage = append(run.Coverage, Coverage{Spec: c.Spec, Operations: c.Operations})
+			}
+		case "tests":
+			return d.tests(each)
+		default:
+			return d.skip()
+		}
+		return nil
+	})
+}
+
+func (d *ctrfDecoder) tests(each func(*Test) error) error {
+	if err := d.delim('['); err != nil {
+		return err
+	}
+	for d.dec.More() {
+		var c ctrfTest
+		if err := d.dec.Decode(&c); err != nil {
+			return err
+		}
+		t := c.test()
+		if err := each(&t); err != nil {
+			d.stopped = err
+			return errStop
+		}
+	}
+	return d.delim(']')
+}
+
+// object reads an object, calling member with the decoder at each
+// member's value.
+func (d *ctrfDecoder) object(member func(key string) error) error {
+	if err := d.delim('{'); err != nil {
+		return err
+	}
+	for d.dec.More() {
+		tok, err := d.dec.Token()
+		if err != nil {
+			return err
+		}
+		key, _ := tok.(string)
+		if err := member(key); err != nil {
+			return err
+		}
+	}
+	return d.delim('}')
+}
+
+func (d *ctrfDecoder) delim(want json.Delim) error {
+	tok, err := d.dec.Token()
+	if err != nil {
+		return err
+	}
+	if got, ok := tok.(json.Delim); !ok || got != want {
+		return fmt.Errorf("expected %q, found %v", string(want), tok)
+	}
+	return nil
+}
+
+func (d *ctrfDecoder) skip() error {
+	var raw json.RawMessage
+	return d.dec.Decode(&raw)
+}
+
+// jsonKind names a Go kind as JSON does.
+func jsonKind(k reflect.Kind) string {
+	switch k {
+	case reflect.String:
+		return "string"
+	case reflect.Bool:
+		return "boolean"
+	case reflect.Slice, reflect.Array:
+		return "array"
+	case reflect.Map, reflect.Struct:
+		return "object"
+	}
+	return "number"
+}
