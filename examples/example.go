@@ -43,6 +43,8 @@ type Example struct {
 	Sources   []spec.Path     // where each of its values is written, bodies first
 	Operation *spec.Operation // the operation it belongs to
 	Pairing   Pairing         // how its request and response were put together
+
+	valuePaths map[Value]spec.Path // inline: where each value is written
 }
 
 // Metadata are an example's settings besides the exchange. They stay with
@@ -157,6 +159,8 @@ type Request struct {
 	BaseURL Value
 
 	inlineBody Value // an inline example's body before a form splits it
+	keyAt      Loc   // the http-request key of an example file
+	bodyKeyAt  Loc   // its body key
 }
 
 // Param is a named value: a query parameter, a header, a form field.
@@ -197,6 +201,9 @@ type Response struct {
 	Headers     []Param
 	Body        Value
 	ContentType string
+
+	keyAt     Loc // the http-response key of an example file
+	bodyKeyAt Loc // its body key
 }
 
 // Fixture is a request made before or after an example's test, with what

@@ -597,7 +597,7 @@ func (in *inliner) response(rs *respSamples, name string) *Response {
 // emit adds an example, located at the first value it uses (bodies
 // first).
 func (in *inliner) emit(op *spec.Operation, name string, pairing Pairing, req *Request, resp *Response) {
-	ex := &Example{Name: name, Inline: true, Operation: op, Pairing: pairing, Request: req, Response: resp}
+	ex := &Example{Name: name, Inline: true, Operation: op, Pairing: pairing, Request: req, Response: resp, valuePaths: in.paths}
 	for _, v := range exampleValues(req, resp) {
 		if p, ok := in.paths[v]; ok {
 			ex.Sources = append(ex.Sources, p)

@@ -368,7 +368,7 @@ func (r *reader) duration(f *spec.Field, unit time.Duration, fractions bool) (ti
 // a partial example's request may leave out what the specification
 // completes.
 func (r *reader) request(f *spec.Field, fixture, partial bool) *Request {
-	req := &Request{Loc: r.loc(f.Value)}
+	req := &Request{Loc: r.loc(f.Value), keyAt: r.keyLoc(f)}
 	fields, missing, ok := r.object(f.Value, f.Key, requestKeys, false)
 	if !ok {
 		return req
@@ -396,7 +396,7 @@ func (r *reader) request(f *spec.Field, fixture, partial bool) *Request {
 		req.Headers = r.params(h, "headers", true)
 	}
 	if b := fields["body"]; b != nil {
-		req.Body = r.value(b.Value)
+		req.Body, req.bodyKeyAt = r.value(b.Value), r.keyLoc(b)
 	}
 	if ff := fields["form-fields"]; ff != nil {
 		req.FormFields = r.params(ff, "form-fields", false)
@@ -594,7 +594,7 @@ func (r *reader) partFile(part *Part, f *spec.Field, s, what string) {
 // response reads an http-response; needStatus is false in partial
 // examples and fixtures, where the specification or any 2xx completes it.
 func (r *reader) response(f *spec.Field, needStatus bool) *Response {
-	resp := &Response{Loc: r.loc(f.Value)}
+	resp := &Response{Loc: r.loc(f.Value), keyAt: r.keyLoc(f)}
 	fields, missing, ok := r.object(f.Value, f.Key, responseKeys, false)
 	if !ok {
 		return resp
@@ -621,7 +621,7 @@ func (r *reader) response(f *spec.Field, needStatus bool) *Response {
 		resp.Headers = r.params(h, "headers", true)
 	}
 	if b := fields["body"]; b != nil {
-		resp.Body = r.value(b.Value)
+		resp.Body, resp.bodyKeyAt = r.value(b.Value), r.keyLoc(b)
 	}
 	resp.ContentType = headerValue(resp.Headers, "Content-Type")
 	return resp

@@ -1,0 +1,88 @@
+package examples
+
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/specgate/specgate/contract"
+)
+
+// checkWantRE reads a want comment of a check fixture:
+// # want COLUMN CODE JSON-PATH "message regexp".
+var checkWantRE = regexp.MustCompile(`# want (\d+) (\S+) (\S+) "((?:[^"\\]|\\.)*)"`)
+
+func newContract(t testing.TB, path string) *contract.Contract {
+	t.Helper()
+	c, err := contract.New(load(t.(*testing.T), path), nil, contract.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// Every fixture of testdata/check/api_examples carries, on the line of
+// each finding, the column, code and JSON path it must have and a regular
+// expression of its message; a finding without a want comment, or a want
+// comment without its finding, fails the test.
+func TestCheckFixtures(t *testing.T) {
+	c := newContract(t, filepath.Join("testdata", "check", "api.yaml"))
+	set := Discover(filepath.Join("testdata", "check", "api.yaml"), nil, Options{})
+	if len(set.Errors) > 0 {
+		t.Fatal(set.Errors)
+	}
+	byFile := map[string][]Finding{}
+	for _, f := range Check(c, set.Examples) {
+		byFile[f.Loc.File] = append(byFile[f.Loc.File], f)
+	}
+	for _, ex := range set.Examples {
+		t.Run(ex.Name, func(t *testing.T) {
+			data, err := os.ReadFile(ex.File)
+			if err != nil {
+				t.Fatal(err)
+			}
+			type want struct {
+				at, code, path string
+				msg            *regexp.Regexp
+			}
+			var wants []want
+			for i, line := range strings.Split(string(data), "\n") {
+				for _, m := range checkWantRE.FindAllStringSubmatch(line, -1) {
+					wants = append(wants, want{strconv.Itoa(i+1) + ":" + m[1], m[2], m[3], regexp.MustCompile(strings.ReplaceAll(m[4], `\"`, `"`))})
+				}
+			}
+			got := byFile[ex.File]
+			delete(byFile, ex.File)
+			var missing []string
+			for _, w := range wants {
+				found := -1
+				for i, f := range got {
+					if at(f.Loc) == w.at && f.Code == w.code && f.Path == w.path && w.msg.MatchString(f.Message) {
+						found = i
+						break
+					}
+				}
+				if found < 0 {
+					missing = append(missing, w.at+" "+w.code+" "+w.path+" "+w.msg.String())
+					continue
+				}
+				got = append(got[:found], got[found+1:]...)
+			}
+			var extra []string
+			for _, f := range got {
+				extra = append(extra, at(f.Loc)+" "+f.Code+" "+f.Path+" "+f.Message)
+			}
+			sort.Strings(extra)
+			if len(missing) > 0 || len(extra) > 0 {
+				t.Errorf("missing:\n  %s\nunexpected:\n  %s", strings.Join(missing, "\n  "), strings.Join(extra, "\n  "))
+			}
+		})
+	}
+	for file, fs := range byFile {
+		t.Errorf("%s: findings outside the examples: %v", file, fs)
+	}
+}
