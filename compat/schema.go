@@ -116,6 +116,16 @@ func (s *schemaDiffer) probe(b, r *SchemaView, dir Direction, text bool) (found 
 	return found, true
 }
 
+// breaks reports whether a breaking change was found.
+func breaks(found []relChange) bool {
+	for _, c := range found {
+		if c.rule.Level == Breaking {
+			return true
+		}
+	}
+	return false
+}
+
 // severity counts the breaking changes and warnings of a probe; a probe
 // that could not answer counts as breaking.
 func severity(found []relChange, ok bool) (breaking, warnings int) {
@@ -178,6 +188,11 @@ func (s *schemaDiffer) pair(b *SchemaView, bpath spec.Path, r *SchemaView, rpath
 	low := noCycle
 	var seen map[changeID]bool
 	child := func(cb *SchemaView, bp spec.Path, cr *SchemaView, rp spec.Path, label string, text bool, ignore func(relChange) bool) {
+		if s.level > 0 && breaks(out) {
+			// A probe has its answer: it only asks whether something breaks
+			// (and what first).
+			return
+		}
 		found, l := s.pair(cb, join(bpath, bp), cr, join(rpath, rp), dir, text)
 		low = min(low, l)
 		for _, rc := range found {
@@ -797,6 +812,21 @@ func (s *schemaDiffer) pairAlternatives(b, r *SchemaView, dir Direction, text bo
 			}
 		}
 	}
+	// An unnamed alternative edited in place keeps its position when the
+	// one there is of its kind (a common type, and properties in common
+	// if it has any): no probe is needed to tell.
+	for i, c := range cover {
+		if partner[i] >= 0 || c.named || c.index < 0 {
+			continue
+		}
+		for j, m := range must {
+			if !taken[j] && !m.named && m.index == c.index && typesMeet(c.view, m.view) &&
+				(len(c.view.Properties) == 0 || sharedProperties(c.view, m.view) > 0) {
+				partner[i], taken[j] = j, true
+				break
+			}
+		}
+	}
 	if len(must) == 1 && must[0].Keyword == "" {
 		// The other side is one schema: an unnamed alternative is compared
 		// with it; a named one that it does not name needs to be covered.
@@ -831,18 +861,33 @@ func (s *schemaDiffer) pairAlternatives(b, r *SchemaView, dir Direction, text bo
 			splits[i] = sp
 			continue
 		}
-		best, bestScore := -1, score{}
+		// An unnamed alternative edited in place keeps its position.
+		if c.index >= 0 {
+			for j, m := range must {
+				if !taken[j] && m.index == c.index && typesMeet(c.view, m.view) {
+					partner[i], taken[j] = j, true
+					break
+				}
+			}
+			if partner[i] >= 0 {
+				continue
+			}
+		}
+		// Else the most alike: most properties in common, then fewest
+		// breaking changes and warnings, then the first.
+		best, bestShared, bestScore := -1, 0, score{}
 		for _, common := range []bool{true, false} {
 			for j, m := range must {
 				if common != typesMeet(c.view, m.view) {
 					continue
 				}
+				shared := sharedProperties(c.view, m.view)
 				sc := scoreOf(i, j)
-				better := best < 0 || sc.breaking < bestScore.breaking ||
-					(sc.breaking == bestScore.breaking && sc.warnings < bestScore.warnings) ||
-					(sc == bestScore && m.index == c.index && must[best].index != c.index)
+				better := best < 0 || shared > bestShared ||
+					(shared == bestShared && (sc.breaking < bestScore.breaking ||
+						(sc.breaking == bestScore.breaking && sc.warnings < bestScore.warnings)))
 				if better {
-					best, bestScore = j, sc
+					best, bestShared, bestScore = j, shared, sc
 				}
 			}
 			if best >= 0 || c.Keyword != "" {
@@ -922,6 +967,17 @@ func (vs *viewSet) equalToAny(v *SchemaView, alts []*Alternative) bool {
 		}
 	}
 	return false
+}
+
+// sharedProperties counts the properties two schemas both declare.
+func sharedProperties(a, b *SchemaView) int {
+	n := 0
+	for _, p := range a.Properties {
+		if b.Property(p.Name) != nil {
+			n++
+		}
+	}
+	return n
 }
 
 // typesMeet reports whether two schemas allow a common type.

@@ -422,6 +422,9 @@ func (g *gatherer) fields(n *spec.Node, at spec.Path, sameValue bool) {
 				g.sawNull(join(at, spec.Path{k}))
 			}
 			v.keywords[k] = append(v.keywords[k], Occurrence{val, join(at, spec.Path{k})})
+		case k == "not" && acceptsAnything(v.doc, val):
+			// not: {} is the usual spelling of false.
+			v.False = true
 		case isAnnotation(k):
 		default:
 			v.keywords[k] = append(v.keywords[k], Occurrence{val, join(at, spec.Path{k})})
@@ -463,6 +466,24 @@ func (g *gatherer) group(kw string, list *spec.Node, at spec.Path, sameValue boo
 			v.keywords[kw] = append(v.keywords[kw], Occurrence{list, at})
 		}
 	}
+}
+
+// acceptsAnything reports whether a schema as written constrains nothing:
+// true, or an object of annotations only.
+func acceptsAnything(doc *spec.Document, n *spec.Node) bool {
+	n = doc.Deref(n)
+	switch n.Kind {
+	case spec.Bool:
+		return n.IsTrue()
+	case spec.Object:
+		for _, f := range n.Fields {
+			if !isAnnotation(f.Key) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
 }
 
 // isNullSchema reports whether a schema accepts only null.
