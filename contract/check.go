@@ -49,8 +49,9 @@ type RequestResult struct {
 	// else, in the order Prism decides, 404 (no route), 405 (method not
 	// declared), 401 (no credentials), 415 (unsupported Content-Type), 406
 	// (no acceptable response media type), then for invalid parameters or
-	// body 422 when the operation declares 422, else 400 when it declares
-	// 400, else 422.
+	// body 400, or 422 when the operation declares 422 and not 400: a
+	// client reads a 400 whatever the document says, and a documented 422
+	// says how this API reports invalid data.
 	Status int
 	// Allow lists the declared methods with a 405.
 	Allow []string
@@ -122,9 +123,9 @@ func (c *Contract) CheckRequest(req *Request) *RequestResult {
 	case classes[2]:
 		res.Status = http.StatusNotAcceptable
 	case classes[3]:
-		res.Status = http.StatusUnprocessableEntity
-		if !o.declares(http.StatusUnprocessableEntity) && o.declares(http.StatusBadRequest) {
-			res.Status = http.StatusBadRequest
+		res.Status = http.StatusBadRequest
+		if o.declares(http.StatusUnprocessableEntity) && !o.declares(http.StatusBadRequest) {
+			res.Status = http.StatusUnprocessableEntity
 		}
 	}
 	return res

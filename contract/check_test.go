@@ -74,7 +74,9 @@ func TestRequestStatusOrder(t *testing.T) {
 			400, []contract.In{contract.InPath}, ""},
 		{"bad body, 422 declared", contract.Request{Method: "POST", Path: "/maybe", Header: json, Body: []byte(`{`)},
 			422, []contract.In{contract.InBody}, ""},
-		{"no declared error status", contract.Request{Method: "GET", Path: "/pets/x"}, 422, []contract.In{contract.InPath}, ""},
+		{"bad body, 400 and 422 declared", contract.Request{Method: "PUT", Path: "/maybe", Header: json, Body: []byte(`{`)},
+			400, []contract.In{contract.InBody}, ""},
+		{"no declared error status", contract.Request{Method: "GET", Path: "/pets/x"}, 400, []contract.In{contract.InPath}, ""},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -162,14 +164,14 @@ func TestResponseBodiesValidated(t *testing.T) {
 	}{
 		{"valid", get, `{"id":1,"name":"Rex"}`, nil},
 		{"readOnly property required in a response", get, `{"name":"Rex"}`, []string{
-			`body "" $ required: response body $: … (testdata/check-3.1.yaml:59:18)`,
+			`body "" $ required: response body $: … (testdata/check-3.1.yaml:67:18)`,
 		}},
 		{"nested failure", get, `{"id":1,"name":""}`, []string{
-			`body "" $.name minLength: response body $.name: … (testdata/check-3.1.yaml:62:30)`,
+			`body "" $.name minLength: response body $.name: … (testdata/check-3.1.yaml:70:30)`,
 		}},
 		{"null where the schema is nullable", maybe, `null`, nil},
 		{"null where it is not", get, `null`, []string{
-			`body "" $ type: response body $: … (testdata/check-3.1.yaml:58:7)`,
+			`body "" $ type: response body $: … (testdata/check-3.1.yaml:66:7)`,
 		}},
 		{"header below its minimum", get, "", nil},
 	}
@@ -206,7 +208,7 @@ func TestRequestBodiesValidated(t *testing.T) {
 	for _, p := range res.Problems {
 		got = append(got, problemHead(p))
 	}
-	sameLines(t, got, []string{`body "" $.name type: request body $.name: … (testdata/check-3.1.yaml:62:16)`})
+	sameLines(t, got, []string{`body "" $.name type: request body $.name: … (testdata/check-3.1.yaml:70:16)`})
 	if res.Status != http.StatusBadRequest {
 		t.Errorf("status %d, want 400 (declared)", res.Status)
 	}

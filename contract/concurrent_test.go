@@ -26,7 +26,7 @@ func TestConcurrentChecks(t *testing.T) {
 					req = &contract.Request{Method: "GET", Path: "/pets/x"}
 				}
 				res := c.CheckRequest(req)
-				if want := map[bool]int{true: 422, false: 200}[req.Method == "GET"]; res.Status != want {
+				if want := map[bool]int{true: 400, false: 200}[req.Method == "GET"]; res.Status != want {
 					t.Errorf("%s %s: %d, want %d: %v", req.Method, req.Path, res.Status, want, res.Problems)
 					return
 				}

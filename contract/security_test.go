@@ -80,7 +80,7 @@ func TestUnauthenticatedComesFirst(t *testing.T) {
 		t.Errorf("status %d challenges %q problems %v", res.Status, res.Challenges, res.Problems)
 	}
 	res = c.CheckRequest(&contract.Request{Method: "GET", Path: "/default", RawQuery: "n=x", Header: http.Header{"Authorization": {"Bearer t"}}})
-	if res.Status != http.StatusUnprocessableEntity || len(res.Problems) != 1 {
+	if res.Status != http.StatusBadRequest || len(res.Problems) != 1 {
 		t.Errorf("status %d problems %v", res.Status, res.Problems)
 	}
 }
