@@ -114,6 +114,7 @@ func newApp(env Env) *cli.App {
 			compatCommand(env),
 			lintServerCommand(env),
 			mockCommand(env),
+			testCommand(env),
 			configCommand(env),
 		},
 	}
