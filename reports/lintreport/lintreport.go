@@ -31,12 +31,15 @@ func Rule(r *policy.Rule, sev level.Severity) reports.Rule {
 }
 
 // Pipeline documents the findings the lint pipeline reports without a
-// rule: a file that cannot be loaded, rules that do not finish in time.
+// rule: a file that cannot be loaded, rules that do not finish in time, a
+// document whose structure cannot be read as written.
 var Pipeline = []reports.Rule{
 	{ID: linter.LoadErrorRule, Title: "The file can be loaded",
 		Description: "The file could be read and parsed as an API specification; when it cannot, no rule runs on it."},
 	{ID: linter.TimeoutRule, Title: "Rules finish in time",
 		Description: "Evaluating the rules on the file finished within --timeout; when it does not, no result is reported for the file."},
+	{ID: linter.StructureRule, Title: "The document can be read as written",
+		Description: "Every value has the kind its specification version gives it where a container goes: an object or a list where one is expected, and no object or list where a scalar is. Rules read the document through views that skip such values, so this is reported whatever the ruleset."},
 }
 
 // Files are the lint results as the files of a run, in order. operations
@@ -64,9 +67,7 @@ func Files(results []linter.Result, operations map[string][]reports.Operation) [
 	return files
 }
 
-// Finding is a lint diagnostic as a finding.
-func Finding(d *linter.Diagnostic) reports.Finding { return finding(d, d.DocURL()) }
-
+// finding is a lint diagnostic as a finding, with its rule's page.
 func finding(d *linter.Diagnostic, doc string) reports.Finding {
 	return reports.Finding{Rule: d.RuleID, Severity: d.Severity, Message: d.Message,
 		Category: d.Category, Maturity: d.Maturity, File: d.File, Pointer: d.Pointer, Range: d.Range, DocURL: doc}
