@@ -15,7 +15,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/specgate/specgate/internal/level"
 	"github.com/specgate/specgate/reports"
+	"github.com/specgate/specgate/spec"
 )
 
 // chromedriver finds chromedriver (Debian's chromium and chromium-driver
@@ -208,6 +210,63 @@ func TestTestRunHTMLInBrowser(t *testing.T) {
 	if got := b.script(`return document.querySelector("#coverage h3 + p").textContent`); got != "3 of 3 operations covered (4 in the specification, 1 missing in spec)" {
 		t.Errorf("coverage of pets.yaml reads %q", got)
 	}
+}
+
+// TestCompatHTMLInBrowser opens a compatibility report: a choice or a text
+// box above each column of the changes narrows them, and the counts follow.
+func TestCompatHTMLInBrowser(t *testing.T) {
+	driver := chromedriver(t)
+	change := func(rule, lvl, file string, line int, side string, fails bool, ops ...string) reports.Finding {
+		sev := map[string]level.Severity{"breaking": level.Error, "warning": level.Warn, "info": level.Off}[lvl]
+		return reports.Finding{Rule: rule, Severity: sev, Message: rule + " happened", File: file,
+			Range: spec.Range{Start: spec.Pos{Line: int32(line), Col: 3}},
+			Change: &reports.Change{Level: lvl, Fails: fails, Why: "consumers notice", Operations: ops, Side: side}}
+	}
+	run := &reports.Run{Tool: reports.Tool{Name: "specgate", Version: "test"}, Kind: reports.Compat,
+		Compat: &reports.CompatRun{Mode: "git", Base: "main", Commit: "abc1234", ShowInfo: true, Verdict: "incompatible",
+			Totals: reports.CompatTotals{Specs: 2, Compatible: 1, Incompatible: 1, Breaking: 1, Warnings: 1, Info: 1}},
+		Files: []reports.File{
+			{Name: "api.yaml", Format: "OpenAPI 3.1.0", Loaded: true,
+				Verdict: &reports.Verdict{Verdict: "incompatible", Reason: "breaking-changes", Message: "api.yaml is NOT backward compatible with main", Base: "main", BaseFile: "api.yaml"},
+				Findings: []reports.Finding{
+					change("operation-removed", "breaking", "api.yaml", 12, "base", true, "DELETE /pets"),
+					change("operation-id-changed", "warning", "api.yaml", 20, "revision", false, "GET /pets"),
+					change("response-property-added", "info", "api.yaml", 31, "revision", false, "GET /pets"),
+				}},
+			{Name: "events.yaml", Format: "AsyncAPI 3.0.0", Loaded: true,
+				Verdict: &reports.Verdict{Verdict: "compatible", Reason: "unchanged", Message: "events.yaml is backward compatible with main", Base: "main", BaseFile: "events.yaml"}},
+		}}
+	dir := t.TempDir()
+	page := filepath.Join(dir, "compat.html")
+	if err := os.WriteFile(page, write(t, reports.WriteHTML, run), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	b := startBrowser(t, driver, filepath.Join(dir, "profile"))
+	b.open((&url.URL{Scheme: "file", Path: filepath.ToSlash(page)}).String())
+	counts := func(step, want string) {
+		t.Helper()
+		got := fmt.Sprint(b.script(`var s = document.getElementById("changes-section");
+			return ["shown", "breaking", "warning", "info"].map(function (k) { return s.querySelector("[data-count=" + k + "]").textContent; })
+				.concat(Array.from(document.querySelectorAll("#changes tbody tr[data-level]:not([hidden]) td.rule"), function (c) { return c.textContent; }))`))
+		if got != want {
+			t.Errorf("%s: counts and visible rules = %s, want %s", step, got, want)
+		}
+	}
+	counts("initial", "[3 1 1 1 operation-removed operation-id-changed response-property-added]")
+	if got := b.text("h1"); got != "Backward compatibility against main (abc1234): INCOMPATIBLE" {
+		t.Errorf("title reads %q", got)
+	}
+	// A change in the base names the branch its location is on.
+	if got := b.text("#changes tbody tr td.loc"); got != "api.yaml:12:3 (on main)" {
+		t.Errorf("the removed operation's location reads %q", got)
+	}
+	b.click(`#changes select[data-col="1"] option[value="warning"]`)
+	counts("level warning", "[1 0 1 0 operation-id-changed]")
+	b.click(`[data-clear="changes"]`)
+	b.typeInto(`#changes input[data-col="3"]`, "get /PETS")
+	counts("operations contain get /PETS", "[2 0 1 1 operation-id-changed response-property-added]")
+	b.typeInto(`#changes input[data-col="4"]`, ":31:")
+	counts("and location contains :31:", "[1 0 0 1 response-property-added]")
 }
 
 // browser is a WebDriver session on a chromedriver started for one test.
