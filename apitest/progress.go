@@ -89,7 +89,10 @@ func (p *Progress) line(r *Result) {
 	if r.Status != 0 {
 		fmt.Fprintf(&b, " got %d", r.Status)
 	}
-	if n := r.Retries(); n > 0 {
+	switch n := r.Retries(); {
+	case n == 1:
+		b.WriteString(" after 1 retry")
+	case n > 1:
 		fmt.Fprintf(&b, " after %d retries", n)
 	}
 	fmt.Fprintf(&b, " %s\n", r.Duration.Round(time.Millisecond))
