@@ -219,7 +219,7 @@ func TestCompatHTMLInBrowser(t *testing.T) {
 	change := func(rule, lvl, file string, line int, side string, fails bool, ops ...string) reports.Finding {
 		sev := map[string]level.Severity{"breaking": level.Error, "warning": level.Warn, "info": level.Off}[lvl]
 		return reports.Finding{Rule: rule, Severity: sev, Message: rule + " happened", File: file,
-			Range: spec.Range{Start: spec.Pos{Line: int32(line), Col: 3}},
+			Range:  spec.Range{Start: spec.Pos{Line: int32(line), Col: 3}},
 			Change: &reports.Change{Level: lvl, Fails: fails, Why: "consumers notice", Operations: ops, Side: side}}
 	}
 	run := &reports.Run{Tool: reports.Tool{Name: "specgate", Version: "test"}, Kind: reports.Compat,
