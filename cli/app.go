@@ -112,6 +112,7 @@ func newApp(env Env) *cli.App {
 			validateCommand(env),
 			rulesCommand(env),
 			compatCommand(env),
+			reportCommand(env),
 			lintServerCommand(env),
 			mockCommand(env),
 			testCommand(env),
