@@ -54,7 +54,13 @@ type Check struct {
 	// Where names the part of the operation a media type or header
 	// belongs to: "request body", "response 200".
 	Where string
+	// inBasePath holds the names of the base operation's path template.
+	inBasePath map[string]bool
 }
+
+// InBasePath reports whether a path parameter was already part of the
+// base operation's URL, declared or not.
+func (c *Check) InBasePath(p *spec.Parameter) bool { return p.In == "path" && c.inBasePath[p.Name] }
 
 // Base reports a change located at path in the base document (for things
 // the revision no longer has).

@@ -141,6 +141,7 @@ type rawChange struct {
 	side    Side
 	path    spec.Path
 	message string
+	context string // see relChange
 	ops     []string
 }
 
@@ -162,7 +163,11 @@ func (d *differ) changes() []Change {
 			continue
 		}
 		index[k] = len(out)
-		out = append(out, Change{RuleID: rc.rule.ID, Level: rc.rule.Level, Message: rc.message, Why: rc.rule.Why,
+		msg := rc.message
+		if rc.context != "" {
+			msg = rc.context + ": " + msg
+		}
+		out = append(out, Change{RuleID: rc.rule.ID, Level: rc.rule.Level, Message: msg, Why: rc.rule.Why,
 			Operations: appendNew(nil, rc.ops...), Location: loc})
 	}
 	sort.SliceStable(out, func(i, j int) bool {

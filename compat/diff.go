@@ -47,13 +47,16 @@ type scope struct {
 	// longer has: path-removed reports them once.
 	pathRemoved bool
 	where       string
+	// inBasePath holds the parameters the base operation's path template
+	// names: consumers send them in the URL whether declared or not.
+	inBasePath map[string]bool
 }
 
 // run calls hook for every rule that has one.
 func (d *differ) run(sc scope, has func(*Rule) bool, call func(*Check)) {
 	for _, r := range d.rules {
 		if has(r) {
-			call(&Check{d: d, rule: r, Dir: sc.dir, ops: sc.ops, PathRemoved: sc.pathRemoved, Where: sc.where})
+			call(&Check{d: d, rule: r, Dir: sc.dir, ops: sc.ops, PathRemoved: sc.pathRemoved, Where: sc.where, inBasePath: sc.inBasePath})
 		}
 	}
 }
@@ -163,7 +166,12 @@ func (d *differ) operation(b, r *spec.Operation, reqDir Direction, parent string
 	if b == nil || r == nil {
 		return
 	}
-	d.parameters(sc, paramsOf(b), paramsOf(r))
+	psc := sc
+	psc.inBasePath = map[string]bool{}
+	for _, m := range templateParam().FindAllString(b.Path, -1) {
+		psc.inBasePath[strings.Trim(m, "{}")] = true
+	}
+	d.parameters(psc, paramsOf(b), paramsOf(r))
 	d.requestBody(sc, b.RequestBody, r.RequestBody)
 	d.responses(scope{ops: sc.ops, dir: reqDir.flip()}, b.Responses, r.Responses)
 	d.operations(b.Callbacks, r.Callbacks, reqDir.flip(), label)

@@ -26,6 +26,7 @@ var oasdiffDiffers = map[string]string{
 	"rules/request-body-removed":           "a removed optional request body is a warning here, an error there",
 	"rules/response-pattern-changed":       "a changed response pattern is breaking here, a warning there",
 	"rules/schema-condition-changed":       "oasdiff fails any dependent schema or if added to a request",
+	"rules/request-parameter-added":        "oasdiff fails declaring a path parameter the URL already had",
 	"cases/same-meaning":                   "oasdiff compares spelling: a $ref, a reordered anyOf, nullable spelled anew",
 	"cases/callbacks-extensible-enum":      "oasdiff does not compare callbacks",
 	"rules/response-format-changed":        "oasdiff calls date-time to date a specialization",

@@ -166,17 +166,21 @@ var httpRules = []*Rule{
 		Summary: "a new required parameter (query, header, path, cookie or form field)",
 		Why:     "requests of existing consumers lack it and are rejected",
 		Parameter: func(c *Check, base, rev *spec.Parameter) {
-			if c.Dir == Request && base == nil && rev.Required {
+			if c.Dir == Request && base == nil && rev.Required && !c.InBasePath(rev) {
 				c.Revision(rev.Source, "new required %s", describeParam(rev))
 			}
 		},
 	},
 	{
 		ID: "request-parameter-added", Level: Info,
-		Summary: "a new optional parameter",
-		Why:     "existing consumers do not send it, which the API accepts",
+		Summary: "a new optional parameter, or the declaration of a path parameter the URL already had",
+		Why:     "existing consumers do not send it, which the API accepts; a path parameter they send in the URL anyway",
 		Parameter: func(c *Check, base, rev *spec.Parameter) {
-			if c.Dir == Request && base == nil && !rev.Required {
+			switch {
+			case c.Dir != Request || base != nil:
+			case c.InBasePath(rev):
+				c.Revision(rev.Source, "%s, already in the path, is now declared", describeParam(rev))
+			case !rev.Required:
 				c.Revision(rev.Source, "new optional %s", describeParam(rev))
 			}
 		},

@@ -28,6 +28,11 @@ type relChange struct {
 	origin  *spec.Node
 	rel     spec.Path
 	message string
+	// context names the subschema the change is in when its place does
+	// not say (properties the schema does not declare, property names):
+	// the innermost one, shown before the message. The same change
+	// reached through another subschema is the same change.
+	context string
 }
 
 // changeID identifies a relChange.
@@ -90,7 +95,7 @@ func (s *schemaDiffer) compare(sc scope, b *spec.Node, bsrc spec.Path, r *spec.N
 func (s *schemaDiffer) compareViews(sc scope, b *SchemaView, bsrc spec.Path, r *SchemaView, rsrc spec.Path, text bool) {
 	found, _ := s.pair(b, bsrc, r, rsrc, sc.dir, text)
 	for _, rc := range found {
-		s.d.raw = append(s.d.raw, rawChange{rule: rc.rule, side: rc.side, path: join(s.paths[rc.origin], rc.rel), message: rc.message, ops: sc.ops})
+		s.d.raw = append(s.d.raw, rawChange{rule: rc.rule, side: rc.side, path: join(s.paths[rc.origin], rc.rel), message: rc.message, context: rc.context, ops: sc.ops})
 	}
 }
 
@@ -151,10 +156,18 @@ func firstBreaking(found []relChange, ok bool) string {
 	}
 	for _, c := range found {
 		if c.rule.Level == Breaking {
-			return c.message
+			return c.text()
 		}
 	}
 	return ""
+}
+
+// text is the change's message with its context.
+func (c *relChange) text() string {
+	if c.context == "" {
+		return c.message
+	}
+	return c.context + ": " + c.message
 }
 
 // pair compares two schemas, reached at bpath and rpath, and returns their
@@ -199,8 +212,8 @@ func (s *schemaDiffer) pair(b *SchemaView, bpath spec.Path, r *SchemaView, rpath
 			if ignore != nil && ignore(rc) {
 				continue
 			}
-			if label != "" {
-				rc.message = label + ": " + rc.message
+			if label != "" && rc.context == "" {
+				rc.context = label
 			}
 			if seen == nil {
 				seen = make(map[changeID]bool, len(out)+len(found))
