@@ -45,6 +45,7 @@ func Merge(sink *Sink, files []string) (TestSummary, error) {
 		run.Start, run.Elapsed = start, stop.Sub(start)
 	}
 	if err := sink.Begin(run); err != nil {
+		sink.Close()
 		return TestSummary{}, err
 	}
 	for _, name := range files {
