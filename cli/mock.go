@@ -2,10 +2,14 @@ package cli
 
 import (
 	"context"
+	"crypto/tls"
+	"crypto/x509"
 	"errors"
 	"fmt"
 	"log/slog"
 	"net"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 
@@ -14,6 +18,7 @@ import (
 	"github.com/specgate/specgate/config"
 	"github.com/specgate/specgate/internal/httpx"
 	"github.com/specgate/specgate/mock"
+	"github.com/specgate/specgate/spec"
 )
 
 func mockCommand(env Env) *cli.Command {
@@ -39,6 +44,7 @@ func mockCommand(env Env) *cli.Command {
 			"expectations (POST an example to add it, GET to list, DELETE to clear).\n\n" +
 			"Once it listens, one line per spec is printed on standard output:\n" +
 			"  serving SPEC at URL\n" +
+			"and --ready-file FILE receives the base URL of each server (written whole, at once).\n" +
 			"Without SPEC, the mocks of specgate.yaml (--config, or found upward) are started.\n" +
 			"SIGINT or SIGTERM stops it gracefully and writes the stub-usage report to --report-dir.\n" +
 			"Exit codes: 0 after a clean shutdown, 2 when a spec, example or configuration cannot be\n" +
@@ -58,6 +64,9 @@ func mockCommand(env Env) *cli.Command {
 			&cli.DurationFlag{Name: "watch-interval", Value: d.WatchInterval, Usage: "how often spec and example files are checked for changes (0: never)"},
 			&cli.DurationFlag{Name: "shutdown-timeout", Value: d.ShutdownTimeout, Usage: "how long to wait for requests in flight on SIGINT/SIGTERM"},
 			&cli.StringFlag{Name: "log-format", Value: "text", Usage: "log format on standard error: text or json"},
+			&cli.StringFlag{Name: "ref-root", Usage: "folder `DIR` whose tree $refs may read (default: each spec's own folder)", TakesFile: true},
+			&cli.BoolFlag{Name: "allow-external-refs", Usage: "let $refs read local files outside the ref root"},
+			&cli.StringFlag{Name: "ready-file", Usage: "`FILE` to write the base URL of each mock server to (one line each) once it serves, for scripts that start it with --port 0"},
 		},
 		Action: func(c *cli.Context) error { return runMock(c, env) },
 	}
@@ -68,6 +77,7 @@ type mockRun struct {
 	opts mock.Options
 	host string
 	port int
+	tls  *tls.Config // nil: plain HTTP
 }
 
 func runMock(c *cli.Context, env Env) error {
@@ -84,6 +94,7 @@ func runMock(c *cli.Context, env Env) error {
 		watch = -1 // Options reads 0 as the default
 	}
 	base := mock.Options{
+		Load:            spec.Options{RefRoot: c.String("ref-root"), AllowExternalRefs: c.Bool("allow-external-refs")},
 		Examples:        c.StringSlice("examples"),
 		Seed:            c.Uint64("seed"),
 		Lenient:         c.Bool("lenient"),
@@ -111,7 +122,7 @@ func runMock(c *cli.Context, env Env) error {
 	}
 	ctx, stop := httpx.SignalContext(c.Context)
 	defer stop()
-	return serveMocks(ctx, runs, c.String("report-dir"), env, logger)
+	return serveMocks(ctx, runs, mockOutputs{reportDir: c.String("report-dir"), readyFile: c.String("ready-file")}, env, logger)
 }
 
 // mockSpecs pairs the spec arguments with their --prefix flags.
@@ -179,6 +190,10 @@ func configMocks(c *cli.Context, env Env, base mock.Options) ([]mockRun, error) 
 		if m.Settings.Delay > 0 && !c.IsSet("delay") {
 			opts.Delay = m.Settings.Delay
 		}
+		opts.Dictionary = m.Dictionary
+		opts.Strict = cfg.StrictMode
+		opts.Generative = m.Settings.Generative
+		opts.StrictExamples = !m.Settings.Lenient
 		host, port := m.Target.Host, m.Target.Port
 		if c.IsSet("host") {
 			host = c.String("host")
@@ -189,7 +204,15 @@ func configMocks(c *cli.Context, env Env, base mock.Options) ([]mockRun, error) 
 		if host == "localhost" {
 			host = httpx.DefaultHost
 		}
-		runs = append(runs, mockRun{opts: opts, host: host, port: port})
+		run := mockRun{opts: opts, host: host, port: port}
+		if m.Target.Scheme == "https" || m.TLS.CertFile != "" {
+			tc, err := serverTLS(m.TLS)
+			if err != nil {
+				return nil, exitf(ExitUsage, "%s: mock of %s: %v", cfg.File, m.Service, err)
+			}
+			run.tls = tc
+		}
+		runs = append(runs, run)
 	}
 	if len(runs) == 0 {
 		return nil, exitf(ExitUsage, "%s declares no mock (runOptions of type: mock)", cfg.File)
@@ -197,9 +220,44 @@ func configMocks(c *cli.Context, env Env, base mock.Options) ([]mockRun, error) 
 	return runs, nil
 }
 
+// serverTLS is the TLS configuration of a mock served over https: its
+// certificate, and with mutual TLS the roots client certificates must
+// chain to.
+func serverTLS(t config.TLS) (*tls.Config, error) {
+	if t.CertFile == "" || t.KeyFile == "" {
+		return nil, errors.New("an https mock needs a certificate and its key (cert: certFile and keyFile in its runOptions)")
+	}
+	cert, err := tls.LoadX509KeyPair(t.CertFile, t.KeyFile)
+	if err != nil {
+		return nil, fmt.Errorf("the certificate %s: %w", t.CertFile, err)
+	}
+	tc := &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12}
+	if t.MTLS {
+		if t.CAFile == "" {
+			return nil, errors.New("mtlsEnabled needs the certificates that client certificates chain to (cert: caFile)")
+		}
+		pem, err := os.ReadFile(t.CAFile)
+		if err != nil {
+			return nil, err
+		}
+		pool := x509.NewCertPool()
+		if !pool.AppendCertsFromPEM(pem) {
+			return nil, fmt.Errorf("%s holds no PEM certificate", t.CAFile)
+		}
+		tc.ClientCAs, tc.ClientAuth = pool, tls.RequireAndVerifyClientCert
+	}
+	return tc, nil
+}
+
+// mockOutputs are the files a mock run writes besides its logs.
+type mockOutputs struct {
+	reportDir string // the stub-usage reports, on shutdown
+	readyFile string // the base URL of each server, once all serve
+}
+
 // serveMocks loads every mock, opens their ports, prints the ready lines
 // and serves until ctx ends.
-func serveMocks(ctx context.Context, runs []mockRun, reportDir string, env Env, logger *slog.Logger) error {
+func serveMocks(ctx context.Context, runs []mockRun, out mockOutputs, env Env, logger *slog.Logger) error {
 	servers := make([]*mock.Server, len(runs))
 	listeners := make([]net.Listener, len(runs))
 	closeAll := func() {
@@ -220,11 +278,26 @@ func serveMocks(ctx context.Context, runs []mockRun, reportDir string, env Env, 
 			closeAll()
 			return exitf(ExitUsage, "mock: %v", err)
 		}
+		if r.tls != nil {
+			ln = tls.NewListener(ln, r.tls)
+		}
 		servers[i], listeners[i] = srv, ln
 	}
+	var ready strings.Builder
 	for i, srv := range servers {
-		for _, a := range srv.Addresses(httpx.BaseURL(listeners[i].Addr())) {
+		base := httpx.BaseURL(listeners[i].Addr())
+		if runs[i].tls != nil {
+			base = "https" + strings.TrimPrefix(base, "http")
+		}
+		for _, a := range srv.Addresses(base) {
 			fmt.Fprintf(env.Stdout, "serving %s at %s\n", a.Spec, a.URL)
+		}
+		ready.WriteString(base + "\n")
+	}
+	if out.readyFile != "" {
+		if err := writeAtomic(out.readyFile, []byte(ready.String())); err != nil {
+			closeAll()
+			return exitf(ExitUsage, "mock: --ready-file: %v", err)
 		}
 	}
 	errs := make([]error, len(servers))
@@ -237,11 +310,11 @@ func serveMocks(ctx context.Context, runs []mockRun, reportDir string, env Env, 
 		}()
 	}
 	wg.Wait()
-	if reportDir != "" {
+	if out.reportDir != "" {
 		for i, srv := range servers {
-			dir := reportDir
+			dir := out.reportDir
 			if len(servers) > 1 {
-				dir = fmt.Sprintf("%s/mock-%d", reportDir, i+1)
+				dir = filepath.Join(out.reportDir, fmt.Sprintf("mock-%d", i+1))
 			}
 			files, err := srv.WriteUsage(dir, version())
 			if err != nil {
@@ -257,4 +330,23 @@ func serveMocks(ctx context.Context, runs []mockRun, reportDir string, env Env, 
 		return exitf(ExitFindings, "%v", err)
 	}
 	return nil
+}
+
+// writeAtomic writes a file whole: a reader sees it complete or not at
+// all.
+func writeAtomic(path string, data []byte) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
+	if err != nil {
+		return err
+	}
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		os.Remove(tmp.Name())
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		os.Remove(tmp.Name())
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
 }

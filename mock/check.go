@@ -2,6 +2,7 @@ package mock
 
 import (
 	"net/http"
+	"strconv"
 	"strings"
 
 	"github.com/specgate/specgate/contract"
@@ -11,8 +12,8 @@ import (
 // check runs the contract's checks of a request (credentials,
 // Content-Type, Accept, parameters and body) and keeps what they decoded.
 // The status of a failing request follows the decision table: 401, 415,
-// 406, then for invalid parameters or body the operation's declared 422,
-// else 400.
+// 406, then for invalid parameters or body 400, or 422 where the
+// operation declares 422 and not 400.
 func (s *Server) check(ex *Exchange) (*contract.RequestResult, int) {
 	r := ex.Request
 	res := ex.op.api.contract.CheckRequest(&contract.Request{
@@ -22,14 +23,36 @@ func (s *Server) check(ex *Exchange) (*contract.RequestResult, int) {
 		ex.Route = res.Route
 	}
 	ex.Params = res.Params
-	if res.HasBody {
-		ex.Value = res.Body
+	if res.HasBody && res.Body != nil {
+		ex.Value, ex.hasValue = res.Body, true
 	}
-	status := res.Status
-	if status == http.StatusUnprocessableEntity && !s.declares(ex.op, http.StatusUnprocessableEntity) {
-		status = http.StatusBadRequest
+	return res, refusalStatus(ex.op, res.Status)
+}
+
+// refusalStatus is what the mock answers a request that breaks the
+// contract, given the contract's status: invalid parameters or body get
+// 400, unless the operation declares 422 and not 400 (it then says how
+// it refuses invalid input). The other statuses stand.
+func refusalStatus(op *operation, status int) int {
+	if status != http.StatusBadRequest && status != http.StatusUnprocessableEntity {
+		return status
 	}
-	return res, status
+	if declaresStatus(op.op, http.StatusUnprocessableEntity) && !declaresStatus(op.op, http.StatusBadRequest) {
+		return http.StatusUnprocessableEntity
+	}
+	return http.StatusBadRequest
+}
+
+// declaresStatus reports whether op declares a response for status
+// itself (not through a range or default).
+func declaresStatus(op *spec.Operation, status int) bool {
+	code := strconv.Itoa(status)
+	for _, r := range op.Responses {
+		if r.Status == code {
+			return true
+		}
+	}
+	return false
 }
 
 // kindOf is the problem kind of a refusal's status.
@@ -52,14 +75,20 @@ func kindOf(status int) string {
 }
 
 // pickMedia is the media type of a response to send for the request's
-// Accept header: the first acceptable one it declares (its first when the
-// request has no Accept header); nil when it declares no content or none
-// is acceptable.
+// Accept header: the acceptable one it declares that the Accept header
+// prefers; without an Accept header (or with */* only), its first JSON
+// media type, else its first. nil when it declares no content or none is
+// acceptable.
 func pickMedia(resp *spec.Response, accept string) *spec.MediaType {
 	if resp == nil || len(resp.Content) == 0 {
 		return nil
 	}
-	if accept == "" {
+	if a := strings.TrimSpace(accept); a == "" || a == "*/*" {
+		for _, m := range resp.Content {
+			if isJSON(m.Name) {
+				return m
+			}
+		}
 		return resp.Content[0]
 	}
 	name, ok := contract.NegotiateResponse(resp, accept)

@@ -7,10 +7,13 @@ import (
 	"fmt"
 	"net/http"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
+	"github.com/specgate/specgate/examples"
 	"github.com/specgate/specgate/internal/httpx"
+	"github.com/specgate/specgate/spec"
 )
 
 // The mock's own endpoints, under ReservedPrefix.
@@ -200,17 +203,37 @@ func (s *Server) addExpectation(w http.ResponseWriter, r *http.Request) {
 	s.expectations.seq++
 	name := fmt.Sprintf("expectation-%d", s.expectations.seq)
 	s.expectations.mu.Unlock()
-	op, ex, err := gen.parseExample("expectation", name, body)
+	file := "expectation.json"
+	if ct := r.Header.Get("Content-Type"); strings.Contains(ct, "yaml") {
+		file = "expectation.yaml"
+	}
+	parsed, err := examples.Parse(file, body, examples.Options{})
+	var op *operation
+	var ex *example
+	if err == nil {
+		if parsed.Name == "expectation" {
+			parsed.Name = name
+		}
+		op, ex, err = s.externalExample(gen, parsed, fromExpectation)
+		if err == nil && op == nil {
+			err = fmt.Errorf("%s: a 405 expectation is not supported; write it as an example file", parsed.Loc)
+		}
+	}
 	if err != nil {
 		p := problems.New(http.StatusBadRequest, kindBadRequest, err.Error())
-		var pe *exampleError
-		if errors.As(err, &pe) {
-			p.Line, p.Column, p.Field = pe.line, pe.col, pe.field
+		var es examples.Errors
+		var se *spec.Error
+		if errors.As(err, &es) && len(es) > 0 {
+			se = es[0]
+		} else {
+			errors.As(err, &se)
+		}
+		if se != nil {
+			p.Line, p.Column = int(se.Pos.Line), int(se.Pos.Col)
 		}
 		httpx.WriteProblem(w, r, p)
 		return
 	}
-	ex.origin = fromExpectation
 	ex.usage = nil
 	s.expectations.mu.Lock()
 	s.expectations.list = slices.Insert(s.expectations.list, 0, &expectation{key: opKey(op.api.name, op.method, op.path), ex: ex, body: body})

@@ -4,19 +4,22 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"sort"
 	"strconv"
 	"strings"
 	"sync"
 	"time"
 
+	"github.com/specgate/specgate/examples"
 	"github.com/specgate/specgate/spec"
 )
 
 // example is one answer the mock may give: a response (status, headers,
 // media type, body) and, when it has one, the request it answers. A
 // request matches an example when it has every value the example's
-// request names (a partial example names only some); an example without
-// a request matches every request of its operation.
+// request names (a partial example's body constrains only the members it
+// names); an example without a request matches every request of its
+// operation.
 type example struct {
 	name string
 	// source is where the example is written, file:line:col.
@@ -25,21 +28,43 @@ type example struct {
 	// run time first (newest first), then external files (by path), then
 	// inline examples (in source order).
 	origin origin
-	seq    int
+	ex     *examples.Example
+	// ctx resolves the example's notations: the environment, its data,
+	// the dictionary; each answer adds the request it echoes.
+	ctx *examples.Context
 
 	request  *requestMatch
 	status   int
-	response *spec.Response
-	media    string // "" when the answer has no body
-	headers  map[string]string
-	body     any
-	hasBody  bool
+	response *spec.Response // the declared response of status; nil for an undeclared 4xx
+	media    string         // "" when the answer has no body
+	headers  []examples.Param
+	body     examples.Value // nil when the answer has no body
+	// static is true when the response holds no notation: its values are
+	// evaluated once, at load.
+	static     bool
+	staticBody any
 	// raw is a body to send as it is (a text or binary example).
 	raw []byte
+	// partial examples have their response completed from the spec.
+	partial bool
 
-	delay      time.Duration
-	transient  bool
-	badRequest bool // answers requests that break the contract
+	delay     time.Duration
+	transient bool
+	// limited is a transient example whose matchers count their uses
+	// (times); others answer once.
+	limited  bool
+	matchers []matcherAt
+	// notAllowed is the spec, path template and method of a 405 example,
+	// which belongs to no operation.
+	notAllowed string
+	// kind is what the example answers: a valid request, or one that
+	// breaks the contract in the way its status says.
+	kind examples.Kind
+
+	// checked records whether the example's static response was
+	// validated against the spec, and the problem found.
+	checked sync.Once
+	invalid string
 
 	usage *exCounter
 }
@@ -55,85 +80,78 @@ const (
 // requestMatch is what a request must hold to match an example.
 type requestMatch struct {
 	method string
-	params []paramMatch
-	body   any
-	// hasBody says whether the body is constrained; partial whether only
-	// the members it names are.
-	hasBody bool
-	partial bool
+	// contentType is the media type the request's Content-Type must have
+	// ("" for any).
+	contentType string
+	params      []paramMatch
+	body        examples.Value
+	hasBody     bool
+	// form is true when body is an object of form fields or multipart
+	// parts (compared with the decoded form).
+	form bool
+	// raw is a body written as a string for a media type that is not JSON
+	// (a 415 example's text), compared with the body as sent.
+	raw *string
+	// mode is how values are compared: Equal, or Subset for a partial
+	// example.
+	mode examples.Mode
 }
 
-// paramMatch is one parameter value an example's request names.
+// paramMatch is one parameter value an example's request names, typed by
+// the parameter's schema.
 type paramMatch struct {
 	in, name string
-	value    any
+	value    examples.Value
+	// declared is false for a parameter the operation does not declare,
+	// compared with its text as sent.
+	declared bool
 }
 
-// specificity is how many values an example's request names: the most
-// specific example that matches a request answers it.
+// specificity is how much an example's request names: each value it
+// names (a parameter, a leaf of its body, its content type) counts, a
+// value written literally twice as much as a matcher or a placeholder,
+// which accept more than one value. The most specific example that
+// matches a request answers it.
 func (m *requestMatch) specificity() int {
 	if m == nil {
 		return 0
 	}
-	n := len(m.params)
+	n := 0
+	if m.contentType != "" {
+		n += 2
+	}
+	for _, p := range m.params {
+		n += leafWeight(p.value)
+	}
 	if m.hasBody {
-		n += 1 + countLeaves(m.body)
+		n += 2
+		if m.body != nil {
+			n += leafWeight(m.body)
+		}
 	}
 	return n
 }
 
-func countLeaves(v any) int {
-	switch t := v.(type) {
-	case map[string]any:
-		n := 0
-		for _, x := range t {
-			n += countLeaves(x)
+// leafWeight sums the weights of the leaves of v: 2 for a literal, 1 for
+// a notation.
+func leafWeight(v examples.Value) int {
+	n := 0
+	examples.Walk(v, func(_ string, v examples.Value) bool {
+		switch v.(type) {
+		case *examples.Object, *examples.Array:
+			return true
+		case *examples.Literal:
+			n += 2
+		default:
+			n++
 		}
-		return n
-	case []any:
-		n := 0
-		for _, x := range t {
-			n += countLeaves(x)
-		}
-		return n
-	}
-	return 1
+		return false
+	})
+	return n
 }
 
-// contains tells whether got holds want: equal scalars (numbers by value,
-// a parameter's text against a typed value by its text), objects holding
-// each member of want (all of them and no others unless partial), arrays
-// item by item.
-func contains(got, want any, partial bool) bool {
-	switch w := want.(type) {
-	case map[string]any:
-		g, ok := got.(map[string]any)
-		if !ok || (!partial && len(g) != len(w)) {
-			return false
-		}
-		for k, wv := range w {
-			gv, ok := g[k]
-			if !ok || !contains(gv, wv, partial) {
-				return false
-			}
-		}
-		return true
-	case []any:
-		g, ok := got.([]any)
-		if !ok || len(g) != len(w) {
-			return false
-		}
-		for i := range w {
-			if !contains(g[i], w[i], partial) {
-				return false
-			}
-		}
-		return true
-	}
-	return scalarText(got) == scalarText(want) && (got == nil) == (want == nil)
-}
-
-// scalarText is a scalar's text: numbers compared by value (1.0 is 1).
+// scalarText is a scalar's text: numbers as written, booleans and null by
+// their JSON names.
 func scalarText(v any) string {
 	switch t := v.(type) {
 	case nil:
@@ -143,45 +161,26 @@ func scalarText(v any) string {
 	case bool:
 		return strconv.FormatBool(t)
 	case json.Number:
-		if f, err := strconv.ParseFloat(string(t), 64); err == nil {
-			return strconv.FormatFloat(f, 'g', -1, 64)
-		}
 		return string(t)
 	case float64:
 		return strconv.FormatFloat(t, 'g', -1, 64)
 	case int:
 		return strconv.Itoa(t)
 	}
-	return fmt.Sprint(v)
+	b, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Sprint(v)
+	}
+	return string(b)
 }
 
-// nodeValue converts a spec node into a JSON value (numbers as
-// json.Number, as encoding/json decodes with UseNumber).
-func nodeValue(n *spec.Node) any {
-	if n == nil {
-		return nil
+func sortedKeys(m map[string]any) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
 	}
-	switch n.Kind {
-	case spec.Bool:
-		return n.Value == "true"
-	case spec.Number:
-		return json.Number(n.Value)
-	case spec.String:
-		return n.Value
-	case spec.Object:
-		m := make(map[string]any, len(n.Fields))
-		for _, f := range n.Fields {
-			m[f.Key] = nodeValue(f.Value)
-		}
-		return m
-	case spec.Array:
-		s := make([]any, len(n.Items))
-		for i, it := range n.Items {
-			s[i] = nodeValue(it)
-		}
-		return s
-	}
-	return nil
+	sort.Strings(keys)
+	return keys
 }
 
 // decodeJSON decodes a JSON body with UseNumber.
@@ -199,11 +198,12 @@ func decodeJSON(data []byte) (any, error) {
 }
 
 // usedSet records the transient examples already used: each answers one
-// request, then no more until the specs reload or the expectations are
-// cleared.
+// request (or, with times on its matchers, until they are used up), then
+// no more until the specs reload or the expectations are cleared.
 type usedSet struct {
 	mu   sync.Mutex
 	used map[string]bool // by example source and name
+	uses *examples.Uses
 }
 
 func (u *usedSet) key(ex *example) string { return ex.source + "\x00" + ex.name }
@@ -229,10 +229,20 @@ func (u *usedSet) isUsed(ex *example) bool {
 	return u.used[u.key(ex)]
 }
 
+// counts are the uses of transient examples' matchers.
+func (u *usedSet) counts() *examples.Uses {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	if u.uses == nil {
+		u.uses = &examples.Uses{}
+	}
+	return u.uses
+}
+
 func (u *usedSet) reset() {
 	u.mu.Lock()
 	defer u.mu.Unlock()
-	u.used = nil
+	u.used, u.uses = nil, nil
 }
 
 // statusOf reads a response's status key as a status to send: the code

@@ -3,10 +3,9 @@ package mock
 import (
 	"context"
 	"fmt"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/specgate/specgate/contract"
@@ -22,9 +21,12 @@ const ReservedPrefix = "/_specgate/"
 // request reads the generation current when it arrives and keeps it to
 // its end; a reload builds a new one aside and swaps it in whole.
 type generation struct {
-	apis   []*api
-	watch  watchSet
-	loaded time.Time
+	apis []*api
+	// notAllowed are the 405 examples: each answers a method that its
+	// path does not declare.
+	notAllowed []*example
+	watch      watchSet
+	loaded     time.Time
 }
 
 // api is one served spec.
@@ -50,6 +52,8 @@ type operation struct {
 	line, col   int
 	examples    []*example
 	usage       *opCounter
+	// answers keeps the generated answers by status and media type.
+	answers sync.Map
 }
 
 // String names the operation in logs and problems: "GET /pets/{id}".
@@ -97,7 +101,7 @@ func (e *LoadError) Unwrap() []error { return e.Errs }
 func (s *Server) load(ctx context.Context) (*generation, error) {
 	gen := &generation{loaded: time.Now()}
 	var errs []error
-	loader := spec.NewLoader(spec.Options{})
+	loader := spec.NewLoader(s.opts.Load)
 	for _, src := range s.opts.Specs {
 		a, files, err := loadAPI(ctx, loader, src)
 		gen.watch.files = append(gen.watch.files, files...)
@@ -225,18 +229,4 @@ func shape(path string) string {
 	}
 	b.WriteString(path)
 	return strings.TrimSuffix(b.String(), "/")
-}
-
-// exampleDirs are the folders searched for a spec's external examples:
-// <spec name without extension>_examples beside it, when it exists, then
-// the configured folders.
-func exampleDirs(specPath string, configured []string) []string {
-	var dirs []string
-	if !strings.Contains(specPath, "://") {
-		base := strings.TrimSuffix(specPath, filepath.Ext(specPath)) + "_examples"
-		if st, err := os.Stat(base); err == nil && st.IsDir() {
-			dirs = append(dirs, base)
-		}
-	}
-	return append(dirs, configured...)
 }

@@ -27,6 +27,7 @@ import (
 	"time"
 
 	"github.com/specgate/specgate/internal/httpx"
+	"github.com/specgate/specgate/spec"
 )
 
 // SpecSource is one spec to serve.
@@ -41,6 +42,9 @@ type SpecSource struct {
 // Options configure a Server. Zero values take the defaults of Defaults.
 type Options struct {
 	Specs []SpecSource
+	// Load configures the loading of the specs: the folder tree their
+	// $refs may read, remote $refs, limits.
+	Load spec.Options
 	// Examples are folders of external example files, searched
 	// recursively, besides each spec's <name>_examples folder.
 	Examples []string
@@ -63,6 +67,21 @@ type Options struct {
 	// Responder, when set, answers valid requests before the examples do
 	// (the stateful mock's store).
 	Responder Responder
+
+	// Dictionary gives values to the notations of examples that nothing
+	// else resolves, by JSON path or field name (data.dictionary in
+	// specgate.yaml).
+	Dictionary map[string]any
+	// Strict makes a notation naming an unset variable without a default
+	// an error (strictMode) instead of a generated value; the example
+	// then does not answer.
+	Strict bool
+	// Generative answers from values generated from the schemas rather
+	// than from examples (generative: true).
+	Generative bool
+	// StrictExamples answers a valid request that no example matches with
+	// 400 instead of a generated value (lenient: false in specgate.yaml).
+	StrictExamples bool
 }
 
 // Defaults are the options' defaults.

@@ -260,8 +260,13 @@ func TestBodyPairingAndEcho(t *testing.T) {
 	}
 	h["Prefer"] = "example=echo"
 	r = m.do(t, "POST", "/v1/pets", h, `{"name": "Fido"}`)
-	if r.status != 201 || compact(r.json(t)) != `{"id":8,"name":"Fido"}` {
-		t.Errorf("echo: %d %s", r.status, r.body)
+	if r.status != 201 || compact(r.json(t)) != `{"id":8,"name":"Fido"}` || r.header.Get("X-Echo") != "made Fido" {
+		t.Errorf("echo: %d %s %v", r.status, r.body, r.header)
+	}
+	delete(h, "Prefer")
+	r = m.do(t, "POST", "/v1/pets", h, `{"name": "Tom"}`)
+	if r.status != 201 || compact(r.json(t)) != `{"id":8,"name":"Tom"}` {
+		t.Errorf("echo by its matcher: %d %s", r.status, r.body)
 	}
 }
 
@@ -362,7 +367,7 @@ func TestLoadErrors(t *testing.T) {
 		{"unparseable spec", Options{Specs: []SpecSource{{Path: broken}}}, broken + ":2:1: invalid YAML"},
 		{"missing spec", Options{Specs: []SpecSource{{Path: filepath.Join(dir, "none.yaml")}}}, "none.yaml: no such file"},
 		{"malformed example", Options{Specs: []SpecSource{{Path: "testdata/pets.yaml"}}, Examples: []string{exDir}},
-			filepath.Join(exDir, "bad.json") + ":3:31: http-response.status must be an HTTP status such as 200, found ok"},
+			filepath.Join(exDir, "bad.json") + ":3:31: status must be an integer such as 200, found a string"},
 		{"claimed twice", Options{Specs: []SpecSource{{Path: "testdata/pets.yaml"}, {Path: "testdata/other.yaml"}}},
 			"testdata/other.yaml:7:5: GET /v1/pets is also served by testdata/pets.yaml (testdata/pets.yaml:9:5)"},
 	}

@@ -7,11 +7,13 @@ import (
 	"log/slog"
 	"math/rand/v2"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/specgate/specgate/contract"
+	"github.com/specgate/specgate/examples"
 	"github.com/specgate/specgate/internal/httpx"
 	"github.com/specgate/specgate/spec"
 )
@@ -37,8 +39,11 @@ type Exchange struct {
 	// Params are the decoded parameters, typed by their schemas.
 	Params contract.Params
 
-	op  *operation
-	gen *generation
+	op       *operation
+	gen      *generation
+	hasValue bool // Value holds the decoded body
+	rawQuery map[string][]string
+	echo     *examples.EchoRequest
 }
 
 // Answer is what the mock sends for an exchange.
@@ -161,6 +166,10 @@ func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request) {
 		s.usage.unrouted.Add(1)
 		if allow != nil {
 			w.Header().Set("Allow", strings.Join(allow, ", "))
+			if e := gen.notAllowedExample(r, allow); e != nil {
+				s.render(w, r, &Exchange{Request: r, gen: gen}, s.plainAnswer(e))
+				return
+			}
 		}
 		httpx.WriteProblem(w, r, p)
 		return
@@ -203,33 +212,22 @@ func (s *Server) answerProblem(w http.ResponseWriter, r *http.Request, op *opera
 	httpx.WriteProblem(w, r, p)
 }
 
-// refuse answers a request that breaks the contract: for invalid
-// parameters or body, a badRequest example or a 4xx example matching it
-// when there is one; else the status of the decision table as a problem.
+// refuse answers a request that breaks the contract: with an example of
+// the refusal's kind whose request matches it when there is one (a
+// badRequest, 422, 415, 406 or 401 example); else with the status of the
+// decision table as a problem.
 func (s *Server) refuse(w http.ResponseWriter, ex *Exchange, res *contract.RequestResult, status int) {
-	if status == http.StatusBadRequest || status == http.StatusUnprocessableEntity {
-		if ans := s.errorExample(ex); ans != nil {
-			ex.op.usage.problems.Add(1)
-			s.render(w, ex.Request, ex, ans)
-			return
-		}
-	}
 	if status == http.StatusUnauthorized && len(res.Challenges) > 0 {
 		w.Header().Set("WWW-Authenticate", strings.Join(res.Challenges, ", "))
+	}
+	if ans := s.errorExample(ex, status); ans != nil {
+		ex.op.usage.problems.Add(1)
+		s.render(w, ex.Request, ex, ans)
+		return
 	}
 	p := problems.New(status, kindOf(status), fmt.Sprintf("%s: %s", ex.op, res.Problems[0].Message))
 	p.Errors = issues(res.Problems)
 	s.answerProblem(w, ex.Request, ex.op, p)
-}
-
-func (s *Server) declares(op *operation, status int) bool {
-	code := strconv.Itoa(status)
-	for _, r := range op.op.Responses {
-		if r.Status == code {
-			return true
-		}
-	}
-	return false
 }
 
 // answer chooses what to send for a valid request: the responder's
@@ -245,15 +243,23 @@ func (s *Server) answer(ex *Exchange, pr prefs) (*Answer, *httpx.Problem) {
 	if pr.example != "" {
 		for _, e := range candidates {
 			if e.name == pr.example && (pr.code == 0 || e.status == pr.code) {
-				return s.fromExample(ex, e)
+				if a, ok := s.fromExample(ex, e); ok {
+					return a, nil
+				}
+				return nil, problems.New(http.StatusInternalServerError, kindInternal,
+					fmt.Sprintf("%s: example %q (%s) does not give a valid answer: %s", ex.op, e.name, e.source, e.invalid))
 			}
 		}
 		return nil, problems.New(http.StatusNotFound, kindNoAnswer,
 			fmt.Sprintf("%s has no example named %q%s (examples: %s)", ex.op, pr.example, codeNote(pr.code), exampleNames(candidates)))
 	}
-	if !pr.dynamic {
-		if e := s.bestExample(ex, candidates, pr.code); e != nil {
-			return s.fromExample(ex, e)
+	dynamic := pr.dynamic || s.opts.Generative
+	if !dynamic {
+		if a := s.bestExample(ex, candidates, func(e *example) bool { return answersValid(e, pr.code) }); a != nil {
+			return a, nil
+		}
+		if s.opts.StrictExamples && pr.code == 0 {
+			return nil, s.noExample(ex, candidates)
 		}
 	}
 	resp, status := lowestSuccess(ex.op.op)
@@ -267,12 +273,34 @@ func (s *Server) answer(ex *Exchange, pr prefs) (*Answer, *httpx.Problem) {
 	if resp == nil {
 		return nil, problems.New(http.StatusNotImplemented, kindNoAnswer, fmt.Sprintf("%s declares no response", ex.op))
 	}
-	if !pr.dynamic {
-		if e := s.responseExample(ex, resp, status); e != nil {
-			return s.fromExample(ex, e)
+	if !dynamic {
+		if a := s.responseExample(ex, resp, status); a != nil {
+			return a, nil
 		}
 	}
 	return s.generate(ex, resp, status, pr.dynamic)
+}
+
+// answersValid tells whether an example may answer a valid request (of
+// the preferred status, when one is asked for): any example whose request
+// matches, except those written for requests that break the contract
+// (badRequest, 405, 415 and 422 examples).
+func answersValid(e *example, code int) bool {
+	if code != 0 {
+		return e.status == code
+	}
+	switch e.kind {
+	case examples.BadRequest, examples.MethodNotAllowed, examples.UnsupportedMediaType, examples.Unprocessable:
+		return false
+	}
+	return true
+}
+
+// noExample is the 400 of a mock whose examples are strict (lenient:
+// false in specgate.yaml): a valid request that no example matches.
+func (s *Server) noExample(ex *Exchange, candidates []*example) *httpx.Problem {
+	return problems.New(http.StatusBadRequest, kindNoExample,
+		fmt.Sprintf("%s: no example matches the request, and the mock answers from examples only (examples: %s)", ex.op, exampleNames(candidates)))
 }
 
 func codeNote(code int) string {
@@ -313,57 +341,88 @@ func (s *Server) candidates(op *operation) []*example {
 	return append(exp, op.examples...)
 }
 
-// bestExample is the most specific example whose request matches (of the
-// preferred status, when one is asked for); among equally specific ones,
-// the first in precedence order. Transient examples answer once. Examples
-// for requests that break the contract are not candidates here.
-func (s *Server) bestExample(ex *Exchange, candidates []*example, code int) *example {
-	var best *example
-	bestScore := -1
+// bestExample answers from the most specific example whose request
+// matches among those keep accepts; among equally specific ones, the
+// first in precedence order. An example that cannot answer (its response
+// is not valid) gives way to the next. Transient examples answer once, or
+// until their matchers' times are used up.
+func (s *Server) bestExample(ex *Exchange, candidates []*example, keep func(*example) bool) *Answer {
+	var matched []*example
+	uses := s.transient.counts()
 	for _, e := range candidates {
-		if e.badRequest || (code != 0 && e.status != code) || (code == 0 && e.status >= 400) {
+		if e.request == nil || !keep(e) {
 			continue
 		}
-		if e.request == nil || !e.matches(ex) {
+		if e.transient && !e.limited && s.transient.isUsed(e) {
 			continue
 		}
-		if e.transient && s.transient.isUsed(e) {
-			continue
-		}
-		if sc := e.request.specificity(); sc > bestScore {
-			best, bestScore = e, sc
+		if e.matches(ex, uses) {
+			matched = append(matched, e)
 		}
 	}
-	if best != nil && best.transient && !s.transient.take(best) {
-		return s.bestExample(ex, candidates, code)
+	if len(matched) == 0 {
+		return nil
 	}
-	return best
-}
-
-// responseExample is the first example written for a response (a
-// response-only inline example) of the given status.
-func (s *Server) responseExample(ex *Exchange, resp *spec.Response, status int) *example {
-	for _, e := range s.candidates(ex.op) {
-		if e.response == resp && e.request == nil && (e.status == status || status == 0) && !(e.transient && s.transient.isUsed(e)) {
-			if e.transient && !s.transient.take(e) {
-				continue
+	slices.SortStableFunc(matched, func(a, b *example) int { return b.request.specificity() - a.request.specificity() })
+	for _, e := range matched {
+		if e.transient && !e.limited && !s.transient.take(e) {
+			continue
+		}
+		if a, ok := s.fromExample(ex, e); ok {
+			if e.limited {
+				e.recordUses(ex, uses)
 			}
-			return e
+			return a
 		}
 	}
 	return nil
 }
 
-// errorExample is the example that answers a request breaking the
-// contract: a badRequest example or a 4xx example whose request matches.
-func (s *Server) errorExample(ex *Exchange) *Answer {
+// responseExample answers from the first example written for a response
+// without a request (a response-only inline example) of the given status.
+func (s *Server) responseExample(ex *Exchange, resp *spec.Response, status int) *Answer {
 	for _, e := range s.candidates(ex.op) {
-		if !(e.badRequest || (e.status >= 400 && e.status < 500)) || e.request == nil || !e.matches(ex) {
+		if e.response != resp || e.request != nil || (e.status != status && status != 0) {
 			continue
 		}
-		a, p := s.fromExample(ex, e)
-		if p == nil {
+		if e.transient && (s.transient.isUsed(e) || !s.transient.take(e)) {
+			continue
+		}
+		if a, ok := s.fromExample(ex, e); ok {
 			return a
+		}
+	}
+	return nil
+}
+
+// errorExample answers a request that breaks the contract with refusal
+// status from an example written for such requests whose request matches
+// it: a badRequest or 422 example for invalid parameters or body, a 415
+// example for an unsupported Content-Type, a 406 one for an Accept that
+// cannot be satisfied, a 401 or 403 one for missing credentials.
+func (s *Server) errorExample(ex *Exchange, status int) *Answer {
+	return s.bestExample(ex, s.candidates(ex.op), func(e *example) bool {
+		switch status {
+		case http.StatusBadRequest, http.StatusUnprocessableEntity:
+			return e.status == http.StatusBadRequest || e.status == http.StatusUnprocessableEntity
+		case http.StatusUnauthorized:
+			return e.status == http.StatusUnauthorized || e.status == http.StatusForbidden
+		}
+		return e.status == status
+	})
+}
+
+// notAllowedExample is the 405 example for a method that the request's
+// path does not declare.
+func (g *generation) notAllowedExample(r *http.Request, allow []string) *example {
+	if len(g.notAllowed) == 0 {
+		return nil
+	}
+	a, template := g.templateOf(allow[0], r.URL.EscapedPath())
+	key := notAllowedKey(a, template, r.Method)
+	for _, e := range g.notAllowed {
+		if e.notAllowed == key {
+			return e
 		}
 	}
 	return nil
@@ -371,22 +430,28 @@ func (s *Server) errorExample(ex *Exchange) *Answer {
 
 // lowestSuccess is the response to answer with when nothing chooses
 // another: the lowest declared 2xx status, then a 2XX range (as 200),
-// then default (as 200, which default covers when it is not declared).
+// then default (as 200, which default covers when it is not declared);
+// for an operation that declares none of them, its lowest declared status
+// (a redirect, say), so that every answer is one the operation declares.
 func lowestSuccess(op *spec.Operation) (*spec.Response, int) {
-	var best *spec.Response
-	bestStatus := 0
+	var best, lowest *spec.Response
+	bestStatus, lowestStatus := 0, 0
 	var ranged, def *spec.Response
 	for _, r := range op.Responses {
 		n := statusOf(r.Status)
+		exact := len(r.Status) == 3 && r.Status[1] != 'X' && r.Status[1] != 'x'
 		switch {
 		case r.Status == "default":
 			def = r
-		case n >= 200 && n < 300 && len(r.Status) == 3 && r.Status[1] != 'X' && r.Status[1] != 'x':
+		case n >= 200 && n < 300 && exact:
 			if best == nil || n < bestStatus {
 				best, bestStatus = r, n
 			}
 		case n == 200:
 			ranged = r
+		}
+		if n >= 100 && (lowest == nil || n < lowestStatus) {
+			lowest, lowestStatus = r, n
 		}
 	}
 	switch {
@@ -397,7 +462,7 @@ func lowestSuccess(op *spec.Operation) (*spec.Response, int) {
 	case def != nil:
 		return def, 0
 	}
-	return nil, 0
+	return lowest, lowestStatus
 }
 
 // responseFor is the declared response for a status: the status itself,

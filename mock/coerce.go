@@ -1,0 +1,265 @@
+package mock
+
+import (
+	"encoding/json"
+	"strings"
+
+	"github.com/specgate/specgate/examples"
+	"github.com/specgate/specgate/spec"
+)
+
+// Values written as text (a path, a query string, a header, a form field,
+// or a request echoed into a response) are typed by their schema before
+// they are compared or sent: "1" from a URL is the integer 1 where the
+// schema says integer, as the contract reads the request itself. The order
+// in which types are tried is the contract's: number, boolean, string,
+// null, then JSON text for an object or array.
+
+// jsonTypes is a set of JSON Schema types.
+type jsonTypes uint8
+
+const (
+	tNull jsonTypes = 1 << iota
+	tBool
+	tInt
+	tNum
+	tStr
+	tArr
+	tObj
+)
+
+func typeNamed(s string) jsonTypes {
+	switch s {
+	case "null":
+		return tNull
+	case "boolean":
+		return tBool
+	case "integer":
+		return tInt
+	case "number":
+		return tNum
+	case "string", "file":
+		return tStr
+	case "array":
+		return tArr
+	case "object":
+		return tObj
+	}
+	return 0
+}
+
+// typer reads the types of a document's schemas.
+type typer struct{ doc *spec.Document }
+
+func (t typer) types(n *spec.Node, depth int) jsonTypes {
+	n = t.doc.Deref(n)
+	if n == nil || n.Kind != spec.Object || depth > 8 {
+		return 0
+	}
+	var ts jsonTypes
+	switch ty := n.Get("type"); {
+	case ty == nil:
+	case ty.Kind == spec.String:
+		ts = typeNamed(ty.Value)
+	case ty.Kind == spec.Array:
+		for _, it := range ty.Items {
+			ts |= typeNamed(it.Value)
+		}
+	}
+	if ts == 0 {
+		for _, k := range [...]string{"allOf", "anyOf", "oneOf"} {
+			if list := n.Get(k); list != nil && list.Kind == spec.Array {
+				for _, m := range list.Items {
+					ts |= t.types(m, depth+1)
+				}
+			}
+		}
+	}
+	if ts == 0 {
+		switch {
+		case n.Get("properties") != nil || n.Get("additionalProperties") != nil:
+			ts = tObj
+		case n.Get("items") != nil:
+			ts = tArr
+		}
+	}
+	if ts != 0 && (n.Get("nullable").IsTrue() || n.Get("x-nullable").IsTrue()) {
+		ts |= tNull
+	}
+	return ts
+}
+
+// property is the schema of a property of object schema n (through allOf,
+// anyOf and oneOf), or nil.
+func (t typer) property(n *spec.Node, name string, depth int) *spec.Node {
+	n = t.doc.Deref(n)
+	if n == nil || n.Kind != spec.Object || depth > 8 {
+		return nil
+	}
+	if p := n.Get("properties"); p != nil {
+		if s := p.Get(name); s != nil {
+			return s
+		}
+	}
+	for _, k := range [...]string{"allOf", "anyOf", "oneOf"} {
+		if list := n.Get(k); list != nil && list.Kind == spec.Array {
+			for _, m := range list.Items {
+				if s := t.property(m, name, depth+1); s != nil {
+					return s
+				}
+			}
+		}
+	}
+	if ap := n.Get("additionalProperties"); ap != nil && ap.Kind == spec.Object {
+		return ap
+	}
+	return nil
+}
+
+// items is the items schema of array schema n, or nil.
+func (t typer) items(n *spec.Node) *spec.Node {
+	n = t.doc.Deref(n)
+	if n == nil || n.Kind != spec.Object {
+		return nil
+	}
+	if it := n.Get("items"); it != nil && it.Kind == spec.Object {
+		return it
+	}
+	return nil
+}
+
+// coerceText types one piece of text by a set of types; ok is false when
+// it reads as none of them.
+func coerceText(text string, ts jsonTypes) (any, bool) {
+	if ts == 0 {
+		return text, true
+	}
+	if ts&(tInt|tNum) != 0 && isNumber(text) {
+		return json.Number(text), true
+	}
+	if ts&tBool != 0 && (text == "true" || text == "false") {
+		return text == "true", true
+	}
+	if ts&tStr != 0 {
+		return text, true
+	}
+	if ts&tNull != 0 && (text == "" || text == "null") {
+		return nil, true
+	}
+	if ts&(tArr|tObj) != 0 {
+		if v, err := decodeJSON([]byte(text)); err == nil {
+			return v, true
+		}
+	}
+	return text, false
+}
+
+// isNumber reports whether s is a JSON number literal.
+func isNumber(s string) bool {
+	if s == "" || strings.TrimSpace(s) != s {
+		return false
+	}
+	var n json.Number
+	return json.Unmarshal([]byte(s), &n) == nil
+}
+
+// coerce types the text scalars of v by schema n: strings where the
+// schema does not admit a string but reads them as another type, inside
+// objects and arrays too. Everything else is returned as it is.
+func (t typer) coerce(n *spec.Node, v any, depth int) any {
+	if n == nil || depth > 32 {
+		return v
+	}
+	switch x := v.(type) {
+	case string:
+		ts := t.types(n, 0)
+		if ts&tStr != 0 || ts == 0 {
+			return v
+		}
+		if ts&tArr != 0 && ts&^(tArr|tNull) == 0 && !strings.HasPrefix(x, "[") {
+			// A list sent as comma-separated text (a simple-style array).
+			item := t.items(n)
+			parts := strings.Split(x, ",")
+			out := make([]any, len(parts))
+			for i, p := range parts {
+				out[i] = t.coerce(item, p, depth+1)
+			}
+			return out
+		}
+		if c, ok := coerceText(x, ts); ok {
+			return c
+		}
+	case []any:
+		item := t.items(n)
+		if item == nil {
+			return v
+		}
+		out := make([]any, len(x))
+		for i, it := range x {
+			out[i] = t.coerce(item, it, depth+1)
+		}
+		return out
+	case map[string]any:
+		out := make(map[string]any, len(x))
+		for k, it := range x {
+			out[k] = t.coerce(t.property(n, k, 0), it, depth+1)
+		}
+		return out
+	}
+	return v
+}
+
+// coerceValue types the literal text of an example's value by schema n,
+// keeping notations and their positions as they are.
+func (t typer) coerceValue(n *spec.Node, v examples.Value, depth int) examples.Value {
+	if n == nil || v == nil || depth > 32 {
+		return v
+	}
+	switch x := v.(type) {
+	case *examples.Literal:
+		if s, ok := x.Value.(string); ok {
+			if c := t.coerce(n, s, depth); !sameScalar(c, s) {
+				return literalTree(c, x.At)
+			}
+		}
+	case *examples.Array:
+		item := t.items(n)
+		out := &examples.Array{At: x.At, Items: make([]examples.Value, len(x.Items))}
+		for i, it := range x.Items {
+			out.Items[i] = t.coerceValue(item, it, depth+1)
+		}
+		return out
+	case *examples.Object:
+		out := &examples.Object{At: x.At, Fields: make([]examples.Field, len(x.Fields))}
+		for i, f := range x.Fields {
+			f.Value = t.coerceValue(t.property(n, f.Key, 0), f.Value, depth+1)
+			out.Fields[i] = f
+		}
+		return out
+	}
+	return v
+}
+
+func sameScalar(a any, s string) bool {
+	b, ok := a.(string)
+	return ok && b == s
+}
+
+// literalTree writes a JSON value as example values located at at.
+func literalTree(v any, at examples.Loc) examples.Value {
+	switch x := v.(type) {
+	case []any:
+		out := &examples.Array{At: at, Items: make([]examples.Value, len(x))}
+		for i, it := range x {
+			out.Items[i] = literalTree(it, at)
+		}
+		return out
+	case map[string]any:
+		out := &examples.Object{At: at}
+		for _, k := range sortedKeys(x) {
+			out.Fields = append(out.Fields, examples.Field{Key: k, KeyAt: at, Value: literalTree(x[k], at)})
+		}
+		return out
+	}
+	return &examples.Literal{Value: v, At: at}
+}

@@ -1,0 +1,294 @@
+package mock
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"hash/fnv"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/specgate/specgate/contract"
+	"github.com/specgate/specgate/schema"
+	"github.com/specgate/specgate/spec"
+)
+
+// The loop: the mock serves a spec, and a client built on the same
+// contract package sends every operation a valid request (generated from
+// the schemas, serialized by the contract's request builder, with
+// credentials for its security) and checks every answer with
+// contract.CheckResponse. A valid request must never be refused, answered
+// with a 5xx, or answered with a response that breaks the spec: either
+// would be a bug of the mock or of the contract, in one direction or the
+// other.
+//
+// The small corpus specs and this package's fixtures (every parameter
+// style, path template shape, media type, composition, discriminator,
+// nullable, formats and constraints) run always; the large corpus specs
+// run every eighth operation, and all of them with SPECGATE_LOOP=1.
+
+const corpusDir = "../../shared/corpus"
+
+func TestLoop(t *testing.T) {
+	all := os.Getenv("SPECGATE_LOOP") == "1"
+	large := 8
+	if all {
+		large = 1
+	}
+	specs := []struct {
+		path  string
+		every int
+	}{
+		{"testdata/loop/styles.yaml", 1},
+		{"testdata/loop/bodies.yaml", 1},
+		{"testdata/loop/openapi31.yaml", 1},
+		{"testdata/loop/swagger.yaml", 1},
+		{"testdata/pets.yaml", 1},
+		{"testdata/shop.yaml", 1},
+		{corpusDir + "/petstore-expanded.yaml", 1},
+		{corpusDir + "/petstore-separate-v2/spec/swagger.yaml", 1},
+		{corpusDir + "/uspto.yaml", 1},
+		{corpusDir + "/uber-v2.json", 1},
+		{corpusDir + "/discord.json", large},
+		{corpusDir + "/openai.yaml", large},
+		{corpusDir + "/twilio-api-v2010.json", large},
+		{corpusDir + "/stripe.yaml", large},
+		{corpusDir + "/kubernetes.json", large},
+		{corpusDir + "/github.json", large},
+	}
+	for _, sp := range specs {
+		t.Run(filepath.Base(sp.path), func(t *testing.T) {
+			if _, err := os.Stat(sp.path); err != nil {
+				t.Skipf("no %s: %v", sp.path, err)
+			}
+			if testing.Short() && strings.HasPrefix(sp.path, corpusDir) && sp.every > 1 {
+				t.Skip("a large corpus spec, with -short")
+			}
+			runLoop(t, sp.path, sp.every)
+		})
+	}
+}
+
+// loopClient is the client side of the loop.
+type loopClient struct {
+	c     *contract.Contract
+	doc   *spec.Document
+	set   *schema.Set
+	creds map[string]string
+}
+
+func newLoopClient(t *testing.T, path string, load spec.Options) *loopClient {
+	doc, err := spec.NewLoader(load).Load(context.Background(), path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	set := schema.NewSet(doc)
+	c, err := contract.New(doc, set, contract.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	creds := map[string]string{}
+	for _, sc := range doc.Views().SecuritySchemes {
+		switch {
+		case sc.Type == "http" && strings.EqualFold(sc.Scheme, "basic"), sc.Type == "basic":
+			creds[sc.Name] = "user:secret"
+		default:
+			creds[sc.Name] = "specgate-token"
+		}
+	}
+	return &loopClient{c: c, doc: doc, set: set, creds: creds}
+}
+
+func runLoop(t *testing.T, path string, every int) {
+	began := time.Now()
+	// A spec split over folders reads the tree above its own.
+	load := spec.Options{RefRoot: filepath.Dir(filepath.Dir(path))}
+	m := start(t, Options{Specs: []SpecSource{{Path: path}}, Load: load})
+	cl := newLoopClient(t, path, load)
+	client := &http.Client{Timeout: 30 * time.Second}
+	var sent, skipped int
+	var failures []string
+	for i, op := range cl.c.Operations() {
+		if i%every != 0 {
+			continue
+		}
+		what := strings.ToUpper(op.Method) + " " + op.Path
+		accepts := []string{""}
+		if resp, _ := lowestSuccess(op); resp != nil && len(resp.Content) > 0 {
+			accepts = mediaNames(resp.Content)
+		}
+		for _, accept := range accepts {
+			built, why := cl.request(op, accept)
+			if built == nil {
+				skipped++
+				t.Logf("%s: skipped: %s", what, why)
+				break
+			}
+			req, err := built.HTTPRequest(context.Background(), m.url+cl.c.Prefix(op))
+			if err != nil {
+				t.Fatalf("%s: %v", what, err)
+			}
+			resp, err := client.Do(req)
+			if err != nil {
+				failures = append(failures, fmt.Sprintf("%s: %v", what, err))
+				continue
+			}
+			body, _ := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			sent++
+			if accept != "" {
+				what = fmt.Sprintf("%s %s (Accept: %s)", strings.ToUpper(op.Method), op.Path, accept)
+			}
+			switch {
+			case resp.StatusCode >= 500:
+				failures = append(failures, fmt.Sprintf("%s: %d %s", what, resp.StatusCode, clip(body)))
+			case resp.Header.Get("Content-Type") == "application/problem+json":
+				failures = append(failures, fmt.Sprintf("%s: a valid request was refused (%s %s): %d %s", what, built.Method, built.URL(""), resp.StatusCode, clip(body)))
+			default:
+				probs := cl.c.CheckResponse(op, &contract.Response{Status: resp.StatusCode, Header: resp.Header, Body: body, Method: built.Method})
+				for _, p := range probs {
+					failures = append(failures, fmt.Sprintf("%s: %d answer breaks the contract: %s (body %s)", what, resp.StatusCode, p, clip(body)))
+				}
+			}
+		}
+	}
+	for i, f := range failures {
+		if i == 30 {
+			t.Errorf("… and %d more", len(failures)-i)
+			break
+		}
+		t.Error(f)
+	}
+	t.Logf("%s: %d requests, %d skipped (no valid request can be written), %d failures, in %s", path, sent, skipped, len(failures), time.Since(began).Round(time.Millisecond))
+	if sent == 0 {
+		t.Errorf("no request was sent")
+	}
+}
+
+func clip(b []byte) string {
+	if len(b) > 300 {
+		return string(b[:300]) + "…"
+	}
+	return string(b)
+}
+
+// request builds a valid request of op: every path parameter and every
+// required one, the body in a media type the contract writes (JSON
+// first), an Accept header for one of the success response's media types,
+// and credentials for its security. nil, with the reason, when no valid
+// request can be written.
+func (cl *loopClient) request(op *spec.Operation, accept string) (*contract.BuiltRequest, string) {
+	h := fnv.New64a()
+	h.Write([]byte(op.Method + " " + op.Path))
+	g := schema.NewGenerator(h.Sum64())
+	v := contract.Values{Path: map[string]any{}, Query: map[string]any{}, Header: map[string]any{}, Cookie: map[string]any{}}
+	for _, p := range op.Parameters {
+		if !p.Required && p.In != "path" {
+			continue
+		}
+		if p.In == "header" && (strings.EqualFold(p.Name, "Accept") || strings.EqualFold(p.Name, "Content-Type") || strings.EqualFold(p.Name, "Authorization")) {
+			continue
+		}
+		node, src := p.Schema, p.SchemaSource
+		if node == nil {
+			if c := p.Node.Get("content"); c != nil && len(c.Fields) > 0 {
+				node = c.Fields[0].Value.Get("schema")
+				src = append(append(spec.Path{}, p.Source...), "content", c.Fields[0].Key, "schema")
+			}
+		}
+		val, why := cl.generate(node, src, g)
+		if why != "" {
+			return nil, fmt.Sprintf("%s parameter %s: %s", p.In, p.Name, why)
+		}
+		switch p.In {
+		case "path":
+			v.Path[p.Name] = val
+		case "query":
+			v.Query[p.Name] = val
+		case "header":
+			v.Header[p.Name] = val
+		case "cookie":
+			v.Cookie[p.Name] = val
+		}
+	}
+	if rb := op.RequestBody; rb != nil && len(rb.Content) > 0 {
+		mt := rb.Content[0]
+		for _, m := range rb.Content {
+			if isJSON(m.Name) {
+				mt = m
+				break
+			}
+		}
+		name := mt.Name
+		if strings.Contains(name, "*") {
+			name = "application/json" // a concrete type the range covers
+		}
+		var body any
+		switch {
+		case len(rb.FormData) > 0:
+			// Swagger 2.0 formData: a field per parameter (a file's
+			// content for type: file).
+			form := map[string]any{}
+			for _, p := range rb.FormData {
+				if !p.Required {
+					continue
+				}
+				if p.Node.GetStr("type") == "file" {
+					form[p.Name] = contract.File{Filename: "photo.png", ContentType: "image/png", Data: []byte("png")}
+					continue
+				}
+				val, why := cl.generate(p.Schema, p.SchemaSource, g)
+				if why != "" {
+					return nil, "formData " + p.Name + ": " + why
+				}
+				form[p.Name] = val
+			}
+			body = form
+		case mt.Schema != nil:
+			val, why := cl.generate(mt.Schema, mt.SchemaSource, g)
+			if why != "" {
+				return nil, "request body: " + why
+			}
+			body = val
+		case isJSON(name):
+			body = map[string]any{}
+		default:
+			body = []byte("specgate")
+		}
+		if body == nil {
+			body = json.RawMessage("null")
+		}
+		v.Body, v.MediaType = body, name
+	}
+	if accept != "" {
+		v.Header["Accept"] = accept
+	}
+	built, err := cl.c.BuildRequest(op, v)
+	if err != nil {
+		return nil, "the contract cannot write it: " + err.Error()
+	}
+	if err := cl.c.Authorize(op, built, cl.creds); err != nil {
+		return nil, "credentials: " + err.Error()
+	}
+	return built, ""
+}
+
+func (cl *loopClient) generate(node *spec.Node, src spec.Path, g *schema.Generator) (any, string) {
+	if node == nil {
+		return "specgate", ""
+	}
+	sc, err := cl.set.Compile(node, src)
+	if err != nil {
+		return nil, "the schema does not compile: " + err.Error()
+	}
+	val, err := sc.Generate(g, schema.Request)
+	if err != nil {
+		return nil, "no value satisfies the schema: " + err.Error()
+	}
+	return val, ""
+}
