@@ -212,7 +212,9 @@ func (s *schemaDiffer) pair(b *SchemaView, bpath spec.Path, r *SchemaView, rpath
 			if ignore != nil && ignore(rc) {
 				continue
 			}
-			if label != "" && rc.context == "" {
+			// The label names the subschema itself: a change deeper in it
+			// is placed by its location alone.
+			if label != "" && rc.context == "" && (rc.origin == cb.Node || rc.origin == cr.Node) {
 				rc.context = label
 			}
 			if seen == nil {
