@@ -1,6 +1,8 @@
 package apitest
 
 import (
+	"maps"
+	"mime"
 	"sort"
 	"strconv"
 	"strings"
@@ -107,11 +109,7 @@ func (c *coverageTracker) add(r *Result) {
 	k := base
 	k.status = d.Status
 	if r.ResponseType != "" && len(d.Content) > 0 {
-		names := make([]string, len(d.Content))
-		for i, m := range d.Content {
-			names[i] = m.Name
-		}
-		name, ok := contract.MatchMediaType(r.ResponseType, names)
+		name, ok := declaredType(r.contentType, d.Content)
 		if !ok {
 			k.respType = r.ResponseType
 			c.noteMissing(o, k)
@@ -120,6 +118,24 @@ func (c *coverageTracker) add(r *Result) {
 		k.respType = name
 	}
 	c.hits[k]++
+}
+
+// declaredType is the media type of a response's content that a received
+// Content-Type is: the one written exactly so (parameters and all, as
+// kubernetes.json declares both application/json and
+// application/json;stream=watch), else the one contract.MatchMediaType
+// finds.
+func declaredType(contentType string, content []*spec.MediaType) (string, bool) {
+	got, params, err := mime.ParseMediaType(contentType)
+	names := make([]string, len(content))
+	for i, m := range content {
+		names[i] = m.Name
+		want, wantParams, werr := mime.ParseMediaType(m.Name)
+		if err == nil && werr == nil && strings.EqualFold(got, want) && maps.Equal(params, wantParams) {
+			return m.Name, true
+		}
+	}
+	return contract.MatchMediaType(contentType, names)
 }
 
 func (c *coverageTracker) noteMissing(o *operation, k covKey) {

@@ -503,3 +503,38 @@ func TestBadInput(t *testing.T) {
 		}
 	}
 }
+
+// TestVariations sends, with Options.Variations, every optional parameter
+// of an operation in a test of its own.
+func TestVariations(t *testing.T) {
+	c := runLoop(t, "testdata/loop/schemas.yaml", false)
+	for _, r := range c.results {
+		if strings.Contains(r.Test.Name, "optional") {
+			t.Errorf("%s ran without Variations", r.Test.Title())
+		}
+	}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Header.Get("X-API-Key") == "" {
+			w.WriteHeader(http.StatusUnauthorized)
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		fmt.Fprintf(w, `{"items": [], "total": 0, "next": %q}`, r.URL.RawQuery)
+	}))
+	defer srv.Close()
+	p, err := NewPlan(context.Background(), Options{Specs: []SpecSource{{Path: "testdata/loop/schemas.yaml"}}, BaseURL: srv.URL,
+		Variations: true, Filter: "PATH=/pets && METHOD=GET", Getenv: func(string) string { return "" }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	col := &collect{}
+	p.Run(context.Background(), col)
+	plain := col.byTitle(t, "GET /pets -> 200 application/json (generated)")
+	all := col.byTitle(t, "GET /pets -> 200 application/json (generated: with every optional parameter)")
+	if plain.Outcome != Passed || all.Outcome != Passed {
+		t.Fatalf("%s %s / %s %s", plain.Outcome, plain.Message(), all.Outcome, all.Message())
+	}
+	if !strings.Contains(all.Attempts[0].Request.URL, "limit=") || strings.Contains(plain.Attempts[0].Request.URL, "limit=") {
+		t.Errorf("requests: %s and %s", plain.Attempts[0].Request.URL, all.Attempts[0].Request.URL)
+	}
+}

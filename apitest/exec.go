@@ -83,7 +83,8 @@ func (p *Plan) exec(ctx context.Context, t *Test) *Result {
 		resp := last.Response
 		r.Status = resp.StatusCode
 		if len(last.Body) > 0 {
-			if mt, _, err := mime.ParseMediaType(resp.Header.Get("Content-Type")); err == nil {
+			r.contentType = resp.Header.Get("Content-Type")
+			if mt, _, err := mime.ParseMediaType(r.contentType); err == nil {
 				r.ResponseType = mt
 			}
 		}

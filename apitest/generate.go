@@ -154,7 +154,24 @@ func (p *Plan) generatedTests(o *operation) []*Test {
 			out = append(out, t)
 		}
 	}
+	if p.opts.Variations && hasOptionalParameters(o.op) {
+		t := &Test{Path: o.op.Path, Method: strings.ToUpper(o.op.Method), RequestType: requestTypes(o.op)[0], Status: resp.Status,
+			ResponseType: responseTypes(resp)[0], Kind: Generated, Name: "with every optional parameter", optional: true}
+		t.make = func(s *runState) (*prepared, error) { return p.makeValid(s, t) }
+		out = append(out, t)
+	}
 	return out
+}
+
+// hasOptionalParameters reports whether an operation takes a parameter a
+// request may leave out.
+func hasOptionalParameters(op *spec.Operation) bool {
+	for _, prm := range op.Parameters {
+		if !prm.Required && prm.In != "path" && !ignoredHeader(prm) {
+			return true
+		}
+	}
+	return false
 }
 
 // seedOf is the seed of one test's values: the run's seed mixed with the
@@ -173,7 +190,7 @@ func (p *Plan) validValues(s *runState, t *Test, g *schema.Generator) (contract.
 	o := t.op
 	v := contract.Values{Path: map[string]any{}, Query: map[string]any{}, Header: map[string]any{}, Cookie: map[string]any{}}
 	for _, prm := range o.op.Parameters {
-		if !prm.Required && prm.In != "path" || ignoredHeader(prm) {
+		if !prm.Required && prm.In != "path" && !t.optional || ignoredHeader(prm) {
 			continue
 		}
 		alt, altSrc := paramContentSchema(prm)

@@ -41,6 +41,10 @@ type Options struct {
 	MaxTests int
 	// Negative adds the requests that break the contract in one place.
 	Negative bool
+	// Variations adds, for each operation with optional parameters, a
+	// valid request that sends every one of them (specgate.yaml's
+	// resiliencyTests positiveOnly).
+	Variations bool
 	// Expect are the statuses negative tests expect.
 	Expect Expectations
 	// Checks names the checks to run (nil: the default ones; "all": every

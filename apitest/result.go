@@ -50,6 +50,9 @@ type Result struct {
 	Matched string
 	// Checks lists the checks that ran, by name.
 	Checks []string
+
+	// contentType is the response's Content-Type as received.
+	contentType string
 }
 
 // Retries is the number of attempts after the first.

@@ -62,6 +62,8 @@ type Test struct {
 	make maker
 	// neg is the broken part of a negative test's request.
 	neg *mutation
+	// optional makes a generated request send every optional parameter.
+	optional bool
 }
 
 // ID is the test's identity: stable across runs of the same spec,

@@ -50,7 +50,8 @@ func testCommand(env Env) *cli.Command {
 			"--shard i/n runs a stable i-th part of the tests (a CI matrix); `specgate report merge` joins\n" +
 			"the parts' CTRF reports. A 429 is retried after its Retry-After (seconds, HTTP date or\n" +
 			"ISO-8601), up to --max-retries times and --max-retry-wait; every attempt is reported.\n" +
-			"Requests honour HTTP_PROXY, HTTPS_PROXY and NO_PROXY.\n\n" +
+			"Requests honour HTTP_PROXY, HTTPS_PROXY and NO_PROXY. --variations adds a valid request with\n" +
+			"every optional parameter of each operation (resiliencyTests positiveOnly; all adds --negative).\n\n" +
 			"Without SPEC, the tests of specgate.yaml (--config, or found upward) run: each spec with its\n" +
 			"base URL, credentials, certificates (runOptions.mtlsEnabled), example folders and settings;\n" +
 			"flags override them.\n\n" +
@@ -69,6 +70,7 @@ func testCommand(env Env) *cli.Command {
 			&cli.StringSliceFlag{Name: "filter-not", Usage: "leave out the tests that match `EXPR` (repeatable)"},
 			&cli.IntFlag{Name: "max-tests", Usage: "run at most `N` tests"},
 			&cli.BoolFlag{Name: "negative", Usage: "add the requests that break the contract in one place each"},
+			&cli.BoolFlag{Name: "variations", Usage: "add a valid request with every optional parameter of each operation that has some"},
 			&cli.StringSliceFlag{Name: "negative-status", Usage: "statuses negative tests expect, `KIND=CODES`: data=400,422 media-type=415 method=405 (repeatable)"},
 			&cli.StringSliceFlag{Name: "checks", Usage: "run only these checks (`NAMES`, comma-separated; all for every one)"},
 			&cli.StringSliceFlag{Name: "exclude-checks", Usage: "leave these checks out (`NAMES`)"},
@@ -159,6 +161,7 @@ func testOptions(c *cli.Context, env Env) (apitest.Options, *config.Config, erro
 		FilterNot:     joinFilters(c.StringSlice("filter-not")),
 		MaxTests:      c.Int("max-tests"),
 		Negative:      c.Bool("negative"),
+		Variations:    c.Bool("variations"),
 		Checks:        c.StringSlice("checks"),
 		ExcludeChecks: c.StringSlice("exclude-checks"),
 		Parallel:      c.Int("parallel"),
@@ -249,6 +252,9 @@ func testOptions(c *cli.Context, env Env) (apitest.Options, *config.Config, erro
 			src.Client = cl
 			if !c.IsSet("negative") && t.Settings.Resiliency == config.ResiliencyAll {
 				opts.Negative = true
+			}
+			if !c.IsSet("variations") && (t.Settings.Resiliency == config.ResiliencyPositive || t.Settings.Resiliency == config.ResiliencyAll) {
+				opts.Variations = true
 			}
 			if !c.IsSet("max-retries") && t.Settings.MaxAttempts > 0 {
 				retry.MaxRetries = t.Settings.MaxAttempts - 1
