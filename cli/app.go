@@ -115,6 +115,7 @@ func newApp(env Env) *cli.App {
 			reportCommand(env),
 			lintServerCommand(env),
 			mockCommand(env),
+			mcpCommand(env),
 			testCommand(env),
 			configCommand(env),
 		},
