@@ -792,16 +792,18 @@ func (k *Checker) opSchemes(op *spec.Operation) []*spec.SecurityScheme {
 func (x *exampleCheck) security(op *spec.Operation) {
 	schemes := x.k.opSchemes(op)
 	var httpSchemes []*spec.SecurityScheme
+	anyAuthorization := false // an API key named Authorization takes any value
 	for _, s := range schemes {
 		switch strings.ToLower(s.Type) {
 		case "http", "oauth2", "openidconnect":
 			httpSchemes = append(httpSchemes, s)
 		case "apikey":
 			x.apiKey(s)
+			anyAuthorization = anyAuthorization || s.In == "header" && strings.EqualFold(s.ParamName, "Authorization")
 		}
 	}
 	auth := x.ex.Request.Header("Authorization")
-	if auth == nil || len(httpSchemes) == 0 {
+	if auth == nil || len(httpSchemes) == 0 || anyAuthorization {
 		return
 	}
 	value, whole, ok := leadingText(auth.Value)
