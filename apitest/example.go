@@ -156,7 +156,7 @@ func exampleCases(list []*examples.Example) []*exampleCase {
 			c.values = false
 			continue
 		}
-		c := &exampleCase{ex: ex, values: !ex.Inline || ownsRequest(ex.Request)}
+		c := &exampleCase{ex: ex, values: !ex.Inline || ownsRequest(ex.Request) && !fromSchemas(ex)}
 		byRequest[key] = c
 		out = append(out, c)
 	}
@@ -188,6 +188,21 @@ func sameResponse(a, b *examples.Example) bool {
 	ka, _ := json.Marshal([]any{a.Response.Status, a.Response.SpecStatus, examples.Literalize(a.Response.Body)})
 	kb, _ := json.Marshal([]any{b.Response.Status, b.Response.SpecStatus, examples.Literalize(b.Response.Body)})
 	return string(ka) == string(kb)
+}
+
+// fromSchemas reports whether an inline example takes any of its values
+// from a schema's example (the examples package's fallback for required
+// values and unnamed responses): those illustrate a type, not what a
+// service answers to this request, so its values are not compared.
+func fromSchemas(ex *examples.Example) bool {
+	for _, p := range ex.Sources {
+		for _, seg := range p {
+			if seg == "schema" {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // ownsRequest reports whether an inline example's request carries a value
