@@ -46,6 +46,13 @@ func (p *Plan) exec(ctx context.Context, t *Test) *Result {
 	r := &Result{Start: start, Checks: p.checks.names()}
 	st := &runState{ctx: ctx, plan: p, test: t, secrets: &secrets{}, store: map[string]any{}}
 	defer func() { r.Duration = time.Since(start) }()
+	// A defect of specgate on one test fails that test, with what it was,
+	// rather than the run with a stack trace.
+	defer func() {
+		if v := recover(); v != nil {
+			r.Outcome, r.Error = Failed, fmt.Sprintf("specgate could not run the test (a defect of specgate, please report it): %v", v)
+		}
+	}()
 	if ctx.Err() != nil {
 		r.Outcome, r.SkipReason = Skipped, "the run was interrupted"
 		return r
