@@ -11,10 +11,10 @@ import (
 	"time"
 
 	"github.com/dlclark/regexp2/v2"
-	"golang.org/x/text/language"
-	"golang.org/x/text/message"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/santhosh-tekuri/jsonschema/v6/kind"
+	"golang.org/x/text/language"
+	"golang.org/x/text/message"
 
 	"github.com/specgate/specgate/spec"
 )
@@ -236,7 +236,7 @@ func leafProblem(doc *spec.Document, e *jsonschema.ValidationError) Problem {
 		unreadable = wantContainer != container(k.Got)
 	case *kind.Pattern:
 		msg = fmt.Sprintf("%q does not match the pattern %s", k.Got, k.Want)
-		if strings.HasSuffix(e.SchemaURL, "/properties/arazzo/pattern") {
+		if len(e.InstanceLocation) == 1 && e.InstanceLocation[0] == "arazzo" {
 			msg = fmt.Sprintf("arazzo version %q does not match this schema's %s", k.Got, k.Want)
 		}
 	case *kind.Enum:

@@ -64,6 +64,9 @@ type Checked struct {
 // that exists. Sources are loaded with doc.LoadRelated, under the rules of
 // $refs. Problems come sorted by file and position.
 func Check(ctx context.Context, doc *spec.Document) (*Checked, []Problem) {
+	if doc.Format != spec.Arazzo {
+		return nil, []Problem{locate(doc, nil, fmt.Sprintf("%s is %s, not an Arazzo document", doc.Root.Name, doc))}
+	}
 	ch := &checker{doc: doc, desc: Read(doc)}
 	ch.problems = schemaProblems(doc)
 	ch.loadSources(ctx)

@@ -1,16 +1,20 @@
 package validate
 
-import "sync"
+import (
+	"context"
 
-// arazzo returns the model of Arazzo: only the top level is checked, since
-// specgate reads Arazzo documents but does not govern workflows yet.
-var arazzo = sync.OnceValue(func() shape {
-	t := table{}
-	return t.obj("Arazzo object",
-		field("arazzo", versionField(`^1\.\d+\.\d+(-.+)?$`, "1.0.1")).required(),
-		field("info", openObject).required(),
-		field("sourceDescriptions", listOf(openObject)).required(),
-		field("workflows", listOf(openObject)).required(),
-		field("components", openObject),
-	)
-})
+	"github.com/specgate/specgate/arazzo"
+	"github.com/specgate/specgate/spec"
+)
+
+// arazzoProblems checks an Arazzo document with package arazzo: the
+// official schema of its version, then its sources, operations, workflows,
+// steps and runtime expressions.
+func arazzoProblems(doc *spec.Document) []Problem {
+	_, problems := arazzo.Check(context.Background(), doc)
+	out := make([]Problem, len(problems))
+	for i, p := range problems {
+		out[i] = Problem{File: p.File, Range: p.Range, Pointer: p.Pointer, Message: p.Message, Unreadable: p.Unreadable}
+	}
+	return out
+}

@@ -1,13 +1,13 @@
 // Package validate checks a loaded specification against the structure its
 // specification version publishes: OpenAPI 2.0, 3.0, 3.1 and 3.2, AsyncAPI
-// 2.x and 3.x, and the top level of Arazzo. It owns the structural model of
+// 2.x and 3.x, and Arazzo 1.0 and 1.1 (through package arazzo). It owns the structural model of
 // each version (which objects exist, their fields, the types and formats of
 // their values, what is required, where a $ref may stand) and the few
 // cross-object rules every version states: unique operationIds, path
 // templates against path parameters, resolvable $refs.
 //
 // The model is data: each version is a table of objects (openapi2.go,
-// openapi3.go, asyncapi2.go, asyncapi3.go, arazzo.go, schema.go) written
+// openapi3.go, asyncapi2.go, asyncapi3.go, schema.go) written
 // with the builder of table.go in the small vocabulary of shapes of
 // shape.go; rules.go holds the constraints a field table cannot state, and
 // walker.go applies a model to a document, following $refs into the files
@@ -38,6 +38,9 @@ type Problem struct {
 // Validate checks doc against the structure of its specification version.
 // Problems come sorted by file, line and column, each reported once.
 func Validate(doc *spec.Document) []Problem {
+	if doc.Format == spec.Arazzo {
+		return sortProblems(arazzoProblems(doc))
+	}
 	w := newWalker(doc)
 	if root, newest := modelFor(doc); root != nil {
 		// A minor newer than the table may add fields: rather than call
@@ -63,8 +66,6 @@ func modelFor(doc *spec.Document) (root shape, newestMinor int) {
 			return asyncAPI2(), 6
 		}
 		return asyncAPI3(), 0
-	case spec.Arazzo:
-		return arazzo(), 1
 	}
 	return nil, 0
 }

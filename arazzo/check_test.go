@@ -1,0 +1,136 @@
+package arazzo
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/specgate/specgate/spec"
+)
+
+// TestBrokenDocuments checks each testdata/broken document against the
+// `# want "substring"` comments on its lines: every problem must be wanted
+// on the line it is located at, and every want must be met.
+func TestBrokenDocuments(t *testing.T) {
+	files, _ := filepath.Glob("testdata/broken/*.arazzo.yaml")
+	if len(files) == 0 {
+		t.Fatal("no fixtures")
+	}
+	for _, name := range files {
+		t.Run(filepath.Base(name), func(t *testing.T) {
+			doc, err := spec.NewLoader(spec.Options{}).Load(context.Background(), name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			wants := readWants(t, name)
+			_, problems := Check(context.Background(), doc)
+			for _, p := range problems {
+				line := int(p.Range.Start.Line)
+				if p.File != name {
+					t.Errorf("%s: problem located in another file: %s", name, p.Error())
+					continue
+				}
+				found := -1
+				for i, w := range wants[line] {
+					if strings.Contains(p.Message, w) {
+						found = i
+						break
+					}
+				}
+				if found < 0 {
+					t.Errorf("unexpected problem: %s", p.Error())
+					continue
+				}
+				wants[line] = append(wants[line][:found], wants[line][found+1:]...)
+			}
+			for line, ws := range wants {
+				for _, w := range ws {
+					t.Errorf("%s:%d: no problem matching %q", name, line, w)
+				}
+			}
+		})
+	}
+}
+
+var wantRE = regexp.MustCompile(`#\s*want\s+("(?:[^"\\]|\\.)*")\s*$`)
+
+func readWants(t *testing.T, name string) map[int][]string {
+	data, err := os.ReadFile(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[int][]string{}
+	for i, line := range strings.Split(string(data), "\n") {
+		if m := wantRE.FindStringSubmatch(line); m != nil {
+			s, err := strconv.Unquote(m[1])
+			if err != nil {
+				t.Fatalf("%s:%d: bad want: %v", name, i+1, err)
+			}
+			out[i+1] = append(out[i+1], s)
+		}
+	}
+	return out
+}
+
+// TestWrongVersion: a version specgate does not read is the loader's error,
+// at the version's position.
+func TestWrongVersion(t *testing.T) {
+	_, err := spec.NewLoader(spec.Options{}).LoadBytes(context.Background(), "v.arazzo.yaml", []byte("arazzo: 2.0.0\ninfo: {title: t, version: v}\n"))
+	if err == nil || err.Error() != `v.arazzo.yaml:1:9: unsupported arazzo version "2.0.0": specgate reads arazzo 1.0.x or 1.1.x` {
+		t.Fatalf("got %v", err)
+	}
+}
+
+// TestExamples checks the Arazzo specification's own examples: those whose
+// sources are here and whose steps name what exists are valid; the others
+// get the problems below (remote sources are not fetched without
+// --allow-remote-refs; two examples name steps' outputs that do not exist
+// or an operationId in the wrong case, one passes parameters by names its
+// operations do not have).
+func TestExamples(t *testing.T) {
+	dir := filepath.Join("..", "..", "shared", "arazzo", "examples", "1.0.0")
+	if _, err := os.Stat(dir); err != nil {
+		t.Skip("../shared/arazzo is not beside the repository")
+	}
+	want := map[string][]string{
+		"oauth.arazzo.yaml": nil,
+		"pet-coupons.arazzo.yaml": {
+			`36:9: step "find-coupons" sets no value for path parameter "petId" of GET /pet/{petId}/coupons (getPetCoupons)`,
+			`40:13: GET /pet/{petId}/coupons (getPetCoupons) has no path parameter "pet_id"; did you mean "petId"?`,
+		},
+		"FAPI-PAR.arazzo.yaml":                {`102:9: step "PARStep": no operation of`},
+		"ExtendedParametersExample.arazzo.yaml": {`8:5: source description "animals" does not load`},
+		"LoginAndRetrievePets.arazzo.yaml":      {`10:3: source description "petStoreDescription" does not load: https://raw.githubusercontent.com/swagger-api/swagger-petstore/master/src/main/resources/openapi.yaml: a remote document, not fetched without --allow-remote-refs`},
+		"bnpl-arazzo.yaml": {
+			`9:5: source description "BnplApi" does not load`,
+			`231:9: $steps.authenticateCustomerAndAuthorizeLoan.outputs.redirectAuthToken: step "authenticateCustomerAndAuthorizeLoan" has no output "redirectAuthToken"`,
+			`242:9: $steps.initiateBnplTransaction.outputs.loanTransactionId: step "initiateBnplTransaction" has no output "loanTransactionId"`,
+			`253:9: $steps.initiateBnplTransaction.outputs.loanTransactionId`,
+			`260:5: output "finalizedPaymentPlan": runtime expression "$steps.retrieveFinalizedPaymentPlan.finalizedPaymentPlan" does not parse`,
+		},
+	}
+	for file, wants := range want {
+		t.Run(file, func(t *testing.T) {
+			doc, err := spec.NewLoader(spec.Options{}).Load(context.Background(), filepath.Join(dir, file))
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, problems := Check(context.Background(), doc)
+			if len(problems) != len(wants) {
+				for _, p := range problems {
+					t.Log(p.Error())
+				}
+				t.Fatalf("%d problems, want %d", len(problems), len(wants))
+			}
+			for i, p := range problems {
+				if !strings.Contains(p.Error(), wants[i]) {
+					t.Errorf("problem %d: %s\nwant it to contain %s", i, p.Error(), wants[i])
+				}
+			}
+		})
+	}
+}
