@@ -213,7 +213,7 @@ func testOptions(c *cli.Context, env Env) (apitest.Options, *config.Config, erro
 	}
 	if c.NArg() > 0 {
 		for _, a := range c.Args().Slice() {
-			src := apitest.SpecSource{Path: a}
+			src := apitest.SpecSource{Path: a, BaseURL: opts.BaseURL}
 			files := *flagTLS
 			if cfg != nil {
 				if t := configTestFor(cfg, a); t != nil {
@@ -238,7 +238,7 @@ func testOptions(c *cli.Context, env Env) (apitest.Options, *config.Config, erro
 			if t.Spec.Git != nil {
 				return opts, nil, exitf(ExitUsage, "%s:%d:%d: spec %s is in a git repository; test reads local files and URLs", t.Spec.File, t.Spec.At.Line, t.Spec.At.Col, t.Spec.ID)
 			}
-			src := apitest.SpecSource{Path: t.Spec.Path}
+			src := apitest.SpecSource{Path: t.Spec.Path, BaseURL: opts.BaseURL}
 			files := *flagTLS
 			applyConfigTest(&src, t, &files, flagTLS)
 			to := timeout
@@ -308,12 +308,12 @@ func configTestFor(cfg *config.Config, arg string) *config.Test {
 	return nil
 }
 
-// applyConfigTest takes a configured test's base URL, examples,
-// credentials, filter and certificates; flags set on the command line
-// win.
+// applyConfigTest takes a configured test's base URL (unless
+// --testBaseURL gave one), examples, credentials, filter and
+// certificates; flags set on the command line win.
 func applyConfigTest(src *apitest.SpecSource, t *config.Test, files, flags *httpx.TLSFiles) {
 	src.Name = t.Spec.ID
-	if u := t.Target.URL(); u != "" {
+	if u := t.Target.URL(); u != "" && src.BaseURL == "" {
 		src.BaseURL = u
 	}
 	src.Examples = t.Examples
