@@ -54,6 +54,10 @@ type operation struct {
 	usage       *opCounter
 	// answers keeps the generated answers by status and media type.
 	answers sync.Map
+	// success is the response answered when nothing chooses another
+	// (lowestSuccess), and its status.
+	success       *spec.Response
+	successStatus int
 }
 
 // String names the operation in logs and problems: "GET /pets/{id}".
@@ -174,6 +178,7 @@ func loadAPI(ctx context.Context, loader *spec.Loader, src SpecSource) (*api, []
 		loc := doc.Locate(op.Source, nil)
 		o := &operation{api: a, op: op, method: op.Method, path: op.Path, operationID: op.OperationID,
 			file: loc.File.Name, line: int(loc.Range.Start.Line), col: int(loc.Range.Start.Col)}
+		o.success, o.successStatus = lowestSuccess(op)
 		a.ops = append(a.ops, o)
 		a.byOp[op] = o
 		if p := c.Prefix(op); !slices.Contains(a.prefixes, p) {

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/specgate/specgate/internal/httpx"
+	"github.com/specgate/specgate/internal/schematest"
 )
 
 // syncBuffer is a bytes.Buffer safe for the logger and the test.
@@ -464,9 +465,34 @@ func TestUsageReport(t *testing.T) {
 		t.Fatalf("WriteUsage: %v %v", files, err)
 	}
 	data, _ := os.ReadFile(filepath.Join(dir, UsageCTRFFile))
-	var ctrf ctrfReport
+	if errs := schematest.Complaints(t, data, "../../shared/ctrf/ctrf.schema.json"); errs != nil {
+		t.Errorf("the stub-usage CTRF does not match the CTRF schema:\n%s", strings.Join(errs, "\n"))
+	}
+	var ctrf struct {
+		Results struct {
+			Summary struct{ Tests, Passed, Skipped int }
+			Tests   []struct {
+				Name, Status string
+				Extra        struct {
+					Hits     int
+					Examples []struct {
+						Name string
+						Hits int
+					}
+				}
+			}
+		}
+	}
 	if err := json.Unmarshal(data, &ctrf); err != nil || ctrf.Results.Summary.Tests != 5 || ctrf.Results.Summary.Passed != 1 || ctrf.Results.Summary.Skipped != 4 {
 		t.Errorf("CTRF %+v (%v)", ctrf.Results.Summary, err)
+	}
+	for _, ts := range ctrf.Results.Tests {
+		if ts.Name == "GET /pets/{petId}" && (ts.Status != "passed" || ts.Extra.Hits != 2) {
+			t.Errorf("CTRF test %+v", ts)
+		}
+	}
+	if !strings.Contains(string(data), `"coverageMetrics"`) && !strings.Contains(string(data), `"coveredOperations"`) {
+		t.Errorf("the CTRF report has no coverage metrics:\n%s", data)
 	}
 }
 

@@ -262,7 +262,7 @@ func (s *Server) answer(ex *Exchange, pr prefs) (*Answer, *httpx.Problem) {
 			return nil, s.noExample(ex, candidates)
 		}
 	}
-	resp, status := lowestSuccess(ex.op.op)
+	resp, status := ex.op.success, ex.op.successStatus
 	if pr.code != 0 {
 		resp, status = responseFor(ex.op.op, pr.code), pr.code
 		if resp == nil {

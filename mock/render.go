@@ -79,6 +79,9 @@ func (s *Server) fromExample(x *Exchange, e *example) (*Answer, bool) {
 			return nil, false
 		}
 		g.Example, g.Delay = e.name, e.delay
+		if g.Header == nil {
+			g.Header = http.Header{}
+		}
 		for k, v := range a.Header {
 			g.Header[k] = v
 		}
@@ -224,7 +227,11 @@ func (s *Server) generate(x *Exchange, resp *spec.Response, status int, dynamic 
 		return nil, g.prob
 	}
 	a := *g.answer
-	a.Header = g.answer.Header.Clone()
+	if len(a.Header) > 0 {
+		a.Header = a.Header.Clone()
+	} else {
+		a.Header = nil // render only reads it
+	}
 	return &a, nil
 }
 

@@ -7,9 +7,12 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/specgate/specgate/reports"
 )
 
 // usage counts the hits of each operation and example across reloads:
@@ -175,79 +178,59 @@ func (r *UsageReport) WriteJSON(w io.Writer) error {
 	return enc.Encode(r)
 }
 
-// The CTRF form of the stub-usage report: one test per operation, passed
-// when the operation was hit, skipped when it never was; its extra lists
-// the examples and their hits. Written here, as compat writes its own,
-// until reports has one CTRF model that does not pull in the linter.
-type (
-	ctrfReport struct {
-		ReportFormat string      `json:"reportFormat"`
-		SpecVersion  string      `json:"specVersion"`
-		GeneratedBy  string      `json:"generatedBy"`
-		Results      ctrfResults `json:"results"`
-	}
-	ctrfResults struct {
-		Tool    ctrfTool    `json:"tool"`
-		Summary ctrfSummary `json:"summary"`
-		Tests   []ctrfTest  `json:"tests"`
-	}
-	ctrfTool struct {
-		Name    string `json:"name"`
-		Version string `json:"version,omitempty"`
-	}
-	ctrfSummary struct {
-		Tests    int   `json:"tests"`
-		Passed   int   `json:"passed"`
-		Failed   int   `json:"failed"`
-		Skipped  int   `json:"skipped"`
-		Pending  int   `json:"pending"`
-		Other    int   `json:"other"`
-		Start    int64 `json:"start"`
-		Stop     int64 `json:"stop"`
-		Duration int64 `json:"duration"`
-	}
-	ctrfTest struct {
-		Name     string         `json:"name"`
-		Status   string         `json:"status"`
-		Duration int64          `json:"duration"`
-		Message  string         `json:"message,omitempty"`
-		FilePath string         `json:"filePath,omitempty"`
-		Line     int            `json:"line,omitempty"`
-		Suite    []string       `json:"suite,omitempty"`
-		Type     string         `json:"type"`
-		Extra    OperationUsage `json:"extra"`
-	}
-)
-
-// WriteCTRF writes the report in the Common Test Report Format.
-func (r *UsageReport) WriteCTRF(w io.Writer) error {
-	rep := ctrfReport{ReportFormat: "CTRF", SpecVersion: "0.0.0", GeneratedBy: "specgate",
-		Results: ctrfResults{Tool: ctrfTool{Name: "specgate mock", Version: r.Version}, Tests: []ctrfTest{}}}
-	sum := &rep.Results.Summary
-	sum.Start, sum.Stop = r.Start.UnixMilli(), r.Stop.UnixMilli()
-	sum.Duration = sum.Stop - sum.Start
+// Run is the stub-usage report in the reports package's model, which its
+// CTRF, JSON and HTML writers read: one test per operation, passed when
+// it was requested and skipped when it never was, with its hits, its
+// generated and problem answers and each example's hits in the test's
+// extra; and the coverage of each spec (an operation requested is
+// covered).
+func (r *UsageReport) Run() *reports.Run {
+	run := &reports.Run{Tool: reports.Tool{Name: r.Tool, Version: r.Version}, Kind: reports.StubUsage,
+		Start: r.Start, Elapsed: r.Stop.Sub(r.Start), Tests: []reports.Test{}}
+	bySpec := map[string]*reports.Coverage{}
 	for _, op := range r.Operations {
-		t := ctrfTest{Name: op.Method + " " + op.Path, Status: "passed", FilePath: op.File, Line: op.Line, Suite: []string{op.Spec}, Type: "stub-usage", Extra: op}
-		hit := 0
-		for _, e := range op.Examples {
+		used := 0
+		examples := make([]any, len(op.Examples))
+		for i, e := range op.Examples {
 			if e.Hits > 0 {
-				hit++
+				used++
 			}
+			examples[i] = map[string]any{"name": e.Name, "source": e.Source, "hits": json.Number(strconv.FormatInt(e.Hits, 10))}
 		}
-		t.Message = fmt.Sprintf("%d requests; %d of %d examples used; %d generated answers", op.Hits, hit, len(op.Examples), op.Generated)
+		t := reports.Test{Name: op.Method + " " + op.Path, Suite: []string{op.Spec}, Type: reports.StubUsage, Status: reports.Passed,
+			File: op.File, Line: op.Line, Operation: reports.OperationKey{Path: op.Path, Method: op.Method},
+			Message: fmt.Sprintf("%d requests; %d of %d examples used; %d generated answers; %d problem answers", op.Hits, used, len(op.Examples), op.Generated, op.Problems),
+			Extra: map[string]any{
+				"operationId": op.OperationID,
+				"hits":        json.Number(strconv.FormatInt(op.Hits, 10)),
+				"generated":   json.Number(strconv.FormatInt(op.Generated, 10)),
+				"problems":    json.Number(strconv.FormatInt(op.Problems, 10)),
+				"examples":    examples,
+			}}
+		status := reports.Covered
 		if op.Hits == 0 {
-			t.Status, t.Message = "skipped", "never requested"
-			sum.Skipped++
-		} else {
-			sum.Passed++
+			t.Status, t.Message, status = reports.Skipped, "never requested", reports.NotCovered
 		}
-		sum.Tests++
-		rep.Results.Tests = append(rep.Results.Tests, t)
+		run.Tests = append(run.Tests, t)
+		c := bySpec[op.Spec]
+		if c == nil {
+			c = &reports.Coverage{Spec: op.Spec}
+			bySpec[op.Spec] = c
+		}
+		c.Operations = append(c.Operations, reports.CoverageRow{OperationKey: t.Operation, Status: status, Tests: int(min(op.Hits, 1<<31-1))})
 	}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false)
-	return enc.Encode(rep)
+	for _, name := range r.Specs {
+		if c := bySpec[name]; c != nil {
+			run.Coverage = append(run.Coverage, *c)
+		}
+	}
+	return run
+}
+
+// WriteCTRF writes the report in the Common Test Report Format, through
+// the reports package's one CTRF writer.
+func (r *UsageReport) WriteCTRF(w io.Writer) error {
+	return reports.WriteCTRF(w, r.Run())
 }
 
 // Usage report file names in --report-dir.

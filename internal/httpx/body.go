@@ -17,6 +17,9 @@ var ErrTooLarge = errors.New("request body too large")
 // error is ErrTooLarge, and the connection is closed after the response
 // (the rest of the body is never read).
 func ReadBody(w http.ResponseWriter, r *http.Request, limit int64) ([]byte, error) {
+	if r.Body == nil || r.Body == http.NoBody {
+		return nil, nil
+	}
 	if r.ContentLength > limit {
 		w.Header().Set("Connection", "close")
 		return nil, ErrTooLarge

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"log/slog"
 	"net"
@@ -385,5 +386,63 @@ func TestServeShutdown(t *testing.T) {
 			}
 			<-answer
 		})
+	}
+}
+
+// countingWriter counts the writes it gets.
+type countingWriter struct {
+	mu     sync.Mutex
+	writes int
+	buf    bytes.Buffer
+}
+
+func (c *countingWriter) Write(p []byte) (int, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.writes++
+	return c.buf.Write(p)
+}
+
+func (c *countingWriter) state() (int, string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.writes, c.buf.String()
+}
+
+// A LogBuffer writes lines in batches: when its time is up, when it is
+// full, and on Close; nothing is lost or reordered.
+func TestLogBuffer(t *testing.T) {
+	w := &countingWriter{}
+	b := NewLogBuffer(w, 64, 30*time.Millisecond)
+	for i := range 3 {
+		fmt.Fprintf(b, "line %d\n", i)
+	}
+	if n, _ := w.state(); n != 0 {
+		t.Fatalf("%d writes before the flush interval", n)
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		if n, got := w.state(); n == 1 {
+			if got != "line 0\nline 1\nline 2\n" {
+				t.Fatalf("flushed %q", got)
+			}
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("no flush after the interval")
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	fmt.Fprint(b, strings.Repeat("a", 60))
+	fmt.Fprint(b, strings.Repeat("b", 10)) // does not fit: the a's go out first
+	if n, got := w.state(); n != 2 || !strings.HasSuffix(got, strings.Repeat("a", 60)) {
+		t.Fatalf("after filling the buffer: %d writes, %q", n, got)
+	}
+	fmt.Fprint(b, strings.Repeat("c", 100)) // larger than the buffer: written through
+	if err := b.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if _, got := w.state(); !strings.HasSuffix(got, strings.Repeat("b", 10)+strings.Repeat("c", 100)) {
+		t.Fatalf("after Close: %q", got)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"fmt"
+	"io"
 	"log/slog"
 	"net/http"
 	"runtime/debug"
@@ -129,20 +130,89 @@ func Logged(logger *slog.Logger, problems *Catalog, h http.Handler) http.Handler
 			if !logger.Enabled(r.Context(), slog.LevelInfo) {
 				return
 			}
-			attrs := []slog.Attr{
+			rl.mu.Lock()
+			attrs := make([]slog.Attr, 0, 7+len(rl.attrs))
+			attrs = append(attrs,
 				slog.String("requestId", id),
 				slog.String("method", r.Method),
 				slog.String("path", r.URL.Path),
 				slog.Int("status", sw.status),
 				slog.Int64("bytes", sw.bytes),
 				slog.Duration("duration", time.Since(start)),
-				slog.String("remote", r.RemoteAddr),
-			}
-			rl.mu.Lock()
+				slog.String("remote", r.RemoteAddr))
 			attrs = append(attrs, rl.attrs...)
 			rl.mu.Unlock()
 			logger.LogAttrs(r.Context(), slog.LevelInfo, "request", attrs...)
 		}()
 		h.ServeHTTP(sw, r)
 	})
+}
+
+// LogBuffer is a writer for access logs that gathers lines in memory and
+// writes them out when FlushEvery has passed since the first line it
+// holds, when it holds Size bytes, or on Close: one write per batch
+// instead of one per request, as nginx's access_log buffer= and flush=
+// do. It is safe for concurrent use.
+type LogBuffer struct {
+	mu    sync.Mutex
+	w     io.Writer
+	buf   []byte
+	size  int
+	every time.Duration
+	timer *time.Timer
+	err   error
+}
+
+// NewLogBuffer buffers w: at most size bytes, for at most every.
+func NewLogBuffer(w io.Writer, size int, every time.Duration) *LogBuffer {
+	return &LogBuffer{w: w, size: size, every: every, buf: make([]byte, 0, size)}
+}
+
+// Write adds p to the buffer; it never fails on its own (an error of the
+// underlying writer is returned by a later Write or by Close).
+func (b *LogBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.err != nil {
+		return 0, b.err
+	}
+	if len(b.buf)+len(p) > b.size {
+		b.flushLocked()
+	}
+	if len(p) >= b.size {
+		_, b.err = b.w.Write(p)
+		return len(p), nil
+	}
+	b.buf = append(b.buf, p...)
+	if b.timer == nil {
+		b.timer = time.AfterFunc(b.every, b.Flush)
+	}
+	return len(p), nil
+}
+
+// Flush writes out what the buffer holds.
+func (b *LogBuffer) Flush() {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.flushLocked()
+}
+
+func (b *LogBuffer) flushLocked() {
+	if b.timer != nil {
+		b.timer.Stop()
+		b.timer = nil
+	}
+	if len(b.buf) > 0 && b.err == nil {
+		_, b.err = b.w.Write(b.buf)
+	}
+	b.buf = b.buf[:0]
+}
+
+// Close flushes the buffer and returns the first error of the underlying
+// writer.
+func (b *LogBuffer) Close() error {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.flushLocked()
+	return b.err
 }
