@@ -140,7 +140,7 @@ func (s *secrets) add(v string) {
 }
 
 // addCredentials notes the credentials put on a request.
-func (s *secrets) addCredentials(sp *specPlan, creds map[string]string) {
+func (s *secrets) addCredentials(creds map[string]string) {
 	for _, v := range creds {
 		s.add(v)
 	}

@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"net/url"
 	"os"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -400,7 +401,7 @@ func (p *Plan) makeExample(s *runState, t *Test, c *exampleCase) (*prepared, err
 	if ex.Inline || ex.Partial {
 		gen.RequestType = t.RequestType
 	}
-	if rts := requestTypes(o.op); !slices_contains(rts, gen.RequestType) {
+	if rts := requestTypes(o.op); !slices.Contains(rts, gen.RequestType) {
 		gen.RequestType = ""
 	}
 	v, err := p.validValues(s, &gen, schema.NewGenerator(p.seedOf(t)))
@@ -559,15 +560,6 @@ func (p *Plan) makeExample(s *runState, t *Test, c *exampleCase) (*prepared, err
 		}
 	}
 	return pr, nil
-}
-
-func slices_contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // routeValues routes an example's literal path to read its variables.

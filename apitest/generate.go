@@ -342,7 +342,7 @@ func (p *Plan) buildCreds(s *runState, t *Test, v contract.Values, creds map[str
 	}
 	pr := &prepared{built: b}
 	if len(creds) > 0 {
-		s.secrets.addCredentials(o.spec, creds)
+		s.secrets.addCredentials(creds)
 		v.Credentials = nil
 		pr.authorized = true
 		pr.stripAuth = func(r *contract.BuiltRequest) {
