@@ -75,6 +75,10 @@ func (s *orderService) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		if err != nil || !bearerOK() {
 			deny()
 		}
+	case "GET /alt":
+		if !bearerOK() {
+			deny()
+		}
 	case "GET /public":
 		s.note(r, "query: "+r.URL.RawQuery+"; Authorization: "+r.Header.Get("Authorization")+"; X-Trace: "+r.Header.Get("X-Trace"))
 	default:
@@ -135,6 +139,8 @@ func TestCredentialsPerScheme(t *testing.T) {
 		// both schemes of one alternative: a cookie and openIdConnect
 		"GET /session": {"cookie: sid=specgate-api-key <nil>; Authorization: Bearer specgate-token", "Authorization: Bearer specgate-token", "cookie:  http: named cookie not present; Authorization: "},
 		"GET /public":  {"query: ; Authorization: ; X-Trace: "},
+		// the first alternative: bearerB, a placeholder
+		"GET /alt": {"Authorization: Bearer specgate-token", "Authorization: "},
 	}
 	for k, w := range want {
 		if got := svc.seen[k]; !slices.Equal(got, w) {
@@ -152,7 +158,7 @@ func TestCredentialsPerScheme(t *testing.T) {
 func TestConfiguredSchemeTheSpecLacks(t *testing.T) {
 	_, err := NewPlan(context.Background(), Options{BaseURL: "http://127.0.0.1:1", Getenv: func(string) string { return "" },
 		Specs: []SpecSource{{Path: "testdata/auth/auth.yaml", Credentials: map[string]string{"oAuth": "x"}}}})
-	want := `credentials are configured for security scheme "oAuth", which testdata/auth/auth.yaml does not declare in components.securitySchemes (it has basic, cookieKey, key, oauth, oidc, queryKey)`
+	want := `credentials are configured for security scheme "oAuth", which testdata/auth/auth.yaml does not declare in components.securitySchemes (it has basic, bearerB, cookieKey, key, oauth, oidc, queryKey)`
 	if err == nil || err.Error() != want {
 		t.Errorf("got %v\nwant %s", err, want)
 	}
@@ -177,6 +183,16 @@ func TestExamplesCarryTheirOwnCredentials(t *testing.T) {
 	}
 	if out := resultsJSON(c); strings.Contains(out, "good-tok") || strings.Contains(out, "expired-tok") {
 		t.Error("the results show a token")
+	}
+	// An example's Authorization header, in any case, serves every bearer
+	// scheme of the operation's alternatives.
+	c = runAuth(t, svc, Options{Examples: []string{"testdata/auth/valid_invalid"}, Filter: "PATH=/alt"},
+		map[string]string{"VALID_TOKEN": "good-tok"})
+	if r := c.byTitle(t, "GET /alt -> 200 (example: alt_ok)"); r.Outcome != Passed {
+		t.Errorf("%s: %s", r.Test.Title(), r.Message())
+	}
+	if got := svc.seen["GET /alt"]; len(got) == 0 || got[0] != "Authorization: Bearer good-tok" {
+		t.Errorf("GET /alt carried %q", got)
 	}
 	// A service that accepts the expired token fails the 401 example.
 	lax := &orderService{bearer: []string{"good-tok", "expired-tok"}}

@@ -609,7 +609,18 @@ func (p *Plan) exampleCredentials(s *runState, o *operation, v *contract.Values)
 		}
 		return "", false
 	}
-	for name := range creds {
+	// One Authorization header serves every scheme of its kind that the
+	// operation names (oauth2 in one alternative, bearer in another), so
+	// that whichever alternative contract.Authorize picks sends it.
+	auth, hasAuth := "", false
+	for k, val := range v.Header {
+		if strings.EqualFold(k, "Authorization") {
+			auth, hasAuth = strings.TrimSpace(headerText(val)), true
+		}
+	}
+	word, rest, _ := strings.Cut(auth, " ")
+	usedAuth := false
+	for _, name := range sortedKeys(creds) {
 		sc := o.spec.schemes[name]
 		if sc == nil {
 			continue
@@ -625,22 +636,19 @@ func (p *Plan) exampleCredentials(s *runState, o *operation, v *contract.Values)
 				s.secrets.add(val)
 			}
 		case "http", "oauth2", "openidconnect", "basic":
-			auth, ok := v.Header["Authorization"]
-			if !ok {
-				continue
-			}
-			val := headerText(auth)
-			word, rest, _ := strings.Cut(strings.TrimSpace(val), " ")
 			want := "bearer"
 			if strings.EqualFold(sc.Scheme, "basic") || sc.Type == "basic" {
 				want = "basic"
 			}
-			if strings.EqualFold(word, want) {
-				take(v.Header, "Authorization")
+			if hasAuth && strings.EqualFold(word, want) {
 				out[name] = strings.TrimSpace(rest)
-				s.secrets.add(val)
+				usedAuth = true
 			}
 		}
+	}
+	if usedAuth {
+		take(v.Header, "Authorization")
+		s.secrets.add(auth)
 	}
 	return out
 }
