@@ -876,20 +876,9 @@ func (s *schemaDiffer) pairAlternatives(b, r *SchemaView, dir Direction, text bo
 			splits[i] = sp
 			continue
 		}
-		// An unnamed alternative edited in place keeps its position.
-		if c.index >= 0 {
-			for j, m := range must {
-				if !taken[j] && m.index == c.index && typesMeet(c.view, m.view) {
-					partner[i], taken[j] = j, true
-					break
-				}
-			}
-			if partner[i] >= 0 {
-				continue
-			}
-		}
 		// Else the most alike: most properties in common, then fewest
-		// breaking changes and warnings, then the first.
+		// breaking changes and warnings, then the first. An alternative
+		// whose properties none of the others share has no partner.
 		best, bestShared, bestScore := -1, 0, score{}
 		for _, common := range []bool{true, false} {
 			for j, m := range must {
@@ -897,6 +886,9 @@ func (s *schemaDiffer) pairAlternatives(b, r *SchemaView, dir Direction, text bo
 					continue
 				}
 				shared := sharedProperties(c.view, m.view)
+				if c.Keyword != "" && len(c.view.Properties) > 0 && shared == 0 {
+					continue
+				}
 				sc := scoreOf(i, j)
 				better := best < 0 || shared > bestShared ||
 					(shared == bestShared && (sc.breaking < bestScore.breaking ||
