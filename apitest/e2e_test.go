@@ -538,3 +538,40 @@ func TestVariations(t *testing.T) {
 		t.Errorf("requests: %s and %s", plain.Attempts[0].Request.URL, all.Attempts[0].Request.URL)
 	}
 }
+
+// TestInvalidExampleValues: values an example writes that its own schema
+// rejects (GitHub shows null for an object) are not held against a
+// service, which cannot send them; valid ones are.
+func TestInvalidExampleValues(t *testing.T) {
+	state := "done"
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		if r.Method == "POST" {
+			w.WriteHeader(http.StatusAccepted)
+			fmt.Fprint(w, `{}`)
+			return
+		}
+		fmt.Fprintf(w, `{"state": %q}`, state)
+	}))
+	defer srv.Close()
+	run := func() *collect {
+		p, err := NewPlan(context.Background(), Options{Specs: []SpecSource{{Path: "testdata/invalid_example.yaml"}}, BaseURL: srv.URL, Getenv: func(string) string { return "" }})
+		if err != nil {
+			t.Fatal(err)
+		}
+		c := &collect{}
+		p.Run(context.Background(), c)
+		return c
+	}
+	c := run()
+	for _, r := range c.results {
+		if r.Outcome != Passed {
+			t.Errorf("%s: %s", r.Test.Title(), r.Message())
+		}
+	}
+	state = "queued"
+	r := run().byTitle(t, "GET /jobs/{id} -> 200 application/json (example: seven)")
+	if r.Outcome != Failed || !strings.Contains(r.Message(), `example_body_match: the body does not match example "seven": $.state: expected "done", found "queued"`) {
+		t.Errorf("%s: %s", r.Outcome, r.Message())
+	}
+}
