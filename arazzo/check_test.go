@@ -102,7 +102,7 @@ func TestExamples(t *testing.T) {
 			`36:9: step "find-coupons" sets no value for path parameter "petId" of GET /pet/{petId}/coupons (getPetCoupons)`,
 			`40:13: GET /pet/{petId}/coupons (getPetCoupons) has no path parameter "pet_id"; did you mean "petId"?`,
 		},
-		"FAPI-PAR.arazzo.yaml":                {`102:9: step "PARStep": no operation of`},
+		"FAPI-PAR.arazzo.yaml":                  {`102:9: step "PARStep": no operation of`},
 		"ExtendedParametersExample.arazzo.yaml": {`8:5: source description "animals" does not load`},
 		"LoginAndRetrievePets.arazzo.yaml":      {`10:3: source description "petStoreDescription" does not load: https://raw.githubusercontent.com/swagger-api/swagger-petstore/master/src/main/resources/openapi.yaml: a remote document, not fetched without --allow-remote-refs`},
 		"bnpl-arazzo.yaml": {

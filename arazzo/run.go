@@ -297,6 +297,7 @@ func (st *runState) runWorkflow(ctx context.Context, w *Workflow, inputs map[str
 		return res
 	}
 	executed := 0
+	ran := map[*Step]bool{}
 	for i := 0; i < len(w.Steps); {
 		if ctx.Err() != nil {
 			res.Outcome, res.Message = Failed, "the run was interrupted"
@@ -309,6 +310,7 @@ func (st *runState) runWorkflow(ctx context.Context, w *Workflow, inputs map[str
 			break
 		}
 		sr, next := st.runStep(ctx, f, s)
+		ran[s] = true
 		res.Steps = append(res.Steps, sr)
 		st.sink(sr)
 		switch next.kind {
@@ -335,6 +337,19 @@ func (st *runState) runWorkflow(ctx context.Context, w *Workflow, inputs map[str
 		if next.kind == endWorkflow && next.failed {
 			res.Outcome, res.Message = Failed, fmt.Sprintf("step %q failed and its failure action ended the workflow", s.ID)
 		}
+	}
+	// Every step is in the report: those the run did not reach are skipped.
+	for _, s := range w.Steps {
+		if ran[s] {
+			continue
+		}
+		reason := "not reached: the workflow's actions went past it"
+		if res.Outcome != Passed {
+			reason = "not reached: " + res.Message
+		}
+		sr := &StepResult{Workflow: w.ID, Step: s, Caller: caller, Outcome: Skipped, Message: reason, Target: st.r.targetName(s)}
+		res.Steps = append(res.Steps, sr)
+		st.sink(sr)
 	}
 	f.outputs = map[string]any{}
 	for _, o := range w.Outputs {

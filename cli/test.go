@@ -87,12 +87,16 @@ func testCommand(env Env) *cli.Command {
 			&cli.StringFlag{Name: "ca-file", Usage: "PEM `FILE` of the certificates that may sign the service's", TakesFile: true},
 			&cli.BoolFlag{Name: "insecure", Usage: "accept any certificate of the service (test environments only)"},
 			&cli.BoolFlag{Name: "verbose", Aliases: []string{"v"}, Usage: "print passed tests too"},
+			&cli.StringFlag{Name: "inputs", Usage: "YAML or JSON `FILE` of the inputs of Arazzo workflows, by workflowId (specgate test WORKFLOW.arazzo.yaml)"},
 		}, loaderFlags()...),
 		Action: func(c *cli.Context) error { return runTest(c, env) },
 	}
 }
 
 func runTest(c *cli.Context, env Env) error {
+	if arazzoArgs(c.Context, newLoader(c, env), c.Args().Slice()) {
+		return testWorkflows(c, env) // cli/suite.go
+	}
 	if c.Bool("list-checks") {
 		return listChecks(env)
 	}

@@ -1,0 +1,200 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"os"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/specgate/specgate/apitest"
+	"github.com/specgate/specgate/arazzo"
+	"github.com/specgate/specgate/config"
+	"github.com/specgate/specgate/internal/httpx"
+	"github.com/specgate/specgate/reports"
+	"github.com/specgate/specgate/spec"
+	"github.com/specgate/specgate/suite"
+)
+
+func runSuiteCommand(env Env) *cli.Command {
+	return &cli.Command{
+		Name:      "run-suite",
+		Usage:     "run the test suite of specgate.yaml: mocks, contract tests and Arazzo workflows, one report",
+		ArgsUsage: "[ARAZZO|SPEC…]",
+		Description: "Runs everything specgate.yaml (--config, or found upward) declares, in one process:\n" +
+			"  1. the dependencies' mocks (type: mock) start first, on their ports, and stop last;\n" +
+			"  2. the system under test's OpenAPI specs are contract-tested, as specgate test does;\n" +
+			"  3. its Arazzo documents' workflows run, each source description against the service the\n" +
+			"     configuration names for the same file (a mock's address, the system under test's\n" +
+			"     baseUrl), else the document's own baseUrl, else --testBaseURL.\n" +
+			"Documents given as arguments join the configuration's (or run without one). Specs in git\n" +
+			"sources are cloned into --git-cache first (" + suite.GitTokenVar + " holds the token of a private\n" +
+			"repository; it is never printed). Workflow inputs come from --inputs FILE (YAML or JSON:\n" +
+			"workflowId → inputs) over the entry's data.dictionary (a key named after the workflowId).\n\n" +
+			"One report set covers every spec and workflow, a suite per spec and per workflow (each\n" +
+			"workflow step is a test with its request and response): ctrf-report.json, junit.xml and\n" +
+			"report.html in --report-dir. --shard i/n runs a stable part of the contract tests and of the\n" +
+			"Arazzo documents; `specgate report merge` joins the parts' CTRF reports.\n\n" +
+			"Exit codes: 0 every test passed, 1 a test failed, 2 usage, configuration or input errors (a\n" +
+			"spec or Arazzo document that does not load or is invalid, a port that cannot be opened).",
+		Flags: append([]cli.Flag{
+			&cli.StringFlag{Name: "config", Usage: "the specgate.yaml `FILE` (default: found from the working directory upward)"},
+			&cli.StringFlag{Name: "testBaseURL", Aliases: []string{"test-base-url"}, Usage: "`URL` of services the configuration gives no address for"},
+			&cli.StringFlag{Name: "inputs", Usage: "YAML or JSON `FILE` of workflow inputs, by workflowId"},
+			&cli.StringFlag{Name: "report-dir", Usage: "`DIR` to write the reports to (default: " + DefaultTestReportDir + ", or specgate.yaml's report.dir)"},
+			&cli.StringSliceFlag{Name: "report-format", Usage: "report `FORMAT`s to write: ctrf, junit, html, json (repeatable; default ctrf, junit, html)"},
+			&cli.StringFlag{Name: "shard", Usage: "run the `i/n`-th part of the specs' tests and of the Arazzo documents"},
+			&cli.Uint64Flag{Name: "seed", Usage: "seed of generated values"},
+			&cli.IntFlag{Name: "parallel", Value: 1, Usage: "contract tests in flight at once"},
+			&cli.DurationFlag{Name: "timeout", Value: config.DefaultTimeout, Usage: "time limit of each request"},
+			&cli.StringFlag{Name: "git-cache", Usage: "`DIR` to clone git sources into (default: the user cache directory)"},
+		}, loaderFlags()...),
+		Action: func(c *cli.Context) error { return runSuite(c, env) },
+	}
+}
+
+func runSuite(c *cli.Context, env Env) error {
+	cfg, err := suiteConfig(c, env)
+	if err != nil {
+		return err
+	}
+	inputs, err := readInputs(c.String("inputs"))
+	if err != nil {
+		return exitf(ExitUsage, "--inputs: %v", err)
+	}
+	opts := suite.Options{Config: cfg, Extra: c.Args().Slice(), BaseURL: c.String("testBaseURL"), Inputs: inputs,
+		Seed: c.Uint64("seed"), Parallel: max(c.Int("parallel"), 1), Timeout: c.Duration("timeout"),
+		Retry: httpx.DefaultRetryPolicy, Loader: newLoader(c, env), Getenv: env.Getenv, GitCache: c.String("git-cache")}
+	if s := c.String("shard"); s != "" {
+		shard, err := apitest.ParseShard(s)
+		if err != nil {
+			return exitf(ExitUsage, "--shard: %v", err)
+		}
+		opts.Shard = shard
+	}
+	outputs, err := testOutputs(c, cfg, env)
+	if err != nil {
+		return exitf(ExitUsage, "%v", err)
+	}
+	sink, err := reports.NewSink(outputs...)
+	if err != nil {
+		return exitf(ExitUsage, "%v", err)
+	}
+	ctx, stop := httpx.SignalContext(c.Context)
+	defer stop()
+	color := env.IsTerminal && env.Getenv("NO_COLOR") == ""
+	run := &reports.Run{Tool: reports.Tool{Name: "specgate", Version: version()}, Color: color}
+	sum, err := suite.Run(ctx, opts, sink, run)
+	if err != nil {
+		return exitf(ExitUsage, "%v", err)
+	}
+	if len(outputs) > 1 {
+		fmt.Fprintf(env.Stderr, "reports written to %s\n", reportDir(c, cfg))
+	}
+	if sum.Failed > 0 {
+		return silent(ExitFindings)
+	}
+	return nil
+}
+
+// suiteConfig loads --config, or the specgate.yaml found upward; nil when
+// documents are given and no configuration is.
+func suiteConfig(c *cli.Context, env Env) (*config.Config, error) {
+	path := c.String("config")
+	if path == "" {
+		found, ok := config.Find(".")
+		if !ok {
+			if c.NArg() > 0 {
+				return nil, nil
+			}
+			return nil, exitf(ExitUsage, "run-suite needs a %s (--config, or one found from the working directory upward) or documents to run", config.FileNames[0])
+		}
+		path = found
+	}
+	cfg, err := config.Load(path, config.Options{Getenv: env.Getenv})
+	if err != nil {
+		return nil, exitf(ExitUsage, "%v", err)
+	}
+	for _, w := range cfg.Warnings {
+		fmt.Fprintln(env.Stderr, "specgate: warning: "+w.Error())
+	}
+	return cfg, nil
+}
+
+// readInputs reads an inputs file: a mapping of workflowId to the
+// workflow's inputs.
+func readInputs(path string) (map[string]map[string]any, error) {
+	if path == "" {
+		return nil, nil
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	root, err := spec.Parse(path, data, spec.DefaultLimits())
+	if err != nil {
+		return nil, err
+	}
+	if root.Kind != spec.Object {
+		return nil, fmt.Errorf("%s: expected a mapping of workflowId to inputs, found %s", path, root.Kind)
+	}
+	out := map[string]map[string]any{}
+	for _, f := range root.Fields {
+		m, ok := arazzo.NodeValue(f.Value).(map[string]any)
+		if !ok {
+			return nil, &spec.Error{File: path, Pos: f.Value.Range.Start, Msg: fmt.Sprintf("the inputs of workflow %q must be a mapping, found %s", f.Key, f.Value.Kind)}
+		}
+		out[f.Key] = m
+	}
+	return out, nil
+}
+
+// arazzoArgs reports whether the arguments of test are Arazzo documents
+// (all of them): specgate test WORKFLOW.arazzo.yaml runs their workflows.
+func arazzoArgs(ctx context.Context, loader *spec.Loader, args []string) bool {
+	if len(args) == 0 {
+		return false
+	}
+	for _, a := range args {
+		doc, err := loader.Open(ctx, a)
+		if err != nil || doc.Format != spec.Arazzo {
+			return false
+		}
+	}
+	return true
+}
+
+// testWorkflows is specgate test on Arazzo documents: their workflows run
+// against --testBaseURL (or each source's servers), as run-suite runs them.
+func testWorkflows(c *cli.Context, env Env) error {
+	if c.IsSet("config") {
+		return runSuite(c, env)
+	}
+	inputs, err := readInputs(c.String("inputs"))
+	if err != nil {
+		return exitf(ExitUsage, "--inputs: %v", err)
+	}
+	opts := suite.Options{Extra: c.Args().Slice(), BaseURL: c.String("testBaseURL"), Inputs: inputs,
+		Timeout: c.Duration("timeout"), Retry: httpx.DefaultRetryPolicy, Loader: newLoader(c, env), Getenv: env.Getenv}
+	outputs, err := testOutputs(c, nil, env)
+	if err != nil {
+		return exitf(ExitUsage, "%v", err)
+	}
+	sink, err := reports.NewSink(outputs...)
+	if err != nil {
+		return exitf(ExitUsage, "%v", err)
+	}
+	ctx, stop := httpx.SignalContext(c.Context)
+	defer stop()
+	sum, err := suite.Run(ctx, opts, sink, &reports.Run{Tool: reports.Tool{Name: "specgate", Version: version()}})
+	if err != nil {
+		return exitf(ExitUsage, "%v", err)
+	}
+	if len(outputs) > 1 {
+		fmt.Fprintf(env.Stderr, "reports written to %s\n", reportDir(c, nil))
+	}
+	if sum.Failed > 0 {
+		return silent(ExitFindings)
+	}
+	return nil
+}

@@ -1,0 +1,165 @@
+package suite
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+
+	"github.com/specgate/specgate/config"
+	"github.com/specgate/specgate/reports"
+)
+
+// sut is the system under test: orders and health, correct unless broken.
+func sut(t *testing.T, broken bool) string {
+	var mu sync.Mutex
+	orders := map[string]string{}
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /health", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		fmt.Fprint(w, `{"status": "up"}`)
+	})
+	mux.HandleFunc("POST /orders", func(w http.ResponseWriter, r *http.Request) {
+		var in struct{ Pet string }
+		json.NewDecoder(r.Body).Decode(&in)
+		mu.Lock()
+		orders["1"] = in.Pet
+		mu.Unlock()
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(201)
+		fmt.Fprintf(w, `{"id": 1, "pet": %q}`, in.Pet)
+	})
+	mux.HandleFunc("GET /orders/{id}", func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		pet, ok := orders[r.PathValue("id")]
+		mu.Unlock()
+		if !ok {
+			w.WriteHeader(404)
+			return
+		}
+		if broken {
+			pet = "someone else"
+		}
+		w.Header().Set("Content-Type", "application/json")
+		fmt.Fprintf(w, `{"id": 1, "pet": %q}`, pet)
+	})
+	srv := httptest.NewServer(mux)
+	t.Cleanup(srv.Close)
+	return srv.URL
+}
+
+// TestSuiteEndToEnd runs specgate.yaml's suite: two specs of the system
+// under test contract-tested, a dependency mocked on a free port, and a
+// workflow calling both; one CTRF report covers them all and validates
+// against the CTRF schema.
+func TestSuiteEndToEnd(t *testing.T) {
+	for _, broken := range []bool{false, true} {
+		t.Run(fmt.Sprintf("broken=%v", broken), func(t *testing.T) {
+			url := sut(t, broken)
+			cfg, err := config.Load("testdata/specgate.yaml", config.Options{Getenv: func(k string) string {
+				if k == "SUT_URL" {
+					return url
+				}
+				return ""
+			}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			dir := t.TempDir()
+			ctrf := filepath.Join(dir, "ctrf-report.json")
+			sink, err := reports.NewSink(reports.Output{Format: "ctrf", Path: ctrf}, reports.Output{Format: "junit", Path: filepath.Join(dir, "junit.xml")})
+			if err != nil {
+				t.Fatal(err)
+			}
+			sum, err := Run(context.Background(), Options{Config: cfg, Parallel: 1}, sink, &reports.Run{Tool: reports.Tool{Name: "specgate", Version: "test"}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if sum.Specs != 2 || sum.Workflows != 1 || sum.Mocks != 1 {
+				t.Errorf("ran %d specs, %d workflows, %d mocks; want 2, 1, 1", sum.Specs, sum.Workflows, sum.Mocks)
+			}
+			data, err := os.ReadFile(ctrf)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var rep struct {
+				Results struct {
+					Tests []struct {
+						Name, Status, Message string
+						Suite                 []string
+						Type                  string
+						Extra                 map[string]any
+					}
+				}
+			}
+			if err := json.Unmarshal(data, &rep); err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, tc := range rep.Results.Tests {
+				got = append(got, tc.Type+" "+strings.Join(tc.Suite, " › ")+" › "+strings.SplitN(tc.Name, " ", 2)[0]+" "+tc.Status)
+			}
+			readStatus := "passed"
+			if broken {
+				readStatus = "failed"
+			}
+			want := []string{
+				"contract orders.openapi.yaml › POST /orders › POST passed",
+				"contract orders.openapi.yaml › GET /orders/{id} › GET passed",
+				"contract health.openapi.yaml › GET /health › GET passed",
+				"workflow adopt.arazzo.yaml › adopt › find-pet: passed",
+				"workflow adopt.arazzo.yaml › adopt › order: passed",
+				"workflow adopt.arazzo.yaml › adopt › read: " + readStatus,
+			}
+			if !slices.Equal(got, want) {
+				t.Errorf("tests:\n got %q\nwant %q", got, want)
+			}
+			if (sum.Failed > 0) != broken {
+				t.Errorf("failed %d with broken=%v", sum.Failed, broken)
+			}
+			for _, tc := range rep.Results.Tests {
+				if tc.Type == "workflow" && tc.Extra["outputs"] == nil {
+					t.Errorf("step %s has no exchanges in extra.outputs", tc.Name)
+				}
+			}
+			validateCTRF(t, data)
+		})
+	}
+}
+
+func validateCTRF(t *testing.T, data []byte) {
+	schemaFile := filepath.Join("..", "..", "shared", "ctrf", "ctrf.schema.json")
+	raw, err := os.ReadFile(schemaFile)
+	if err != nil {
+		t.Log("no CTRF schema beside the repository; not validated")
+		return
+	}
+	doc, err := jsonschema.UnmarshalJSON(strings.NewReader(string(raw)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := jsonschema.NewCompiler()
+	if err := c.AddResource("ctrf.schema.json", doc); err != nil {
+		t.Fatal(err)
+	}
+	sch, err := c.Compile("ctrf.schema.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, err := jsonschema.UnmarshalJSON(strings.NewReader(string(data)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := sch.Validate(v); err != nil {
+		t.Errorf("the CTRF report does not validate: %v", err)
+	}
+}
