@@ -117,6 +117,7 @@ func newApp(env Env) *cli.App {
 			mockCommand(env),
 			mcpCommand(env),
 			testCommand(env),
+			runSuiteCommand(env),
 			configCommand(env),
 		},
 	}
