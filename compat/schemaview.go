@@ -300,6 +300,17 @@ func (vs *viewSet) build(doc *spec.Document, n *spec.Node, exp map[*spec.Node]in
 	g := gatherer{v: v, seen: map[*spec.Node]bool{}}
 	g.gather(n, nil, true)
 	v.Nullable = g.nullBranch || g.sameValueNull || (!g.sameValueTyped && g.memberNull)
+	if !g.typed && !v.Nullable {
+		// Without a type keyword, an enum or const that lists null allows it.
+		for _, kw := range []string{"enum", "const"} {
+			for _, o := range v.keywords[kw] {
+				if o.Value.Kind == spec.Null || (o.Value.Kind == spec.Array && hasNull(o.Value.Items)) {
+					v.Nullable = true
+					g.sawNull(o.Path)
+				}
+			}
+		}
+	}
 	v.nullAt = g.nullAt
 	v.Types = g.types()
 	if len(v.Types) == 0 && !g.typed {
@@ -582,7 +593,57 @@ func impliedTypes(v *SchemaView) []string {
 	case has("items", "prefixItems"):
 		return []string{"array"}
 	}
+	// An enum or const allows the types of its values.
+	var out []string
+	for _, kw := range []string{"enum", "const"} {
+		for _, o := range v.keywords[kw] {
+			vals := []*spec.Node{o.Value}
+			if kw == "enum" {
+				if o.Value.Kind != spec.Array {
+					continue
+				}
+				vals = o.Value.Items
+			}
+			for _, val := range vals {
+				if t := typeOfValue(val); t != "" {
+					out = appendNew(out, t)
+				}
+			}
+		}
+		if out != nil {
+			return out
+		}
+	}
 	return nil
+}
+
+func hasNull(items []*spec.Node) bool {
+	for _, it := range items {
+		if it.Kind == spec.Null {
+			return true
+		}
+	}
+	return false
+}
+
+// typeOfValue names the JSON Schema type of a value; "" for null.
+func typeOfValue(n *spec.Node) string {
+	switch n.Kind {
+	case spec.String:
+		return "string"
+	case spec.Bool:
+		return "boolean"
+	case spec.Number:
+		if f, err := strconv.ParseFloat(n.Value, 64); err == nil && f == float64(int64(f)) {
+			return "integer"
+		}
+		return "number"
+	case spec.Object:
+		return "object"
+	case spec.Array:
+		return "array"
+	}
+	return ""
 }
 
 // Alternative is one schema of a oneOf or anyOf, or the whole of a schema

@@ -45,6 +45,7 @@ func TestFingerprints(t *testing.T) {
 		{"properties split across allOf", "3.1.0", "A: {type: object, required: [a], properties: {a: {type: string}, b: {type: integer}}}\nB: {allOf: [{type: object, properties: {b: {type: integer}}}, {required: [a], properties: {a: {type: string}}}]}\n", true},
 		{"true and {}", "3.1.0", "A: {type: object, additionalProperties: true}\nB: {type: object, additionalProperties: {}}\n", true},
 		{"enum order", "3.1.0", "A: {enum: [a, b, c]}\nB: {enum: [c, a, b]}\n", true},
+		{"type implied by enum", "3.1.0", "A: {enum: [a, b]}\nB: {type: string, enum: [a, b]}\n", true},
 		{"annotations only", "3.1.0", "A: {type: string, description: x, example: y, x-internal: true}\nB: {type: string, title: z, deprecated: true}\n", true},
 		{"3.1 $ref siblings apply", "3.1.0", "A: {$ref: '#/components/schemas/C', maxLength: 3}\nB: {$ref: '#/components/schemas/C'}\nC: {type: string}\n", false},
 		{"3.0 $ref siblings are ignored", "3.0.3", "A: {$ref: '#/components/schemas/C', maxLength: 3}\nB: {$ref: '#/components/schemas/C'}\nC: {type: string}\n", true},
@@ -91,6 +92,7 @@ func TestViews(t *testing.T) {
 		{"number and integer meet", "3.1.0", "{type: number, allOf: [{type: integer}]}", "integer", false, "", 0},
 		{"implied object", "3.1.0", "{properties: {a: {}}}", "object", false, "", 0},
 		{"no type", "3.1.0", "{minLength: 1}", "", false, "", 0},
+		{"types of enum values", "3.1.0", "{enum: [a, 1, 2.5, null]}", "string|integer|number", true, "/enum", 0},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
