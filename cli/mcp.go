@@ -9,7 +9,6 @@ import (
 	"strconv"
 	"time"
 
-	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/urfave/cli/v2"
 
 	"github.com/specgate/specgate/internal/httpx"
@@ -77,7 +76,7 @@ func runMCP(c *cli.Context, env Env) error {
 	ctx, stop := httpx.SignalContext(c.Context)
 	defer stop()
 	if httpAddr == "" {
-		err = srv.Run(ctx, &mcpsdk.IOTransport{Reader: readCloser(env.Stdin), Writer: nopWriteCloser{env.Stdout}})
+		err = srv.ServeStdio(ctx, env.Stdin, env.Stdout)
 		if cerr := srv.Close(); cerr != nil {
 			logger.Warn("stopping the mocks", "error", cerr)
 		}
@@ -130,16 +129,3 @@ func splitAddr(addr string) (string, int, error) {
 	}
 	return host, port, nil
 }
-
-func readCloser(r io.Reader) io.ReadCloser {
-	if rc, ok := r.(io.ReadCloser); ok {
-		return rc
-	}
-	return io.NopCloser(r)
-}
-
-// nopWriteCloser keeps the process's standard output open when the
-// session ends.
-type nopWriteCloser struct{ io.Writer }
-
-func (nopWriteCloser) Close() error { return nil }

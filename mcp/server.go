@@ -268,6 +268,7 @@ func add[In, Out any](s *Server, tool *mcpsdk.Tool, enums map[string][]any, h ha
 		}
 		prop.Enum = values
 	}
+	notNull(schema)
 	tool.InputSchema = schema
 	mcpsdk.AddTool(s.sdk, tool, func(ctx context.Context, req *mcpsdk.CallToolRequest, in In) (_ *mcpsdk.CallToolResult, out Out, err error) {
 		start := time.Now()
@@ -287,6 +288,20 @@ func add[In, Out any](s *Server, tool *mcpsdk.Tool, enums map[string][]any, h ha
 		}
 		return nil, out, err
 	})
+}
+
+// notNull makes the lists and objects of an input schema plain: the Go
+// types' nil is how an input is left out, not a value to send.
+func notNull(s *jsonschema.Schema) {
+	if len(s.Types) == 2 && s.Types[0] == "null" {
+		s.Type, s.Types = s.Types[1], nil
+	}
+	for _, p := range s.Properties {
+		notNull(p)
+	}
+	if s.Items != nil {
+		notNull(s.Items)
+	}
 }
 
 // timedOut reports whether ctx ended at the call's time limit (rather than
