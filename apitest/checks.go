@@ -432,7 +432,12 @@ func exampleBody(c *checkCase) *Failure {
 	if !exampleValid(c, ex.ex.Response) {
 		return nil
 	}
-	actual := decodeBody(c.body, c.header.Get("Content-Type"))
+	// The body as the contract reads it (XML by its schema's names, forms
+	// by field), else as JSON or text.
+	actual, err := c.t.op.spec.contract.DecodeResponse(c.t.op.op, c.status, c.header.Get("Content-Type"), c.body)
+	if err != nil {
+		actual = decodeBody(c.body, c.header.Get("Content-Type"))
+	}
 	res := ex.ctx.Check(ex.ex.Response.Body, actual, examples.Subset)
 	if ex.capture != nil && len(res.Captured) > 0 {
 		ex.capture(res.Captured)
