@@ -122,6 +122,9 @@ func (s *Set) init() {
 			s.dialect = swagger2
 		case s.doc.Format == spec.OpenAPI && s.doc.Major == 3 && s.doc.Minor == 0:
 			s.dialect = oas30
+		case s.doc.Format == spec.Arazzo:
+			// Arazzo's inputs and components are JSON Schema 2020-12.
+			draft = jsonschema.Draft2020
 		case s.doc.Format == spec.OpenAPI:
 			draft = jsonschema.Draft2020
 			if d := draftOf(s.doc.Root.Root.GetStr("jsonSchemaDialect")); d != nil {
