@@ -119,6 +119,7 @@ func newApp(env Env) *cli.App {
 			testCommand(env),
 			runSuiteCommand(env),
 			configCommand(env),
+			examplesCommand(env),
 		},
 	}
 	app.Commands = append(app.Commands, helpCommand(), versionCommand())

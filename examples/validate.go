@@ -764,7 +764,7 @@ func (x *exampleCheck) undeclaredQuery(op *spec.Operation) {
 		}
 		segs := x.querySegs(q)
 		x.out = append(x.out, Finding{Code: CodeParamUndeclared, Example: x.ex.Name, Loc: q.NameLoc, Path: jsonPath(segs),
-			Message: fmt.Sprintf("query parameter %q is not declared by %s %s (%s)%s; only a badRequest (400) example may send one", q.Name, strings.ToUpper(op.Method), op.Path, list, suggest(q.Name, keys)),
+			Message: fmt.Sprintf("query parameter %q is not declared by %s %s (%s%s); only a badRequest (400) example may send one", q.Name, strings.ToUpper(op.Method), op.Path, list, suggest(q.Name, keys)),
 			Rule:    ruleLoc(x.k.locate(op.Source)), segs: segs, keyword: "undeclared", rule: x.k.locate(op.Source)})
 	}
 }

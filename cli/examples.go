@@ -1,0 +1,431 @@
+package cli
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"path/filepath"
+	"strings"
+
+	"github.com/rogpeppe/go-internal/diff"
+	"github.com/urfave/cli/v2"
+
+	"github.com/specgate/specgate/config"
+	"github.com/specgate/specgate/contract"
+	"github.com/specgate/specgate/examples"
+	"github.com/specgate/specgate/schema"
+	"github.com/specgate/specgate/spec"
+)
+
+func examplesCommand(env Env) *cli.Command {
+	return &cli.Command{
+		Name:  "examples",
+		Usage: "validate, generate and fix the examples of OpenAPI specs",
+		Description: "External examples are files of one exchange each (http-request, http-response), found in\n" +
+			"SPEC's <name>_examples folder and in each --examples DIR; inline examples are written in the\n" +
+			"spec. docs/examples.md describes the format.",
+		Subcommands: []*cli.Command{
+			examplesValidateCommand(env),
+			examplesGenerateCommand(env),
+			examplesFixCommand(env),
+		},
+	}
+}
+
+func examplesValidateCommand(env Env) *cli.Command {
+	return &cli.Command{
+		Name:      "validate",
+		Usage:     "check inline and external examples against their specs",
+		ArgsUsage: "SPEC…",
+		Description: "Checks every inline example of each SPEC and every external example of its folders: the\n" +
+			"request reaches an operation, a 405 example's method is one its path does not declare, a 415\n" +
+			"example's Content-Type one its operation does not accept, the status is declared, and\n" +
+			"parameters, headers, credentials, content types and bodies satisfy the spec (a badRequest\n" +
+			"or other 4xx example's request may break it). Each finding is printed as\n" +
+			"file:line:col code message (at JSON path).\n\n" +
+			"Codes: " + strings.Join(examples.Codes, ", ") + ".\n\n" +
+			"Exit codes: 0 no finding, 1 findings, 2 a spec or example file that cannot be read, or a\n" +
+			"usage error.",
+		Flags: append([]cli.Flag{
+			&cli.StringSliceFlag{Name: "examples", Usage: "folder `DIR` of external examples, searched recursively (repeatable)"},
+			&cli.StringFlag{Name: "config", Usage: "specgate.yaml `FILE` whose example folders (of the spec's tests and mocks, and data.examples) are read too"},
+			&cli.BoolFlag{Name: "no-inline", Usage: "leave out the examples written in the specs"},
+			&cli.StringFlag{Name: "format", Aliases: []string{"f"}, Value: "text", Usage: "output: text or json"},
+		}, loaderFlags()...),
+		Action: func(c *cli.Context) error { return runExamplesValidate(c, env) },
+	}
+}
+
+func examplesGenerateCommand(env Env) *cli.Command {
+	return &cli.Command{
+		Name:      "generate",
+		Usage:     "write one valid example file per operation, status and media type",
+		ArgsUsage: "SPEC…",
+		Description: "Writes, for each operation of SPEC, one external example per declared status and response\n" +
+			"media type (4xx included: a 400 or 422 example's request breaks the contract in one place),\n" +
+			"a 405 example per path (a method it does not declare) and a 415 example per operation that\n" +
+			"takes a body (a Content-Type it does not accept). Values are generated from the schemas\n" +
+			"(--seed makes them repeatable); credentials are ${SCHEME:placeholder} templates. Files go to\n" +
+			"--dir (default: SPEC's <name>_examples folder), named after the operation and the status;\n" +
+			"an existing file is never overwritten, and each one skipped is named.\n\n" +
+			"Exit codes: 0 every example written or kept, 1 a value no schema allows, 2 a spec that\n" +
+			"cannot be read, or a usage error.",
+		Flags: append([]cli.Flag{
+			&cli.StringFlag{Name: "dir", Usage: "folder `DIR` to write the examples to (default: SPEC's <name>_examples)"},
+			&cli.Uint64Flag{Name: "seed", Value: 1, Usage: "seed of generated values: the same seed writes the same files"},
+		}, loaderFlags()...),
+		Action: func(c *cli.Context) error { return runExamplesGenerate(c, env) },
+	}
+}
+
+func examplesFixCommand(env Env) *cli.Command {
+	return &cli.Command{
+		Name:      "fix",
+		Usage:     "repair invalid external examples with the smallest changes",
+		ArgsUsage: "SPEC…",
+		Description: "Repairs each external example of SPEC that breaks it: drops properties a schema forbids and\n" +
+			"undeclared query parameters (not a badRequest example's), adds missing required properties,\n" +
+			"parameters and bodies, converts values whose text reads as the right type (\"5\" to 5),\n" +
+			"replaces other invalid values with generated ones, and repairs credentials of the wrong\n" +
+			"form (\"Token x\" to \"Bearer x\"), keeping what is valid, every credential, a 405 example's\n" +
+			"method and a 415 example's Content-Type. JSON files keep their layout; YAML files are\n" +
+			"rewritten with their comments and indentation. What cannot be repaired (an operation or a\n" +
+			"status the spec does not have) is printed as by validate. --dry-run prints a unified diff\n" +
+			"instead of writing.\n\n" +
+			"Exit codes: 0 every example is valid (or was repaired), 1 findings are left (or, with\n" +
+			"--dry-run, files would change), 2 a spec or example file that cannot be read, or a usage error.",
+		Flags: append([]cli.Flag{
+			&cli.StringSliceFlag{Name: "examples", Usage: "folder `DIR` of external examples, searched recursively (repeatable)"},
+			&cli.StringFlag{Name: "config", Usage: "specgate.yaml `FILE` whose example folders are read too"},
+			&cli.BoolFlag{Name: "dry-run", Usage: "print the changes as a unified diff and write nothing"},
+			&cli.Uint64Flag{Name: "seed", Value: 1, Usage: "seed of generated values"},
+		}, loaderFlags()...),
+		Action: func(c *cli.Context) error { return runExamplesFix(c, env) },
+	}
+}
+
+// exampleSpec is one spec of an examples command, with what checks its
+// examples.
+type exampleSpec struct {
+	name    string
+	doc     *spec.Document
+	checker *examples.Checker
+}
+
+// loadExampleSpecs loads the specs named on the command line; the errors
+// are load errors, each with its file and position.
+func loadExampleSpecs(c *cli.Context, env Env) ([]*exampleSpec, []error) {
+	names, errs := spec.Expand(c.Args().Slice())
+	loader := newLoader(c, env)
+	var out []*exampleSpec
+	for _, name := range names {
+		doc, err := loader.Load(c.Context, name)
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		if doc.Format != spec.OpenAPI && doc.Format != spec.Swagger {
+			errs = append(errs, fmt.Errorf("%s: %s is not an OpenAPI description; examples are OpenAPI's", name, doc))
+			continue
+		}
+		schemas := schema.NewSet(doc)
+		ct, err := contract.New(doc, schemas, contract.Options{})
+		if err != nil {
+			errs = append(errs, fmt.Errorf("%s: %w", name, err))
+			continue
+		}
+		out = append(out, &exampleSpec{name: name, doc: doc, checker: examples.NewChecker(ct, schemas)})
+	}
+	return out, errs
+}
+
+// exampleDirs are the folders of external examples of a spec: the
+// command's, and with --config those of the spec's tests and mocks and the
+// global data.examples.
+func exampleDirs(c *cli.Context, env Env, specName string) ([]string, error) {
+	dirs := c.StringSlice("examples")
+	path := c.String("config")
+	if path == "" {
+		return dirs, nil
+	}
+	cfg, err := config.Load(path, config.Options{Getenv: env.Getenv})
+	if err != nil {
+		return nil, err
+	}
+	abs, _ := filepath.Abs(specName)
+	same := func(s *config.Spec) bool { return s.Git == nil && s.Path == abs }
+	for _, t := range cfg.Tests {
+		if same(t.Spec) {
+			dirs = append(dirs, t.Examples...)
+		}
+	}
+	for _, m := range cfg.Mocks {
+		for _, s := range m.Specs {
+			if same(s) {
+				dirs = append(dirs, m.Examples...)
+			}
+		}
+	}
+	return append(dirs, cfg.Data.Examples...), nil
+}
+
+// discoverExamples reads the external examples of a spec: its
+// <name>_examples folder when it is a local file, and dirs.
+func discoverExamples(name string, dirs []string) *examples.Set {
+	if name == "-" || strings.HasPrefix(name, "http://") || strings.HasPrefix(name, "https://") {
+		return examples.Load(dirs, examples.Options{})
+	}
+	return examples.Discover(name, dirs, examples.Options{})
+}
+
+// findingReport is a finding in JSON output.
+type findingReport struct {
+	File      string `json:"file"`
+	Line      int    `json:"line"`
+	Column    int    `json:"column"`
+	EndLine   int    `json:"endLine"`
+	EndColumn int    `json:"endColumn"`
+	Code      string `json:"code"`
+	Example   string `json:"example"`
+	Message   string `json:"message"`
+	Path      string `json:"path"`
+	Rule      string `json:"rule,omitempty"` // where the spec writes what is broken
+}
+
+func reportFinding(f examples.Finding) findingReport {
+	r := findingReport{File: f.Loc.File, Line: int(f.Loc.Range.Start.Line), Column: int(f.Loc.Range.Start.Col),
+		EndLine: int(f.Loc.Range.End.Line), EndColumn: int(f.Loc.Range.End.Col),
+		Code: f.Code, Example: f.Example, Message: f.Message, Path: f.Path}
+	if f.Rule.File != "" {
+		r.Rule = f.Rule.String()
+	}
+	return r
+}
+
+// errorReport is a load error in JSON output.
+type errorReport struct {
+	File    string `json:"file"`
+	Line    int    `json:"line,omitempty"`
+	Column  int    `json:"column,omitempty"`
+	Message string `json:"message"`
+}
+
+func reportError(err error) errorReport {
+	var se *spec.Error
+	if errors.As(err, &se) {
+		return errorReport{File: se.File, Line: int(se.Pos.Line), Column: int(se.Pos.Col), Message: se.Msg}
+	}
+	return errorReport{Message: err.Error()}
+}
+
+// flatten lists the errors inside an examples.Errors one by one, and
+// leaves out nils.
+func flatten(errs []error) []error {
+	var out []error
+	for _, err := range errs {
+		if err == nil {
+			continue
+		}
+		var es examples.Errors
+		if errors.As(err, &es) {
+			for _, e := range es {
+				out = append(out, e)
+			}
+			continue
+		}
+		out = append(out, err)
+	}
+	return out
+}
+
+type validateExamplesSpec struct {
+	Spec     string          `json:"spec"`
+	Inline   int             `json:"inline"`
+	Files    int             `json:"files"`
+	Findings []findingReport `json:"findings"`
+}
+
+func runExamplesValidate(c *cli.Context, env Env) error {
+	if c.NArg() == 0 {
+		return exitf(ExitUsage, "examples validate needs at least one spec (see 'specgate examples validate --help')")
+	}
+	format := c.String("format")
+	if format != "text" && format != "json" {
+		return exitf(ExitUsage, "--format must be text or json, found %q", format)
+	}
+	specs, errs := loadExampleSpecs(c, env)
+	var reports []validateExamplesSpec
+	total := 0
+	for _, s := range specs {
+		dirs, err := exampleDirs(c, env, s.name)
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		set := discoverExamples(s.name, dirs)
+		errs = append(errs, flatten([]error{set.Errors.Err()})...)
+		list := set.Examples
+		rep := validateExamplesSpec{Spec: s.doc.Root.Name, Files: len(set.Examples), Findings: []findingReport{}}
+		if !c.Bool("no-inline") {
+			in := examples.Inline(s.doc, examples.Options{})
+			errs = append(errs, flatten([]error{in.Errors.Err()})...)
+			list = append(in.Examples, list...)
+			rep.Inline = len(in.Examples)
+		}
+		for _, f := range s.checker.CheckAll(list) {
+			rep.Findings = append(rep.Findings, reportFinding(f))
+		}
+		total += len(rep.Findings)
+		reports = append(reports, rep)
+	}
+	errs = flatten(errs)
+	code := ExitOK
+	switch {
+	case len(errs) > 0:
+		code = ExitUsage
+	case total > 0:
+		code = ExitFindings
+	}
+	if format == "json" {
+		out := map[string]any{"specs": reports, "errors": []errorReport{}}
+		var list []errorReport
+		for _, e := range errs {
+			list = append(list, reportError(e))
+		}
+		if list != nil {
+			out["errors"] = list
+		}
+		if err := writeJSON(env.Stdout, out); err != nil {
+			return exitf(ExitUsage, "writing the output: %v", err)
+		}
+		return silent(code)
+	}
+	for _, e := range errs {
+		fmt.Fprintln(env.Stdout, e)
+	}
+	for _, r := range reports {
+		for _, f := range r.Findings {
+			fmt.Fprintf(env.Stdout, "%s:%d:%d %s %s (at %s)\n", f.File, f.Line, f.Column, f.Code, f.Message, f.Path)
+		}
+		fmt.Fprintf(env.Stdout, "%s: %d %s (%d inline, %d in files), %d %s\n", r.Spec, r.Inline+r.Files, plural(r.Inline+r.Files, "example"), r.Inline, r.Files, len(r.Findings), plural(len(r.Findings), "finding"))
+	}
+	return silent(code)
+}
+
+func writeJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	return enc.Encode(v)
+}
+
+func runExamplesGenerate(c *cli.Context, env Env) error {
+	if c.NArg() == 0 {
+		return exitf(ExitUsage, "examples generate needs at least one spec (see 'specgate examples generate --help')")
+	}
+	dir := c.String("dir")
+	specs, errs := loadExampleSpecs(c, env)
+	if dir != "" && len(specs)+len(errs) > 1 {
+		return exitf(ExitUsage, "--dir names the folder of one spec's examples; generate the specs one at a time, or leave --dir out to write each beside its spec")
+	}
+	for _, e := range flatten(errs) {
+		fmt.Fprintln(env.Stderr, e)
+	}
+	code := ExitOK
+	if len(errs) > 0 {
+		code = ExitUsage
+	}
+	for _, s := range specs {
+		out := dir
+		if out == "" {
+			if s.name == "-" || strings.Contains(s.name, "://") {
+				fmt.Fprintf(env.Stderr, "%s: the spec is not a local file: write its examples somewhere with --dir\n", s.name)
+				code = ExitUsage
+				continue
+			}
+			out = examples.DefaultDir(s.name)
+		}
+		files, err := s.checker.Generate(schema.NewGenerator(c.Uint64("seed")))
+		if err != nil {
+			fmt.Fprintf(env.Stderr, "%s: some examples cannot be generated:\n%v\n", s.name, err)
+			code = max(code, ExitFindings)
+		}
+		written, skipped, werr := examples.WriteFiles(out, files)
+		for _, p := range written {
+			fmt.Fprintf(env.Stdout, "wrote %s\n", p)
+		}
+		for _, p := range skipped {
+			fmt.Fprintf(env.Stdout, "skipped %s: the file exists\n", p)
+		}
+		if werr != nil {
+			return exitf(ExitUsage, "writing the examples of %s: %v", s.name, werr)
+		}
+		fmt.Fprintf(env.Stdout, "%s: %d %s written to %s, %d skipped\n", s.name, len(written), plural(len(written), "example"), out, len(skipped))
+	}
+	return silent(code)
+}
+
+func runExamplesFix(c *cli.Context, env Env) error {
+	if c.NArg() == 0 {
+		return exitf(ExitUsage, "examples fix needs at least one spec (see 'specgate examples fix --help')")
+	}
+	dry := c.Bool("dry-run")
+	specs, errs := loadExampleSpecs(c, env)
+	var left []examples.Finding
+	changed, fixedFiles := 0, 0
+	for _, s := range specs {
+		dirs, err := exampleDirs(c, env, s.name)
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		set := discoverExamples(s.name, dirs)
+		errs = append(errs, flatten([]error{set.Errors.Err()})...)
+		for _, ex := range set.Examples {
+			if len(s.checker.Check(ex)) == 0 {
+				continue
+			}
+			res, err := s.checker.FixFile(ex.File, ex.Name, examples.Options{}, schema.NewGenerator(c.Uint64("seed")))
+			if err != nil {
+				errs = append(errs, err)
+				continue
+			}
+			left = append(left, res.Left...)
+			if !res.Changed() {
+				continue
+			}
+			changed++
+			if dry {
+				env.Stdout.Write(diff.Diff(ex.File, res.Before, ex.File, res.After))
+				continue
+			}
+			if err := examples.WriteFix(res); err != nil {
+				return exitf(ExitUsage, "writing %s: %v", ex.File, err)
+			}
+			fixedFiles++
+			fmt.Fprintf(env.Stdout, "fixed %s: %d %s repaired\n", ex.File, len(res.Fixed), plural(len(res.Fixed), "finding"))
+		}
+	}
+	errs = flatten(errs)
+	for _, e := range errs {
+		fmt.Fprintln(env.Stdout, e)
+	}
+	examples.SortFindings(left)
+	for _, f := range left {
+		fmt.Fprintf(env.Stdout, "%s %s %s (at %s; not repaired)\n", f.Loc, f.Code, f.Message, f.Path)
+	}
+	switch {
+	case dry:
+		fmt.Fprintf(env.Stdout, "%d %s would change, %d %s left\n", changed, plural(changed, "file"), len(left), plural(len(left), "finding"))
+	default:
+		fmt.Fprintf(env.Stdout, "%d %s fixed, %d %s left\n", fixedFiles, plural(fixedFiles, "file"), len(left), plural(len(left), "finding"))
+	}
+	switch {
+	case len(errs) > 0:
+		return silent(ExitUsage)
+	case len(left) > 0 || dry && changed > 0:
+		return silent(ExitFindings)
+	}
+	return nil
+}
