@@ -71,6 +71,7 @@ func lintCommand(env Env) *cli.Command {
 			&cli.StringFlag{Name: "fail-severity", Value: "error", Usage: "lowest severity that fails the run: error, warn or off"},
 			&cli.StringSliceFlag{Name: "rule", Usage: "run only this rule (repeatable), at its severity in the ruleset or else its original one"},
 			&cli.DurationFlag{Name: "timeout", Value: time.Minute, Usage: "time limit for evaluating the rules on one file"},
+			&cli.BoolFlag{Name: "timings", Usage: "print the time each rule took on each file, slowest first, on standard error"},
 		}, append(outputFlags(), loaderFlags()...)...),
 		Action: func(c *cli.Context) error { return runLint(c, env) },
 	}
@@ -117,7 +118,7 @@ func runLint(c *cli.Context, env Env) error {
 		}
 	}
 
-	l, err := linter.New(c.Context, linter.Options{Registry: reg, Severities: sevs, Overrides: setup.Overrides, Loader: loader, Timeout: c.Duration("timeout"), Cache: cache})
+	l, err := linter.New(c.Context, linter.Options{Registry: reg, Severities: sevs, Overrides: setup.Overrides, Loader: loader, Timeout: c.Duration("timeout"), Cache: cache, Timings: c.Bool("timings")})
 	if err != nil {
 		return exitf(ExitUsage, "%v", err)
 	}
@@ -139,6 +140,9 @@ func runLint(c *cli.Context, env Env) error {
 	run.Color = env.IsTerminal && env.Getenv("NO_COLOR") == ""
 	if err := writeOutputs(outs, run, env.Stdout); err != nil {
 		return exitf(ExitUsage, "%v", err)
+	}
+	if c.Bool("timings") {
+		_ = linter.WriteTimings(env.Stderr, results)
 	}
 	return silent(exitCode(results, failAt))
 }

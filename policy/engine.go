@@ -1,6 +1,7 @@
 package policy
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -383,6 +384,40 @@ func (e *Engine) Rules() []*Rule { return e.rules }
 // the values of the library rules and functions they compute (see
 // sharedValues).
 func (e *Engine) Eval(ctx context.Context, input ast.Value) ([]Violation, error) {
+	vs, _, err := e.eval(ctx, input, false)
+	return vs, err
+}
+
+// RuleTime is what one rule's evaluation of one input took.
+type RuleTime struct {
+	Rule     string
+	Time     time.Duration // the rule's query, on the core that ran it
+	Findings int
+	// Shared is the part of Time spent computing library values (rules
+	// of the libraries under data.specgate.lib) that other rules read as
+	// well: the first rule to need such a value computes it, and the
+	// rules after it read it for free.
+	Shared time.Duration
+	// Values are the library values the rule computed, slowest first,
+	// each with its time (a value's time includes the values it needed).
+	Values []ValueTime
+}
+
+// ValueTime is the time a library value took to compute.
+type ValueTime struct {
+	Value string // its reference, such as data.specgate.lib.pagination._users
+	Time  time.Duration
+}
+
+// EvalTimed is Eval that also reports what each rule that ran took,
+// slowest first. The rules run as Eval runs them, in parallel and sharing
+// library values; timing them costs two clock readings per rule, and one
+// per library value computed.
+func (e *Engine) EvalTimed(ctx context.Context, input ast.Value) ([]Violation, []RuleTime, error) {
+	return e.eval(ctx, input, true)
+}
+
+func (e *Engine) eval(ctx context.Context, input ast.Value, timed bool) ([]Violation, []RuleTime, error) {
 	if e.timeout > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, e.timeout)
@@ -391,9 +426,13 @@ func (e *Engine) Eval(ctx context.Context, input ast.Value) ([]Violation, error)
 	todo := e.applicable(inputFormats(input))
 	compiler, err := e.program(todo)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	results := make([][]Violation, len(e.rules))
+	var times []RuleTime
+	if timed {
+		times = make([]RuleTime, len(e.rules))
+	}
 	schemas := schemaCache(ctx) // builtins' compiled patterns, shared by every rule
 	values := &sharedValues{cache: topdown.NewVirtualCache()}
 	ctx = context.WithValue(ctx, stateKey{}, newEvalState())
@@ -404,7 +443,7 @@ func (e *Engine) Eval(ctx context.Context, input ast.Value) ([]Violation, error)
 	cancel := topdown.NewCancel()
 	context.AfterFunc(ctx, cancel.Cancel)
 	var wg sync.WaitGroup
-	workers := min(runtime.GOMAXPROCS(0), maxWorkers, len(todo))
+	workers := e.Workers(len(todo))
 	queue := newRuleQueue(len(todo), workers)
 	running := make([]int, workers) // 1 + the rule each worker evaluates; 0 between rules
 	for w := range workers {
@@ -415,7 +454,7 @@ func (e *Engine) Eval(ctx context.Context, input ast.Value) ([]Violation, error)
 				return
 			}
 			defer e.store.Abort(ctx, txn)
-			run := &ruleRun{engine: e, compiler: compiler, input: ast.NewTerm(input), txn: txn, cancel: cancel, schemas: schemas, values: newWorkerValues(values), segments: map[*ast.Term]any{}}
+			run := &ruleRun{engine: e, compiler: compiler, input: ast.NewTerm(input), txn: txn, cancel: cancel, schemas: schemas, values: newWorkerValues(values, timed), segments: map[*ast.Term]any{}}
 			for {
 				n, ok := queue.take(w)
 				if !ok || ctx.Err() != nil {
@@ -423,9 +462,16 @@ func (e *Engine) Eval(ctx context.Context, input ast.Value) ([]Violation, error)
 				}
 				i := todo[n]
 				running[w] = i + 1
+				var began time.Time
+				if timed {
+					began = time.Now()
+				}
 				if results[i], err = run.eval(ctx, i); err != nil {
 					stop(err)
 					return
+				}
+				if timed {
+					times[i] = run.values.ruleTime(e.rules[i].ID, time.Since(began), len(results[i]))
 				}
 				running[w] = 0
 			}
@@ -444,11 +490,11 @@ func (e *Engine) Eval(ctx context.Context, input ast.Value) ([]Violation, error)
 			}
 			slices.Sort(stopped)
 			if len(stopped) == 0 {
-				return nil, fmt.Errorf("%w (%s)", ErrTimeout, e.timeout)
+				return nil, nil, fmt.Errorf("%w (%s)", ErrTimeout, e.timeout)
 			}
-			return nil, fmt.Errorf("%w (%s) while running %s", ErrTimeout, e.timeout, strings.Join(stopped, ", "))
+			return nil, nil, fmt.Errorf("%w (%s) while running %s", ErrTimeout, e.timeout, strings.Join(stopped, ", "))
 		}
-		return nil, err
+		return nil, nil, err
 	}
 	var out []Violation
 	for _, vs := range results {
@@ -457,8 +503,20 @@ func (e *Engine) Eval(ctx context.Context, input ast.Value) ([]Violation, error)
 	// Within a rule, violations keep OPA's order (by value); across rules,
 	// the order is by id, whatever order the rules were given in.
 	slices.SortStableFunc(out, func(a, b Violation) int { return strings.Compare(a.Rule, b.Rule) })
-	return out, nil
+	if !timed {
+		return out, nil, nil
+	}
+	ran := make([]RuleTime, 0, len(todo))
+	for _, i := range todo {
+		ran = append(ran, times[i])
+	}
+	slices.SortStableFunc(ran, func(a, b RuleTime) int { return cmp.Compare(b.Time, a.Time) })
+	return out, ran, nil
 }
+
+// Workers is the number of rules an evaluation of n rules runs at once:
+// one per core, up to a bound.
+func (e *Engine) Workers(n int) int { return min(runtime.GOMAXPROCS(0), maxWorkers, n) }
 
 // Prepare reads or compiles, ahead of Eval, the program that evaluating
 // an input of these formats (spec.Document.FormatTags) needs; Eval would
@@ -672,10 +730,28 @@ type workerValues struct {
 	shared *sharedValues
 	own    topdown.VirtualCache
 	depth  int // of `with` frames
+
+	// With timings (see EvalTimed), the library values the current rule
+	// is computing, innermost last, and those it has computed.
+	timed     bool
+	computing []computing
+	computed  []computed
 }
 
-func newWorkerValues(shared *sharedValues) *workerValues {
-	return &workerValues{shared: shared, own: topdown.NewVirtualCache()}
+// computing is a library value being computed: OPA looked for it in the
+// cache at start, and puts it there once it is known.
+type computing struct {
+	key   string
+	start time.Time
+}
+
+type computed struct {
+	key        string
+	start, end time.Time
+}
+
+func newWorkerValues(shared *sharedValues, timed bool) *workerValues {
+	return &workerValues{shared: shared, own: topdown.NewVirtualCache(), timed: timed}
 }
 
 // nextRule forgets what the previous rule computed: rule values are read
@@ -683,6 +759,50 @@ func newWorkerValues(shared *sharedValues) *workerValues {
 func (c *workerValues) nextRule() {
 	c.own = topdown.NewVirtualCache()
 	c.depth = 0
+	c.computing, c.computed = c.computing[:0], nil
+}
+
+// ruleTime is the RuleTime of the rule that has just run in time t. Its
+// shared time is the time covered by the computations of library values,
+// which nest when one value needs another.
+func (c *workerValues) ruleTime(rule string, t time.Duration, findings int) RuleTime {
+	rt := RuleTime{Rule: rule, Time: t, Findings: findings}
+	slices.SortFunc(c.computed, func(a, b computed) int { return a.start.Compare(b.start) })
+	var end time.Time
+	for _, v := range c.computed {
+		rt.Values = append(rt.Values, ValueTime{Value: v.key, Time: v.end.Sub(v.start)})
+		if v.start.After(end) {
+			rt.Shared += v.end.Sub(v.start)
+		} else if v.end.After(end) {
+			rt.Shared += v.end.Sub(end)
+		}
+		if v.end.After(end) {
+			end = v.end
+		}
+	}
+	slices.SortStableFunc(rt.Values, func(a, b ValueTime) int { return cmp.Compare(b.Time, a.Time) })
+	return rt
+}
+
+// lookedUp notes that a library value was not in the cache. OPA computes
+// it next, or only probed for it: a probe is never put, and is forgotten
+// when the value is looked up again or a value looked up before it is put.
+func (c *workerValues) lookedUp(ref ast.Ref) {
+	key := ref.String()
+	c.computing = slices.DeleteFunc(c.computing, func(v computing) bool { return v.key == key })
+	c.computing = append(c.computing, computing{key: key, start: time.Now()})
+}
+
+// put notes that a library value is known.
+func (c *workerValues) put(ref ast.Ref) {
+	key := ref.String()
+	for i := len(c.computing) - 1; i >= 0; i-- {
+		if c.computing[i].key == key {
+			c.computed = append(c.computed, computed{key: key, start: c.computing[i].start, end: time.Now()})
+			c.computing = c.computing[:i]
+			return
+		}
+	}
 }
 
 func (c *workerValues) Push() {
@@ -704,6 +824,8 @@ func (c *workerValues) Get(ref ast.Ref) (*ast.Term, bool) {
 	c.shared.mu.RUnlock()
 	if v != nil || undefined {
 		c.own.Put(ref, v)
+	} else if c.timed {
+		c.lookedUp(ref)
 	}
 	return v, undefined
 }
@@ -714,6 +836,9 @@ func (c *workerValues) Put(ref ast.Ref, value *ast.Term) {
 		c.shared.mu.Lock()
 		c.shared.cache.Put(ref, value)
 		c.shared.mu.Unlock()
+		if c.timed {
+			c.put(ref)
+		}
 	}
 }
 
@@ -724,7 +849,8 @@ func (c *workerValues) Keys() []ast.Ref { return c.own.Keys() }
 // data.specgate.rules) nor a function call's (data.a.f plus its arguments,
 // most of them not strings).
 func isLibraryRef(ref ast.Ref) bool {
-	if ref.HasPrefix(rulesRoot) {
+	// A call's key is the function's ref as one term, then its arguments.
+	if f, ok := ref[0].Value.(ast.Ref); ok && f.HasPrefix(rulesRoot) || ref.HasPrefix(rulesRoot) {
 		return false
 	}
 	for _, t := range ref[1:] {

@@ -609,3 +609,67 @@ func TestViolationsOfOtherShapes(t *testing.T) {
 		t.Errorf("got %q, want %q", got, want)
 	}
 }
+
+// TestEvalTimed: every rule that ran has its time and findings, slowest
+// first; the first rule to need a library value computes it, and that part
+// of its time is shared, named by the value; a rule that reads it later
+// shares none, and a rule's own function calls are its own time.
+func TestEvalTimed(t *testing.T) {
+	lib := "package specgate.lib.shared\n\ntotal := sum([n | some n in numbers.range(1, 200000)])\n"
+	reg := &policy.Registry{}
+	if err := reg.AddModule("user/lib.rego", lib, false); err != nil {
+		t.Fatal(err)
+	}
+	srcs := []string{
+		rule("a-first", "import data.specgate.lib.shared\n\n"+
+			`violations contains {"path": [], "message": "big"} if { shared.total > 10; f("x") }`+"\n\nf(s) if count(s) == 1"),
+		rule("b-second", "import data.specgate.lib.shared\n\n"+
+			`violations contains {"path": [p], "message": "big"} if { shared.total > 10; some p in ["a", "b"] }`),
+		rule("c-none", `violations contains {"path": [], "message": "never"} if false`),
+	}
+	for i, src := range srcs {
+		if err := reg.AddModule(fmt.Sprintf("user/%d.rego", i), src, false); err != nil {
+			t.Fatal(err)
+		}
+	}
+	e, err := policy.Compile(context.Background(), reg.Rules, reg.Libs, 0, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// One core takes the rules in order of id, so a-first computes the
+	// library value.
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+	vs, times, err := e.EvalTimed(context.Background(), policy.Input(load(t, api)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(vs) != 3 {
+		t.Errorf("got %d violations, want 3: %+v", len(vs), vs)
+	}
+	byRule := map[string]policy.RuleTime{}
+	for i, rt := range times {
+		byRule[rt.Rule] = rt
+		if i > 0 && rt.Time > times[i-1].Time {
+			t.Errorf("%s (%v) comes after %s (%v): not slowest first", rt.Rule, rt.Time, times[i-1].Rule, times[i-1].Time)
+		}
+	}
+	if len(times) != 3 {
+		t.Fatalf("got times of %d rules, want 3: %+v", len(times), times)
+	}
+	first, second, none := byRule["a-first"], byRule["b-second"], byRule["c-none"]
+	if first.Findings != 1 || second.Findings != 2 || none.Findings != 0 {
+		t.Errorf("findings a-first %d, b-second %d, c-none %d; want 1, 2, 0", first.Findings, second.Findings, none.Findings)
+	}
+	if len(first.Values) != 1 || first.Values[0].Value != "data.specgate.lib.shared.total" {
+		t.Fatalf("a-first computed %+v, want data.specgate.lib.shared.total alone", first.Values)
+	}
+	if first.Shared < first.Values[0].Time || first.Shared > first.Time || first.Shared == 0 {
+		t.Errorf("a-first: shared %v, value %v, rule %v; want value <= shared <= rule, shared > 0", first.Shared, first.Values[0].Time, first.Time)
+	}
+	if second.Shared != 0 || len(second.Values) != 0 || none.Shared != 0 {
+		t.Errorf("b-second shares %v (%+v), c-none %v; want nothing: the value was known", second.Shared, second.Values, none.Shared)
+	}
+	if first.Time < second.Time {
+		t.Errorf("a-first took %v, less than b-second's %v, though it computed the library value", first.Time, second.Time)
+	}
+}

@@ -14,7 +14,7 @@ import (
 // computed under `with` is never shared.
 func TestWorkerValues(t *testing.T) {
 	shared := &sharedValues{cache: topdown.NewVirtualCache()}
-	a, b := newWorkerValues(shared), newWorkerValues(shared)
+	a, b := newWorkerValues(shared, false), newWorkerValues(shared, false)
 	rule := ast.MustParseRef("data.specgate.lib.util.http_operations")
 	// A call whose arguments are all strings reads like a rule's ref and
 	// is shared: isLibraryRef cannot tell them apart. An object argument
@@ -59,3 +59,23 @@ func TestWorkerValues(t *testing.T) {
 		t.Errorf("after the next rule began the worker reads the rule value as %v, want \"ops\"", v)
 	}
 }
+
+// TestRuleCallsAreNotShared: OPA keys a call's value by the function's ref
+// as one term, then the arguments; a call of a rule's own function is the
+// rule's, even when its arguments are all strings, and a library
+// function's call with string arguments is shared.
+func TestRuleCallsAreNotShared(t *testing.T) {
+	shared := &sharedValues{cache: topdown.NewVirtualCache()}
+	a, b := newWorkerValues(shared, false), newWorkerValues(shared, false)
+	own := ast.Ref{ast.NewTerm(ast.MustParseRef(`data.specgate.rules["no-ambiguous-paths"]._path_schemas`)), ast.StringTerm("/a/{id}"), ast.StringTerm("id")}
+	lib := ast.Ref{ast.NewTerm(ast.MustParseRef(`data.specgate.lib.naming.words`)), ast.StringTerm("petId")}
+	a.Put(own, ast.StringTerm("schemas"))
+	a.Put(lib, ast.StringTerm("words"))
+	if v, _ := b.Get(own); v != nil {
+		t.Errorf("another worker reads the value of a rule's own call: %v", v)
+	}
+	if v, _ := b.Get(lib); v == nil {
+		t.Error("another worker does not read the value of a library call with string arguments")
+	}
+}
+
