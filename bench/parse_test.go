@@ -1,6 +1,9 @@
 package main
 
 import (
+	"os"
+	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -35,5 +38,40 @@ func TestParseRedoclyWithoutTotals(t *testing.T) {
 	}
 	if _, err := parseRedocly([]byte("no report")); err == nil {
 		t.Error("an output without JSON parsed")
+	}
+}
+
+// TestBroadSpecs: the broad corpus is its JSON and YAML files of at least
+// the minimum size, under the api folder at any depth, named by their path
+// there.
+func TestBroadSpecs(t *testing.T) {
+	cache := t.TempDir()
+	api := broadDir(cache)
+	files := map[string]int{"big.json": 2048, "small.json": 10, "microsoft.com/graph.yaml": 4096, "_index.js": 4096}
+	for name, size := range files {
+		path := filepath.Join(api, name)
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, make([]byte, size), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got, err := broadSpecs(cache, 1024, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, p := range got {
+		names = append(names, specName(p))
+	}
+	if want := []string{"big.json", "microsoft.com/graph.yaml"}; !slices.Equal(names, want) {
+		t.Errorf("broad specs %v, want %v", names, want)
+	}
+	if _, err := broadSpecs(t.TempDir(), 1024, ""); err == nil || !strings.Contains(err.Error(), "-install") {
+		t.Errorf("without the corpus: %v, want a hint to install it", err)
+	}
+	if got := specName("../shared/corpus/stripe.yaml"); got != "stripe.yaml" {
+		t.Errorf("specName of a corpus spec = %q", got)
 	}
 }
