@@ -2,15 +2,15 @@ package examples
 
 import (
 	"reflect"
-	"regexp"
-	"strconv"
-	"strings"
 	"testing"
+	"time"
+
+	"github.com/specgate/specgate/schema"
 )
 
 // The worked examples of the bundled specification load without a problem
-// and each names an operation and a status that petstore.yaml declares,
-// with only the query parameters it declares.
+// and check clean against petstore.yaml; the partial one completes into a
+// full exchange that checks clean too.
 func TestPetstoreExamples(t *testing.T) {
 	set := Discover("petstore.yaml", nil, Options{})
 	if len(set.Errors) > 0 {
@@ -20,39 +20,27 @@ func TestPetstoreExamples(t *testing.T) {
 	for _, ex := range set.Examples {
 		names = append(names, ex.Name)
 	}
-	want := []string{"health", "pets/echo_pet", "pets/first_pet", "pets/get_pet", "get_pet_with_matchers", "pets/list_pets", "pets/list_pets_contains", "pets/pet_not_found"}
+	want := []string{"health", "pets/delete_not_allowed", "pets/echo_pet", "pets/first_pet", "pets/get_pet", "get_pet_with_matchers", "pets/list_partial", "pets/list_pets", "pets/list_pets_contains", "pets/pet_not_found"}
 	if !reflect.DeepEqual(names, want) {
 		t.Fatalf("examples %q, want %q", names, want)
 	}
-	doc := load(t, "petstore.yaml")
-	for _, ex := range set.Examples {
-		var found bool
-		for _, op := range doc.Views().Operations {
-			template := "^" + regexp.MustCompile(`\\\{[^}]*\\\}`).ReplaceAllString(regexp.QuoteMeta(op.Path), `(?:[^/]+|\$\([^)]*\))`) + "$"
-			if strings.ToUpper(op.Method) != ex.Request.Method || !regexp.MustCompile(template).MatchString(ex.Request.RawPath) {
-				continue
-			}
-			found = true
-			statuses := map[string]bool{}
-			for _, r := range op.Responses {
-				statuses[r.Status] = true
-			}
-			if !statuses[strconv.Itoa(ex.Response.Status)] {
-				t.Errorf("%s: status %d is not declared by %s %s", ex.Name, ex.Response.Status, op.Method, op.Path)
-			}
-			declared := map[string]bool{}
-			for _, p := range op.Parameters {
-				declared[p.In+":"+p.Name] = true
-			}
-			for _, q := range ex.Request.Query {
-				if !declared["query:"+q.Name] {
-					t.Errorf("%s: query parameter %s is not declared", ex.Name, q.Name)
-				}
-			}
-		}
-		if !found {
-			t.Errorf("%s: %s %s is no operation of petstore.yaml", ex.Name, ex.Request.Method, ex.Request.RawPath)
-		}
+	c := newContract(t, "petstore.yaml")
+	k := NewChecker(c, nil)
+	if fs := k.CheckAll(set.Examples); len(fs) > 0 {
+		t.Errorf("findings on the worked examples: %v", fs)
+	}
+	if ex := set.Named("pets/delete_not_allowed"); ex.Kind() != MethodNotAllowed {
+		t.Errorf("delete_not_allowed is %v", ex.Kind())
+	}
+	done, err := k.Complete(set.Named("pets/list_partial"), schema.NewGenerator(1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if findParam(done.Request.Query, "page") == nil || done.Response.Status != 200 || done.Metadata.Delay != 100*time.Millisecond {
+		t.Errorf("completed partial example: %s", summarize(t, done))
+	}
+	if fs := k.Check(done); len(fs) > 0 {
+		t.Errorf("findings on the completed partial example: %v", fs)
 	}
 
 	// first_pet: the fixture captures the first pet's id, which the

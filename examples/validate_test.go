@@ -1,6 +1,7 @@
 package examples
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -10,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/specgate/specgate/contract"
+	"github.com/specgate/specgate/spec"
 )
 
 // checkWantRE reads a want comment of a check fixture:
@@ -84,5 +86,28 @@ func TestCheckFixtures(t *testing.T) {
 	}
 	for file, fs := range byFile {
 		t.Errorf("%s: findings outside the examples: %v", file, fs)
+	}
+}
+
+// BenchmarkCheck measures the check of one external example with a body,
+// parameters and a response (the routing, the contract's request and
+// response checks, the schema validations).
+func BenchmarkCheck(b *testing.B) {
+	doc, err := spec.NewLoader(spec.Options{}).Load(context.Background(), filepath.Join("testdata", "check", "api.yaml"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	c, err := contract.New(doc, nil, contract.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	k := NewChecker(c, nil)
+	ex, err := ReadFile(filepath.Join("testdata", "check", "api_examples", "body_invalid.yaml"), Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	k.Check(ex)
+	for b.Loop() {
+		k.Check(ex)
 	}
 }
