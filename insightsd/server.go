@@ -1,0 +1,415 @@
+// Package insightsd is a small insights service: it receives the
+// submissions of specgate --ci (docs/insights-api.yaml), stores them as
+// plain files, and answers what an organisation asks of them: the latest
+// result per repository and specification, the history of one
+// specification, and which repositories consume an operation (the
+// compatibility check's question). specgate insights-server runs it.
+package insightsd
+
+import (
+	"bytes"
+	"compress/gzip"
+	"context"
+	"crypto/subtle"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"mime"
+	"net"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/specgate/specgate/insights"
+	"github.com/specgate/specgate/internal/httpx"
+)
+
+// Defaults.
+const (
+	DefaultPort        = 9100
+	DefaultMaxBodySize = 64 << 20
+	DefaultHistory     = 100
+	MaxHistory         = 1000
+	// maxOperations bounds the operations one consumers query names.
+	maxOperations = 1000
+)
+
+// Kinds of submission the service files.
+var Kinds = []string{"contract", "stub-usage", "workflow", "backward-compatibility", insights.SpecMetadataKind}
+
+// Options configure a Server.
+type Options struct {
+	// Dir is the folder of the store.
+	Dir string
+	// Token, when set, is required as a bearer token on every /v1 request.
+	Token string
+	// MaxBodySize bounds a submission, once decompressed; zero is
+	// DefaultMaxBodySize.
+	MaxBodySize int64
+	Logger      *slog.Logger
+	Version     string
+	// Now is the clock; nil is time.Now.
+	Now func() time.Time
+}
+
+// Server is the insights service over a Store.
+type Server struct {
+	opts    Options
+	store   *Store
+	handler http.Handler
+}
+
+// The problem kinds of the service, beyond httpx's.
+const kindUnauthorized = "unauthorized"
+
+var problems = &httpx.Catalog{
+	Base: "https://github.com/specgate/specgate/blob/main/docs/insights.md#",
+	Titles: map[string]string{
+		httpx.KindBadRequest:       "Bad request",
+		httpx.KindNotFound:         "Not found",
+		httpx.KindMethodNotAllowed: "Method not allowed",
+		httpx.KindTooLarge:         "Request too large",
+		httpx.KindUnsupportedMedia: "Unsupported media type",
+		httpx.KindInternal:         "Internal error",
+		kindUnauthorized:           "Unauthorized",
+	},
+}
+
+// New opens the store and builds the service.
+func New(opts Options) (*Server, error) {
+	if opts.MaxBodySize <= 0 {
+		opts.MaxBodySize = DefaultMaxBodySize
+	}
+	if opts.Logger == nil {
+		opts.Logger = slog.New(slog.DiscardHandler)
+	}
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	store, err := Open(opts.Dir)
+	if err != nil {
+		return nil, fmt.Errorf("the store in %s: %w", opts.Dir, err)
+	}
+	s := &Server{opts: opts, store: store}
+	mux := http.NewServeMux()
+	mux.HandleFunc("/health", s.only(http.MethodGet, s.health))
+	mux.HandleFunc("/health/info", s.only(http.MethodGet, s.info))
+	mux.HandleFunc("/v1/submissions", s.authorized(s.only(http.MethodPost, s.submit)))
+	mux.HandleFunc("/v1/submissions/{id}", s.authorized(s.only(http.MethodGet, s.submission)))
+	mux.HandleFunc("/v1/results/latest", s.authorized(s.only(http.MethodGet, s.latest)))
+	mux.HandleFunc("/v1/results/history", s.authorized(s.only(http.MethodGet, s.history)))
+	mux.HandleFunc("/v1/consumers", s.authorized(s.only(http.MethodGet, s.consumers)))
+	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		httpx.WriteProblem(w, r, problems.New(http.StatusNotFound, httpx.KindNotFound, "no such endpoint; see docs/insights-api.yaml"))
+	})
+	s.handler = httpx.Logged(opts.Logger, problems, mux)
+	return s, nil
+}
+
+// Handler is the service's HTTP handler.
+func (s *Server) Handler() http.Handler { return s.handler }
+
+// Store is the service's store.
+func (s *Server) Store() *Store { return s.store }
+
+// Close closes the store.
+func (s *Server) Close() error { return s.store.Close() }
+
+// Serve serves on ln until ctx ends, then lets requests in flight finish
+// within shutdownTimeout.
+func (s *Server) Serve(ctx context.Context, ln net.Listener, shutdownTimeout time.Duration) error {
+	hs := httpx.NewServer(s.handler, s.opts.Logger)
+	hs.ReadTimeout = 2 * time.Minute
+	hs.WriteTimeout = 2 * time.Minute
+	return httpx.Serve(ctx, hs, ln, httpx.Shutdown{Timeout: shutdownTimeout, Flag: "--shutdown-timeout", Logger: s.opts.Logger})
+}
+
+// only answers 405 with Allow to methods other than method (and HEAD for
+// GET).
+func (s *Server) only(method string, h http.HandlerFunc) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != method && !(method == http.MethodGet && r.Method == http.MethodHead) {
+			w.Header().Set("Allow", method)
+			httpx.WriteProblem(w, r, problems.New(http.StatusMethodNotAllowed, httpx.KindMethodNotAllowed,
+				fmt.Sprintf("%s does not take %s; it takes %s", r.URL.Path, r.Method, method)))
+			return
+		}
+		h(w, r)
+	}
+}
+
+// authorized requires the bearer token when one is configured.
+func (s *Server) authorized(h http.HandlerFunc) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		if s.opts.Token == "" {
+			h(w, r)
+			return
+		}
+		scheme, token, _ := strings.Cut(r.Header.Get("Authorization"), " ")
+		if !strings.EqualFold(scheme, "Bearer") || subtle.ConstantTimeCompare([]byte(strings.TrimSpace(token)), []byte(s.opts.Token)) != 1 {
+			w.Header().Set("WWW-Authenticate", `Bearer realm="specgate-insights"`)
+			detail := "this service requires a bearer token (" + insights.TokenEnv + " on the client)"
+			if token != "" {
+				detail = "the bearer token is not the one this service accepts"
+			}
+			httpx.WriteProblem(w, r, problems.New(http.StatusUnauthorized, kindUnauthorized, detail))
+			return
+		}
+		h(w, r)
+	}
+}
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		http.Error(w, err.Error(), http.StatusInternalServerError)
+		return
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(status)
+	_, _ = w.Write(b.Bytes())
+}
+
+func (s *Server) health(w http.ResponseWriter, r *http.Request) {
+	writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})
+}
+
+// Info is the answer of GET /health/info.
+type Info struct {
+	Name        string `json:"name"`
+	Version     string `json:"version"`
+	Storage     string `json:"storage"`
+	Submissions int    `json:"submissions"`
+	// TokenRequired says whether /v1 requests need a bearer token.
+	TokenRequired bool `json:"tokenRequired"`
+}
+
+func (s *Server) info(w http.ResponseWriter, r *http.Request) {
+	writeJSON(w, http.StatusOK, Info{Name: "specgate insights-server", Version: s.opts.Version, Storage: "files",
+		Submissions: s.store.Count(), TokenRequired: s.opts.Token != ""})
+}
+
+// submit stores a submission: 201 with its receipt, 200 when it was
+// stored already.
+func (s *Server) submit(w http.ResponseWriter, r *http.Request) {
+	if mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type")); err != nil || mt != "application/json" {
+		httpx.WriteProblem(w, r, problems.New(http.StatusUnsupportedMediaType, httpx.KindUnsupportedMedia,
+			fmt.Sprintf("a submission is application/json, not %q", r.Header.Get("Content-Type"))))
+		return
+	}
+	raw, err := httpx.ReadBody(w, r, s.opts.MaxBodySize)
+	if errors.Is(err, httpx.ErrTooLarge) {
+		httpx.WriteProblem(w, r, problems.TooLarge(s.opts.MaxBodySize, "--max-body-size"))
+		return
+	}
+	if err != nil {
+		httpx.WriteProblem(w, r, problems.New(http.StatusBadRequest, httpx.KindBadRequest, err.Error()))
+		return
+	}
+	switch enc := strings.ToLower(strings.TrimSpace(r.Header.Get("Content-Encoding"))); enc {
+	case "", "identity":
+	case "gzip":
+		zr, err := gzip.NewReader(bytes.NewReader(raw))
+		if err != nil {
+			httpx.WriteProblem(w, r, problems.New(http.StatusBadRequest, httpx.KindBadRequest, "the body is not gzip: "+err.Error()))
+			return
+		}
+		// A small body may expand a thousandfold: the limit is on what it
+		// expands to.
+		raw, err = io.ReadAll(io.LimitReader(zr, s.opts.MaxBodySize+1))
+		if err != nil {
+			httpx.WriteProblem(w, r, problems.New(http.StatusBadRequest, httpx.KindBadRequest, "the gzip body is broken: "+err.Error()))
+			return
+		}
+		if int64(len(raw)) > s.opts.MaxBodySize {
+			httpx.WriteProblem(w, r, problems.TooLarge(s.opts.MaxBodySize, "--max-body-size"))
+			return
+		}
+	default:
+		httpx.WriteProblem(w, r, problems.New(http.StatusUnsupportedMediaType, httpx.KindUnsupportedMedia,
+			fmt.Sprintf("Content-Encoding %q is not gzip or identity", enc)))
+		return
+	}
+	var sub insights.Submission
+	if err := json.Unmarshal(raw, &sub); err != nil {
+		httpx.WriteProblem(w, r, problems.New(http.StatusBadRequest, httpx.KindBadRequest, "the body is not a submission: "+jsonProblem(raw, err)))
+		return
+	}
+	if msg := validate(&sub); msg != "" {
+		httpx.WriteProblem(w, r, problems.New(http.StatusBadRequest, httpx.KindBadRequest, msg))
+		return
+	}
+	at, dup, err := s.store.Add(&sub, compactJSON(raw), s.opts.Now())
+	if err != nil {
+		s.opts.Logger.Error("storing a submission", slog.String("id", sub.ID), slog.String("error", err.Error()))
+		httpx.WriteProblem(w, r, problems.New(http.StatusInternalServerError, httpx.KindInternal, "the submission could not be stored; see the service's log"))
+		return
+	}
+	httpx.LogAttrs(r.Context(), slog.String("submission", sub.ID), slog.String("repoId", sub.CI.RepoID), slog.String("kind", sub.Kind), slog.Bool("duplicate", dup))
+	w.Header().Set("Location", "/v1/submissions/"+sub.ID)
+	status := http.StatusCreated
+	if dup {
+		status = http.StatusOK
+	}
+	writeJSON(w, status, insights.Receipt{ID: sub.ID, ReceivedAt: at, Duplicate: dup})
+}
+
+// validate says what is wrong with a submission, or "".
+func validate(sub *insights.Submission) string {
+	switch {
+	case sub.SchemaVersion != insights.SchemaVersion:
+		return fmt.Sprintf("schemaVersion %d is not supported: this service reads %d", sub.SchemaVersion, insights.SchemaVersion)
+	case !validID.MatchString(sub.ID):
+		return fmt.Sprintf("id %q must be 8 to 64 letters, digits, '_' or '-'", sub.ID)
+	case sub.Command == "":
+		return "command is required"
+	case !contains(Kinds, sub.Kind):
+		return fmt.Sprintf("kind %q is not one of %s", sub.Kind, strings.Join(Kinds, ", "))
+	case sub.CI.RepoID == "":
+		return "ci.repoId is required: results are filed by repository"
+	}
+	for i, r := range sub.Results {
+		switch {
+		case r.Spec.ID == "":
+			return fmt.Sprintf("results[%d].spec.id is required", i)
+		case r.Status == "":
+			return fmt.Sprintf("results[%d].status is required", i)
+		}
+	}
+	return ""
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+func jsonProblem(data []byte, err error) string {
+	var se *json.SyntaxError
+	var te *json.UnmarshalTypeError
+	off := int64(-1)
+	switch {
+	case errors.As(err, &se):
+		off = se.Offset - 1 // the offending byte
+	case errors.As(err, &te):
+		off = te.Offset - 1 // the value's last byte
+		if te.Field != "" {
+			err = fmt.Errorf("%s is a JSON %s, where a %s goes", te.Field, te.Value, te.Type)
+		}
+	}
+	if off < 0 {
+		return err.Error()
+	}
+	line, col := 1, 1
+	for _, b := range data[:min(int(off), len(data))] {
+		if b == '\n' {
+			line, col = line+1, 1
+		} else {
+			col++
+		}
+	}
+	return fmt.Sprintf("line %d, column %d: %v", line, col, err)
+}
+
+func (s *Server) submission(w http.ResponseWriter, r *http.Request) {
+	id := r.PathValue("id")
+	data, err := s.store.Submission(id)
+	if err != nil {
+		s.opts.Logger.Error("reading a submission", slog.String("id", id), slog.String("error", err.Error()))
+		httpx.WriteProblem(w, r, problems.New(http.StatusInternalServerError, httpx.KindInternal, "the submission could not be read; see the service's log"))
+		return
+	}
+	if data == nil {
+		httpx.WriteProblem(w, r, problems.New(http.StatusNotFound, httpx.KindNotFound, fmt.Sprintf("no submission %q", id)))
+		return
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Cache-Control", "no-store")
+	_, _ = w.Write(data)
+}
+
+// filter reads the query parameters of a results query.
+func filter(r *http.Request) Filter {
+	q := r.URL.Query()
+	return Filter{RepoID: q.Get("repoId"), Spec: q.Get("spec"), Kind: q.Get("kind"), Branch: q.Get("branch")}
+}
+
+func (s *Server) checkKind(w http.ResponseWriter, r *http.Request, kind string) bool {
+	if kind != "" && !contains(Kinds, kind) {
+		p := problems.New(http.StatusBadRequest, httpx.KindBadRequest, fmt.Sprintf("kind %q is not one of %s", kind, strings.Join(Kinds, ", ")))
+		p.Field, p.Allowed = "kind", Kinds
+		httpx.WriteProblem(w, r, p)
+		return false
+	}
+	return true
+}
+
+func (s *Server) latest(w http.ResponseWriter, r *http.Request) {
+	f := filter(r)
+	if !s.checkKind(w, r, f.Kind) {
+		return
+	}
+	writeJSON(w, http.StatusOK, insights.Results{Results: s.store.Latest(f)})
+}
+
+func (s *Server) history(w http.ResponseWriter, r *http.Request) {
+	f := filter(r)
+	if f.Spec == "" {
+		p := problems.New(http.StatusBadRequest, httpx.KindBadRequest, "spec is required: the history is of one specification")
+		p.Field = "spec"
+		httpx.WriteProblem(w, r, p)
+		return
+	}
+	if !s.checkKind(w, r, f.Kind) {
+		return
+	}
+	limit := DefaultHistory
+	if v := r.URL.Query().Get("limit"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 || n > MaxHistory {
+			p := problems.New(http.StatusBadRequest, httpx.KindBadRequest, fmt.Sprintf("limit %q must be a whole number from 1 to %d", v, MaxHistory))
+			p.Field = "limit"
+			httpx.WriteProblem(w, r, p)
+			return
+		}
+		limit = n
+	}
+	writeJSON(w, http.StatusOK, insights.Results{Results: s.store.History(f, limit)})
+}
+
+func (s *Server) consumers(w http.ResponseWriter, r *http.Request) {
+	q := r.URL.Query()
+	spec := q.Get("spec")
+	if spec == "" {
+		p := problems.New(http.StatusBadRequest, httpx.KindBadRequest, "spec is required: consumers are of a specification's operations")
+		p.Field = "spec"
+		httpx.WriteProblem(w, r, p)
+		return
+	}
+	ops := q["operation"]
+	if len(ops) > maxOperations {
+		p := problems.New(http.StatusBadRequest, httpx.KindBadRequest, fmt.Sprintf("%d operations asked for; at most %d at once", len(ops), maxOperations))
+		p.Field = "operation"
+		httpx.WriteProblem(w, r, p)
+		return
+	}
+	for _, op := range ops {
+		if strings.TrimSpace(op) == "" || len(op) > 1024 {
+			p := problems.New(http.StatusBadRequest, httpx.KindBadRequest, fmt.Sprintf("operation %q must be 1 to 1024 characters, such as \"GET /pets\"", op))
+			p.Field = "operation"
+			httpx.WriteProblem(w, r, p)
+			return
+		}
+	}
+	writeJSON(w, http.StatusOK, s.store.Consumers(spec, ops))
+}
