@@ -146,7 +146,7 @@ func (s *Server) lint(ctx context.Context, c *call, in LintInput) (LintOutput, e
 	run.Tool = reports.Tool{Name: "specgate", Version: s.opts.Version, Ruleset: in.Ruleset, Profile: setup.Profile, RuleCount: l.RuleCount()}
 	run.Start, run.Elapsed, run.Dir = start, time.Since(start), s.root.Dir()
 	out.Ruleset = cmp.Or(in.Ruleset, setup.Profile, rulesets.Default)
-	var all []LintFinding
+	all := []LintFinding{}
 	for i := range run.Files {
 		f := &run.Files[i]
 		lf := LintFile{File: s.root.Show(f.Name), Format: f.Format}

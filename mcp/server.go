@@ -270,6 +270,12 @@ func add[In, Out any](s *Server, tool *mcpsdk.Tool, enums map[string][]any, h ha
 	}
 	notNull(schema)
 	tool.InputSchema = schema
+	output, err := jsonschema.For[Out](nil)
+	if err != nil {
+		panic(fmt.Sprintf("mcp: tool %s: %v", tool.Name, err))
+	}
+	notNull(output)
+	tool.OutputSchema = output
 	mcpsdk.AddTool(s.sdk, tool, func(ctx context.Context, req *mcpsdk.CallToolRequest, in In) (_ *mcpsdk.CallToolResult, out Out, err error) {
 		start := time.Now()
 		defer func() {
@@ -290,8 +296,9 @@ func add[In, Out any](s *Server, tool *mcpsdk.Tool, enums map[string][]any, h ha
 	})
 }
 
-// notNull makes the lists and objects of an input schema plain: the Go
-// types' nil is how an input is left out, not a value to send.
+// notNull makes the lists and objects of a schema plain: an input leaves
+// one out rather than send null, and an answer lists nothing as [] (a
+// schema of one type per value is what every client's dialect reads).
 func notNull(s *jsonschema.Schema) {
 	if len(s.Types) == 2 && s.Types[0] == "null" {
 		s.Type, s.Types = s.Types[1], nil
