@@ -46,7 +46,11 @@ func mockCommand(env Env) *cli.Command {
 			"Once it listens, one line per spec is printed on standard output:\n" +
 			"  serving SPEC at URL\n" +
 			"and --ready-file FILE receives the base URL of each server (written whole, at once).\n" +
-			"Without SPEC, the mocks of specgate.yaml (--config, or found upward) are started.\n" +
+			"Without SPEC, the mocks of specgate.yaml (--config, or found upward) are started.\n\n" +
+			"--stateful (type: stateful-mock in specgate.yaml) keeps what requests do: POST /c creates,\n" +
+			"GET /c lists (filtered and paged), GET/PUT/PATCH/DELETE /c/{id} read, replace, merge and\n" +
+			"remove, in a store per spec seeded from the examples; GET /_specgate/state dumps it and\n" +
+			"DELETE /_specgate/state resets it. --state-file FILE keeps it across restarts.\n" +
 			"SIGINT or SIGTERM stops it gracefully and writes the stub-usage report to --report-dir.\n" +
 			"Exit codes: 0 after a clean shutdown, 2 when a spec, example or configuration cannot be\n" +
 			"loaded or the port cannot be opened, 1 when requests were still in flight at the shutdown\n" +
@@ -67,6 +71,8 @@ func mockCommand(env Env) *cli.Command {
 			&cli.StringFlag{Name: "log-format", Value: "text", Usage: "log format on standard error: text or json"},
 			&cli.StringFlag{Name: "ref-root", Usage: "folder `DIR` whose tree $refs may read (default: each spec's own folder)", TakesFile: true},
 			&cli.BoolFlag{Name: "allow-external-refs", Usage: "let $refs read local files outside the ref root"},
+			&cli.BoolFlag{Name: "stateful", Usage: "keep what requests create, update and delete, in a store seeded from the examples"},
+			&cli.StringFlag{Name: "state-file", Usage: "with --stateful: `FILE` the store is read from at start and written to on shutdown and on POST /_specgate/state/save", TakesFile: true},
 			&cli.StringFlag{Name: "ready-file", Usage: "`FILE` to write the base URL of each mock server to (one line each) once it serves, for scripts that start it with --port 0"},
 		},
 		Action: func(c *cli.Context) error { return runMock(c, env) },
@@ -108,6 +114,11 @@ func runMock(c *cli.Context, env Env) error {
 		WatchInterval:   watch,
 		ShutdownTimeout: c.Duration("shutdown-timeout"),
 		Logger:          logger,
+		Stateful:        c.Bool("stateful"),
+		StateFile:       c.String("state-file"),
+	}
+	if base.StateFile != "" && !base.Stateful && c.NArg() > 0 {
+		return exitf(ExitUsage, "--state-file is for the stateful mock: add --stateful")
 	}
 	var runs []mockRun
 	if c.NArg() > 0 {
@@ -180,10 +191,11 @@ func configMocks(c *cli.Context, env Env, base mock.Options) ([]mockRun, error) 
 	}
 	var runs []mockRun
 	for _, m := range cfg.Mocks {
-		if m.Type == config.Stateful {
-			return nil, exitf(ExitUsage, "%s: the stateful mock (type: %s) is not available yet; use type: %s", cfg.File, config.Stateful, config.Stateless)
-		}
 		opts := base
+		opts.Stateful = base.Stateful || m.Type == config.Stateful
+		if !opts.Stateful {
+			opts.StateFile = ""
+		}
 		opts.Specs = nil
 		for _, s := range m.Specs {
 			if s.Git != nil {
@@ -221,6 +233,15 @@ func configMocks(c *cli.Context, env Env, base mock.Options) ([]mockRun, error) 
 	}
 	if len(runs) == 0 {
 		return nil, exitf(ExitUsage, "%s declares no mock (runOptions of type: mock)", cfg.File)
+	}
+	stateful := 0
+	for _, r := range runs {
+		if r.opts.StateFile != "" {
+			stateful++
+		}
+	}
+	if stateful > 1 {
+		return nil, exitf(ExitUsage, "%s starts %d stateful mocks: --state-file would hold the state of one only; start them one by one", cfg.File, stateful)
 	}
 	return runs, nil
 }

@@ -23,6 +23,9 @@ var Endpoints = [][3]string{
 	{"GET", ReservedPrefix + "expectations", "the examples added at run time"},
 	{"POST", ReservedPrefix + "expectations", "add an example (the external example format) for the requests it matches"},
 	{"DELETE", ReservedPrefix + "expectations", "remove the examples added at run time, and forget used transient examples"},
+	{"GET", ReservedPrefix + "state", "the stateful mock's store: every spec's collections and resources, and what seeding did"},
+	{"DELETE", ReservedPrefix + "state", "put the stateful mock's store back to its seeded state"},
+	{"POST", ReservedPrefix + "state/save", "write the stateful mock's store to its --state-file now"},
 }
 
 func (s *Server) routes() http.Handler {
@@ -50,9 +53,20 @@ func (s *Server) serveControl(w http.ResponseWriter, r *http.Request) {
 		}}}
 	case "expectations":
 		routes = []route{{http.MethodGet, s.listExpectations}, {http.MethodPost, s.addExpectation}, {http.MethodDelete, s.clearExpectations}}
+	case "state", "state/save":
+		if s.state == nil {
+			httpx.WriteProblem(w, r, problems.New(http.StatusNotFound, kindNotFound,
+				fmt.Sprintf("%s is the stateful mock's; this mock is stateless (start it with --stateful, or type: stateful-mock)", r.URL.Path)))
+			return
+		}
+		if r.URL.Path == ReservedPrefix+"state" {
+			routes = []route{{http.MethodGet, s.dumpState}, {http.MethodDelete, s.resetState}}
+		} else {
+			routes = []route{{http.MethodPost, s.saveState}}
+		}
 	default:
 		httpx.WriteProblem(w, r, problems.New(http.StatusNotFound, kindNotFound,
-			fmt.Sprintf("no endpoint of the mock at %s; its endpoints are %shealth, usage and expectations", r.URL.Path, ReservedPrefix)))
+			fmt.Sprintf("no endpoint of the mock at %s; its endpoints are %shealth, usage, expectations and state", r.URL.Path, ReservedPrefix)))
 		return
 	}
 	method := r.Method
@@ -109,6 +123,8 @@ type Health struct {
 	ReloadErrors int       `json:"reloadErrors"`
 	Expectations int       `json:"expectations"`
 	UptimeSecs   int64     `json:"uptimeSeconds"`
+	// Stateful is true for the stateful mock.
+	Stateful bool `json:"stateful,omitempty"`
 }
 
 // SpecHealth is one served spec.
@@ -124,7 +140,7 @@ func (s *Server) handleHealth(w http.ResponseWriter, r *http.Request) {
 	gen := s.current.Load()
 	at, lastErr, reloads, failures := s.reloads.snapshot()
 	h := Health{Status: "pass", LoadedAt: gen.loaded.UTC(), Reloads: reloads, ReloadErrors: failures,
-		Expectations: s.expectations.count(), UptimeSecs: int64(time.Since(s.started).Seconds()), Specs: []SpecHealth{}}
+		Expectations: s.expectations.count(), UptimeSecs: int64(time.Since(s.started).Seconds()), Specs: []SpecHealth{}, Stateful: s.state != nil}
 	for _, a := range gen.apis {
 		n := 0
 		for _, op := range a.ops {
@@ -245,6 +261,32 @@ func (s *Server) addExpectation(w http.ResponseWriter, r *http.Request) {
 	s.usage.mu.Unlock()
 	w.Header().Set("Location", ReservedPrefix+"expectations")
 	writeJSON(w, http.StatusCreated, "application/json", ExpectationAdded{Name: ex.name, Spec: op.api.name, Operation: op.String(), Status: ex.status})
+}
+
+func (s *Server) dumpState(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Cache-Control", "no-store")
+	_, _ = w.Write(s.state.snapshot(true))
+}
+
+func (s *Server) resetState(w http.ResponseWriter, r *http.Request) {
+	if err := s.state.reset(); err != nil {
+		httpx.WriteProblem(w, r, problems.New(http.StatusInternalServerError, kindInternal, err.Error()))
+		return
+	}
+	w.WriteHeader(http.StatusNoContent)
+}
+
+func (s *Server) saveState(w http.ResponseWriter, r *http.Request) {
+	if s.state.file == "" {
+		httpx.WriteProblem(w, r, problems.New(http.StatusConflict, kindNoStateFile, "no state file: start the mock with --state-file FILE"))
+		return
+	}
+	if err := s.state.save(); err != nil {
+		httpx.WriteProblem(w, r, problems.New(http.StatusInternalServerError, kindInternal, err.Error()))
+		return
+	}
+	writeJSON(w, http.StatusOK, "application/json", map[string]string{"file": s.state.file})
 }
 
 func (s *Server) listExpectations(w http.ResponseWriter, r *http.Request) {

@@ -58,6 +58,9 @@ type operation struct {
 	// (lowestSuccess), and its status.
 	success       *spec.Response
 	successStatus int
+	// crud is the part the operation plays in the stateful mock; nil in
+	// the stateless mock, and for operations it leaves to it.
+	crud *crud
 }
 
 // String names the operation in logs and problems: "GET /pets/{id}".
@@ -117,6 +120,11 @@ func (s *Server) load(ctx context.Context) (*generation, error) {
 	}
 	if len(errs) == 0 {
 		errs = append(errs, checkClaims(gen.apis)...)
+	}
+	if s.state != nil {
+		for _, a := range gen.apis {
+			planStateful(a)
+		}
 	}
 	dirs, exErrs := s.loadExamples(gen)
 	gen.watch.dirs = dirs

@@ -14,6 +14,11 @@
 // loads leaves the last good generation serving. The mock keeps no state
 // beyond expectations added at run time and the bookkeeping of transient
 // examples, so N replicas behind a load balancer answer alike.
+//
+// The stateful mock (Options.Stateful; stateful*.go, state.go, seed.go)
+// plugs a store into the Responder seam: the operations shaped as create,
+// read, update and delete of a collection keep their effects across
+// requests, in a store per spec seeded from the examples.
 package mock
 
 import (
@@ -82,6 +87,13 @@ type Options struct {
 	// StrictExamples answers a valid request that no example matches with
 	// 400 instead of a generated value (lenient: false in specgate.yaml).
 	StrictExamples bool
+
+	// Stateful keeps what requests create, update and delete, in a store
+	// per spec seeded from the examples (type: stateful-mock).
+	Stateful bool
+	// StateFile, with Stateful, is where the state is read at start and
+	// written on shutdown and on POST /_specgate/state/save.
+	StateFile string
 }
 
 // Defaults are the options' defaults.
@@ -119,10 +131,12 @@ type Server struct {
 	// transient records the transient examples already used.
 	transient *usedSet
 	usage     *usage
-	reloads   reloadStatus
-	draining  atomic.Bool
-	handler   http.Handler
-	started   time.Time
+	// state is the stateful mock's store; nil for the stateless mock.
+	state    *state
+	reloads  reloadStatus
+	draining atomic.Bool
+	handler  http.Handler
+	started  time.Time
 }
 
 // New loads the specs and their examples. It fails when any spec or
@@ -141,9 +155,22 @@ func New(ctx context.Context, opts Options) (*Server, error) {
 		usage:        newUsage(),
 		started:      time.Now(),
 	}
+	if opts.Stateful {
+		s.state = newState(opts.Seed, opts.StateFile)
+		if s.opts.Responder == nil {
+			s.opts.Responder = s.respondState
+		}
+	} else if opts.StateFile != "" {
+		return nil, errors.New("a state file is for the stateful mock (--stateful, or type: stateful-mock)")
+	}
 	gen, err := s.load(ctx)
 	if err != nil {
 		return nil, err
+	}
+	if s.state != nil {
+		if err := s.initState(gen); err != nil {
+			return nil, err
+		}
 	}
 	s.usage.track(gen)
 	s.current.Store(gen)
@@ -193,6 +220,13 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	})
 	stopWatch()
 	<-watched
+	if s.state != nil && s.state.file != "" {
+		if serr := s.state.save(); serr != nil {
+			err = errors.Join(err, serr)
+		} else {
+			s.opts.Logger.Info("state saved", slog.String("file", s.state.file))
+		}
+	}
 	if err != nil {
 		return fmt.Errorf("mock: %w", err)
 	}

@@ -56,6 +56,8 @@ type Answer struct {
 	// Example names the example used, "generated" for a generated answer.
 	Example string
 	Delay   time.Duration
+	// Problem, when set, is sent instead (application/problem+json).
+	Problem *httpx.Problem
 }
 
 // Responder answers an exchange itself; ok false leaves it to the

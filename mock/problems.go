@@ -23,6 +23,9 @@ const (
 	kindNoAnswer         = "no-answer"                // 400/404: no example or response satisfies a Prefer
 	kindNoExample        = "no-matching-example"      // 400: strict examples, and none matches
 	kindInternal         = httpx.KindInternal         // 500
+	kindStateInvalid     = "state-invalid"            // 500: a stored resource no longer fits a response schema
+	kindNoStateFile      = "no-state-file"            // 409: save asked for without --state-file
+	kindConflict         = "conflict"                 // 409: a create with the id of a stored resource
 )
 
 var problems = &httpx.Catalog{Base: ProblemTypes, Titles: map[string]string{
@@ -37,6 +40,9 @@ var problems = &httpx.Catalog{Base: ProblemTypes, Titles: map[string]string{
 	kindNoAnswer:         "The specification has no answer that the preferences ask for",
 	kindNoExample:        "No example matches the request",
 	kindInternal:         "Internal error",
+	kindStateInvalid:     "The stored state does not fit the response's schema",
+	kindNoStateFile:      "The mock has no state file to save to",
+	kindConflict:         "A resource with that id exists already",
 }}
 
 // issues converts the contract's problems into the problem document's

@@ -136,17 +136,10 @@ func declaredMedia(resp *spec.Response, media string) *spec.MediaType {
 // invalidAnswer checks an answer's body against its media type's schema
 // and says what is wrong, or "" when it is valid.
 func (s *Server) invalidAnswer(x *Exchange, mt *spec.MediaType, v any) string {
-	if mt == nil || mt.Schema == nil || x.op == nil {
+	if x.op == nil {
 		return ""
 	}
-	sc, err := x.op.api.schemas.Compile(mt.Schema, mt.SchemaSource)
-	if err != nil {
-		return ""
-	}
-	if probs := sc.Validate(v, schema.Response); len(probs) > 0 {
-		return probs[0].String()
-	}
-	return ""
+	return x.op.invalid(mt, v)
 }
 
 // complete fills in what a partial example's response body leaves out:
@@ -305,6 +298,13 @@ func headerText(v any) string {
 // render sends an answer: its delay (and the server's), status, headers
 // and body encoded for its media type.
 func (s *Server) render(w http.ResponseWriter, r *http.Request, x *Exchange, a *Answer) {
+	if a.Problem != nil {
+		if x.op != nil {
+			x.op.usage.problems.Add(1)
+		}
+		httpx.WriteProblem(w, r, a.Problem)
+		return
+	}
 	httpx.LogAttrs(r.Context(), slog.String("example", a.Example))
 	if d := s.opts.Delay + a.Delay; d > 0 {
 		t := time.NewTimer(d)

@@ -65,6 +65,7 @@ func main() {
 	runs := flag.Int("runs", 3, "start-ups per server and spec (the median is reported)")
 	only := flag.String("tools", "specgate,prism", "servers to measure, comma-separated")
 	readySpecs := flag.String("ready-specs", "stripe.yaml,github.json", "specs whose start-up is measured")
+	stateful := flag.Bool("stateful", true, "measure the stateful mock's creates and reads")
 	flag.Parse()
 
 	cache := os.Getenv("SPECGATE_BENCH_CACHE")
@@ -162,6 +163,24 @@ func main() {
 			note = fmt.Sprintf(" (specgate ×%.0f)", specgateRate/res.rate)
 		}
 		fmt.Printf("| %s | %d requests, %d errors | %.0f%s | %s | %s |\n", s.name, res.requests, res.errors, res.rate, note, res.p50, res.p99)
+	}
+
+	if *stateful {
+		s := server{name: "specgate --stateful", argv: func(spec string, port int) []string {
+			return []string{bin, "mock", "--stateful", spec, "--port", strconv.Itoa(port), "--watch-interval", "0", "--log-format", "json"}
+		}}
+		p, err := startServer(s, pets, time.Minute)
+		if err != nil {
+			fail(err)
+		}
+		creates, reads, err := runStateful(p.url+"/v2/pets", *clients, *duration)
+		p.stop()
+		if err != nil {
+			fail(err)
+		}
+		fmt.Printf("\n| specgate mock --stateful, petstore-expanded.yaml (Go load generator, %d clients) | requests | req/s | p50 | p99 |\n|---|---|---|---|---|\n", *clients)
+		fmt.Printf("| POST /pets (create) | %d, %d errors, %d distinct ids | %.0f | %s | %s |\n", creates.requests, creates.errors, creates.distinct, creates.rate, creates.p50, creates.p99)
+		fmt.Printf("| GET /pets/{id} (read) | %d, %d errors | %.0f | %s | %s |\n", reads.requests, reads.errors, reads.rate, reads.p50, reads.p99)
 	}
 
 	if *soak > 0 && slices.ContainsFunc(servers, func(s server) bool { return s.name == "specgate" }) {
@@ -412,9 +431,79 @@ func runWrk(url string, clients int, d time.Duration) (loadResult, error) {
 	return r, nil
 }
 
+var idField = regexp.MustCompile(`"id":\s*"?([^",}]+)`)
+
+// statefulResult is a stateful run's outcome: a loadResult and how many
+// distinct ids the creates got.
+type statefulResult struct {
+	loadResult
+	distinct int
+}
+
+// runStateful creates resources from clients for d (each create's id
+// recorded), then reads them back by id for d.
+func runStateful(collection string, clients int, d time.Duration) (statefulResult, statefulResult, error) {
+	var mu sync.Mutex
+	var ids []string
+	seen := map[string]bool{}
+	create := func(c *http.Client) (bool, error) {
+		resp, err := c.Post(collection, "application/json", strings.NewReader(`{"name": "bench", "tag": "load"}`))
+		if err != nil {
+			return false, err
+		}
+		data, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode >= 300 {
+			return false, nil
+		}
+		m := idField.FindSubmatch(data)
+		if m == nil {
+			return false, nil
+		}
+		mu.Lock()
+		ids = append(ids, string(m[1]))
+		seen[string(m[1])] = true
+		mu.Unlock()
+		return true, nil
+	}
+	cr, err := runGoFunc(clients, d, func(c *http.Client, _ int) (bool, error) { return create(c) })
+	if err != nil {
+		return statefulResult{}, statefulResult{}, err
+	}
+	created := statefulResult{loadResult: cr, distinct: len(seen)}
+	if len(ids) == 0 {
+		return created, statefulResult{}, errors.New("no resource was created")
+	}
+	rd, err := runGoFunc(clients, d, func(c *http.Client, n int) (bool, error) {
+		resp, err := c.Get(collection + "/" + ids[n%len(ids)])
+		if err != nil {
+			return false, err
+		}
+		io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+		return resp.StatusCode == http.StatusOK, nil
+	})
+	return created, statefulResult{loadResult: rd}, err
+}
+
 // runGo is the load generator used without wrk: clients goroutines, each
 // with its own keep-alive connection, each latency recorded.
 func runGo(url string, clients int, d time.Duration) (loadResult, error) {
+	return runGoFunc(clients, d, func(c *http.Client, _ int) (bool, error) {
+		resp, err := c.Get(url)
+		if err != nil {
+			return false, err
+		}
+		io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+		return resp.StatusCode < 400, nil
+	})
+}
+
+// runGoFunc runs do from clients goroutines, each with its own keep-alive
+// connection, for d; do says whether its request succeeded (n counts the
+// client's requests).
+func runGoFunc(clients int, d time.Duration, do func(c *http.Client, n int) (bool, error)) (loadResult, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), d)
 	defer cancel()
 	var total, errs atomic.Int64
@@ -426,19 +515,14 @@ func runGo(url string, clients int, d time.Duration) (loadResult, error) {
 		go func() {
 			defer wg.Done()
 			c := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 1}}
-			for ctx.Err() == nil {
+			for n := i; ctx.Err() == nil; n += clients {
 				t := time.Now()
-				resp, err := c.Get(url)
-				if err != nil {
-					if !errors.Is(err, context.DeadlineExceeded) {
+				ok, err := do(c, n)
+				if err != nil || !ok {
+					if ctx.Err() == nil {
 						errs.Add(1)
 					}
 					continue
-				}
-				io.Copy(io.Discard, resp.Body)
-				resp.Body.Close()
-				if resp.StatusCode >= 400 {
-					errs.Add(1)
 				}
 				lats[i] = append(lats[i], time.Since(t))
 				total.Add(1)

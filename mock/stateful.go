@@ -1,0 +1,1006 @@
+package mock
+
+import (
+	"encoding/json"
+	"fmt"
+	"hash/fnv"
+	"log/slog"
+	"net/http"
+	"net/url"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/specgate/specgate/internal/httpx"
+	"github.com/specgate/specgate/schema"
+	"github.com/specgate/specgate/spec"
+)
+
+// The stateful mock (type: stateful-mock, --stateful) answers the
+// operations shaped as create, read, update and delete from a store that
+// keeps what requests did, through the Responder seam: a valid request
+// reaches it after the contract's checks, and what it does not take (other
+// shapes, other methods, a Prefer header) the stateless mock answers.
+//
+// A collection is named by the last fixed segment of a path, before an
+// optional trailing {id} parameter: /orders and /orders/{orderId} are
+// "orders", and so is /users/{userId}/orders, whose userId is a parent of
+// the orders created under it. Paths ending in the same segment share one
+// collection within a spec.
+
+// role is what an operation does to its collection.
+type role uint8
+
+const (
+	roleNone    role = iota
+	roleCreate       // POST /c
+	roleList         // GET /c
+	roleClear        // DELETE /c
+	roleRead         // GET /c/{id}
+	roleReplace      // PUT /c/{id}
+	roleMerge        // PATCH /c/{id}
+	roleRemove       // DELETE /c/{id}
+)
+
+var roleNames = [...]string{"", "create", "list", "clear", "read", "replace", "merge", "remove"}
+
+// crud is how the stateful mock answers one operation.
+type crud struct {
+	role       role
+	collection string
+	idParam    string   // the trailing {id} of an item path
+	parents    []string // the path's other parameters
+	idField    string
+	idKind     idKind
+	// idReadOnly is true when the id field is readOnly: a create always
+	// draws the id, whatever the body says; otherwise a body's id is kept
+	// (a natural key such as a SKU).
+	idReadOnly bool
+	// idSchema is the id field's schema when its values are constrained
+	// (a pattern, a length, a format other than uuid): drawn ids are
+	// generated from it.
+	idSchema    *spec.Node
+	idSchemaSrc spec.Path
+	// resource is the schema of one resource (the item schema of a list),
+	// and where it is written.
+	resource    *spec.Node
+	resourceSrc spec.Path
+	// success is the response answered, its status and its JSON media
+	// type (nil when it has no JSON content).
+	success *spec.Response
+	status  int
+	media   *spec.MediaType
+	created int // the status of a PUT that creates: a declared 201, else status
+	// foreignKeys maps a field to the collection its value must be an id
+	// of (x-foreign-keys).
+	foreignKeys map[string]string
+	// list is how a list answer is laid out and paged.
+	list listShape
+}
+
+// listShape is the layout of a list answer and its paging.
+type listShape struct {
+	// items is the property holding the items when the answer is an
+	// object (a wrapper such as {data: [...], has_more: true}); "" when it
+	// is the array itself.
+	items                       string
+	total, hasMore, nextCursor  string // properties of the wrapper that say so, when it has them
+	limit, offset, page, cursor string // the query parameters of each paging style the operation declares
+	pageBase                    int    // the first page's number: 0 or 1
+	limitDefault                int    // the limit parameter's default, -1 for none
+}
+
+// planStateful gives each operation of a spec the part it plays in the
+// stateful mock, and each collection one id field and kind of id.
+func planStateful(a *api) {
+	t := typer{a.doc}
+	byCollection := map[string][]*crud{}
+	for _, op := range a.ops {
+		c := planOperation(a, t, op)
+		if c == nil {
+			continue
+		}
+		op.crud = c
+		byCollection[c.collection] = append(byCollection[c.collection], c)
+	}
+	for _, plans := range byCollection {
+		// One id field for the collection: a declared x-id-field wins,
+		// then "id", then the item path's parameter when the resource has
+		// a property of its name.
+		field, declared := "", false
+		for _, c := range plans {
+			if f := extension(a.doc, c.resource, "x-id-field", 0); f != "" && !declared {
+				field, declared = f, true
+			}
+		}
+		if field == "" {
+			field = "id"
+			has := func(name string) bool {
+				for _, c := range plans {
+					if t.property(c.resource, name, 0) != nil {
+						return true
+					}
+				}
+				return false
+			}
+			if !has("id") {
+				for _, c := range plans {
+					if c.idParam != "" && has(c.idParam) {
+						field = c.idParam
+						break
+					}
+				}
+			}
+		}
+		kind, readOnly := idString, false
+		var idSchema *spec.Node
+		var idSrc spec.Path
+		for _, c := range plans {
+			if n := t.property(c.resource, field, 0); n != nil {
+				kind = idKindOf(a.doc, t, n)
+				d := a.doc.Deref(n)
+				readOnly = d.Get("readOnly").IsTrue()
+				if kind == idString && constrained(d) {
+					idSchema, idSrc = n, append(slices.Clone(c.resourceSrc), "properties", field)
+				}
+				break
+			}
+		}
+		for _, c := range plans {
+			c.idField, c.idKind, c.idReadOnly, c.idSchema, c.idSchemaSrc = field, kind, readOnly, idSchema, idSrc
+		}
+	}
+}
+
+// constrained reports whether a string schema limits its values beyond
+// being text.
+func constrained(n *spec.Node) bool {
+	for _, k := range []string{"pattern", "minLength", "maxLength", "enum", "const", "format"} {
+		if n.Get(k) != nil {
+			return true
+		}
+	}
+	return false
+}
+
+func idKindOf(doc *spec.Document, t typer, n *spec.Node) idKind {
+	ts := t.types(n, 0)
+	switch {
+	case ts&tInt != 0 && ts&tStr == 0:
+		return idInteger
+	case ts&tStr != 0 && doc.Deref(n).GetStr("format") == "uuid":
+		return idUUID
+	}
+	return idString
+}
+
+// extension reads a string extension of a schema (x-id-field), through
+// allOf.
+func extension(doc *spec.Document, n *spec.Node, key string, depth int) string {
+	n = doc.Deref(n)
+	if n == nil || n.Kind != spec.Object || depth > 8 {
+		return ""
+	}
+	if v := n.GetStr(key); v != "" {
+		return v
+	}
+	if all := n.Get("allOf"); all != nil && all.Kind == spec.Array {
+		for _, m := range all.Items {
+			if v := extension(doc, m, key, depth+1); v != "" {
+				return v
+			}
+		}
+	}
+	return ""
+}
+
+// foreignKeys reads x-foreign-keys of a schema (through allOf): field →
+// the collection named by the last fixed segment of the path it gives.
+func foreignKeys(doc *spec.Document, n *spec.Node, out map[string]string, depth int) {
+	n = doc.Deref(n)
+	if n == nil || n.Kind != spec.Object || depth > 8 {
+		return
+	}
+	if fk := n.Get("x-foreign-keys"); fk != nil && fk.Kind == spec.Object {
+		for _, f := range fk.Fields {
+			if name, _, ok := collectionOf(f.Value.Value); ok || name != "" {
+				out[f.Key] = name
+			}
+		}
+	}
+	if all := n.Get("allOf"); all != nil && all.Kind == spec.Array {
+		for _, m := range all.Items {
+			foreignKeys(doc, m, out, depth+1)
+		}
+	}
+}
+
+// collectionOf reads a path template: the collection it names, and the
+// trailing {id} parameter when it is an item path.
+func collectionOf(path string) (name, idParam string, item bool) {
+	segs := strings.Split(strings.Trim(path, "/"), "/")
+	last := segs[len(segs)-1]
+	if p, ok := wholeParam(last); ok && len(segs) > 1 {
+		prev := segs[len(segs)-2]
+		if strings.ContainsAny(prev, "{}") || prev == "" {
+			return "", "", false
+		}
+		return prev, p, true
+	}
+	if strings.ContainsAny(last, "{}") || last == "" {
+		return "", "", false
+	}
+	return last, "", false
+}
+
+// wholeParam reports whether a segment is one parameter, "{id}".
+func wholeParam(seg string) (string, bool) {
+	if len(seg) > 2 && seg[0] == '{' && seg[len(seg)-1] == '}' && !strings.ContainsAny(seg[1:len(seg)-1], "{}") {
+		return seg[1 : len(seg)-1], true
+	}
+	return "", false
+}
+
+// planOperation is the part op plays, or nil when the stateless mock
+// answers it.
+func planOperation(a *api, t typer, op *operation) *crud {
+	name, idParam, item := collectionOf(op.path)
+	if name == "" {
+		return nil
+	}
+	c := &crud{collection: name, idParam: idParam, success: op.success, status: op.successStatus, created: op.successStatus}
+	switch m := op.method; {
+	case !item && m == "post":
+		c.role = roleCreate
+	case !item && m == "get":
+		c.role = roleList
+	case !item && m == "delete":
+		c.role = roleClear
+	case item && m == "get":
+		c.role = roleRead
+	case item && m == "put":
+		c.role = roleReplace
+	case item && m == "patch":
+		c.role = roleMerge
+	case item && m == "delete":
+		c.role = roleRemove
+	default:
+		return nil
+	}
+	if c.success == nil {
+		return nil
+	}
+	if c.status == 0 {
+		c.status = http.StatusOK
+	}
+	for _, seg := range strings.Split(op.path, "/") {
+		if p, ok := wholeParam(seg); ok && p != idParam {
+			c.parents = append(c.parents, p)
+		}
+	}
+	if r := declaredResponse(op.op, "201"); r != nil && c.role == roleReplace {
+		c.created = http.StatusCreated
+	}
+	for _, mt := range c.success.Content {
+		if isJSON(mt.Name) {
+			c.media = mt
+			break
+		}
+	}
+	if len(c.success.Content) > 0 && c.media == nil {
+		return nil // an answer that is not JSON: the stateless mock's
+	}
+	var reqSchema *spec.Node
+	var reqSrc spec.Path
+	if rb := op.op.RequestBody; rb != nil {
+		for _, mt := range rb.Content {
+			if isJSON(mt.Name) {
+				reqSchema, reqSrc = mt.Schema, mt.SchemaSource
+				break
+			}
+		}
+		if reqSchema == nil && (c.role == roleCreate || c.role == roleReplace || c.role == roleMerge) {
+			return nil
+		}
+	}
+	if c.media != nil && c.media.Schema != nil {
+		c.resource, c.resourceSrc = c.media.Schema, c.media.SchemaSource
+	}
+	if c.role == roleList {
+		if c.resource == nil || !c.planList(a, t, op) {
+			return nil
+		}
+	}
+	if c.resource == nil || t.types(c.resource, 0)&tObj == 0 {
+		if reqSchema == nil || c.role == roleList {
+			if c.role != roleRemove && c.role != roleClear {
+				return nil
+			}
+		} else {
+			c.resource, c.resourceSrc = reqSchema, reqSrc
+		}
+	}
+	c.foreignKeys = map[string]string{}
+	foreignKeys(a.doc, reqSchema, c.foreignKeys, 0)
+	foreignKeys(a.doc, c.resource, c.foreignKeys, 0)
+	return c
+}
+
+// planList reads how a list answer is laid out (the array, or an object
+// with one array property of objects) and which paging parameters the
+// operation declares.
+func (c *crud) planList(a *api, t typer, op *operation) bool {
+	doc := a.doc
+	sch := doc.Deref(c.resource)
+	ts := t.types(sch, 0)
+	switch {
+	case ts&tArr != 0:
+		it := t.items(sch)
+		if it == nil {
+			return false
+		}
+		c.resource, c.resourceSrc = it, append(slices.Clone(c.resourceSrc), "items")
+	case ts&tObj != 0:
+		props := sch.Get("properties")
+		if props == nil {
+			return false
+		}
+		var arrays []string
+		for _, f := range props.Fields {
+			if t.types(f.Value, 0)&tArr != 0 && t.items(f.Value) != nil {
+				arrays = append(arrays, f.Key)
+			}
+		}
+		switch {
+		case len(arrays) == 1:
+			c.list.items = arrays[0]
+		case len(arrays) > 1:
+			for _, pref := range []string{"data", "items", "results", "content", "records", "values", "elements", c.collection} {
+				if slices.Contains(arrays, pref) {
+					c.list.items = pref
+					break
+				}
+			}
+		}
+		if c.list.items == "" {
+			return false
+		}
+		it := t.items(props.Get(c.list.items))
+		c.resource, c.resourceSrc = it, append(slices.Clone(c.resourceSrc), "properties", c.list.items, "items")
+		for _, f := range props.Fields {
+			ft := t.types(f.Value, 0)
+			switch k := strings.ToLower(strings.ReplaceAll(f.Key, "_", "")); {
+			case ft&tInt != 0 && slices.Contains([]string{"total", "totalcount", "count", "totalitems", "totalelements", "totalresults"}, k):
+				c.list.total = f.Key
+			case ft&tBool != 0 && slices.Contains([]string{"hasmore", "hasnext", "more"}, k):
+				c.list.hasMore = f.Key
+			case ft&tStr != 0 && slices.Contains([]string{"nextcursor", "nextpagetoken", "next", "cursor", "nextpage"}, k):
+				c.list.nextCursor = f.Key
+			}
+		}
+	default:
+		return false
+	}
+	if t.types(c.resource, 0)&tObj == 0 {
+		return false
+	}
+	c.list.limitDefault = -1
+	for _, p := range op.op.Parameters {
+		if p.In != "query" {
+			continue
+		}
+		switch k := strings.ToLower(strings.ReplaceAll(p.Name, "_", "")); k {
+		case "limit", "size", "pagesize", "perpage", "maxresults", "count":
+			if c.list.limit == "" || k == "limit" {
+				c.list.limit = p.Name
+				c.list.limitDefault = -1
+				if d := a.doc.Deref(paramSchema(p)).Get("default"); d != nil {
+					if n, err := strconv.Atoi(d.Value); err == nil && n >= 0 {
+						c.list.limitDefault = n
+					}
+				}
+			}
+		case "offset", "skip", "start":
+			c.list.offset = p.Name
+		case "page", "pagenumber", "pageno":
+			c.list.page = p.Name
+			c.list.pageBase = 1
+			if min := a.doc.Deref(paramSchema(p)).Get("minimum"); min != nil && min.Value == "0" {
+				c.list.pageBase = 0
+			}
+		case "cursor", "after", "startingafter", "pagetoken", "continuationtoken":
+			c.list.cursor = p.Name
+		}
+	}
+	return true
+}
+
+// respondState is the stateful mock's Responder.
+func (s *Server) respondState(x *Exchange) (*Answer, bool) {
+	c := x.op.crud
+	if c == nil {
+		return nil, false
+	}
+	body, isObject := x.Value.(map[string]any)
+	if (c.role == roleCreate || c.role == roleReplace || c.role == roleMerge) && !isObject {
+		if x.Value != nil || c.role != roleCreate {
+			return nil, false // a body that is not one resource: not this mock's
+		}
+		body = map[string]any{}
+	}
+	st := s.state.of(x.op.api.name)
+	parents := map[string]string{}
+	for _, p := range c.parents {
+		if v, ok := x.Route.Param(p); ok {
+			parents[p] = v
+		}
+	}
+	id, _ := x.Route.Param(c.idParam)
+	httpx.LogAttrs(x.Request.Context(), slog.String("state", roleNames[c.role]+" "+c.collection))
+	switch c.role {
+	case roleCreate:
+		return s.create(x, st, c, parents, body), true
+	case roleList:
+		st.mu.RLock()
+		defer st.mu.RUnlock()
+		return s.list(x, st, c, parents), true
+	case roleClear:
+		st.mu.Lock()
+		coll := st.collection(c.collection)
+		for k, r := range coll.byID {
+			if parentsMatch(r, parents) {
+				delete(coll.byID, k)
+			}
+		}
+		st.mu.Unlock()
+		return s.stateAnswer(x, c, c.status, nil), true
+	case roleRead:
+		st.mu.RLock()
+		r := st.collection(c.collection).byID[id]
+		st.mu.RUnlock()
+		if r == nil || !parentsMatch(r, parents) {
+			return s.notFound(x, c, id), true
+		}
+		return s.stateAnswer(x, c, c.status, r.Value), true
+	case roleReplace:
+		return s.replace(x, st, c, parents, id, body), true
+	case roleMerge:
+		return s.merge(x, st, c, parents, id, body), true
+	case roleRemove:
+		st.mu.Lock()
+		coll := st.collection(c.collection)
+		r := coll.byID[id]
+		if r == nil || !parentsMatch(r, parents) {
+			st.mu.Unlock()
+			return s.notFound(x, c, id), true
+		}
+		delete(coll.byID, id)
+		st.mu.Unlock()
+		return s.stateAnswer(x, c, c.status, r.Value), true
+	}
+	return nil, false
+}
+
+func parentsMatch(r *resource, parents map[string]string) bool {
+	for k, v := range parents {
+		if r.Parents[k] != v {
+			return false
+		}
+	}
+	return true
+}
+
+// create stores a new resource: the request's body with a new id, the
+// path's parameters in the fields of their names, and what the request
+// lacks (readOnly fields among them) generated from the resource's schema.
+func (s *Server) create(x *Exchange, st *store, c *crud, parents map[string]string, body map[string]any) *Answer {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	if a := s.checkForeignKeys(x, st, c, body); a != nil {
+		return a
+	}
+	coll := st.collection(c.collection)
+	var id any
+	if given, ok := body[c.idField]; ok && given != nil && !c.idReadOnly {
+		if coll.byID[scalarText(given)] != nil {
+			return s.stateProblem(x, http.StatusConflict, kindConflict,
+				fmt.Sprintf("%s: a %s resource with %s %s exists already; nothing was stored", x.op, c.collection, c.idField, scalarText(given)))
+		}
+		id = given
+	} else {
+		id = s.newID(x.op, c, coll)
+	}
+	v, problem := s.buildResource(x, c, body, id, parents)
+	if problem != "" {
+		return s.stateProblem(x, http.StatusInternalServerError, kindInternal, problem)
+	}
+	r := &resource{ID: scalarText(id), Parents: parents, Value: v}
+	a := s.stateAnswer(x, c, c.status, v)
+	if a.Problem == nil {
+		coll.put(r)
+		if h := locationHeader(c.success); h != "" {
+			a.Header.Set(h, strings.TrimSuffix(x.Request.URL.Path, "/")+"/"+url.PathEscape(r.ID))
+		}
+	}
+	return a
+}
+
+// newID draws the id of a new resource: by the id field's type and
+// format, or generated from its schema when that constrains its values
+// (tried until it is one the collection does not hold).
+func (s *Server) newID(op *operation, c *crud, coll *collection) any {
+	if c.idSchema != nil {
+		if sc, err := op.api.schemas.Compile(c.idSchema, c.idSchemaSrc); err == nil {
+			for range 64 {
+				coll.drawn++
+				h := fnv.New64a()
+				fmt.Fprintf(h, "%d\x00%s\x00%d", s.opts.Seed, c.collection, coll.drawn)
+				v, err := sc.Generate(schema.NewGeneratorWith(h.Sum64(), schema.GeneratorOptions{PreferGenerated: true}), schema.Response)
+				if err != nil {
+					break
+				}
+				if coll.byID[scalarText(v)] == nil {
+					return v
+				}
+			}
+		}
+	}
+	return s.state.drawID(op.api.name, c.collection, coll, c.idKind)
+}
+
+// buildResource makes a resource of a body: the body, its id and parent
+// fields, and the required fields it lacks generated (readOnly ones such
+// as createdAt). problem says why no valid resource comes of it.
+func (s *Server) buildResource(x *Exchange, c *crud, body map[string]any, id any, parents map[string]string) (map[string]any, string) {
+	t := typer{x.op.api.doc}
+	v := make(map[string]any, len(body)+4)
+	for k, f := range body {
+		v[k] = f
+	}
+	v[c.idField] = id
+	for p, text := range parents {
+		if ps := t.property(c.resource, p, 0); ps != nil {
+			v[p] = t.coerce(ps, text, 0)
+		}
+	}
+	sc, err := x.op.api.schemas.Compile(c.resource, c.resourceSrc)
+	if err != nil {
+		return v, ""
+	}
+	if len(sc.Validate(v, schema.Response)) == 0 {
+		return v, ""
+	}
+	// Fill what is missing from a value generated for the resource.
+	h := fnv.New64a()
+	fmt.Fprintf(h, "%d\x00%s\x00%s", s.opts.Seed, c.collection, scalarText(id))
+	gen, err := sc.Generate(schema.NewGenerator(h.Sum64()), schema.Response)
+	if g, ok := gen.(map[string]any); ok && err == nil {
+		filled := make(map[string]any, len(g)+len(v))
+		for k, f := range g {
+			filled[k] = f
+		}
+		for k, f := range v {
+			filled[k] = f
+		}
+		if len(sc.Validate(filled, schema.Response)) == 0 {
+			return filled, ""
+		}
+	}
+	probs := sc.Validate(v, schema.Response)
+	return nil, fmt.Sprintf("%s: the %s resource made of the request does not fit its schema (%s): %s", x.op, c.collection, sc.Location().File.Name, probs[0])
+}
+
+// replace stores the request's body as the resource of the path's id,
+// creating it when there is none.
+func (s *Server) replace(x *Exchange, st *store, c *crud, parents map[string]string, id string, body map[string]any) *Answer {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	if a := s.checkForeignKeys(x, st, c, body); a != nil {
+		return a
+	}
+	coll := st.collection(c.collection)
+	old := coll.byID[id]
+	if old != nil && !parentsMatch(old, parents) {
+		return s.notFound(x, c, id)
+	}
+	t := typer{x.op.api.doc}
+	typed := t.coerce(t.property(c.resource, c.idField, 0), id, 0)
+	if old != nil {
+		// What the server keeps (readOnly fields) stays when the client
+		// does not send it.
+		kept := make(map[string]any, len(body))
+		for k, f := range body {
+			kept[k] = f
+		}
+		for k, f := range old.Value {
+			if _, sent := kept[k]; !sent {
+				if ps := t.property(c.resource, k, 0); ps != nil && x.op.api.doc.Deref(ps).Get("readOnly").IsTrue() {
+					kept[k] = f
+				}
+			}
+		}
+		body = kept
+	}
+	v, problem := s.buildResource(x, c, body, typed, parents)
+	if problem != "" {
+		return s.stateProblem(x, http.StatusBadRequest, kindBadRequest, problem)
+	}
+	status := c.status
+	if old == nil {
+		status = c.created
+	}
+	a := s.stateAnswer(x, c, status, v)
+	if a.Problem == nil {
+		coll.put(&resource{ID: id, Parents: parents, Value: v})
+	}
+	return a
+}
+
+// merge applies the request's body to the resource as a JSON merge patch
+// (RFC 7396): members it writes replace, null removes, objects merge, and
+// what it leaves out stays. The id and parent fields do not change.
+func (s *Server) merge(x *Exchange, st *store, c *crud, parents map[string]string, id string, patch map[string]any) *Answer {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	coll := st.collection(c.collection)
+	old := coll.byID[id]
+	if old == nil || !parentsMatch(old, parents) {
+		return s.notFound(x, c, id)
+	}
+	merged, _ := mergePatch(old.Value, patch).(map[string]any)
+	if merged == nil {
+		merged = map[string]any{}
+	}
+	merged[c.idField] = old.Value[c.idField]
+	for p := range old.Parents {
+		if v, ok := old.Value[p]; ok {
+			merged[p] = v
+		}
+	}
+	if a := s.checkForeignKeys(x, st, c, merged); a != nil {
+		return a
+	}
+	if sc, err := x.op.api.schemas.Compile(c.resource, c.resourceSrc); err == nil {
+		if probs := sc.Validate(merged, schema.Response); len(probs) > 0 {
+			return s.stateProblem(x, http.StatusBadRequest, kindBadRequest,
+				fmt.Sprintf("%s: the patch makes a %s resource that breaks its schema: %s", x.op, c.collection, probs[0]))
+		}
+	}
+	a := s.stateAnswer(x, c, c.status, merged)
+	if a.Problem == nil {
+		coll.put(&resource{ID: id, Parents: old.Parents, Value: merged})
+	}
+	return a
+}
+
+// mergePatch applies a JSON merge patch (RFC 7396) to a value.
+func mergePatch(target, patch any) any {
+	p, ok := patch.(map[string]any)
+	if !ok {
+		return patch
+	}
+	t, ok := target.(map[string]any)
+	out := make(map[string]any, len(t)+len(p))
+	if ok {
+		for k, v := range t {
+			out[k] = v
+		}
+	}
+	for k, v := range p {
+		if v == nil {
+			delete(out, k)
+			continue
+		}
+		out[k] = mergePatch(out[k], v)
+	}
+	return out
+}
+
+// checkForeignKeys answers 400 when a field that x-foreign-keys names
+// holds the id of no resource of its collection.
+func (s *Server) checkForeignKeys(x *Exchange, st *store, c *crud, v map[string]any) *Answer {
+	for _, field := range sortedKeysOf(c.foreignKeys) {
+		val, ok := v[field]
+		if !ok || val == nil {
+			continue
+		}
+		target := c.foreignKeys[field]
+		if st.collections[target] == nil || st.collections[target].byID[scalarText(val)] == nil {
+			return s.stateProblem(x, http.StatusBadRequest, kindBadRequest,
+				fmt.Sprintf("%s: %s %s names no resource of %s (x-foreign-keys); nothing was stored", x.op, field, scalarText(val), target))
+		}
+	}
+	return nil
+}
+
+func sortedKeysOf(m map[string]string) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}
+
+// list answers the collection's resources under the path's parents,
+// filtered by the query parameters named as their fields, one page of
+// them when the operation declares paging parameters.
+func (s *Server) list(x *Exchange, st *store, c *crud, parents map[string]string) *Answer {
+	t := typer{x.op.api.doc}
+	var items []*resource
+	coll := st.collections[c.collection]
+	if coll != nil {
+		for _, r := range coll.list() {
+			if parentsMatch(r, parents) && s.filtered(t, c, x, r) {
+				items = append(items, r)
+			}
+		}
+	}
+	total := len(items)
+	q := x.Params.Query
+	limit := c.list.limitDefault
+	if n, ok := intParam(q, c.list.limit); ok && n >= 0 {
+		limit = n
+	}
+	start := 0
+	if n, ok := intParam(q, c.list.offset); ok && n > 0 {
+		start = n
+	}
+	if n, ok := intParam(q, c.list.page); ok && limit > 0 {
+		start = max(n-c.list.pageBase, 0) * limit
+	}
+	if cur, ok := q[c.list.cursor]; ok && c.list.cursor != "" {
+		after := scalarText(cur)
+		start = len(items)
+		for i, r := range items {
+			if r.ID == after {
+				start = i + 1
+				break
+			}
+		}
+	}
+	start = min(start, len(items))
+	end := len(items)
+	if limit >= 0 {
+		end = min(start+limit, len(items))
+	}
+	page := items[start:end]
+	values := make([]any, len(page))
+	for i, r := range page {
+		values[i] = project(t, c.resource, r.Value)
+	}
+	if c.list.items == "" {
+		return s.stateAnswer(x, c, c.status, values)
+	}
+	// A wrapper: generated, then its items and what it says of them.
+	wrapper := map[string]any{}
+	if sc, err := x.op.api.schemas.Compile(c.media.Schema, c.media.SchemaSource); err == nil {
+		if g, err := sc.Generate(schema.NewGenerator(s.seedFor(x.op, c.status, c.media.Name, false)), schema.Response); err == nil {
+			if m, ok := g.(map[string]any); ok {
+				wrapper = m
+			}
+		}
+	}
+	wrapper[c.list.items] = values
+	more := end < len(items)
+	if c.list.total != "" {
+		wrapper[c.list.total] = jsonInt(total)
+	}
+	if c.list.hasMore != "" {
+		wrapper[c.list.hasMore] = more
+	}
+	if c.list.nextCursor != "" {
+		if more && len(page) > 0 {
+			wrapper[c.list.nextCursor] = page[len(page)-1].ID
+		} else {
+			delete(wrapper, c.list.nextCursor)
+			if t.types(t.property(c.media.Schema, c.list.nextCursor, 0), 0)&tNull != 0 {
+				wrapper[c.list.nextCursor] = nil
+			}
+		}
+	}
+	return s.stateAnswerRaw(x, c, c.status, wrapper)
+}
+
+// filtered tells whether a resource passes the query parameters that name
+// its fields: a scalar equal to the field's value, a list holding it, or
+// a value held by an array field.
+func (s *Server) filtered(t typer, c *crud, x *Exchange, r *resource) bool {
+	for name, want := range x.Params.Query {
+		if name == c.list.limit || name == c.list.offset || name == c.list.page || name == c.list.cursor {
+			continue
+		}
+		if t.property(c.resource, name, 0) == nil {
+			continue
+		}
+		got, ok := r.Value[name]
+		if !ok {
+			return false
+		}
+		if !filterMatch(got, want) {
+			return false
+		}
+	}
+	return true
+}
+
+func filterMatch(got, want any) bool {
+	switch w := want.(type) {
+	case []any:
+		if g, ok := got.([]any); ok {
+			for _, x := range w {
+				if !slices.ContainsFunc(g, func(y any) bool { return scalarText(x) == scalarText(y) }) {
+					return false
+				}
+			}
+			return true
+		}
+		return slices.ContainsFunc(w, func(x any) bool { return scalarText(x) == scalarText(got) })
+	case map[string]any:
+		return true // an object filter (deepObject) is not a field's value
+	}
+	if g, ok := got.([]any); ok {
+		return slices.ContainsFunc(g, func(y any) bool { return scalarText(y) == scalarText(want) })
+	}
+	return scalarText(got) == scalarText(want)
+}
+
+func intParam(q map[string]any, name string) (int, bool) {
+	if name == "" {
+		return 0, false
+	}
+	v, ok := q[name]
+	if !ok {
+		return 0, false
+	}
+	n, err := strconv.Atoi(scalarText(v))
+	return n, err == nil
+}
+
+func jsonInt(n int) any { return json.Number(strconv.Itoa(n)) }
+
+// project is what a response shows of a stored resource: its writeOnly
+// properties (a password) left out.
+func project(t typer, sch *spec.Node, v map[string]any) map[string]any {
+	var out map[string]any
+	for k := range v {
+		ps := t.property(sch, k, 0)
+		if ps != nil && t.doc.Deref(ps).Get("writeOnly").IsTrue() {
+			if out == nil {
+				out = make(map[string]any, len(v))
+				for k2, x := range v {
+					out[k2] = x
+				}
+			}
+			delete(out, k)
+		}
+	}
+	if out == nil {
+		return v
+	}
+	return out
+}
+
+// stateAnswer answers with a resource (or a list of them) for the
+// operation's success response: the resource itself where the response
+// is an object, nothing where it declares no content. The answer is
+// checked against the response's schema: state never gives an invalid
+// answer (a stored resource that no longer fits is a 500 and an error in
+// the log, never reshaped in silence).
+func (s *Server) stateAnswer(x *Exchange, c *crud, status int, v any) *Answer {
+	if m, ok := v.(map[string]any); ok {
+		v = project(typer{x.op.api.doc}, c.resource, m)
+	}
+	return s.stateAnswerRaw(x, c, status, v)
+}
+
+func (s *Server) stateAnswerRaw(x *Exchange, c *crud, status int, v any) *Answer {
+	resp := x.op.success
+	if status != x.op.successStatus {
+		if r := responseFor(x.op.op, status); r != nil {
+			resp = r
+		}
+	}
+	a := &Answer{Status: status, Header: http.Header{}, Example: "state"}
+	var mt *spec.MediaType
+	for _, m := range resp.Content {
+		if isJSON(m.Name) {
+			mt = m
+			break
+		}
+	}
+	if mt != nil {
+		a.MediaType = mt.Name
+		switch {
+		case v == nil || (c.role == roleRemove || c.role == roleClear) && !fits(x, mt, v):
+			// A deletion whose response is not the resource: generated.
+			g, p := s.generate(x, resp, status, false)
+			if p != nil {
+				return &Answer{Status: p.Status, Problem: p}
+			}
+			g.Example = "state"
+			return g
+		default:
+			if msg := s.invalidAnswer(x, mt, v); msg != "" {
+				s.opts.Logger.Error("the stored state does not fit the response schema: answered 500", slog.String("operation", x.op.String()),
+					slog.String("collection", c.collection), slog.String("problem", msg))
+				return s.stateProblem(x, http.StatusInternalServerError, kindStateInvalid,
+					fmt.Sprintf("%s: the stored %s do not fit the response's schema: %s", x.op, c.collection, msg))
+			}
+			a.Body = v
+		}
+	}
+	s.fillHeaders(x, resp, a, false)
+	return a
+}
+
+func fits(x *Exchange, mt *spec.MediaType, v any) bool {
+	if mt.Schema == nil {
+		return true
+	}
+	sc, err := x.op.api.schemas.Compile(mt.Schema, mt.SchemaSource)
+	return err == nil && len(sc.Validate(v, schema.Response)) == 0
+}
+
+// notFound answers a read, update or deletion of an id the collection
+// does not hold: the operation's 404 (its example, else generated) where
+// it declares one, else a 404 problem.
+func (s *Server) notFound(x *Exchange, c *crud, id string) *Answer {
+	detail := fmt.Sprintf("no %s resource has %s %s", c.collection, c.idField, id)
+	if resp := responseFor(x.op.op, http.StatusNotFound); resp != nil {
+		if a := s.responseExample(x, resp, http.StatusNotFound); a != nil {
+			return a
+		}
+		if a, p := s.generate(x, resp, http.StatusNotFound, false); p == nil {
+			a.Example = "state"
+			s.sayNotFound(x, resp, a, detail)
+			return a
+		}
+	}
+	return s.stateProblem(x, http.StatusNotFound, kindNotFound, fmt.Sprintf("%s: %s", x.op, detail))
+}
+
+// sayNotFound writes what a generated 404 body has room for: its status
+// code and message fields, when they stay valid.
+func (s *Server) sayNotFound(x *Exchange, resp *spec.Response, a *Answer, detail string) {
+	m, ok := a.Body.(map[string]any)
+	mt := declaredMedia(resp, a.MediaType)
+	if !ok || mt == nil || a.Raw != nil && len(a.Raw) > 0 && a.Body == nil {
+		return
+	}
+	said := make(map[string]any, len(m))
+	for k, v := range m {
+		said[k] = v
+	}
+	t := typer{x.op.api.doc}
+	for k := range said {
+		ts := t.types(t.property(mt.Schema, k, 0), 0)
+		switch strings.ToLower(k) {
+		case "code", "status", "statuscode":
+			if ts&tInt != 0 {
+				said[k] = json.Number("404")
+			}
+		case "message", "detail", "error", "description":
+			if ts&tStr != 0 {
+				said[k] = detail
+			}
+		}
+	}
+	if x.op.invalid(mt, said) == "" {
+		a.Body, a.Raw = said, nil
+	}
+}
+
+func (s *Server) stateProblem(x *Exchange, status int, kind, detail string) *Answer {
+	return &Answer{Status: status, Problem: problems.New(status, kind, detail)}
+}
+
+// locationHeader is the name of a Location header the response declares.
+func locationHeader(r *spec.Response) string {
+	for _, h := range r.Headers {
+		if strings.EqualFold(h.Name, "Location") {
+			return h.Name
+		}
+	}
+	return ""
+}
