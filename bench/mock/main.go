@@ -66,6 +66,8 @@ func main() {
 	only := flag.String("tools", "specgate,prism", "servers to measure, comma-separated")
 	readySpecs := flag.String("ready-specs", "stripe.yaml,github.json", "specs whose start-up is measured")
 	stateful := flag.Bool("stateful", true, "measure the stateful mock's creates and reads")
+	binFlag := flag.String("bin", "", "a specgate binary to measure (default: built from the working tree)")
+	readyTimeout := flag.Duration("ready-timeout", 20*time.Minute, "how long a server may take to start")
 	flag.Parse()
 
 	cache := os.Getenv("SPECGATE_BENCH_CACHE")
@@ -82,9 +84,12 @@ func main() {
 		}
 		return
 	}
-	bin := filepath.Join(cache, "specgate-mock-bench")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		fail(fmt.Errorf("building specgate: %v\n%s", err, out))
+	bin := *binFlag
+	if bin == "" {
+		bin = filepath.Join(cache, "specgate-mock-bench")
+		if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+			fail(fmt.Errorf("building specgate: %v\n%s", err, out))
+		}
 	}
 	prism := filepath.Join(cache, "prism", "node_modules", ".bin", "prism")
 	var servers []server
@@ -113,17 +118,21 @@ func main() {
 	if _, err := exec.LookPath("wrk"); err == nil {
 		load = "wrk"
 	}
-	fmt.Printf("specgate mock against Prism %s; %d cores; load by %s with %d keep-alive clients\n\n", prismVersion, numCPU(), load, *clients)
+	fmt.Printf("specgate mock against Prism %s; %d cores, load average %s at the start; load by %s with %d keep-alive clients\n\n",
+		prismVersion, numCPU(), loadAverage(), load, *clients)
 
 	fmt.Println("| server | spec | ready (median) | RSS when ready |")
 	fmt.Println("|---|---|---|---|")
 	for _, spec := range strings.Split(*readySpecs, ",") {
+		if spec == "" {
+			continue
+		}
 		path := filepath.Join(*corpus, spec)
 		for _, s := range servers {
 			var readies []time.Duration
 			var rss int64
 			for range *runs {
-				p, err := startServer(s, path, 10*time.Minute)
+				p, err := startServer(s, path, *readyTimeout)
 				if err != nil {
 					fmt.Printf("| %s | %s | failed: %v | |\n", s.name, spec, err)
 					break
@@ -237,6 +246,16 @@ func numCPU() int {
 		}
 	}
 	return n
+}
+
+// loadAverage is the machine's 1-minute load average: measurements on a
+// busy machine say so.
+func loadAverage() string {
+	data, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return "unknown"
+	}
+	return strings.Fields(string(data))[0]
 }
 
 func installPrism(cache string) error {
@@ -540,5 +559,5 @@ func runGoFunc(clients int, d time.Duration, do func(c *http.Client, n int) (boo
 	}
 	slices.Sort(all)
 	return loadResult{requests: total.Load(), errors: errs.Load(), rate: float64(total.Load()) / elapsed.Seconds(),
-		p50: all[len(all)/2], p99: all[len(all)*99/100]}, nil
+		p50: all[len(all)/2].Round(time.Microsecond), p99: all[len(all)*99/100].Round(time.Microsecond)}, nil
 }
