@@ -143,9 +143,18 @@ func applyJSON(name string, data []byte, edits []edit) ([]byte, error) {
 			splices = append(splices, splice{at, at, ",\n" + indent + string(key) + ": " + encodeJSON(e.value, indent, unit, false)})
 		}
 	}
-	// Later places first, so that earlier offsets hold (of two insertions
-	// at one place, the later edit first, so that they read in order); a
-	// splice overlapping one already made waits for the next round.
+	// A splice inside a larger one (a value repaired in a member that is
+	// removed) gives way to it. Then later places first, so that earlier
+	// offsets hold (of two insertions at one place, the later edit first,
+	// so that they read in order); a splice overlapping one already made
+	// waits for the next round.
+	var kept []splice
+	for _, s := range splices {
+		if !slices.ContainsFunc(splices, func(o splice) bool { return covers(o, s) }) {
+			kept = append(kept, s)
+		}
+	}
+	splices = kept
 	order := make([]int, len(splices))
 	for i := range order {
 		order[i] = i
@@ -167,6 +176,18 @@ func applyJSON(name string, data []byte, edits []edit) ([]byte, error) {
 		bound = s.start
 	}
 	return out, nil
+}
+
+// covers reports whether splice o covers splice s and is larger: an
+// insertion is covered only strictly inside.
+func covers(o, s splice) bool {
+	if o.end-o.start <= s.end-s.start {
+		return false
+	}
+	if s.start == s.end {
+		return o.start < s.start && s.end < o.end
+	}
+	return o.start <= s.start && s.end <= o.end
 }
 
 // indentUnit is the indentation a file uses per level: the leading

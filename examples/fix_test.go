@@ -97,3 +97,22 @@ func TestFixBadFile(t *testing.T) {
 		t.Errorf("error %v", err)
 	}
 }
+
+// Swagger form fields and an empty API key are repaired, and the repaired
+// example checks clean.
+func TestFixSwagger(t *testing.T) {
+	c := newContract(t, filepath.Join("testdata", "check", "swagger.yaml"))
+	k := NewChecker(c, nil)
+	for _, name := range []string{"form.json", "create.json"} {
+		r, err := k.FixFile(filepath.Join("testdata", "check", "swagger_examples", name), "", Options{}, schema.NewGenerator(3))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(r.Left) > 0 || !r.Changed() {
+			t.Errorf("%s: left %v:\n%s", name, r.Left, r.After)
+		}
+		if name == "create.json" && !strings.Contains(string(r.After), `"X-Key": "${key:specgate-api-key}"`) {
+			t.Errorf("the empty API key is not repaired:\n%s", r.After)
+		}
+	}
+}

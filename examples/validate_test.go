@@ -111,3 +111,30 @@ func BenchmarkCheck(b *testing.B) {
 		k.Check(ex)
 	}
 }
+
+// Swagger 2.0: inline x-example and response examples, form fields
+// against formData parameters, a body against a body parameter, an empty
+// API key, the basePath left out or written.
+func TestCheckSwagger(t *testing.T) {
+	c := newContract(t, filepath.Join("testdata", "check", "swagger.yaml"))
+	set := Discover(filepath.Join("testdata", "check", "swagger.yaml"), nil, Options{})
+	if len(set.Errors) > 0 {
+		t.Fatal(set.Errors)
+	}
+	list := append(Inline(c.Document(), Options{}).Examples, set.Examples...)
+	var got []string
+	for _, f := range Check(c, list) {
+		got = append(got, filepath.Base(f.Loc.File)+":"+at(f.Loc)+" "+f.Code+" "+f.Path+" "+f.Message)
+	}
+	want := []string{
+		`swagger.yaml:12:75 example-param-invalid $.paths['/pets'].get.parameters[0].x-example $: expected a number <= 10, found number 50`,
+		`swagger.yaml:18:33 example-body-invalid $.paths['/pets'].get.responses['200'].examples['application/json'][0].id $[0].id: expected integer, found string "one"`,
+		`create.json:2:67 example-security-invalid $.http-request.headers.X-Key the API key X-Key of security scheme key is empty`,
+		`create.json:2:81 example-body-invalid $.http-request.body request body $: missing required property "name"`,
+		`form.json:2:73 example-body-invalid $.http-request.form-fields.caption form field caption: expected at most 5 characters, found 14`,
+		`form.json:2:102 example-body-invalid $.http-request.form-fields.width form field width: expected integer, got "wide"`,
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("got:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
