@@ -40,6 +40,11 @@ type Document struct {
 	// Refs lists every $ref in the order found, resolved or not.
 	Refs []*Ref
 
+	// Model is the format's own model of a document that a registered
+	// Reader built (Protocol Buffers descriptors, a GraphQL schema, WSDL
+	// definitions), for the packages of that format; nil otherwise.
+	Model any
+
 	files  map[string]*File
 	refs   map[*Node]*Ref // keyed by the object that holds "$ref"
 	loader *Loader
@@ -78,13 +83,12 @@ func (d *Document) FormatTags() []string {
 	case Arazzo:
 		return []string{"arazzo", "arazzo1"}
 	}
-	return nil
+	return readerTags(d)
 }
 
 // String names the format and version, e.g. "OpenAPI 3.1.0".
 func (d *Document) String() string {
-	names := map[Format]string{Swagger: "Swagger", OpenAPI: "OpenAPI", AsyncAPI: "AsyncAPI", Arazzo: "Arazzo"}
-	return names[d.Format] + " " + d.Version
+	return FormatName(d.Format) + " " + d.Version
 }
 
 func (d *Document) errorAt(n *Node, format string, args ...any) *Error {

@@ -18,7 +18,9 @@ import (
 //   - a file is kept as it is, whatever it holds (loading will say);
 //   - a folder is searched recursively for .yaml, .yml and .json files that
 //     are specifications by content (a top-level openapi, swagger, asyncapi
-//     or arazzo key), skipping hidden folders and node_modules;
+//     or arazzo key, or what a registered Reader claims) and for the files
+//     of a Reader's extensions (.proto, .graphql, .wsdl), skipping hidden
+//     folders and node_modules;
 //   - a pattern with *, ?, [ or { is a glob where ** crosses folders; its
 //     matches are filtered by content like a folder's files.
 //
@@ -69,7 +71,7 @@ func Expand(args []string) ([]string, []error) {
 				errs = append(errs, &Error{File: arg, Msg: err.Error(), Err: err})
 			}
 			if len(found) == 0 && err == nil {
-				errs = append(errs, &Error{File: arg, Msg: "the folder holds no OpenAPI, AsyncAPI or Arazzo specification"})
+				errs = append(errs, &Error{File: arg, Msg: "the folder holds no OpenAPI, AsyncAPI, Arazzo, Protocol Buffers, GraphQL or WSDL specification"})
 			}
 			for _, f := range found {
 				add(f)
@@ -110,6 +112,9 @@ var (
 // isSpecFile sniffs a file's content for a specification's version key. It
 // is a filter for folders and globs, not a parser: loading decides.
 func isSpecFile(p string) bool {
+	if ReaderExtension(p) {
+		return true
+	}
 	ext := strings.ToLower(filepath.Ext(p))
 	if ext != ".yaml" && ext != ".yml" && ext != ".json" {
 		return false
@@ -120,7 +125,7 @@ func isSpecFile(p string) bool {
 	}
 	trimmed := bytes.TrimLeft(bytes.TrimPrefix(data, []byte("\xef\xbb\xbf")), " \t\r\n")
 	if len(trimmed) > 0 && trimmed[0] == '{' {
-		return jsonSpecKey().Match(data)
+		return jsonSpecKey().Match(data) || claim(p, data) != nil
 	}
 	return yamlSpecKey().Match(data)
 }

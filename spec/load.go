@@ -54,8 +54,12 @@ type Options struct {
 	// AllowExternalRefs lets $refs read any local file, not only those
 	// under the ref root.
 	AllowExternalRefs bool
-	HTTPClient        *http.Client
-	Stdin             io.Reader
+	// ImportPaths are folders searched for the files a Protocol Buffers
+	// document imports, before the entry file's folder and its parents
+	// (Source.ImportRoots); files under them may be read wherever they are.
+	ImportPaths []string
+	HTTPClient  *http.Client
+	Stdin       io.Reader
 }
 
 // Loader loads specifications. It is safe to use a Loader from several
@@ -129,7 +133,23 @@ func (l *Loader) Load(ctx context.Context, name string) (*Document, error) {
 // A caller with work that needs only the format (the rules that apply to
 // it) does it while the references are followed, on one core.
 func (l *Loader) Open(ctx context.Context, name string) (*Document, error) {
-	f, err := l.readFile(ctx, name)
+	display, data, err := l.readData(ctx, name)
+	if err != nil {
+		return nil, err
+	}
+	return l.entry(ctx, display, l.keyFor(name), data)
+}
+
+// entry makes the document of an entry file: through the registered
+// reader that claims it (RegisterReader), else parsed as YAML or JSON.
+func (l *Loader) entry(ctx context.Context, display, key string, data []byte) (*Document, error) {
+	if r := claim(display, data); r != nil {
+		if err := checkText(display, data); err != nil {
+			return nil, err
+		}
+		return l.readerDocument(ctx, r, display, key, trimBOM(data))
+	}
+	f, err := l.parseFile(display, key, data)
 	if err != nil {
 		return nil, err
 	}
@@ -149,11 +169,7 @@ func (l *Loader) document(f *File) (*Document, error) {
 // LoadBytes parses data as a specification named name (used in messages and
 // to resolve relative $refs).
 func (l *Loader) LoadBytes(ctx context.Context, name string, data []byte) (*Document, error) {
-	f, err := l.parseFile(name, l.keyFor(name), data)
-	if err != nil {
-		return nil, err
-	}
-	d, err := l.document(f)
+	d, err := l.entry(ctx, name, l.keyFor(name), data)
 	if err != nil {
 		return nil, err
 	}
@@ -177,6 +193,16 @@ func (l *Loader) keyFor(name string) string {
 }
 
 func (l *Loader) readFile(ctx context.Context, name string) (*File, error) {
+	display, data, err := l.readData(ctx, name)
+	if err != nil {
+		return nil, err
+	}
+	return l.parseFile(display, l.keyFor(name), data)
+}
+
+// readData reads a file, standard input or a URL, and names it as users
+// see it.
+func (l *Loader) readData(ctx context.Context, name string) (string, []byte, error) {
 	display := name
 	var data []byte
 	var err error
@@ -192,11 +218,11 @@ func (l *Loader) readFile(ctx context.Context, name string) (*File, error) {
 	if err != nil {
 		var le *Error
 		if errors.As(err, &le) {
-			return nil, le
+			return display, nil, le
 		}
-		return nil, &Error{File: display, Msg: err.Error(), Err: err}
+		return display, nil, &Error{File: display, Msg: err.Error(), Err: err}
 	}
-	return l.parseFile(display, l.keyFor(name), data)
+	return display, data, nil
 }
 
 // readLimited reads r up to max bytes. size is what r is expected to hold
@@ -301,13 +327,10 @@ func (l *Loader) fetch(ctx context.Context, u string) ([]byte, error) {
 func (l *Loader) parseFile(display, key string, data []byte) (*File, error) {
 	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
 	f := &File{Name: display, key: key, Size: len(data)}
+	if err := checkText(display, data); err != nil {
+		return nil, err
+	}
 	trimmed := bytes.TrimLeft(data, " \t\r\n")
-	if len(trimmed) == 0 {
-		return nil, &Error{File: display, Msg: "file is empty"}
-	}
-	if i := bytes.IndexByte(data, 0); i >= 0 {
-		return nil, &Error{File: display, Msg: fmt.Sprintf("binary data (NUL byte at offset %d), not a text specification", i)}
-	}
 	var root *Node
 	var err error
 	if trimmed[0] == '{' || trimmed[0] == '[' {
@@ -331,6 +354,17 @@ func (l *Loader) parseFile(display, key string, data []byte) (*File, error) {
 	}
 	f.Root = root
 	return f, nil
+}
+
+// checkText refuses an empty file and binary data.
+func checkText(display string, data []byte) error {
+	if len(bytes.TrimLeft(trimBOM(data), " \t\r\n")) == 0 {
+		return &Error{File: display, Msg: "file is empty"}
+	}
+	if i := bytes.IndexByte(data, 0); i >= 0 {
+		return &Error{File: display, Msg: fmt.Sprintf("binary data (NUL byte at offset %d), not a text specification", i)}
+	}
+	return nil
 }
 
 // resolveLocation joins a $ref's file part to the key of the file holding

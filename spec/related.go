@@ -31,7 +31,7 @@ func (d *Document) LoadRelated(ctx context.Context, ref string) (*Document, erro
 			return nil, &Error{File: name, Msg: "not a regular file"}
 		}
 	}
-	f, err := d.loader.readFile(ctx, key)
+	_, data, err := d.loader.readData(ctx, key)
 	if err != nil {
 		if le, ok := err.(*Error); ok {
 			le.File = name
@@ -39,8 +39,7 @@ func (d *Document) LoadRelated(ctx context.Context, ref string) (*Document, erro
 		}
 		return nil, &Error{File: name, Msg: err.Error(), Err: err}
 	}
-	f.Name = name
-	rd, err := d.loader.document(f)
+	rd, err := d.loader.entry(ctx, name, key, data)
 	if err != nil {
 		return nil, err
 	}

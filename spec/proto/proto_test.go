@@ -1,0 +1,241 @@
+package proto_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/specgate/specgate/spec"
+	"github.com/specgate/specgate/spec/proto"
+)
+
+func load(t *testing.T, name string) (*spec.Document, *proto.Schema) {
+	t.Helper()
+	doc, err := spec.NewLoader(spec.Options{}).Load(context.Background(), name)
+	if err != nil {
+		t.Fatalf("load %s: %v", name, err)
+	}
+	s := proto.Of(doc)
+	if s == nil {
+		t.Fatalf("%s: loaded as %s, not Protocol Buffers", name, doc)
+	}
+	return doc, s
+}
+
+// at locates a model path in its file: "file:line:col".
+func at(doc *spec.Document, file string, path spec.Path) string {
+	loc := doc.LocateIn(doc.FileNamed(file), path, nil)
+	if !loc.Exact {
+		return "inexact " + spec.Pointer(path)
+	}
+	return fmt.Sprintf("%s:%d:%d", filepath.Base(loc.File.Name), loc.Range.Start.Line, loc.Range.Start.Col)
+}
+
+func TestLibrary(t *testing.T) {
+	doc, s := load(t, "testdata/library/example/library/v1/library.proto")
+	if got := doc.String(); got != "Protocol Buffers proto3" {
+		t.Errorf("String() = %q", got)
+	}
+	if got := strings.Join(doc.FormatTags(), ","); got != "proto,proto3" {
+		t.Errorf("FormatTags() = %s", got)
+	}
+	if len(s.Problems) > 0 {
+		t.Errorf("unexpected problems: %v", s.Problems)
+	}
+	if len(s.Files) != 2 || s.Files[1].Path != "example/library/v1/book.proto" || len(doc.Files()) != 2 {
+		t.Fatalf("files: %d in the model, %d in the document", len(s.Files), len(doc.Files()))
+	}
+	if s.Entry.Path != "example/library/v1/library.proto" || s.Entry.Package != "example.library.v1" || s.Entry.Options["go_package"] != "example.com/library/v1;libraryv1" {
+		t.Errorf("entry: %+v", s.Entry)
+	}
+	svc := s.Entry.Services[0]
+	if svc.FullName != "example.library.v1.LibraryService" || svc.Comment != "Library serves books." {
+		t.Errorf("service %s %q", svc.FullName, svc.Comment)
+	}
+	wantRPCs := []struct {
+		name, in, out, pos string
+		cs, ss             bool
+	}{
+		{"GetBook", "example.library.v1.GetBookRequest", "example.library.v1.Book", "library.proto:13:7", false, false},
+		{"ListBooks", "example.library.v1.ListBooksRequest", "example.library.v1.ListBooksResponse", "library.proto:15:7", false, false},
+		{"WatchBooks", "example.library.v1.GetBookRequest", "example.library.v1.Book", "library.proto:17:7", true, true},
+		{"DeleteBook", "example.library.v1.GetBookRequest", "google.protobuf.Empty", "library.proto:19:7", false, false},
+	}
+	for i, w := range wantRPCs {
+		m := svc.Methods[i]
+		if m.Name != w.name || m.Input != w.in || m.Output != w.out || m.ClientStreaming != w.cs || m.ServerStreaming != w.ss {
+			t.Errorf("rpc %d: %+v", i, m)
+		}
+		if got := at(doc, s.Entry.Name, m.Source); got != w.pos {
+			t.Errorf("rpc %s at %s, want %s", m.Name, got, w.pos)
+		}
+	}
+	if lvl := svc.Methods[3].IdempotencyLevel; lvl != "IDEMPOTENT" {
+		t.Errorf("idempotency level %q", lvl)
+	}
+
+	list := s.Message("example.library.v1.ListBooksRequest")
+	filters := list.Field(3)
+	if filters.Map == nil || filters.Map.Key != "string" || filters.Map.Value != "string" || filters.TypeString() != "map<string, string>" || filters.Cardinality("proto3") != "map" {
+		t.Errorf("map field: %+v %+v", filters, filters.Map)
+	}
+	if f := list.Field(4); !f.Proto3Optional || f.Cardinality("proto3") != "optional" || f.JSONName != "includeDeleted" {
+		t.Errorf("optional field: %+v", f)
+	}
+	if f := list.Field(1); f.Cardinality("proto3") != "implicit" || at(doc, s.Entry.Name, f.Source) != "library.proto:29:9" {
+		t.Errorf("page_size: %s at %s", f.Cardinality("proto3"), at(doc, s.Entry.Name, f.Source))
+	}
+	resp := s.Message("example.library.v1.ListBooksResponse")
+	if !resp.Reserved(3) || !resp.Reserved(6) || resp.Reserved(8) || !resp.ReservedName("total") {
+		t.Errorf("reserved: %+v %v", resp.ReservedRanges, resp.ReservedNames)
+	}
+	if len(resp.Oneofs) != 1 || resp.Oneofs[0].Name != "extra" || len(resp.Oneofs[0].Fields) != 2 || resp.Field(9).Oneof != "extra" {
+		t.Errorf("oneofs: %+v", resp.Oneofs)
+	}
+	if f := resp.Field(9); f.JSONName != "total_count" || !f.JSONNameSet {
+		t.Errorf("json_name: %+v", f)
+	}
+	if f := resp.Field(1); f.Type != "message" || f.TypeName != "example.library.v1.Book" || f.Cardinality("proto3") != "repeated" {
+		t.Errorf("books: %+v", f)
+	}
+	// Elements of an imported file are located in that file.
+	book := s.Message("example.library.v1.Book")
+	if book.Comment != "A book." || at(doc, book.File.Name, book.Source) != "book.proto:6:9" {
+		t.Errorf("Book: %q at %s", book.Comment, at(doc, book.File.Name, book.Source))
+	}
+	if f := book.Field(3); f.Type != "enum" || f.TypeName != "example.library.v1.Genre" {
+		t.Errorf("genre: %+v", f)
+	}
+	genre := s.Enum("example.library.v1.Genre")
+	if genre.Closed || len(genre.Values) != 3 || at(doc, genre.File.Name, genre.Values[1].Source) != "book.proto:18:3" {
+		t.Errorf("Genre: closed %v, %d values, value 1 at %s", genre.Closed, len(genre.Values), at(doc, genre.File.Name, genre.Values[1].Source))
+	}
+	if author := s.Message("example.library.v1.Book.Author"); author == nil || author.Parent != book {
+		t.Errorf("nested message: %+v", author)
+	}
+}
+
+func TestProto2AndEditions(t *testing.T) {
+	doc, s := load(t, "testdata/proto2.proto")
+	if doc.String() != "Protocol Buffers proto2" {
+		t.Errorf("String() = %q", doc.String())
+	}
+	order := s.Message("legacy.Order")
+	if f := order.Field(1); f.Cardinality("proto2") != "required" || f.Label != "required" {
+		t.Errorf("id: %+v", f)
+	}
+	if f := order.Field(2); f.Default != "1" || !f.HasDefault || f.Cardinality("proto2") != "optional" {
+		t.Errorf("quantity: %+v", f)
+	}
+	if f := order.Field(3); f.Type != "group" || f.TypeName != "legacy.Order.Line" || f.Label != "repeated" {
+		t.Errorf("group: %+v", f)
+	}
+	if len(order.ExtensionRanges) != 1 || order.ExtensionRanges[0] != (proto.Range{Start: 100, End: 199}) {
+		t.Errorf("extension ranges: %v", order.ExtensionRanges)
+	}
+	if x := s.Entry.Extensions; len(x) != 1 || x[0].Extendee != "legacy.Order" || x[0].FullName != "legacy.note" || at(doc, s.Entry.Name, x[0].Source) != "proto2.proto:15:19" {
+		t.Errorf("extensions: %+v", x)
+	}
+	if !s.Enum("legacy.Kind").Closed {
+		t.Error("a proto2 enum is closed")
+	}
+
+	doc, s = load(t, "testdata/editions/features.proto")
+	if doc.String() != "Protocol Buffers edition 2023" || strings.Join(doc.FormatTags(), ",") != "proto,editions" {
+		t.Errorf("%s %v", doc, doc.FormatTags())
+	}
+	item := s.Message("editions.v1.Item")
+	if c := item.Field(1).Cardinality("editions"); c != "optional" {
+		t.Errorf("editions fields have explicit presence by default, got %s", c)
+	}
+	if c := item.Field(2).Cardinality("editions"); c != "implicit" {
+		t.Errorf("field_presence = IMPLICIT: got %s", c)
+	}
+	if !s.Enum("editions.v1.Status").Closed {
+		t.Error("features.enum_type = CLOSED on the file closes its enums")
+	}
+}
+
+// TestProblems: semantic errors are the document's problems, each at the
+// place protocompile names, and the document still loads.
+func TestProblems(t *testing.T) {
+	tests := []struct {
+		file string
+		want []string
+	}{
+		{"testdata/bad/semantic.proto", []string{
+			"semantic.proto:7:14: message bad.v1.Thing: fields name and id both have the same tag 1",
+			"semantic.proto:8:3: field bad.v1.Thing.other: unknown type Missing",
+			"semantic.proto:10:16: message bad.v1.Thing: field old is using tag 5 which is in reserved range 5 to 5",
+			"semantic.proto:14:27: method bad.v1.Things.Get: unknown response type Nowhere",
+		}},
+		{"testdata/cycle/a.proto", []string{
+			`b.proto:3:8: cycle found in imports: "b.proto" -> "a.proto" -> "b.proto"`,
+		}},
+		// The import is looked for in the entry's folder only: its package
+		// does not spell its folders, and the tree it may read ends there.
+		{"testdata/outside/inner/escape.proto", []string{
+			`escape.proto:3:8: import "secret.proto" not found in the import roots (the entry file's folder and its parents up to the ref root; pass --ref-root DIR for a wider tree)`,
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.file, func(t *testing.T) {
+			_, s := load(t, tt.file)
+			var got []string
+			for _, p := range s.Problems {
+				got = append(got, fmt.Sprintf("%s:%d:%d: %s", filepath.Base(p.File), p.Range.Start.Line, p.Range.Start.Col, p.Message))
+			}
+			if strings.Join(got, "\n") != strings.Join(tt.want, "\n") {
+				t.Errorf("problems:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(tt.want, "\n"))
+			}
+		})
+	}
+}
+
+// TestUnlinkedNamesResolve: a file with errors is not linked, yet the
+// names of its own types resolve.
+func TestUnlinkedNamesResolve(t *testing.T) {
+	_, s := load(t, "testdata/bad/semantic.proto")
+	m := s.Entry.Services[0].Methods[0]
+	if m.Input != "bad.v1.Thing" || m.Output != "Nowhere" {
+		t.Errorf("rpc types: %s → %s", m.Input, m.Output)
+	}
+}
+
+func TestLoadErrors(t *testing.T) {
+	l := spec.NewLoader(spec.Options{})
+	tests := []struct {
+		name, data, want string
+	}{
+		{"syntax.proto", "syntax = \"proto3\";\n\nmessage Broken {\n  string name = 1\n  int32 id = 2;\n}\n", "syntax.proto:5:3: syntax error: expecting ';'"},
+		{"unterminated.proto", "syntax = \"proto3\";\nmessage M {\n  string s = 1;\n", "unterminated.proto:4:1: syntax error: unexpected end of file"},
+		{"tab.proto", "syntax = \"proto3\";\nmessage M {\n\tstring s = ;\n}\n", "tab.proto:3:13: syntax error: unexpected ';', expecting int literal"},
+		{"empty.proto", "  \n", "empty.proto: file is empty"},
+		{"binary.proto", "syntax\x00", "binary.proto: binary data (NUL byte at offset 6), not a text specification"},
+	}
+	for _, tt := range tests {
+		_, err := l.LoadBytes(context.Background(), tt.name, []byte(tt.data))
+		var se *spec.Error
+		if !errors.As(err, &se) {
+			t.Errorf("%s: %v is not a *spec.Error", tt.name, err)
+			continue
+		}
+		if err.Error() != tt.want {
+			t.Errorf("%s: %q, want %q", tt.name, err.Error(), tt.want)
+		}
+	}
+}
+
+func TestSniffStandardInput(t *testing.T) {
+	l := spec.NewLoader(spec.Options{Stdin: strings.NewReader("// a comment\nsyntax = \"proto3\";\nmessage X { int32 a = 1; }\n")})
+	doc, err := l.Load(context.Background(), "-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if doc.Format != spec.Proto || proto.Of(doc).Message("X") == nil {
+		t.Errorf("standard input read as %s", doc)
+	}
+}
