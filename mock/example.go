@@ -45,8 +45,6 @@ type example struct {
 	staticBody any
 	// raw is a body to send as it is (a text or binary example).
 	raw []byte
-	// partial examples have their response completed from the spec.
-	partial bool
 
 	delay     time.Duration
 	transient bool

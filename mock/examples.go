@@ -3,6 +3,7 @@ package mock
 import (
 	"errors"
 	"fmt"
+	"hash/fnv"
 	"log/slog"
 	"net/http"
 	"net/url"
@@ -12,6 +13,7 @@ import (
 
 	"github.com/specgate/specgate/contract"
 	"github.com/specgate/specgate/examples"
+	"github.com/specgate/specgate/schema"
 	"github.com/specgate/specgate/spec"
 )
 
@@ -129,7 +131,7 @@ func (s *Server) inlineExample(a *api, op *operation, ex *examples.Example) *exa
 	if e.response == nil || resp.Body == nil && len(resp.Headers) == 0 {
 		return nil // only request values: nothing to answer with
 	}
-	s.setResponse(a, e, resp)
+	s.setResponse(e, resp)
 	if ex.Pairing == examples.Paired && ex.Request != nil {
 		e.request = a.pairedRequest(op, ex)
 	}
@@ -268,14 +270,14 @@ func (s *Server) externalExample(gen *generation, ex *examples.Example, org orig
 		return nil, nil, locErr(req.Path.Where(), "path %q: %v", rawPath, err)
 	}
 	e := &example{name: ex.Name, source: ex.Loc.String(), origin: org, ex: ex, ctx: ctx, kind: ex.Kind(),
-		partial: ex.Partial, delay: ex.Metadata.Delay, transient: ex.Metadata.Transient}
+		delay: ex.Metadata.Delay, transient: ex.Metadata.Transient}
 	op, route, allow := gen.routeExample(req.Method, u.EscapedPath())
 	if op == nil {
 		if len(allow) > 0 && ex.Kind() == examples.MethodNotAllowed {
 			a, template := gen.templateOf(allow[0], u.EscapedPath())
 			e.request = &requestMatch{method: req.Method, mode: examples.Equal}
 			e.status, e.notAllowed = resp.Status, notAllowedKey(a, template, req.Method)
-			s.setResponse(a, e, resp)
+			s.setResponse(e, resp)
 			return nil, e, nil
 		}
 		what := fmt.Sprintf("%s %s matches no operation of the specs served", req.Method, u.Path)
@@ -335,6 +337,18 @@ func (s *Server) externalExample(gen *generation, ex *examples.Example, org orig
 	e.matchers = matchersOf(m)
 	e.limited = e.transient && len(e.matchers) > 0
 
+	if ex.Partial {
+		// The request matches on what it writes; the response is
+		// completed from the spec (the values it leaves out generated,
+		// the same for the same seed), its notations kept.
+		h := fnv.New64a()
+		fmt.Fprintf(h, "%d\x00%s", s.opts.Seed, ex.Name)
+		full, err := a.checker.Complete(ex, schema.NewGenerator(h.Sum64()))
+		if err != nil {
+			return nil, nil, err
+		}
+		resp = full.Response
+	}
 	e.status = resp.Status
 	if e.status == 0 {
 		_, e.status = lowestSuccess(op.op)
@@ -350,13 +364,13 @@ func (s *Server) externalExample(gen *generation, ex *examples.Example, org orig
 		}
 		return nil, nil, locErr(at, "%s declares no response %d (it declares %s)", op, e.status, statusList(op.op))
 	}
-	s.setResponse(a, e, resp)
+	s.setResponse(e, resp)
 	return op, e, nil
 }
 
 // setResponse reads an example's response: its headers, media type and
 // body, evaluated once when they hold no notation.
-func (s *Server) setResponse(a *api, e *example, resp *examples.Response) {
+func (s *Server) setResponse(e *example, resp *examples.Response) {
 	for _, h := range resp.Headers {
 		if strings.EqualFold(h.Name, "Content-Type") {
 			if lit, ok := h.Value.(*examples.Literal); ok {

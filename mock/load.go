@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/specgate/specgate/contract"
+	"github.com/specgate/specgate/examples"
 	"github.com/specgate/specgate/schema"
 	"github.com/specgate/specgate/spec"
 )
@@ -35,7 +36,8 @@ type api struct {
 	doc      *spec.Document
 	contract *contract.Contract
 	schemas  *schema.Set
-	prefixes []string // where its operations are served, "" for the root
+	checker  *examples.Checker // completes partial examples
+	prefixes []string          // where its operations are served, "" for the root
 	ops      []*operation
 	byOp     map[*spec.Operation]*operation
 	schemes  map[string]*spec.SecurityScheme // by name
@@ -173,7 +175,7 @@ func loadAPI(ctx context.Context, loader *spec.Loader, src SpecSource) (*api, []
 	if err != nil {
 		return nil, files, err
 	}
-	a := &api{name: src.Path, doc: doc, contract: c, schemas: schemas, byOp: map[*spec.Operation]*operation{}, schemes: map[string]*spec.SecurityScheme{}}
+	a := &api{name: src.Path, doc: doc, contract: c, schemas: schemas, checker: examples.NewChecker(c, schemas), byOp: map[*spec.Operation]*operation{}, schemes: map[string]*spec.SecurityScheme{}}
 	for _, sc := range doc.Views().SecuritySchemes {
 		a.schemes[sc.Name] = sc
 	}

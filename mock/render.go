@@ -18,7 +18,8 @@ import (
 
 // fromExample builds the answer of an example for the exchange it
 // answers: its headers and body evaluated against the request, typed by
-// the response's schema, completed from the schema for a partial example.
+// the response's schema (a partial example's response was completed from
+// the spec when it was loaded).
 // ok is false when the example cannot answer: its media type is not one
 // the request accepts, or what it gives is not valid for the response's
 // schema (logged, with where the example is written), so that the next
@@ -45,7 +46,7 @@ func (s *Server) fromExample(x *Exchange, e *example) (*Answer, bool) {
 		switch {
 		case e.raw != nil:
 			a.Raw = e.raw
-		case e.static && !e.partial:
+		case e.static:
 			e.checked.Do(func() { e.invalid = s.invalidAnswer(x, mt, e.staticBody) })
 			if e.invalid != "" {
 				s.skipExample(x, e, e.invalid)
@@ -60,9 +61,6 @@ func (s *Server) fromExample(x *Exchange, e *example) (*Answer, bool) {
 			}
 			if mt != nil && x.op != nil {
 				v = typer{x.op.api.doc}.coerce(mt.Schema, v, 0)
-				if e.partial {
-					v = s.complete(x, mt, status, v)
-				}
 			}
 			if msg := s.invalidAnswer(x, mt, v); msg != "" {
 				s.skipExample(x, e, msg)
@@ -71,17 +69,13 @@ func (s *Server) fromExample(x *Exchange, e *example) (*Answer, bool) {
 			a.Body = v
 		}
 	} else if e.response != nil && len(e.response.Content) > 0 {
-		// An example that writes no body for a response that has one (a
-		// partial example, or one that names only headers) gets a
-		// generated body.
+		// An example that writes no body for a response that has one
+		// (one that names only headers) gets a generated body.
 		g, p := s.generate(x, e.response, status, false)
 		if p != nil {
 			return nil, false
 		}
 		g.Example, g.Delay = e.name, e.delay
-		if g.Header == nil {
-			g.Header = http.Header{}
-		}
 		for k, v := range a.Header {
 			g.Header[k] = v
 		}
@@ -140,24 +134,6 @@ func (s *Server) invalidAnswer(x *Exchange, mt *spec.MediaType, v any) string {
 		return ""
 	}
 	return x.op.invalid(mt, v)
-}
-
-// complete fills in what a partial example's response body leaves out:
-// the members of a value generated from the schema that the example does
-// not write.
-//
-// Shim: the examples package is adding the completion of partial examples
-// from the spec; this gives way to it once it is there.
-func (s *Server) complete(x *Exchange, mt *spec.MediaType, status int, v any) any {
-	sc, err := x.op.api.schemas.Compile(mt.Schema, mt.SchemaSource)
-	if err != nil {
-		return v
-	}
-	g, err := sc.Generate(schema.NewGenerator(s.seedFor(x.op, status, mt.Name, false)), schema.Response)
-	if err != nil {
-		return v
-	}
-	return overlay(g, v)
 }
 
 // overlay writes v over base: objects member by member, anything else
@@ -220,10 +196,9 @@ func (s *Server) generate(x *Exchange, resp *spec.Response, status int, dynamic 
 		return nil, g.prob
 	}
 	a := *g.answer
-	if len(a.Header) > 0 {
-		a.Header = a.Header.Clone()
-	} else {
-		a.Header = nil // render only reads it
+	a.Header = a.Header.Clone()
+	if a.Header == nil {
+		a.Header = http.Header{}
 	}
 	return &a, nil
 }

@@ -203,7 +203,7 @@ func foreignKeys(doc *spec.Document, n *spec.Node, out map[string]string, depth 
 	}
 	if fk := n.Get("x-foreign-keys"); fk != nil && fk.Kind == spec.Object {
 		for _, f := range fk.Fields {
-			if name, _, ok := collectionOf(f.Value.Value); ok || name != "" {
+			if name, _, _ := collectionOf(f.Value.Value); name != "" {
 				out[f.Key] = name
 			}
 		}
