@@ -19,9 +19,11 @@ import (
 	"mime"
 	"net"
 	"net/http"
+	"regexp"
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
 
 	"github.com/specgate/specgate/insights"
 	"github.com/specgate/specgate/internal/httpx"
@@ -176,23 +178,59 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 	_, _ = w.Write(b.Bytes())
 }
 
+func writeHealth(w http.ResponseWriter, status int, v any) {
+	data, err := json.Marshal(v)
+	if err != nil {
+		http.Error(w, err.Error(), http.StatusInternalServerError)
+		return
+	}
+	w.Header().Set("Content-Type", "application/health+json")
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(status)
+	_, _ = w.Write(append(data, '\n'))
+}
+
+// Health is the answer of GET /health, in the health check response
+// format.
+type Health struct {
+	Status string `json:"status"` // pass or fail
+}
+
 func (s *Server) health(w http.ResponseWriter, r *http.Request) {
-	writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})
+	if s.store.Check() != nil {
+		writeHealth(w, http.StatusServiceUnavailable, Health{Status: "fail"})
+		return
+	}
+	writeHealth(w, http.StatusOK, Health{Status: "pass"})
 }
 
 // Info is the answer of GET /health/info.
 type Info struct {
-	Name        string `json:"name"`
-	Version     string `json:"version"`
-	Storage     string `json:"storage"`
-	Submissions int    `json:"submissions"`
+	Status  string `json:"status"`
+	Name    string `json:"name"`
+	Version string `json:"version"`
 	// TokenRequired says whether /v1 requests need a bearer token.
-	TokenRequired bool `json:"tokenRequired"`
+	TokenRequired bool               `json:"tokenRequired"`
+	Checks        map[string][]Check `json:"checks"`
+}
+
+// Check is one check of the health check response format.
+type Check struct {
+	ComponentType string `json:"componentType"`
+	Status        string `json:"status"`
+	ObservedValue int    `json:"observedValue"`
+	ObservedUnit  string `json:"observedUnit"`
+	Output        string `json:"output,omitempty"`
 }
 
 func (s *Server) info(w http.ResponseWriter, r *http.Request) {
-	writeJSON(w, http.StatusOK, Info{Name: "specgate insights-server", Version: s.opts.Version, Storage: "files",
-		Submissions: s.store.Count(), TokenRequired: s.opts.Token != ""})
+	check := Check{ComponentType: "datastore", Status: "pass", ObservedValue: s.store.Count(), ObservedUnit: "submissions", Output: "files in " + s.opts.Dir}
+	status := http.StatusOK
+	if err := s.store.Check(); err != nil {
+		check.Status, check.Output, status = "fail", err.Error(), http.StatusServiceUnavailable
+	}
+	writeHealth(w, status, Info{Status: check.Status, Name: "specgate insights-server", Version: s.opts.Version,
+		TokenRequired: s.opts.Token != "", Checks: map[string][]Check{"store": {check}}})
 }
 
 // submit stores a submission: 201 with its receipt, 200 when it was
@@ -241,7 +279,7 @@ func (s *Server) submit(w http.ResponseWriter, r *http.Request) {
 		httpx.WriteProblem(w, r, problems.New(http.StatusBadRequest, httpx.KindBadRequest, "the body is not a submission: "+jsonProblem(raw, err)))
 		return
 	}
-	if msg := validate(&sub); msg != "" {
+	if msg := check(&sub); msg != "" {
 		httpx.WriteProblem(w, r, problems.New(http.StatusBadRequest, httpx.KindBadRequest, msg))
 		return
 	}
@@ -260,27 +298,80 @@ func (s *Server) submit(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, status, insights.Receipt{ID: sub.ID, ReceivedAt: at, Duplicate: dup})
 }
 
-// validate says what is wrong with a submission, or "".
-func validate(sub *insights.Submission) string {
+// check says what is wrong with a submission, or "": the constraints
+// docs/insights-api.yaml states, which the answers then keep.
+func check(sub *insights.Submission) string {
 	switch {
 	case sub.SchemaVersion != insights.SchemaVersion:
 		return fmt.Sprintf("schemaVersion %d is not supported: this service reads %d", sub.SchemaVersion, insights.SchemaVersion)
 	case !validID.MatchString(sub.ID):
 		return fmt.Sprintf("id %q must be 8 to 64 letters, digits, '_' or '-'", sub.ID)
-	case sub.Command == "":
-		return "command is required"
+	case !commandName.MatchString(sub.Command):
+		return fmt.Sprintf("command %q must be a specgate command's name (lower-case letters and '-', at most 64)", sub.Command)
 	case !contains(Kinds, sub.Kind):
 		return fmt.Sprintf("kind %q is not one of %s", sub.Kind, strings.Join(Kinds, ", "))
 	case sub.CI.RepoID == "":
 		return "ci.repoId is required: results are filed by repository"
+	case sub.CI.RunAttempt < 0:
+		return fmt.Sprintf("ci.runAttempt %d must be at least 1", sub.CI.RunAttempt)
+	}
+	ci := &sub.CI
+	for _, f := range []struct {
+		name, value string
+		max         int
+	}{
+		{"ci.repoId", ci.RepoID, 512}, {"ci.repoUrl", ci.RepoURL, 2048}, {"ci.branch", ci.Branch, 512}, {"ci.commit", ci.Commit, 128},
+		{"ci.buildId", ci.BuildID, 256}, {"ci.buildUrl", ci.BuildURL, 2048}, {"ci.pullRequest", ci.PullRequest, 64},
+		{"tool.name", sub.Tool.Name, 64}, {"tool.version", sub.Tool.Version, 64},
+	} {
+		if msg := token(f.name, f.value, f.max); msg != "" {
+			return msg
+		}
+	}
+	if len(ci.Metadata) > 256 {
+		return fmt.Sprintf("ci.metadata has %d fields; at most 256", len(ci.Metadata))
+	}
+	for k, v := range ci.Metadata {
+		if !metadataKey.MatchString(k) {
+			return fmt.Sprintf("ci.metadata key %q must be 1 to 64 letters, digits, '.', '_' or '-', starting with a letter or digit", k)
+		}
+		if len(v) > 1024 {
+			return fmt.Sprintf("ci.metadata.%s is longer than 1024 bytes", k)
+		}
 	}
 	for i, r := range sub.Results {
 		switch {
 		case r.Spec.ID == "":
 			return fmt.Sprintf("results[%d].spec.id is required", i)
-		case r.Status == "":
-			return fmt.Sprintf("results[%d].status is required", i)
+		case !statusWord.MatchString(r.Status):
+			return fmt.Sprintf("results[%d].status %q must be a word such as passed or incompatible", i, r.Status)
 		}
+		if msg := token(fmt.Sprintf("results[%d].spec.id", i), r.Spec.ID, 2048); msg != "" {
+			return msg
+		}
+		for j, op := range r.UsedOperations {
+			if strings.TrimSpace(op) == "" || len(op) > 1024 {
+				return fmt.Sprintf("results[%d].usedOperations[%d] must be 1 to 1024 characters, such as \"GET /pets\"", i, j)
+			}
+		}
+	}
+	return ""
+}
+
+var (
+	commandName = regexp.MustCompile(`^[a-z][a-z-]{0,63}$`)
+	statusWord  = regexp.MustCompile(`^[a-z-]{1,32}$`)
+	metadataKey = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$`)
+)
+
+// token says what is wrong with an identifier-like field: white space, or
+// more than max bytes.
+func token(name, v string, max int) string {
+	if len(v) > max {
+		return fmt.Sprintf("%s is longer than %d bytes", name, max)
+	}
+	if strings.IndexFunc(v, unicode.IsSpace) >= 0 {
+		return fmt.Sprintf("%s %q must not contain white space", name, v)
 	}
 	return ""
 }
@@ -323,6 +414,12 @@ func jsonProblem(data []byte, err error) string {
 
 func (s *Server) submission(w http.ResponseWriter, r *http.Request) {
 	id := r.PathValue("id")
+	if !validID.MatchString(id) {
+		p := problems.New(http.StatusBadRequest, httpx.KindBadRequest, fmt.Sprintf("%q is not a submission id (8 to 64 letters, digits, '_' or '-')", id))
+		p.Field = "id"
+		httpx.WriteProblem(w, r, p)
+		return
+	}
 	data, err := s.store.Submission(id)
 	if err != nil {
 		s.opts.Logger.Error("reading a submission", slog.String("id", id), slog.String("error", err.Error()))

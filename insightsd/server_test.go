@@ -33,7 +33,7 @@ func newServer(t *testing.T, dir, token string) (*Server, *httptest.Server) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ts := httptest.NewServer(srv.Handler())
+	ts := httptest.NewServer(conform(t, srv.Handler()))
 	t.Cleanup(func() {
 		ts.Close()
 		srv.Close()
@@ -268,6 +268,7 @@ func TestBadRequests(t *testing.T) {
 		{"brotli", "POST", "/v1/submissions", good, map[string]string{"Content-Type": "application/json", "Content-Encoding": "br"}, 415, "unsupported-media-type", `Content-Encoding "br" is not gzip or identity`},
 		{"GET submissions", "GET", "/v1/submissions", nil, nil, 405, "method-not-allowed", "/v1/submissions does not take GET; it takes POST"},
 		{"no such submission", "GET", "/v1/submissions/nothere01", nil, nil, 404, "not-found", `no submission "nothere01"`},
+		{"not a submission id", "GET", "/v1/submissions/a.b", nil, nil, 400, "bad-request", `"a.b" is not a submission id`},
 		{"no such endpoint", "GET", "/v2/results", nil, nil, 404, "not-found", "no such endpoint"},
 		{"history without spec", "GET", "/v1/results/history", nil, nil, 400, "bad-request", "spec is required"},
 		{"history limit", "GET", "/v1/results/history?spec=a&limit=0", nil, nil, 400, "bad-request", `limit "0" must be a whole number from 1 to 1000`},
@@ -340,11 +341,27 @@ func TestToken(t *testing.T) {
 	}
 	a := do(t, "GET", ts.URL+"/health/info", nil, nil)
 	var info Info
-	if err := json.Unmarshal(a.body, &info); err != nil || a.status != 200 || !info.TokenRequired || info.Submissions != 1 || info.Storage != "files" {
+	if err := json.Unmarshal(a.body, &info); err != nil || a.status != 200 || !info.TokenRequired || info.Status != "pass" ||
+		len(info.Checks["store"]) != 1 || info.Checks["store"][0].ObservedValue != 1 || a.header.Get("Content-Type") != "application/health+json" {
 		t.Errorf("health/info %d %s", a.status, a.body)
 	}
-	if a := do(t, "GET", ts.URL+"/health", nil, nil); a.status != 200 || strings.TrimSpace(string(a.body)) != `{"status":"ok"}` {
+	if a := do(t, "GET", ts.URL+"/health", nil, nil); a.status != 200 || strings.TrimSpace(string(a.body)) != `{"status":"pass"}` {
 		t.Errorf("health %d %s", a.status, a.body)
+	}
+}
+
+// TestHealthFails: a store whose folder is gone fails the health checks.
+func TestHealthFails(t *testing.T) {
+	dir := t.TempDir()
+	_, ts := newServer(t, dir, "")
+	os.RemoveAll(filepath.Join(dir, "submissions"))
+	if a := do(t, "GET", ts.URL+"/health", nil, nil); a.status != 503 || strings.TrimSpace(string(a.body)) != `{"status":"fail"}` {
+		t.Errorf("health %d %s", a.status, a.body)
+	}
+	a := do(t, "GET", ts.URL+"/health/info", nil, nil)
+	var info Info
+	if err := json.Unmarshal(a.body, &info); err != nil || a.status != 503 || info.Status != "fail" || !strings.Contains(info.Checks["store"][0].Output, "no such file") {
+		t.Errorf("health/info %d %s", a.status, a.body)
 	}
 }
 

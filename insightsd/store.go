@@ -183,6 +183,20 @@ func (s *Store) Close() error {
 	return s.index.Close()
 }
 
+// Check tells whether the store can take submissions: its folder and its
+// index are there.
+func (s *Store) Check() error {
+	if _, err := os.Stat(filepath.Join(s.dir, "submissions")); err != nil {
+		return err
+	}
+	s.writeMu.Lock()
+	defer s.writeMu.Unlock()
+	if _, err := s.index.Stat(); err != nil {
+		return fmt.Errorf("the index: %w", err)
+	}
+	return nil
+}
+
 // Count is the number of submissions stored.
 func (s *Store) Count() int {
 	s.mu.RLock()
