@@ -22,7 +22,10 @@ func mcpCommand(env Env) *cli.Command {
 		Description: "Runs an MCP server whose tools agents call while they write API code:\n" +
 			"  run_contract_test             contract-test a running service against OpenAPI specs\n" +
 			"  manage_mock_server            start, stop and list mocks, which run inside this server\n" +
+			"  run_suite                     run the suite of a specgate.yaml, as run-suite does\n" +
 			"  validate_examples             validate a spec's inline and external examples\n" +
+			"  generate_examples             write a valid example file per operation, status and media type\n" +
+			"  fix_examples                  repair invalid example files (or show the repairs as diffs)\n" +
 			"  backward_compatibility_check  compare two versions of a spec, or the working tree with a branch\n" +
 			"  lint                          lint specs with the built-in rulesets or a configuration\n" +
 			"Answers are structured and bounded (at most " + strconv.Itoa(mcp.MaxItems) + " failures, findings or changes; the full\n" +

@@ -87,7 +87,7 @@ type ShownResponse struct {
 // TestProblem is a failed check, or one place where a response breaks the
 // contract.
 type TestProblem struct {
-	Check   string `json:"check" jsonschema:"the check that failed, e.g. response_schema_conformance"`
+	Check   string `json:"check,omitempty" jsonschema:"the check that failed, e.g. response_schema_conformance"`
 	Message string `json:"message"`
 	In      string `json:"in,omitempty" jsonschema:"the part of the response: status, header, content-type or body"`
 	Path    string `json:"path,omitempty" jsonschema:"JSON path of the failing value in the body, e.g. $.items[0].id"`
@@ -177,16 +177,17 @@ func (s *Server) contractTest(ctx context.Context, c *call, in ContractTestInput
 	return out, nil
 }
 
-// failures is the sink that keeps the first failed tests for the answer
-// and reports progress.
+// failures is the sink that reports progress and keeps the first failed
+// tests for the answer (unless progressOnly).
 type failures struct {
-	ctx     context.Context
-	c       *call
-	s       *Server
-	total   int
-	done    int
-	failed  []FailedTest
-	omitted int
+	ctx          context.Context
+	c            *call
+	s            *Server
+	progressOnly bool
+	total        int
+	done         int
+	failed       []FailedTest
+	omitted      int
 }
 
 func (f *failures) Begin(info *apitest.RunInfo) {
@@ -197,7 +198,7 @@ func (f *failures) Begin(info *apitest.RunInfo) {
 func (f *failures) Result(r *apitest.Result) {
 	f.done++
 	f.c.notify(f.ctx, f.done, max(f.total, 0), string(r.Outcome)+" "+r.Test.Title())
-	if r.Outcome != apitest.Failed {
+	if r.Outcome != apitest.Failed || f.progressOnly {
 		return
 	}
 	if len(f.failed) == MaxItems {

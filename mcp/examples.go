@@ -93,12 +93,7 @@ func (s *Server) validateExamples(ctx context.Context, c *call, in ValidateExamp
 	c.notify(ctx, 2, 2, "checked")
 	all := make([]ExampleProblem, len(findings))
 	for i, f := range findings {
-		all[i] = ExampleProblem{Example: f.Example, File: s.root.Show(f.Loc.File), Line: int(f.Loc.Range.Start.Line), Column: int(f.Loc.Range.Start.Col),
-			Path: f.Path, Code: f.Code, Message: s.showText(f.Message)}
-		if f.Rule.File != "" {
-			f.Rule.File = s.root.Show(f.Rule.File)
-			all[i].Rule = f.Rule.String()
-		}
+		all[i] = s.exampleProblem(f)
 	}
 	out.Valid = len(all) == 0 && len(out.LoadErrors) == 0
 	out.Invalid = all

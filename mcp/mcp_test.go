@@ -171,6 +171,9 @@ func TestInitializeAndListTools(t *testing.T) {
 		mcp.ToolValidateEx:   {"spec"},
 		mcp.ToolContractTest: {"specs", "baseUrl"},
 		mcp.ToolMock:         {"command"},
+		mcp.ToolRunSuite:     nil,
+		mcp.ToolGenerateEx:   {"spec"},
+		mcp.ToolFixExamples:  {"spec"},
 	}
 	var names []string
 	for _, tool := range list.Tools {

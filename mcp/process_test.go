@@ -71,7 +71,7 @@ func TestStdioProcess(t *testing.T) {
 		names = append(names, tool.Name)
 	}
 	slices.Sort(names)
-	want := []string{mcp.ToolCompat, mcp.ToolLint, mcp.ToolMock, mcp.ToolContractTest, mcp.ToolValidateEx}
+	want := []string{mcp.ToolCompat, mcp.ToolLint, mcp.ToolMock, mcp.ToolContractTest, mcp.ToolValidateEx, mcp.ToolRunSuite, mcp.ToolGenerateEx, mcp.ToolFixExamples}
 	slices.Sort(want)
 	if !slices.Equal(names, want) {
 		t.Errorf("tools = %v, want %v", names, want)

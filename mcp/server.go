@@ -321,6 +321,8 @@ func (s *Server) addTools() {
 	s.addValidateExamples()
 	s.addContractTest()
 	s.addMock()
+	s.addSuite()
+	s.addExampleEdits()
 }
 
 // truncate cuts text to at most n bytes on a character boundary, saying

@@ -42,7 +42,7 @@ check() {
 }
 
 inspector --method tools/list --strict >"$work/list.json"
-for tool in run_contract_test manage_mock_server validate_examples backward_compatibility_check lint; do
+for tool in run_contract_test manage_mock_server run_suite validate_examples generate_examples fix_examples backward_compatibility_check lint; do
   check "tools/list names $tool" "\"name\": \"$tool\"" "$work/list.json"
 done
 check "tools/list gives input schemas" '"inputSchema"' "$work/list.json"
@@ -64,6 +64,12 @@ check "manage_mock_server starts a mock" '"address": "http://127\.0\.0\.1:[0-9]+
 
 inspector --method tools/call --tool-name run_contract_test --tool-arg 'specs=["pets.yaml"]' baseUrl=http://127.0.0.1:9 >"$work/test.json"
 check "run_contract_test reports an unreachable service" '"failed": [1-9]' "$work/test.json"
+
+inspector --method tools/call --tool-name fix_examples --tool-arg spec=pets.yaml dryRun=true >"$work/fix.json"
+check "fix_examples answers a diff" '\+    \\"body\\": \{\\"id\\": 3, \\"name\\": \\"42\\"\}' "$work/fix.json"
+
+inspector --method tools/call --tool-name generate_examples --tool-arg spec=pets.yaml dir=generated >"$work/generate.json"
+check "generate_examples writes files" '"generated/showPet_200.json"' "$work/generate.json"
 
 inspector --method tools/call --tool-name lint --tool-arg 'specs=["../outside.yaml"]' >"$work/outside.json" || true
 check "a path outside the root is a tool error" '"isError": true' "$work/outside.json"

@@ -1,0 +1,219 @@
+package mcp
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/rogpeppe/go-internal/diff"
+
+	"github.com/specgate/specgate/contract"
+	"github.com/specgate/specgate/examples"
+	"github.com/specgate/specgate/schema"
+)
+
+// GenerateExamplesInput is the input of generate_examples.
+type GenerateExamplesInput struct {
+	Spec string `json:"spec" jsonschema:"the OpenAPI 2.0/3.x specification, relative to the root"`
+	Dir  string `json:"dir,omitempty" jsonschema:"the folder to write the example files to, relative to the root; default: the spec's <name>_examples folder beside it"`
+	Seed uint64 `json:"seed,omitempty" jsonschema:"seed of generated values: the same seed writes the same files"`
+}
+
+// GenerateExamplesOutput is the answer of generate_examples.
+type GenerateExamplesOutput struct {
+	Dir     string   `json:"dir" jsonschema:"the folder the examples were written to"`
+	Written []string `json:"written" jsonschema:"the files written, at most 25 listed"`
+	Skipped []string `json:"skipped" jsonschema:"files that already existed and were left as they are, at most 25 listed"`
+	Counts  struct {
+		Written int `json:"written"`
+		Skipped int `json:"skipped"`
+	} `json:"counts" jsonschema:"how many files were written and skipped in all"`
+	NotGenerated string `json:"notGenerated,omitempty" jsonschema:"what could not be generated (a schema no value satisfies); the other files are written"`
+}
+
+// FixExamplesInput is the input of fix_examples.
+type FixExamplesInput struct {
+	Spec     string   `json:"spec" jsonschema:"the OpenAPI 2.0/3.x specification, relative to the root; the external example files of its <name>_examples folder are fixed"`
+	Examples []string `json:"examples,omitempty" jsonschema:"further folders of external example files to fix, relative to the root"`
+	DryRun   bool     `json:"dryRun,omitempty" jsonschema:"write nothing: answer each repair as a unified diff"`
+	Seed     uint64   `json:"seed,omitempty" jsonschema:"seed of the values repairs generate"`
+}
+
+// FixExamplesOutput is the answer of fix_examples.
+type FixExamplesOutput struct {
+	Fixed []FixedFile `json:"fixed" jsonschema:"the files repaired (or, with dryRun, that would be), at most 25"`
+	// Left are the problems no repair removes.
+	Left       []ExampleProblem `json:"left" jsonschema:"problems no repair removes (an operation that does not exist, an undeclared status, …), at most 25"`
+	LoadErrors []string         `json:"loadErrors,omitempty" jsonschema:"example files that could not be read, each as file:line:col: message"`
+	Omitted    int              `json:"omitted,omitempty" jsonschema:"fixed files and problems left out of this answer"`
+}
+
+// FixedFile is one repaired example file.
+type FixedFile struct {
+	File     string `json:"file"`
+	Repaired int    `json:"repaired" jsonschema:"problems the repairs removed"`
+	Diff     string `json:"diff,omitempty" jsonschema:"dryRun: the repair as a unified diff, cut after 4 KiB"`
+}
+
+func (s *Server) addExampleEdits() {
+	add(s, &mcpsdk.Tool{
+		Name:  ToolGenerateEx,
+		Title: "Generate OpenAPI examples",
+		Description: "Write one external example file per operation, declared status and media type of an OpenAPI 2.0/3.x specification (and 405 and 415 examples), " +
+			"each valid against it, with values generated from the schemas. Existing files are never overwritten. Same as `specgate examples generate`.",
+		Annotations: &mcpsdk.ToolAnnotations{ReadOnlyHint: false, DestructiveHint: ptr(false), OpenWorldHint: ptr(false)},
+	}, nil, s.generateExamples)
+	add(s, &mcpsdk.Tool{
+		Name:  ToolFixExamples,
+		Title: "Fix OpenAPI examples",
+		Description: "Repair the external example files of an OpenAPI 2.0/3.x specification with the smallest changes that make them valid (missing required values added, wrong types converted, " +
+			"forbidden properties dropped, credentials put in their scheme's form), keeping what is valid as written. Returns each file repaired and what no repair removes; dryRun answers diffs instead. Same as `specgate examples fix`.",
+		Annotations: &mcpsdk.ToolAnnotations{ReadOnlyHint: false, DestructiveHint: ptr(true), OpenWorldHint: ptr(false)},
+	}, nil, s.fixExamples)
+}
+
+// checker loads an OpenAPI specification under the root and returns the
+// checker of its examples.
+func (s *Server) checker(ctx context.Context, path string) (*examples.Checker, error) {
+	doc, err := s.loader().Load(ctx, path)
+	if err != nil {
+		return nil, fmt.Errorf("%s", s.showErr(err))
+	}
+	schemas := schema.NewSet(doc)
+	con, err := contract.New(doc, schemas, contract.Options{})
+	if err != nil {
+		return nil, fmt.Errorf("%s: examples are OpenAPI's, and this specification is %s", s.root.Show(path), doc)
+	}
+	return examples.NewChecker(con, schemas), nil
+}
+
+func (s *Server) generateExamples(ctx context.Context, c *call, in GenerateExamplesInput) (GenerateExamplesOutput, error) {
+	var out GenerateExamplesOutput
+	path, err := s.root.File("spec", in.Spec)
+	if err != nil {
+		return out, err
+	}
+	dir := examples.DefaultDir(path)
+	if in.Dir != "" {
+		if dir, err = s.root.Resolve("dir", in.Dir); err != nil {
+			return out, err
+		}
+	}
+	k, err := s.checker(ctx, path)
+	if err != nil {
+		return out, err
+	}
+	files, genErr := k.Generate(schema.NewGenerator(in.Seed))
+	if genErr != nil {
+		out.NotGenerated = s.showErr(genErr)
+	}
+	if ctx.Err() != nil {
+		return out, fmt.Errorf("generating was stopped: %w", ctx.Err())
+	}
+	written, skipped, err := examples.WriteFiles(dir, files)
+	out.Dir = s.root.Show(dir)
+	out.Counts.Written, out.Counts.Skipped = len(written), len(skipped)
+	out.Written, out.Skipped = s.showPaths(written), s.showPaths(skipped)
+	if err != nil {
+		return out, fmt.Errorf("writing the examples to %s: %s", out.Dir, s.showErr(err))
+	}
+	return out, nil
+}
+
+// showPaths shows at most MaxItems paths, relative to the root.
+func (s *Server) showPaths(paths []string) []string {
+	out := []string{}
+	for _, p := range paths[:min(len(paths), MaxItems)] {
+		out = append(out, s.root.Show(p))
+	}
+	return out
+}
+
+// maxDiff bounds a dry run's diff of one file.
+const maxDiff = 4 << 10
+
+func (s *Server) fixExamples(ctx context.Context, c *call, in FixExamplesInput) (FixExamplesOutput, error) {
+	out := FixExamplesOutput{Fixed: []FixedFile{}, Left: []ExampleProblem{}}
+	path, err := s.root.File("spec", in.Spec)
+	if err != nil {
+		return out, err
+	}
+	var dirs []string
+	for _, d := range in.Examples {
+		abs, err := s.root.Folder("examples", d)
+		if err != nil {
+			return out, err
+		}
+		dirs = append(dirs, abs)
+	}
+	k, err := s.checker(ctx, path)
+	if err != nil {
+		return out, err
+	}
+	set := examples.Discover(path, dirs, examples.Options{})
+	for _, e := range set.Errors {
+		out.LoadErrors = append(out.LoadErrors, s.showErr(e))
+	}
+	var left []examples.Finding
+	for i, ex := range set.Examples {
+		if ctx.Err() != nil {
+			return out, fmt.Errorf("fixing was stopped after %d of %d examples: %w", i, len(set.Examples), ctx.Err())
+		}
+		c.notify(ctx, i, len(set.Examples), "checking "+s.root.Show(ex.File))
+		if len(k.Check(ex)) == 0 {
+			continue
+		}
+		res, err := k.FixFile(ex.File, ex.Name, examples.Options{}, schema.NewGenerator(in.Seed))
+		if err != nil {
+			var es examples.Errors
+			if errors.As(err, &es) {
+				for _, e := range es {
+					out.LoadErrors = append(out.LoadErrors, s.showErr(e))
+				}
+				continue
+			}
+			return out, fmt.Errorf("%s", s.showErr(err))
+		}
+		left = append(left, res.Left...)
+		if !res.Changed() {
+			continue
+		}
+		if len(out.Fixed) == MaxItems {
+			out.Omitted++
+		} else {
+			ff := FixedFile{File: s.root.Show(ex.File), Repaired: len(res.Fixed)}
+			if in.DryRun {
+				name := s.root.Show(ex.File)
+				ff.Diff = truncate(string(diff.Diff(name, res.Before, name+" (fixed)", res.After)), maxDiff)
+			}
+			out.Fixed = append(out.Fixed, ff)
+		}
+		if !in.DryRun {
+			if err := examples.WriteFix(res); err != nil {
+				return out, fmt.Errorf("writing %s: %s", s.root.Show(ex.File), s.showErr(err))
+			}
+		}
+	}
+	c.notify(ctx, len(set.Examples), len(set.Examples), "fixed")
+	examples.SortFindings(left)
+	for _, f := range left {
+		if len(out.Left) == MaxItems {
+			out.Omitted++
+			continue
+		}
+		out.Left = append(out.Left, s.exampleProblem(f))
+	}
+	return out, nil
+}
+
+// exampleProblem shows a finding of the examples package.
+func (s *Server) exampleProblem(f examples.Finding) ExampleProblem {
+	p := ExampleProblem{Example: f.Example, File: s.root.Show(f.Loc.File), Line: int(f.Loc.Range.Start.Line), Column: int(f.Loc.Range.Start.Col),
+		Path: f.Path, Code: f.Code, Message: s.showText(f.Message)}
+	if f.Rule.File != "" {
+		f.Rule.File = s.root.Show(f.Rule.File)
+		p.Rule = f.Rule.String()
+	}
+	return p
+}

@@ -1,0 +1,110 @@
+package mcp_test
+
+import (
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/specgate/specgate/mcp"
+)
+
+func TestGenerateExamples(t *testing.T) {
+	root := fixtureRoot(t, "pets.yaml")
+	s := connect(t, mcp.Options{Root: root})
+	var out mcp.GenerateExamplesOutput
+	s.call(mcp.ToolGenerateEx, map[string]any{"spec": "pets.yaml", "seed": 7}, &out)
+	if out.Dir != "pets_examples" || out.Counts.Written == 0 || out.Counts.Skipped != 0 || len(out.Written) != out.Counts.Written {
+		t.Fatalf("generate = %+v", out)
+	}
+	if !slices.Contains(out.Written, "pets_examples/showPet_200.json") {
+		t.Errorf("written = %v", out.Written)
+	}
+	// What was generated is valid, and a second run overwrites nothing.
+	var valid mcp.ValidateExamplesOutput
+	s.call(mcp.ToolValidateEx, map[string]any{"spec": "pets.yaml"}, &valid)
+	if !valid.Valid || valid.External != out.Counts.Written {
+		t.Errorf("the generated examples: %+v", valid)
+	}
+	var again mcp.GenerateExamplesOutput
+	s.call(mcp.ToolGenerateEx, map[string]any{"spec": "pets.yaml", "seed": 7}, &again)
+	if again.Counts.Written != 0 || again.Counts.Skipped != out.Counts.Written {
+		t.Errorf("second run = %+v", again.Counts)
+	}
+	if msg := s.toolError(mcp.ToolGenerateEx, map[string]any{"spec": "pets.yaml", "dir": "../elsewhere"}); !strings.Contains(msg, "is outside the root") {
+		t.Errorf("dir outside the root: %q", msg)
+	}
+}
+
+func TestFixExamples(t *testing.T) {
+	root := fixtureRoot(t, "pets.yaml", "pets_examples")
+	s := connect(t, mcp.Options{Root: root})
+	bad := filepath.Join(root, "pets_examples", "bad_name.json")
+	before, _ := os.ReadFile(bad)
+
+	var dry mcp.FixExamplesOutput
+	s.call(mcp.ToolFixExamples, map[string]any{"spec": "pets.yaml", "dryRun": true}, &dry)
+	if len(dry.Fixed) != 1 || dry.Fixed[0].File != "pets_examples/bad_name.json" || dry.Fixed[0].Repaired != 1 {
+		t.Fatalf("dry run = %+v", dry)
+	}
+	if d := dry.Fixed[0].Diff; !strings.Contains(d, `-    "body": {"id": 3, "name": 42}`) || !strings.Contains(d, `+    "body": {"id": 3, "name": "42"}`) {
+		t.Errorf("diff = %s", d)
+	}
+	if after, _ := os.ReadFile(bad); string(after) != string(before) {
+		t.Error("the dry run wrote the file")
+	}
+	// What no repair removes is listed: an undeclared status.
+	if len(dry.Left) != 1 || dry.Left[0].Code != "example-status-undeclared" || dry.Left[0].File != "pets_examples/bad_status.json" {
+		t.Errorf("left = %+v", dry.Left)
+	}
+
+	var fixed mcp.FixExamplesOutput
+	s.call(mcp.ToolFixExamples, map[string]any{"spec": "pets.yaml"}, &fixed)
+	if len(fixed.Fixed) != 1 || fixed.Fixed[0].Diff != "" {
+		t.Fatalf("fix = %+v", fixed)
+	}
+	var valid mcp.ValidateExamplesOutput
+	s.call(mcp.ToolValidateEx, map[string]any{"spec": "pets.yaml"}, &valid)
+	if len(valid.Invalid) != 1 || valid.Invalid[0].Example != "bad_status" {
+		t.Errorf("after the fix: %+v", valid.Invalid)
+	}
+}
+
+func TestRunSuite(t *testing.T) {
+	svc := httptest.NewServer(petService())
+	defer svc.Close()
+	root := fixtureRoot(t, "pets.yaml", "compat", "specgate.yaml")
+	getenv := func(k string) string {
+		if k == "SUT_URL" {
+			return svc.URL
+		}
+		return os.Getenv(k)
+	}
+	s := connect(t, mcp.Options{Root: root, Getenv: getenv})
+	var out mcp.SuiteOutput
+	s.call(mcp.ToolRunSuite, map[string]any{}, &out)
+	if out.Specs != 1 || out.Mocks != 1 || out.Summary.Tests == 0 || out.Summary.Failed == 0 || out.Summary.Passed == 0 {
+		t.Fatalf("suite = %+v", out)
+	}
+	if len(out.Failed) != out.Summary.Failed {
+		t.Fatalf("%d failed tests listed of %d", len(out.Failed), out.Summary.Failed)
+	}
+	f := out.Failed[0]
+	if f.Response == nil || f.Response.Body != `{"id": "1", "name": "Rex"}` || !strings.HasPrefix(f.Request.URL, svc.URL+"/v1/pets/") {
+		t.Errorf("failed = %+v", f)
+	}
+	i := slices.IndexFunc(f.Problems, func(p mcp.TestProblem) bool {
+		return p.Check == "response_schema_conformance" && p.Path == "$.id"
+	})
+	if i < 0 {
+		t.Errorf("problems = %+v", f.Problems)
+	}
+	if _, err := os.Stat(filepath.Join(root, out.ReportDir, "ctrf-report.json")); err != nil {
+		t.Error(err)
+	}
+	if msg := s.toolError(mcp.ToolRunSuite, map[string]any{"config": "nope.yaml"}); !strings.Contains(msg, `config "nope.yaml": no such file`) {
+		t.Errorf("missing config: %q", msg)
+	}
+}
