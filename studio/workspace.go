@@ -164,9 +164,16 @@ func (w *Workspace) read(abs string) ([]byte, string, error) {
 	return data, Version(data), nil
 }
 
+// folderVersion is the version of a folder: actions rename folders, and
+// only their existence is checked.
+const folderVersion = "folder"
+
 // currentVersion is the version of the file on disk, "" when it does not
 // exist.
 func currentVersion(abs string) (string, error) {
+	if st, err := os.Stat(abs); err == nil && st.IsDir() {
+		return folderVersion, nil
+	}
 	data, err := os.ReadFile(abs)
 	if errors.Is(err, fs.ErrNotExist) {
 		return "", nil
