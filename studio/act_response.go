@@ -366,4 +366,3 @@ func (p *planner) upgradeConfig(raw json.RawMessage) error {
 	p.summary("Upgrade %s from version 2 to version 3", in.Path)
 	return nil
 }
-

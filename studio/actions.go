@@ -26,8 +26,8 @@ import (
 // every file still has the version Expect gives (the preview's), so that
 // what is written is what was shown.
 type ActionRequest struct {
-	Params json.RawMessage    `json:"params"`
-	Apply  bool               `json:"apply,omitempty"`
+	Params json.RawMessage   `json:"params"`
+	Apply  bool              `json:"apply,omitempty"`
 	Expect map[string]string `json:"expect,omitempty"`
 }
 

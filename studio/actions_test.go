@@ -332,7 +332,7 @@ func TestActionConflicts(t *testing.T) {
 	}
 	for _, tc := range []struct {
 		action, params, want string
-		status             int
+		status               int
 	}{
 		{"rename", `{"path":"api.yaml","to":"../out.yaml"}`, "outside the studio's folder", http.StatusForbidden},
 		{"rename", `{"path":"api.yaml","to":"parts/pet.yaml"}`, "parts/pet.yaml exists", http.StatusBadRequest},
