@@ -1,0 +1,199 @@
+package graphql_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/specgate/specgate/spec"
+	"github.com/specgate/specgate/spec/graphql"
+)
+
+func load(t *testing.T, name string) (*spec.Document, *graphql.Schema) {
+	t.Helper()
+	doc, err := spec.NewLoader(spec.Options{}).Load(context.Background(), name)
+	if err != nil {
+		t.Fatalf("load %s: %v", name, err)
+	}
+	s := graphql.Of(doc)
+	if s == nil {
+		t.Fatalf("%s loaded as %s", name, doc)
+	}
+	return doc, s
+}
+
+func pos(doc *spec.Document, p spec.Path) string {
+	loc := doc.Locate(p, nil)
+	if !loc.Exact {
+		return "inexact " + spec.Pointer(p)
+	}
+	return fmt.Sprintf("%d:%d", loc.Range.Start.Line, loc.Range.Start.Col)
+}
+
+func TestSDL(t *testing.T) {
+	doc, s := load(t, "testdata/shop.graphql")
+	if doc.String() != "GraphQL SDL" || strings.Join(doc.FormatTags(), ",") != "graphql,graphql-sdl" {
+		t.Errorf("%s %v", doc, doc.FormatTags())
+	}
+	if len(s.Problems) > 0 {
+		t.Fatalf("problems: %+v", s.Problems)
+	}
+	if s.Query != "Query" || s.Mutation != "Mutation" || s.Subscription != "" {
+		t.Errorf("roots %q %q %q", s.Query, s.Mutation, s.Subscription)
+	}
+	q := s.Type("Query")
+	if q.Description != "The root of every query." || pos(doc, q.Source) != "4:6" {
+		t.Errorf("Query: %q at %s", q.Description, pos(doc, q.Source))
+	}
+	// extend type Query adds its field where it is written.
+	if f := q.Field("category"); f == nil || pos(doc, f.Source) != "71:3" || len(f.Directives) != 1 || f.Directives[0].Args["maxAge"] != "60" {
+		t.Errorf("extension field: %+v", f)
+	}
+	products := q.Field("products")
+	if products.Type.String() != "ProductConnection!" || products.Arg("first").Default != "10" || !products.Arg("first").HasDefault || products.Arg("after").HasDefault {
+		t.Errorf("products: %s %+v", products.Type, products.Args)
+	}
+	if f := q.Field("search"); f.Type.String() != "[SearchResult!]!" || !f.Type.IsList() || f.Type.Named() != "SearchResult" {
+		t.Errorf("search: %s", f.Type)
+	}
+	if f := q.Field("legacyProducts"); !f.Deprecated || f.DeprecationReason != "Use products." {
+		t.Errorf("legacyProducts: %+v", f)
+	}
+	if f := s.Type("Product").Field("status"); !f.Deprecated || f.DeprecationReason != "" {
+		t.Errorf("@deprecated without a reason: %+v", f)
+	}
+	if u := s.Type("SearchResult"); u.Kind != graphql.Union || strings.Join(u.Members, ",") != "Product,Category" {
+		t.Errorf("union: %+v", u)
+	}
+	cur := s.Type("Currency")
+	if v := cur.Value("OLD_FRANC"); !v.Deprecated || v.DeprecationReason != "Replaced by EUR." || pos(doc, v.Source) != "54:3" {
+		t.Errorf("enum value: %+v at %s", v, pos(doc, v.Source))
+	}
+	in := s.Type("CreateProductInput")
+	if in.Kind != graphql.InputObject || in.Field("tags").Default != "[]" || pos(doc, in.Field("price").Source) != "64:3" {
+		t.Errorf("input: %+v", in)
+	}
+	if p := s.Type("Product"); strings.Join(p.Interfaces, ",") != "Node" || p.Description != "A product for sale." {
+		t.Errorf("Product: %+v", p)
+	}
+	if len(s.Directives) != 1 || s.Directives[0].Name != "cacheControl" || strings.Join(s.Directives[0].Locations, ",") != "FIELD_DEFINITION,OBJECT" {
+		t.Errorf("directives: %+v", s.Directives)
+	}
+}
+
+func TestIntrospection(t *testing.T) {
+	doc, s := load(t, "testdata/introspection.json")
+	if doc.String() != "GraphQL introspection" || !s.Introspection {
+		t.Errorf("%s", doc)
+	}
+	if len(s.Problems) > 0 {
+		t.Fatalf("problems: %+v", s.Problems)
+	}
+	if s.Type("String") != nil && len(s.Types) != 3 {
+		t.Errorf("built-in types are left out: %d types", len(s.Types))
+	}
+	users := s.Type("Query").Field("users")
+	if users.Type.String() != "[User!]!" || !users.Deprecated || users.DeprecationReason != "Use search." || pos(doc, users.Source) != "13:12" {
+		t.Errorf("users: %s %+v at %s", users.Type, users, pos(doc, users.Source))
+	}
+	if a := s.Type("Query").Field("user").Arg("login"); a.Type.String() != "String!" {
+		t.Errorf("arg: %+v", a)
+	}
+	if len(s.Type("Role").Values) != 2 {
+		t.Errorf("enum values: %+v", s.Type("Role").Values)
+	}
+}
+
+// TestProblems: every semantic error of a schema, each at the element it
+// is about.
+func TestProblems(t *testing.T) {
+	tests := []struct {
+		file string
+		want []string
+	}{
+		{"testdata/broken.graphql", []string{
+			"7:10 field Root.other has an unknown type Missing",
+			"10:11 interfaces implement each other in a cycle: A → B → A",
+			"20:5 argument arg of Item.y must have an input type (a scalar, an enum or an input object); Item is an object",
+			"20:25 unknown directive @unknown",
+			"21:14 directive @deprecated has no argument because",
+			"22:14 directive @include may not be used on field definitions (it is allowed on FIELD, FRAGMENT_SPREAD, INLINE_FRAGMENT)",
+			"25:18 union U can only hold object types; Scalarish is a scalar",
+			"29:6 enum Empty must have one or more values",
+		}},
+		{"testdata/noquery.graphql", []string{
+			"1:1 the schema has no query root type: define an object type Query, or name one in schema { query: … }",
+		}},
+		{"testdata/emptyquery.graphql", []string{
+			"1:6 the query root type Query has no fields: a schema must offer at least one query",
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.file, func(t *testing.T) {
+			_, s := load(t, tt.file)
+			var got []string
+			for _, p := range s.Problems {
+				got = append(got, fmt.Sprintf("%d:%d %s", p.Range.Start.Line, p.Range.Start.Col, p.Message))
+			}
+			if strings.Join(got, "\n") != strings.Join(tt.want, "\n") {
+				t.Errorf("problems:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(tt.want, "\n"))
+			}
+		})
+	}
+}
+
+func TestLoadErrors(t *testing.T) {
+	l := spec.NewLoader(spec.Options{})
+	tests := []struct{ name, want string }{
+		{"testdata/syntax.graphql", "testdata/syntax.graphql:3:10: Expected Name, found :"},
+		{"testdata/ops.graphql", `testdata/ops.graphql:1:1: the file holds GraphQL operations (queries, mutations or fragments), not a schema: Unexpected Name "query"`},
+	}
+	for _, tt := range tests {
+		_, err := l.Load(context.Background(), tt.name)
+		var se *spec.Error
+		if !errors.As(err, &se) || err.Error() != tt.want {
+			t.Errorf("%s: %v, want %s", tt.name, err, tt.want)
+		}
+	}
+	// Malformed input never panics: a few shapes the parser must refuse.
+	for i, data := range []string{"type Query { a: [[[[String }", "type", "{", `{"__schema": {"types": [{"kind": "OBJECT"}]}}`, `{"__schema": 1}`, "type Query { a(b: Int = {x: [}) : Int }", "\"\"\"unterminated"} {
+		_, err := l.LoadBytes(context.Background(), fmt.Sprintf("bad%d.graphql", i), []byte(data))
+		if err == nil {
+			continue
+		}
+		if !errors.As(err, new(*spec.Error)) {
+			t.Errorf("%q: %v is not a *spec.Error", data, err)
+		}
+	}
+}
+
+func TestSniff(t *testing.T) {
+	for _, in := range []string{"type Query { a: Int }\n", "# comment\n\"\"\"doc\"\"\"\nschema { query: Q }\ntype Q { a: Int }", `{"data": {"__schema": {"queryType": {"name": "Q"}, "types": [{"kind": "OBJECT", "name": "Q", "fields": [{"name": "a", "args": [], "type": {"kind": "SCALAR", "name": "Int"}}]}]}}}`} {
+		l := spec.NewLoader(spec.Options{Stdin: strings.NewReader(in)})
+		doc, err := l.Load(context.Background(), "-")
+		if err != nil || doc.Format != spec.GraphQL {
+			t.Errorf("%q: %v %v", in, doc, err)
+		}
+	}
+}
+
+// TestPublicSchema reads GitHub's public schema (SDL and introspection)
+// when SPECGATE_GRAPHQL_SCHEMA names the folder of the npm package
+// @octokit/graphql-schema.
+func TestPublicSchema(t *testing.T) {
+	dir := getenv("SPECGATE_GRAPHQL_SCHEMA")
+	if dir == "" {
+		t.Skip("SPECGATE_GRAPHQL_SCHEMA is not set")
+	}
+	for _, f := range []string{"schema.graphql", "schema.json"} {
+		doc, s := load(t, dir+"/"+f)
+		if len(s.Types) < 1000 || s.Query != "Query" {
+			t.Errorf("%s: %d types", doc.Root.Name, len(s.Types))
+		}
+		for _, p := range s.Problems {
+			t.Logf("%s:%d:%d %s", f, p.Range.Start.Line, p.Range.Start.Col, p.Message)
+		}
+	}
+}
