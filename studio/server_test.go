@@ -273,7 +273,6 @@ func TestCheckCompat(t *testing.T) {
 	}
 }
 
-
 func TestSupersede(t *testing.T) {
 	c := start(t, workspace(t))
 	ctx1, cancel1 := context.WithCancel(context.Background())
