@@ -395,7 +395,6 @@ func TestBadArguments(t *testing.T) {
 		{"both compat modes", mcp.ToolCompat, map[string]any{"base": "compat/base.yaml", "revision": "pets.yaml", "git": map[string]any{}}, "not both"},
 		{"stop without id", mcp.ToolMock, map[string]any{"command": "stop"}, "stop needs the id"},
 		{"stop an unknown mock", mcp.ToolMock, map[string]any{"command": "stop", "id": "mock-9"}, `no mock "mock-9" is running`},
-		{"stateful mock", mcp.ToolMock, map[string]any{"command": "start", "specs": []string{"pets.yaml"}, "stateful": true}, "stateful mock is not available yet"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			msg := s.toolError(tc.tool, tc.args)

@@ -23,7 +23,7 @@ type MockInput struct {
 	Specs    []string `json:"specs,omitempty" jsonschema:"start: the OpenAPI 2.0/3.x specifications to serve on one port, relative to the root; each one's <name>_examples folder is read too"`
 	Port     int      `json:"port,omitempty" jsonschema:"start: the TCP port on 127.0.0.1; 0 or absent picks a free one"`
 	Examples []string `json:"examples,omitempty" jsonschema:"start: further folders of external example files, relative to the root"`
-	Stateful bool     `json:"stateful,omitempty" jsonschema:"start: a stateful mock, which keeps created, updated and deleted resources across requests"`
+	Stateful bool     `json:"stateful,omitempty" jsonschema:"start: a stateful mock, which keeps what requests create, update and delete, in a store seeded from the examples"`
 	ID       string   `json:"id,omitempty" jsonschema:"stop: the id start gave, or all"`
 }
 
@@ -112,10 +112,7 @@ func (m *mocks) start(ctx context.Context, in MockInput) (MockOutput, error) {
 	if in.Port < 0 || in.Port > 65535 {
 		return out, fmt.Errorf("port must be between 0 and 65535, found %d", in.Port)
 	}
-	if in.Stateful {
-		return out, errors.New("the stateful mock is not available yet; start the mock without stateful (it answers from examples and schemas, keeping no resources)")
-	}
-	opts := mock.Options{Logger: m.s.opts.Logger, ShutdownTimeout: mockShutdown}
+	opts := mock.Options{Logger: m.s.opts.Logger, ShutdownTimeout: mockShutdown, Stateful: in.Stateful}
 	for _, p := range in.Specs {
 		abs, err := m.s.root.File("spec", p)
 		if err != nil {

@@ -1,6 +1,9 @@
 package mcp_test
 
 import (
+	"encoding/json"
+	"fmt"
+	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
@@ -106,5 +109,41 @@ func TestRunSuite(t *testing.T) {
 	}
 	if msg := s.toolError(mcp.ToolRunSuite, map[string]any{"config": "nope.yaml"}); !strings.Contains(msg, `config "nope.yaml": no such file`) {
 		t.Errorf("missing config: %q", msg)
+	}
+}
+
+// A stateful mock keeps what requests create.
+func TestStatefulMock(t *testing.T) {
+	root := fixtureRoot(t, "store.yaml")
+	s := connect(t, mcp.Options{Root: root})
+	var started mcp.MockOutput
+	s.call(mcp.ToolMock, map[string]any{"command": "start", "specs": []string{"store.yaml"}, "stateful": true}, &started)
+	if !started.Mocks[0].Stateful {
+		t.Errorf("start = %+v", started)
+	}
+	resp, err := http.Post(started.Address+"/items", "application/json", strings.NewReader(`{"name": "cup"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var created map[string]any
+	json.NewDecoder(resp.Body).Decode(&created)
+	resp.Body.Close()
+	if resp.StatusCode != 201 || created["name"] != "cup" {
+		t.Fatalf("POST /items: %d %v", resp.StatusCode, created)
+	}
+	resp, err = http.Get(fmt.Sprintf("%s/items/%v", started.Address, created["id"]))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got map[string]any
+	json.NewDecoder(resp.Body).Decode(&got)
+	resp.Body.Close()
+	if resp.StatusCode != 200 || got["name"] != "cup" || got["id"] != created["id"] {
+		t.Errorf("GET the created item: %d %v", resp.StatusCode, got)
+	}
+	var stopped mcp.MockOutput
+	s.call(mcp.ToolMock, map[string]any{"command": "stop", "id": "all"}, &stopped)
+	if len(stopped.Mocks) != 0 {
+		t.Errorf("stop all = %+v", stopped)
 	}
 }
