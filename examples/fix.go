@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/specgate/specgate/contract"
 	"github.com/specgate/specgate/schema"
 	"github.com/specgate/specgate/spec"
 )
@@ -351,13 +352,13 @@ func (fx *fixer) pathValue(f Finding) {
 		return
 	}
 	p, q, hasQuery := strings.Cut(path, "?")
-	if strings.HasPrefix(f.Message, "path parameter ") {
+	if f.in == contract.InPath {
 		t := fx.k.Route(fx.ex)
 		if t.Route == nil {
 			return
 		}
 		for _, pp := range t.Route.PathParams {
-			if !strings.HasPrefix(f.Message, "path parameter "+pp.Name+":") {
+			if pp.Name != f.param {
 				continue
 			}
 			for _, sp := range fx.op.Parameters {
@@ -381,7 +382,7 @@ func (fx *fixer) pathValue(f Finding) {
 		return
 	}
 	for _, sp := range fx.op.Parameters {
-		if sp.In != "query" || !strings.HasPrefix(f.Message, "query parameter "+sp.Name) {
+		if f.in != contract.InQuery || sp.In != "query" || !keyOf(f.param, sp.Name) {
 			continue
 		}
 		v, err := fx.k.paramValue(sp, fx.g)
@@ -674,4 +675,10 @@ func retype(s string, want []string) string {
 		return s[:m[6]] + t + s[m[7]:]
 	}
 	return ""
+}
+
+// keyOf tells whether a serialized key (ids, filter[status]) is written for
+// the parameter name.
+func keyOf(key, name string) bool {
+	return key == name || strings.HasPrefix(key, name+"[") || strings.HasPrefix(key, name+".")
 }

@@ -73,8 +73,12 @@ type Finding struct {
 
 	segs    []any // Path as keys and indices
 	keyword string
-	rule    spec.Location
-	dir     schema.Direction
+	// in and param name the parameter a request problem is about (its
+	// location and serialized key), for fix.
+	in    contract.In
+	param string
+	rule  spec.Location
+	dir   schema.Direction
 }
 
 // String writes the finding on one line: file:line:col code message (at path).
@@ -659,7 +663,8 @@ func (x *exampleCheck) addProblem(code string, segs []any, pr contract.Problem, 
 		msg = h.raw + " stands for a value of another type: " + msg
 	}
 	x.add(code, segs, pr.Keyword, msg, pr.Schema)
-	x.out[len(x.out)-1].dir = dir
+	f := &x.out[len(x.out)-1]
+	f.dir, f.in, f.param = dir, pr.In, pr.Key
 }
 
 // bodySegs is where a body problem is written: in the body, a form field
