@@ -3,6 +3,8 @@ package examples
 import (
 	"fmt"
 	"sort"
+
+	"github.com/specgate/specgate/internal/suggest"
 )
 
 // stage is one step of the exchange an example describes, in the order a
@@ -218,7 +220,7 @@ func (r *reader) checkLookup(ex *Example, st *stage, i int, l *Lookup, defined m
 		known = append(known, name)
 	}
 	sort.Strings(known)
-	if hint := suggest(l.Root, known); hint != "" || r.opts.StrictNames {
+	if hint := suggest.Hint(l.Root, known); hint != "" || r.opts.StrictNames {
 		r.errorf(at, "%s reads %q, which nothing captures or provides%s", l.Raw, l.Root, hint)
 	}
 }
@@ -240,7 +242,7 @@ func (r *reader) checkDataPath(data *Object, l *Lookup) {
 		where += "." + s.Key
 		next := o.Get(s.Key)
 		if next == nil {
-			r.errorf(l.At.Range.Start, "%s: the data has no key %q here%s", l.Raw, s.Key, suggest(s.Key, o.Keys()))
+			r.errorf(l.At.Range.Start, "%s: the data has no key %q here%s", l.Raw, s.Key, suggest.Hint(s.Key, o.Keys()))
 			return
 		}
 		cur = next

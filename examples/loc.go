@@ -6,8 +6,6 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/agnivade/levenshtein"
-
 	"github.com/specgate/specgate/spec"
 )
 
@@ -60,24 +58,6 @@ func sortErrors(es Errors) {
 		}
 		return a.Pos.Col < b.Pos.Col
 	})
-}
-
-// suggest returns `; did you mean "x"?` for the candidate closest to got, or
-// "" when none is close enough to be a likely typo.
-func suggest(got string, candidates []string) string {
-	best, bestD := "", len(got)/3+2
-	for _, c := range candidates {
-		if c == got {
-			continue
-		}
-		if d := levenshtein.ComputeDistance(strings.ToLower(got), strings.ToLower(c)); d < bestD {
-			best, bestD = c, d
-		}
-	}
-	if best == "" {
-		return ""
-	}
-	return fmt.Sprintf("; did you mean %q?", best)
 }
 
 // source is the text of an example file, kept while it is read so that a

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/specgate/specgate/internal/suggest"
 	"github.com/specgate/specgate/spec"
 )
 
@@ -121,7 +122,7 @@ func parseMatch(s string, c strAt) (*Match, *spec.Error) {
 			return nil, c.errorf(base+keyStart, "expected \"key: value\" in %s", s)
 		}
 		if !isMatchKey(key) {
-			return nil, c.errorf(base+keyStart, "unknown matcher parameter %q%s", key, suggest(key, matchKeys))
+			return nil, c.errorf(base+keyStart, "unknown matcher parameter %q%s", key, suggest.Hint(key, matchKeys))
 		}
 		if _, dup := seen[key]; dup {
 			return nil, c.errorf(base+keyStart, "%s is written twice in %s", key, s)
@@ -235,7 +236,7 @@ func (m *Match) set(p MatchParam, text string, off int, c strAt) *spec.Error {
 	case "dataType":
 		t, ok := ParseDataType(text)
 		if !ok {
-			return c.errorf(off, "unknown dataType %q (types: %s)%s", text, strings.Join(dataTypes, ", "), suggest(text, dataTypes))
+			return c.errorf(off, "unknown dataType %q (types: %s)%s", text, strings.Join(dataTypes, ", "), suggest.Hint(text, dataTypes))
 		}
 		m.DataType = t
 	case "contiguous":
@@ -252,7 +253,7 @@ func (m *Match) set(p MatchParam, text string, off int, c strAt) *spec.Error {
 			m.Order = OrderExact
 		case "any":
 		default:
-			return c.errorf(off, "order is exact or any, found %q%s", text, suggest(text, []string{"exact", "any"}))
+			return c.errorf(off, "order is exact or any, found %q%s", text, suggest.Hint(text, []string{"exact", "any"}))
 		}
 	case "value":
 		switch text {
@@ -260,7 +261,7 @@ func (m *Match) set(p MatchParam, text string, off int, c strAt) *spec.Error {
 			m.PerValue = true
 		case "any":
 		default:
-			return c.errorf(off, "value is each or any, found %q%s", text, suggest(text, []string{"each", "any"}))
+			return c.errorf(off, "value is each or any, found %q%s", text, suggest.Hint(text, []string{"each", "any"}))
 		}
 	default:
 		n, err := strconv.Atoi(text)
@@ -388,7 +389,7 @@ func parseOperand(text string, off int, c strAt, contains bool) (*Operand, *spec
 		name := text[1 : len(text)-1]
 		t, ok := ParseDataType(name)
 		if !ok {
-			return nil, c.errorf(off+1, "unknown type %q in %s (types: %s)%s", name, text, strings.Join(dataTypes, ", "), suggest(name, dataTypes))
+			return nil, c.errorf(off+1, "unknown type %q in %s (types: %s)%s", name, text, strings.Join(dataTypes, ", "), suggest.Hint(name, dataTypes))
 		}
 		op.Kind, op.Type = OperandType, t
 	case contains && text[0] == '[':

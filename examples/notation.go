@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/specgate/specgate/internal/lazyregexp"
+	"github.com/specgate/specgate/internal/suggest"
 	"github.com/specgate/specgate/spec"
 )
 
@@ -66,7 +67,7 @@ func parseString(s string, c strAt) (Value, *spec.Error) {
 	if m := captureRE().FindStringSubmatch(s); m != nil {
 		t, ok := ParseDataType(m[2])
 		if !ok {
-			return nil, c.errorf(len(m[1])+2, "unknown type %q in the capture %s (types: %s)%s", m[2], s, strings.Join(dataTypes, ", "), suggest(m[2], dataTypes))
+			return nil, c.errorf(len(m[1])+2, "unknown type %q in the capture %s (types: %s)%s", m[2], s, strings.Join(dataTypes, ", "), suggest.Hint(m[2], dataTypes))
 		}
 		return &Capture{Name: m[1], Type: t, Raw: s, At: c.whole()}, nil
 	}

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/specgate/specgate/internal/suggest"
 	"github.com/specgate/specgate/spec"
 )
 
@@ -157,7 +158,7 @@ func (r *reader) object(n *spec.Node, what string, known []string, ext bool) (fi
 			fields[f.Key] = f
 			continue
 		}
-		hint := suggest(f.Key, known)
+		hint := suggest.Hint(f.Key, known)
 		if hint != "" {
 			suggested[strings.TrimSuffix(strings.TrimPrefix(hint, `; did you mean "`), `"?`)] = true
 		}
@@ -311,7 +312,7 @@ func looksLikeExample(root *spec.Node) bool {
 		case "http-request", "http-response", "partial":
 			return true
 		}
-		if suggest(f.Key, []string{"http-request", "http-response", "partial"}) != "" {
+		if suggest.Hint(f.Key, []string{"http-request", "http-response", "partial"}) != "" {
 			return true
 		}
 	}
@@ -647,7 +648,7 @@ func (r *reader) fixtures(f *spec.Field, when string) []*Fixture {
 		if t := fields["type"]; t != nil {
 			if s, ok := r.str(t, what+".type"); ok {
 				if s != "http" {
-					r.errorf(t.Value.Range.Start, "%s.type %q is not a fixture type (http)%s", what, s, suggest(s, []string{"http"}))
+					r.errorf(t.Value.Range.Start, "%s.type %q is not a fixture type (http)%s", what, s, suggest.Hint(s, []string{"http"}))
 				}
 			}
 		}
@@ -660,7 +661,7 @@ func (r *reader) fixtures(f *spec.Field, when string) []*Fixture {
 				case "all":
 					fx.Scenario = ScenarioAll
 				default:
-					r.errorf(s.Value.Range.Start, "%s.scenario %q is not positive, negative or all%s", what, name, suggest(name, scenarioNames[:]))
+					r.errorf(s.Value.Range.Start, "%s.scenario %q is not positive, negative or all%s", what, name, suggest.Hint(name, scenarioNames[:]))
 				}
 			}
 		}

@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/specgate/specgate/contract"
+	"github.com/specgate/specgate/internal/suggest"
 	"github.com/specgate/specgate/schema"
 	"github.com/specgate/specgate/spec"
 )
@@ -352,7 +353,7 @@ func (k *Checker) closestPath(path string) string {
 			paths = append(paths, op.Path)
 		}
 	}
-	return suggest(path, paths)
+	return suggest.Hint(path, paths)
 }
 
 func (k *Checker) locate(p spec.Path) spec.Location {
@@ -769,7 +770,7 @@ func (x *exampleCheck) undeclaredQuery(op *spec.Operation) {
 		}
 		segs := x.querySegs(q)
 		x.out = append(x.out, Finding{Code: CodeParamUndeclared, Example: x.ex.Name, Loc: q.NameLoc, Path: jsonPath(segs),
-			Message: fmt.Sprintf("query parameter %q is not declared by %s %s (%s%s); only a badRequest (400) example may send one", q.Name, strings.ToUpper(op.Method), op.Path, list, suggest(q.Name, keys)),
+			Message: fmt.Sprintf("query parameter %q is not declared by %s %s (%s%s); only a badRequest (400) example may send one", q.Name, strings.ToUpper(op.Method), op.Path, list, suggest.Hint(q.Name, keys)),
 			Rule:    ruleLoc(x.k.locate(op.Source)), segs: segs, keyword: "undeclared", rule: x.k.locate(op.Source)})
 	}
 }
