@@ -134,3 +134,28 @@ func Child(obj *spec.Node, key string, rng spec.Range) *spec.Node {
 
 // Append adds an item to an array.
 func Append(arr *spec.Node, v *spec.Node) { arr.Items = append(arr.Items, v) }
+
+// At is the range a path names in a tree: the key of its last object
+// field, or the item of its last index; the deepest node reached when the
+// path goes further than the tree.
+func At(root *spec.Node, path spec.Path) spec.Range {
+	n := root
+	r := spec.Range{Start: n.Range.Start, End: n.Range.Start}
+	for _, seg := range path {
+		switch s := seg.(type) {
+		case string:
+			f := n.Field(s)
+			if f == nil {
+				return r
+			}
+			r, n = f.KeyRange, f.Value
+		case int:
+			if s < 0 || s >= len(n.Items) {
+				return r
+			}
+			n = n.Items[s]
+			r = n.Range
+		}
+	}
+	return r
+}

@@ -1,0 +1,265 @@
+// Package wsdl reads WSDL 1.1 and 2.0 descriptions, with the XSD types of
+// their schemas and the files they import, into specgate documents: a
+// spec.Document whose tree holds every message, part, port type or
+// interface, operation, binding, service and schema type at the position
+// where it is written, and a typed model (Definitions) for validation,
+// lint input and the compatibility check, ready for SOAP mocks and tests:
+// each binding knows its SOAP version and so the content type of its
+// exchanges (soap.go).
+//
+// XML is read with encoding/xml behind guards: no DTD (so no entity
+// expansion), bounded depth and element count, the loader's size limit.
+// Malformed XML fails the load at its position; references that do not
+// resolve (messages, port types, interfaces, bindings, schema types) are
+// the document's Problems.
+//
+// Importing the package registers its reader with the spec loader.
+package wsdl
+
+import (
+	"bytes"
+	"encoding/xml"
+
+	"github.com/specgate/specgate/internal/lazyregexp"
+	"github.com/specgate/specgate/spec"
+)
+
+// Namespaces of WSDL, its SOAP bindings and XML Schema.
+const (
+	NSWSDL11   = "http://schemas.xmlsoap.org/wsdl/"
+	NSWSDL20   = "http://www.w3.org/ns/wsdl"
+	NSSOAP11   = "http://schemas.xmlsoap.org/wsdl/soap/"
+	NSSOAP12   = "http://schemas.xmlsoap.org/wsdl/soap12/"
+	NSWSOAP    = "http://www.w3.org/ns/wsdl/soap"
+	NSHTTP11   = "http://schemas.xmlsoap.org/wsdl/http/"
+	NSXSD      = "http://www.w3.org/2001/XMLSchema"
+	SOAPBind20 = "http://www.w3.org/ns/wsdl/soap"
+)
+
+func init() {
+	spec.RegisterReader(&spec.Reader{
+		Format:     spec.WSDL,
+		Name:       "WSDL",
+		Extensions: []string{".wsdl"},
+		Sniff:      sniff,
+		Tags: func(d *spec.Document) []string {
+			if d.Version == "2.0" {
+				return []string{"wsdl", "wsdl2"}
+			}
+			return []string{"wsdl", "wsdl1"}
+		},
+		Read: read,
+	})
+}
+
+var wsdlRoot = lazyregexp.New(`<(?:[\w.-]+:)?(?:definitions|description)[\s>][^>]*(?:` +
+	`"http://schemas\.xmlsoap\.org/wsdl/"|"http://www\.w3\.org/ns/wsdl")`)
+
+// sniff recognizes WSDL read from standard input, a URL or an .xml file:
+// XML whose first element is a WSDL definitions or description.
+func sniff(data []byte) bool {
+	t := bytes.TrimLeft(data, " \t\r\n")
+	return len(t) > 0 && t[0] == '<' && wsdlRoot().Match(t)
+}
+
+// Of returns the model of a WSDL document, or nil for a document of another
+// format.
+func Of(d *spec.Document) *Definitions {
+	if d == nil {
+		return nil
+	}
+	s, _ := d.Model.(*Definitions)
+	return s
+}
+
+// Definitions is a WSDL description: the entry file's and those of the
+// files it imports, merged by qualified name as WSDL merges them.
+type Definitions struct {
+	Version         string // "1.1" or "2.0"
+	TargetNamespace string
+	Name            string
+	Messages        []*Message // WSDL 1.1
+	PortTypes       []*PortType
+	Bindings        []*Binding
+	Services        []*Service
+	// Types are the global elements, complex types and simple types of the
+	// schemas, by qualified name.
+	Types    []*XSDType
+	Problems []Problem
+
+	messages  map[xml.Name]*Message
+	portTypes map[xml.Name]*PortType
+	bindings  map[xml.Name]*Binding
+	types     map[typeKey]*XSDType
+}
+
+// Problem is one semantic error of a document.
+type Problem struct {
+	File    string
+	Range   spec.Range
+	Message string
+}
+
+// Message is a WSDL 1.1 message.
+type Message struct {
+	Name   xml.Name
+	Parts  []*Part
+	File   string
+	Source spec.Path
+}
+
+// Part is a part of a WSDL 1.1 message: an element or a type.
+type Part struct {
+	Name    string
+	Element xml.Name // set for a document-style part
+	Type    xml.Name // set for an rpc-style part
+	Source  spec.Path
+}
+
+// PortType is a WSDL 1.1 port type or a WSDL 2.0 interface.
+type PortType struct {
+	Name       xml.Name
+	Extends    []xml.Name // WSDL 2.0
+	Faults     []*IO      // WSDL 2.0: the interface's faults, which operations name
+	Operations []*Operation
+	File       string
+	Source     spec.Path
+}
+
+// Operation returns the operation of a name, or nil.
+func (p *PortType) Operation(name string) *Operation {
+	for _, o := range p.Operations {
+		if o.Name == name {
+			return o
+		}
+	}
+	return nil
+}
+
+// Operation is an operation of a port type or interface.
+type Operation struct {
+	Name string
+	// Pattern is the message exchange pattern: "in-out", "in-only",
+	// "out-only", "out-in" (WSDL 1.1 notification and solicit-response)
+	// or a WSDL 2.0 pattern URI's last segment.
+	Pattern string
+	Input   *IO
+	Output  *IO
+	Faults  []*IO
+	Source  spec.Path
+}
+
+// IO is an operation's input, output or fault: a message (WSDL 1.1) or an
+// element (WSDL 2.0).
+type IO struct {
+	Name    string
+	Message xml.Name // WSDL 1.1
+	Element xml.Name // WSDL 2.0; "#any" and "#none" are kept as Local
+	// Ref names the interface fault a WSDL 2.0 infault or outfault is.
+	Ref    xml.Name
+	Source spec.Path
+}
+
+// Binding is a binding of a port type or interface to a protocol.
+type Binding struct {
+	Name xml.Name
+	// Type is the port type (WSDL 1.1) or interface (WSDL 2.0) it binds.
+	Type xml.Name
+	// SOAPVersion is "1.1" or "1.2" for a SOAP binding, "" otherwise (an
+	// HTTP binding).
+	SOAPVersion string
+	Style       string // "document" or "rpc" (WSDL 1.1)
+	Transport   string
+	Operations  []*BindingOperation
+	File        string
+	Source      spec.Path
+}
+
+// BindingOperation is an operation of a binding.
+type BindingOperation struct {
+	Name       string
+	SOAPAction string
+	Style      string
+	Use        string // "literal" or "encoded" (the input's soap:body)
+	Source     spec.Path
+}
+
+// Service is a service with its ports (WSDL 1.1) or endpoints (2.0).
+type Service struct {
+	Name   xml.Name
+	Ports  []*Port
+	File   string
+	Source spec.Path
+}
+
+// Port is a port or endpoint: a binding at an address.
+type Port struct {
+	Name    string
+	Binding xml.Name
+	Address string
+	Source  spec.Path
+}
+
+// Kinds of schema types.
+const (
+	KindElement     = "element"
+	KindComplexType = "complexType"
+	KindSimpleType  = "simpleType"
+)
+
+type typeKey struct {
+	kind string
+	name xml.Name
+}
+
+// XSDType is a global element, complex type or simple type of a schema.
+type XSDType struct {
+	Kind string
+	Name xml.Name
+	// Type is the type an element names (zero for an element with an
+	// anonymous type, whose content is then in Fields).
+	Type xml.Name
+	// Base is the type a simple type restricts or a complex type extends.
+	Base xml.Name
+	// Fields are the elements and attributes of a complex type's content
+	// (sequence, all, choice, attributes), in order.
+	Fields []*XSDField
+	// Enumeration lists a simple type's allowed values, when it has some.
+	Enumeration []string
+	File        string
+	Source      spec.Path
+}
+
+// XSDField is an element or attribute of a complex type.
+type XSDField struct {
+	Name      string
+	Attribute bool
+	Type      xml.Name // zero for an anonymous type
+	Ref       xml.Name // for <element ref="…">
+	MinOccurs int      // 1 unless written
+	MaxOccurs int      // -1 for unbounded
+	Optional  bool     // an attribute without use="required"
+	Nillable  bool
+	Choice    bool // inside a choice
+	Source    spec.Path
+}
+
+// Required reports whether a field must be sent.
+func (f *XSDField) Required() bool {
+	if f.Attribute {
+		return !f.Optional
+	}
+	return f.MinOccurs > 0 && !f.Choice
+}
+
+// Message returns a WSDL 1.1 message by qualified name, or nil.
+func (d *Definitions) Message(n xml.Name) *Message { return d.messages[n] }
+
+// PortType returns a port type or interface by qualified name, or nil.
+func (d *Definitions) PortType(n xml.Name) *PortType { return d.portTypes[n] }
+
+// Binding returns a binding by qualified name, or nil.
+func (d *Definitions) Binding(n xml.Name) *Binding { return d.bindings[n] }
+
+// Type returns a schema type of a kind by qualified name, or nil.
+func (d *Definitions) Type(kind string, n xml.Name) *XSDType { return d.types[typeKey{kind, n}] }
