@@ -12,7 +12,7 @@ import {
 } from "@codemirror/language";
 import { closeBrackets, closeBracketsKeymap } from "@codemirror/autocomplete";
 import { search, searchKeymap, highlightSelectionMatches } from "@codemirror/search";
-import { lintGutter, lintKeymap, setDiagnostics } from "@codemirror/lint";
+import { lintGutter, lintKeymap, setDiagnostics, forEachDiagnostic } from "@codemirror/lint";
 import { yaml } from "@codemirror/lang-yaml";
 import { json } from "@codemirror/lang-json";
 
@@ -211,7 +211,7 @@ async function loadTree() {
 const kindOf = (path) => state.files.find((f) => f.path === path)?.kind || "file";
 
 async function openFile(path, opts = {}) {
-  if (state.current && view) state.buffers.get(state.current).state = view.state;
+  if (state.current && view && state.buffers.has(state.current)) state.buffers.get(state.current).state = view.state;
   let buf = state.buffers.get(path);
   if (!buf || opts.reload) {
     let disk;
@@ -603,8 +603,8 @@ function lineDiff(a, b, nameA, nameB) {
   let i = 0, j = 0;
   while (i < m || j < n) {
     if (i < m && j < n && xm[i] === ym[j]) { out.push(" " + xm[i]); i++; j++; }
-    else if (j < n && (i === m || lcs[i][j + 1] >= lcs[i + 1][j])) { out.push("+" + ym[j]); j++; }
-    else { out.push("-" + xm[i]); i++; }
+    else if (i < m && (j === n || lcs[i + 1][j] >= lcs[i][j + 1])) { out.push("-" + xm[i]); i++; }
+    else { out.push("+" + ym[j]); j++; }
   }
   for (const l of x.slice(x.length - suf, x.length - suf + 2)) out.push(" " + l);
   return out.join("\n");
@@ -663,9 +663,14 @@ async function runAction(name, params, title) {
   dialog(title, body, buttons, async () => {
     const expect = {};
     for (const c of plan.changes) expect[c.path] = c.base;
-    const done = (await api("POST", "/api/actions/" + name, { params, apply: true, expect })).data;
-    await afterAction(done);
-    setStatus(done.summary);
+    document.body.dataset.busy = "true";
+    try {
+      const done = (await api("POST", "/api/actions/" + name, { params, apply: true, expect })).data;
+      await afterAction(done);
+      setStatus(done.summary);
+    } finally {
+      document.body.dataset.busy = "false";
+    }
   });
 }
 
@@ -673,19 +678,26 @@ async function runAction(name, params, title) {
 // files that changed: renamed ones take their new name, clean ones reload.
 async function afterAction(plan) {
   await loadTree();
+  let was = state.current;
   for (const c of plan.changes) {
     if (c.op === "rename" && state.buffers.has(c.path)) {
+      // A renamed file follows its new name; unsaved edits go with it.
       const buf = state.buffers.get(c.path);
+      const dirty = isDirty(c.path);
       state.buffers.delete(c.path);
       dropDraft(c.path);
-      state.buffers.set(c.to, buf);
-      if (state.current === c.path) state.current = c.to;
+      if (dirty) {
+        state.buffers.set(c.to, buf);
+        saveDraft(c.to, buf);
+      }
+      if (was === c.path) was = c.to;
     } else if ((c.op === "write" || c.op === "delete") && state.buffers.has(c.path)) {
+      // The buffer was saved before the action: it takes the new text.
       state.buffers.delete(c.path);
-      if (state.current === c.path) state.current = null;
+      dropDraft(c.path);
     }
   }
-  const current = state.current && state.files.some((f) => f.path === state.current) ? state.current : plan.open || null;
+  const current = was && state.files.some((f) => f.path === was) ? was : plan.open || null;
   state.current = null;
   if (current) await openFile(current, { reload: !state.buffers.has(current) });
   else renderTree();
@@ -826,7 +838,21 @@ window.addEventListener("beforeunload", () => {
 });
 
 // The studio's page API for tests and for people at the console.
-window.studio = { openFile, check, save, state: () => state, view: () => view, runAction };
+window.studio = {
+  openFile, check, save, runAction, state: () => state, view: () => view,
+  // The editor's markers: line, severity and source of each.
+  markers: () => {
+    const out = [];
+    if (view) forEachDiagnostic(view.state, (d, from) => out.push({ line: view.state.doc.lineAt(from).number, severity: d.severity, source: d.source, message: d.message }));
+    return out;
+  },
+  // Moves the cursor to the end of a line, as a click there would.
+  cursorAtEnd: (line) => {
+    const l = view.state.doc.line(line);
+    view.dispatch({ selection: { anchor: l.to }, scrollIntoView: true });
+    view.focus();
+  },
+};
 
 async function start() {
   if (!token) {
