@@ -11,8 +11,11 @@
 // with the builder of table.go in the small vocabulary of shapes of
 // shape.go; rules.go holds the constraints a field table cannot state, and
 // walker.go applies a model to a document, following $refs into the files
-// they name. It is the engine of `specgate validate`; style and governance
-// checks are the linter's business, not this package's.
+// they name. Protocol Buffers, GraphQL and WSDL documents get the semantic
+// problems their readers found, and an OpenAPI document's examples of SOAP
+// media types are held to their envelopes' SOAP version (apiformats.go).
+// It is the engine of `specgate validate`; style and governance checks are
+// the linter's business, not this package's.
 package validate
 
 import (
@@ -41,6 +44,9 @@ func Validate(doc *spec.Document) []Problem {
 	if doc.Format == spec.Arazzo {
 		return sortProblems(arazzoProblems(doc))
 	}
+	if ps, ok := readerProblems(doc); ok {
+		return sortProblems(ps)
+	}
 	w := newWalker(doc)
 	if root, newest := modelFor(doc); root != nil {
 		// A minor newer than the table may add fields: rather than call
@@ -49,6 +55,7 @@ func Validate(doc *spec.Document) []Problem {
 		root.check(w, doc.Root.Root)
 	}
 	w.reportBrokenRefs()
+	w.problems = append(w.problems, soapExamples(doc)...)
 	return sortProblems(w.problems)
 }
 

@@ -1,0 +1,114 @@
+package validate
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/specgate/specgate/spec"
+	"github.com/specgate/specgate/spec/graphql"
+	"github.com/specgate/specgate/spec/proto"
+	"github.com/specgate/specgate/spec/wsdl"
+)
+
+// readerProblems are the problems of a Protocol Buffers, GraphQL or WSDL
+// document: the semantic errors its reader found (syntax errors fail the
+// load instead), each at its position. ok is false for other formats.
+func readerProblems(doc *spec.Document) (out []Problem, ok bool) {
+	locate := func(file string, rng spec.Range) Problem {
+		if file == "" {
+			file = doc.Root.Name
+		}
+		return Problem{File: file, Range: rng}
+	}
+	switch doc.Format {
+	case spec.Proto:
+		s := proto.Of(doc)
+		if s == nil {
+			return nil, true
+		}
+		for _, p := range s.Problems {
+			pr := locate(p.File, p.Range)
+			pr.Message = p.Message
+			out = append(out, pr)
+		}
+		return out, true
+	case spec.GraphQL:
+		s := graphql.Of(doc)
+		if s == nil {
+			return nil, true
+		}
+		for _, p := range s.Problems {
+			pr := locate("", p.Range)
+			if p.Source != nil {
+				pr.Pointer = spec.Pointer(p.Source)
+			}
+			pr.Message = p.Message
+			out = append(out, pr)
+		}
+		return out, true
+	case spec.WSDL:
+		d := wsdl.Of(doc)
+		if d == nil {
+			return nil, true
+		}
+		for _, p := range d.Problems {
+			pr := locate(p.File, p.Range)
+			pr.Message = p.Message
+			out = append(out, pr)
+		}
+		return out, true
+	}
+	return nil, false
+}
+
+// soapExamples holds the examples of SOAP media types in an OpenAPI
+// document to the SOAP version their envelopes are in: SOAP 1.1 is sent as
+// text/xml, SOAP 1.2 as application/soap+xml (the product specification's
+// breaking change: the content type is determined by the SOAP version).
+func soapExamples(doc *spec.Document) []Problem {
+	if doc.Format != spec.OpenAPI {
+		return nil
+	}
+	v := doc.Views()
+	var out []Problem
+	check := func(mt *spec.MediaType) {
+		if mt == nil || mt.Node == nil || wsdl.VersionOfContentType(mt.Name) == "" && !strings.Contains(strings.ToLower(mt.Name), "soap") {
+			return
+		}
+		try := func(n *spec.Node, path spec.Path) {
+			if n == nil || n.Kind != spec.String {
+				return
+			}
+			if err := wsdl.CheckExchange("", mt.Name, []byte(n.Value)); err != nil {
+				loc := doc.Locate(path, nil)
+				out = append(out, Problem{File: loc.File.Name, Range: loc.Range, Pointer: loc.Pointer,
+					Message: fmt.Sprintf("the example of %s is a SOAP message: %v", mt.Name, err)})
+			}
+		}
+		try(mt.Node.Get("example"), extendPath(mt.Source, "example"))
+		if ex := mt.Node.Get("examples"); ex != nil && ex.Kind == spec.Object {
+			for _, f := range ex.Fields {
+				try(doc.Deref(f.Value).Get("value"), extendPath(mt.Source, "examples", f.Key, "value"))
+			}
+		}
+	}
+	for _, op := range slices.Concat(v.Operations, v.Webhooks, v.Callbacks) {
+		if op.RequestBody != nil {
+			for _, mt := range op.RequestBody.Content {
+				check(mt)
+			}
+		}
+		for _, r := range op.Responses {
+			for _, mt := range r.Content {
+				check(mt)
+			}
+		}
+	}
+	return out
+}
+
+func extendPath(p spec.Path, segs ...any) spec.Path {
+	out := make(spec.Path, 0, len(p)+len(segs))
+	return append(append(out, p...), segs...)
+}
