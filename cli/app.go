@@ -56,7 +56,10 @@ func Main(ctx context.Context, args []string, env Env) int {
 		env.Getenv = os.Getenv
 	}
 	app := newApp(env)
-	err := app.RunContext(ctx, hoistFlags(app, args))
+	args, err := prepareArgs(app, args)
+	if err == nil {
+		err = app.RunContext(ctx, hoistFlags(app, args))
+	}
 	if err == nil {
 		return ExitOK
 	}
@@ -120,11 +123,16 @@ func newApp(env Env) *cli.App {
 			runSuiteCommand(env),
 			configCommand(env),
 			examplesCommand(env),
+			specMetadataReportCommand(env, "spec-metadata-report", false),
+			specMetadataReportCommand(env, "central-contract-repo-report", true),
+			sendReportCommand(env),
+			insightsServerCommand(env),
 		},
 	}
 	app.Commands = append(app.Commands, helpCommand(), versionCommand())
 	for _, c := range app.Commands {
 		setUsageError(c, app.OnUsageError)
+		addCommonOptions(c, "", env)
 	}
 	return app
 }

@@ -58,7 +58,7 @@ func compatCommand(env Env) *cli.Command {
 			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "write the report to `FILE` instead of standard output"},
 			&cli.BoolFlag{Name: "strict", Usage: "warnings fail the check too"},
 			&cli.BoolFlag{Name: "show-info", Usage: "list info-level changes in text and html reports"},
-		}, loaderFlags()...),
+		}, append(loaderFlags(), ciFlags()...)...),
 		Action: func(c *cli.Context) error { return runCompat(c, env) },
 	}
 }
@@ -96,6 +96,7 @@ func runCompat(c *cli.Context, env Env) error {
 		return exitf(ExitUsage, "backward-compatibility-check takes two files (OLD NEW) or none (git mode), found %d (see 'specgate backward-compatibility-check --help')", c.NArg())
 	}
 	rep.Stop = time.Now()
+	consumers := checkConsumers(c.Context, c, rep)
 
 	out, closeOut, err := reportWriter(c.String("output"), env.Stdout)
 	if err != nil {
@@ -112,7 +113,7 @@ func runCompat(c *cli.Context, env Env) error {
 	if c.String("output") != "" {
 		fmt.Fprintf(env.Stderr, "%s: %s (report in %s)\n", rep.Verdict(), strings.TrimSpace(verdictLine(rep)), c.String("output"))
 	}
-	return silent(rep.ExitCode())
+	return submitReports(c.Context, c, env, ciRun{Compat: rep, Consumers: consumers}, silent(rep.ExitCode()))
 }
 
 // verdictLine is the one-line outcome shown when the report goes to a

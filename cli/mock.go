@@ -55,7 +55,7 @@ func mockCommand(env Env) *cli.Command {
 			"Exit codes: 0 after a clean shutdown, 2 when a spec, example or configuration cannot be\n" +
 			"loaded or the port cannot be opened, 1 when requests were still in flight at the shutdown\n" +
 			"timeout.",
-		Flags: []cli.Flag{
+		Flags: append([]cli.Flag{
 			&cli.IntFlag{Name: "port", Value: config.DefaultMockPort, Usage: "TCP port to listen on (0 picks a free one)"},
 			&cli.StringFlag{Name: "host", Value: httpx.DefaultHost, Usage: "address to listen on (0.0.0.0 for every interface)"},
 			&cli.StringSliceFlag{Name: "examples", Usage: "folder of external example files, searched recursively (repeatable; each spec's <name>_examples folder is always read)"},
@@ -74,7 +74,7 @@ func mockCommand(env Env) *cli.Command {
 			&cli.BoolFlag{Name: "stateful", Usage: "keep what requests create, update and delete, in a store seeded from the examples"},
 			&cli.StringFlag{Name: "state-file", Usage: "with --stateful: `FILE` the store is read from at start and written to on shutdown and on POST /_specgate/state/save", TakesFile: true},
 			&cli.StringFlag{Name: "ready-file", Usage: "`FILE` to write the base URL of each mock server to (one line each) once it serves, for scripts that start it with --port 0"},
-		},
+		}, ciFlags()...),
 		Action: func(c *cli.Context) error { return runMock(c, env) },
 	}
 }
@@ -138,7 +138,9 @@ func runMock(c *cli.Context, env Env) error {
 	}
 	ctx, stop := httpx.SignalContext(c.Context)
 	defer stop()
-	return serveMocks(ctx, runs, mockOutputs{reportDir: c.String("report-dir"), readyFile: c.String("ready-file")}, env, logger)
+	reportDir := ciReportDir(c, c.String("report-dir"), filepath.Join(DefaultTestReportDir, "mock"))
+	err = serveMocks(ctx, runs, mockOutputs{reportDir: reportDir, readyFile: c.String("ready-file")}, env, logger)
+	return submitReports(c.Context, c, env, mockCIRun(reportDir, err), err)
 }
 
 // mockSpecs pairs the spec arguments with their --prefix flags.

@@ -88,7 +88,7 @@ func testCommand(env Env) *cli.Command {
 			&cli.BoolFlag{Name: "insecure", Usage: "accept any certificate of the service (test environments only)"},
 			&cli.BoolFlag{Name: "verbose", Aliases: []string{"v"}, Usage: "print passed tests too"},
 			&cli.StringFlag{Name: "inputs", Usage: "YAML or JSON `FILE` of the inputs of Arazzo workflows, by workflowId (specgate test WORKFLOW.arazzo.yaml)"},
-		}, loaderFlags()...),
+		}, append(loaderFlags(), ciFlags()...)...),
 		Action: func(c *cli.Context) error { return runTest(c, env) },
 	}
 }
@@ -133,13 +133,14 @@ func runTest(c *cli.Context, env Env) error {
 	if dir := reportDir(c, cfg); len(outputs) > 1 {
 		fmt.Fprintf(env.Stderr, "reports written to %s\n", dir)
 	}
+	var runErr error
 	switch {
 	case sum.Interrupted:
-		return exitf(ExitFindings, "interrupted after %d of the tests", sum.Tests)
+		runErr = exitf(ExitFindings, "interrupted after %d of the tests", sum.Tests)
 	case sum.Failed > 0:
-		return silent(ExitFindings)
+		runErr = silent(ExitFindings)
 	}
-	return nil
+	return submitReports(c.Context, c, env, ciRun{CTRF: ctrfReportOf(outputs, reportDir(c, cfg)), ReportDir: reportDir(c, cfg)}, runErr)
 }
 
 func listChecks(env Env) error {

@@ -1,0 +1,362 @@
+package cli_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"net/http/httputil"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/specgate/specgate/cli"
+	"github.com/specgate/specgate/insights"
+	"github.com/specgate/specgate/insightsd"
+)
+
+// insightsService is specgate's insights service on loopback, with a
+// count of the requests it received and a hook in front of it.
+type insightsService struct {
+	srv      *insightsd.Server
+	ts       *httptest.Server
+	requests atomic.Int32
+	down     atomic.Int32 // answer this many requests 503 first
+}
+
+func newInsights(t *testing.T) *insightsService {
+	t.Helper()
+	s := &insightsService{}
+	srv, err := insightsd.New(insightsd.Options{Dir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.srv = srv
+	s.ts = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		s.requests.Add(1)
+		if s.down.Add(-1) >= 0 {
+			w.WriteHeader(http.StatusServiceUnavailable)
+			return
+		}
+		srv.Handler().ServeHTTP(w, r)
+	}))
+	t.Cleanup(func() {
+		s.ts.Close()
+		srv.Close()
+	})
+	return s
+}
+
+type cliRun struct {
+	code           int
+	stdout, stderr string
+}
+
+// runCLI runs specgate in this process with the environment vars.
+func runCLI(t *testing.T, vars map[string]string, args ...string) cliRun {
+	t.Helper()
+	var out, errb bytes.Buffer
+	env := cli.Env{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb, Getenv: func(k string) string { return vars[k] }}
+	code := cli.Main(context.Background(), append([]string{"specgate"}, args...), env)
+	return cliRun{code, out.String(), errb.String()}
+}
+
+const petsSpec = "../insights/testdata/pets-base.yaml"
+
+// TestCIMetadataEndToEnd: spec-metadata-report --ci submits to a real
+// service the CI metadata of each provider's variables, and each higher
+// source overrides them.
+func TestCIMetadataEndToEnd(t *testing.T) {
+	svc := newInsights(t)
+	github := map[string]string{
+		"GITHUB_ACTIONS": "true", "GITHUB_REPOSITORY": "acme/orders", "GITHUB_REF": "refs/pull/7/merge", "GITHUB_HEAD_REF": "feature/x",
+		"GITHUB_SHA": "abc123", "GITHUB_RUN_ID": "555", "GITHUB_RUN_ATTEMPT": "2",
+	}
+	with := func(base map[string]string, kv ...string) map[string]string {
+		m := map[string]string{insights.URLEnv: svc.ts.URL}
+		for k, v := range base {
+			m[k] = v
+		}
+		for i := 0; i < len(kv); i += 2 {
+			m[kv[i]] = kv[i+1]
+		}
+		return m
+	}
+	for _, tc := range []struct {
+		name  string
+		vars  map[string]string
+		args  []string
+		want  insights.CI
+		from  map[string]string
+		extra map[string]string
+	}{
+		{name: "github-actions", vars: with(github),
+			want: insights.CI{Provider: "github-actions", RepoID: "acme/orders", RepoURL: "https://github.com/acme/orders", Branch: "feature/x", Commit: "abc123",
+				BuildID: "555", BuildURL: "https://github.com/acme/orders/actions/runs/555", RunAttempt: 2, PullRequest: "7"}},
+		{name: "gitlab-ci", vars: with(map[string]string{"GITLAB_CI": "true", "CI_PROJECT_PATH": "acme/g", "CI_PROJECT_URL": "https://gitlab.com/acme/g",
+			"CI_COMMIT_BRANCH": "main", "CI_COMMIT_SHA": "g1", "CI_PIPELINE_ID": "9", "CI_PIPELINE_URL": "https://gitlab.com/acme/g/-/pipelines/9"}),
+			want: insights.CI{Provider: "gitlab-ci", RepoID: "acme/g", RepoURL: "https://gitlab.com/acme/g", Branch: "main", Commit: "g1", BuildID: "9", BuildURL: "https://gitlab.com/acme/g/-/pipelines/9"}},
+		{name: "jenkins", vars: with(map[string]string{"JENKINS_URL": "https://ci/", "GIT_URL": "https://github.com/acme/j.git", "GIT_BRANCH": "origin/main",
+			"GIT_COMMIT": "j1", "BUILD_NUMBER": "4", "BUILD_URL": "https://ci/job/j/4/"}),
+			want: insights.CI{Provider: "jenkins", RepoID: "acme/j", RepoURL: "https://github.com/acme/j.git", Branch: "main", Commit: "j1", BuildID: "4", BuildURL: "https://ci/job/j/4/"}},
+		{name: "circleci", vars: with(map[string]string{"CIRCLECI": "true", "CIRCLE_PROJECT_USERNAME": "acme", "CIRCLE_PROJECT_REPONAME": "c",
+			"CIRCLE_REPOSITORY_URL": "git@github.com:acme/c.git", "CIRCLE_BRANCH": "main", "CIRCLE_SHA1": "c1", "CIRCLE_BUILD_NUM": "12", "CIRCLE_BUILD_URL": "https://circleci.com/gh/acme/c/12"}),
+			want: insights.CI{Provider: "circleci", RepoID: "acme/c", RepoURL: "git@github.com:acme/c.git", Branch: "main", Commit: "c1", BuildID: "12", BuildURL: "https://circleci.com/gh/acme/c/12"}},
+		{name: "azure-pipelines", vars: with(map[string]string{"TF_BUILD": "True", "BUILD_REPOSITORY_NAME": "acme/a", "BUILD_REPOSITORY_URI": "https://dev.azure.com/acme/_git/a",
+			"BUILD_SOURCEBRANCH": "refs/heads/main", "BUILD_SOURCEVERSION": "a1", "BUILD_BUILDID": "77", "SYSTEM_COLLECTIONURI": "https://dev.azure.com/acme/",
+			"SYSTEM_TEAMPROJECT": "p", "SYSTEM_JOBATTEMPT": "3"}),
+			want: insights.CI{Provider: "azure-pipelines", RepoID: "acme/a", RepoURL: "https://dev.azure.com/acme/_git/a", Branch: "main", Commit: "a1", BuildID: "77",
+				BuildURL: "https://dev.azure.com/acme/p/_build/results?buildId=77", RunAttempt: 3}},
+		{name: "bitbucket-pipelines", vars: with(map[string]string{"BITBUCKET_BUILD_NUMBER": "8", "BITBUCKET_REPO_FULL_NAME": "acme/b",
+			"BITBUCKET_GIT_HTTP_ORIGIN": "http://bitbucket.org/acme/b", "BITBUCKET_BRANCH": "main", "BITBUCKET_COMMIT": "b1", "BITBUCKET_PR_ID": "5"}),
+			want: insights.CI{Provider: "bitbucket-pipelines", RepoID: "acme/b", RepoURL: "http://bitbucket.org/acme/b", Branch: "main", Commit: "b1", BuildID: "8",
+				BuildURL: "http://bitbucket.org/acme/b/addon/pipelines/home#!/results/8", PullRequest: "5"}},
+		{name: "buildkite", vars: with(map[string]string{"BUILDKITE": "true", "BUILDKITE_REPO": "git@github.com:acme/k.git", "BUILDKITE_BRANCH": "main",
+			"BUILDKITE_COMMIT": "k1", "BUILDKITE_BUILD_NUMBER": "31", "BUILDKITE_BUILD_URL": "https://buildkite.com/acme/k/builds/31", "BUILDKITE_RETRY_COUNT": "0", "BUILDKITE_PULL_REQUEST": "false"}),
+			want: insights.CI{Provider: "buildkite", RepoID: "acme/k", RepoURL: "git@github.com:acme/k.git", Branch: "main", Commit: "k1", BuildID: "31",
+				BuildURL: "https://buildkite.com/acme/k/builds/31", RunAttempt: 1}},
+		{name: "SPECGATE_* over the provider", vars: with(github, "SPECGATE_REPO_ID", "env/repo", "SPECGATE_BUILD_ID", "env-build", "SPECGATE_RUN_ATTEMPT", "4"),
+			want: insights.CI{Provider: "github-actions", RepoID: "env/repo", RepoURL: "https://github.com/acme/orders", Branch: "feature/x", Commit: "abc123",
+				BuildID: "env-build", BuildURL: "https://github.com/acme/orders/actions/runs/555", RunAttempt: 4, PullRequest: "7"},
+			from: map[string]string{"repoId": "SPECGATE_REPO_ID", "buildId": "SPECGATE_BUILD_ID", "runAttempt": "SPECGATE_RUN_ATTEMPT", "commit": "GITHUB_SHA"}},
+		{name: "-D over SPECGATE_*", vars: with(github, "SPECGATE_REPO_ID", "env/repo", "SPECGATE_BUILD_ID", "env-build"),
+			args: []string{"-Dspecgate.repo.id=prop/repo", "-Dspecgate.build.id=prop-build", "-Dspecgate.run.attempt=5"},
+			want: insights.CI{Provider: "github-actions", RepoID: "prop/repo", RepoURL: "https://github.com/acme/orders", Branch: "feature/x", Commit: "abc123",
+				BuildID: "prop-build", BuildURL: "https://github.com/acme/orders/actions/runs/555", RunAttempt: 5, PullRequest: "7"},
+			from: map[string]string{"repoId": "-Dspecgate.repo.id", "buildId": "-Dspecgate.build.id", "runAttempt": "-Dspecgate.run.attempt"}},
+		{name: "options over -D", vars: with(github, "SPECGATE_REPO_ID", "env/repo"),
+			args: []string{"-Dspecgate.repo.id=prop/repo", "--repo-id", "opt/repo", "--build-id=opt-build", "--run-attempt", "6", "--metadata", "team=pay,ments", "--metadata", "tier=1"},
+			want: insights.CI{Provider: "github-actions", RepoID: "opt/repo", RepoURL: "https://github.com/acme/orders", Branch: "feature/x", Commit: "abc123",
+				BuildID: "opt-build", BuildURL: "https://github.com/acme/orders/actions/runs/555", RunAttempt: 6, PullRequest: "7"},
+			from:  map[string]string{"repoId": "--repo-id", "buildId": "--build-id", "runAttempt": "--run-attempt"},
+			extra: map[string]string{"team": "pay,ments", "tier": "1"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			before := svc.srv.Store().Count()
+			args := append([]string{"spec-metadata-report", petsSpec, "--report-dir", t.TempDir(), "--ci"}, tc.args...)
+			r := runCLI(t, tc.vars, args...)
+			if r.code != 0 {
+				t.Fatalf("exit %d: %s", r.code, r.stderr)
+			}
+			if !strings.Contains(r.stderr, "reports submitted to the insights service at "+svc.ts.URL) {
+				t.Errorf("stderr %q", r.stderr)
+			}
+			if svc.srv.Store().Count() != before+1 {
+				t.Fatal("not submitted")
+			}
+			got := latestSubmission(t, svc)
+			for field, from := range tc.from {
+				if got.Sources[field] != from {
+					t.Errorf("%s from %q, want %q", field, got.Sources[field], from)
+				}
+			}
+			got.Sources = nil
+			if tc.extra != nil {
+				tc.want.Metadata = tc.extra
+			}
+			if !ciEqual(got, tc.want) {
+				t.Errorf("ci\n got  %+v\n want %+v", got, tc.want)
+			}
+		})
+	}
+}
+
+// latestSubmission reads the CI metadata of the last submission stored.
+func latestSubmission(t *testing.T, svc *insightsService) insights.CI {
+	t.Helper()
+	rs := svc.srv.Store().History(insightsd.Filter{}, 1)
+	if len(rs) == 0 {
+		t.Fatal("no result")
+	}
+	data, err := svc.srv.Store().Submission(rs[0].SubmissionID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var s insights.Submission
+	if err := json.Unmarshal(data, &s); err != nil {
+		t.Fatal(err)
+	}
+	return s.CI
+}
+
+func ciEqual(a, b insights.CI) bool {
+	ja, _ := json.Marshal(a)
+	jb, _ := json.Marshal(b)
+	return bytes.Equal(ja, jb)
+}
+
+// TestCIBadInput: a malformed --metadata or run attempt, and --ci without
+// a service, stop the command before it runs (exit 2).
+func TestCIBadInput(t *testing.T) {
+	dir := t.TempDir()
+	vars := map[string]string{insights.URLEnv: "http://127.0.0.1:1"}
+	for _, tc := range []struct {
+		name string
+		vars map[string]string
+		args []string
+		want string
+	}{
+		{"metadata without =", vars, []string{"--ci", "--metadata", "team"}, `specgate: --metadata "team" is not KEY=VALUE`},
+		{"metadata without --ci", vars, []string{"--metadata", "=x"}, `specgate: --metadata "=x": the key "" must be`},
+		{"run attempt", vars, []string{"--ci", "--run-attempt", "first"}, `specgate: --run-attempt="first": the run attempt must be a whole number from 1`},
+		{"run attempt from the environment", map[string]string{insights.URLEnv: "http://127.0.0.1:1", "SPECGATE_RUN_ATTEMPT": "-1"}, []string{"--ci"}, `SPECGATE_RUN_ATTEMPT="-1"`},
+		{"no service", map[string]string{}, []string{"--ci"}, "specgate: --ci needs the insights service's URL: --insights-url, SPECGATE_INSIGHTS_URL, or specgate.yaml's specgate.insights.url"},
+		{"not a URL", vars, []string{"--ci", "--insights-url", "insights.example.com"}, `specgate: --insights-url "insights.example.com" is not an http:// or https:// URL`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := runCLI(t, tc.vars, append([]string{"spec-metadata-report", petsSpec, "--report-dir", dir}, tc.args...)...)
+			if r.code != cli.ExitUsage || !strings.Contains(r.stderr, tc.want) {
+				t.Errorf("exit %d, stderr %q; want 2 and %q", r.code, r.stderr, tc.want)
+			}
+			if _, err := os.Stat(filepath.Join(dir, insights.SpecMetadataFile)); err == nil {
+				t.Error("the command ran")
+			}
+		})
+	}
+}
+
+// TestCIOutage: a submission during an outage is retried; when the
+// service stays down it is reported, the local report stays, and only
+// --ci-strict changes the exit code.
+func TestCIOutage(t *testing.T) {
+	svc := newInsights(t)
+	vars := map[string]string{insights.URLEnv: svc.ts.URL, "SPECGATE_REPO_ID": "acme/contracts"}
+
+	svc.down.Store(2)
+	dir := t.TempDir()
+	r := runCLI(t, vars, "spec-metadata-report", petsSpec, "--report-dir", dir, "--ci")
+	if r.code != 0 || !strings.Contains(r.stderr, "reports submitted") || svc.requests.Load() != 3 {
+		t.Errorf("after 2 failures: exit %d, %d requests, stderr %q", r.code, svc.requests.Load(), r.stderr)
+	}
+
+	// Down for good: the retries stop at the time limit.
+	svc.down.Store(1 << 20)
+	svc.requests.Store(0)
+	for _, strict := range []bool{false, true} {
+		dir := t.TempDir()
+		args := []string{"spec-metadata-report", petsSpec, "--report-dir", dir, "--ci", "--ci-timeout", "1500ms"}
+		if strict {
+			args = append(args, "--ci-strict")
+		}
+		start := time.Now()
+		r := runCLI(t, vars, args...)
+		if took := time.Since(start); took > 3*time.Second {
+			t.Errorf("strict=%v: took %s with --ci-timeout 1500ms", strict, took)
+		}
+		want := 0
+		if strict {
+			want = cli.ExitUsage
+		}
+		if r.code != want {
+			t.Errorf("strict=%v: exit %d, want %d", strict, r.code, want)
+		}
+		msg := "specgate: --ci: submitting the reports to the insights service at " + svc.ts.URL + " failed: 503 Service Unavailable ("
+		if !strings.Contains(r.stderr, msg) || !strings.Contains(r.stderr, "the reports stay in "+dir+" (submit them later with 'specgate send-report --dir "+dir+"')") {
+			t.Errorf("stderr %q", r.stderr)
+		}
+		if strict && !strings.Contains(r.stderr, "specgate: --ci-strict: the reports were not submitted") {
+			t.Errorf("stderr %q", r.stderr)
+		}
+		if _, err := os.Stat(filepath.Join(dir, insights.SpecMetadataFile)); err != nil {
+			t.Errorf("the local report is lost: %v", err)
+		}
+	}
+	if n := svc.requests.Load(); n < 4 {
+		t.Errorf("%d requests in two runs: the submissions were not retried", n)
+	}
+}
+
+// TestCIProxy: the submission goes through HTTP_PROXY (a proxy on
+// loopback sees it), and NO_PROXY sends it direct.
+func TestCIProxy(t *testing.T) {
+	svc := newInsights(t)
+	target, _ := url.Parse(svc.ts.URL)
+	var mu sync.Mutex
+	var seen []string
+	proxy := httptest.NewServer(&httputil.ReverseProxy{Rewrite: func(r *httputil.ProxyRequest) {
+		mu.Lock()
+		seen = append(seen, r.In.Method+" "+r.In.URL.String())
+		mu.Unlock()
+		r.SetURL(target)
+	}})
+	defer proxy.Close()
+	_, port, _ := net.SplitHostPort(target.Host)
+	// Loopback addresses never go through a proxy: the service is named by
+	// a host only the proxy can reach.
+	insightsURL := "http://insights.specgate.invalid:" + port
+	vars := map[string]string{"HTTP_PROXY": proxy.URL, "SPECGATE_REPO_ID": "acme/contracts"}
+
+	r := runCLI(t, vars, "spec-metadata-report", petsSpec, "--report-dir", t.TempDir(), "--ci", "--insights-url", insightsURL)
+	if r.code != 0 || !strings.Contains(r.stderr, "reports submitted") {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	mu.Lock()
+	if len(seen) != 1 || seen[0] != "POST "+insightsURL+"/v1/submissions" {
+		t.Errorf("the proxy saw %v", seen)
+	}
+	mu.Unlock()
+
+	vars["NO_PROXY"] = "specgate.invalid"
+	r = runCLI(t, vars, "spec-metadata-report", petsSpec, "--report-dir", t.TempDir(), "--ci", "--insights-url", insightsURL, "--ci-timeout", "3s")
+	if r.code != 0 || !strings.Contains(r.stderr, "insights.specgate.invalid") || !strings.Contains(r.stderr, "failed") {
+		t.Errorf("with NO_PROXY: exit %d: %s", r.code, r.stderr)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(seen) != 1 {
+		t.Errorf("the proxy saw %v after NO_PROXY", seen)
+	}
+}
+
+// TestCommonOptions: --spec-file and --dir are resolved against the
+// working directory before the command runs, and a missing one is named
+// by the path it was looked for at.
+func TestCommonOptions(t *testing.T) {
+	abs, _ := filepath.Abs("nothere.yaml")
+	for _, tc := range []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"validate", "--spec-file", petsSpec}, 0, "valid OpenAPI 3.0.3"},
+		{[]string{"validate", "--spec-file=nothere.yaml"}, 2, "specgate: --spec-file nothere.yaml: " + abs + " does not exist"},
+		{[]string{"validate", "--spec-file", "../insights"}, 2, "is a folder; give it with --dir"},
+		{[]string{"validate", "--dir", petsSpec}, 2, "is not a folder"},
+		{[]string{"spec-metadata-report", "--dir", "../insights/testdata", "--report-dir", t.TempDir()}, 0, "Pets 2.0"},
+		{[]string{"test", "--dir", "../insights/testdata"}, 2, "flag provided but not defined: -dir"},
+		{[]string{"validate", petsSpec, "--log-level", "loud"}, 2, `--log-level must be debug, info, warn or error, found "loud"`},
+	} {
+		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
+			r := runCLI(t, nil, tc.args...)
+			if r.code != tc.code || !strings.Contains(r.stdout+r.stderr, tc.want) {
+				t.Errorf("exit %d, output %q %q; want %d and %q", r.code, r.stdout, r.stderr, tc.code, tc.want)
+			}
+		})
+	}
+}
+
+// TestDebugMasksToken: --debug logs what is sent to the service, never
+// the token.
+func TestDebugMasksToken(t *testing.T) {
+	svc := newInsights(t)
+	vars := map[string]string{insights.URLEnv: svc.ts.URL, "SPECGATE_REPO_ID": "acme/contracts", insights.TokenEnv: "tok-SECRET-123"}
+	r := runCLI(t, vars, "spec-metadata-report", petsSpec, "--report-dir", t.TempDir(), "--ci", "--debug")
+	if r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	for _, want := range []string{`msg="insights request" method=POST url=` + svc.ts.URL + "/v1/submissions", `authorization="Bearer ****"`, "msg=\"insights answer\" attempt=1 status=201", "repoId:SPECGATE_REPO_ID"} {
+		if !strings.Contains(r.stderr, want) {
+			t.Errorf("the debug log has no %q:\n%s", want, r.stderr)
+		}
+	}
+	if strings.Contains(r.stderr, "SECRET") {
+		t.Error("the token is in the log")
+	}
+}
