@@ -159,8 +159,13 @@ func (s *Server) compat(ctx context.Context, c *call, in CompatInput) (CompatOut
 	out.Verdict, out.Mode, out.Base, out.Commit = string(rep.Verdict()), rep.Mode, s.root.Show(rep.Base), rep.Commit
 	shown := 0
 	for _, r := range rep.Results {
-		cs := CompatSpec{Spec: s.root.Show(r.Spec), BaseSpec: s.root.Show(r.BaseSpec), Format: r.Format, Verdict: string(r.Verdict), Reason: string(r.Reason),
-			Message: s.showText(r.Message), Breaking: r.Count(compat.Breaking), Warnings: r.Count(compat.Warning), Info: r.Count(compat.Info), Changes: []CompatChange{}}
+		spec := s.fromWD(r.Spec)
+		msg := s.showText(r.Message)
+		if r.Spec != "" && !filepath.IsAbs(r.Spec) {
+			msg = strings.ReplaceAll(msg, r.Spec, spec)
+		}
+		cs := CompatSpec{Spec: spec, BaseSpec: s.fromWD(r.BaseSpec), Format: r.Format, Verdict: string(r.Verdict), Reason: string(r.Reason),
+			Message: msg, Breaking: r.Count(compat.Breaking), Warnings: r.Count(compat.Warning), Info: r.Count(compat.Info), Changes: []CompatChange{}}
 		for _, ch := range r.Changes {
 			if !compat.Fails(ch, in.Strict) {
 				continue
@@ -172,7 +177,7 @@ func (s *Server) compat(ctx context.Context, c *call, in CompatInput) (CompatOut
 			shown++
 			l := ch.Location
 			cs.Changes = append(cs.Changes, CompatChange{Rule: ch.RuleID, Level: ch.Level.String(), Message: s.showText(ch.Message), Why: ch.Why, Operations: ch.Operations,
-				Location: Location{Side: l.Side.String(), File: s.root.Show(l.File), Line: l.Line, Column: l.Column, Pointer: l.Pointer}})
+				Location: Location{Side: l.Side.String(), File: s.fromWD(l.File), Line: l.Line, Column: l.Column, Pointer: l.Pointer}})
 		}
 		out.Specs = append(out.Specs, cs)
 	}
@@ -190,6 +195,24 @@ func (s *Server) compat(ctx context.Context, c *call, in CompatInput) (CompatOut
 		}
 	}
 	return out, nil
+}
+
+// fromWD names a file that compat names relative to the working directory
+// (as git mode does, for the command line) relative to the root; absolute
+// names are shown as Root.Show shows them.
+func (s *Server) fromWD(name string) string {
+	if name == "" || filepath.IsAbs(name) {
+		return s.root.Show(name)
+	}
+	wd, err := os.Getwd()
+	if err != nil {
+		return name
+	}
+	abs, err := evalExisting(filepath.Join(wd, name))
+	if err != nil {
+		return name
+	}
+	return s.root.Show(abs)
 }
 
 // unsupportedProtocol answers gRPC and GraphQL, named or recognised by

@@ -28,7 +28,7 @@ type HTTPOptions struct {
 // browser; the SDK then refuses a loopback connection whose Host names
 // another machine (DNS rebinding).
 func (s *Server) HTTPHandler(opts HTTPOptions) http.Handler {
-	h := mcpsdk.NewStreamableHTTPHandler(func(*http.Request) *mcpsdk.Server { return s.sdk }, &mcpsdk.StreamableHTTPOptions{Logger: s.opts.Logger})
+	h := mcpsdk.NewStreamableHTTPHandler(func(*http.Request) *mcpsdk.Server { return s.sdk }, &mcpsdk.StreamableHTTPOptions{Logger: s.sdkLogger()})
 	mux := http.NewServeMux()
 	mux.Handle(HTTPPath, h)
 	allowed := make([]string, 0, len(opts.AllowedOrigins))

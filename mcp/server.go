@@ -130,11 +130,35 @@ func New(opts Options) (*Server, error) {
 	s.mocks = newMocks(s)
 	s.sdk = mcpsdk.NewServer(&mcpsdk.Implementation{Name: "specgate", Title: "specgate", Version: opts.Version}, &mcpsdk.ServerOptions{
 		Instructions: instructions(root.Dir()),
-		Logger:       opts.Logger,
+		Logger:       s.sdkLogger(),
 		Capabilities: &mcpsdk.ServerCapabilities{},
 	})
 	s.addTools()
 	return s, nil
+}
+
+// sdkLogger is the logger given to the SDK: its warnings and errors only,
+// since it logs every session's start and end at Info.
+func (s *Server) sdkLogger() *slog.Logger {
+	return slog.New(atLeast{s.opts.Logger.Handler(), slog.LevelWarn})
+}
+
+// atLeast passes on the records of its handler at min and above.
+type atLeast struct {
+	slog.Handler
+	min slog.Level
+}
+
+func (h atLeast) Enabled(ctx context.Context, l slog.Level) bool {
+	return l >= h.min && h.Handler.Enabled(ctx, l)
+}
+
+func (h atLeast) WithAttrs(attrs []slog.Attr) slog.Handler {
+	return atLeast{h.Handler.WithAttrs(attrs), h.min}
+}
+
+func (h atLeast) WithGroup(name string) slog.Handler {
+	return atLeast{h.Handler.WithGroup(name), h.min}
 }
 
 func instructions(root string) string {

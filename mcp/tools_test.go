@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -145,5 +146,49 @@ func TestStatefulMock(t *testing.T) {
 	s.call(mcp.ToolMock, map[string]any{"command": "stop", "id": "all"}, &stopped)
 	if len(stopped.Mocks) != 0 {
 		t.Errorf("stop all = %+v", stopped)
+	}
+}
+
+// Git mode compares the working tree with a base branch; targetPaths and
+// repoDir are resolved against the root.
+func TestCompatGitMode(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git is not installed")
+	}
+	root := t.TempDir()
+	repo := filepath.Join(root, "repo")
+	os.MkdirAll(filepath.Join(repo, "api"), 0o755)
+	base, _ := os.ReadFile("testdata/compat/base.yaml")
+	breaking, _ := os.ReadFile("testdata/compat/breaking.yaml")
+	spec := filepath.Join(repo, "api", "orders.yaml")
+	os.WriteFile(spec, base, 0o644)
+	git := func(args ...string) {
+		t.Helper()
+		cmd := exec.Command("git", append([]string{"-C", repo, "-c", "user.name=t", "-c", "user.email=t@example.com"}, args...)...)
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	git("init", "-q", "-b", "main")
+	git("add", ".")
+	git("commit", "-q", "-m", "base")
+	git("checkout", "-q", "-b", "feature")
+	os.WriteFile(spec, breaking, 0o644)
+
+	s := connect(t, mcp.Options{Root: root})
+	var out mcp.CompatOutput
+	s.call(mcp.ToolCompat, map[string]any{"git": map[string]any{"baseBranch": "main", "repoDir": "repo", "targetPaths": []string{"repo/api"}}}, &out)
+	if out.Mode != "git" || out.Base != "main" || len(out.Commit) != 40 || out.Verdict != "incompatible" || len(out.Specs) != 1 {
+		t.Fatalf("git mode = %+v", out)
+	}
+	if sp := out.Specs[0]; sp.Spec != "repo/api/orders.yaml" || !strings.HasPrefix(sp.Message, "repo/api/orders.yaml is NOT backward compatible with main") {
+		t.Errorf("spec %q: %q", sp.Spec, sp.Message)
+	}
+	ch := out.Specs[0].Changes
+	if len(ch) != 1 || ch[0].Rule != "request-property-became-required" || ch[0].Location.File != "repo/api/orders.yaml" || ch[0].Location.Line != 26 {
+		t.Errorf("changes = %+v", ch)
+	}
+	if msg := s.toolError(mcp.ToolCompat, map[string]any{"git": map[string]any{"baseBranch": "nope", "repoDir": "repo"}}); !strings.Contains(msg, `base branch "nope" not found`) {
+		t.Errorf("unknown branch: %q", msg)
 	}
 }
