@@ -192,3 +192,34 @@ func TestCompatGitMode(t *testing.T) {
 		t.Errorf("unknown branch: %q", msg)
 	}
 }
+
+// An answer lists MaxItems problems; the report names them all.
+func TestValidateExamplesBounded(t *testing.T) {
+	root := fixtureRoot(t, "pets.yaml")
+	dir := filepath.Join(root, "pets_examples")
+	os.MkdirAll(dir, 0o755)
+	const n = mcp.MaxItems + 5
+	for i := range n {
+		os.WriteFile(filepath.Join(dir, fmt.Sprintf("teapot_%02d.json", i)),
+			[]byte(`{"http-request": {"method": "GET", "path": "/pets/1"}, "http-response": {"status": 418}}`), 0o644)
+	}
+	s := connect(t, mcp.Options{Root: root})
+	var out mcp.ValidateExamplesOutput
+	s.call(mcp.ToolValidateEx, map[string]any{"spec": "pets.yaml"}, &out)
+	if len(out.Invalid) != mcp.MaxItems || out.Omitted != n-mcp.MaxItems || !strings.HasPrefix(out.Report, "specgate-reports/mcp/validate_examples-") {
+		t.Fatalf("%d listed, %d omitted, report %q", len(out.Invalid), out.Omitted, out.Report)
+	}
+	data, err := os.ReadFile(filepath.Join(root, out.Report))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var report struct {
+		Invalid []mcp.ExampleProblem `json:"invalid"`
+	}
+	if err := json.Unmarshal(data, &report); err != nil {
+		t.Fatal(err)
+	}
+	if len(report.Invalid) != n || report.Invalid[n-1].File != fmt.Sprintf("pets_examples/teapot_%02d.json", n-1) {
+		t.Errorf("the report holds %d problems, the last %+v", len(report.Invalid), report.Invalid[len(report.Invalid)-1])
+	}
+}
