@@ -53,6 +53,18 @@ type LoadedSource struct {
 type Checked struct {
 	*Description
 	Loaded map[string]*LoadedSource // by source name
+	// Uses are the runtime expressions that parse, where each is written,
+	// in the order Check met them: what each workflow reads.
+	Uses []Use
+}
+
+// Use is a runtime expression written in the document.
+type Use struct {
+	*Expr
+	// Workflow and Step are where it is written: "" outside a workflow
+	// (components), resp. outside a step.
+	Workflow, Step string
+	Path           spec.Path
 }
 
 // Check validates an Arazzo document against the official schema of its
@@ -83,7 +95,7 @@ func Check(ctx context.Context, doc *spec.Document) (*Checked, []Problem) {
 	ch.problems = slices.CompactFunc(ch.problems, func(a, b Problem) bool {
 		return a.File == b.File && a.Range.Start == b.Range.Start && a.Message == b.Message
 	})
-	return &Checked{Description: ch.desc, Loaded: ch.loaded}, ch.problems
+	return &Checked{Description: ch.desc, Loaded: ch.loaded, Uses: ch.uses}, ch.problems
 }
 
 type checker struct {
@@ -91,6 +103,7 @@ type checker struct {
 	desc     *Description
 	loaded   map[string]*LoadedSource
 	problems []Problem
+	uses     []Use
 }
 
 func (ch *checker) report(path spec.Path, format string, args ...any) {
@@ -639,6 +652,14 @@ func isSelector(v *spec.Node) bool {
 
 // checkExpr checks that an expression names something that exists.
 func (ch *checker) checkExpr(sc *scope, e *Expr, path spec.Path) {
+	u := Use{Expr: e, Path: path}
+	if sc.w != nil {
+		u.Workflow = sc.w.ID
+	}
+	if sc.step != nil {
+		u.Step = sc.step.ID
+	}
+	ch.uses = append(ch.uses, u)
 	switch e.Kind {
 	case ExprURL, ExprMethod, ExprStatusCode, ExprRequest, ExprResponse, ExprMessage:
 		if sc.workflowOutputs {
@@ -648,7 +669,7 @@ func (ch *checker) checkExpr(sc *scope, e *Expr, path spec.Path) {
 		if sc.w == nil {
 			return
 		}
-		if names := inputNames(sc.w.Inputs); names != nil && !slices.Contains(names, e.Name) {
+		if names := inputNames(sc.w.Inputs); names != nil && !namesOne(names, e.Name) {
 			ch.report(path, "%s: workflow %q has no input %q%s", e.Raw, sc.w.ID, e.Name, suggest.Hint(e.Name, names))
 		}
 	case ExprOutputs:
@@ -684,7 +705,7 @@ func (ch *checker) checkExpr(sc *scope, e *Expr, path spec.Path) {
 			ch.report(path, "%s: workflow %q has no output %q%s", e.Raw, w.ID, e.Name, suggest.Hint(e.Name, outputNames(w.Outputs)))
 		}
 		if e.Field == "inputs" {
-			if names := inputNames(w.Inputs); names != nil && !slices.Contains(names, e.Name) {
+			if names := inputNames(w.Inputs); names != nil && !namesOne(names, e.Name) {
 				ch.report(path, "%s: workflow %q has no input %q%s", e.Raw, w.ID, e.Name, suggest.Hint(e.Name, names))
 			}
 		}
@@ -711,8 +732,14 @@ func (ch *checker) checkExpr(sc *scope, e *Expr, path spec.Path) {
 // hasOutput reports whether outputs declare name, or a name that a dotted
 // name starts with (the rest reads into its value).
 func hasOutput(outs []*Output, name string) bool {
-	for _, o := range outs {
-		if o.Name == name || strings.HasPrefix(name, o.Name+".") {
+	return namesOne(outputNames(outs), name)
+}
+
+// namesOne reports whether name is one of names, or starts with one and a
+// dot: $inputs.pet.id reads member id of input pet, as the runner does.
+func namesOne(names []string, name string) bool {
+	for _, n := range names {
+		if n == name || strings.HasPrefix(name, n+".") {
 			return true
 		}
 	}

@@ -110,6 +110,7 @@ func Input(doc *spec.Document) ast.Value {
 		c.kv("files", files),
 		c.kv("refTargets", refTargets),
 	}
+	obj = append(obj, formatFields(c, doc)...)
 	return ast.NewObject(obj...)
 }
 

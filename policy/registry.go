@@ -23,7 +23,7 @@ import (
 
 // Categories group rules in reports and docs.
 var Categories = []string{"Operations", "Parameters", "Requests", "Responses", "Schemas", "Security",
-	"Documentation", "Naming", "Servers", "Structure", "References", "Pagination", "Channels", "Messages", "General"}
+	"Documentation", "Naming", "Servers", "Structure", "References", "Pagination", "Channels", "Messages", "Workflows", "General"}
 
 // Families decide how the rulesets treat a rule (see package rulesets).
 var Families = []string{"integrity", "correctness", "documentation", "naming", "security", "health", "pagination", "headers", "structure", "custom"}

@@ -1,0 +1,64 @@
+package policy
+
+import (
+	"fmt"
+	"sync"
+
+	"github.com/open-policy-agent/opa/v1/ast"
+
+	"github.com/specgate/specgate/spec"
+)
+
+// FormatInput adds one field to the input of the documents of a format,
+// for facts that package spec's views do not hold and that only the
+// package reading the format can compute: package arazzo adds
+// input.arazzo (the operations its steps call, the runtime expressions
+// each workflow reads). That package registers it from its init function,
+// so that this package keeps no dependency on it.
+type FormatInput struct {
+	Format spec.Format
+	// Field is the input's key; it must not be one of Input's own.
+	Field string
+	// Build computes the field's value, a JSON value as encoding/json
+	// decodes one (nil, bool, json.Number, string, []any, map[string]any),
+	// or any value ast.InterfaceToValue converts.
+	Build func(doc *spec.Document) any
+}
+
+var (
+	formatInputsMu sync.RWMutex
+	formatInputs   []FormatInput
+)
+
+// RegisterFormatInput makes Input add a field to the input of documents of
+// fi.Format. Registering a format's field twice panics.
+func RegisterFormatInput(fi FormatInput) {
+	formatInputsMu.Lock()
+	defer formatInputsMu.Unlock()
+	for _, o := range formatInputs {
+		if o.Format == fi.Format && o.Field == fi.Field {
+			panic(fmt.Sprintf("policy: input field %s of %s registered twice", fi.Field, fi.Format))
+		}
+	}
+	formatInputs = append(formatInputs, fi)
+}
+
+// formatFields are the registered fields of doc's format. A value that
+// does not convert becomes null: the rules that read it find nothing,
+// rather than the document failing to lint.
+func formatFields(c *converter, doc *spec.Document) [][2]*ast.Term {
+	formatInputsMu.RLock()
+	defer formatInputsMu.RUnlock()
+	var out [][2]*ast.Term
+	for _, fi := range formatInputs {
+		if fi.Format != doc.Format {
+			continue
+		}
+		v, err := ast.InterfaceToValue(fi.Build(doc))
+		if err != nil {
+			v = ast.Null{}
+		}
+		out = append(out, c.kv(fi.Field, ast.NewTerm(v)))
+	}
+	return out
+}
