@@ -265,11 +265,12 @@ func (s *suite) startMocks(ctx context.Context, p *planned) (func(), error) {
 	var wg sync.WaitGroup
 	wait := func() { wg.Wait() }
 	for _, m := range p.mocks {
-		if m.Type == config.Stateful {
-			return wait, fmt.Errorf("%s: mock of %s: the stateful mock (type: %s) is not available in this build", s.opts.Config.File, m.Service, config.Stateful)
-		}
+		// A stateful mock keeps what the workflows create, update and
+		// delete for the run's length: its store starts from the examples
+		// and is dropped with the mock (no state file).
 		opts := mock.Options{Examples: m.Examples, Seed: s.opts.Seed, Delay: m.Settings.Delay, Dictionary: m.Dictionary,
-			Generative: m.Settings.Generative, StrictExamples: !m.Settings.Lenient, WatchInterval: -1, Logger: s.opts.Logger}
+			Generative: m.Settings.Generative, StrictExamples: !m.Settings.Lenient, WatchInterval: -1, Logger: s.opts.Logger,
+			Stateful: m.Type == config.Stateful}
 		if s.opts.Config != nil {
 			opts.Strict = s.opts.Config.StrictMode
 		}
@@ -292,7 +293,7 @@ func (s *suite) startMocks(ctx context.Context, p *planned) (func(), error) {
 		for _, sp := range m.Specs {
 			p.addresses[abs(sp.Path)] = base + m.Target.BasePath
 		}
-		s.opts.Logger.Info("mock started", slog.String("service", m.Service), slog.String("url", base))
+		s.opts.Logger.Info("mock started", slog.String("service", m.Service), slog.String("type", string(m.Type)), slog.String("url", base))
 		wg.Add(1)
 		go func(ln net.Listener) {
 			defer wg.Done()
