@@ -48,7 +48,7 @@ func runSuiteCommand(env Env) *cli.Command {
 			&cli.IntFlag{Name: "parallel", Value: 1, Usage: "contract tests in flight at once"},
 			&cli.DurationFlag{Name: "timeout", Value: config.DefaultTimeout, Usage: "time limit of each request"},
 			&cli.StringFlag{Name: "git-cache", Usage: "`DIR` to clone git sources into (default: the user cache directory)"},
-		}, loaderFlags()...),
+		}, append(loaderFlags(), ciFlags()...)...),
 		Action: func(c *cli.Context) error { return runSuite(c, env) },
 	}
 }
@@ -91,10 +91,11 @@ func runSuite(c *cli.Context, env Env) error {
 	if len(outputs) > 1 {
 		fmt.Fprintf(env.Stderr, "reports written to %s\n", reportDir(c, cfg))
 	}
+	var runErr error
 	if sum.Failed > 0 {
-		return silent(ExitFindings)
+		runErr = silent(ExitFindings)
 	}
-	return nil
+	return submitReports(c.Context, c, env, ciRun{CTRF: ctrfReportOf(outputs, reportDir(c, cfg)), ReportDir: reportDir(c, cfg)}, runErr)
 }
 
 // suiteConfig loads --config, or the specgate.yaml found upward; nil when
@@ -193,8 +194,9 @@ func testWorkflows(c *cli.Context, env Env) error {
 	if len(outputs) > 1 {
 		fmt.Fprintf(env.Stderr, "reports written to %s\n", reportDir(c, nil))
 	}
+	var runErr error
 	if sum.Failed > 0 {
-		return silent(ExitFindings)
+		runErr = silent(ExitFindings)
 	}
-	return nil
+	return submitReports(c.Context, c, env, ciRun{CTRF: ctrfReportOf(outputs, reportDir(c, nil)), ReportDir: reportDir(c, nil)}, runErr)
 }

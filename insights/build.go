@@ -56,6 +56,7 @@ func (s *Submission) AddCTRF(ctx context.Context, path string, res *Resolver) er
 		seen   map[string]bool
 	}
 	var order []string
+	var firstType reports.Kind
 	tallies := map[string]*specTally{}
 	tallyOf := func(file string) *specTally {
 		t := tallies[file]
@@ -73,6 +74,9 @@ func (s *Submission) AddCTRF(ctx context.Context, path string, res *Resolver) er
 		}
 		if file == "" && len(t.Suite) > 0 {
 			file = t.Suite[0]
+		}
+		if firstType == "" {
+			firstType = t.Type
 		}
 		st := tallyOf(file)
 		st.counts.Tests++
@@ -105,6 +109,9 @@ func (s *Submission) AddCTRF(ctx context.Context, path string, res *Resolver) er
 	}
 	if s.Kind == "" {
 		s.Kind = string(run.Kind)
+	}
+	if s.Kind == "" {
+		s.Kind = string(firstType) // a report whose run names no kind
 	}
 	if !run.Summary.Start.IsZero() && s.Start.IsZero() {
 		s.Start, s.Stop = run.Summary.Start, run.Summary.Stop
