@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"log/slog"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -345,13 +346,15 @@ func TestCommonOptions(t *testing.T) {
 // TestDebugMasksToken: --debug logs what is sent to the service, never
 // the token.
 func TestDebugMasksToken(t *testing.T) {
+	logger := slog.Default()
+	t.Cleanup(func() { slog.SetDefault(logger) }) // --debug sets the process's logger
 	svc := newInsights(t)
 	vars := map[string]string{insights.URLEnv: svc.ts.URL, "SPECGATE_REPO_ID": "acme/contracts", insights.TokenEnv: "tok-SECRET-123"}
 	r := runCLI(t, vars, "spec-metadata-report", petsSpec, "--report-dir", t.TempDir(), "--ci", "--debug")
 	if r.code != 0 {
 		t.Fatalf("exit %d: %s", r.code, r.stderr)
 	}
-	for _, want := range []string{`msg="insights request" method=POST url=` + svc.ts.URL + "/v1/submissions", `authorization="Bearer ****"`, "msg=\"insights answer\" attempt=1 status=201", "repoId:SPECGATE_REPO_ID"} {
+	for _, want := range []string{`msg="insights request" method=POST url=` + svc.ts.URL + "/v1/submissions", `authorization="Bearer ****"`, "msg=\"insights answer\" attempt=1 status=201", "repoId:SPECGATE_REPO_ID", `msg="spec loaded" file=../insights/testdata/pets-base.yaml format="OpenAPI 3.0.3"`} {
 		if !strings.Contains(r.stderr, want) {
 			t.Errorf("the debug log has no %q:\n%s", want, r.stderr)
 		}

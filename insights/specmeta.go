@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
@@ -107,14 +108,18 @@ func BuildSpecMetadata(ctx context.Context, loader *spec.Loader, files []string,
 				m.Git = &GitMetadata{Origin: StripCredentials(info.Origin), Branch: info.Branch, Commit: info.Commit}
 			}
 		}
+		start := time.Now()
 		doc, err := loader.Load(ctx, f)
 		if err != nil {
+			slog.Debug("spec not loaded", slog.String("file", f), slog.String("error", err.Error()))
 			m.Error = err.Error()
 			errs = append(errs, err)
 			rep.Specs = append(rep.Specs, m)
 			continue
 		}
 		describe(&m, doc)
+		slog.Debug("spec loaded", slog.String("file", f), slog.String("format", doc.String()), slog.String("id", m.ID),
+			slog.Int("files", len(doc.Files())), slog.Duration("duration", time.Since(start)))
 		rep.Specs = append(rep.Specs, m)
 	}
 	return rep, errs
