@@ -160,10 +160,11 @@ func (s *Server) compat(ctx context.Context, c *call, in CompatInput) (CompatOut
 	shown := 0
 	for _, r := range rep.Results {
 		spec := s.fromWD(r.Spec)
-		msg := s.showText(r.Message)
+		msg := r.Message
 		if r.Spec != "" && !filepath.IsAbs(r.Spec) {
 			msg = strings.ReplaceAll(msg, r.Spec, spec)
 		}
+		msg = s.showText(msg)
 		cs := CompatSpec{Spec: spec, BaseSpec: s.fromWD(r.BaseSpec), Format: r.Format, Verdict: string(r.Verdict), Reason: string(r.Reason),
 			Message: msg, Breaking: r.Count(compat.Breaking), Warnings: r.Count(compat.Warning), Info: r.Count(compat.Info), Changes: []CompatChange{}}
 		for _, ch := range r.Changes {
