@@ -96,9 +96,13 @@ type Change struct {
 
 // Compare diffs base and revision and returns every change at every
 // level, sorted by side, file, line, column and rule. Both documents must
-// be OpenAPI (2.0 or 3.x, in any mix) or both AsyncAPI; Comparable says
-// whether they are.
+// be OpenAPI (2.0 or 3.x, in any mix), both AsyncAPI, or both of one of
+// Protocol Buffers, GraphQL (SDL and introspection mix) and WSDL;
+// Comparable says whether they are.
 func Compare(base, rev *spec.Document) []Change {
+	if modelFormat(base.Format) {
+		return compareModels(base, rev)
+	}
 	d := newDiffer(base, rev)
 	if base.Format == spec.AsyncAPI {
 		d.asyncapi()
@@ -114,23 +118,23 @@ func Compare(base, rev *spec.Document) []Change {
 func Comparable(base, rev *spec.Document) string {
 	for _, d := range []*spec.Document{base, rev} {
 		if !Supported(d.Format) {
-			return fmt.Sprintf("%s is not supported by the backward-compatibility check (it reads OpenAPI 2.0 and 3.x, AsyncAPI 2.x and 3.x)", d)
+			return fmt.Sprintf("%s is not supported by the backward-compatibility check (it reads OpenAPI 2.0 and 3.x, AsyncAPI 2.x and 3.x, Protocol Buffers, GraphQL and WSDL)", d)
 		}
 	}
 	if family(base.Format) != family(rev.Format) {
-		return fmt.Sprintf("the base is %s and the revision %s: an OpenAPI document cannot be compared with an AsyncAPI one", base, rev)
+		return fmt.Sprintf("the base is %s and the revision %s: documents of different formats cannot be compared", base, rev)
 	}
 	return ""
 }
 
 // Supported reports whether the check reads documents of format f.
 func Supported(f spec.Format) bool {
-	return f == spec.Swagger || f == spec.OpenAPI || f == spec.AsyncAPI
+	return f == spec.Swagger || f == spec.OpenAPI || f == spec.AsyncAPI || modelFormat(f)
 }
 
 func family(f spec.Format) string {
-	if f == spec.AsyncAPI {
-		return "asyncapi"
+	if f == spec.AsyncAPI || modelFormat(f) {
+		return string(f)
 	}
 	return "openapi"
 }

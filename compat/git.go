@@ -127,13 +127,13 @@ func (g *gitRepo) defaultBranch() string {
 }
 
 // isSpecExt reports whether a file name could hold a specification or a
-// part of one.
+// part of one (an XML schema a WSDL description imports).
 func isSpecExt(name string) bool {
 	switch strings.ToLower(filepath.Ext(name)) {
-	case ".yaml", ".yml", ".json":
+	case ".yaml", ".yml", ".json", ".xsd":
 		return true
 	}
-	return false
+	return spec.ReaderExtension(name) // .proto, .graphql, .wsdl, …
 }
 
 // extract writes the YAML and JSON files of commit under dir, so that the
@@ -436,7 +436,7 @@ func (r *Result) unsupported(doc *spec.Document, explicit bool) {
 	if !explicit {
 		r.Verdict = Skipped
 	}
-	r.Message = fmt.Sprintf("cannot check %s: %s is not supported by the backward-compatibility check (it reads OpenAPI 2.0 and 3.x, AsyncAPI 2.x and 3.x)", r.Spec, doc)
+	r.Message = fmt.Sprintf("cannot check %s: %s is not supported by the backward-compatibility check (it reads OpenAPI 2.0 and 3.x, AsyncAPI 2.x and 3.x, Protocol Buffers, GraphQL and WSDL)", r.Spec, doc)
 }
 
 // showFile maps an absolute file name of either side to the path the user

@@ -134,7 +134,8 @@ func (r *Result) judge(base, rev *spec.Document, strict bool) {
 		}
 		failing = appendNew(failing, c.Operations...)
 		switch c.RuleID {
-		case "path-removed", "operation-removed", "async-operation-removed", "channel-removed":
+		case "path-removed", "operation-removed", "async-operation-removed", "channel-removed",
+			"proto-service-removed", "proto-rpc-removed", "graphql-root-field-removed", "wsdl-operation-removed", "wsdl-port-type-removed":
 			missingOps = appendNew(missingOps, c.Operations...)
 		}
 	}

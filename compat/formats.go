@@ -1,0 +1,147 @@
+package compat
+
+import (
+	"fmt"
+	"slices"
+	"sort"
+
+	"github.com/specgate/specgate/spec"
+)
+
+// The formats read by the readers beside package spec (Protocol Buffers,
+// GraphQL, WSDL) are compared on their own models (proto.go, graphql.go,
+// wsdl.go), with rules of their own (FormatRules), into the same Changes,
+// verdicts and reports as OpenAPI and AsyncAPI.
+
+// FormatRules are the breaking-change rules of Protocol Buffers, GraphQL
+// and WSDL documents, in the order they are documented (docs/formats.md).
+var FormatRules = slices.Concat(protoRules, graphqlRules, wsdlRules)
+
+// modelFormat reports whether f is compared on its reader's model.
+func modelFormat(f spec.Format) bool {
+	return f == spec.Proto || f == spec.GraphQL || f == spec.WSDL
+}
+
+// compareModels diffs two documents of a reader's format.
+func compareModels(base, rev *spec.Document) []Change {
+	md := &modelDiff{base: base, rev: rev}
+	switch base.Format {
+	case spec.Proto:
+		md.proto()
+	case spec.GraphQL:
+		md.graphql()
+	case spec.WSDL:
+		md.wsdl()
+	}
+	return md.sorted()
+}
+
+// modelDiff collects the changes between two documents of a reader's
+// format.
+type modelDiff struct {
+	base, rev *spec.Document
+	out       []Change
+	seen      map[string]bool
+}
+
+// rule returns the rule of an id; an unknown id is a bug caught by the
+// tests of every rule.
+func rule(id string) *Rule {
+	for _, r := range FormatRules {
+		if r.ID == id {
+			return r
+		}
+	}
+	panic("compat: no format rule " + id)
+}
+
+// report adds a change located at path in the named file of one side
+// ("" for the entry file).
+func (md *modelDiff) report(id string, side Side, file string, path spec.Path, ops []string, format string, args ...any) {
+	r := rule(id)
+	doc := md.rev
+	if side == Base {
+		doc = md.base
+	}
+	start := doc.Root
+	if file != "" {
+		if f := doc.FileNamed(file); f != nil {
+			start = f
+		}
+	}
+	l := doc.LocateIn(start, path, nil)
+	msg := fmt.Sprintf(format, args...)
+	key := fmt.Sprintf("%s\x00%s\x00%d\x00%s", id, msg, side, l.Pointer)
+	if md.seen == nil {
+		md.seen = map[string]bool{}
+	}
+	if md.seen[key] {
+		return
+	}
+	md.seen[key] = true
+	md.out = append(md.out, Change{RuleID: r.ID, Level: r.Level, Message: msg, Why: r.Why, Operations: appendNew(nil, ops...),
+		Location: Location{Side: side, File: l.File.Name, Line: int(l.Range.Start.Line), Column: int(l.Range.Start.Col),
+			EndLine: int(l.Range.End.Line), EndColumn: int(l.Range.End.Col), Pointer: l.Pointer}})
+}
+
+func (md *modelDiff) sorted() []Change {
+	out := md.out
+	sort.SliceStable(out, func(i, j int) bool {
+		a, b := out[i].Location, out[j].Location
+		if a.Side != b.Side {
+			return a.Side < b.Side
+		}
+		if a.File != b.File {
+			return a.File < b.File
+		}
+		if a.Line != b.Line {
+			return a.Line < b.Line
+		}
+		if a.Column != b.Column {
+			return a.Column < b.Column
+		}
+		return out[i].RuleID < out[j].RuleID
+	})
+	return out
+}
+
+// pairByKey calls fn for each key of base and rev, in base order then the
+// revision's additions, with hasB or hasR false for the side that lacks
+// it. keyR is keyB when nil.
+func pairByKey[T any](base, rev []T, keyB, keyR func(T) string, fn func(b, r T, hasB, hasR bool)) {
+	if keyR == nil {
+		keyR = keyB
+	}
+	rm := make(map[string]T, len(rev))
+	for _, r := range rev {
+		if _, dup := rm[keyR(r)]; !dup {
+			rm[keyR(r)] = r
+		}
+	}
+	bm := make(map[string]bool, len(base))
+	for _, b := range base {
+		k := keyB(b)
+		if bm[k] {
+			continue
+		}
+		bm[k] = true
+		r, ok := rm[k]
+		fn(b, r, true, ok)
+	}
+	done := map[string]bool{}
+	for _, r := range rev {
+		k := keyR(r)
+		if bm[k] || done[k] {
+			continue
+		}
+		done[k] = true
+		var zero T
+		fn(zero, r, false, true)
+	}
+}
+
+// withSegs returns a new path: p followed by segs.
+func withSegs(p spec.Path, segs ...any) spec.Path {
+	out := make(spec.Path, 0, len(p)+len(segs))
+	return append(append(out, p...), segs...)
+}

@@ -1,0 +1,380 @@
+package compat
+
+import (
+	"github.com/specgate/specgate/spec"
+	"github.com/specgate/specgate/spec/graphql"
+)
+
+// graphqlRules follow the criticality graphql-inspector gives each change:
+// its breaking changes are breaking here, its dangerous ones warnings (a
+// default that changes, an enum value or union member a client may not
+// handle), the rest information. Types pair by name, fields, arguments and
+// enum values by name within them.
+var graphqlRules = []*Rule{
+	{ID: "graphql-type-removed", Level: Breaking,
+		Summary: "a type the base has is missing from the revision",
+		Why:     "queries and variables that name it no longer validate"},
+	{ID: "graphql-type-kind-changed", Level: Breaking,
+		Summary: "a type changed kind (object, interface, union, enum, input, scalar)",
+		Why:     "selections, fragments and variables written for the old kind no longer validate"},
+	{ID: "graphql-root-type-changed", Level: Breaking,
+		Summary: "the query, mutation or subscription root changed type or disappeared",
+		Why:     "every operation of that kind is validated against another type, or fails"},
+	{ID: "graphql-root-field-removed", Level: Breaking,
+		Summary: "a field of the query, mutation or subscription root was removed",
+		Why:     "operations that select it no longer validate: the API no longer offers them"},
+	{ID: "graphql-field-removed", Level: Breaking,
+		Summary: "a field of an object or interface was removed",
+		Why:     "queries that select it no longer validate"},
+	{ID: "graphql-field-type-changed", Level: Breaking,
+		Summary: "a field's type changed in a way clients cannot read (another type, a list, or nullable where it was non-null)",
+		Why:     "clients read values of the old type, or meet a null they were promised never to get"},
+	{ID: "graphql-argument-removed", Level: Breaking,
+		Summary: "an argument of a field was removed",
+		Why:     "queries that pass it no longer validate"},
+	{ID: "graphql-argument-added-required", Level: Breaking,
+		Summary: "a non-null argument without a default was added to a field",
+		Why:     "queries that do not pass it no longer validate"},
+	{ID: "graphql-argument-type-changed", Level: Breaking,
+		Summary: "an argument's type changed in a way clients cannot send (another type, or non-null where it was nullable)",
+		Why:     "values and variables clients send no longer validate"},
+	{ID: "graphql-argument-default-changed", Level: Warning,
+		Summary: "an argument's default value changed",
+		Why:     "queries that leave the argument out get another behaviour"},
+	{ID: "graphql-input-field-removed", Level: Breaking,
+		Summary: "a field of an input object was removed",
+		Why:     "inputs that set it no longer validate"},
+	{ID: "graphql-input-field-added-required", Level: Breaking,
+		Summary: "a non-null input field without a default was added",
+		Why:     "inputs clients send without it no longer validate"},
+	{ID: "graphql-input-field-type-changed", Level: Breaking,
+		Summary: "an input field's type changed in a way clients cannot send",
+		Why:     "inputs clients send no longer validate"},
+	{ID: "graphql-input-field-default-changed", Level: Warning,
+		Summary: "an input field's default value changed, or one with a default was added",
+		Why:     "inputs that leave the field out get another behaviour"},
+	{ID: "graphql-enum-value-removed", Level: Breaking,
+		Summary: "an enum value was removed",
+		Why:     "queries and variables that use it no longer validate, and clients may still send it"},
+	{ID: "graphql-enum-value-added", Level: Warning,
+		Summary: "a value was added to an existing enum",
+		Why:     "clients that handle every value they know may meet one they do not"},
+	{ID: "graphql-union-member-removed", Level: Breaking,
+		Summary: "a member type was removed from a union",
+		Why:     "fragments on it no longer validate"},
+	{ID: "graphql-union-member-added", Level: Warning,
+		Summary: "a member type was added to an existing union",
+		Why:     "clients that handle every member they know may meet one they do not"},
+	{ID: "graphql-interface-removed", Level: Breaking,
+		Summary: "an object or interface no longer implements an interface",
+		Why:     "fragments on the interface no longer match it, and queries through the interface miss it"},
+	{ID: "graphql-oneof-added", Level: Breaking,
+		Summary: "@oneOf was added to an input object",
+		Why:     "inputs that set several fields, or none, no longer validate"},
+	{ID: "graphql-directive-removed", Level: Breaking,
+		Summary: "a directive definition was removed",
+		Why:     "documents that use it no longer validate"},
+	{ID: "graphql-directive-location-removed", Level: Breaking,
+		Summary: "a directive may no longer be used where it could",
+		Why:     "documents that use it there no longer validate"},
+	{ID: "graphql-directive-argument-removed", Level: Breaking,
+		Summary: "an argument of a directive was removed",
+		Why:     "documents that pass it no longer validate"},
+	{ID: "graphql-directive-argument-added-required", Level: Breaking,
+		Summary: "a non-null argument without a default was added to a directive",
+		Why:     "documents that use the directive without it no longer validate"},
+	{ID: "graphql-directive-argument-type-changed", Level: Breaking,
+		Summary: "a directive argument's type changed in a way clients cannot send",
+		Why:     "documents that pass it no longer validate"},
+	{ID: "graphql-type-changed-safely", Level: Info,
+		Summary: "a field's type became non-null, or an argument's or input field's type nullable",
+		Why:     "clients still read and send what they did"},
+	{ID: "graphql-element-added", Level: Info,
+		Summary: "a type, field, optional argument, interface or directive was added, or an element deprecated",
+		Why:     "existing clients are unaffected"},
+}
+
+type graphqlDiff struct {
+	md     *modelDiff
+	bs, rs *graphql.Schema
+}
+
+func (md *modelDiff) graphql() {
+	bs, rs := graphql.Of(md.base), graphql.Of(md.rev)
+	if bs == nil || rs == nil {
+		return
+	}
+	d := &graphqlDiff{md: md, bs: bs, rs: rs}
+	d.roots()
+	pairByKey(bs.Types, rs.Types, func(t *graphql.Type) string { return t.Name }, nil, func(b, r *graphql.Type, hasB, hasR bool) {
+		switch {
+		case !hasR:
+			if !b.BuiltIn {
+				md.report("graphql-type-removed", Base, "", b.Source, []string{b.Name}, "type %s was removed", b.Name)
+			}
+		case !hasB:
+			md.report("graphql-element-added", Revision, "", r.Source, nil, "type %s was added", r.Name)
+		case b.Kind != r.Kind:
+			md.report("graphql-type-kind-changed", Revision, "", r.Source, []string{r.Name}, "type %s changed from %s to %s", r.Name, kindName(b.Kind), kindName(r.Kind))
+		default:
+			d.typ(b, r)
+		}
+	})
+	pairByKey(bs.Directives, rs.Directives, func(x *graphql.Directive) string { return x.Name }, nil, func(b, r *graphql.Directive, hasB, hasR bool) {
+		switch {
+		case !hasR:
+			md.report("graphql-directive-removed", Base, "", b.Source, []string{"@" + b.Name}, "directive @%s was removed", b.Name)
+		case !hasB:
+			md.report("graphql-element-added", Revision, "", r.Source, nil, "directive @%s was added", r.Name)
+		default:
+			d.directive(b, r)
+		}
+	})
+}
+
+func kindName(k string) string {
+	switch k {
+	case graphql.InputObject:
+		return "input object"
+	case graphql.Object:
+		return "object"
+	}
+	return map[string]string{graphql.Interface: "interface", graphql.Union: "union", graphql.Enum: "enum", graphql.Scalar: "scalar"}[k]
+}
+
+func (d *graphqlDiff) roots() {
+	for _, r := range []struct{ op, b, r string }{{"query", d.bs.Query, d.rs.Query}, {"mutation", d.bs.Mutation, d.rs.Mutation}, {"subscription", d.bs.Subscription, d.rs.Subscription}} {
+		if r.b == "" || r.b == r.r {
+			continue
+		}
+		if r.r == "" {
+			d.md.report("graphql-root-type-changed", Base, "", rootPath(d.bs, r.b), []string{r.op}, "the schema no longer has a %s root (it was %s)", r.op, r.b)
+		} else {
+			d.md.report("graphql-root-type-changed", Revision, "", rootPath(d.rs, r.r), []string{r.op}, "the %s root changed from %s to %s", r.op, r.b, r.r)
+		}
+	}
+}
+
+func rootPath(s *graphql.Schema, name string) spec.Path {
+	if s.RootsSource != nil {
+		return s.RootsSource
+	}
+	if t := s.Type(name); t != nil {
+		return t.Source
+	}
+	return spec.Path{}
+}
+
+// isRoot reports whether a type is a root operation type on the base side.
+func (d *graphqlDiff) isRoot(name string) bool {
+	return name != "" && (name == d.bs.Query || name == d.bs.Mutation || name == d.bs.Subscription)
+}
+
+func (d *graphqlDiff) typ(b, r *graphql.Type) {
+	md := d.md
+	switch b.Kind {
+	case graphql.Object, graphql.Interface:
+		pairByKey(b.Fields, r.Fields, func(f *graphql.Field) string { return f.Name }, nil, func(bf, rf *graphql.Field, hasB, hasR bool) {
+			coord := b.Name + "." + present(bf, rf, hasB).Name
+			switch {
+			case !hasR && d.isRoot(b.Name):
+				md.report("graphql-root-field-removed", Base, "", bf.Source, []string{coord}, "field %s was removed%s", coord, deprecatedNote(bf.Deprecated))
+			case !hasR:
+				md.report("graphql-field-removed", Base, "", bf.Source, []string{coord}, "field %s was removed%s", coord, deprecatedNote(bf.Deprecated))
+			case !hasB:
+				md.report("graphql-element-added", Revision, "", rf.Source, nil, "field %s was added", coord)
+			default:
+				if !safeOutput(bf.Type, rf.Type) {
+					md.report("graphql-field-type-changed", Revision, "", withSegs(rf.Source, "type"), []string{coord}, "field %s changed type from %s to %s", coord, bf.Type, rf.Type)
+				} else if bf.Type.String() != rf.Type.String() {
+					md.report("graphql-type-changed-safely", Revision, "", withSegs(rf.Source, "type"), nil, "field %s changed type from %s to %s", coord, bf.Type, rf.Type)
+				}
+				d.args(coord, bf.Args, rf.Args)
+				if !bf.Deprecated && rf.Deprecated {
+					md.report("graphql-element-added", Revision, "", rf.Source, nil, "field %s was deprecated", coord)
+				}
+			}
+		})
+		d.interfaces(b, r)
+	case graphql.InputObject:
+		pairByKey(b.Fields, r.Fields, func(f *graphql.Field) string { return f.Name }, nil, func(bf, rf *graphql.Field, hasB, hasR bool) {
+			coord := b.Name + "." + present(bf, rf, hasB).Name
+			switch {
+			case !hasR:
+				md.report("graphql-input-field-removed", Base, "", bf.Source, []string{coord}, "input field %s was removed", coord)
+			case !hasB && rf.Type != nil && rf.Type.NonNull && !rf.HasDefault:
+				md.report("graphql-input-field-added-required", Revision, "", rf.Source, []string{coord}, "required input field %s: %s was added", coord, rf.Type)
+			case !hasB && rf.HasDefault:
+				md.report("graphql-input-field-default-changed", Revision, "", rf.Source, []string{coord}, "input field %s was added with the default %s", coord, rf.Default)
+			case !hasB:
+				md.report("graphql-element-added", Revision, "", rf.Source, nil, "input field %s was added", coord)
+			default:
+				if !safeInput(bf.Type, rf.Type) {
+					md.report("graphql-input-field-type-changed", Revision, "", withSegs(rf.Source, "type"), []string{coord}, "input field %s changed type from %s to %s", coord, bf.Type, rf.Type)
+				} else if bf.Type.String() != rf.Type.String() {
+					md.report("graphql-type-changed-safely", Revision, "", withSegs(rf.Source, "type"), nil, "input field %s changed type from %s to %s", coord, bf.Type, rf.Type)
+				}
+				if bf.HasDefault != rf.HasDefault || bf.Default != rf.Default {
+					md.report("graphql-input-field-default-changed", Revision, "", rf.Source, []string{coord}, "the default of input field %s changed from %s to %s", coord, defaultOf(bf.HasDefault, bf.Default), defaultOf(rf.HasDefault, rf.Default))
+				}
+			}
+		})
+		if !hasDirective(b.Directives, "oneOf") && hasDirective(r.Directives, "oneOf") {
+			md.report("graphql-oneof-added", Revision, "", r.Source, []string{r.Name}, "input %s became @oneOf", r.Name)
+		}
+	case graphql.Enum:
+		pairByKey(b.Values, r.Values, func(v *graphql.EnumValue) string { return v.Name }, nil, func(bv, rv *graphql.EnumValue, hasB, hasR bool) {
+			switch {
+			case !hasR:
+				md.report("graphql-enum-value-removed", Base, "", bv.Source, []string{b.Name}, "enum value %s.%s was removed%s", b.Name, bv.Name, deprecatedNote(bv.Deprecated))
+			case !hasB:
+				md.report("graphql-enum-value-added", Revision, "", rv.Source, []string{r.Name}, "enum value %s.%s was added", r.Name, rv.Name)
+			}
+		})
+	case graphql.Union:
+		for _, m := range b.Members {
+			if !contains(r.Members, m) {
+				md.report("graphql-union-member-removed", Revision, "", r.Source, []string{r.Name}, "union %s no longer includes %s", r.Name, m)
+			}
+		}
+		for _, m := range r.Members {
+			if !contains(b.Members, m) {
+				md.report("graphql-union-member-added", Revision, "", r.Source, []string{r.Name}, "union %s now includes %s", r.Name, m)
+			}
+		}
+	}
+}
+
+func (d *graphqlDiff) interfaces(b, r *graphql.Type) {
+	for _, i := range b.Interfaces {
+		if !contains(r.Interfaces, i) {
+			d.md.report("graphql-interface-removed", Revision, "", r.Source, []string{r.Name}, "%s no longer implements %s", r.Name, i)
+		}
+	}
+	for _, i := range r.Interfaces {
+		if !contains(b.Interfaces, i) {
+			d.md.report("graphql-element-added", Revision, "", r.Source, nil, "%s now implements %s", r.Name, i)
+		}
+	}
+}
+
+func (d *graphqlDiff) args(coord string, base, rev []*graphql.Argument) {
+	md := d.md
+	pairByKey(base, rev, func(a *graphql.Argument) string { return a.Name }, nil, func(ba, ra *graphql.Argument, hasB, hasR bool) {
+		at := coord + "(" + present(ba, ra, hasB).Name + ":)"
+		switch {
+		case !hasR:
+			md.report("graphql-argument-removed", Base, "", ba.Source, []string{coord}, "argument %s was removed", at)
+		case !hasB && ra.Type != nil && ra.Type.NonNull && !ra.HasDefault:
+			md.report("graphql-argument-added-required", Revision, "", ra.Source, []string{coord}, "required argument %s: %s was added", at, ra.Type)
+		case !hasB:
+			md.report("graphql-element-added", Revision, "", ra.Source, nil, "optional argument %s was added", at)
+		default:
+			if !safeInput(ba.Type, ra.Type) {
+				md.report("graphql-argument-type-changed", Revision, "", withSegs(ra.Source, "type"), []string{coord}, "argument %s changed type from %s to %s", at, ba.Type, ra.Type)
+			} else if ba.Type.String() != ra.Type.String() {
+				md.report("graphql-type-changed-safely", Revision, "", withSegs(ra.Source, "type"), nil, "argument %s changed type from %s to %s", at, ba.Type, ra.Type)
+			}
+			if ba.HasDefault != ra.HasDefault || ba.Default != ra.Default {
+				md.report("graphql-argument-default-changed", Revision, "", ra.Source, []string{coord}, "the default of argument %s changed from %s to %s", at, defaultOf(ba.HasDefault, ba.Default), defaultOf(ra.HasDefault, ra.Default))
+			}
+		}
+	})
+}
+
+func (d *graphqlDiff) directive(b, r *graphql.Directive) {
+	md := d.md
+	name := "@" + r.Name
+	for _, l := range b.Locations {
+		if !contains(r.Locations, l) {
+			md.report("graphql-directive-location-removed", Revision, "", r.Source, []string{name}, "directive %s may no longer be used on %s", name, l)
+		}
+	}
+	pairByKey(b.Args, r.Args, func(a *graphql.Argument) string { return a.Name }, nil, func(ba, ra *graphql.Argument, hasB, hasR bool) {
+		switch {
+		case !hasR:
+			md.report("graphql-directive-argument-removed", Base, "", ba.Source, []string{name}, "argument %s of directive %s was removed", ba.Name, name)
+		case !hasB && ra.Type != nil && ra.Type.NonNull && !ra.HasDefault:
+			md.report("graphql-directive-argument-added-required", Revision, "", ra.Source, []string{name}, "required argument %s: %s was added to directive %s", ra.Name, ra.Type, name)
+		case hasB && hasR && !safeInput(ba.Type, ra.Type):
+			md.report("graphql-directive-argument-type-changed", Revision, "", ra.Source, []string{name}, "argument %s of directive %s changed type from %s to %s", ra.Name, name, ba.Type, ra.Type)
+		}
+	})
+}
+
+// safeOutput reports whether clients that read values of type base can
+// read values of type rev: the same named type, at most more non-null
+// (graphql-inspector's safeChangeForField).
+func safeOutput(base, rev *graphql.TypeRef) bool {
+	if base == nil || rev == nil {
+		return base == rev
+	}
+	if base.Elem == nil && rev.Elem == nil && !base.NonNull && !rev.NonNull {
+		return base.Name == rev.Name
+	}
+	if rev.NonNull {
+		inner := *base
+		inner.NonNull = false
+		rin := *rev
+		rin.NonNull = false
+		return safeOutput(&inner, &rin)
+	}
+	if base.NonNull {
+		return false
+	}
+	return base.Elem != nil && rev.Elem != nil && safeOutput(base.Elem, rev.Elem)
+}
+
+// safeInput reports whether values clients send as base still validate as
+// rev: the same named type, at most less non-null
+// (graphql-inspector's safeChangeForInputValue).
+func safeInput(base, rev *graphql.TypeRef) bool {
+	if base == nil || rev == nil {
+		return base == rev
+	}
+	if base.Elem == nil && rev.Elem == nil && !base.NonNull && !rev.NonNull {
+		return base.Name == rev.Name
+	}
+	if base.NonNull {
+		inner := *base
+		inner.NonNull = false
+		rin := *rev
+		rin.NonNull = false
+		return safeInput(&inner, &rin)
+	}
+	if rev.NonNull {
+		return false
+	}
+	return base.Elem != nil && rev.Elem != nil && safeInput(base.Elem, rev.Elem)
+}
+
+// present is b when the base has the element, else r.
+func present[T any](b, r T, hasB bool) T {
+	if hasB {
+		return b
+	}
+	return r
+}
+
+func hasDirective(uses []*graphql.DirectiveUse, name string) bool {
+	for _, u := range uses {
+		if u.Name == name {
+			return true
+		}
+	}
+	return false
+}
+
+func deprecatedNote(deprecated bool) string {
+	if deprecated {
+		return " (it was deprecated)"
+	}
+	return ""
+}
+
+func defaultOf(has bool, v string) string {
+	if !has {
+		return "none"
+	}
+	return v
+}
