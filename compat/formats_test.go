@@ -171,4 +171,3 @@ func TestFormatRulesAreDocumented(t *testing.T) {
 	}
 	t.Errorf("the rule table of %s is stale: go test ./compat -run FormatRules -update", path)
 }
-

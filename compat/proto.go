@@ -231,26 +231,26 @@ func (d *protoDiff) file() {
 	}
 	pairByKey(bf.AllMessages, rf.AllMessages, func(m *proto.Message) string { return d.rel(m.FullName, true) },
 		func(m *proto.Message) string { return d.rel(m.FullName, false) }, func(b, r *proto.Message, hasB, hasR bool) {
-		switch {
-		case !hasR:
-			md.report("proto-message-removed", Base, bf.Name, b.Source, d.ops("message", b.FullName, true), "message %s was removed", b.FullName)
-		case !hasB:
-			md.report("proto-element-added", Revision, rf.Name, r.Source, nil, "message %s was added", r.FullName)
-		default:
-			d.message(b, r)
-		}
-	})
+			switch {
+			case !hasR:
+				md.report("proto-message-removed", Base, bf.Name, b.Source, d.ops("message", b.FullName, true), "message %s was removed", b.FullName)
+			case !hasB:
+				md.report("proto-element-added", Revision, rf.Name, r.Source, nil, "message %s was added", r.FullName)
+			default:
+				d.message(b, r)
+			}
+		})
 	pairByKey(bf.AllEnums, rf.AllEnums, func(e *proto.Enum) string { return d.rel(e.FullName, true) },
 		func(e *proto.Enum) string { return d.rel(e.FullName, false) }, func(b, r *proto.Enum, hasB, hasR bool) {
-		switch {
-		case !hasR:
-			md.report("proto-enum-removed", Base, bf.Name, b.Source, d.ops("enum", b.FullName, true), "enum %s was removed", b.FullName)
-		case !hasB:
-			md.report("proto-element-added", Revision, rf.Name, r.Source, nil, "enum %s was added", r.FullName)
-		default:
-			d.enum(b, r)
-		}
-	})
+			switch {
+			case !hasR:
+				md.report("proto-enum-removed", Base, bf.Name, b.Source, d.ops("enum", b.FullName, true), "enum %s was removed", b.FullName)
+			case !hasB:
+				md.report("proto-element-added", Revision, rf.Name, r.Source, nil, "enum %s was added", r.FullName)
+			default:
+				d.enum(b, r)
+			}
+		})
 	pairByKey(bf.Services, rf.Services, func(s *proto.Service) string { return s.Name }, nil, func(b, r *proto.Service, hasB, hasR bool) {
 		switch {
 		case !hasR:
@@ -270,10 +270,10 @@ func (d *protoDiff) file() {
 	})
 	pairByKey(bf.Extensions, rf.Extensions, func(f *proto.Field) string { return d.rel(f.Extendee, true) + "/" + strconv.Itoa(int(f.Number)) },
 		func(f *proto.Field) string { return d.rel(f.Extendee, false) + "/" + strconv.Itoa(int(f.Number)) }, func(b, r *proto.Field, hasB, hasR bool) {
-		if !hasR {
-			md.report("proto-extension-removed", Base, bf.Name, b.Source, []string{"extension " + b.FullName}, "extension %s (%d) of %s was removed", b.FullName, b.Number, b.Extendee)
-		}
-	})
+			if !hasR {
+				md.report("proto-extension-removed", Base, bf.Name, b.Source, []string{"extension " + b.FullName}, "extension %s (%d) of %s was removed", b.FullName, b.Number, b.Extendee)
+			}
+		})
 }
 
 func (d *protoDiff) message(b, r *proto.Message) {
