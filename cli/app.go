@@ -10,7 +10,6 @@ import (
 	"io"
 	"os"
 	"runtime/debug"
-	"strings"
 
 	"github.com/urfave/cli/v2"
 )
@@ -107,7 +106,7 @@ func newApp(env Env) *cli.App {
 		// Errors are printed once, by Main, with their exit code.
 		ExitErrHandler: func(*cli.Context, error) {},
 		OnUsageError: func(c *cli.Context, err error, _ bool) error {
-			return exitf(ExitUsage, "%v (see 'specgate %s --help')", err, strings.TrimSpace(c.Command.FullName()))
+			return exitf(ExitUsage, "%v (see '%s --help')", err, commandPath(c))
 		},
 		Action: rootAction,
 		Commands: []*cli.Command{
@@ -129,7 +128,7 @@ func newApp(env Env) *cli.App {
 			insightsServerCommand(env),
 		},
 	}
-	app.Commands = append(app.Commands, helpCommand(), versionCommand())
+	finishHelp(app)
 	for _, c := range app.Commands {
 		setUsageError(c, app.OnUsageError)
 		addCommonOptions(c, "", env)

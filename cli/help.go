@@ -2,6 +2,7 @@ package cli
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -26,7 +27,7 @@ func helpCommand() *cli.Command {
 			for _, name := range args {
 				next := findCommand(cmds, name)
 				if next == nil {
-					return unknownCommand(name, cmds)
+					return unknownCommand(name, cmds, path)
 				}
 				cmd, cmds = next, next.Subcommands
 				path += " " + cmd.Name
@@ -50,6 +51,49 @@ func helpCommand() *cli.Command {
 	}
 }
 
+// finishHelp adds the help and version commands, keeps --help and -h
+// (urfave/cli drops its help flag when the app has a command named help),
+// and makes a command group (examples, config, rules, report) answer an
+// unknown subcommand as the app answers an unknown command.
+func finishHelp(app *cli.App) {
+	app.Commands = append(app.Commands, helpCommand(), versionCommand())
+	app.Flags = append(app.Flags, cli.HelpFlag)
+	var groups func([]*cli.Command)
+	groups = func(cmds []*cli.Command) {
+		for _, c := range cmds {
+			if len(c.Subcommands) > 0 && c.Action == nil {
+				c.Action = groupAction
+			}
+			groups(c.Subcommands)
+		}
+	}
+	groups(app.Commands)
+}
+
+// groupAction runs when a command group is named without one of its
+// commands.
+func groupAction(c *cli.Context) error {
+	if c.Args().Present() {
+		return unknownCommand(c.Args().First(), c.Command.Subcommands, commandPath(c))
+	}
+	return cli.ShowSubcommandHelp(c)
+}
+
+// commandPath names the command a context runs, from the program down
+// ("specgate examples validate"): urfave/cli's FullName leaves out the
+// groups above a subcommand until it has run.
+func commandPath(c *cli.Context) string {
+	var names []string
+	for _, ctx := range c.Lineage() {
+		if ctx.Command != nil && ctx.Command.Name != "" {
+			names = append(names, ctx.Command.Name)
+		}
+	}
+	names = append(names, c.App.Name)
+	slices.Reverse(names)
+	return strings.Join(slices.Compact(names), " ")
+}
+
 // versionCommand is `specgate version`, the same as --version.
 func versionCommand() *cli.Command {
 	return &cli.Command{
@@ -66,12 +110,14 @@ func versionCommand() *cli.Command {
 // usage error naming the nearest command otherwise.
 func rootAction(c *cli.Context) error {
 	if c.Args().Present() {
-		return unknownCommand(c.Args().First(), c.App.Commands)
+		return unknownCommand(c.Args().First(), c.App.Commands, c.App.Name)
 	}
 	return cli.ShowAppHelp(c)
 }
 
-func unknownCommand(name string, cmds []*cli.Command) error {
+// unknownCommand is the usage error for a command name that names none of
+// cmds, the commands of the program or group named by where.
+func unknownCommand(name string, cmds []*cli.Command, where string) error {
 	var names []string
 	for _, c := range cmds {
 		if !c.Hidden {
@@ -82,5 +128,5 @@ func unknownCommand(name string, cmds []*cli.Command) error {
 	if hint != "" {
 		hint = strings.Replace(hint, "; did you mean", " (did you mean", 1) + ")"
 	}
-	return exitf(ExitUsage, "unknown command %q%s; see 'specgate --help' for the commands", name, hint)
+	return exitf(ExitUsage, "unknown command %q%s; see '%s --help' for the commands", name, hint, where)
 }

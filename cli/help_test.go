@@ -24,6 +24,12 @@ func TestCommandExitCodes(t *testing.T) {
 		{[]string{"lnt"}, cli.ExitUsage, "", `unknown command "lnt" (did you mean "lint"?)`},
 		{[]string{"frobnicate", "x.yaml"}, cli.ExitUsage, "", `unknown command "frobnicate"; see 'specgate --help'`},
 		{[]string{"help", "nope"}, cli.ExitUsage, "", `unknown command "nope"`},
+		{[]string{"--help"}, cli.ExitOK, "COMMANDS:", ""},
+		{[]string{"-h"}, cli.ExitOK, "COMMANDS:", ""},
+		{[]string{"rules"}, cli.ExitOK, "specgate rules - ", ""},
+		{[]string{"rules", "tst"}, cli.ExitUsage, "", `unknown command "tst" (did you mean "test"?); see 'specgate rules --help'`},
+		{[]string{"rules", "list", "--bogus"}, cli.ExitUsage, "", `flag provided but not defined: -bogus (see 'specgate rules list --help')`},
+		{[]string{"lint", "--bogus", "x.yaml"}, cli.ExitUsage, "", `(see 'specgate lint --help')`},
 	} {
 		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
 			r := specgate(t, nil, tc.args...)
