@@ -90,14 +90,16 @@ func silent(code int) error {
 func newApp(env Env) *cli.App {
 	app := &cli.App{
 		Name:  "specgate",
-		Usage: "API specification governance: validate, lint and compare OpenAPI and AsyncAPI specs",
-		Description: "specgate reads OpenAPI 2.0/3.0/3.1/3.2 and AsyncAPI 2.x/3.x specifications (YAML or JSON,\n" +
-			"multi-file with $refs) and checks them: `validate` against their specification version,\n" +
-			"`lint` against rulesets of Rego rules (lenient, recommended, strict, and your own YAML/JSON\n" +
-			"or Rego rules), and `backward-compatibility-check` between two versions of a spec.\n" +
-			"`lint-server` serves linting over HTTP with a central configuration from a git repository.\n\n" +
-			"Exit codes: 0 clean, 1 findings at or above --fail-severity, breaking changes or invalid\n" +
-			"specs, 2 usage, configuration or input errors.",
+		Usage: "API specification governance and contract testing: lint, validate, compare, mock and test APIs",
+		Description: "specgate reads OpenAPI 2.0/3.0/3.1/3.2, AsyncAPI 2.x/3.x, Arazzo, Protocol Buffers, GraphQL and\n" +
+			"WSDL specifications (YAML, JSON or their own syntax, multi-file) into one model with positions, and:\n\n" +
+			"  validate, lint, backward-compatibility-check   check specs (Rego rules, rulesets, verdicts)\n" +
+			"  mock, test, run-suite                          serve a spec as a mock; contract-test a service;\n" +
+			"                                                 run a specgate.yaml suite and Arazzo workflows\n" +
+			"  examples, config                               validate, generate and fix examples; specgate.yaml\n" +
+			"  lint-server, mcp, studio, insights-server      servers for teams, coding agents and designers\n\n" +
+			"Exit codes: 0 clean, 1 findings at or above --fail-severity, failed tests, breaking changes or\n" +
+			"invalid specs, 2 usage, configuration or input errors.",
 		Version:         version(),
 		Reader:          env.Stdin,
 		Writer:          env.Stdout,
