@@ -26,31 +26,31 @@ type FormatInput struct {
 }
 
 var (
-	formatInputsMu sync.RWMutex
-	formatInputs   []FormatInput
+	registeredInputsMu sync.RWMutex
+	registeredInputs   []FormatInput
 )
 
 // RegisterFormatInput makes Input add a field to the input of documents of
 // fi.Format. Registering a format's field twice panics.
 func RegisterFormatInput(fi FormatInput) {
-	formatInputsMu.Lock()
-	defer formatInputsMu.Unlock()
-	for _, o := range formatInputs {
+	registeredInputsMu.Lock()
+	defer registeredInputsMu.Unlock()
+	for _, o := range registeredInputs {
 		if o.Format == fi.Format && o.Field == fi.Field {
 			panic(fmt.Sprintf("policy: input field %s of %s registered twice", fi.Field, fi.Format))
 		}
 	}
-	formatInputs = append(formatInputs, fi)
+	registeredInputs = append(registeredInputs, fi)
 }
 
 // formatFields are the registered fields of doc's format. A value that
 // does not convert becomes null: the rules that read it find nothing,
 // rather than the document failing to lint.
 func formatFields(c *converter, doc *spec.Document) [][2]*ast.Term {
-	formatInputsMu.RLock()
-	defer formatInputsMu.RUnlock()
+	registeredInputsMu.RLock()
+	defer registeredInputsMu.RUnlock()
 	var out [][2]*ast.Term
-	for _, fi := range formatInputs {
+	for _, fi := range registeredInputs {
 		if fi.Format != doc.Format {
 			continue
 		}
