@@ -61,16 +61,22 @@ func TestLoop(t *testing.T) {
 		{corpusDir + "/kubernetes.json", large},
 		{corpusDir + "/github.json", large},
 	}
-	for _, sp := range specs {
-		t.Run(filepath.Base(sp.path), func(t *testing.T) {
-			if _, err := os.Stat(sp.path); err != nil {
-				t.Skipf("no %s: %v", sp.path, err)
+	for _, stateful := range []bool{false, true} {
+		for _, sp := range specs {
+			name := filepath.Base(sp.path)
+			if stateful {
+				name = "stateful/" + name
 			}
-			if testing.Short() && strings.HasPrefix(sp.path, corpusDir) && sp.every > 1 {
-				t.Skip("a large corpus spec, with -short")
-			}
-			runLoop(t, sp.path, sp.every)
-		})
+			t.Run(name, func(t *testing.T) {
+				if _, err := os.Stat(sp.path); err != nil {
+					t.Skipf("no %s: %v", sp.path, err)
+				}
+				if testing.Short() && strings.HasPrefix(sp.path, corpusDir) && sp.every > 1 {
+					t.Skip("a large corpus spec, with -short")
+				}
+				runLoop(t, sp.path, sp.every, stateful)
+			})
+		}
 	}
 }
 
@@ -104,14 +110,21 @@ func newLoopClient(t *testing.T, path string, load spec.Options) *loopClient {
 	return &loopClient{c: c, doc: doc, set: set, creds: creds}
 }
 
-func runLoop(t *testing.T, path string, every int) {
+// runLoop runs the loop over one spec. The stateful mock may also answer
+// a request for an id its store does not hold with a 404 problem, a
+// create of a natural key it holds with a 409, and a list whose stored
+// resources were created through another path of the same collection
+// with another schema with a 500 state-invalid (real specs reuse a last
+// segment, GitHub's "labels", for different things): valid requests,
+// answered as its documentation says.
+func runLoop(t *testing.T, path string, every int, stateful bool) {
 	began := time.Now()
 	// A spec split over folders reads the tree above its own.
 	load := spec.Options{RefRoot: filepath.Dir(filepath.Dir(path))}
-	m := start(t, Options{Specs: []SpecSource{{Path: path}}, Load: load})
+	m := start(t, Options{Specs: []SpecSource{{Path: path}}, Load: load, Stateful: stateful})
 	cl := newLoopClient(t, path, load)
 	client := &http.Client{Timeout: 30 * time.Second}
-	var sent, skipped int
+	var sent, skipped, stateAnswers int
 	var failures []string
 	for i, op := range cl.c.Operations() {
 		if i%every != 0 {
@@ -145,6 +158,9 @@ func runLoop(t *testing.T, path string, every int) {
 				what = fmt.Sprintf("%s %s (Accept: %s)", strings.ToUpper(op.Method), op.Path, accept)
 			}
 			switch {
+			case stateful && resp.Header.Get("Content-Type") == "application/problem+json" &&
+				(resp.StatusCode == 404 || resp.StatusCode == 409 || resp.StatusCode == 500 && strings.Contains(string(body), "#"+kindStateInvalid)):
+				stateAnswers++
 			case resp.StatusCode >= 500:
 				failures = append(failures, fmt.Sprintf("%s: %d %s", what, resp.StatusCode, clip(body)))
 			case resp.Header.Get("Content-Type") == "application/problem+json":
@@ -164,7 +180,8 @@ func runLoop(t *testing.T, path string, every int) {
 		}
 		t.Error(f)
 	}
-	t.Logf("%s: %d requests, %d skipped (no valid request can be written), %d failures, in %s", path, sent, skipped, len(failures), time.Since(began).Round(time.Millisecond))
+	t.Logf("%s: %d requests, %d skipped (no valid request can be written), %d failures, %d 404/409/state-invalid answers of the store, in %s",
+		path, sent, skipped, len(failures), stateAnswers, time.Since(began).Round(time.Millisecond))
 	if sent == 0 {
 		t.Errorf("no request was sent")
 	}

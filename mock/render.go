@@ -167,11 +167,15 @@ type generated struct {
 // the same for the same seed, operation, status and media type unless
 // dynamic.
 func (s *Server) generate(x *Exchange, resp *spec.Response, status int, dynamic bool) (*Answer, *httpx.Problem) {
+	return s.generateAs(x, resp, pickMedia(resp, x.Request.Header.Get("Accept")), status, dynamic)
+}
+
+// generateAs is generate in the media type mt (nil: no body).
+func (s *Server) generateAs(x *Exchange, resp *spec.Response, mt *spec.MediaType, status int, dynamic bool) (*Answer, *httpx.Problem) {
 	if status == 0 {
 		status = http.StatusOK
 	}
 	x.op.usage.generated.Add(1)
-	mt := pickMedia(resp, x.Request.Header.Get("Accept"))
 	if dynamic {
 		return s.draw(x, resp, mt, status, true)
 	}

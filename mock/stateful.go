@@ -293,10 +293,13 @@ func planOperation(a *api, t typer, op *operation) *crud {
 	var reqSchema *spec.Node
 	var reqSrc spec.Path
 	if rb := op.op.RequestBody; rb != nil {
-		for _, mt := range rb.Content {
-			if isJSON(mt.Name) {
-				reqSchema, reqSrc = mt.Schema, mt.SchemaSource
-				break
+		// A JSON body first; else a form's fields, which the contract
+		// decodes into an object as well.
+		for _, wantJSON := range []bool{true, false} {
+			for _, mt := range rb.Content {
+				if reqSchema == nil && mt.Schema != nil && isJSON(mt.Name) == wantJSON && t.types(mt.Schema, 0)&tObj != 0 {
+					reqSchema, reqSrc = mt.Schema, mt.SchemaSource
+				}
 			}
 		}
 		if reqSchema == nil && (c.role == roleCreate || c.role == roleReplace || c.role == roleMerge) {
@@ -439,7 +442,7 @@ func (s *Server) respondState(x *Exchange) (*Answer, bool) {
 	httpx.LogAttrs(x.Request.Context(), slog.String("state", roleNames[c.role]+" "+c.collection))
 	switch c.role {
 	case roleCreate:
-		return s.create(x, st, c, parents, body), true
+		return s.create(x, st, c, parents, body)
 	case roleList:
 		st.mu.RLock()
 		defer st.mu.RUnlock()
@@ -463,7 +466,7 @@ func (s *Server) respondState(x *Exchange) (*Answer, bool) {
 		}
 		return s.stateAnswer(x, c, c.status, r.Value), true
 	case roleReplace:
-		return s.replace(x, st, c, parents, id, body), true
+		return s.replace(x, st, c, parents, id, body)
 	case roleMerge:
 		return s.merge(x, st, c, parents, id, body), true
 	case roleRemove:
@@ -493,18 +496,22 @@ func parentsMatch(r *resource, parents map[string]string) bool {
 // create stores a new resource: the request's body with a new id, the
 // path's parameters in the fields of their names, and what the request
 // lacks (readOnly fields among them) generated from the resource's schema.
-func (s *Server) create(x *Exchange, st *store, c *crud, parents map[string]string, body map[string]any) *Answer {
+//
+// A request whose body cannot make a resource that fits the schema (the
+// operation's request and response describe different things: an action
+// rather than a create) is left to the stateless mock: ok is false.
+func (s *Server) create(x *Exchange, st *store, c *crud, parents map[string]string, body map[string]any) (*Answer, bool) {
 	st.mu.Lock()
 	defer st.mu.Unlock()
 	if a := s.checkForeignKeys(x, st, c, body); a != nil {
-		return a
+		return a, true
 	}
 	coll := st.collection(c.collection)
 	var id any
 	if given, ok := body[c.idField]; ok && given != nil && !c.idReadOnly {
 		if coll.byID[scalarText(given)] != nil {
 			return s.stateProblem(x, http.StatusConflict, kindConflict,
-				fmt.Sprintf("%s: a %s resource with %s %s exists already; nothing was stored", x.op, c.collection, c.idField, scalarText(given)))
+				fmt.Sprintf("%s: a %s resource with %s %s exists already; nothing was stored", x.op, c.collection, c.idField, scalarText(given))), true
 		}
 		id = given
 	} else {
@@ -512,7 +519,8 @@ func (s *Server) create(x *Exchange, st *store, c *crud, parents map[string]stri
 	}
 	v, problem := s.buildResource(x, c, body, id, parents)
 	if problem != "" {
-		return s.stateProblem(x, http.StatusInternalServerError, kindInternal, problem)
+		stateless(x, problem)
+		return nil, false
 	}
 	r := &resource{ID: scalarText(id), Parents: parents, Value: v}
 	a := s.stateAnswer(x, c, c.status, v)
@@ -522,7 +530,13 @@ func (s *Server) create(x *Exchange, st *store, c *crud, parents map[string]stri
 			a.Header.Set(h, strings.TrimSuffix(x.Request.URL.Path, "/")+"/"+url.PathEscape(r.ID))
 		}
 	}
-	return a
+	return a, true
+}
+
+// stateless notes in the request's log line why the store left a request
+// to the stateless mock.
+func stateless(x *Exchange, why string) {
+	httpx.LogAttrs(x.Request.Context(), slog.String("stateless", why))
 }
 
 // newID draws the id of a new resource: by the id field's type and
@@ -557,7 +571,9 @@ func (s *Server) buildResource(x *Exchange, c *crud, body map[string]any, id any
 	for k, f := range body {
 		v[k] = f
 	}
-	v[c.idField] = id
+	if t.property(c.resource, c.idField, 0) != nil || t.doc.Deref(c.resource).Get("additionalProperties") == nil {
+		v[c.idField] = id // the resource's schema has room for its id
+	}
 	for p, text := range parents {
 		if ps := t.property(c.resource, p, 0); ps != nil {
 			v[p] = t.coerce(ps, text, 0)
@@ -574,34 +590,33 @@ func (s *Server) buildResource(x *Exchange, c *crud, body map[string]any, id any
 	h := fnv.New64a()
 	fmt.Fprintf(h, "%d\x00%s\x00%s", s.opts.Seed, c.collection, scalarText(id))
 	gen, err := sc.Generate(schema.NewGenerator(h.Sum64()), schema.Response)
-	if g, ok := gen.(map[string]any); ok && err == nil {
-		filled := make(map[string]any, len(g)+len(v))
-		for k, f := range g {
-			filled[k] = f
-		}
-		for k, f := range v {
-			filled[k] = f
-		}
-		if len(sc.Validate(filled, schema.Response)) == 0 {
-			return filled, ""
-		}
+	if err != nil {
+		return nil, fmt.Sprintf("no value of the %s resource's schema can be generated: %v", c.collection, err)
 	}
-	probs := sc.Validate(v, schema.Response)
-	return nil, fmt.Sprintf("%s: the %s resource made of the request does not fit its schema (%s): %s", x.op, c.collection, sc.Location().File.Name, probs[0])
+	g, ok := gen.(map[string]any)
+	if !ok {
+		return nil, fmt.Sprintf("the %s resource's schema is not an object", c.collection)
+	}
+	filled := overlay(g, v).(map[string]any)
+	probs := sc.Validate(filled, schema.Response)
+	if len(probs) == 0 {
+		return filled, ""
+	}
+	return nil, fmt.Sprintf("the request's body does not make a %s resource that fits its schema: %s", c.collection, probs[0])
 }
 
 // replace stores the request's body as the resource of the path's id,
 // creating it when there is none.
-func (s *Server) replace(x *Exchange, st *store, c *crud, parents map[string]string, id string, body map[string]any) *Answer {
+func (s *Server) replace(x *Exchange, st *store, c *crud, parents map[string]string, id string, body map[string]any) (*Answer, bool) {
 	st.mu.Lock()
 	defer st.mu.Unlock()
 	if a := s.checkForeignKeys(x, st, c, body); a != nil {
-		return a
+		return a, true
 	}
 	coll := st.collection(c.collection)
 	old := coll.byID[id]
 	if old != nil && !parentsMatch(old, parents) {
-		return s.notFound(x, c, id)
+		return s.notFound(x, c, id), true
 	}
 	t := typer{x.op.api.doc}
 	typed := t.coerce(t.property(c.resource, c.idField, 0), id, 0)
@@ -623,7 +638,8 @@ func (s *Server) replace(x *Exchange, st *store, c *crud, parents map[string]str
 	}
 	v, problem := s.buildResource(x, c, body, typed, parents)
 	if problem != "" {
-		return s.stateProblem(x, http.StatusBadRequest, kindBadRequest, problem)
+		stateless(x, problem)
+		return nil, false
 	}
 	status := c.status
 	if old == nil {
@@ -633,7 +649,7 @@ func (s *Server) replace(x *Exchange, st *store, c *crud, parents map[string]str
 	if a.Problem == nil {
 		coll.put(&resource{ID: id, Parents: parents, Value: v})
 	}
-	return a
+	return a, true
 }
 
 // merge applies the request's body to the resource as a JSON merge patch
@@ -951,7 +967,9 @@ func (s *Server) notFound(x *Exchange, c *crud, id string) *Answer {
 		if a := s.responseExample(x, resp, http.StatusNotFound); a != nil {
 			return a
 		}
-		if a, p := s.generate(x, resp, http.StatusNotFound, false); p == nil {
+		// An error's body need not be what the Accept header asks for
+		// (RFC 9110, 15.5): the 404's own media type, JSON first.
+		if a, p := s.generateAs(x, resp, pickMedia(resp, ""), http.StatusNotFound, false); p == nil {
 			a.Example = "state"
 			s.sayNotFound(x, resp, a, detail)
 			return a
