@@ -2,6 +2,7 @@ package studio
 
 import (
 	"bytes"
+	"context"
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
@@ -406,3 +407,34 @@ func (b *browser) screenshot(name string) {
 // checkSettle covers the page's pause before a check, so that a wait
 // starts after the check began.
 const checkSettle = 450 * time.Millisecond
+
+// TestStripeInBrowser measures, in the page, the time from a keystroke in
+// stripe.yaml (4 MB) to the markers of each stage: the numbers of
+// docs/architecture-notes.md. It runs with SPECGATE_STUDIO_CORPUS=1.
+func TestStripeInBrowser(t *testing.T) {
+	if os.Getenv("SPECGATE_STUDIO_CORPUS") == "" {
+		t.Skip("set SPECGATE_STUDIO_CORPUS=1 to time the page on stripe.yaml")
+	}
+	driver := chromedriver(t)
+	data, err := os.ReadFile("../../shared/corpus/stripe.yaml")
+	if err != nil {
+		t.Skip("no ../shared/corpus/stripe.yaml")
+	}
+	dir := t.TempDir()
+	writeFile(t, dir, "stripe.yaml", string(data))
+	gitInit(t, dir)
+	c := start(t, dir)
+	c.s.checker.warm(context.Background())
+	b := startBrowser(t, driver, filepath.Join(t.TempDir(), "profile"))
+	b.open(c.url + "/?token=test-token")
+	b.waitFor("the page to start", `return document.body.dataset.ready === "true"`)
+	b.waitChecked()
+	for i := range 3 {
+		b.script(`studio.cursorAtEnd(5)`) // in a description
+		b.typeInto(".cm-content", "x")
+		b.waitFor("the check", `return document.body.dataset.checking === "false" && +document.body.dataset.editToDone > 0 && document.body.dataset.checked !== window.lastChecked`)
+		b.script(`window.lastChecked = document.body.dataset.checked`)
+		t.Logf("edit %d: %v", i+1, b.script(`var d = document.body.dataset; return ["Parse", "Validate", "Examples", "Compat", "Lint", "Done"].map(s => s.toLowerCase() + " " + d["editTo" + s] + " ms").join(", ")`))
+		b.script(`for (const k of Object.keys(document.body.dataset)) if (k.startsWith("editTo")) delete document.body.dataset[k]`)
+	}
+}

@@ -204,7 +204,10 @@ func (s *Server) Check(ctx context.Context, path string, text []byte) ([]Stage, 
 	return out, nil
 }
 
-var specSniff = regexp.MustCompile(`(?m)^\s*["']?(openapi|swagger|asyncapi|arazzo)["']?\s*:`)
+// specSniff finds the top-level key that makes a file a spec: at the
+// start of a line in YAML, or as a key with a string value in JSON (whose
+// top-level keys may come last, as in kubernetes.json).
+var specSniff = regexp.MustCompile(`(?m)^["']?(openapi|swagger|asyncapi|arazzo)["']?\s*:|"(openapi|swagger|asyncapi|arazzo)"\s*:\s*"`)
 var exampleSniff = regexp.MustCompile(`(?m)^\s*["']?(http-request|http-response|partial)["']?\s*:`)
 
 // kindOf tells what a file is by its name, its place and its first bytes.
@@ -220,7 +223,7 @@ func (c *checker) kindOf(abs string, data []byte) (kind, owner string) {
 	if len(head) > 64<<10 {
 		head = head[:64<<10]
 	}
-	if specSniff.Match(head) {
+	if specSniff.Match(data) {
 		return "spec", ""
 	}
 	if owner := c.exampleOwner(abs); owner != "" || exampleSniff.Match(head) {
