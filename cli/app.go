@@ -124,6 +124,7 @@ func newApp(env Env) *cli.App {
 			runSuiteCommand(env),
 			configCommand(env),
 			examplesCommand(env),
+			studioCommand(env),
 			specMetadataReportCommand(env, "spec-metadata-report", false),
 			specMetadataReportCommand(env, "central-contract-repo-report", true),
 			sendReportCommand(env),
