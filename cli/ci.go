@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -116,7 +117,7 @@ func resolveCI(c *cli.Context, env Env) (*ciSetup, error) {
 	if err != nil {
 		return nil, exitf(ExitUsage, "%v", err)
 	}
-	httpClient, err := httpx.NewClient(httpx.ClientOptions{Timeout: c.Duration("ci-timeout"), Getenv: env.Getenv, MaxConnsPerHost: 2})
+	httpClient, err := httpx.NewClient(httpx.ClientOptions{Timeout: c.Duration("ci-timeout"), Getenv: jvmProxies(systemProperties(c), env.Getenv), MaxConnsPerHost: 2})
 	if err != nil {
 		return nil, exitf(ExitUsage, "%v", err)
 	}
@@ -292,4 +293,49 @@ func mockCIRun(reportDir string, err error) ciRun {
 		return ciRun{}
 	}
 	return ciRun{CTRF: mockUsageReports(reportDir), ReportDir: reportDir}
+}
+
+// jvmProxies reads the proxy variables as getenv does, except where the
+// command line defines Java's proxy properties (-Dhttp.proxyHost,
+// -Dhttp.proxyPort, -Dhttps.proxyHost, -Dhttps.proxyPort,
+// -Dhttp.nonProxyHosts), which win: they were given for this run.
+func jvmProxies(props map[string]string, getenv func(string) string) func(string) string {
+	proxy := func(scheme string) string {
+		host := strings.TrimSpace(props[scheme+".proxyHost"])
+		if host == "" {
+			return ""
+		}
+		port := strings.TrimSpace(props[scheme+".proxyPort"])
+		if port == "" {
+			port = map[string]string{"http": "80", "https": "443"}[scheme]
+		}
+		return "http://" + net.JoinHostPort(host, port)
+	}
+	overrides := map[string]string{}
+	if p := proxy("http"); p != "" {
+		overrides["HTTP_PROXY"], overrides["http_proxy"] = p, p
+	}
+	if p := proxy("https"); p != "" {
+		overrides["HTTPS_PROXY"], overrides["https_proxy"] = p, p
+	}
+	if hosts, ok := props["http.nonProxyHosts"]; ok {
+		// Java writes "localhost|*.example.com"; NO_PROXY "localhost,.example.com".
+		var list []string
+		for _, h := range strings.Split(hosts, "|") {
+			if h = strings.TrimSpace(h); h != "" {
+				list = append(list, strings.TrimPrefix(h, "*"))
+			}
+		}
+		no := strings.Join(list, ",")
+		overrides["NO_PROXY"], overrides["no_proxy"] = no, no
+	}
+	if len(overrides) == 0 {
+		return getenv
+	}
+	return func(k string) string {
+		if v, ok := overrides[k]; ok {
+			return v
+		}
+		return getenv(k)
+	}
 }

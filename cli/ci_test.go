@@ -304,8 +304,26 @@ func TestCIProxy(t *testing.T) {
 	}
 	mu.Unlock()
 
+	// Java's proxy properties on the command line do the same.
+	r = runCLI(t, map[string]string{"SPECGATE_REPO_ID": "acme/contracts"}, "spec-metadata-report", petsSpec, "--report-dir", t.TempDir(), "--ci", "--insights-url", insightsURL,
+		"-Dhttp.proxyHost=127.0.0.1", "-Dhttp.proxyPort="+strings.TrimPrefix(proxy.URL, "http://127.0.0.1:"))
+	if r.code != 0 || !strings.Contains(r.stderr, "reports submitted") {
+		t.Fatalf("-Dhttp.proxyHost: exit %d: %s", r.code, r.stderr)
+	}
+	mu.Lock()
+	if len(seen) != 2 {
+		t.Errorf("the proxy saw %v", seen)
+	}
+	seen = seen[:1]
+	mu.Unlock()
+	r = runCLI(t, vars, "spec-metadata-report", petsSpec, "--report-dir", t.TempDir(), "--ci", "--insights-url", insightsURL, "--ci-timeout", "1s",
+		"-Dhttp.nonProxyHosts=localhost|*.specgate.invalid")
+	if r.code != 0 || !strings.Contains(r.stderr, "failed") {
+		t.Errorf("-Dhttp.nonProxyHosts: exit %d: %s", r.code, r.stderr)
+	}
+
 	vars["NO_PROXY"] = "specgate.invalid"
-	r = runCLI(t, vars, "spec-metadata-report", petsSpec, "--report-dir", t.TempDir(), "--ci", "--insights-url", insightsURL, "--ci-timeout", "3s")
+	r = runCLI(t, vars, "spec-metadata-report", petsSpec, "--report-dir", t.TempDir(), "--ci", "--insights-url", insightsURL, "--ci-timeout", "1s")
 	if r.code != 0 || !strings.Contains(r.stderr, "insights.specgate.invalid") || !strings.Contains(r.stderr, "failed") {
 		t.Errorf("with NO_PROXY: exit %d: %s", r.code, r.stderr)
 	}
