@@ -68,7 +68,10 @@ func examplesGenerateCommand(env Env) *cli.Command {
 			"takes a body (a Content-Type it does not accept). Values are generated from the schemas\n" +
 			"(--seed makes them repeatable); credentials are ${SCHEME:placeholder} templates. Files go to\n" +
 			"--dir (default: SPEC's <name>_examples folder), named after the operation and the status;\n" +
-			"an existing file is never overwritten, and each one skipped is named.\n\n" +
+			"an existing file is never overwritten, and each one skipped is named. On Arazzo documents it\n" +
+			"writes instead the example inputs of their workflows, by workflowId, generated from the inputs\n" +
+			"schemas: the file --inputs of test and run-suite reads (checkout.arazzo.yaml gives\n" +
+			"checkout.inputs.yaml, in --dir or beside the document).\n\n" +
 			"Exit codes: 0 every example written or kept, 1 a value no schema allows, 2 a spec that\n" +
 			"cannot be read, or a usage error.",
 		Flags: append([]cli.Flag{
@@ -323,6 +326,9 @@ func writeJSON(w io.Writer, v any) error {
 func runExamplesGenerate(c *cli.Context, env Env) error {
 	if c.NArg() == 0 {
 		return exitf(ExitUsage, "examples generate needs at least one spec (see 'specgate examples generate --help')")
+	}
+	if arazzoArgs(c.Context, newLoader(c, env), c.Args().Slice()) {
+		return generateInputs(c, env)
 	}
 	dir := c.String("dir")
 	specs, errs := loadExampleSpecs(c, env)

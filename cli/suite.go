@@ -2,8 +2,12 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
+	"path/filepath"
+	"strings"
 
 	"github.com/urfave/cli/v2"
 
@@ -199,4 +203,84 @@ func testWorkflows(c *cli.Context, env Env) error {
 		runErr = silent(ExitFindings)
 	}
 	return submitReports(c.Context, c, env, ciRun{CTRF: ctrfReportOf(outputs, reportDir(c, nil)), ReportDir: reportDir(c, nil)}, runErr)
+}
+
+// generateInputs is specgate examples generate on Arazzo documents: for
+// each, a file of example inputs by workflowId, generated from the
+// workflows' inputs schemas (the file --inputs reads), named after the
+// document (checkout.arazzo.yaml gives checkout.inputs.yaml), in --dir or
+// beside it. An existing file is never overwritten.
+func generateInputs(c *cli.Context, env Env) error {
+	loader := newLoader(c, env)
+	code := ExitOK
+	for _, name := range c.Args().Slice() {
+		doc, err := loader.Load(c.Context, name)
+		if err != nil {
+			fmt.Fprintln(env.Stderr, err)
+			code = max(code, ExitUsage)
+			continue
+		}
+		dir := c.String("dir")
+		if dir == "" {
+			if name == "-" || strings.Contains(name, "://") {
+				fmt.Fprintf(env.Stderr, "%s: the document is not a local file: write its inputs somewhere with --dir\n", name)
+				code = max(code, ExitUsage)
+				continue
+			}
+			dir = filepath.Dir(name)
+		}
+		d := arazzo.Read(doc)
+		inputs, err := arazzo.ExampleInputs(d, c.Uint64("seed"))
+		if err != nil {
+			fmt.Fprintf(env.Stderr, "%s: the inputs cannot be generated: %v\n", name, err)
+			code = max(code, ExitFindings)
+			continue
+		}
+		if len(inputs) == 0 {
+			fmt.Fprintf(env.Stdout, "%s: no workflow declares inputs; nothing to write\n", name)
+			continue
+		}
+		data, err := arazzo.MarshalInputs(d, inputs)
+		if err != nil {
+			return exitf(ExitUsage, "%s: %v", name, err)
+		}
+		path := filepath.Join(dir, inputsFileName(name))
+		switch err := writeNew(path, data); {
+		case errors.Is(err, fs.ErrExist):
+			fmt.Fprintf(env.Stdout, "skipped %s: the file exists\n", path)
+		case err != nil:
+			return exitf(ExitUsage, "writing the inputs of %s: %v", name, err)
+		default:
+			fmt.Fprintf(env.Stdout, "wrote %s: the inputs of %d %s\n", path, len(inputs), plural(len(inputs), "workflow"))
+		}
+	}
+	return silent(code)
+}
+
+// inputsFileName names the inputs file of an Arazzo document: its name
+// without the .arazzo and format extensions, and .inputs.yaml.
+func inputsFileName(doc string) string {
+	base := filepath.Base(doc)
+	for _, ext := range []string{".yaml", ".yml", ".json"} {
+		base = strings.TrimSuffix(base, ext)
+	}
+	base = strings.TrimSuffix(base, ".arazzo")
+	if base == "" || base == "-" {
+		base = "workflows"
+	}
+	return base + ".inputs.yaml"
+}
+
+// writeNew writes a file that must not exist yet (fs.ErrExist when it
+// does).
+func writeNew(path string, data []byte) error {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if err != nil {
+		return err
+	}
+	if _, err := f.Write(data); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
 }
