@@ -15,6 +15,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/theory/jsonpath"
+
 	"github.com/specgate/specgate/contract"
 	"github.com/specgate/specgate/internal/httpx"
 	"github.com/specgate/specgate/schema"
@@ -987,10 +989,7 @@ func (r *Runner) buildBody(b *RequestBody, f *frame, sr *StepResult) (any, strin
 		if err != nil || !ok {
 			return nil, "", fmt.Errorf("replacement of %s: %s is not set", rep.Target, nodeText(rep.Value))
 		}
-		if rep.TargetType != "" && rep.TargetType != "jsonpointer" {
-			return nil, "", fmt.Errorf("replacement of %s: only JSON pointer targets are applied (found %s)", rep.Target, rep.TargetType)
-		}
-		if v, err = pointerSet(v, rep.Target, val); err != nil {
+		if v, err = replace(v, rep, b.ContentType, val); err != nil {
 			return nil, "", fmt.Errorf("replacement of %s: %v", rep.Target, err)
 		}
 	}
@@ -1052,6 +1051,46 @@ func (r *Runner) substituteJSON(text string, f *frame, ec *evalCtx) (string, err
 		i = after
 	}
 	return b.String(), nil
+}
+
+// replace applies one replacement to a payload: a JSON pointer target
+// (the default) is set, creating objects on the way; a JSONPath target
+// sets every node it selects, and must select one. XPath targets (named,
+// or in Arazzo 1.0 implied by an XML payload, where the target is a JSON
+// pointer or an XPath expression) are not applied: the payload's text can
+// embed the value instead ({$inputs.name}).
+func replace(payload any, rep *Replacement, contentType string, val any) (any, error) {
+	typ := rep.TargetType
+	if typ == "" && isXMLType(contentType) {
+		typ = "xpath"
+	}
+	switch typ {
+	case "", "jsonpointer":
+		return pointerSet(payload, rep.Target, val)
+	case "jsonpath":
+		p, err := jsonpath.Parse(rep.Target)
+		if err != nil {
+			return nil, fmt.Errorf("JSONPath %q does not parse: %v", rep.Target, err)
+		}
+		located := p.SelectLocated(payload)
+		if len(located) == 0 {
+			return nil, fmt.Errorf("JSONPath %q selects nothing in the payload", rep.Target)
+		}
+		for np := range located.Deduplicate().Paths() {
+			if payload, err = pointerSet(payload, np.Pointer(), val); err != nil {
+				return nil, err
+			}
+		}
+		return payload, nil
+	case "xpath":
+		return nil, errors.New("XPath targets are not applied (specgate replaces JSON pointer and JSONPath targets in JSON payloads); embed the value in the payload's text instead, as {$inputs.name}")
+	}
+	return nil, fmt.Errorf("target selector type %q is not one of jsonpointer, jsonpath, xpath", typ)
+}
+
+func isXMLType(ct string) bool {
+	mt, _, _ := mime.ParseMediaType(ct)
+	return mt == "application/xml" || mt == "text/xml" || strings.HasSuffix(mt, "+xml")
 }
 
 // pointerSet sets the value at a JSON pointer, creating objects on the way.

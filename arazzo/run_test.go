@@ -206,3 +206,97 @@ func TestRunCriteriaFail(t *testing.T) {
 		})
 	}
 }
+
+// TestReplace applies replacements of each target type to payloads: a
+// JSON pointer sets one place (creating objects on the way), a JSONPath
+// every node it selects; a JSONPath that selects nothing and an XPath
+// target (named, or implied by an XML payload) fail, saying why.
+func TestReplace(t *testing.T) {
+	payload := func() any {
+		return map[string]any{"pets": []any{map[string]any{"name": "a", "age": json.Number("1")}, map[string]any{"name": "b"}}}
+	}
+	for _, tc := range []struct {
+		name, target, typ, contentType string
+		want, err                      string
+	}{
+		{name: "pointer", target: "/pets/1/name", want: `{"pets":[{"age":1,"name":"a"},{"name":"X"}]}`},
+		{name: "pointer creates objects", target: "/owner/name", typ: "jsonpointer", want: `{"owner":{"name":"X"},"pets":[{"age":1,"name":"a"},{"name":"b"}]}`},
+		{name: "pointer past an index", target: "/pets/5/name", err: `"5" is not an index of the array`},
+		{name: "jsonpath sets every node", target: "$.pets[*].name", typ: "jsonpath", want: `{"pets":[{"age":1,"name":"X"},{"name":"X"}]}`},
+		{name: "jsonpath with a filter", target: "$.pets[?@.age].name", typ: "jsonpath", want: `{"pets":[{"age":1,"name":"X"},{"name":"b"}]}`},
+		{name: "jsonpath selecting nothing", target: "$.owner", typ: "jsonpath", err: `JSONPath "$.owner" selects nothing in the payload`},
+		{name: "xpath", target: "//name", typ: "xpath", err: "XPath targets are not applied"},
+		{name: "xml payload", target: "/pets/name", contentType: "application/xml", err: "XPath targets are not applied"},
+		{name: "unknown type", target: "x", typ: "css", err: `target selector type "css" is not one of jsonpointer, jsonpath, xpath`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p := payload()
+			got, err := replace(p, &Replacement{Target: tc.target, TargetType: tc.typ}, tc.contentType, "X")
+			if tc.err != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.err) {
+					t.Fatalf("error %v, want one containing %q", err, tc.err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if j := canonicalJSON(got); j != tc.want {
+				t.Errorf("got %s\nwant %s", j, tc.want)
+			}
+			if j := canonicalJSON(p); j != `{"pets":[{"age":1,"name":"a"},{"name":"b"}]}` {
+				t.Errorf("the payload itself changed: %s", j)
+			}
+		})
+	}
+}
+
+// TestAsyncAPIStepsSkipped runs a workflow that calls an HTTP operation and
+// then sends and receives AsyncAPI messages: the HTTP step runs, the
+// AsyncAPI steps (validated, with their channel and operation found) are
+// reported skipped with the reason, and the workflow passes.
+func TestAsyncAPIStepsSkipped(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != "POST" || r.URL.Path != "/orders" {
+			w.WriteHeader(404)
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(201)
+		fmt.Fprint(w, `{"id": 9}`)
+	}))
+	defer srv.Close()
+	c := checked(t, "testdata/async/order-events.arazzo.yaml")
+	r, err := NewRunner(c, Options{BaseURLs: map[string]string{"shop": srv.URL}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var steps []*StepResult
+	results := r.Run(context.Background(), nil, func(sr *StepResult) { steps = append(steps, sr) })
+	if len(results) != 1 || results[0].Outcome != Passed {
+		t.Fatalf("workflow: %+v", results)
+	}
+	const why = "AsyncAPI steps are validated but not run: specgate sends HTTP requests, and has no client for message brokers"
+	want := []struct {
+		id      string
+		outcome Outcome
+		target  string
+		message string
+	}{
+		{"create", Passed, "POST /orders (createOrder)", ""},
+		{"announce", Skipped, "AsyncAPI channel orderPlaced", why},
+		{"observe", Skipped, "AsyncAPI operation onOrderPlaced", why},
+	}
+	if len(steps) != len(want) {
+		t.Fatalf("%d steps, want %d", len(steps), len(want))
+	}
+	for i, w := range want {
+		sr := steps[i]
+		if sr.Step.ID != w.id || sr.Outcome != w.outcome || sr.Target != w.target || sr.Message != w.message {
+			t.Errorf("step %d: %s %s %q %q; want %s %s %q %q", i, sr.Step.ID, sr.Outcome, sr.Target, sr.Message, w.id, w.outcome, w.target, w.message)
+		}
+	}
+	if tc := steps[1].Test("order-events.arazzo.yaml"); tc.Status != "skipped" || !slices.Contains(tc.Tags, "asyncapi") || tc.Message != why {
+		t.Errorf("the report's test of announce: status %s, tags %v, message %q", tc.Status, tc.Tags, tc.Message)
+	}
+}

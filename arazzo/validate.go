@@ -8,6 +8,9 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/antchfx/xpath"
+	"github.com/theory/jsonpath"
+
 	"github.com/specgate/specgate/internal/suggest"
 	"github.com/specgate/specgate/spec"
 )
@@ -363,9 +366,7 @@ func (ch *checker) checkStep(w *Workflow, s *Step) {
 		ch.checkValue(sc, s.RequestBody.Payload, with(s.RequestBody.Path, "payload"))
 		for _, r := range s.RequestBody.Replacements {
 			ch.checkValue(sc, r.Value, with(r.Path, "value"))
-			if (r.TargetType == "" || r.TargetType == "jsonpointer") && r.Target != "" && !strings.HasPrefix(r.Target, "/") {
-				ch.report(with(r.Path, "target"), "replacement target %q is a JSON pointer and must start with /", r.Target)
-			}
+			ch.checkTarget(r, s.RequestBody.ContentType)
 		}
 	}
 	for _, c := range s.SuccessCriteria {
@@ -382,6 +383,31 @@ func (ch *checker) checkStep(w *Workflow, s *Step) {
 	}
 	for _, o := range s.Outputs {
 		ch.checkOutput(sc, o)
+	}
+}
+
+// checkTarget checks that a replacement's target parses as what its
+// selector type says: a JSON pointer by default, an XPath expression for
+// an XML payload of Arazzo 1.0 (which names no type).
+func (ch *checker) checkTarget(r *Replacement, contentType string) {
+	typ := r.TargetType
+	if typ == "" && isXMLType(contentType) {
+		typ = "xpath"
+	}
+	where := with(r.Path, "target")
+	switch typ {
+	case "", "jsonpointer":
+		if r.Target != "" && !strings.HasPrefix(r.Target, "/") {
+			ch.report(where, "replacement target %q is a JSON pointer and must start with /", r.Target)
+		}
+	case "jsonpath":
+		if _, err := jsonpath.Parse(r.Target); err != nil {
+			ch.report(where, "replacement target %q: JSONPath does not parse: %v", r.Target, err)
+		}
+	case "xpath":
+		if _, err := xpath.Compile(r.Target); err != nil {
+			ch.report(where, "replacement target %q: XPath does not compile: %v", r.Target, err)
+		}
 	}
 }
 
