@@ -143,7 +143,7 @@ func (c *Context) eval(v Value, path, field string, depth int) (any, error) {
 		if v.Exact != nil {
 			return c.operandValue(v.Exact, path, field, depth)
 		}
-		return c.fill(Unresolved{Notation: v.Raw, Type: v.DataType, Path: path, Field: field, At: v.At}, false)
+		return c.matchValue(v, path, field, depth)
 	}
 	return nil, fmt.Errorf("examples: unknown value %T", v)
 }

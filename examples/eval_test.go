@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"net/url"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -190,5 +191,100 @@ func TestLastField(t *testing.T) {
 		if got := lastField(path); got != want {
 			t.Errorf("lastField(%s) = %q, want %q", path, got, want)
 		}
+	}
+}
+
+// A matcher without exact stands for a value that satisfies it, whichever
+// parameters it writes: a value made of it (the mock's response, a
+// request) passes the matcher's own check.
+func TestEvalMatcherValues(t *testing.T) {
+	gen := func(u Unresolved) (any, error) {
+		switch u.Type {
+		case TypeInteger, TypeNumber:
+			return json.Number("7"), nil
+		case TypeDate:
+			return "2024-01-01", nil
+		case TypeEmail:
+			return "user@example.com", nil
+		case TypeBoolean:
+			return true, nil
+		case "":
+			return "any", nil
+		}
+		return "specgate", nil
+	}
+	data := valueFrom(t, `{"rex": {"name": "Rex", "id": "$match(pattern: ^p-[0-9]+$)"}, "pair": ["$match(dataType: integer)", "$match(pattern: ^x)"], "n": 3}`)
+	ctx := &Context{Generate: gen, Data: map[string]Value{"data": data}}
+	tests := []struct {
+		matcher string
+		want    string // the value made, as JSON
+	}{
+		{`$match(dataType: string)`, `"specgate"`},
+		{`$match(dataType: integer)`, `7`},
+		{`$match(dataType: string, pattern: ^[A-Z])`, `"A"`},
+		{`$match(pattern: ^p-\d{3}$)`, `"p-000"`},
+		{`$match(pattern: "^(cat|dog|bird)s?$")`, `"cat"`},
+		{`$match(pattern: [^a-z]+@x)`, `"A@x"`},
+		{`$match(dataType: integer, pattern: ^4[0-9]$)`, `40`},
+		{`$match(dataType: date, pattern: ^2024-)`, `"2024-01-01"`},
+		{`$match(dataType: email, pattern: example\.com$)`, `"user@example.com"`},
+		{`$match(contains: $(data.rex))`, `{"id":"p-0","name":"Rex"}`},
+		{`$match(contains: $(data.rex), minLength: 1, maxLength: 20)`, `[{"id":"p-0","name":"Rex"}]`},
+		{`$match(contains: (integer))`, `[7]`},
+		{`$match(contains: (integer), atLeast: 3)`, `[7,7,7]`},
+		{`$match(contains: (integer), count: 2, length: 4)`, `[7,7,null,null]`},
+		{`$match(contains: (string), atMost: 1, minLength: 3)`, `["specgate",null,null]`},
+		{`$match(contains: (integer), atMost: 0, length: 2)`, `[null,null]`},
+		{`$match(contains: (boolean), atIndex: 2)`, `[true,true,true]`},
+		{`$match(contains: (integer), inLast: 2, count: 1, length: 3)`, `[null,null,7]`},
+		{`$match(contains: (integer), inFirst: 1, atLeast: 1, minLength: 2)`, `[7,7]`},
+		{`$match(contains: [(integer), (boolean)])`, `[7]`},
+		{`$match(contains: {"kind": "dog"})`, `{"kind":"dog"}`},
+		{`$match(contains: {"kind": "dog"}, minLength: 2)`, `[{"kind":"dog"},{"kind":"dog"}]`},
+		{`$match(contains: $(data.pair), contiguous: true, order: exact)`, `[7,"x"]`},
+		{`$match(contains: $(data.pair), minLength: 3)`, `[7,"x",7]`},
+		{`$match(contains: $(data.n))`, `[3]`},
+		{`$match(minLength: 2)`, `["any","any"]`},
+		{`$match(length: 0)`, `[]`},
+		{`$match(maxLength: 3)`, `[]`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.matcher, func(t *testing.T) {
+			m := valueFrom(t, strconv.Quote(tt.matcher))
+			got, err := ctx.Eval(m)
+			if err != nil {
+				t.Fatalf("error: %v", err)
+			}
+			if want := plain(t, tt.want); !reflect.DeepEqual(got, want) {
+				t.Errorf("got %s, want %s", show(got), tt.want)
+			}
+			if res := ctx.Check(m, got, Subset); !res.OK() {
+				t.Errorf("the value made does not satisfy the matcher: %v", res.Problems)
+			}
+		})
+	}
+}
+
+// A matcher that no value satisfies is an error at its position, and a
+// dictionary entry that satisfies a matcher is taken as it is.
+func TestEvalMatcherValueErrors(t *testing.T) {
+	ctx := &Context{Generate: func(Unresolved) (any, error) { return json.Number("7"), nil }}
+	for matcher, want := range map[string]string{
+		`$match(contains: (integer), inFirst: 1, atLeast: 2)`: `v.json:1:1: cannot make a value that satisfies $match(contains: (integer), inFirst: 1, atLeast: 2): the value tried, [7,7], fails: 1 item matches (integer) among the first 1 of 2 items, expected at least 2`,
+		`$match(pattern: a^b)`:                                 `v.json:1:1: no text matches the pattern a^b of $match(pattern: a^b)`,
+		`$match(dataType: boolean, pattern: ^\d+$)`:            `v.json:1:1: cannot make a value that satisfies $match(dataType: boolean, pattern: ^\d+$): the value tried, 0, fails: expected a boolean, found 0`,
+	} {
+		_, err := ctx.Eval(valueFrom(t, strconv.Quote(matcher)))
+		if err == nil || err.Error() != want {
+			t.Errorf("%s:\n got %v\nwant %s", matcher, err, want)
+		}
+	}
+	dict := &Context{Dictionary: MapDictionary{"name": "Max", "code": "lower"}, Generate: func(Unresolved) (any, error) { return "gen", nil }}
+	got, err := dict.Eval(valueFrom(t, `{"name": "$match(pattern: ^[A-Z])", "code": "$match(pattern: ^[A-Z])"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := plain(t, `{"name": "Max", "code": "A"}`); !reflect.DeepEqual(got, want) {
+		t.Errorf("with a dictionary: got %v, want %v", got, want)
 	}
 }
