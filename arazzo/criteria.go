@@ -227,12 +227,31 @@ type xnode struct {
 	attrs    []*xnode
 }
 
+// Names keep the prefixes the document writes: XPath 1.0 binds a query's
+// prefixes through its evaluation context, which an Arazzo criterion does
+// not give, so //soap:Body selects the elements the document itself
+// prefixes soap (whatever namespace soap names there), and
+// //*[local-name()='Body'] those of any namespace.
 func parseXML(s string) (*xnode, error) {
 	root := &xnode{kind: xpath.RootNode}
 	cur := root
 	dec := xml.NewDecoder(strings.NewReader(s))
 	dec.Strict = true
 	depth := 0
+	// scopes holds, per open element, the prefixes it declares by
+	// namespace: encoding/xml gives an element's namespace, not its prefix.
+	var scopes []map[string]string
+	prefixOf := func(space string) string {
+		for i := len(scopes) - 1; i >= 0; i-- {
+			if p, ok := scopes[i][space]; ok {
+				return p
+			}
+		}
+		if space == "http://www.w3.org/XML/1998/namespace" {
+			return "xml"
+		}
+		return ""
+	}
 	for {
 		tok, err := dec.Token()
 		if err == io.EOF {
@@ -247,14 +266,28 @@ func parseXML(s string) (*xnode, error) {
 			if depth > 1000 {
 				return nil, errors.New("XML nested deeper than 1,000 elements")
 			}
-			el := &xnode{kind: xpath.ElementNode, local: t.Name.Local, prefix: t.Name.Space, parent: cur}
+			scope := map[string]string{}
 			for _, a := range t.Attr {
-				el.attrs = append(el.attrs, &xnode{kind: xpath.AttributeNode, local: a.Name.Local, prefix: a.Name.Space, data: a.Value, parent: el})
+				switch {
+				case a.Name.Space == "xmlns":
+					scope[a.Value] = a.Name.Local
+				case a.Name.Space == "" && a.Name.Local == "xmlns":
+					scope[a.Value] = ""
+				}
+			}
+			scopes = append(scopes, scope)
+			el := &xnode{kind: xpath.ElementNode, local: t.Name.Local, prefix: prefixOf(t.Name.Space), parent: cur}
+			for _, a := range t.Attr {
+				if a.Name.Space == "xmlns" || a.Name.Space == "" && a.Name.Local == "xmlns" {
+					continue
+				}
+				el.attrs = append(el.attrs, &xnode{kind: xpath.AttributeNode, local: a.Name.Local, prefix: prefixOf(a.Name.Space), data: a.Value, parent: el})
 			}
 			cur.children = append(cur.children, el)
 			cur = el
 		case xml.EndElement:
 			depth--
+			scopes = scopes[:len(scopes)-1]
 			cur = cur.parent
 		case xml.CharData:
 			if strings.TrimSpace(string(t)) == "" && cur.kind == xpath.RootNode {

@@ -1,0 +1,54 @@
+package arazzo
+
+import (
+	"testing"
+)
+
+// TestXPathCriteria evaluates XPath criteria over an XML body with a
+// default namespace and a prefixed one: names match as the document
+// prefixes them, local-name() across namespaces, and a criterion holds when
+// its query selects something (or its value is true or non-zero).
+func TestXPathCriteria(t *testing.T) {
+	const body = `<?xml version="1.0"?>
+<receipt xmlns="urn:shop" xmlns:tax="urn:tax" id="r1">
+  <total currency="EUR">12.5</total>
+  <tax:total tax:rate="0.2">2.5</tax:total>
+  <!-- paid -->
+</receipt>`
+	resolve := func(e *Expr) (any, bool, error) {
+		if e.Raw == "$response.body" {
+			return body, true, nil
+		}
+		return nil, false, nil
+	}
+	for _, tc := range []struct {
+		condition string
+		holds     bool
+	}{
+		{"/receipt/total", true},
+		{"/receipt/total[. = '12.5']", true},
+		{"/receipt/total[@currency = 'USD']", false},
+		{"//tax:total[@tax:rate = '0.2']", true},
+		{"//other:total", false},
+		{"count(//*[local-name() = 'total']) = 2", true},
+		{"/receipt/@id", true},
+		{"//comment()[contains(., 'paid')]", true},
+		{"sum(//*[local-name() = 'total'])", true},
+		{"//refund", false},
+		{"count(//refund)", false},
+	} {
+		t.Run(tc.condition, func(t *testing.T) {
+			cc, err := compileCriterion(&Criterion{Context: "$response.body", Condition: tc.condition, Type: "xpath"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := cc.eval(resolve)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got != tc.holds {
+				t.Errorf("holds = %v, want %v", got, tc.holds)
+			}
+		})
+	}
+}
