@@ -22,7 +22,8 @@ import (
 // chromedriver (Debian's chromium and chromium-driver), as the HTML
 // report's tests do: they skip when chromedriver is not installed, unless
 // SPECGATE_REQUIRE_BROWSER is set (CI sets it). With
-// SPECGATE_STUDIO_SCREENSHOTS=DIR they write the README's screenshots there.
+// SPECGATE_STUDIO_SCREENSHOTS=DIR (relative to the repository) they write
+// the README's screenshots there.
 
 func chromedriver(t *testing.T) string {
 	if testing.Short() {
@@ -69,7 +70,20 @@ func TestStudioInBrowser(t *testing.T) {
 	if !strings.Contains(fmt.Sprint(b.markers()), "lint health-endpoint") {
 		t.Errorf("api.yaml markers %v lack health-endpoint", b.markers())
 	}
+	// An inline example that breaks its schema is marked where it is
+	// written; typing makes it so, and Backspace undoes it.
+	b.script(`var v = studio.view(), l = v.state.doc.line(29); v.dispatch({selection: {anchor: l.from + l.text.indexOf("id: 2") + 4}}); v.focus()`)
+	b.typeInto(".cm-content", "x")
+	b.waitChecked()
+	if got := fmt.Sprint(b.markers()); !strings.Contains(got, "{29 error examples example-body-invalid}") {
+		t.Errorf("markers after the edit %s, want an example error on line 29", got)
+	}
 	b.screenshot("studio-editor.png")
+	b.typeInto(".cm-content", "\uE003") // Backspace
+	b.waitChecked()
+	if got := fmt.Sprint(b.markers()); strings.Contains(got, "error examples") || b.script(`return document.getElementById("dirty").hidden`) != true {
+		t.Errorf("markers after undoing the edit %s", got)
+	}
 
 	// A spec that does not parse shows its error at its line; typing the
 	// missing brace clears it.
@@ -393,6 +407,9 @@ func (b *browser) screenshot(name string) {
 	if dir == "" {
 		return
 	}
+	if !filepath.IsAbs(dir) {
+		dir = filepath.Join("..", dir) // relative to the repository, not to this package
+	}
 	var data string
 	b.must(http.MethodGet, "/screenshot", nil, &data)
 	png, err := base64.StdEncoding.DecodeString(data)
@@ -437,4 +454,56 @@ func TestStripeInBrowser(t *testing.T) {
 		t.Logf("edit %d: %v", i+1, b.script(`var d = document.body.dataset; return ["Parse", "Validate", "Examples", "Compat", "Lint", "Done"].map(s => s.toLowerCase() + " " + d["editTo" + s] + " ms").join(", ")`))
 		b.script(`for (const k of Object.keys(document.body.dataset)) if (k.startsWith("editTo")) delete document.body.dataset[k]`)
 	}
+}
+
+// TestTabsInBrowser opens one file in two tabs: each names the other, with
+// its unsaved edits, and a save in one reloads the file in the other.
+func TestTabsInBrowser(t *testing.T) {
+	driver := chromedriver(t)
+	c := start(t, workspace(t))
+	b := startBrowser(t, driver, filepath.Join(t.TempDir(), "profile"))
+	b.open(c.url + "/?token=test-token#api.yaml")
+	b.waitFor("the first tab", `return document.body.dataset.ready === "true"`)
+	first := b.window()
+	firstName := b.script(`return document.getElementById("tab-label").textContent`)
+	var opened struct {
+		Handle string `json:"handle"`
+	}
+	b.must(http.MethodPost, "/window/new", map[string]string{"type": "tab"}, &opened)
+	b.switchTo(opened.Handle)
+	b.open(c.url + "/?token=test-token#api.yaml")
+	b.waitFor("the second tab", `return document.body.dataset.ready === "true"`)
+	secondName := b.script(`return document.getElementById("tab-label").textContent`)
+	if secondName == firstName {
+		t.Fatalf("both tabs are named %v", firstName)
+	}
+	b.waitFor("the second tab to name the first", fmt.Sprintf(`return document.getElementById("banner").textContent.includes("Also open in %s")`, firstName))
+
+	// The second tab edits the file: the first says so.
+	b.script(`studio.cursorAtEnd(4)`)
+	b.typeInto(".cm-content", " and friends")
+	b.switchTo(first)
+	b.waitFor("the first tab to see the edit", fmt.Sprintf(`return document.getElementById("banner").textContent.includes("Also open in %s (unsaved changes)")`, secondName))
+
+	// The second tab saves: the first, which has no edits, takes the text.
+	b.switchTo(opened.Handle)
+	b.click("#save")
+	b.waitFor("the save", `return document.getElementById("dirty").hidden`)
+	b.switchTo(first)
+	b.waitFor("the first tab to reload", `return studio.view().state.doc.line(4).text === "  title: Pets and friends"`)
+	if got := c.read("api.yaml"); !strings.Contains(got, "title: Pets and friends") {
+		t.Errorf("api.yaml after the save:\n%s", got)
+	}
+}
+
+func (b *browser) window() string {
+	b.t.Helper()
+	var h string
+	b.must(http.MethodGet, "/window", nil, &h)
+	return h
+}
+
+func (b *browser) switchTo(handle string) {
+	b.t.Helper()
+	b.must(http.MethodPost, "/window", map[string]string{"handle": handle}, nil)
 }

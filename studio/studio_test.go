@@ -19,7 +19,7 @@ import (
 // workspace copies testdata/ws into a new folder and returns it.
 func workspace(t *testing.T) string {
 	t.Helper()
-	dir := t.TempDir()
+	dir := filepath.Join(t.TempDir(), "petstore")
 	err := filepath.WalkDir("testdata/ws", func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err

@@ -204,7 +204,8 @@ async function loadTree() {
   const { data } = await api("GET", "/api/tree");
   state.dir = data.dir;
   state.files = data.files;
-  $("folder").textContent = data.dir;
+  $("folder").textContent = data.dir.split(/[\\/]/).pop();
+  $("folder").title = data.dir;
   renderTree();
 }
 
@@ -355,8 +356,10 @@ function allDiagnostics() {
   const out = [];
   for (const ds of state.stages.values()) out.push(...ds);
   const rank = { error: 0, warning: 1, info: 2 };
+  // The open file's problems first, errors before warnings, each in the
+  // order of the text.
   out.sort((a, b) => (a.file === state.current ? 0 : 1) - (b.file === state.current ? 0 : 1) || a.file.localeCompare(b.file) ||
-    a.line - b.line || a.column - b.column || rank[a.severity] - rank[b.severity]);
+    rank[a.severity] - rank[b.severity] || a.line - b.line || a.column - b.column);
   return out;
 }
 
