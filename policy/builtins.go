@@ -34,6 +34,7 @@ import (
 //	specgate.blank_members(obj, field), specgate.blank_members_in(items, key, field),
 //	specgate.lacking(items, keys): see blank.go;
 //	specgate.repeats(list): see repeats.go;
+//	specgate.path_overlaps(items): see overlaps.go;
 //	specgate.schema_place(path, document, format): see place.go.
 //
 // The schema builtins are not memoized by OPA, which keys its memo by the

@@ -52,8 +52,8 @@ import data.specgate.lib.naming
 import data.specgate.lib.util
 
 violations contains util.violation(_entries[later].source, msg) if {
-	some later, earlier_set in _ambiguous
-	earlier := sort(earlier_set)
+	some later, earlier_list in _ambiguous
+	earlier := sort(earlier_list)
 	first := _entries[earlier[0]]
 	msg := sprintf("path %s is ambiguous with %s: a request to %s matches both, and neither path is more specific", [
 		_entries[later].path,
@@ -62,148 +62,81 @@ violations contains util.violation(_entries[later].source, msg) if {
 	])
 }
 
-# _entries are the paths with their segments as written (raw) and with
-# templates reduced to "{}" (shape), in source order.
-_entries := [{"path": item.path, "source": item.source, "methods": {m | some m in item.methods}, "raw": item.segments, "shape": item.shape} |
+# _entries are the paths with their segments as written (raw), in source
+# order.
+_entries := [{"path": item.path, "source": item.source, "raw": item.segments} |
 	some item in naming.path_items
 ]
 
-# _key(shape, k) identifies a segment count and the first k segments.
-_key(shape, k) := [count(shape), array.slice(shape, 0, k)]
+# _overlaps are the pairs of paths that one request may match with
+# neither more specific than the other, as far as their segments say,
+# each with the checks [i, j, text] that must hold for such a request to
+# exist: the template at segment j of path i accepts text. Found in Go
+# (specgate.path_overlaps): their segments are compared at the first one
+# where their shapes differ and after it.
+_overlaps := specgate.path_overlaps(naming.path_items)
 
-# _stars maps a key to the paths that have a whole-segment template right
-# after that prefix, in order. The index is built once, in one pass
-# (specgate.group): a partial rule looked up by key would be evaluated
-# again for every lookup, and a partial rule of sets is slow to build for
-# a prefix that hundreds of paths share.
-_stars := specgate.group([[_key(e.shape, k), i] |
-	some i, e in _entries
-	some k, s in e.shape
-	s == "{}"
-])
-
-# _candidates are [a, b, k] where the paths have a method in common and
-# first differ at segment k, a with a template there and b with text.
-# Looking only at the first difference finds each pair once, through the
-# index of templates by prefix.
-# A list, not a set: each triple comes once, and OPA hashes an array of
-# numbers as the sum of its numbers, so a set of thousands of index
-# triples is a few long chains of collisions that cost seconds to build.
-_candidates := [[a, b, k] |
-	some b, eb in _entries
-	some k, s in eb.shape
-	s != "{}"
-	some a in _stars[_key(eb.shape, k)]
-	count(_entries[a].methods & eb.methods) > 0
-]
-
-# _pairs are the candidates where a's template accepts b's text, the later
-# segments are compatible, and b has a template somewhere a has text: each
-# path is more specific than the other somewhere. A pair may come once per
-# segment; _ambiguous keeps it once.
+# _pairs are the overlaps whose templates accept the text they face.
 _pairs := [[a, b] |
-	some [a, b, k] in _candidates
-	ea := _entries[a]
-	eb := _entries[b]
-	_matches(ea, k, eb, k)
-	_crossing(ea, eb, k)
-	every j, y in eb.shape {
-		_compatible(ea, eb, j, k, ea.shape[j], y)
+	some [a, b, checks] in _overlaps
+	every c in checks {
+		not c in _rejected
 	}
 ]
 
-# _ambiguous maps each path to the earlier paths it is ambiguous with.
-_ambiguous[later] contains earlier if {
-	some [a, b] in _pairs
-	later := max([a, b])
-	earlier := min([a, b])
+# _rejected are the checks that fail: a template whose parameter's schema
+# rules out the text. Only the templates of a constraining schema (a
+# type, an enum, a pattern) are tried; most accept any text.
+_rejected contains c if {
+	some [_, _, checks] in _overlaps
+	some c in checks
+	e := _entries[c[0]]
+	[e.path, trim(e.raw[c[1]], "{}")] in _constrained
+	not _accepts(c[0], c[1], c[2])
 }
 
-# _crossing holds when b is less specific than a somewhere after k, or
-# when a template faces a segment that mixes text and templates: neither
-# is more specific there, as neither is concrete.
-_crossing(ea, eb, k) if _mixed(eb.shape[k])
-
-_crossing(ea, eb, k) if {
-	some j, y in eb.shape
-	j > k
-	y == "{}"
-	not _mixed(ea.shape[j])
-	ea.shape[j] != "{}"
-	_accepts(eb, j, ea.raw[j])
+_constrained := {key |
+	some key, schemas in _schema_index
+	some s in schemas
+	_constrains(health.deref(s))
 }
 
-_crossing(ea, eb, k) if {
-	some j, y in eb.shape
-	j > k
-	ea.shape[j] == "{}"
-	_mixed(y)
-}
+_constrains(s) if _only_types(s, {"integer", "number", "boolean"})
 
-_crossing(ea, eb, k) if {
-	some j, y in eb.shape
-	j > k
-	y == "{}"
-	_mixed(ea.shape[j])
-}
+_constrains(s) if is_array(s.enum)
 
-# _mixed holds for a segment that mixes text and templates ("{}.json").
-_mixed(s) if {
-	s != "{}"
-	contains(s, "{}")
-}
+_constrains(s) if is_string(s.pattern)
 
-_compatible(_, _, j, k, _, _) if j <= k
+# _ambiguous maps each path to the earlier paths it is ambiguous with
+# (specgate.group: a partial rule of sets keyed by position was a
+# quarter of the rule's time on loket.nl's 2,900 pairs).
+_ambiguous := specgate.group([[max([a, b]), min([a, b])] | some [a, b] in _pairs])
 
-_compatible(_, _, j, k, x, x) if j > k
-
-_compatible(ea, eb, j, k, "{}", y) if {
-	j > k
-	_matches(ea, j, eb, j)
-}
-
-_compatible(ea, eb, j, k, x, "{}") if {
-	j > k
-	x != "{}"
-	_matches(eb, j, ea, j)
-}
-
-# _matches(e, j, other, j) holds when the template at segment j of e can
-# match that segment of the other path: its text, or any text its own
-# templates stand for when it mixes text and templates.
-_matches(e, j, other, j) if _mixed(other.shape[j])
-
-_matches(e, j, other, j) if {
-	not _mixed(other.shape[j])
-	_accepts(e, j, other.raw[j])
-}
-
-# _accepts(e, j, text) holds when the template at segment j of path e can
+# _accepts(i, j, text) holds when the template at segment j of path i can
 # match text: no schema the operations of the path declare for the
 # parameter rules the text out.
-_accepts(e, j, text) if {
+_accepts(i, j, text) if {
+	e := _entries[i]
 	every s in _path_schemas(e.path, trim(e.raw[j], "{}")) {
 		not _rejects(health.deref(s), text)
 	}
 }
 
 # _path_schemas(path, name) are the schemas the operations of a path
-# declare for its path parameter name, indexed for the paths of the
-# candidates only (the whole value of a partial rule, built once).
-_path_schemas(path, name) := object.get(_schema_index, [path, name], set())
+# declare for its path parameter name, indexed for the paths whose
+# templates are checked only. The index is built in one pass (specgate.group): as a
+# partial rule of sets keyed by path and name it took seconds on the
+# thousands of paths of Microsoft Graph.
+_path_schemas(path, name) := object.get(_schema_index, [[path, name]], [])
 
-_schema_index := _schemas_of_candidates
-
-_candidate_paths := {_entries[i].path | some c in _candidates; some i in array.slice(c, 0, 2)}
-
-_schemas_of_candidates[path][name] contains object.get(p, "schema", {}) if {
+_schema_index := specgate.group([[[op.path, p.name], object.get(p, "schema", {})] |
 	some op in input.operations
 	op.path in _candidate_paths
-	path := op.path
 	some p in op.parameters
 	p["in"] == "path"
-	name := p.name
-}
+])
+
+_candidate_paths := {_entries[c[0]].path | some [_, _, checks] in _overlaps; some c in checks}
 
 # _rejects(s, text) holds when a parameter schema cannot hold text: a
 # number type and text that is not a number, a boolean and text that is
