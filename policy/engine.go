@@ -417,6 +417,27 @@ func (e *Engine) EvalTimed(ctx context.Context, input ast.Value) ([]Violation, [
 	return e.eval(ctx, input, true)
 }
 
+// clockKey is the context key of WithClock's clock.
+type clockKey struct{}
+
+// WithClock makes EvalTimed read now instead of the wall clock, which
+// measures time from any fixed moment. It is meant for measuring rules on
+// a busy machine, where a rule's wall time is mostly time spent waiting
+// for a core: with one core (GOMAXPROCS 1), the process's CPU time is the
+// time of the rule that runs.
+func WithClock(ctx context.Context, now func() time.Duration) context.Context {
+	return context.WithValue(ctx, clockKey{}, now)
+}
+
+// clockOf is the clock of WithClock, else the wall clock.
+func clockOf(ctx context.Context) func() time.Duration {
+	if now, ok := ctx.Value(clockKey{}).(func() time.Duration); ok {
+		return now
+	}
+	start := time.Now()
+	return func() time.Duration { return time.Since(start) }
+}
+
 func (e *Engine) eval(ctx context.Context, input ast.Value, timed bool) ([]Violation, []RuleTime, error) {
 	if e.timeout > 0 {
 		var cancel context.CancelFunc
@@ -430,8 +451,10 @@ func (e *Engine) eval(ctx context.Context, input ast.Value, timed bool) ([]Viola
 	}
 	results := make([][]Violation, len(e.rules))
 	var times []RuleTime
+	var clock func() time.Duration
 	if timed {
 		times = make([]RuleTime, len(e.rules))
+		clock = clockOf(ctx)
 	}
 	schemas := schemaCache(ctx) // builtins' compiled patterns, shared by every rule
 	values := &sharedValues{cache: topdown.NewVirtualCache()}
@@ -454,7 +477,7 @@ func (e *Engine) eval(ctx context.Context, input ast.Value, timed bool) ([]Viola
 				return
 			}
 			defer e.store.Abort(ctx, txn)
-			run := &ruleRun{engine: e, compiler: compiler, input: ast.NewTerm(input), txn: txn, cancel: cancel, schemas: schemas, values: newWorkerValues(values, timed), segments: map[*ast.Term]any{}}
+			run := &ruleRun{engine: e, compiler: compiler, input: ast.NewTerm(input), txn: txn, cancel: cancel, schemas: schemas, values: newWorkerValues(values, clock), segments: map[*ast.Term]any{}}
 			for {
 				n, ok := queue.take(w)
 				if !ok || ctx.Err() != nil {
@@ -462,16 +485,16 @@ func (e *Engine) eval(ctx context.Context, input ast.Value, timed bool) ([]Viola
 				}
 				i := todo[n]
 				running[w] = i + 1
-				var began time.Time
+				var began time.Duration
 				if timed {
-					began = time.Now()
+					began = run.values.clock()
 				}
 				if results[i], err = run.eval(ctx, i); err != nil {
 					stop(err)
 					return
 				}
 				if timed {
-					times[i] = run.values.ruleTime(e.rules[i].ID, time.Since(began), len(results[i]))
+					times[i] = run.values.ruleTime(e.rules[i].ID, run.values.clock()-began, len(results[i]))
 				}
 				running[w] = 0
 			}
@@ -731,9 +754,10 @@ type workerValues struct {
 	own    topdown.VirtualCache
 	depth  int // of `with` frames
 
-	// With timings (see EvalTimed), the library values the current rule
-	// is computing, innermost last, and those it has computed.
-	timed     bool
+	// With timings (see EvalTimed), the clock, the library values the
+	// current rule is computing, innermost last, and those it has
+	// computed.
+	clock     func() time.Duration
 	computing []computing
 	computed  []computed
 }
@@ -742,16 +766,18 @@ type workerValues struct {
 // cache at start, and puts it there once it is known.
 type computing struct {
 	key   string
-	start time.Time
+	start time.Duration
 }
 
 type computed struct {
 	key        string
-	start, end time.Time
+	start, end time.Duration
 }
 
-func newWorkerValues(shared *sharedValues, timed bool) *workerValues {
-	return &workerValues{shared: shared, own: topdown.NewVirtualCache(), timed: timed}
+// newWorkerValues makes a worker's view of shared; with a clock, it times
+// the library values its rules compute.
+func newWorkerValues(shared *sharedValues, clock func() time.Duration) *workerValues {
+	return &workerValues{shared: shared, own: topdown.NewVirtualCache(), clock: clock}
 }
 
 // nextRule forgets what the previous rule computed: rule values are read
@@ -767,18 +793,12 @@ func (c *workerValues) nextRule() {
 // which nest when one value needs another.
 func (c *workerValues) ruleTime(rule string, t time.Duration, findings int) RuleTime {
 	rt := RuleTime{Rule: rule, Time: t, Findings: findings}
-	slices.SortFunc(c.computed, func(a, b computed) int { return a.start.Compare(b.start) })
-	var end time.Time
+	slices.SortFunc(c.computed, func(a, b computed) int { return cmp.Compare(a.start, b.start) })
+	var end time.Duration
 	for _, v := range c.computed {
-		rt.Values = append(rt.Values, ValueTime{Value: v.key, Time: v.end.Sub(v.start)})
-		if v.start.After(end) {
-			rt.Shared += v.end.Sub(v.start)
-		} else if v.end.After(end) {
-			rt.Shared += v.end.Sub(end)
-		}
-		if v.end.After(end) {
-			end = v.end
-		}
+		rt.Values = append(rt.Values, ValueTime{Value: v.key, Time: v.end - v.start})
+		rt.Shared += max(v.end, end) - max(v.start, end)
+		end = max(end, v.end)
 	}
 	slices.SortStableFunc(rt.Values, func(a, b ValueTime) int { return cmp.Compare(b.Time, a.Time) })
 	return rt
@@ -790,7 +810,7 @@ func (c *workerValues) ruleTime(rule string, t time.Duration, findings int) Rule
 func (c *workerValues) lookedUp(ref ast.Ref) {
 	key := ref.String()
 	c.computing = slices.DeleteFunc(c.computing, func(v computing) bool { return v.key == key })
-	c.computing = append(c.computing, computing{key: key, start: time.Now()})
+	c.computing = append(c.computing, computing{key: key, start: c.clock()})
 }
 
 // put notes that a library value is known.
@@ -798,7 +818,7 @@ func (c *workerValues) put(ref ast.Ref) {
 	key := ref.String()
 	for i := len(c.computing) - 1; i >= 0; i-- {
 		if c.computing[i].key == key {
-			c.computed = append(c.computed, computed{key: key, start: c.computing[i].start, end: time.Now()})
+			c.computed = append(c.computed, computed{key: key, start: c.computing[i].start, end: c.clock()})
 			c.computing = c.computing[:i]
 			return
 		}
@@ -824,7 +844,7 @@ func (c *workerValues) Get(ref ast.Ref) (*ast.Term, bool) {
 	c.shared.mu.RUnlock()
 	if v != nil || undefined {
 		c.own.Put(ref, v)
-	} else if c.timed {
+	} else if c.clock != nil {
 		c.lookedUp(ref)
 	}
 	return v, undefined
@@ -836,7 +856,7 @@ func (c *workerValues) Put(ref ast.Ref, value *ast.Term) {
 		c.shared.mu.Lock()
 		c.shared.cache.Put(ref, value)
 		c.shared.mu.Unlock()
-		if c.timed {
+		if c.clock != nil {
 			c.put(ref)
 		}
 	}

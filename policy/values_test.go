@@ -14,7 +14,7 @@ import (
 // computed under `with` is never shared.
 func TestWorkerValues(t *testing.T) {
 	shared := &sharedValues{cache: topdown.NewVirtualCache()}
-	a, b := newWorkerValues(shared, false), newWorkerValues(shared, false)
+	a, b := newWorkerValues(shared, nil), newWorkerValues(shared, nil)
 	rule := ast.MustParseRef("data.specgate.lib.util.http_operations")
 	// A call whose arguments are all strings reads like a rule's ref and
 	// is shared: isLibraryRef cannot tell them apart. An object argument
@@ -66,7 +66,7 @@ func TestWorkerValues(t *testing.T) {
 // function's call with string arguments is shared.
 func TestRuleCallsAreNotShared(t *testing.T) {
 	shared := &sharedValues{cache: topdown.NewVirtualCache()}
-	a, b := newWorkerValues(shared, false), newWorkerValues(shared, false)
+	a, b := newWorkerValues(shared, nil), newWorkerValues(shared, nil)
 	own := ast.Ref{ast.NewTerm(ast.MustParseRef(`data.specgate.rules["no-ambiguous-paths"]._path_schemas`)), ast.StringTerm("/a/{id}"), ast.StringTerm("id")}
 	lib := ast.Ref{ast.NewTerm(ast.MustParseRef(`data.specgate.lib.naming.words`)), ast.StringTerm("petId")}
 	a.Put(own, ast.StringTerm("schemas"))
@@ -78,4 +78,3 @@ func TestRuleCallsAreNotShared(t *testing.T) {
 		t.Error("another worker does not read the value of a library call with string arguments")
 	}
 }
-
