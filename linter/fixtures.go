@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"fmt"
 	"os"
+	"path/filepath"
 	"regexp"
 	"sort"
 	"strconv"
@@ -19,13 +20,14 @@ type Want struct {
 
 func (w Want) String() string { return fmt.Sprintf("line %d: %s", w.Line, w.Rule) }
 
-var wantRE = regexp.MustCompile(`#\s*want((?:\s+"[^"]+")+)\s*$`)
+var wantRE = regexp.MustCompile(`(?:#|//)\s*want((?:\s+"[^"]+")+)\s*$`)
 var quotedRE = regexp.MustCompile(`"([^"]+)"`)
 
-// ReadWants reads a fixture's expectations. YAML fixtures carry
-// `# want "rule-id" ["rule-id" …]` at the end of the offending line; JSON
-// fixtures, which have no comments, carry a sidecar file `<name>.want` with
-// one "LINE rule-id" per line.
+// ReadWants reads a fixture's expectations. YAML and GraphQL fixtures
+// carry `# want "rule-id" ["rule-id" …]` at the end of the offending line,
+// Protocol Buffers fixtures `// want "rule-id"`; JSON fixtures, which have
+// no comments, carry a sidecar file `<name>.want` with one "LINE rule-id"
+// per line.
 func ReadWants(path string) ([]Want, error) {
 	if strings.HasSuffix(path, ".json") {
 		return readSidecar(path + ".want")
@@ -98,4 +100,15 @@ func Compare(res Result, wants []Want) (missing, unexpected []Want) {
 	}
 	sort.Slice(unexpected, func(i, j int) bool { return unexpected[i].Line < unexpected[j].Line })
 	return missing, unexpected
+}
+
+// IsFixture reports whether a file of a testdata folder is a fixture by
+// its name: a specification in YAML, JSON, Protocol Buffers, GraphQL or
+// WSDL.
+func IsFixture(name string) bool {
+	switch strings.ToLower(filepath.Ext(name)) {
+	case ".yaml", ".yml", ".json", ".proto", ".graphql", ".graphqls", ".gql", ".wsdl":
+		return true
+	}
+	return false
 }

@@ -32,7 +32,7 @@ func TestRuleFixtures(t *testing.T) {
 			files, _ := filepath.Glob(filepath.Join("..", "rules", rule.ID, "testdata", "*"))
 			var fixtures []string
 			for _, f := range files {
-				if ext := filepath.Ext(f); ext == ".yaml" || ext == ".yml" || ext == ".json" {
+				if linter.IsFixture(f) {
 					fixtures = append(fixtures, f)
 				}
 			}

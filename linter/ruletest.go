@@ -26,8 +26,8 @@ func (r FixtureResult) Failed() bool {
 	return r.Err != nil || len(r.Missing) > 0 || len(r.Unexpected) > 0
 }
 
-// FindFixtures lists the spec fixtures under dir: YAML and JSON files in
-// folders named testdata.
+// FindFixtures lists the spec fixtures under dir: the files IsFixture
+// names in folders named testdata.
 func FindFixtures(dir string) ([]string, error) {
 	var out []string
 	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
@@ -40,8 +40,7 @@ func FindFixtures(dir string) ([]string, error) {
 			}
 			return nil
 		}
-		ext := filepath.Ext(p)
-		if (ext == ".yaml" || ext == ".yml" || ext == ".json") && filepath.Base(filepath.Dir(p)) == "testdata" {
+		if IsFixture(p) && filepath.Base(filepath.Dir(p)) == "testdata" {
 			out = append(out, p)
 		}
 		return nil

@@ -30,7 +30,8 @@ var Families = []string{"integrity", "correctness", "documentation", "naming", "
 
 // FormatTags are the format names a rule may declare (see
 // spec.Document.FormatTags).
-var FormatTags = []string{"oas", "oas2", "oas3", "oas3.0", "oas3.1", "oas3.2", "asyncapi", "asyncapi2", "asyncapi3", "arazzo", "arazzo1"}
+var FormatTags = []string{"oas", "oas2", "oas3", "oas3.0", "oas3.1", "oas3.2", "asyncapi", "asyncapi2", "asyncapi3", "arazzo", "arazzo1",
+	"proto", "graphql", "wsdl"}
 
 // Rule is one rule: its metadata and its compiled-to-be module.
 type Rule struct {

@@ -59,6 +59,7 @@ var formatNames = map[string]string{
 	"oas3.0": "OpenAPI 3.0", "oas3.1": "OpenAPI 3.1", "oas3.2": "OpenAPI 3.2",
 	"asyncapi": "AsyncAPI 2.x, 3.x", "asyncapi2": "AsyncAPI 2.x", "asyncapi3": "AsyncAPI 3.x",
 	"arazzo": "Arazzo 1.x", "arazzo1": "Arazzo 1.x",
+	"proto": "Protocol Buffers (proto2, proto3, editions)", "graphql": "GraphQL (SDL, introspection)", "wsdl": "WSDL 1.1, 2.0",
 }
 
 // Markdown renders a rule's documentation page.
