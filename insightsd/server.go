@@ -233,8 +233,8 @@ func (s *Server) info(w http.ResponseWriter, r *http.Request) {
 		TokenRequired: s.opts.Token != "", Checks: map[string][]Check{"store": {check}}})
 }
 
-// submit stores a submission: 201 with its receipt, 200 when it was
-// stored already.
+// submit stores a submission and answers 201 with its receipt; one stored
+// already is answered the same, marked as a replay.
 func (s *Server) submit(w http.ResponseWriter, r *http.Request) {
 	if mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type")); err != nil || mt != "application/json" {
 		httpx.WriteProblem(w, r, problems.New(http.StatusUnsupportedMediaType, httpx.KindUnsupportedMedia,
@@ -279,6 +279,10 @@ func (s *Server) submit(w http.ResponseWriter, r *http.Request) {
 		httpx.WriteProblem(w, r, problems.New(http.StatusBadRequest, httpx.KindBadRequest, "the body is not a submission: "+jsonProblem(raw, err)))
 		return
 	}
+	if msg := missingMembers(raw); msg != "" {
+		httpx.WriteProblem(w, r, problems.New(http.StatusBadRequest, httpx.KindBadRequest, msg))
+		return
+	}
 	if msg := check(&sub); msg != "" {
 		httpx.WriteProblem(w, r, problems.New(http.StatusBadRequest, httpx.KindBadRequest, msg))
 		return
@@ -290,12 +294,32 @@ func (s *Server) submit(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	httpx.LogAttrs(r.Context(), slog.String("submission", sub.ID), slog.String("repoId", sub.CI.RepoID), slog.String("kind", sub.Kind), slog.Bool("duplicate", dup))
+	// A replay gets the answer the first submission got, as idempotency
+	// keys have it, and says it is one.
 	w.Header().Set("Location", "/v1/submissions/"+sub.ID)
-	status := http.StatusCreated
 	if dup {
-		status = http.StatusOK
+		w.Header().Set("Idempotent-Replayed", "true")
 	}
-	writeJSON(w, status, insights.Receipt{ID: sub.ID, ReceivedAt: at, Duplicate: dup})
+	writeJSON(w, http.StatusCreated, insights.Receipt{ID: sub.ID, ReceivedAt: at, Duplicate: dup})
+}
+
+// missingMembers names the members a submission must have that it has
+// not (Go's zero values cannot tell an absent member from an empty one).
+func missingMembers(raw []byte) string {
+	var members map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &members); err != nil {
+		return "the body is not a JSON object"
+	}
+	var missing []string
+	for _, name := range []string{"schemaVersion", "id", "command", "kind", "tool", "ci", "results", "reports"} {
+		if v, ok := members[name]; !ok || string(v) == "null" {
+			missing = append(missing, name)
+		}
+	}
+	if len(missing) == 0 {
+		return ""
+	}
+	return "a submission needs " + strings.Join(missing, ", ")
 }
 
 // check says what is wrong with a submission, or "": the constraints
@@ -441,6 +465,23 @@ func filter(r *http.Request) Filter {
 	return Filter{RepoID: q.Get("repoId"), Spec: q.Get("spec"), Kind: q.Get("kind"), Branch: q.Get("branch")}
 }
 
+// checkFilter answers 400 to a filter the description does not allow:
+// identifiers with white space or too long, an unknown kind.
+func (s *Server) checkFilter(w http.ResponseWriter, r *http.Request, f Filter) bool {
+	for _, p := range []struct {
+		name, value string
+		max         int
+	}{{"repoId", f.RepoID, 512}, {"spec", f.Spec, 2048}, {"branch", f.Branch, 512}} {
+		if msg := token(p.name, p.value, p.max); msg != "" {
+			prob := problems.New(http.StatusBadRequest, httpx.KindBadRequest, msg)
+			prob.Field = p.name
+			httpx.WriteProblem(w, r, prob)
+			return false
+		}
+	}
+	return s.checkKind(w, r, f.Kind)
+}
+
 func (s *Server) checkKind(w http.ResponseWriter, r *http.Request, kind string) bool {
 	if kind != "" && !contains(Kinds, kind) {
 		p := problems.New(http.StatusBadRequest, httpx.KindBadRequest, fmt.Sprintf("kind %q is not one of %s", kind, strings.Join(Kinds, ", ")))
@@ -453,7 +494,7 @@ func (s *Server) checkKind(w http.ResponseWriter, r *http.Request, kind string) 
 
 func (s *Server) latest(w http.ResponseWriter, r *http.Request) {
 	f := filter(r)
-	if !s.checkKind(w, r, f.Kind) {
+	if !s.checkFilter(w, r, f) {
 		return
 	}
 	writeJSON(w, http.StatusOK, insights.Results{Results: s.store.Latest(f)})
@@ -467,7 +508,7 @@ func (s *Server) history(w http.ResponseWriter, r *http.Request) {
 		httpx.WriteProblem(w, r, p)
 		return
 	}
-	if !s.checkKind(w, r, f.Kind) {
+	if !s.checkFilter(w, r, f) {
 		return
 	}
 	limit := DefaultHistory
@@ -491,6 +532,9 @@ func (s *Server) consumers(w http.ResponseWriter, r *http.Request) {
 		p := problems.New(http.StatusBadRequest, httpx.KindBadRequest, "spec is required: consumers are of a specification's operations")
 		p.Field = "spec"
 		httpx.WriteProblem(w, r, p)
+		return
+	}
+	if !s.checkFilter(w, r, Filter{Spec: spec}) {
 		return
 	}
 	ops := q["operation"]

@@ -44,7 +44,7 @@ func newServer(t *testing.T, dir, token string) (*Server, *httptest.Server) {
 func submission(id, repo, branch, kind string, results ...insights.SpecResult) *insights.Submission {
 	return &insights.Submission{SchemaVersion: 1, ID: id, Command: "test", Kind: kind,
 		Tool: insights.Tool{Name: "specgate", Version: "test"},
-		CI:   insights.CI{RepoID: repo, Branch: branch, Commit: "c-" + id, BuildID: "b-" + id}, Results: results}
+		CI:   insights.CI{RepoID: repo, Branch: branch, Commit: "c-" + id, BuildID: "b-" + id}, Results: append([]insights.SpecResult{}, results...)}
 }
 
 func specResult(spec, status string, used ...string) insights.SpecResult {
@@ -212,8 +212,11 @@ func TestDuplicateSubmission(t *testing.T) {
 	s := submission("retried-1", "acme/orders", "main", "contract", specResult("a.yaml", "passed"))
 	first := submit(t, ts, s)
 	second := submit(t, ts, s)
-	if first.status != http.StatusCreated || second.status != http.StatusOK {
-		t.Fatalf("statuses %d, %d; want 201, 200", first.status, second.status)
+	if first.status != http.StatusCreated || second.status != http.StatusCreated {
+		t.Fatalf("statuses %d, %d; want 201, 201", first.status, second.status)
+	}
+	if first.header.Get("Idempotent-Replayed") != "" || second.header.Get("Idempotent-Replayed") != "true" {
+		t.Errorf("Idempotent-Replayed %q, %q", first.header.Get("Idempotent-Replayed"), second.header.Get("Idempotent-Replayed"))
 	}
 	var r1, r2 insights.Receipt
 	json.Unmarshal(first.body, &r1)
@@ -261,6 +264,9 @@ func TestBadRequests(t *testing.T) {
 		{"id naming a path", "POST", "/v1/submissions", mutate(func(s *insights.Submission) { s.ID = "../../etc/passwd" }), jsonHeader, 400, "bad-request", `id "../../etc/passwd" must be 8 to 64 letters`},
 		{"no repository", "POST", "/v1/submissions", mutate(func(s *insights.Submission) { s.CI.RepoID = "" }), jsonHeader, 400, "bad-request", "ci.repoId is required"},
 		{"unknown kind", "POST", "/v1/submissions", mutate(func(s *insights.Submission) { s.Kind = "lint" }), jsonHeader, 400, "bad-request", `kind "lint" is not one of contract, stub-usage`},
+		{"members missing", "POST", "/v1/submissions", []byte(`{"schemaVersion": 1, "id": "abcdefgh", "command": "test", "kind": "contract", "ci": {"repoId": "a"}, "results": null}`), jsonHeader, 400, "bad-request", "a submission needs tool, results, reports"},
+		{"white space in a filter", "GET", "/v1/results/latest?repoId=acme+web", nil, nil, 400, "bad-request", `repoId "acme web" must not contain white space`},
+		{"long spec", "GET", "/v1/consumers?spec=" + strings.Repeat("s", 2049), nil, nil, 400, "bad-request", "spec is longer than 2048 bytes"},
 		{"result without spec", "POST", "/v1/submissions", mutate(func(s *insights.Submission) { s.Results[0].Spec.ID = "" }), jsonHeader, 400, "bad-request", "results[0].spec.id is required"},
 		{"too large", "POST", "/v1/submissions", bytes.Repeat([]byte(" "), 2<<20), jsonHeader, 413, "request-too-large", "larger than the 1 MiB limit (--max-body-size)"},
 		{"gzip bomb", "POST", "/v1/submissions", bomb, map[string]string{"Content-Type": "application/json", "Content-Encoding": "gzip"}, 413, "request-too-large", "1 MiB limit"},
