@@ -28,7 +28,7 @@ import (
 // ciFlags are the options of --ci.
 func ciFlags() []cli.Flag {
 	return []cli.Flag{
-		&cli.BoolFlag{Name: "ci", Usage: "submit the reports to the insights service (see 'specgate help send-report' for what is sent)"},
+		&cli.BoolFlag{Name: "ci", Usage: "submit the reports, with the CI build's metadata, to the insights service (docs/insights.md)"},
 		&cli.StringFlag{Name: "insights-url", Usage: "`URL` of the insights service (default: " + insights.URLEnv + ", else specgate.yaml's specgate.insights.url); its token is read from " + insights.TokenEnv},
 		&cli.StringFlag{Name: "repo-id", Usage: "the repository's `ID` at the insights service (default: SPECGATE_REPO_ID, -Dspecgate.repo.id, else the CI provider's owner/name)"},
 		&cli.StringFlag{Name: "build-id", Usage: "the build's `ID` (default: SPECGATE_BUILD_ID, -Dspecgate.build.id, else the CI provider's)"},
