@@ -14,12 +14,15 @@ import (
 // readerProblems are the problems of a Protocol Buffers, GraphQL or WSDL
 // document: the semantic errors its reader found (syntax errors fail the
 // load instead), each at its position. ok is false for other formats.
+// Each is Unreadable: compilers and code generators refuse such a
+// document (protoc, graphql-js, WSDL toolkits), so lint reports them
+// whatever its ruleset, as it reports a broken $ref.
 func readerProblems(doc *spec.Document) (out []Problem, ok bool) {
 	locate := func(file string, rng spec.Range) Problem {
 		if file == "" {
 			file = doc.Root.Name
 		}
-		return Problem{File: file, Range: rng}
+		return Problem{File: file, Range: rng, Unreadable: true}
 	}
 	switch doc.Format {
 	case spec.Proto:
