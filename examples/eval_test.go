@@ -271,8 +271,8 @@ func TestEvalMatcherValueErrors(t *testing.T) {
 	ctx := &Context{Generate: func(Unresolved) (any, error) { return json.Number("7"), nil }}
 	for matcher, want := range map[string]string{
 		`$match(contains: (integer), inFirst: 1, atLeast: 2)`: `v.json:1:1: cannot make a value that satisfies $match(contains: (integer), inFirst: 1, atLeast: 2): the value tried, [7,7], fails: 1 item matches (integer) among the first 1 of 2 items, expected at least 2`,
-		`$match(pattern: a^b)`:                                 `v.json:1:1: no text matches the pattern a^b of $match(pattern: a^b)`,
-		`$match(dataType: boolean, pattern: ^\d+$)`:            `v.json:1:1: cannot make a value that satisfies $match(dataType: boolean, pattern: ^\d+$): the value tried, 0, fails: expected a boolean, found 0`,
+		`$match(pattern: a^b)`:                                `v.json:1:1: no text matches the pattern a^b of $match(pattern: a^b)`,
+		`$match(dataType: boolean, pattern: ^\d+$)`:           `v.json:1:1: cannot make a value that satisfies $match(dataType: boolean, pattern: ^\d+$): the value tried, 0, fails: expected a boolean, found 0`,
 	} {
 		_, err := ctx.Eval(valueFrom(t, strconv.Quote(matcher)))
 		if err == nil || err.Error() != want {
