@@ -155,13 +155,14 @@ func (s checkSet) names() []string {
 // to every response of a valid request, and to the response of a broken
 // one when its status is declared (a 400 the spec documents must still
 // have its documented shape). A method the path does not declare has no
-// operation whose responses would apply.
+// operation whose responses would apply, its default least of all: only a
+// 405 that the path's operation declares by its code does.
 func (c *checkCase) responseChecked() bool {
+	if c.t.refuses == refusesMethod {
+		return c.status == http.StatusMethodNotAllowed && declaredExactly(c.t.op.op, http.StatusMethodNotAllowed) != nil
+	}
 	if c.t.Kind != Negative && (c.prep.example == nil || !c.prep.example.negative) {
 		return true
-	}
-	if c.prep.negative != nil && c.prep.negative.check == "unsupported_method" {
-		return false
 	}
 	for _, p := range c.problems {
 		if p.In == contract.InStatus {
@@ -262,9 +263,11 @@ func negativeCheck(name string) func(c *checkCase) *Failure {
 	}
 }
 
+// unsupportedMethod judges the answer to a method the path does not
+// declare, from a negative test or a 405 example: the status the test
+// expects, and with 405 an Allow header that does not list the method.
 func unsupportedMethod(c *checkCase) *Failure {
-	m := c.prep.negative
-	if m == nil || m.check != "unsupported_method" {
+	if c.t.refuses != refusesMethod {
 		return nil
 	}
 	if f := negativeCheck("unsupported_method")(c); f != nil {
@@ -349,7 +352,8 @@ func exampleStatus(c *checkCase) *Failure {
 
 // hasExampleStatus reports whether the response has an example's status:
 // the one it writes, else one of the response of the spec it is under (a
-// default example: a status the operation declares no other way).
+// default example: a status the operation declares no other way), else,
+// for a partial example that writes none, any 2xx.
 func (c *checkCase) hasExampleStatus(ex *examples.Example) bool {
 	r := ex.Response
 	if r == nil {
@@ -358,12 +362,12 @@ func (c *checkCase) hasExampleStatus(ex *examples.Example) bool {
 	if r.Status != 0 {
 		return c.status == r.Status
 	}
-	want := r.SpecStatus
-	if want == "" {
-		want = "2XX"
+	if r.SpecStatus == "" {
+		// A partial example without a status expects a success, whichever
+		// response of the spec declares it.
+		return c.status >= 200 && c.status <= 299
 	}
-	got := c.matched()
-	return got == want || want == "2XX" && got == "" && c.status >= 200 && c.status <= 299
+	return c.matched() == r.SpecStatus
 }
 
 // matched is the response of the spec the status matches, "" for none.

@@ -90,20 +90,24 @@ func newCoverageTracker(p *Plan) *coverageTracker {
 	return &coverageTracker{plan: p, hits: map[covKey]int{}, missing: map[*operation]map[covKey]bool{}}
 }
 
+// add counts the response a test's answer matched. A test that proves the
+// service refuses what the spec does not declare (a negative test, a 405
+// or 415 example) counts only where its answer matches a declared
+// response: an undeclared method has no operation and no row, and an
+// undeclared status or content type in its answer is no gap of the spec.
 func (c *coverageTracker) add(r *Result) {
 	t, o := r.Test, r.Test.op
-	if o == nil || r.Status == 0 || t.neg != nil && t.neg.check == "unsupported_method" {
+	if o == nil || r.Status == 0 || t.refuses == refusesMethod {
 		return // no answer, or one for a method no operation declares
 	}
-	base := covKey{path: o.op.Path, method: strings.ToUpper(o.op.Method), reqType: t.RequestType}
-	if t.neg != nil && t.neg.check == "unsupported_content_type" {
-		base.reqType = unsupportedType
-	}
+	base := covKey{path: o.op.Path, method: strings.ToUpper(o.op.Method), reqType: rowRequestType(t)}
 	d := o.spec.contract.Response(o.op, r.Status)
 	if d == nil {
-		k := base
-		k.status, k.respType = strconv.Itoa(r.Status), r.ResponseType
-		c.noteMissing(o, k)
+		if !t.refusal() {
+			k := base
+			k.status, k.respType = strconv.Itoa(r.Status), r.ResponseType
+			c.noteMissing(o, k)
+		}
 		return
 	}
 	k := base
@@ -111,13 +115,25 @@ func (c *coverageTracker) add(r *Result) {
 	if r.ResponseType != "" && len(d.Content) > 0 {
 		name, ok := declaredType(r.contentType, d.Content)
 		if !ok {
-			k.respType = r.ResponseType
-			c.noteMissing(o, k)
+			if !t.refusal() {
+				k.respType = r.ResponseType
+				c.noteMissing(o, k)
+			}
 			return
 		}
 		k.respType = name
 	}
 	c.hits[k]++
+}
+
+// rowRequestType is the request content type of the rows a test counts
+// under: its own, but for a 415 test, whose content type no row has: the
+// operation's first, where a 415 the operation declares is listed.
+func rowRequestType(t *Test) string {
+	if t.refuses == refusesMediaType {
+		return requestTypes(t.op.op)[0]
+	}
+	return t.RequestType
 }
 
 // declaredType is the media type of a response's content that a received
@@ -163,10 +179,10 @@ func declaredRows(o *operation) []CoverageRow {
 // with the content type it asks for (or each the response declares).
 func aims(t *Test) []covKey {
 	o := t.op
-	base := covKey{path: o.op.Path, method: strings.ToUpper(o.op.Method), reqType: t.RequestType}
+	base := covKey{path: o.op.Path, method: strings.ToUpper(o.op.Method), reqType: rowRequestType(t)}
 	var statuses []*spec.Response
 	switch {
-	case t.neg != nil && t.neg.check == "unsupported_method":
+	case t.refuses == refusesMethod:
 		return nil
 	case t.neg != nil:
 		seen := map[*spec.Response]bool{}
@@ -235,8 +251,9 @@ func (c *coverageTracker) finish() []*Coverage {
 					rows[i].Coverage = NotTested
 				}
 			}
-			// Answers to requests of a type the operation does not declare
-			// (a 415 test's) count where the spec declares their status.
+			// Answers to example requests of a type the operation does not
+			// declare (a badRequest example's) count where the spec declares
+			// their status.
 			var extra []covKey
 			for k := range c.hits {
 				if k.path == o.op.Path && k.method == strings.ToUpper(o.op.Method) && !declared[k] {

@@ -45,6 +45,9 @@ type exampleExpect struct {
 	// capture stores what the response's captures took, for the after
 	// fixtures.
 	capture func(map[string]any)
+	// sent is the value of the request's body as sent, which
+	// $(request.body…) reads.
+	sent any
 }
 
 // loadExamples reads the external examples of a spec (its default folder,
@@ -228,6 +231,17 @@ func (p *Plan) exampleTests(o *operation) []*Test {
 		}
 		t.RequestType = exampleRequestType(o.op, ex)
 		t.Status, t.ResponseType = exampleResponse(o.op, ex)
+		switch {
+		case !strings.EqualFold(t.Method, o.op.Method):
+			// A method the path does not declare has no operation, so no
+			// response of the spec applies but a 405 the path declares.
+			t.refuses = refusesMethod
+			if declaredExactly(o.op, http.StatusMethodNotAllowed) == nil && (ex.Response == nil || ex.Response.ContentType == "") {
+				t.ResponseType = ""
+			}
+		case ex.Kind() == examples.UnsupportedMediaType:
+			t.refuses = refusesMediaType
+		}
 		if len(c.alternatives) > 0 {
 			t.Status = statusOfAll(o.op, append([]*examples.Example{ex}, c.alternatives...))
 		}
@@ -310,6 +324,18 @@ func exampleResponse(op *spec.Operation, ex *examples.Example) (status, mediaTyp
 		return status, declared.Content[0].Name
 	}
 	return status, ""
+}
+
+// declaredExactly is the response an operation declares for a status by
+// its code, not by a range or default; nil when there is none.
+func declaredExactly(op *spec.Operation, status int) *spec.Response {
+	code := strconv.Itoa(status)
+	for _, r := range op.Responses {
+		if r.Status == code {
+			return r
+		}
+	}
+	return nil
 }
 
 // declaredFor finds the declared response of a status: itself, its
@@ -542,7 +568,8 @@ func (p *Plan) makeExample(s *runState, t *Test, c *exampleCase) (*prepared, err
 	if path != "" && !strings.Contains(path, "{") {
 		pr.built.Path = o.spec.stripPrefix(o, path)
 	}
-	expect := &exampleExpect{ex: ex, ctx: ctx, negative: ex.Kind() != examples.Positive, alternatives: c.alternatives, values: c.values, generated: ex.Inline && !ownsRequest(ex.Request)}
+	expect := &exampleExpect{ex: ex, ctx: ctx, negative: ex.Kind() != examples.Positive, alternatives: c.alternatives, values: c.values,
+		generated: ex.Inline && !ownsRequest(ex.Request), sent: body}
 	if ex.Response != nil {
 		expect.status, expect.specStatus = ex.Response.Status, ex.Response.SpecStatus
 	} else {

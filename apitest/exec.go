@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/specgate/specgate/contract"
+	"github.com/specgate/specgate/examples"
 	"github.com/specgate/specgate/internal/httpx"
 )
 
@@ -78,6 +79,10 @@ func (p *Plan) exec(ctx context.Context, t *Test) *Result {
 	if req.Header.Get("User-Agent") == "" {
 		req.Header.Set("User-Agent", userAgent)
 	}
+	if ex := prep.example; ex != nil {
+		// $(request.…) in an expected response is the request as sent.
+		ex.ctx.Request = sp.echo(t.op, req, prep.built, ex.sent)
+	}
 	attempts := sp.sender.Do(ctx, req, prep.built.Body)
 	last := attempts[len(attempts)-1]
 	var probes []httpx.Attempt
@@ -138,6 +143,20 @@ func (p *Plan) exec(ctx context.Context, t *Test) *Result {
 		}
 	}
 	return r
+}
+
+// echo is the request as an example's $(request.…) reads it: the method,
+// the whole path sent, its path parameters, query, headers and the body's
+// value.
+func (sp *specPlan) echo(o *operation, req *http.Request, b *contract.BuiltRequest, body any) *examples.EchoRequest {
+	e := &examples.EchoRequest{Method: req.Method, Path: req.URL.Path, PathParams: map[string]string{},
+		Query: req.URL.Query(), Headers: req.Header.Clone(), Body: body}
+	if rt := sp.routeValues(o, req.Method, b.Path); rt != nil {
+		for _, p := range rt.PathParams {
+			e.PathParams[p.Name] = p.Value
+		}
+	}
+	return e
 }
 
 // base is the URL the operation's path is joined to (see Options.BaseURL).

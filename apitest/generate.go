@@ -7,6 +7,7 @@ import (
 	"hash/fnv"
 	"math/big"
 	"net/http"
+	"regexp"
 	"slices"
 	"sort"
 	"strconv"
@@ -405,8 +406,11 @@ func (p *Plan) negativeTests(o *operation) []*Test {
 			continue
 		}
 		t := &Test{Path: o.op.Path, Method: strings.ToUpper(o.op.Method), RequestType: reqTypes[0], Status: statusClass(m.expect), Kind: Negative, Name: m.desc}
-		if m.check == "unsupported_method" {
-			t.Method, t.RequestType = m.method, ""
+		switch m.check {
+		case "unsupported_method":
+			t.Method, t.RequestType, t.refuses = m.method, "", refusesMethod
+		case "unsupported_content_type":
+			t.refuses = refusesMediaType
 		}
 		m := m
 		t.neg = m
@@ -466,6 +470,9 @@ func (p *Plan) makeNegative(s *runState, t *Test, m *mutation) (*prepared, error
 	}
 	if m.request != nil {
 		m.request(pr.built)
+	}
+	if m.method != "" && routesElsewhere(t.op.spec.contract, m.method, strings.TrimRight(t.op.spec.contract.Prefix(t.op.op), "/")+pr.built.Path) {
+		return nil, skipf("%s %s is an operation of the spec: another path template matches the URL", m.method, pr.built.Path)
 	}
 	if probs := p.contractProblems(t, pr.built); len(probs) == 0 {
 		return nil, skipf("the request with %s is valid after all: the spec's contract finds nothing wrong with it", m.desc)
@@ -639,13 +646,19 @@ func (p *Plan) mediaTypeMutation(o *operation) *mutation {
 }
 
 // methodMutation sends, once per path (with its first operation), a
-// method the path does not declare.
+// method that no operation takes for the path's URLs: one the path does
+// not declare and that no other template matching the URL declares
+// (PUT /accounts/historicalBalances goes to PUT /accounts/{accountId}).
+// The method is chosen on the template with its variables filled with
+// text no literal segment has; makeNegative checks it again on the URL it
+// sends.
 func (p *Plan) methodMutation(o *operation) *mutation {
 	if len(o.allow) == 0 || o.allow[0] != strings.ToUpper(o.op.Method) {
 		return nil
 	}
+	sample := strings.TrimRight(o.spec.contract.Prefix(o.op), "/") + templateVars.ReplaceAllString(o.op.Path, "specgate-0")
 	for _, m := range []string{http.MethodGet, http.MethodPut, http.MethodPost, http.MethodDelete, http.MethodPatch} {
-		if slices.Contains(o.allow, m) {
+		if slices.Contains(o.allow, m) || routesElsewhere(o.spec.contract, m, sample) {
 			continue
 		}
 		return &mutation{check: "unsupported_method", desc: "undeclared method " + m, expect: p.expect.Method, method: m,
@@ -656,6 +669,16 @@ func (p *Plan) methodMutation(o *operation) *mutation {
 			}}
 	}
 	return nil
+}
+
+var templateVars = regexp.MustCompile(`\{[^}/]*\}`)
+
+// routesElsewhere reports whether an operation answers method at path, the
+// whole path of a request: the contract routes it rather than answering
+// 405 (or 404, for a sample path that a template's enum rejects).
+func routesElsewhere(c *contract.Contract, method, path string) bool {
+	_, err := c.Route(method, path)
+	return err == nil
 }
 
 // simpleSchema is what a negative test needs to know of a schema to

@@ -195,3 +195,52 @@ func TestLoopCorpus(t *testing.T) {
 		})
 	}
 }
+
+// TestLoopBundledExamples runs the loop on the bundled example, the first
+// thing a new user tries: examples/petstore.yaml with its worked examples,
+// served by specgate mock and tested by specgate test. Every example is a
+// test of its own and passes, the negative tests too, and nothing is
+// missing in the spec.
+func TestLoopBundledExamples(t *testing.T) {
+	path := filepath.Join("..", "examples", "petstore.yaml")
+	c := runLoop(t, path, true)
+	checkLoop(t, c, false, nil)
+	ran := map[string]bool{}
+	for _, r := range c.results {
+		if r.Test.Kind == FromExample {
+			ran[r.Test.Name] = true
+		}
+	}
+	files, err := filepath.Glob(filepath.Join("..", "examples", "petstore_examples", "*", "*.*"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	top, _ := filepath.Glob(filepath.Join("..", "examples", "petstore_examples", "*.*"))
+	for _, f := range append(files, top...) {
+		rel, _ := filepath.Rel(filepath.Join("..", "examples", "petstore_examples"), f)
+		name := strings.TrimSuffix(filepath.ToSlash(rel), filepath.Ext(rel))
+		if !ran[name] && !ran[exampleNameKey(t, f)] {
+			t.Errorf("example %s ran as no test of its own", name)
+		}
+	}
+	for _, cov := range c.summary.Coverage {
+		for _, row := range cov.Rows {
+			if row.Coverage == MissingInSpec {
+				t.Errorf("%s %s %s %s: missing in spec", row.Method, row.Path, row.Status, row.ResponseType)
+			}
+		}
+	}
+}
+
+// exampleNameKey is the name key of an example file, "" when it has none.
+func exampleNameKey(t *testing.T, file string) string {
+	data, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	root, err := spec.Parse(file, data, spec.Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return root.GetStr("name")
+}

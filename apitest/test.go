@@ -64,6 +64,24 @@ type Test struct {
 	neg *mutation
 	// optional makes a generated request send every optional parameter.
 	optional bool
+	// refuses names what the request sends that the spec does not declare,
+	// for the service to refuse: refusesMethod (a 405 test: no operation
+	// answers it) or refusesMediaType (a 415 test); "" for other tests.
+	refuses string
+}
+
+// What a test's request sends that the spec does not declare.
+const (
+	refusesMethod    = "method"
+	refusesMediaType = "media type"
+)
+
+// refusal reports whether a test proves that the service refuses what the
+// spec does not declare: a negative test, or an example of an undeclared
+// method or Content-Type. Its answer covers a declared response at most;
+// it never makes a combination "missing in spec".
+func (t *Test) refusal() bool {
+	return t.Kind == Negative || t.refuses != ""
 }
 
 // ID is the test's identity: stable across runs of the same spec,
