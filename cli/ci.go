@@ -182,6 +182,9 @@ type ciRun struct {
 	// ReportDir is where the local reports are: a failed submission says
 	// they stay there.
 	ReportDir string
+	// Config is the run's specgate.yaml, whose spec ids the reports may
+	// name specifications by (run-suite); nil without one.
+	Config *config.Config
 }
 
 // submitReports submits a run's reports when --ci is set, and returns the
@@ -201,6 +204,21 @@ func submitReports(ctx context.Context, c *cli.Context, env Env, run ciRun, runE
 		command = c.Command.Name
 	}
 	tool := insights.Tool{Name: "specgate", Version: version()}
+	if run.Config != nil {
+		setup.res.Aliases = map[string]string{}
+		for _, t := range run.Config.Tests {
+			if t.Spec.Git == nil {
+				setup.res.Aliases[t.Spec.ID] = t.Spec.Path
+			}
+		}
+		for _, m := range run.Config.Mocks {
+			for _, sp := range m.Specs {
+				if sp.Git == nil {
+					setup.res.Aliases[sp.ID] = sp.Path
+				}
+			}
+		}
+	}
 	var subs []*insights.Submission
 	var problems []error
 	for _, path := range run.CTRF {

@@ -99,7 +99,7 @@ func runSuite(c *cli.Context, env Env) error {
 	if sum.Failed > 0 {
 		runErr = silent(ExitFindings)
 	}
-	return submitReports(c.Context, c, env, ciRun{CTRF: ctrfReportOf(outputs, reportDir(c, cfg)), ReportDir: reportDir(c, cfg)}, runErr)
+	return submitReports(c.Context, c, env, ciRun{CTRF: ctrfReportOf(outputs, reportDir(c, cfg)), ReportDir: reportDir(c, cfg), Config: cfg}, runErr)
 }
 
 // suiteConfig loads --config, or the specgate.yaml found upward; nil when

@@ -139,6 +139,10 @@ func TestSpecRefInGit(t *testing.T) {
 	if ref != want {
 		t.Errorf("ref %+v, want %+v", ref, want)
 	}
+	res.Aliases = map[string]string{"api": filepath.Join(repo, "specs", "api.yaml")}
+	if alias := res.Ref(ctx, "api"); alias.ID != want.ID || alias.File != "api" {
+		t.Errorf("alias: %+v", alias)
+	}
 	outside := res.Ref(ctx, "elsewhere/api.yaml")
 	if outside.ID != "elsewhere/api.yaml" || outside.Repository != "" {
 		t.Errorf("outside git: %+v", outside)

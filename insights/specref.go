@@ -18,6 +18,9 @@ type Resolver struct {
 	// Git reads the repositories; nil leaves git out (IDs are paths from
 	// Dir).
 	Git *Git
+	// Aliases maps names that reports give specifications by (the ids of
+	// specgate.yaml, which run-suite's reports use) to their files.
+	Aliases map[string]string
 
 	mu   sync.Mutex
 	refs map[string]SpecRef
@@ -42,6 +45,11 @@ func (r *Resolver) Ref(ctx context.Context, file string) SpecRef {
 }
 
 func (r *Resolver) resolve(ctx context.Context, file string) SpecRef {
+	if path, ok := r.Aliases[file]; ok && path != "" && path != file {
+		ref := r.resolve(ctx, path)
+		ref.File = file
+		return ref
+	}
 	ref := SpecRef{File: file}
 	if file == "" || file == "-" || file == "<stdin>" || strings.Contains(file, "://") {
 		ref.ID, ref.Path = file, file
