@@ -140,7 +140,7 @@ func runTest(c *cli.Context, env Env) error {
 	case sum.Failed > 0:
 		runErr = silent(ExitFindings)
 	}
-	return submitReports(c.Context, c, env, ciRun{CTRF: ctrfReportOf(outputs, reportDir(c, cfg)), ReportDir: reportDir(c, cfg)}, runErr)
+	return submitReports(c.Context, c, env, ciRun{CTRF: ctrfReportOf(outputs, reportDir(c, cfg)), ReportDir: reportDir(c, cfg), Config: cfg}, runErr)
 }
 
 func listChecks(env Env) error {
