@@ -422,7 +422,7 @@ func exampleHeaders(c *checkCase) *Failure {
 		}
 		res := ex.ctx.CheckAt(h.Value, actual, "$", examples.Subset)
 		for _, p := range res.Problems {
-			probs = append(probs, Problem{In: "header", Key: h.Name, Keyword: "value", Message: fmt.Sprintf("header %s: %s", h.Name, p.Message), Schema: p.At.String()})
+			probs = append(probs, Problem{In: "header", Key: h.Name, Keyword: "value", Message: fmt.Sprintf("header %s: %s", h.Name, p.Message), Example: p.At.String()})
 		}
 	}
 	return failureOf(probs)
@@ -448,10 +448,10 @@ func exampleBody(c *checkCase) *Failure {
 	}
 	var probs []Problem
 	for _, p := range res.Problems {
-		probs = append(probs, Problem{In: "body", Path: p.Path, Keyword: "example", Message: p.Path + ": " + p.Message, Schema: p.At.String()})
+		probs = append(probs, Problem{In: "body", Path: p.Path, Keyword: "example", Message: p.Message, Example: p.At.String()})
 	}
 	if f := failureOf(probs); f != nil {
-		f.Message = fmt.Sprintf("the body does not match example %q: %s", ex.ex.Name, f.Message)
+		f.Message = fmt.Sprintf("the body does not match example %q: %s: %s", ex.ex.Name, probs[0].Path, f.Message)
 		return f
 	}
 	return nil

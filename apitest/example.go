@@ -139,10 +139,14 @@ func (sp *specPlan) routeExample(ex *examples.Example) *spec.Operation {
 type exampleCase struct {
 	ex           *examples.Example
 	alternatives []*examples.Example
-	// values says whether the example's response values are compared: its
-	// request is its own (an inline example whose request the spec gives
-	// no value of is a generated request, whose answer nobody can
-	// foretell), and no alternative shares it.
+	// values says whether the example's response values are compared: it
+	// is an external example, or an inline pair whose request and response
+	// examples share a name (the author wrote that answer for that
+	// request) and whose request carries values of its own; and no
+	// alternative shares its request. The unnamed values of an operation
+	// (a parameter's example or x-example, Swagger's response examples)
+	// illustrate each place on its own: a service answers their request
+	// with other values as rightly, so they are held to status and schema.
 	values bool
 }
 
@@ -160,7 +164,7 @@ func exampleCases(list []*examples.Example) []*exampleCase {
 			c.values = false
 			continue
 		}
-		c := &exampleCase{ex: ex, values: !ex.Inline || ownsRequest(ex.Request) && !fromSchemas(ex)}
+		c := &exampleCase{ex: ex, values: !ex.Inline || ex.Pairing == examples.Paired && ownsRequest(ex.Request) && !fromSchemas(ex)}
 		byRequest[key] = c
 		out = append(out, c)
 	}

@@ -105,8 +105,12 @@ type Problem struct {
 	// "missing", …).
 	Keyword string
 	Message string
-	// Schema is where the broken rule is written: file:line:col.
+	// Schema is where the broken rule is written in the spec:
+	// file:line:col.
 	Schema string
+	// Example is where the failing expectation is written in an example
+	// (an example file, or the spec for an inline one): file:line:col.
+	Example string
 }
 
 func (p Problem) String() string {
@@ -114,8 +118,11 @@ func (p Problem) String() string {
 	if p.Path != "" && !strings.Contains(s, p.Path) {
 		s = p.Path + ": " + s
 	}
-	if p.Schema != "" {
-		s += " (" + p.Schema + ")"
+	switch {
+	case p.Schema != "":
+		s += " (schema at " + p.Schema + ")"
+	case p.Example != "":
+		s += " (example at " + p.Example + ")"
 	}
 	return s
 }

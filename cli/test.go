@@ -411,6 +411,8 @@ func testOutputs(c *cli.Context, cfg *config.Config, env Env) ([]reports.Output,
 			outs = append(outs, reports.Output{Format: f, Path: filepath.Join(dir, name)})
 		}
 	}
-	outs = append(outs, reports.Output{Format: "summary", W: env.Stdout})
+	// The progress printed each failure with its messages: the summary
+	// names them once more, briefly.
+	outs = append(outs, reports.Output{Format: "summary", W: env.Stdout, Brief: true})
 	return outs, nil
 }

@@ -34,6 +34,9 @@ type Output struct {
 	Format string
 	Path   string
 	W      io.Writer
+	// Brief makes the summary name each failed test without its message
+	// and problem: for a run whose progress printed them as they came.
+	Brief bool
 }
 
 // DefaultOutputs are the report files of a test run in dir: CTRF, JUnit
@@ -121,7 +124,7 @@ func (s *Sink) Begin(run *Run) error {
 		case "json":
 			s.json, err = newJSONWriter(w, run)
 		case "summary":
-			s.summary = &summaryWriter{w: w}
+			s.summary = &summaryWriter{w: w, brief: o.Brief}
 		}
 		if err != nil {
 			return s.fail(err)
@@ -504,6 +507,7 @@ const summaryMaxFailures = 20
 // the counts.
 type summaryWriter struct {
 	w        io.Writer
+	brief    bool
 	failures []string
 	failed   int
 }
@@ -515,6 +519,10 @@ func (s *summaryWriter) add(t *Test) {
 	s.failed++
 	if len(s.failures) < summaryMaxFailures {
 		line := "FAIL " + t.Name
+		if s.brief {
+			s.failures = append(s.failures, line)
+			return
+		}
 		if msg, _, _ := strings.Cut(t.Message, "\n"); msg != "" {
 			line += ": " + msg
 		}

@@ -373,6 +373,35 @@ slow.yaml  2 of 4 operations covered (50%), 4 in the specification
 	}
 }
 
+// A brief summary names the failed tests alone: the progress of the run
+// printed their messages as they came.
+func TestTestRunBriefSummary(t *testing.T) {
+	run := testResults(t)
+	var b bytes.Buffer
+	sink, err := reports.NewSink(reports.Output{Format: "summary", W: &b, Brief: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := sink.Begin(&reports.Run{Tool: run.Tool, Kind: run.Kind, Start: fixed}); err != nil {
+		t.Fatal(err)
+	}
+	for i := range run.Tests {
+		if err := sink.Add(&run.Tests[i]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := sink.End(run.Coverage); err != nil {
+		t.Fatal(err)
+	}
+	got, _, _ := strings.Cut(b.String(), "\n\n")
+	want := `FAIL GET /pets/{id} -> 404 (not declared)
+FAIL GET /broken -> 500
+FAIL GET /down -> 200`
+	if got != want {
+		t.Errorf("brief summary:\n%s\nwant:\n%s", got, want)
+	}
+}
+
 // Tests added from many goroutines at once are all written, each whole.
 func TestSinkConcurrentAdds(t *testing.T) {
 	run := testResults(t)

@@ -153,7 +153,7 @@ func Test(r *apitest.Result) reports.Test {
 	}
 	for _, f := range r.Failures {
 		if len(f.Problems) == 0 {
-			out.Problems = append(out.Problems, reports.Problem{In: f.Check, Message: f.Check + ": " + f.Message})
+			out.Problems = append(out.Problems, reports.Problem{In: f.Check, Message: f.Message})
 			continue
 		}
 		for _, p := range f.Problems {
@@ -161,7 +161,13 @@ func Test(r *apitest.Result) reports.Test {
 			if p.Key != "" {
 				in += " " + p.Key
 			}
-			out.Problems = append(out.Problems, reports.Problem{Path: p.Path, In: in, Keyword: p.Keyword, Message: f.Check + ": " + p.Message, Schema: p.Schema})
+			msg := f.Check + ": " + p.Message
+			if p.Example != "" {
+				// The reports' place is the spec's (schema); an example's
+				// is said in words.
+				msg += " (example at " + p.Example + ")"
+			}
+			out.Problems = append(out.Problems, reports.Problem{Path: p.Path, In: in, Keyword: p.Keyword, Message: msg, Schema: p.Schema})
 		}
 	}
 	return out
