@@ -30,7 +30,7 @@ import (
 func (s *Server) loadExamples(gen *generation) ([]string, []error) {
 	var errs []error
 	for _, a := range gen.apis {
-		in := examples.Inline(a.doc, examples.Options{})
+		in := <-a.inline
 		for _, e := range in.Errors {
 			// An externalValue that cannot be read leaves that example out;
 			// the spec itself loaded.

@@ -37,6 +37,9 @@ type api struct {
 	contract *contract.Contract
 	schemas  *schema.Set
 	checker  *examples.Checker // completes partial examples
+	// inline delivers the spec's inline examples, read in the background
+	// while the rest loads.
+	inline <-chan *examples.InlineSet
 	prefixes []string          // where its operations are served, "" for the root
 	ops      []*operation
 	byOp     map[*spec.Operation]*operation
@@ -162,6 +165,11 @@ func loadAPI(ctx context.Context, loader *spec.Loader, src SpecSource) (*api, []
 			return nil, files, r.Err
 		}
 	}
+	// The inline examples are read while the contract is built: the two
+	// only read the document once its views are built.
+	doc.Views()
+	inline := make(chan *examples.InlineSet, 1)
+	go func() { inline <- examples.Inline(doc, examples.Options{}) }()
 	var opts contract.Options
 	if src.Prefix != "" {
 		p := "/" + strings.Trim(src.Prefix, "/")
@@ -175,7 +183,7 @@ func loadAPI(ctx context.Context, loader *spec.Loader, src SpecSource) (*api, []
 	if err != nil {
 		return nil, files, err
 	}
-	a := &api{name: src.Path, doc: doc, contract: c, schemas: schemas, checker: examples.NewChecker(c, schemas), byOp: map[*spec.Operation]*operation{}, schemes: map[string]*spec.SecurityScheme{}}
+	a := &api{name: src.Path, doc: doc, contract: c, schemas: schemas, checker: examples.NewChecker(c, schemas), inline: inline, byOp: map[*spec.Operation]*operation{}, schemes: map[string]*spec.SecurityScheme{}}
 	for _, sc := range doc.Views().SecuritySchemes {
 		a.schemes[sc.Name] = sc
 	}
