@@ -71,12 +71,15 @@ func examplesGenerateCommand(env Env) *cli.Command {
 			"an existing file is never overwritten, and each one skipped is named. On Arazzo documents it\n" +
 			"writes instead the example inputs of their workflows, by workflowId, generated from the inputs\n" +
 			"schemas: the file --inputs of test and run-suite reads (checkout.arazzo.yaml gives\n" +
-			"checkout.inputs.yaml, in --dir or beside the document).\n\n" +
+			"checkout.inputs.yaml, in --dir or beside the document). With --workflows it writes an Arazzo\n" +
+			"document of starter workflows for each OpenAPI SPEC, one per operation (pets.yaml gives\n" +
+			"pets.arazzo.yaml), valid against the official Arazzo schema.\n\n" +
 			"Exit codes: 0 every example written or kept, 1 a value no schema allows, 2 a spec that\n" +
 			"cannot be read, or a usage error.",
 		Flags: append([]cli.Flag{
 			&cli.StringFlag{Name: "dir", Usage: "folder `DIR` to write the examples to (default: SPEC's <name>_examples)"},
 			&cli.Uint64Flag{Name: "seed", Value: 1, Usage: "seed of generated values: the same seed writes the same files"},
+			&cli.BoolFlag{Name: "workflows", Usage: "write an Arazzo document of starter workflows, one per operation, instead of examples"},
 		}, loaderFlags()...),
 		Action: func(c *cli.Context) error { return runExamplesGenerate(c, env) },
 	}
@@ -326,6 +329,9 @@ func writeJSON(w io.Writer, v any) error {
 func runExamplesGenerate(c *cli.Context, env Env) error {
 	if c.NArg() == 0 {
 		return exitf(ExitUsage, "examples generate needs at least one spec (see 'specgate examples generate --help')")
+	}
+	if c.Bool("workflows") {
+		return generateWorkflows(c, env)
 	}
 	if arazzoArgs(c.Context, newLoader(c, env), c.Args().Slice()) {
 		return generateInputs(c, env)

@@ -284,3 +284,105 @@ func writeNew(path string, data []byte) error {
 	}
 	return f.Close()
 }
+
+// generateWorkflows is specgate examples generate --workflows: for each
+// OpenAPI description, an Arazzo document of starter workflows, one per
+// operation (arazzo.Starter), named after the description
+// (pets.yaml gives pets.arazzo.yaml), in --dir or beside it, its source
+// description the relative path from there. The document is checked as
+// validate checks any (the official schema, then arazzo.Check) before it
+// is written; an existing file is never overwritten.
+func generateWorkflows(c *cli.Context, env Env) error {
+	loader := newLoader(c, env)
+	code := ExitOK
+	for _, name := range c.Args().Slice() {
+		doc, err := loader.Load(c.Context, name)
+		if err != nil {
+			fmt.Fprintln(env.Stderr, err)
+			code = max(code, ExitUsage)
+			continue
+		}
+		remote := strings.Contains(name, "://")
+		dir := c.String("dir")
+		if dir == "" {
+			if name == "-" || remote {
+				fmt.Fprintf(env.Stderr, "%s: the description is not a local file: write its workflows somewhere with --dir\n", name)
+				code = max(code, ExitUsage)
+				continue
+			}
+			dir = filepath.Dir(name)
+		}
+		out, err := filepath.Abs(filepath.Join(dir, workflowsFileName(name)))
+		if err != nil {
+			return exitf(ExitUsage, "%v", err)
+		}
+		source := name
+		if !remote {
+			abs, err := filepath.Abs(name)
+			if err != nil {
+				return exitf(ExitUsage, "%v", err)
+			}
+			if source, err = filepath.Rel(filepath.Dir(out), abs); err != nil {
+				return exitf(ExitUsage, "%v", err)
+			}
+			source = filepath.ToSlash(source)
+			if !strings.HasPrefix(source, "../") {
+				source = "./" + source
+			}
+		}
+		data, err := arazzo.Starter(doc, source)
+		if err != nil {
+			fmt.Fprintf(env.Stderr, "%s: %v\n", name, err)
+			code = max(code, ExitUsage)
+			continue
+		}
+		check := spec.NewLoader(spec.Options{AllowExternalRefs: true, AllowRemoteRefs: remote || c.Bool("allow-remote-refs")})
+		written, err := check.LoadBytes(c.Context, out, data)
+		if err == nil {
+			if _, problems := arazzo.Check(c.Context, written); len(problems) > 0 {
+				err = errors.Join(problemErrors(problems)...)
+			}
+		}
+		if err != nil {
+			fmt.Fprintf(env.Stderr, "%s: the starter workflows do not validate (please report it):\n%v\n", name, err)
+			code = max(code, ExitFindings)
+			continue
+		}
+		rel := filepath.Join(dir, workflowsFileName(name))
+		switch err := writeNew(rel, data); {
+		case errors.Is(err, fs.ErrExist):
+			fmt.Fprintf(env.Stdout, "skipped %s: the file exists\n", rel)
+		case err != nil:
+			return exitf(ExitUsage, "writing the workflows of %s: %v", name, err)
+		default:
+			n := len(arazzo.Read(written).Workflows)
+			fmt.Fprintf(env.Stdout, "wrote %s: %d starter %s, one per operation\n", rel, n, plural(n, "workflow"))
+		}
+	}
+	return silent(code)
+}
+
+func problemErrors(ps []arazzo.Problem) []error {
+	out := make([]error, len(ps))
+	for i, p := range ps {
+		out[i] = p
+	}
+	return out
+}
+
+// workflowsFileName names the starter workflows of a description: its
+// name without the format extension, and .arazzo.yaml.
+func workflowsFileName(desc string) string {
+	base := filepath.Base(desc)
+	if i := strings.Index(base, "?"); i >= 0 {
+		base = base[:i]
+	}
+	for _, ext := range []string{".yaml", ".yml", ".json"} {
+		base = strings.TrimSuffix(base, ext)
+	}
+	base = strings.TrimSuffix(base, ".openapi")
+	if base == "" || base == "-" {
+		base = "workflows"
+	}
+	return base + ".arazzo.yaml"
+}
