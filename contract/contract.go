@@ -221,6 +221,11 @@ func New(doc *spec.Document, schemas *schema.Set, opts Options) (*Contract, erro
 // Document is the document the contract was built from.
 func (c *Contract) Document() *spec.Document { return c.doc }
 
+// Schemas is the set the contract compiles the document's schemas with:
+// the one New was given, or its own. Others checking values of the same
+// document (examples) share it, so that each schema is compiled once.
+func (c *Contract) Schemas() *schema.Set { return c.schemas }
+
 // Operations are the routed operations, in source order.
 func (c *Contract) Operations() []*spec.Operation {
 	out := make([]*spec.Operation, len(c.ops))

@@ -118,6 +118,23 @@ func (m mediaRange) specificity() int {
 	return 3
 }
 
+// fit ranks how a declared range m fits the media type t it covers: by
+// specificity, except that a type and subtype whose parameters t does not
+// name all rank below the same type without them (application/json beats
+// application/json; charset=utf-8 for a message that names no charset).
+func (m mediaRange) fit(t mediaRange) int {
+	s := m.specificity()
+	if s < 2 {
+		return s
+	}
+	for _, p := range m.params {
+		if t.param(p.name) == "" {
+			return 2
+		}
+	}
+	return s + 1
+}
+
 // covers reports whether the range m includes the media type t (which may
 // itself be a range: then the two must overlap). Parameters of m must all
 // be present in t with the same value (charset compared without case).
@@ -156,7 +173,9 @@ func (m mediaRange) suffix() string {
 // the media type a message carries: the most specific one, as the OpenAPI
 // specification says ("text/plain" overrides "text/*", which overrides
 // "*/*"). Parameters of contentType are ignored unless a declared entry
-// names them, which then wins over one that does not.
+// names them, which then wins over one that does not; an entry naming
+// parameters that contentType lacks loses to one of the same type that
+// names none.
 func MatchMediaType(contentType string, declared []string) (string, bool) {
 	ct, ok := parseMediaRange(contentType)
 	if !ok {
@@ -168,7 +187,7 @@ func MatchMediaType(contentType string, declared []string) (string, bool) {
 		if !ok || !dm.covers(ct) {
 			continue
 		}
-		if s := dm.specificity(); s > bestSpec {
+		if s := dm.fit(ct); s > bestSpec {
 			best, bestSpec = i, s
 		}
 	}

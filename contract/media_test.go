@@ -60,6 +60,13 @@ func TestMatchMediaType(t *testing.T) {
 		{"image/png", []string{"*/*", "text/*"}, "*/*"},
 		{"application/xml", []string{"application/json"}, ""},
 		{"text/plain; charset=utf-8", []string{"text/plain", "text/plain; charset=utf-8"}, "text/plain; charset=utf-8"},
+		// A declared entry names no parameter the message lacks when
+		// another fits as written (zuora declares both, with an example
+		// under one and a schema under the other).
+		{"application/json", []string{"application/json", "application/json; charset=utf-8"}, "application/json"},
+		{"application/json", []string{"application/json; charset=utf-8", "application/json"}, "application/json"},
+		{"application/json", []string{"application/json; charset=utf-8"}, "application/json; charset=utf-8"},
+		{"application/json", []string{"application/json; charset=utf-8", "application/*"}, "application/json; charset=utf-8"},
 		{"text/plain; charset=latin1", []string{"text/plain; charset=utf-8"}, ""},
 		{"text/plain; charset=latin1", []string{"text/plain; charset=utf-8", "text/*"}, "text/*"},
 		{"multipart/form-data; boundary=xyz", []string{"multipart/form-data"}, "multipart/form-data"},

@@ -36,7 +36,7 @@ func (c *Contract) CheckSecurity(op *spec.Operation, req *Request) ([]Problem, [
 		query = parseQuery(req.RawQuery)
 	}
 	cookies := parseCookies(req.Header)
-	var lacks []string
+	var lacks, malformed []string
 	var challenges []string
 	for _, alt := range sec.Alternatives {
 		var missing []string
@@ -45,8 +45,11 @@ func (c *Contract) CheckSecurity(op *spec.Operation, req *Request) ([]Problem, [
 			if scheme == nil {
 				continue
 			}
-			if ok, what := carries(scheme, req.Header, query, cookies); !ok {
+			if ok, what, bad := carries(scheme, req.Header, query, cookies); !ok {
 				missing = append(missing, what+" ("+s.Name+")")
+				if bad != "" && !slices.Contains(malformed, bad) {
+					malformed = append(malformed, bad)
+				}
 				if ch := challenge(scheme); ch != "" && !slices.Contains(challenges, ch) {
 					challenges = append(challenges, ch)
 				}
@@ -58,39 +61,64 @@ func (c *Contract) CheckSecurity(op *spec.Operation, req *Request) ([]Problem, [
 		lacks = append(lacks, strings.Join(missing, " and "))
 	}
 	msg := "security: no credentials; the operation accepts " + strings.Join(lacks, ", or ")
+	if len(malformed) > 0 {
+		msg = "security: malformed credentials: " + strings.Join(malformed, "; ") + "; the operation accepts " + strings.Join(lacks, ", or ")
+	}
 	return []Problem{{In: InSecurity, Keyword: "unauthenticated", Message: msg, Schema: c.locate(sec.Source)}}, challenges
 }
 
 // carries checks one scheme, and says what it expects when the request
-// does not carry it.
-func carries(s *spec.SecurityScheme, h http.Header, query, cookies []qpair) (bool, string) {
+// does not carry it; malformed says what is wrong with an Authorization
+// header of the scheme's kind that the request carries, "" when it
+// carries none.
+func carries(s *spec.SecurityScheme, h http.Header, query, cookies []qpair) (ok bool, what, malformed string) {
 	switch strings.ToLower(s.Type) {
 	case "apikey":
 		switch s.In {
 		case "header":
-			return len(headerValues(h, s.ParamName)) > 0, "an API key in header " + s.ParamName
+			return len(headerValues(h, s.ParamName)) > 0, "an API key in header " + s.ParamName, ""
 		case "query":
-			return hasKey(query, s.ParamName), "an API key in query parameter " + s.ParamName
+			return hasKey(query, s.ParamName), "an API key in query parameter " + s.ParamName, ""
 		case "cookie":
-			return hasKey(cookies, s.ParamName), "an API key in cookie " + s.ParamName
+			return hasKey(cookies, s.ParamName), "an API key in cookie " + s.ParamName, ""
 		}
-		return true, ""
+		return true, "", ""
 	case "http":
 		scheme, cred := authorization(h)
 		switch s.Scheme {
 		case "basic":
-			return strings.EqualFold(scheme, "basic") && validBasic(cred), "HTTP basic credentials (Authorization: Basic base64(user:password))"
+			what = "HTTP basic credentials (Authorization: Basic base64(user:password))"
+			if !strings.EqualFold(scheme, "basic") {
+				return false, what, ""
+			}
+			if !validBasic(cred) {
+				// The credential itself is not repeated: messages end up in
+				// responses and logs.
+				return false, what, "the credentials of Authorization: Basic are not base64 of user:password"
+			}
+			return true, what, ""
 		case "bearer":
-			return strings.EqualFold(scheme, "bearer") && cred != "", "a bearer token (Authorization: Bearer <token>)"
+			return bearer(scheme, cred)
 		case "":
-			return true, ""
+			return true, "", ""
 		}
-		return strings.EqualFold(scheme, s.Scheme), "an Authorization header of scheme " + s.Scheme
+		return strings.EqualFold(scheme, s.Scheme), "an Authorization header of scheme " + s.Scheme, ""
 	case "oauth2", "openidconnect":
-		scheme, cred := authorization(h)
-		return strings.EqualFold(scheme, "bearer") && cred != "", "a bearer token (Authorization: Bearer <token>)"
+		return bearer(authorization(h))
 	}
-	return true, ""
+	return true, "", ""
+}
+
+// bearer checks a bearer token: the scheme word and a token after it.
+func bearer(scheme, cred string) (ok bool, what, malformed string) {
+	what = "a bearer token (Authorization: Bearer <token>)"
+	switch {
+	case !strings.EqualFold(scheme, "bearer"):
+		return false, what, ""
+	case cred == "":
+		return false, what, "Authorization: Bearer has no token"
+	}
+	return true, what, ""
 }
 
 func hasKey(pairs []qpair, name string) bool {

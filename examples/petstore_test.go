@@ -20,7 +20,7 @@ func TestPetstoreExamples(t *testing.T) {
 	for _, ex := range set.Examples {
 		names = append(names, ex.Name)
 	}
-	want := []string{"health", "pets/delete_not_allowed", "pets/echo_pet", "pets/first_pet", "pets/get_pet", "get_pet_with_matchers", "pets/list_partial", "pets/list_pets", "pets/list_pets_contains", "pets/pet_not_found"}
+	want := []string{"health", "pets/delete_not_allowed", "pets/echo_pet", "pets/first_page", "pets/first_pet", "pets/get_pet", "get_pet_with_matchers", "pets/list_partial", "pets/list_pets", "pets/list_pets_contains", "pets/pet_not_found"}
 	if !reflect.DeepEqual(names, want) {
 		t.Fatalf("examples %q, want %q", names, want)
 	}

@@ -98,12 +98,12 @@ type Checker struct {
 
 // NewChecker returns a checker of examples against c's document. schemas
 // compiles the schemas that inline examples and non-JSON bodies are
-// validated against directly: the set c was built with, or nil for a new
-// one.
+// validated against directly: nil takes c's own (Contract.Schemas), which
+// is what a caller should pass anyway.
 func NewChecker(c *contract.Contract, schemas *schema.Set) *Checker {
 	doc := c.Document()
 	if schemas == nil {
-		schemas = schema.NewSet(doc)
+		schemas = c.Schemas()
 	}
 	k := &Checker{c: c, doc: doc, schemas: schemas, schemes: map[string]*spec.SecurityScheme{}}
 	for _, s := range doc.Views().SecuritySchemes {
