@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/specgate/specgate/examples"
 	"github.com/specgate/specgate/spec"
 )
 
@@ -62,29 +63,13 @@ func resolveCredentials(sp *specPlan, configured map[string]string, getenv func(
 			c.values[name], c.sources[name] = v, fromEnvironment
 			continue
 		}
-		if v := placeholder(s); v != "" {
+		if v := examples.PlaceholderCredential(s); v != "" {
 			c.values[name], c.sources[name] = v, fromPlaceholder
 		}
 	}
 	return c, nil
 }
 
-// placeholder is the credential sent for a scheme nobody gave one for;
-// "" for schemes a request header cannot carry (mutualTLS).
-func placeholder(s *spec.SecurityScheme) string {
-	switch strings.ToLower(s.Type) {
-	case "apikey":
-		return "specgate-api-key"
-	case "oauth2", "openidconnect":
-		return "specgate-token"
-	case "http", "basic":
-		if strings.EqualFold(s.Scheme, "basic") || s.Type == "basic" {
-			return base64.StdEncoding.EncodeToString([]byte("specgate:specgate"))
-		}
-		return "specgate-token"
-	}
-	return ""
-}
 
 // forOperation returns the credentials of the schemes op's effective
 // security requirement names; nil when it needs none.

@@ -78,7 +78,7 @@ func TestRepairCredential(t *testing.T) {
 		{"bearer", "JWT $(token)", "Bearer $(token)"},
 		{"basic", "Basic user:secret", "Basic dXNlcjpzZWNyZXQ="},
 		{"basic", "user:secret", "Basic dXNlcjpzZWNyZXQ="},
-		{"basic", "Bearer abc", "Basic ${basicAuth:dXNlcjpwYXNzd29yZA==}"},
+		{"basic", "Bearer abc", "Basic ${basicAuth:c3BlY2dhdGU6c3BlY2dhdGU=}"},
 	} {
 		s := bearer
 		if tt.scheme == "basic" {

@@ -512,7 +512,7 @@ func repairCredential(s *spec.SecurityScheme, value string) string {
 		if strings.Contains(cred, ":") && !strings.Contains(cred, "$(") && !strings.Contains(cred, "${") {
 			return "Basic " + base64.StdEncoding.EncodeToString([]byte(cred))
 		}
-		return "Basic ${" + env + ":" + base64.StdEncoding.EncodeToString([]byte("user:password")) + "}"
+		return "Basic ${" + env + ":" + PlaceholderCredential(s) + "}"
 	case "bearer":
 		token := rest
 		if !spaced {
@@ -522,7 +522,7 @@ func repairCredential(s *spec.SecurityScheme, value string) string {
 			}
 		}
 		if token == "" {
-			token = "${" + env + ":specgate-token}"
+			token = "${" + env + ":" + PlaceholderCredential(s) + "}"
 		}
 		return "Bearer " + token
 	}

@@ -2,7 +2,6 @@ package examples
 
 import (
 	"bytes"
-	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -330,18 +329,18 @@ func (gen *generator) credentials(x *exchange) []string {
 		case "http":
 			switch strings.ToLower(s.Scheme) {
 			case "basic":
-				x.headers["Authorization"] = "Basic ${" + env + ":" + base64.StdEncoding.EncodeToString([]byte("user:password")) + "}"
+				x.headers["Authorization"] = "Basic ${" + env + ":" + PlaceholderCredential(s) + "}"
 			case "bearer":
-				x.headers["Authorization"] = "Bearer ${" + env + ":specgate-token}"
+				x.headers["Authorization"] = "Bearer ${" + env + ":" + PlaceholderCredential(s) + "}"
 			default:
-				x.headers["Authorization"] = s.Scheme + " ${" + env + ":specgate-credentials}"
+				x.headers["Authorization"] = s.Scheme + " ${" + env + ":" + PlaceholderCredential(s) + "}"
 			}
 			x.secret["Authorization"] = true
 		case "oauth2", "openidconnect":
-			x.headers["Authorization"] = "Bearer ${" + env + ":specgate-token}"
+			x.headers["Authorization"] = "Bearer ${" + env + ":" + PlaceholderCredential(s) + "}"
 			x.secret["Authorization"] = true
 		case "apikey":
-			key := "${" + env + ":specgate-api-key}"
+			key := "${" + env + ":" + PlaceholderCredential(s) + "}"
 			switch s.In {
 			case "header":
 				x.headers[s.ParamName] = key

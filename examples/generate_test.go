@@ -69,7 +69,7 @@ func TestGenerate(t *testing.T) {
 		"put_pets_petId_405.json": {`"method": "PUT"`, `"Allow": "GET, DELETE"`, `"status": 405`},
 		"getPet_200_xml.json":     {`"Accept": "application/xml"`, `"Content-Type": "application/xml"`},
 		"getPet_default.json":     {`"status": 500`},
-		"deletePet_204.json":      {`"Authorization": "Basic ${basicAuth:dXNlcjpwYXNzd29yZA==}"`, `"status": 204`},
+		"deletePet_204.json":      {`"Authorization": "Basic ${basicAuth:c3BlY2dhdGU6c3BlY2dhdGU=}"`, `"status": 204`},
 	} {
 		got := read(name)
 		for _, p := range parts {
