@@ -70,7 +70,6 @@ func resolveCredentials(sp *specPlan, configured map[string]string, getenv func(
 	return c, nil
 }
 
-
 // forOperation returns the credentials of the schemes op's effective
 // security requirement names; nil when it needs none.
 func (c *credentials) forOperation(op *spec.Operation) map[string]string {
