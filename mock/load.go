@@ -39,8 +39,8 @@ type api struct {
 	checker  *examples.Checker // completes partial examples
 	// inline delivers the spec's inline examples, read in the background
 	// while the rest loads.
-	inline <-chan *examples.InlineSet
-	prefixes []string          // where its operations are served, "" for the root
+	inline   <-chan *examples.InlineSet
+	prefixes []string // where its operations are served, "" for the root
 	ops      []*operation
 	byOp     map[*spec.Operation]*operation
 	schemes  map[string]*spec.SecurityScheme // by name
