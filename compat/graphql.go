@@ -113,7 +113,7 @@ func (md *modelDiff) graphql() {
 				md.report("graphql-type-removed", Base, "", b.Source, []string{b.Name}, "type %s was removed", b.Name)
 			}
 		case !hasB:
-			md.report("graphql-element-added", Revision, "", r.Source, nil, "type %s was added", r.Name)
+			md.report("graphql-element-added", Revision, "", r.Source, []string{r.Name}, "type %s was added", r.Name)
 		case b.Kind != r.Kind:
 			md.report("graphql-type-kind-changed", Revision, "", r.Source, []string{r.Name}, "type %s changed from %s to %s", r.Name, kindName(b.Kind), kindName(r.Kind))
 		default:
@@ -125,7 +125,7 @@ func (md *modelDiff) graphql() {
 		case !hasR:
 			md.report("graphql-directive-removed", Base, "", b.Source, []string{"@" + b.Name}, "directive @%s was removed", b.Name)
 		case !hasB:
-			md.report("graphql-element-added", Revision, "", r.Source, nil, "directive @%s was added", r.Name)
+			md.report("graphql-element-added", Revision, "", r.Source, []string{"@" + r.Name}, "directive @%s was added", r.Name)
 		default:
 			d.directive(b, r)
 		}
@@ -182,16 +182,16 @@ func (d *graphqlDiff) typ(b, r *graphql.Type) {
 			case !hasR:
 				md.report("graphql-field-removed", Base, "", bf.Source, []string{coord}, "field %s was removed%s", coord, deprecatedNote(bf.Deprecated))
 			case !hasB:
-				md.report("graphql-element-added", Revision, "", rf.Source, nil, "field %s was added", coord)
+				md.report("graphql-element-added", Revision, "", rf.Source, []string{coord}, "field %s was added", coord)
 			default:
 				if !safeOutput(bf.Type, rf.Type) {
 					md.report("graphql-field-type-changed", Revision, "", withSegs(rf.Source, "type"), []string{coord}, "field %s changed type from %s to %s", coord, bf.Type, rf.Type)
 				} else if bf.Type.String() != rf.Type.String() {
-					md.report("graphql-type-changed-safely", Revision, "", withSegs(rf.Source, "type"), nil, "field %s changed type from %s to %s", coord, bf.Type, rf.Type)
+					md.report("graphql-type-changed-safely", Revision, "", withSegs(rf.Source, "type"), []string{coord}, "field %s changed type from %s to %s", coord, bf.Type, rf.Type)
 				}
 				d.args(coord, bf.Args, rf.Args)
 				if !bf.Deprecated && rf.Deprecated {
-					md.report("graphql-element-added", Revision, "", rf.Source, nil, "field %s was deprecated", coord)
+					md.report("graphql-element-added", Revision, "", rf.Source, []string{coord}, "field %s was deprecated", coord)
 				}
 			}
 		})
@@ -207,12 +207,12 @@ func (d *graphqlDiff) typ(b, r *graphql.Type) {
 			case !hasB && rf.HasDefault:
 				md.report("graphql-input-field-default-changed", Revision, "", rf.Source, []string{coord}, "input field %s was added with the default %s", coord, rf.Default)
 			case !hasB:
-				md.report("graphql-element-added", Revision, "", rf.Source, nil, "input field %s was added", coord)
+				md.report("graphql-element-added", Revision, "", rf.Source, []string{coord}, "input field %s was added", coord)
 			default:
 				if !safeInput(bf.Type, rf.Type) {
 					md.report("graphql-input-field-type-changed", Revision, "", withSegs(rf.Source, "type"), []string{coord}, "input field %s changed type from %s to %s", coord, bf.Type, rf.Type)
 				} else if bf.Type.String() != rf.Type.String() {
-					md.report("graphql-type-changed-safely", Revision, "", withSegs(rf.Source, "type"), nil, "input field %s changed type from %s to %s", coord, bf.Type, rf.Type)
+					md.report("graphql-type-changed-safely", Revision, "", withSegs(rf.Source, "type"), []string{coord}, "input field %s changed type from %s to %s", coord, bf.Type, rf.Type)
 				}
 				if bf.HasDefault != rf.HasDefault || bf.Default != rf.Default {
 					md.report("graphql-input-field-default-changed", Revision, "", rf.Source, []string{coord}, "the default of input field %s changed from %s to %s", coord, defaultOf(bf.HasDefault, bf.Default), defaultOf(rf.HasDefault, rf.Default))
@@ -253,7 +253,7 @@ func (d *graphqlDiff) interfaces(b, r *graphql.Type) {
 	}
 	for _, i := range r.Interfaces {
 		if !contains(b.Interfaces, i) {
-			d.md.report("graphql-element-added", Revision, "", r.Source, nil, "%s now implements %s", r.Name, i)
+			d.md.report("graphql-element-added", Revision, "", r.Source, []string{r.Name}, "%s now implements %s", r.Name, i)
 		}
 	}
 }
@@ -268,12 +268,12 @@ func (d *graphqlDiff) args(coord string, base, rev []*graphql.Argument) {
 		case !hasB && ra.Type != nil && ra.Type.NonNull && !ra.HasDefault:
 			md.report("graphql-argument-added-required", Revision, "", ra.Source, []string{coord}, "required argument %s: %s was added", at, ra.Type)
 		case !hasB:
-			md.report("graphql-element-added", Revision, "", ra.Source, nil, "optional argument %s was added", at)
+			md.report("graphql-element-added", Revision, "", ra.Source, []string{coord}, "optional argument %s was added", at)
 		default:
 			if !safeInput(ba.Type, ra.Type) {
 				md.report("graphql-argument-type-changed", Revision, "", withSegs(ra.Source, "type"), []string{coord}, "argument %s changed type from %s to %s", at, ba.Type, ra.Type)
 			} else if ba.Type.String() != ra.Type.String() {
-				md.report("graphql-type-changed-safely", Revision, "", withSegs(ra.Source, "type"), nil, "argument %s changed type from %s to %s", at, ba.Type, ra.Type)
+				md.report("graphql-type-changed-safely", Revision, "", withSegs(ra.Source, "type"), []string{coord}, "argument %s changed type from %s to %s", at, ba.Type, ra.Type)
 			}
 			if ba.HasDefault != ra.HasDefault || ba.Default != ra.Default {
 				md.report("graphql-argument-default-changed", Revision, "", ra.Source, []string{coord}, "the default of argument %s changed from %s to %s", at, defaultOf(ba.HasDefault, ba.Default), defaultOf(ra.HasDefault, ra.Default))

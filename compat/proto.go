@@ -235,7 +235,7 @@ func (d *protoDiff) file() {
 			case !hasR:
 				md.report("proto-message-removed", Base, bf.Name, b.Source, d.ops("message", b.FullName, true), "message %s was removed", b.FullName)
 			case !hasB:
-				md.report("proto-element-added", Revision, rf.Name, r.Source, nil, "message %s was added", r.FullName)
+				md.report("proto-element-added", Revision, rf.Name, r.Source, []string{"message " + r.FullName}, "message %s was added", r.FullName)
 			default:
 				d.message(b, r)
 			}
@@ -246,7 +246,7 @@ func (d *protoDiff) file() {
 			case !hasR:
 				md.report("proto-enum-removed", Base, bf.Name, b.Source, d.ops("enum", b.FullName, true), "enum %s was removed", b.FullName)
 			case !hasB:
-				md.report("proto-element-added", Revision, rf.Name, r.Source, nil, "enum %s was added", r.FullName)
+				md.report("proto-element-added", Revision, rf.Name, r.Source, []string{"enum " + r.FullName}, "enum %s was added", r.FullName)
 			default:
 				d.enum(b, r)
 			}
@@ -263,7 +263,7 @@ func (d *protoDiff) file() {
 			}
 			md.report("proto-service-removed", Base, bf.Name, b.Source, rpcs, "service %s was removed", b.FullName)
 		case !hasB:
-			md.report("proto-element-added", Revision, rf.Name, r.Source, nil, "service %s was added", r.FullName)
+			md.report("proto-element-added", Revision, rf.Name, r.Source, []string{"service " + r.FullName}, "service %s was added", r.FullName)
 		default:
 			d.service(b, r)
 		}
@@ -315,7 +315,7 @@ func (d *protoDiff) message(b, r *proto.Message) {
 		if rfld.Cardinality(d.rf.Syntax) == "required" {
 			md.report("proto-required-fields-changed", Revision, d.rf.Name, rfld.Source, ops, "required field %s was added to %s", rfld.Name, r.FullName)
 		} else {
-			md.report("proto-element-added", Revision, d.rf.Name, rfld.Source, nil, "field %s (%d) was added to %s", rfld.Name, rfld.Number, r.FullName)
+			md.report("proto-element-added", Revision, d.rf.Name, rfld.Source, d.ops("message", r.FullName, false), "field %s (%d) was added to %s", rfld.Name, rfld.Number, r.FullName)
 		}
 	}
 	pairByKey(b.Oneofs, r.Oneofs, func(o *proto.Oneof) string { return o.Name }, nil, func(bo, ro *proto.Oneof, hasB, hasR bool) {
@@ -450,7 +450,7 @@ func (d *protoDiff) enum(b, r *proto.Enum) {
 	}
 	for _, rv := range r.Values {
 		if b.Value(rv.Number) == nil && !baseNames[rv.Name] {
-			md.report("proto-element-added", Revision, rf, rv.Source, nil, "enum value %s (%d) was added to %s", rv.Name, rv.Number, r.FullName)
+			md.report("proto-element-added", Revision, rf, rv.Source, d.ops("enum", r.FullName, false), "enum value %s (%d) was added to %s", rv.Name, rv.Number, r.FullName)
 		}
 	}
 	if b.Closed != r.Closed {
@@ -479,7 +479,7 @@ func (d *protoDiff) service(b, r *proto.Service) {
 			md.report("proto-rpc-removed", Base, d.bf.Name, bm.Source, []string{"rpc " + b.FullName + "/" + bm.Name}, "rpc %s of %s was removed", bm.Name, b.FullName)
 			return
 		case !hasB:
-			md.report("proto-element-added", Revision, rf, rm.Source, nil, "rpc %s was added to %s", rm.Name, r.FullName)
+			md.report("proto-element-added", Revision, rf, rm.Source, []string{"rpc " + r.FullName + "/" + rm.Name}, "rpc %s was added to %s", rm.Name, r.FullName)
 			return
 		}
 		ops := []string{"rpc " + r.FullName + "/" + rm.Name}

@@ -88,7 +88,7 @@ func (md *modelDiff) wsdl() {
 			}
 			md.report("wsdl-port-type-removed", Base, b.File, b.Source, ops, "%s was removed", b.Name.Local)
 		case !hasB:
-			md.report("wsdl-element-added", Revision, r.File, r.Source, nil, "%s was added", r.Name.Local)
+			md.report("wsdl-element-added", Revision, r.File, r.Source, []string{r.Name.Local}, "%s was added", r.Name.Local)
 		default:
 			d.portType(b, r)
 		}
@@ -98,7 +98,7 @@ func (md *modelDiff) wsdl() {
 		case !hasR:
 			md.report("wsdl-binding-removed", Base, b.File, b.Source, []string{"binding " + b.Name.Local}, "binding %s was removed", b.Name.Local)
 		case !hasB:
-			md.report("wsdl-element-added", Revision, r.File, r.Source, nil, "binding %s was added", r.Name.Local)
+			md.report("wsdl-element-added", Revision, r.File, r.Source, []string{"binding " + r.Name.Local}, "binding %s was added", r.Name.Local)
 		default:
 			d.binding(b, r)
 		}
@@ -108,14 +108,14 @@ func (md *modelDiff) wsdl() {
 		case !hasR:
 			md.report("wsdl-port-removed", Base, b.File, b.Source, []string{"service " + b.Name.Local}, "service %s was removed", b.Name.Local)
 		case !hasB:
-			md.report("wsdl-element-added", Revision, r.File, r.Source, nil, "service %s was added", r.Name.Local)
+			md.report("wsdl-element-added", Revision, r.File, r.Source, []string{"service " + r.Name.Local}, "service %s was added", r.Name.Local)
 		default:
 			pairByKey(b.Ports, r.Ports, func(p *wsdl.Port) string { return p.Name }, nil, func(bp, rp *wsdl.Port, hasB, hasR bool) {
 				switch {
 				case !hasR:
 					md.report("wsdl-port-removed", Base, b.File, bp.Source, []string{"service " + b.Name.Local}, "port %s of service %s was removed", bp.Name, b.Name.Local)
 				case !hasB:
-					md.report("wsdl-element-added", Revision, r.File, rp.Source, nil, "port %s was added to service %s", rp.Name, r.Name.Local)
+					md.report("wsdl-element-added", Revision, r.File, rp.Source, []string{"service " + r.Name.Local}, "port %s was added to service %s", rp.Name, r.Name.Local)
 				case bp.Address != rp.Address:
 					md.report("wsdl-address-changed", Revision, r.File, rp.Source, []string{"service " + r.Name.Local}, "the address of port %s changed from %s to %s", rp.Name, bp.Address, rp.Address)
 				}
@@ -132,7 +132,7 @@ func (d *wsdlDiff) portType(b, r *wsdl.PortType) {
 			md.report("wsdl-operation-removed", Base, b.File, bo.Source, []string{b.Name.Local + "." + bo.Name}, "operation %s of %s was removed", bo.Name, b.Name.Local)
 			return
 		case !hasB:
-			md.report("wsdl-element-added", Revision, r.File, ro.Source, nil, "operation %s was added to %s", ro.Name, r.Name.Local)
+			md.report("wsdl-element-added", Revision, r.File, ro.Source, []string{r.Name.Local + "." + ro.Name}, "operation %s was added to %s", ro.Name, r.Name.Local)
 			return
 		}
 		op := r.Name.Local + "." + ro.Name
@@ -171,7 +171,7 @@ func (d *wsdlDiff) io(op, file string, b, r *wsdl.IO, dir Direction) {
 		case !hasB && dir == Request:
 			md.report("wsdl-part-added", Revision, rm.File, rp.Source, []string{op}, "part %s was added to the %s of %s", rp.Name, ioWord(dir), op)
 		case !hasB:
-			md.report("wsdl-element-added", Revision, rm.File, rp.Source, nil, "part %s was added to the %s of %s", rp.Name, ioWord(dir), op)
+			md.report("wsdl-element-added", Revision, rm.File, rp.Source, []string{op}, "part %s was added to the %s of %s", rp.Name, ioWord(dir), op)
 		case bp.Element.Local != rp.Element.Local || bp.Type.Local != rp.Type.Local:
 			md.report("wsdl-part-type-changed", Revision, rm.File, rp.Source, []string{op}, "part %s of the %s of %s changed from %s to %s", rp.Name, ioWord(dir), op, partType(bp), partType(rp))
 		case bp.Element.Local != "":
@@ -259,7 +259,7 @@ func (d *wsdlDiff) content(op string, dir Direction, b, r *wsdl.XSDType) {
 		case !hasB && dir == Request && rf.Required():
 			md.report("wsdl-field-added-required", Revision, r.File, rf.Source, []string{op}, "required %s %s was added to %s", fieldWord(rf), rf.Name, r.Name.Local)
 		case !hasB:
-			md.report("wsdl-element-added", Revision, r.File, rf.Source, nil, "%s %s was added to %s", fieldWord(rf), rf.Name, r.Name.Local)
+			md.report("wsdl-element-added", Revision, r.File, rf.Source, []string{op}, "%s %s was added to %s", fieldWord(rf), rf.Name, r.Name.Local)
 		default:
 			d.field(op, dir, b, r, bf, rf)
 		}

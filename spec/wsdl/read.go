@@ -243,11 +243,16 @@ func (r *reader) binding(root *spec.Node, f *xmlFile, b *element, name xml.Name,
 		typeAttr = "interface"
 	}
 	bd.Type = b.qname(b.get(typeAttr))
+	// Where the SOAP version is said: the soap:binding element (1.1), the
+	// wsoap:version attribute or the binding's type (2.0).
+	var soapKey, soapValue spec.Range
 	if r.d.Version == "2.0" {
 		if b.get("type") == SOAPBind20 {
 			bd.SOAPVersion = "1.2"
+			soapKey, soapValue = b.attrRange("type"), b.attrRange("type")
 			if v, ok := b.attrNS(NSWSOAP, "version"); ok {
 				bd.SOAPVersion = v
+				soapKey, soapValue = b.attrRange("version"), b.attrRange("version")
 			}
 			bd.Transport, _ = b.attrNS(NSWSOAP, "protocol")
 		}
@@ -265,10 +270,11 @@ func (r *reader) binding(root *spec.Node, f *xmlFile, b *element, name xml.Name,
 				continue
 			}
 			bd.Style, bd.Transport = c.get("style"), c.get("transport")
+			soapKey, soapValue = c.nameRange(), c.tagRange()
 		}
 	}
 	if bd.SOAPVersion != "" {
-		srctree.Set(node, "soapVersion", b.attrRange("name"), srctree.String(bd.SOAPVersion, b.tagRange()))
+		srctree.Set(node, "soapVersion", soapKey, srctree.String(bd.SOAPVersion, soapValue))
 	}
 	for _, o := range b.children(wsdlNS, "operation") {
 		op := &BindingOperation{Name: o.get("name")}
