@@ -45,10 +45,11 @@ type Document struct {
 	// definitions), for the packages of that format; nil otherwise.
 	Model any
 
-	files  map[string]*File
-	refs   map[*Node]*Ref // keyed by the object that holds "$ref"
-	loader *Loader
-	views  *Views
+	files     map[string]*File
+	refs      map[*Node]*Ref // keyed by the object that holds "$ref"
+	loader    *Loader
+	views     *Views
+	viewsOnce sync.Once
 	// refRoot is the tree local $refs may read from (see Options.RefRoot).
 	refRoot refRoot
 	// keyIndex holds, for each large object that a path has stepped

@@ -8,14 +8,14 @@ import (
 // OpenAPI specification lists them. "query" is OpenAPI 3.2.
 var Methods = []string{"get", "put", "post", "delete", "options", "head", "patch", "trace", "query"}
 
-// Views returns the normalized views of the document, built on first use.
-// Call it once before sharing a Document between goroutines.
+// Views returns the normalized views of the document, built on first use
+// (once, whichever goroutines ask).
 func (d *Document) Views() *Views {
-	if d.views == nil {
+	d.viewsOnce.Do(func() {
 		b := &viewBuilder{d: d, v: &Views{}, seenSchema: map[*Node]bool{}, seenParam: map[*Node]*Parameter{}, seenMessage: map[*Node]*Message{}}
 		b.build()
 		d.views = b.v
-	}
+	})
 	return d.views
 }
 
