@@ -487,7 +487,7 @@ func TestBadInput(t *testing.T) {
 		want string
 	}{
 		{"missing spec", Options{Specs: []SpecSource{{Path: "testdata/none.yaml"}}, BaseURL: "http://127.0.0.1:1"}, "testdata/none.yaml: "},
-		{"no base URL", Options{Specs: []SpecSource{{Path: "testdata/pets.yaml"}}}, "testdata/pets.yaml: no base URL: give --testBaseURL"},
+		{"no base URL", Options{Specs: []SpecSource{{Path: "testdata/refusals/accounts.yaml"}}}, "testdata/refusals/accounts.yaml: no base URL: give --testBaseURL, the spec's baseUrl in specgate.yaml, or an absolute URL among the spec's servers"},
 		{"bad base URL", Options{Specs: []SpecSource{{Path: "testdata/pets.yaml"}}, BaseURL: "ftp://x"}, `base URL "ftp://x" of testdata/pets.yaml is not an http(s) URL with a host`},
 		{"bad filter", Options{Specs: []SpecSource{{Path: "testdata/pets.yaml"}}, BaseURL: "http://127.0.0.1:1", Filter: "PATH="}, "--filter: filter \"PATH=\": column 6: expected a value for PATH"},
 		{"unknown check", Options{Specs: []SpecSource{{Path: "testdata/pets.yaml"}}, BaseURL: "http://127.0.0.1:1", Checks: []string{"status_code"}}, `unknown check "status_code": the checks are not_a_server_error, status_code_conformance`},
@@ -573,5 +573,47 @@ func TestInvalidExampleValues(t *testing.T) {
 	r := run().byTitle(t, "GET /jobs/{id} -> 200 application/json (example: seven)")
 	if r.Outcome != Failed || !strings.Contains(r.Message(), `example_body_match: the body does not match example "seven": $.state: expected "done", found "queued"`) {
 		t.Errorf("%s: %s", r.Outcome, r.Message())
+	}
+}
+
+// Without a base URL, a spec is tested at its first server with an
+// absolute URL, its variables at their defaults, and the run says so. With KeepGoing, a spec
+// that has no address anywhere is left out with its error and the others
+// run.
+func TestBaseURLFromServers(t *testing.T) {
+	noEnv := func(string) string { return "" }
+	p, err := NewPlan(context.Background(), Options{Specs: []SpecSource{{Path: "testdata/pets.yaml"}, {Path: "testdata/servers/variables.yaml"}}, Getenv: noEnv})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, s := range p.Info() {
+		got = append(got, fmt.Sprintf("%s %v", s.BaseURL, s.BaseURLFromServers))
+	}
+	if want := []string{"https://pets.example.com/v1 true", "https://eu.api.example.com:8443/v2 true"}; !slices.Equal(got, want) {
+		t.Errorf("base URLs %q, want %q", got, want)
+	}
+	p, err = NewPlan(context.Background(), Options{Specs: []SpecSource{{Path: "testdata/pets.yaml"}}, BaseURL: "http://127.0.0.1:1", Getenv: noEnv})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if info := p.Info()[0]; info.BaseURL != "http://127.0.0.1:1" || info.BaseURLFromServers {
+		t.Errorf("a given base URL: %+v", info)
+	}
+
+	keep := Options{Specs: []SpecSource{{Path: "testdata/refusals/accounts.yaml"}, {Path: "testdata/servers/variables.yaml"}}, Getenv: noEnv, KeepGoing: true}
+	p, err = NewPlan(context.Background(), keep)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(p.Info()) != 1 || p.Info()[0].Name != "testdata/servers/variables.yaml" {
+		t.Errorf("specs of the run: %+v", p.Info())
+	}
+	if left := p.Left(); len(left) != 1 || !strings.HasPrefix(left[0].Error(), "testdata/refusals/accounts.yaml: no base URL") {
+		t.Errorf("left out: %v", left)
+	}
+	keep.Specs = keep.Specs[:1]
+	if _, err := NewPlan(context.Background(), keep); err == nil || !strings.Contains(err.Error(), "accounts.yaml: no base URL") {
+		t.Errorf("no spec left: %v", err)
 	}
 }

@@ -74,6 +74,12 @@ type Options struct {
 	// (a progress bar's end) is known. It costs a pass over the plan
 	// without generating any value.
 	Count bool
+	// KeepGoing leaves out a spec that cannot be tested (it does not load,
+	// it has no base URL) and keeps its error in Plan.Left, instead of
+	// failing NewPlan: one spec of specgate.yaml without an address is
+	// that spec's error, not the whole run's. NewPlan still fails when no
+	// spec is left.
+	KeepGoing bool
 }
 
 // SpecSource is one spec to test and what belongs to it alone.
@@ -133,6 +139,7 @@ func (e Expectations) withDefaults() Expectations {
 type Plan struct {
 	opts      Options
 	specs     []*specPlan
+	left      []error
 	filter    *Filter
 	filterNot *Filter
 	checks    checkSet
@@ -148,6 +155,9 @@ type specPlan struct {
 	schemas  *schema.Set
 	ops      []*operation
 	baseURL  *url.URL
+	// fromServers is set when the base URL is the spec's first absolute
+	// server, no other being given.
+	fromServers bool
 	filter   *Filter
 	sender   *httpx.Sender
 	creds    *credentials
@@ -209,6 +219,10 @@ func NewPlan(ctx context.Context, opts Options) (*Plan, error) {
 	unroutedEx := map[string]*examples.Example{}
 	for _, src := range opts.Specs {
 		sp, err := p.loadSpec(ctx, loader, src, client)
+		if err != nil && opts.KeepGoing {
+			p.left = append(p.left, err)
+			continue
+		}
 		if err != nil {
 			errs = append(errs, err)
 			continue
@@ -234,11 +248,18 @@ func NewPlan(ctx context.Context, opts Options) (*Plan, error) {
 	for _, ex := range lost {
 		errs = append(errs, fmt.Errorf("%s: example %q: no operation of %s matches %s %s", ex.Loc, ex.Name, specNames(p.specs), ex.Request.Method, ex.Request.RawPath))
 	}
+	if len(p.specs) == 0 && len(p.left) > 0 {
+		errs = append(p.left, errs...)
+	}
 	if len(errs) > 0 {
 		return nil, errors.Join(errs...)
 	}
 	return p, nil
 }
+
+// Left lists why each spec left out of the run (Options.KeepGoing) could
+// not be tested.
+func (p *Plan) Left() []error { return p.left }
 
 func specNames(specs []*specPlan) string {
 	names := make([]string, len(specs))
@@ -291,8 +312,12 @@ func (p *Plan) loadSpec(ctx context.Context, loader *spec.Loader, src SpecSource
 	if base == "" {
 		base = p.opts.BaseURL
 	}
+	fromServers := false
 	if base == "" {
-		return nil, fmt.Errorf("%s: no base URL: give --testBaseURL (or the spec's baseUrl in specgate.yaml)", name)
+		if base = serverURL(doc); base == "" {
+			return nil, fmt.Errorf("%s: no base URL: give --testBaseURL, the spec's baseUrl in specgate.yaml, or an absolute URL among the spec's servers", name)
+		}
+		fromServers = true
 	}
 	u, err := url.Parse(base)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
@@ -304,7 +329,7 @@ func (p *Plan) loadSpec(ctx context.Context, loader *spec.Loader, src SpecSource
 	if err != nil {
 		return nil, err
 	}
-	sp := &specPlan{name: name, doc: doc, contract: c, schemas: schemas, baseURL: u, schemes: map[string]*spec.SecurityScheme{}}
+	sp := &specPlan{name: name, doc: doc, contract: c, schemas: schemas, baseURL: u, fromServers: fromServers, schemes: map[string]*spec.SecurityScheme{}}
 	if sp.filter, err = ParseFilter(src.Filter); err != nil {
 		return nil, fmt.Errorf("filter of %s: %w", name, err)
 	}
@@ -332,6 +357,26 @@ func (p *Plan) loadSpec(ctx context.Context, loader *spec.Loader, src SpecSource
 		sp.ops = append(sp.ops, o)
 	}
 	return sp, nil
+}
+
+// serverURL is the URL of the spec's first server with an absolute
+// http(s) URL (Swagger 2.0's host and basePath), its variables at their
+// defaults: where a spec says it is served, when no base URL is given.
+// "" when there is none.
+func serverURL(doc *spec.Document) string {
+	for _, s := range doc.Views().Servers {
+		text := s.URL
+		if vars := s.Node.Get("variables"); vars != nil && vars.Kind == spec.Object {
+			for _, f := range vars.Fields {
+				text = strings.ReplaceAll(text, "{"+f.Key+"}", f.Value.GetStr("default"))
+			}
+		}
+		u, err := url.Parse(text)
+		if err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Host != "" && !strings.ContainsAny(u.Host, "{}") {
+			return strings.TrimRight(text, "/")
+		}
+	}
+	return ""
 }
 
 // Tests yields the plan's tests in order, spec by spec and operation by
@@ -378,7 +423,8 @@ func (p *Plan) Info() []SpecInfo {
 	out := make([]SpecInfo, len(p.specs))
 	for i, sp := range p.specs {
 		info := sp.doc.Root.Root.Get("info")
-		out[i] = SpecInfo{Name: sp.name, Title: info.GetStr("title"), Version: info.GetStr("version"), Format: sp.doc.String(), Operations: len(sp.ops)}
+		out[i] = SpecInfo{Name: sp.name, Title: info.GetStr("title"), Version: info.GetStr("version"), Format: sp.doc.String(), Operations: len(sp.ops),
+			BaseURL: sp.baseURL.String(), BaseURLFromServers: sp.fromServers}
 	}
 	return out
 }

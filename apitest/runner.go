@@ -38,6 +38,11 @@ type SpecInfo struct {
 	Version    string // info.version
 	Format     string // "OpenAPI 3.1.0"
 	Operations int
+	// BaseURL is where the spec's tests are sent; BaseURLFromServers is
+	// set when it is the URL of the spec's first absolute server, no base
+	// URL being given.
+	BaseURL            string
+	BaseURLFromServers bool
 }
 
 // Summary is a finished run.

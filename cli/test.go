@@ -114,6 +114,14 @@ func runTest(c *cli.Context, env Env) error {
 	if err != nil {
 		return exitf(ExitUsage, "%v", err)
 	}
+	for _, e := range plan.Left() {
+		fmt.Fprintf(env.Stderr, "specgate: not tested: %v\n", e)
+	}
+	for _, s := range plan.Info() {
+		if s.BaseURLFromServers {
+			fmt.Fprintf(env.Stderr, "specgate: %s: no base URL given: testing %s, the spec's first absolute server (--testBaseURL tests elsewhere)\n", s.Name, s.BaseURL)
+		}
+	}
 	sink, err := reports.NewSink(outputs...)
 	if err != nil {
 		return exitf(ExitUsage, "%v", err)
@@ -137,6 +145,8 @@ func runTest(c *cli.Context, env Env) error {
 	switch {
 	case sum.Interrupted:
 		runErr = exitf(ExitFindings, "interrupted after %d of the tests", sum.Tests)
+	case len(plan.Left()) > 0:
+		runErr = exitf(ExitUsage, "%d %s of %s not tested (see above)", len(plan.Left()), plural(len(plan.Left()), "spec"), fromWD(cfg.File))
 	case sum.Failed > 0:
 		runErr = silent(ExitFindings)
 	}
@@ -239,6 +249,9 @@ func testOptions(c *cli.Context, env Env) (apitest.Options, *config.Config, erro
 		if len(cfg.Tests) == 0 {
 			return opts, nil, exitf(ExitUsage, "%s declares no spec to test (systemUnderTest)", cfg.File)
 		}
+		// One spec without an address (or that does not load) is that
+		// spec's error: the others run.
+		opts.KeepGoing = true
 		for _, t := range cfg.Tests {
 			if t.Spec.Git != nil {
 				return opts, nil, exitf(ExitUsage, "%s:%d:%d: spec %s is in a git repository; test reads local files and URLs", t.Spec.File, t.Spec.At.Line, t.Spec.At.Col, t.Spec.ID)
