@@ -158,10 +158,10 @@ type specPlan struct {
 	// fromServers is set when the base URL is the spec's first absolute
 	// server, no other being given.
 	fromServers bool
-	filter   *Filter
-	sender   *httpx.Sender
-	creds    *credentials
-	schemes  map[string]*spec.SecurityScheme
+	filter      *Filter
+	sender      *httpx.Sender
+	creds       *credentials
+	schemes     map[string]*spec.SecurityScheme
 	// examples are the examples of each operation, inline and external.
 	examples map[*spec.Operation][]*examples.Example
 }
