@@ -449,9 +449,9 @@ func TestStripeInBrowser(t *testing.T) {
 	for i := range 3 {
 		b.script(`studio.cursorAtEnd(5)`) // in a description
 		b.typeInto(".cm-content", "x")
-		b.waitFor("the check", `return document.body.dataset.checking === "false" && +document.body.dataset.editToDone > 0 && document.body.dataset.checked !== window.lastChecked`)
+		b.waitFor("the check", `return document.body.dataset.checking === "false" && parseInt(document.body.dataset.editToDone) > 0 && document.body.dataset.checked !== window.lastChecked`)
 		b.script(`window.lastChecked = document.body.dataset.checked`)
-		t.Logf("edit %d: %v", i+1, b.script(`var d = document.body.dataset; return ["Parse", "Validate", "Examples", "Compat", "Lint", "Done"].map(s => s.toLowerCase() + " " + d["editTo" + s] + " ms").join(", ")`))
+		t.Logf("edit %d: %v", i+1, b.script(`var d = document.body.dataset; return ["Parse", "Validate", "Examples", "Compat", "Lint", "Done"].map(s => s.toLowerCase() + " " + d["editTo" + s] + " ms").join(", ") + "; headers after " + d.fetchMs + " ms, drawing " + d.showMs + " ms"`))
 		b.script(`for (const k of Object.keys(document.body.dataset)) if (k.startsWith("editTo")) delete document.body.dataset[k]`)
 	}
 }

@@ -18,6 +18,7 @@ import (
 	"github.com/specgate/specgate/config"
 	"github.com/specgate/specgate/contract"
 	"github.com/specgate/specgate/examples"
+	"github.com/specgate/specgate/internal/httpx"
 	"github.com/specgate/specgate/internal/level"
 	"github.com/specgate/specgate/linter"
 	"github.com/specgate/specgate/policy"
@@ -68,7 +69,8 @@ type Stage struct {
 }
 
 // CheckRequest is POST /api/check: the text of a file as the editor holds
-// it, saved or not.
+// it, saved or not. The page sends the text as the body (text/plain) with
+// path and client in the query; a JSON body of this shape is read too.
 type CheckRequest struct {
 	Path string `json:"path"`
 	Text string `json:"text"`
@@ -147,10 +149,28 @@ func (c *checker) supersede(key string, cancel context.CancelFunc) func() {
 }
 
 func (s *Server) handleCheck(w http.ResponseWriter, r *http.Request) {
+	received := time.Now()
 	var req CheckRequest
-	if err := decode(w, r, maxFileSize+4096, &req); err != nil {
-		s.fail(w, r, err)
-		return
+	if strings.HasPrefix(r.Header.Get("Content-Type"), "application/json") {
+		if err := decode(w, r, maxFileSize+4096, &req); err != nil {
+			s.fail(w, r, err)
+			return
+		}
+	} else {
+		// The page sends the text as it is, with the path and the tab in
+		// the query: a 4 MB spec escaped into JSON and decoded again cost
+		// more than parsing it.
+		data, err := httpx.ReadBody(w, r, maxFileSize)
+		if errors.Is(err, httpx.ErrTooLarge) {
+			s.fail(w, r, &problemError{problems.TooLarge(maxFileSize, "")})
+			return
+		}
+		if err != nil {
+			s.fail(w, r, err)
+			return
+		}
+		q := r.URL.Query()
+		req = CheckRequest{Path: q.Get("path"), Client: q.Get("client"), Text: string(data)}
 	}
 	abs, err := s.ws.Resolve(req.Path)
 	if err != nil {
@@ -166,7 +186,10 @@ func (s *Server) handleCheck(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Cache-Control", "no-store")
 	w.WriteHeader(http.StatusOK)
 	var wmu sync.Mutex
-	flusher, _ := w.(http.Flusher)
+	// Each stage goes out as soon as it is written (through the access
+	// log's writer, which http.ResponseController unwraps).
+	rc := http.NewResponseController(w)
+	_ = rc.Flush()
 	emit := func(st Stage) {
 		if ctx.Err() != nil {
 			return
@@ -178,13 +201,11 @@ func (s *Server) handleCheck(w http.ResponseWriter, r *http.Request) {
 		wmu.Lock()
 		defer wmu.Unlock()
 		w.Write(append(data, '\n'))
-		if flusher != nil {
-			flusher.Flush()
-		}
+		_ = rc.Flush()
 	}
 	start := time.Now()
 	kind := s.checker.check(ctx, abs, []byte(req.Text), emit)
-	emit(Stage{Stage: "done", Kind: kind, MS: time.Since(start).Milliseconds()})
+	emit(Stage{Stage: "done", Kind: kind, MS: time.Since(start).Milliseconds(), Note: fmt.Sprintf("read in %d ms", start.Sub(received).Milliseconds())})
 }
 
 // Check runs every check that applies to the text of a file and returns

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"slices"
@@ -296,4 +297,30 @@ func TestSupersede(t *testing.T) {
 	}
 	done2()
 	done3()
+}
+
+// TestCheckStreams requires each stage to be flushed as it is written,
+// through the access log's wrapper: a check whose stages came at the end
+// held a large spec's first markers back by the lint's whole time.
+func TestCheckStreams(t *testing.T) {
+	s, err := New(Options{Dir: workspace(t), Token: "test-token"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	req := httptest.NewRequest(http.MethodPost, "/api/check?path=api.yaml&client=t", strings.NewReader("openapi: 3.1.0\n"))
+	req.Header.Set(TokenHeader, "test-token")
+	req.Header.Set("Content-Type", "text/plain; charset=utf-8")
+	rec := httptest.NewRecorder()
+	s.Handler().ServeHTTP(rec, req)
+	if rec.Code != http.StatusOK || !rec.Flushed {
+		t.Fatalf("status %d, flushed %v", rec.Code, rec.Flushed)
+	}
+	if got := rec.Header().Get("Content-Type"); got != "application/x-ndjson" {
+		t.Errorf("Content-Type %q", got)
+	}
+	lines := strings.Split(strings.TrimSpace(rec.Body.String()), "\n")
+	if len(lines) < 2 || !strings.HasPrefix(lines[0], `{"stage":"parse"`) || !strings.HasPrefix(lines[len(lines)-1], `{"stage":"done"`) {
+		t.Errorf("stages:\n%s", rec.Body.String())
+	}
 }

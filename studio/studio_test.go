@@ -99,6 +99,7 @@ func (c *studio) check(path, text string) map[string]Stage {
 	data, _ := json.Marshal(CheckRequest{Path: path, Text: text, Client: "t"})
 	req, _ := http.NewRequest(http.MethodPost, c.url+"/api/check", bytes.NewReader(data))
 	req.Header.Set(TokenHeader, "test-token")
+	req.Header.Set("Content-Type", "application/json")
 	res, err := http.DefaultClient.Do(req)
 	if err != nil {
 		c.t.Fatal(err)

@@ -1,7 +1,7 @@
 // The page of specgate studio: a file tree, a CodeMirror 6 editor whose
 // markers come from the server's checks of the unsaved text, a problems
 // panel, and the actions, each previewed as a diff before it writes.
-import { EditorState, Compartment } from "@codemirror/state";
+import { EditorState, Compartment, Text } from "@codemirror/state";
 import {
   EditorView, keymap, lineNumbers, highlightActiveLineGutter, highlightSpecialChars,
   drawSelection, dropCursor, highlightActiveLine, rectangularSelection, crosshairCursor,
@@ -68,24 +68,44 @@ async function api(method, path, body, opts = {}) {
   return { status: res.status, data };
 }
 
-// Drafts: the unsaved text of each file, per tab, in localStorage, so that
-// a reload (or a crash) loses nothing.
-const draftKey = (path) => `specgate-studio:${state.dir}:${tabId}:${path}`;
-function saveDraft(path, buf) {
+// Drafts: the unsaved text of each file, per tab, in IndexedDB (a spec of
+// several megabytes is beyond localStorage's quota), so that a reload or a
+// crash loses nothing.
+const draftKey = (path) => `${state.dir}:${tabId}:${path}`;
+let draftDB = null;
+function drafts(mode) {
+  if (!draftDB) {
+    draftDB = new Promise((resolve, reject) => {
+      const req = indexedDB.open("specgate-studio", 1);
+      req.onupgradeneeded = () => req.result.createObjectStore("drafts");
+      req.onsuccess = () => resolve(req.result);
+      req.onerror = () => reject(req.error);
+    });
+  }
+  return draftDB.then((db) => db.transaction("drafts", mode).objectStore("drafts"));
+}
+function idb(req) {
+  return new Promise((resolve, reject) => { req.onsuccess = () => resolve(req.result); req.onerror = () => reject(req.error); });
+}
+async function saveDraft(path, buf) {
   try {
-    localStorage.setItem(draftKey(path), JSON.stringify({ text: buf.state.doc.toString(), base: buf.base, at: Date.now() }));
+    await idb((await drafts("readwrite")).put({ text: buf.state.doc.toString(), base: buf.base, at: Date.now() }, draftKey(path)));
   } catch (e) {
     setStatus("could not keep a draft: " + e.message);
   }
 }
-function loadDraft(path) {
+async function loadDraft(path) {
   try {
-    return JSON.parse(localStorage.getItem(draftKey(path)) || "null");
+    return (await idb((await drafts("readonly")).get(draftKey(path)))) || null;
   } catch {
     return null;
   }
 }
-const dropDraft = (path) => localStorage.removeItem(draftKey(path));
+async function dropDraft(path) {
+  try {
+    await idb((await drafts("readwrite")).delete(draftKey(path)));
+  } catch { /* nothing to drop */ }
+}
 
 // Tabs of the same studio talk over a BroadcastChannel: which files each
 // holds, and saves.
@@ -147,7 +167,7 @@ function ensureView() {
 
 function isDirty(path) {
   const b = state.buffers.get(path);
-  return !!b && b.state.doc.toString() !== b.disk;
+  return !!b && !b.state.doc.eq(b.diskDoc);
 }
 
 function setStatus(text) { $("status").textContent = text; }
@@ -222,14 +242,12 @@ async function openFile(path, opts = {}) {
       showBanner("Cannot open " + path + ": " + e.message, "error");
       return;
     }
-    const draft = opts.reload ? null : loadDraft(path);
+    const draft = opts.reload ? null : await loadDraft(path);
     const text = draft && draft.text !== disk.text ? draft.text : disk.text;
-    buf = { base: draft ? draft.base : disk.version, disk: draft && draft.base !== disk.version ? null : disk.text, diskVersion: disk.version };
-    if (buf.disk === null) {
-      // The draft was edited from an older version of the file.
-      buf.disk = disk.text;
-      buf.stale = true;
-    }
+    // A draft edited from an older version of the file is restored, and
+    // flagged as changed on disk.
+    buf = { base: draft ? draft.base : disk.version, diskDoc: Text.of(disk.text.split(/\r\n?|\n/)), diskVersion: disk.version,
+      stale: !!draft && draft.base !== disk.version };
     buf.state = EditorState.create({ doc: text, extensions: extensions(path) });
     state.buffers.set(path, buf);
   }
@@ -258,7 +276,7 @@ function edited() {
   buf.state = view.state;
   renderDirty();
   clearTimeout(draftTimer);
-  draftTimer = setTimeout(() => { if (isDirty(path)) saveDraft(path, buf); else dropDraft(path); announceHolding(); }, 150);
+  draftTimer = setTimeout(() => { if (isDirty(path)) saveDraft(path, buf); else dropDraft(path); announceHolding(); }, 250);
   clearTimeout(checkTimer);
   checkTimer = setTimeout(check, CHECK_DELAY);
 }
@@ -279,17 +297,19 @@ async function check() {
   const abort = new AbortController();
   state.checkAbort = abort;
   const seq = ++state.checkSeq;
+  const t0 = performance.now();
   const text = view.state.doc.toString();
   const started = performance.now();
   setStatus("checking…");
   document.body.dataset.checking = "true";
   let res;
   try {
-    res = await fetch("/api/check", {
+    res = await fetch(`/api/check?path=${encodeURIComponent(path)}&client=${tabId}`, {
       method: "POST", signal: abort.signal,
-      headers: { "X-Specgate-Token": token, "Content-Type": "application/json" },
-      body: JSON.stringify({ path, text, client: tabId }),
+      headers: { "X-Specgate-Token": token, "Content-Type": "text/plain; charset=utf-8" },
+      body: text,
     });
+    document.body.dataset.fetchMs = String(Math.round(performance.now() - t0));
   } catch (e) {
     if (e.name !== "AbortError") setStatus("check failed: " + e.message);
     return;
@@ -321,10 +341,10 @@ async function check() {
           document.body.dataset.checked = String(seq);
           // The time from the last keystroke to the last markers, which
           // the tests measure.
-          if (state.editedAt) document.body.dataset.editToDone = String(Math.round(performance.now() - state.editedAt));
+          if (state.editedAt) document.body.dataset.editToDone = String(Math.round(performance.now() - state.editedAt)) + " (" + st.note + ")";
           setStatus(`checked in ${Math.round(performance.now() - started)} ms`);
         } else {
-          if (state.editedAt) document.body.dataset["editTo" + st.stage[0].toUpperCase() + st.stage.slice(1)] = String(Math.round(performance.now() - state.editedAt));
+          if (state.editedAt) document.body.dataset["editTo" + st.stage[0].toUpperCase() + st.stage.slice(1)] = String(Math.round(performance.now() - state.editedAt)) + "/" + st.ms;
           fresh.set(st.stage, st.diagnostics);
           state.stages.set(st.stage, st.diagnostics);
           if (st.stage === "parse" && st.diagnostics.length) for (const k of [...state.stages.keys()]) if (k !== "parse") state.stages.delete(k);
@@ -374,6 +394,11 @@ function scheduleShow() {
 
 function showDiagnostics() {
   if (!view) return;
+  const t0 = performance.now();
+  try { showDiagnosticsNow(); } finally { document.body.dataset.showMs = String(Math.round(performance.now() - t0)); }
+}
+
+function showDiagnosticsNow() {
   const doc = view.state.doc;
   const list = allDiagnostics();
   const marks = [];
@@ -464,7 +489,7 @@ async function save(force = false) {
     return false;
   }
   buf.base = data.version;
-  buf.disk = text;
+  buf.diskDoc = Text.of(text.split(/\r\n?|\n/));
   buf.diskVersion = data.version;
   buf.stale = false;
   dropDraft(path);
