@@ -349,3 +349,40 @@ func TestActionConflicts(t *testing.T) {
 		}
 	}
 }
+
+// TestFixKeepsSecurity fixes a request whose API key travels in the query
+// beside a query parameter the operation does not declare: the undeclared
+// one goes, the key stays, and a bearer token of the wrong form is
+// repaired rather than dropped.
+func TestFixKeepsSecurity(t *testing.T) {
+	dir := t.TempDir()
+	writeFile(t, dir, "keys.yaml", `openapi: 3.0.3
+info: {title: Keys, version: 1.0.0}
+paths:
+  /orders:
+    get:
+      security: [{key: [], bearer: []}]
+      responses:
+        "200": {description: ok}
+components:
+  securitySchemes:
+    key: {type: apiKey, in: query, name: api_key}
+    bearer: {type: http, scheme: bearer}
+`)
+	writeFile(t, dir, "keys_examples/orders.json", `{
+  "http-request": {"method": "GET", "path": "/orders?api_key=k1&debug=1", "headers": {"Authorization": "Token t1"}},
+  "http-response": {"status": 200}
+}
+`)
+	c := start(t, dir)
+	c.act("fix-examples", FixParams{Spec: "keys.yaml"})
+	got := c.read("keys_examples/orders.json")
+	want := `{
+  "http-request": {"method": "GET", "path": "/orders?api_key=k1", "headers": {"Authorization": "Bearer t1"}},
+  "http-response": {"status": 200}
+}
+`
+	if got != want {
+		t.Errorf("fixed example:\n%s\nwant:\n%s", got, want)
+	}
+}
