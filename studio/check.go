@@ -244,11 +244,16 @@ func (c *checker) kindOf(abs string, data []byte) (kind, owner string) {
 	if len(head) > 64<<10 {
 		head = head[:64<<10]
 	}
+	// A file in a spec's examples folder is an example, whatever its body
+	// holds.
+	if owner := c.exampleOwner(abs); owner != "" {
+		return "example", owner
+	}
 	if specSniff.Match(data) {
 		return "spec", ""
 	}
-	if owner := c.exampleOwner(abs); owner != "" || exampleSniff.Match(head) {
-		return "example", owner
+	if exampleSniff.Match(head) {
+		return "example", ""
 	}
 	return "file", ""
 }

@@ -15,7 +15,6 @@ type TreeResponse struct {
 	Dir       string  `json:"dir"`
 	Files     []Entry `json:"files"`
 	Truncated bool    `json:"truncated,omitempty"`
-	Token     string  `json:"-"`
 }
 
 func (s *Server) handleTree(w http.ResponseWriter, r *http.Request) {
@@ -129,6 +128,7 @@ func (s *Server) handleSave(w http.ResponseWriter, r *http.Request) {
 		}
 		p := problems.New(http.StatusConflict, kindConflict, detail)
 		p.Instance = r.URL.Path
+		w.Header().Set("Content-Type", "application/problem+json")
 		writeJSON(w, http.StatusConflict, ConflictResponse{Problem: p, Disk: FileResponse{Path: s.ws.Rel(abs), Text: string(data), Version: current}})
 		return
 	}

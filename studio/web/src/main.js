@@ -483,7 +483,14 @@ async function save(force = false) {
   if (!path) return false;
   const buf = state.buffers.get(path);
   const text = view.state.doc.toString();
-  const { status, data } = await api("PUT", "/api/file", { path, text, base: buf.base, force }, { allow: [409] });
+  let status, data;
+  try {
+    ({ status, data } = await api("PUT", "/api/file", { path, text, base: buf.base, force }, { allow: [409] }));
+  } catch (e) {
+    // Nothing was written; the draft keeps the text.
+    showBanner(`${path} was not saved: ${e.message}`, "error");
+    return false;
+  }
   if (status === 409) {
     conflict(path, data.disk);
     return false;
