@@ -122,6 +122,18 @@ var codeOptions = []string{"go_package", "java_package", "java_multiple_files", 
 	"csharp_namespace", "objc_class_prefix", "php_class_prefix", "php_namespace", "php_metadata_namespace", "ruby_package",
 	"swift_prefix", "optimize_for", "cc_enable_arenas", "cc_generic_services", "py_generic_services"}
 
+// optionDefaults are the values of file options left unset (buf compares
+// what they mean, so writing a default or removing one is no change).
+var optionDefaults = map[string]string{"cc_enable_arenas": "true", "java_multiple_files": "false", "java_generic_services": "false",
+	"cc_generic_services": "false", "py_generic_services": "false", "optimize_for": "SPEED"}
+
+func effectiveOption(f *proto.File, opt string) string {
+	if v, ok := f.Options[opt]; ok {
+		return v
+	}
+	return optionDefaults[opt]
+}
+
 // protoDiff compares the entry files of two Protocol Buffers documents.
 type protoDiff struct {
 	md        *modelDiff
@@ -220,7 +232,7 @@ func (d *protoDiff) file() {
 			"syntax %s became %s", syntaxName(bf), syntaxName(rf))
 	}
 	for _, opt := range codeOptions {
-		if bv, rv := bf.Options[opt], rf.Options[opt]; bv != rv {
+		if bv, rv := effectiveOption(bf, opt), effectiveOption(rf, opt); bv != rv {
 			path := spec.Path{"options"}
 			if _, ok := rf.Options[opt]; ok {
 				path = append(path, opt)

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -238,4 +240,35 @@ func TestSniffStandardInput(t *testing.T) {
 	if doc.Format != spec.Proto || proto.Of(doc).Message("X") == nil {
 		t.Errorf("standard input read as %s", doc)
 	}
+}
+
+// TestGoogleapis loads every .proto file of a googleapis tree (npm's
+// google-proto-files ships one) when SPECGATE_PROTO_CORPUS names its root:
+// none may fail to load, and each file's problems are counted.
+func TestGoogleapis(t *testing.T) {
+	root := os.Getenv("SPECGATE_PROTO_CORPUS")
+	if root == "" {
+		t.Skip("SPECGATE_PROTO_CORPUS is not set")
+	}
+	var files []string
+	filepath.WalkDir(filepath.Join(root, "google"), func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && strings.HasSuffix(p, ".proto") {
+			files = append(files, p)
+		}
+		return nil
+	})
+	l := spec.NewLoader(spec.Options{})
+	withProblems := 0
+	for _, f := range files {
+		doc, err := l.Load(context.Background(), f)
+		if err != nil {
+			t.Errorf("%v", err)
+			continue
+		}
+		if ps := proto.Of(doc).Problems; len(ps) > 0 {
+			withProblems++
+			t.Logf("%s: %d problems, first %s:%d:%d %s", f, len(ps), ps[0].File, ps[0].Range.Start.Line, ps[0].Range.Start.Col, ps[0].Message)
+		}
+	}
+	t.Logf("%d files loaded, %d with problems", len(files), withProblems)
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/xml"
 	"fmt"
+	"path/filepath"
 	"strconv"
 	"strings"
 
@@ -29,6 +30,7 @@ func read(ctx context.Context, src *spec.Source) (*spec.Document, error) {
 	if err != nil {
 		return nil, err
 	}
+	f.key = src.Key()
 	root := f.root
 	d := &Definitions{messages: map[xml.Name]*Message{}, portTypes: map[xml.Name]*PortType{}, bindings: map[xml.Name]*Binding{}, types: map[typeKey]*XSDType{}}
 	switch {
@@ -416,7 +418,12 @@ func (r *reader) importFile(imp *element, attr string) {
 		r.problem(imp, imp.attrRange(attr), "more than %d imported files; %s is not read", maxFiles, loc)
 		return
 	}
-	key, name, data, err := r.src.ReadRelated(r.ctx, loc)
+	// A location is relative to the file that names it.
+	target := loc
+	if from := imp.file.key; !strings.Contains(loc, "://") && !filepath.IsAbs(loc) && from != "" && from != "-" && !strings.Contains(from, "://") {
+		target = filepath.Join(filepath.Dir(from), filepath.FromSlash(loc))
+	}
+	key, name, data, err := r.src.ReadRelated(r.ctx, target)
 	if r.seen[key] {
 		return
 	}
@@ -434,6 +441,7 @@ func (r *reader) importFile(imp *element, attr string) {
 		r.problem(imp, imp.attrRange(attr), "cannot read %s: %v", loc, err)
 		return
 	}
+	f.key = key
 	var tree *spec.Node
 	switch {
 	case f.root.Name.Space == NSXSD && f.root.Name.Local == "schema":

@@ -42,6 +42,7 @@ type element struct {
 // xmlFile is one parsed XML file.
 type xmlFile struct {
 	name  string
+	key   string // the file's identity (spec.Source.Key or what ReadRelated returned)
 	data  []byte
 	lines *srctree.Lines
 	root  *element
