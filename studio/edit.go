@@ -257,6 +257,9 @@ func (t *textFile) addField(obj *spec.Node, key string, value any) error {
 		// key: {} becomes a block under its key.
 		indent := t.indentOf(obj.Range.Start.Line) + t.unit
 		start, end := t.offset(obj.Range.Start), t.offset(obj.Range.End)
+		for start > 0 && t.data[start-1] == ' ' {
+			start-- // no space is left at the end of the key's line
+		}
 		t.add(start, end, strings.TrimRight("\n"+yamlField(indent, t.unit, key, value), "\n"))
 		return nil
 	}
