@@ -107,6 +107,9 @@ func (sp *specPlan) routeExample(ex *examples.Example) *spec.Operation {
 	if i := strings.IndexByte(path, '?'); i >= 0 {
 		path = path[:i]
 	}
+	if q := ex.Request.RouteQuery(); q != "" {
+		path += "?" + q // a template's query (?beta=true) selects its operation
+	}
 	tries := []string{path}
 	seen := map[string]bool{"": true}
 	for _, o := range sp.ops {

@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/specgate/specgate/contract"
-	"github.com/specgate/specgate/schema"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files of the corpus tests")
@@ -124,7 +123,7 @@ func TestGenerateCorpus(t *testing.T) {
 			}
 			k := NewChecker(c, nil)
 			start := time.Now()
-			files, err := k.Generate(schema.NewGenerator(1))
+			files, err := k.GenerateSeeded(1)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -1,6 +1,7 @@
 package examples
 
 import (
+	"net/url"
 	"strings"
 	"time"
 
@@ -161,6 +162,20 @@ type Request struct {
 	inlineBody Value // an inline example's body before a form splits it
 	keyAt      Loc   // the http-request key of an example file
 	bodyKeyAt  Loc   // its body key
+}
+
+// RouteQuery is the request's query as a router reads it: its
+// parameters written as literal scalars, encoded; "" when there is none.
+// A path template that writes a query (openai's /responses?beta=true) is
+// told apart by it.
+func (r *Request) RouteQuery() string {
+	q := url.Values{}
+	for _, p := range r.Query {
+		if lit, ok := p.Value.(*Literal); ok && isScalar(lit.Value) {
+			q.Add(p.Name, text(lit.Value))
+		}
+	}
+	return q.Encode()
 }
 
 // Param is a named value: a query parameter, a header, a form field.

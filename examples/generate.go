@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"hash/fnv"
 	"io/fs"
 	"net/http"
 	"os"
@@ -57,7 +58,18 @@ type GeneratedFile struct {
 // several. The error lists what could not be generated (a schema no value
 // satisfies); the other files are still returned.
 func (k *Checker) Generate(g *schema.Generator) ([]GeneratedFile, error) {
-	gen := &generator{k: k, g: g, names: map[string]bool{}}
+	return k.generateAll(&generator{k: k, g: g, names: map[string]bool{}, failed: map[*spec.Operation]bool{}})
+}
+
+// GenerateSeeded is Generate with each file's values drawn from seed
+// mixed with what the file exemplifies (its operation, status and media
+// type): a file has the same values whatever else the spec declares, so
+// that adding an operation changes no other file.
+func (k *Checker) GenerateSeeded(seed uint64) ([]GeneratedFile, error) {
+	return k.generateAll(&generator{k: k, seed: seed, seeded: true, names: map[string]bool{}, failed: map[*spec.Operation]bool{}})
+}
+
+func (k *Checker) generateAll(gen *generator) ([]GeneratedFile, error) {
 	var errs []error
 	byPath := map[string][]*spec.Operation{}
 	var paths []string
@@ -82,10 +94,26 @@ func (k *Checker) Generate(g *schema.Generator) ([]GeneratedFile, error) {
 }
 
 type generator struct {
-	k     *Checker
-	g     *schema.Generator
-	files []GeneratedFile
-	names map[string]bool
+	k *Checker
+	// g draws the values of the file being made: one generator for every
+	// file, or with seeded one per file (see forFile).
+	g      *schema.Generator
+	seed   uint64
+	seeded bool
+	files  []GeneratedFile
+	names  map[string]bool
+	// failed holds the operations whose request cannot be made: said
+	// once, not again for each of their responses, 415 and 405 examples.
+	failed map[*spec.Operation]bool
+}
+
+// forFile sets the generator of the file that exemplifies key.
+func (gen *generator) forFile(key string) {
+	if gen.seeded {
+		h := fnv.New64a()
+		h.Write([]byte(key))
+		gen.g = schema.NewGenerator(gen.seed ^ h.Sum64())
+	}
 }
 
 // exchange is a generated example before it is written.
@@ -115,22 +143,42 @@ func (gen *generator) operation(op *spec.Operation) []error {
 		if status == http.StatusMethodNotAllowed || status == http.StatusUnsupportedMediaType {
 			continue // written by methodNotAllowed and unsupportedType
 		}
+		// A default beside declared successes stands for the other
+		// outcomes: its example's request must lead to one, so it is the
+		// request broken in one place, answered 400 (or 422).
+		defaultError := r.Status == "default" && anyDeclared(op, 200, 299)
+		if defaultError {
+			if status = defaultErrorStatus(op); status == 0 {
+				continue
+			}
+		}
 		medias := r.Content
 		if len(medias) == 0 || status == http.StatusNoContent || status == http.StatusNotModified {
 			medias = []*spec.MediaType{nil}
 		}
 		for _, m := range medias {
+			key := opName(op) + " " + r.Status
+			if m != nil {
+				key += " " + m.Name
+			}
+			gen.forFile(key)
 			x, err := gen.request(op)
 			if err != nil {
-				errs = append(errs, fmt.Errorf("%s %s: %w", strings.ToUpper(op.Method), op.Path, err))
-				break
+				// Every example of the operation needs the request: one
+				// error says it.
+				gen.failed[op] = true
+				return append(errs, fmt.Errorf("%s %s: %w", strings.ToUpper(op.Method), op.Path, err))
 			}
 			x.status = status
+			broken := false
 			switch {
 			case status == http.StatusUnauthorized:
 				x.dropCredentials()
 			case status == http.StatusBadRequest || status == http.StatusUnprocessableEntity:
-				gen.breakRequest(x)
+				broken = gen.breakRequest(x)
+			}
+			if defaultError && !broken {
+				break // no request of the operation leads to its default response
 			}
 			if err := gen.response(x, r, m, len(r.Content) > 1); err != nil {
 				errs = append(errs, fmt.Errorf("%s %s, response %s: %w", strings.ToUpper(op.Method), op.Path, r.Status, err))
@@ -172,6 +220,18 @@ func (gen *generator) statusOf(op *spec.Operation, key string) int {
 		}
 	}
 	return 599
+}
+
+// defaultErrorStatus is the status of a default example beside declared
+// successes: 400, else 422, whichever only default covers; 0 when the
+// operation declares both otherwise.
+func defaultErrorStatus(op *spec.Operation) int {
+	for _, code := range []int{http.StatusBadRequest, http.StatusUnprocessableEntity} {
+		if isDefaultFor(op, code) {
+			return code
+		}
+	}
+	return 0
 }
 
 func declaredExactly(op *spec.Operation, code int) bool {
@@ -245,6 +305,11 @@ func (gen *generator) request(op *spec.Operation) (*exchange, error) {
 		return nil, err
 	}
 	x.path = built.Path
+	if _, fixed, ok := strings.Cut(op.Path, "?"); ok && fixed != "" {
+		// The query the path template writes (openai's ?beta=true) selects
+		// the operation: it stays in the path, where no break touches it.
+		x.path += "?" + fixed
+	}
 	if rb := op.RequestBody; rb != nil {
 		if err := gen.requestBody(x, rb); err != nil {
 			return nil, err
@@ -282,16 +347,79 @@ func (gen *generator) requestBody(x *exchange, rb *spec.RequestBody) error {
 		return nil
 	}
 	m := declaredMedia(rb.Content, firstJSON(requestTypes(x.op)))
-	if m.Schema == nil {
-		x.body, x.media = "", concreteType(m.Name)
-		return nil
-	}
-	v, err := gen.k.generate(m.Schema, m.SchemaSource, gen.g, schema.Request)
-	if err != nil {
+	x.media = concreteType(m.Name)
+	v, ok, err := gen.k.mediaValue(m, gen.g, schema.Request)
+	switch {
+	case err != nil:
 		return fmt.Errorf("request body: %w", err)
+	case !ok:
+		v = ""
 	}
-	x.body, x.media = v, concreteType(m.Name)
+	if isForm(x.media) {
+		if _, isObject := v.(map[string]any); !isObject {
+			v = map[string]any{} // a form is fields; a schema of any value allows none
+		}
+	}
+	x.body = v
+	if !isJSONType(x.media) && isScalar(v) {
+		// A scalar body of another type is written as the text it travels
+		// as (XML: an element).
+		built, err := gen.k.c.BuildRequest(x.op, contract.Values{Path: x.pathVal, Body: v, MediaType: x.media})
+		if err != nil {
+			return fmt.Errorf("request body: %w", err)
+		}
+		x.body = string(built.Body)
+	}
 	return nil
+}
+
+// mediaValue is a value of a body of media type m: its own example (of
+// example or of the first of examples) when its schema, if it has one,
+// accepts it; else one generated from the schema. ok is false when m has
+// neither.
+func (k *Checker) mediaValue(m *spec.MediaType, g *schema.Generator, dir schema.Direction) (v any, ok bool, err error) {
+	if ex, found := k.mediaExample(m); found {
+		if m.Schema == nil {
+			return ex, true, nil
+		}
+		if sc, err := k.schemas.Compile(m.Schema, m.SchemaSource); err == nil && len(sc.Validate(ex, dir)) == 0 {
+			return ex, true, nil
+		}
+	}
+	if m.Schema == nil {
+		return nil, false, nil
+	}
+	v, err = k.generate(m.Schema, m.SchemaSource, g, dir)
+	return v, err == nil, err
+}
+
+// mediaExample is the example a media type writes: example, else the
+// value of the first of examples.
+func (k *Checker) mediaExample(m *spec.MediaType) (any, bool) {
+	n := k.doc.Deref(m.Node)
+	if v := n.Get("example"); v != nil {
+		return plainJSON(v), true
+	}
+	if exs := n.Get("examples"); exs != nil && exs.Kind == spec.Object {
+		for _, f := range exs.Fields {
+			if v := k.doc.Deref(f.Value).Get("value"); v != nil {
+				return plainJSON(v), true
+			}
+		}
+	}
+	return nil, false
+}
+
+func isForm(mt string) bool {
+	return strings.HasPrefix(mt, "application/x-www-form-urlencoded") || strings.HasPrefix(mt, "multipart/")
+}
+
+func isScalar(v any) bool {
+	switch v.(type) {
+	case map[string]any, []any, nil:
+		return false
+	}
+	return true
 }
 
 // concreteType is a media type a body can be sent as, for a declared one
@@ -394,8 +522,8 @@ func (x *exchange) dropCredentials() {
 
 // breakRequest breaks a 400 or 422 example's request in one place: the
 // first change, in a documented order, that the contract rejects; else it
-// adds a query parameter the operation does not declare.
-func (gen *generator) breakRequest(x *exchange) {
+// adds a query parameter the operation does not declare, and reports false.
+func (gen *generator) breakRequest(x *exchange) bool {
 	type change struct {
 		apply, undo func()
 	}
@@ -433,11 +561,12 @@ func (gen *generator) breakRequest(x *exchange) {
 	for _, ch := range changes {
 		ch.apply()
 		if gen.rejected(x) {
-			return
+			return true
 		}
 		ch.undo()
 	}
 	x.query["specgate-unexpected"] = "out-of-spec"
+	return false
 }
 
 // rejected reports whether the contract finds the request invalid, in its
@@ -509,15 +638,23 @@ func (gen *generator) response(x *exchange, r *spec.Response, m *spec.MediaType,
 	if several && !strings.Contains(m.Name, "*") {
 		x.headers["Accept"] = x.respMedia
 	}
-	if m.Schema == nil {
-		x.respBody = "content"
-		return nil
-	}
-	v, err := gen.k.generate(m.Schema, m.SchemaSource, gen.g, schema.Response)
-	if err != nil {
+	v, ok, err := gen.k.mediaValue(m, gen.g, schema.Response)
+	switch {
+	case err != nil:
 		return err
+	case !ok:
+		v = "content"
 	}
 	x.respBody = v
+	if !isJSONType(x.respMedia) && isScalar(v) {
+		// A scalar body of another type is written as the text it travels
+		// as (XML: an element), as the contract encodes it.
+		data, _, err := gen.k.c.EncodeResponse(x.op, x.status, x.respMedia, v)
+		if err != nil {
+			return err
+		}
+		x.respBody = string(data)
+	}
 	return nil
 }
 
@@ -530,6 +667,10 @@ func (gen *generator) methodNotAllowed(ops []*spec.Operation) error {
 		allow = append(allow, strings.ToUpper(op.Method))
 	}
 	op := ops[0]
+	if gen.failed[op] {
+		return nil
+	}
+	gen.forFile(op.Path + " 405")
 	x, err := gen.request(op)
 	if err != nil {
 		return fmt.Errorf("405 example of %s: %w", op.Path, err)
@@ -548,7 +689,10 @@ func (gen *generator) methodNotAllowed(ops []*spec.Operation) error {
 	x.body, x.media = nil, ""
 	x.status = http.StatusMethodNotAllowed
 	x.respHeaders = map[string]any{"Allow": strings.Join(allow, ", ")}
-	if r := explicitResponse(op, http.StatusMethodNotAllowed); r != nil {
+	// A method the path does not declare has no operation: only a 405 the
+	// operation declares by its code describes the answer, not a range or
+	// default.
+	if r := codeResponse(op, http.StatusMethodNotAllowed); r != nil {
 		if err := gen.response(x, r, firstMedia(r), false); err != nil {
 			return fmt.Errorf("405 example of %s: %w", op.Path, err)
 		}
@@ -575,6 +719,10 @@ func (gen *generator) unsupportedType(op *spec.Operation) error {
 	if ct == "" {
 		return nil
 	}
+	if gen.failed[op] {
+		return nil
+	}
+	gen.forFile(opName(op) + " 415")
 	x, err := gen.request(op)
 	if err != nil {
 		return fmt.Errorf("415 example of %s %s: %w", strings.ToUpper(op.Method), op.Path, err)
@@ -588,6 +736,17 @@ func (gen *generator) unsupportedType(op *spec.Operation) error {
 		}
 	}
 	gen.add(opName(op)+"_415", op, "415", x)
+	return nil
+}
+
+// codeResponse is the response an operation declares for a status by its
+// code; nil when there is none.
+func codeResponse(op *spec.Operation, code int) *spec.Response {
+	for _, r := range op.Responses {
+		if r.Status == strconv.Itoa(code) {
+			return r
+		}
+	}
 	return nil
 }
 

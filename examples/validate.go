@@ -204,7 +204,7 @@ type Target struct {
 	Op    *spec.Operation
 	Route *contract.Route // nil unless Status is 0
 	// Path is the path routed, with the operation's server prefix when the
-	// example leaves it out.
+	// example leaves it out, without the query.
 	Path string
 	// Status is 0 when the method and path reach an operation, 404 when no
 	// path matches, 405 when the path does not declare the method (Allow
@@ -222,7 +222,12 @@ func (k *Checker) Route(ex *Example) Target {
 	}
 	var p plainer
 	path := text(p.value(ex.Request.Path, nil))
-	return k.route(ex.Request.Method, path)
+	if q := ex.Request.RouteQuery(); q != "" {
+		path += "?" + q
+	}
+	t := k.route(ex.Request.Method, path)
+	t.Path, _, _ = strings.Cut(t.Path, "?")
+	return t
 }
 
 func (k *Checker) route(method, path string) Target {
@@ -748,6 +753,13 @@ func (x *exampleCheck) undeclaredQuery(op *spec.Operation) {
 		}
 	}
 	keys := declared
+	if _, fixed, ok := strings.Cut(op.Path, "?"); ok {
+		// The query the path template writes selects the operation.
+		for _, pair := range strings.Split(fixed, "&") {
+			name, _, _ := strings.Cut(pair, "=")
+			keys = append(keys, name)
+		}
+	}
 	for _, s := range x.k.opSchemes(op) {
 		if strings.EqualFold(s.Type, "apiKey") && s.In == "query" {
 			keys = append(keys, s.ParamName)
