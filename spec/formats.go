@@ -189,23 +189,34 @@ func (s *Source) ImportRoots() []string {
 }
 
 // SetModuleRoot makes dir, an ancestor of the entry file's folder, the
-// tree the document may read and the last of its import roots, unless the
-// user chose the tree (Options.RefRoot, AllowExternalRefs) or the tree is
-// already wider. A Protocol Buffers file whose folders spell its package
-// (google/api/http.proto for package google.api) belongs to the module
-// rooted where those folders start, and imports its siblings from there.
-func (s *Source) SetModuleRoot(dir string) {
+// tree the document may read and the last of its import roots, when fits
+// accepts it, and reports whether it did. A Protocol Buffers file whose
+// folders spell its package (google/api/http.proto for package
+// google.api) belongs to the module rooted where those folders start, and
+// imports its siblings from there. The user's choice wins (Options.RefRoot,
+// AllowExternalRefs, a wider tree already), and a module root must lie
+// inside the working directory: a file's package cannot open the file
+// system above the folder the user works in.
+func (s *Source) SetModuleRoot(dir string, fits func(dir string) bool) bool {
 	if s.l.opts.RefRoot != "" || s.root.any || isURL(s.key) || s.key == "-" {
-		return
+		return false
 	}
 	abs, err := filepath.Abs(dir)
-	if err != nil || !within(abs, filepath.Dir(s.key)) || (s.root.lexical != "" && within(s.root.lexical, abs)) {
-		return
+	if err != nil || !within(abs, filepath.Dir(s.key)) {
+		return false
+	}
+	if s.root.lexical != "" && within(s.root.lexical, abs) {
+		return fits(abs) // already readable
+	}
+	wd, err := os.Getwd()
+	if err != nil || !within(wd, abs) || !fits(abs) {
+		return false
 	}
 	s.root = refRoot{lexical: abs, resolved: abs}
 	if real, err := filepath.EvalSymlinks(abs); err == nil {
 		s.root.resolved = real
 	}
+	return true
 }
 
 // ErrNotFound is the error of ReadRelated for a file that does not exist,

@@ -272,3 +272,15 @@ func TestGoogleapis(t *testing.T) {
 	}
 	t.Logf("%d files loaded, %d with problems", len(files), withProblems)
 }
+
+// TestNestedModuleRoot: folders that spell the package and go on below it
+// still give the module root, from which the file's imports resolve.
+func TestNestedModuleRoot(t *testing.T) {
+	_, s := load(t, "testdata/nested/acme/shop/v1/extra/item.proto")
+	if len(s.Problems) > 0 || s.Entry.Path != "acme/shop/v1/extra/item.proto" {
+		t.Fatalf("path %s, problems %v", s.Entry.Path, s.Problems)
+	}
+	if f := s.Message("acme.shop.v1.Item").Field(1); f.TypeName != "acme.shop.v1.Price" || f.Type != "message" {
+		t.Errorf("price: %+v", f)
+	}
+}

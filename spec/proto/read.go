@@ -135,44 +135,56 @@ func (r *reader) useLinked(files linker.Files) {
 	}
 }
 
-// entryPath is the import path of the entry file: its path below the root
-// whose folders spell its package (google/api/http.proto for package
-// google.api), as buf lays out a module, else its base name.
+// entryPath is the import path of the entry file: its path below the
+// module root, as buf lays a module out, else its base name. The module
+// root is where the folders that spell the file's package start (folders
+// google/api/ for package google.api; or google/actions/sdk/v2/ within
+// google/actions/sdk/v2/conversation/ for package google.actions.sdk.v2),
+// provided the file's own imports are written from there.
 func (r *reader) entryPath(node *ast.FileNode) string {
 	base := filepath.Base(r.src.Name)
 	pkg := ""
+	var imports []string
 	for _, d := range node.Decls {
-		if p, ok := d.(*ast.PackageNode); ok {
-			pkg = string(p.Name.AsIdentifier())
+		switch d := d.(type) {
+		case *ast.PackageNode:
+			pkg = string(d.Name.AsIdentifier())
+		case *ast.ImportNode:
+			if name := d.Name.AsString(); !strings.HasPrefix(name, "google/protobuf/") {
+				imports = append(imports, name)
+			}
 		}
 	}
 	key := r.src.Key()
 	if pkg == "" || key == "-" || strings.Contains(key, "://") {
 		return base
 	}
-	dir := filepath.Dir(key)
-	want := filepath.FromSlash(strings.ReplaceAll(pkg, ".", "/"))
-	if !strings.HasSuffix(dir, string(filepath.Separator)+want) {
-		return base
+	dir := filepath.ToSlash(filepath.Dir(key))
+	want := "/" + strings.ReplaceAll(pkg, ".", "/")
+	var roots []string
+	if strings.HasSuffix(dir, want) {
+		roots = append(roots, strings.TrimSuffix(dir, want))
 	}
-	root := strings.TrimSuffix(dir, string(filepath.Separator)+want)
-	// The folders spell the package; the module root is where they start
-	// if the file's own imports are written from there.
-	for _, d := range node.Decls {
-		imp, ok := d.(*ast.ImportNode)
-		if !ok {
+	if i := strings.LastIndex(dir+"/", want+"/"); i >= 0 && !strings.HasSuffix(dir, want) {
+		roots = append(roots, dir[:i])
+	}
+	for _, root := range roots {
+		if root == "" || !r.src.SetModuleRoot(filepath.FromSlash(root), func(root string) bool {
+			for _, name := range imports {
+				if _, err := os.Stat(filepath.Join(root, filepath.FromSlash(name))); err != nil {
+					return false
+				}
+			}
+			return true
+		}) {
 			continue
 		}
-		name := imp.Name.AsString()
-		if strings.HasPrefix(name, "google/protobuf/") {
-			continue
-		}
-		if _, err := os.Stat(filepath.Join(root, filepath.FromSlash(name))); err != nil {
-			return base
+		rel, err := filepath.Rel(filepath.FromSlash(root), key)
+		if err == nil {
+			return filepath.ToSlash(rel)
 		}
 	}
-	r.src.SetModuleRoot(root)
-	return filepath.ToSlash(want) + "/" + base
+	return base
 }
 
 // handler collects errors into the problems and goes on.
