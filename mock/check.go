@@ -2,7 +2,6 @@ package mock
 
 import (
 	"net/http"
-	"strconv"
 	"strings"
 
 	"github.com/specgate/specgate/contract"
@@ -11,13 +10,13 @@ import (
 
 // check runs the contract's checks of a request (credentials,
 // Content-Type, Accept, parameters and body) and keeps what they decoded.
-// The status of a failing request follows the decision table: 401, 415,
-// 406, then for invalid parameters or body 400, or 422 where the
-// operation declares 422 and not 400.
-func (s *Server) check(ex *Exchange) (*contract.RequestResult, int) {
+// The status of a failing request is the contract's (RequestResult.Status):
+// 401, 415, 406, then for invalid parameters or body 400, or 422 where
+// the operation declares 422 and not 400.
+func (s *Server) check(ex *Exchange) *contract.RequestResult {
 	r := ex.Request
 	res := ex.op.api.contract.CheckRequest(&contract.Request{
-		Method: r.Method, Path: r.URL.EscapedPath(), RawQuery: r.URL.RawQuery, Header: r.Header, Body: ex.Body,
+		Method: ex.method, Path: r.URL.EscapedPath(), RawQuery: r.URL.RawQuery, Header: r.Header, Body: ex.Body,
 	})
 	if res.Route != nil {
 		ex.Route = res.Route
@@ -26,33 +25,7 @@ func (s *Server) check(ex *Exchange) (*contract.RequestResult, int) {
 	if res.HasBody && res.Body != nil {
 		ex.Value, ex.hasValue = res.Body, true
 	}
-	return res, refusalStatus(ex.op, res.Status)
-}
-
-// refusalStatus is what the mock answers a request that breaks the
-// contract, given the contract's status: invalid parameters or body get
-// 400, unless the operation declares 422 and not 400 (it then says how
-// it refuses invalid input). The other statuses stand.
-func refusalStatus(op *operation, status int) int {
-	if status != http.StatusBadRequest && status != http.StatusUnprocessableEntity {
-		return status
-	}
-	if declaresStatus(op.op, http.StatusUnprocessableEntity) && !declaresStatus(op.op, http.StatusBadRequest) {
-		return http.StatusUnprocessableEntity
-	}
-	return http.StatusBadRequest
-}
-
-// declaresStatus reports whether op declares a response for status
-// itself (not through a range or default).
-func declaresStatus(op *spec.Operation, status int) bool {
-	code := strconv.Itoa(status)
-	for _, r := range op.Responses {
-		if r.Status == code {
-			return true
-		}
-	}
-	return false
+	return res
 }
 
 // kindOf is the problem kind of a refusal's status.

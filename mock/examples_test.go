@@ -138,9 +138,10 @@ func TestTransientTimes(t *testing.T) {
 }
 
 // Invalid parameters or body get 400, or 422 where the operation declares
-// 422 and not 400.
+// 422 and not 400, in the form the operation declares for that status.
 func TestRefusalStatus(t *testing.T) {
 	m := shopMock(t, Options{})
+	k := newChecker(t, "testdata/shop.yaml")
 	json := map[string]string{"Content-Type": "application/json"}
 	tests := []struct {
 		name         string
@@ -148,11 +149,12 @@ func TestRefusalStatus(t *testing.T) {
 		body         string
 		status       int
 		kind         string
+		contentType  string // "" for no body
 	}{
-		{"declares 422 only", "POST", "/items", `{"id": "x", "name": "n"}`, 422, kindUnprocessable},
-		{"declares 400 and 422", "PUT", "/items/1", `{"id": "x", "name": "n"}`, 400, kindBadRequest},
-		{"declares 400 only", "DELETE", "/items/x", "", 400, kindBadRequest},
-		{"declares neither", "PATCH", "/items/1", `{"name": 5}`, 400, kindBadRequest},
+		{"declares 422 only", "POST", "/items", `{"id": "x", "name": "n"}`, 422, kindUnprocessable, "application/json"},
+		{"declares 400 and 422", "PUT", "/items/1", `{"id": "x", "name": "n"}`, 400, kindBadRequest, ""},
+		{"declares 400 only", "DELETE", "/items/x", "", 400, kindBadRequest, ""},
+		{"declares neither", "PATCH", "/items/1", `{"name": 5}`, 400, kindBadRequest, "application/problem+json"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -160,10 +162,20 @@ func TestRefusalStatus(t *testing.T) {
 			if tt.body == "" {
 				h = nil
 			}
-			p := m.do(t, tt.method, tt.path, h, tt.body).problem(t, tt.status, tt.kind)
-			if len(p.Errors) == 0 {
-				t.Errorf("problem without errors: %+v", p)
+			r := m.do(t, tt.method, tt.path, h, tt.body)
+			if tt.contentType == "application/problem+json" {
+				if p := r.problem(t, tt.status, tt.kind); len(p.Errors) == 0 {
+					t.Errorf("problem without errors: %+v", p)
+				}
+				return
 			}
+			if r.status != tt.status || r.header.Get("Content-Type") != tt.contentType || (tt.contentType == "") != (len(r.body) == 0) {
+				t.Errorf("%d %q %s, want %d %q", r.status, r.header.Get("Content-Type"), r.body, tt.status, tt.contentType)
+			}
+			if got := r.header.Get(ProblemHeader); !strings.HasPrefix(got, tt.kind+": ") {
+				t.Errorf("%s %q, want the kind %s", ProblemHeader, got, tt.kind)
+			}
+			k.valid(t, tt.method, tt.path, r)
 		})
 	}
 }

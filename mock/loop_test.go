@@ -7,6 +7,7 @@ import (
 	"hash/fnv"
 	"io"
 	"net/http"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -124,7 +125,7 @@ func runLoop(t *testing.T, path string, every int, stateful bool) {
 	m := start(t, Options{Specs: []SpecSource{{Path: path}}, Load: load, Stateful: stateful})
 	cl := newLoopClient(t, path, load)
 	client := &http.Client{Timeout: 30 * time.Second}
-	var sent, skipped, stateAnswers int
+	var sent, skipped, stateAnswers, refusals int
 	var failures []string
 	for i, op := range cl.c.Operations() {
 		if i%every != 0 {
@@ -135,12 +136,17 @@ func runLoop(t *testing.T, path string, every int, stateful bool) {
 		if resp, _ := lowestSuccess(op); resp != nil && len(resp.Content) > 0 {
 			accepts = mediaNames(resp.Content)
 		}
-		for _, accept := range accepts {
+		for i, accept := range accepts {
 			built, why := cl.request(op, accept)
 			if built == nil {
 				skipped++
 				t.Logf("%s: skipped: %s", what, why)
 				break
+			}
+			if i == 0 {
+				n, fails := cl.refusals(client, m.url, op, built)
+				refusals += n
+				failures = append(failures, fails...)
 			}
 			req, err := built.HTTPRequest(context.Background(), m.url+cl.c.Prefix(op))
 			if err != nil {
@@ -180,11 +186,155 @@ func runLoop(t *testing.T, path string, every int, stateful bool) {
 		}
 		t.Error(f)
 	}
-	t.Logf("%s: %d requests, %d skipped (no valid request can be written), %d failures, %d 404/409/state-invalid answers of the store, in %s",
-		path, sent, skipped, len(failures), stateAnswers, time.Since(began).Round(time.Millisecond))
+	t.Logf("%s: %d requests and %d refusals, %d skipped (no valid request can be written), %d failures, %d 404/409/state-invalid answers of the store, in %s",
+		path, sent, refusals, skipped, len(failures), stateAnswers, time.Since(began).Round(time.Millisecond))
 	if sent == 0 {
 		t.Errorf("no request was sent")
 	}
+}
+
+// mutant is a request that breaks its operation's contract in one place.
+type mutant struct {
+	name string
+	req  *contract.BuiltRequest
+}
+
+// mutants are requests of op made from its valid request built, each
+// broken in one place: no credentials, an Accept the operation cannot
+// answer, a Content-Type it does not take, no body, a body of another
+// type, a required query parameter or header left out, a method the path
+// does not declare.
+func (cl *loopClient) mutants(op *spec.Operation, built *contract.BuiltRequest) []mutant {
+	clone := func() *contract.BuiltRequest {
+		c := *built
+		c.Header = built.Header.Clone()
+		return &c
+	}
+	var out []mutant
+	if op.Security != nil && len(op.Security.Alternatives) > 0 {
+		if r, _ := cl.build(op, "", false); r != nil {
+			out = append(out, mutant{"no credentials", r})
+		}
+	}
+	r := clone()
+	r.Header.Set("Accept", "application/x-specgate-none")
+	out = append(out, mutant{"an Accept it cannot answer", r})
+	if op.RequestBody != nil && len(op.RequestBody.Content) > 0 {
+		r = clone()
+		r.Header.Set("Content-Type", "application/x-specgate-none")
+		r.Body = []byte("specgate")
+		out = append(out, mutant{"an unsupported Content-Type", r})
+		r = clone()
+		r.Header.Del("Content-Type")
+		r.Body = nil
+		out = append(out, mutant{"no body", r})
+		if isJSON(built.MediaType) {
+			r = clone()
+			r.Body = []byte(`"specgate"`)
+			out = append(out, mutant{"a string body", r})
+		}
+	}
+	for _, p := range op.Parameters {
+		if !p.Required {
+			continue
+		}
+		switch p.In {
+		case "query":
+			q, err := url.ParseQuery(built.RawQuery)
+			if err != nil {
+				continue
+			}
+			q.Del(p.Name)
+			r = clone()
+			r.RawQuery = q.Encode()
+			out = append(out, mutant{"no query parameter " + p.Name, r})
+		case "header":
+			if strings.EqualFold(p.Name, "Accept") || strings.EqualFold(p.Name, "Content-Type") || strings.EqualFold(p.Name, "Authorization") {
+				continue
+			}
+			r = clone()
+			r.Header.Del(p.Name)
+			out = append(out, mutant{"no header " + p.Name, r})
+		default:
+			continue
+		}
+		break
+	}
+	prefix := cl.c.Prefix(op)
+	for _, m := range []string{"PUT", "POST", "DELETE", "PATCH", "GET"} {
+		if _, err := cl.c.Route(m, strings.TrimRight(prefix, "/")+built.Path); isMethodNotAllowed(err) {
+			r = clone()
+			r.Method, r.Body = m, nil
+			r.Header.Del("Content-Type")
+			out = append(out, mutant{"the undeclared method " + m, r})
+			break
+		}
+	}
+	return out
+}
+
+// refusals sends op's mutants that the contract refuses and judges the
+// answers: the status the contract calls for (an error example may answer
+// a 400 with 422, a 401 with 403), and an answer valid against the
+// response the operation declares for it (a 405, against the 405 that an
+// operation of the path declares by its code), or a problem where it
+// declares none.
+func (cl *loopClient) refusals(client *http.Client, base string, op *spec.Operation, built *contract.BuiltRequest) (int, []string) {
+	prefix := cl.c.Prefix(op)
+	var failures []string
+	sent := 0
+	for _, mu := range cl.mutants(op, built) {
+		res := cl.c.CheckRequest(mu.req.Request(prefix))
+		if res.OK() {
+			continue
+		}
+		req, err := mu.req.HTTPRequest(context.Background(), base+prefix)
+		if err != nil {
+			continue
+		}
+		what := fmt.Sprintf("%s %s with %s", strings.ToUpper(op.Method), op.Path, mu.name)
+		resp, err := client.Do(req)
+		if err != nil {
+			failures = append(failures, fmt.Sprintf("%s: %v", what, err))
+			continue
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		sent++
+		got, want := resp.StatusCode, res.Status
+		invalid := func(st int) bool { return st == 400 || st == 422 }
+		if got != want && !(invalid(want) && invalid(got)) && !(want == 401 && got == 403) {
+			failures = append(failures, fmt.Sprintf("%s: %d, want %d (%s): %s", what, got, want, res.Problems[0].Message, clip(body)))
+			continue
+		}
+		declaredBy := op
+		if got == http.StatusMethodNotAllowed {
+			declaredBy = nil
+			for _, m := range res.Allow {
+				if rt, err := cl.c.Route(m, strings.TrimRight(prefix, "/")+built.Path); err == nil && declaredResponse(rt.Op, "405") != nil {
+					declaredBy = rt.Op
+					break
+				}
+			}
+		}
+		var declared *spec.Response
+		if declaredBy != nil {
+			declared = cl.c.Response(declaredBy, got)
+		}
+		ct := resp.Header.Get("Content-Type")
+		switch {
+		case declared == nil && ct != "application/problem+json":
+			failures = append(failures, fmt.Sprintf("%s: %d %s, want a problem (the operation declares no %d)", what, got, ct, got))
+		case declared == nil:
+		case ct == "application/problem+json" && mediaNamed(declared.Content, "application/problem+json") == nil:
+			failures = append(failures, fmt.Sprintf("%s: a problem, where the operation declares %d (%s): %s", what, got, strings.Join(mediaNames(declared.Content), ", "), clip(body)))
+		default:
+			for _, p := range cl.c.CheckResponse(declaredBy, &contract.Response{Status: got, Header: resp.Header, Body: body, Method: req.Method}) {
+				failures = append(failures, fmt.Sprintf("%s: the refusal %d breaks the contract: %s (body %s)", what, got, p, clip(body)))
+			}
+		}
+	}
+	return sent, failures
 }
 
 func clip(b []byte) string {
@@ -200,6 +350,11 @@ func clip(b []byte) string {
 // and credentials for its security. nil, with the reason, when no valid
 // request can be written.
 func (cl *loopClient) request(op *spec.Operation, accept string) (*contract.BuiltRequest, string) {
+	return cl.build(op, accept, true)
+}
+
+// build is request, with credentials or without them.
+func (cl *loopClient) build(op *spec.Operation, accept string, creds bool) (*contract.BuiltRequest, string) {
 	h := fnv.New64a()
 	h.Write([]byte(op.Method + " " + op.Path))
 	g := schema.NewGenerator(h.Sum64())
@@ -288,6 +443,9 @@ func (cl *loopClient) request(op *spec.Operation, accept string) (*contract.Buil
 	built, err := cl.c.BuildRequest(op, v)
 	if err != nil {
 		return nil, "the contract cannot write it: " + err.Error()
+	}
+	if !creds {
+		return built, ""
 	}
 	if err := cl.c.Authorize(op, built, cl.creds); err != nil {
 		return nil, "credentials: " + err.Error()

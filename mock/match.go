@@ -162,7 +162,7 @@ func (x *Exchange) param(p *paramMatch) (any, bool) {
 // names. uses counts the matches of a transient example's matchers.
 func (e *example) matches(x *Exchange, uses *examples.Uses) bool {
 	m := e.request
-	if m.method != "" && !strings.EqualFold(m.method, x.Request.Method) {
+	if m.method != "" && !strings.EqualFold(m.method, x.method) {
 		return false
 	}
 	if m.contentType != "" {

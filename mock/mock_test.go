@@ -138,7 +138,8 @@ func compact(v any) string {
 }
 
 // Requests that break the contract get the status a real service would
-// send, with a problem naming what is wrong.
+// send; where the operation declares no response for it, a problem naming
+// what is wrong.
 func TestContractFailures(t *testing.T) {
 	m := petsMock(t)
 	tests := []struct {
@@ -153,14 +154,12 @@ func TestContractFailures(t *testing.T) {
 	}{
 		{"no route", "GET", "/v1/cats", nil, "", 404, kindNotFound, "no operation of the specification matches GET /v1/cats", ""},
 		{"outside the prefix", "GET", "/pets", nil, "", 404, kindNotFound, "matches GET /pets", ""},
-		{"method", "PATCH", "/v1/pets/1", nil, "", 405, kindMethodNotAllowed, "/v1/pets/1 does not declare PATCH", "GET, DELETE"},
+		{"method", "PATCH", "/v1/pets/1", nil, "", 405, kindMethodNotAllowed, "/v1/pets/1 does not declare PATCH", "GET, HEAD, DELETE"},
 		{"no credentials", "DELETE", "/v1/pets/1", nil, "", 401, kindUnauthorized, "no credentials; the operation accepts a bearer token (Authorization: Bearer <token>) (bearer)", ""},
 		{"wrong scheme", "DELETE", "/v1/pets/1", map[string]string{"Authorization": "Basic dTpw"}, "", 401, kindUnauthorized, "accepts a bearer token", ""},
 		{"no alternative", "GET", "/v1/secret", map[string]string{"Authorization": "Basic !!"}, "", 401, kindUnauthorized, "an API key in header X-Api-Key (apiKey), or HTTP basic credentials", ""},
 		{"content type", "POST", "/v1/pets", map[string]string{"Content-Type": "text/plain"}, "name=Rex", 415, kindUnsupportedMedia, `content-type: "text/plain" is not accepted; the operation accepts application/json`, ""},
 		{"accept", "GET", "/v1/pets", map[string]string{"Accept": "application/xml"}, "", 406, kindNotAcceptable, `accept: none of "application/xml" is offered; the operation answers application/json`, ""},
-		{"missing body", "POST", "/v1/pets", map[string]string{"Content-Type": "application/json"}, "", 422, kindUnprocessable, "request body is required (application/json)", ""},
-		{"malformed body", "POST", "/v1/pets", map[string]string{"Content-Type": "application/json"}, "{", 422, kindUnprocessable, "request body: not application/json", ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -179,14 +178,30 @@ func TestContractFailures(t *testing.T) {
 	}
 }
 
-// An invalid body names the JSON path of each failure; the operation's
-// declared 422 takes the place of 400.
+// Where the operation declares the refusal's status, the refusal is that
+// response (here its example), and the X-Specgate-Problem header and the
+// log say why, naming the JSON path of each failure.
 func TestInvalidBody(t *testing.T) {
 	m := petsMock(t)
-	r := m.do(t, "POST", "/v1/pets", map[string]string{"Content-Type": "application/json"}, `{"nickname": "Rex"}`)
-	p := r.problem(t, 422, kindUnprocessable)
-	if len(p.Errors) == 0 || p.Errors[0].In != "body" || p.Errors[0].Keyword != "required" {
-		t.Fatalf("errors %+v", p.Errors)
+	json := map[string]string{"Content-Type": "application/json"}
+	for _, tt := range []struct{ name, body, why string }{
+		{"missing property", `{"nickname": "Rex"}`, "unprocessable-entity: POST /pets: request body"},
+		{"missing body", "", "unprocessable-entity: POST /pets: request body is required (application/json)"},
+		{"malformed body", "{", "unprocessable-entity: POST /pets: request body: not application/json"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			r := m.do(t, "POST", "/v1/pets", json, tt.body)
+			if r.status != 422 || r.header.Get("Content-Type") != "application/json" || compact(r.json(t)) != `{"message":"invalid pet"}` {
+				t.Errorf("%d %s %s, want the declared 422 and its example", r.status, r.header.Get("Content-Type"), r.body)
+			}
+			if got := r.header.Get(ProblemHeader); !strings.HasPrefix(got, tt.why) {
+				t.Errorf("%s: %q, want %q", ProblemHeader, got, tt.why)
+			}
+		})
+	}
+	logs := m.logs.String()
+	if !strings.Contains(logs, `"problem":"unprocessable-entity"`) || !strings.Contains(logs, `"keyword":"required"`) {
+		t.Errorf("the log does not say why the request was refused:\n%s", logs)
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"math/rand/v2"
 	"net/http"
+	"net/url"
 	"slices"
 	"strconv"
 	"strings"
@@ -39,8 +40,11 @@ type Exchange struct {
 	// Params are the decoded parameters, typed by their schemas.
 	Params contract.Params
 
-	op       *operation
-	gen      *generation
+	op  *operation
+	gen *generation
+	// method is the method the request is answered as: its own, or GET
+	// for a HEAD where the path declares GET.
+	method   string
 	hasValue bool // Value holds the decoded body
 	rawQuery map[string][]string
 	echo     *examples.EchoRequest
@@ -58,6 +62,10 @@ type Answer struct {
 	Delay   time.Duration
 	// Problem, when set, is sent instead (application/problem+json).
 	Problem *httpx.Problem
+	// Refused, when set, is why the request is refused, for an answer in
+	// the form the spec declares for the refusal's status: it is logged,
+	// and summed up in the X-Specgate-Problem header.
+	Refused *httpx.Problem
 }
 
 // Responder answers an exchange itself; ok false leaves it to the
@@ -114,17 +122,18 @@ func (p *prefs) set1(name, value string) error {
 	return nil
 }
 
-// routeRequest finds the operation of a request among the served specs:
-// the match with the longest prefix wins, then the spec given first. No
-// match is 404; a path whose templates do not declare the method is 405
+// routeRequest finds the operation of a request made with method among
+// the served specs: the match with the longest prefix wins, then the spec
+// given first. No match is 404, with a hint when the path matches under a
+// spec's prefix; a path whose templates do not declare the method is 405
 // with Allow.
-func (g *generation) routeRequest(r *http.Request) (*operation, *contract.Route, *httpx.Problem, []string) {
+func (g *generation) routeRequest(method string, r *http.Request) (*operation, *contract.Route, *httpx.Problem, []string) {
 	path := r.URL.EscapedPath()
 	var best *contract.Route
 	var bestAPI *api
 	var allow []string
 	for _, a := range g.apis {
-		rt, err := a.contract.Route(r.Method, path)
+		rt, err := a.contract.Route(method, path)
 		if err != nil {
 			var re *contract.RouteError
 			if errors.As(err, &re) && re.Status == http.StatusMethodNotAllowed {
@@ -144,11 +153,64 @@ func (g *generation) routeRequest(r *http.Request) (*operation, *contract.Route,
 		return bestAPI.byOp[best.Op], best, nil, nil
 	}
 	if len(allow) > 0 {
+		allow = withHead(allow)
 		return nil, nil, problems.New(http.StatusMethodNotAllowed, kindMethodNotAllowed,
 			fmt.Sprintf("%s does not declare %s; it declares %s", r.URL.Path, r.Method, strings.Join(allow, ", "))), allow
 	}
-	return nil, nil, problems.New(http.StatusNotFound, kindNotFound,
-		fmt.Sprintf("no operation of the specification matches %s %s", r.Method, r.URL.Path)), nil
+	detail := fmt.Sprintf("no operation of the specification matches %s %s", r.Method, r.URL.Path)
+	if hint := g.prefixHint(r.Method, path); hint != "" {
+		detail += "; " + hint
+	}
+	return nil, nil, problems.New(http.StatusNotFound, kindNotFound, detail), nil
+}
+
+// withHead adds HEAD after GET to the methods a path declares: the mock
+// answers HEAD wherever GET is declared (RFC 9110, 9.3.2).
+func withHead(allow []string) []string {
+	if containsString(allow, http.MethodHead) {
+		return allow
+	}
+	i := slices.Index(allow, http.MethodGet)
+	if i < 0 {
+		return allow
+	}
+	return slices.Insert(slices.Clone(allow), i+1, http.MethodHead)
+}
+
+// prefixHint names where a path that matches no operation would: under a
+// spec's prefix, with the path as sent or with some of its first segments
+// replaced by the prefix (/v1/things where the spec serves /base/v2).
+func (g *generation) prefixHint(method, path string) string {
+	segs := strings.Split(strings.TrimPrefix(path, "/"), "/")
+	for _, a := range g.apis {
+		for _, p := range a.prefixes {
+			if p == "" {
+				continue
+			}
+			for drop := 0; drop < len(segs) && drop <= 3; drop++ {
+				try := p + "/" + strings.Join(segs[drop:], "/")
+				if try == path {
+					continue
+				}
+				if _, err := a.contract.Route(method, try); err == nil || isMethodNotAllowed(err) {
+					return fmt.Sprintf("%s serves its operations under %s: %s %s", a.name, p, method, unescape(try))
+				}
+			}
+		}
+	}
+	return ""
+}
+
+func isMethodNotAllowed(err error) bool {
+	var re *contract.RouteError
+	return errors.As(err, &re) && re.Status == http.StatusMethodNotAllowed
+}
+
+func unescape(p string) string {
+	if u, err := url.PathUnescape(p); err == nil {
+		return u
+	}
+	return p
 }
 
 func containsString(list []string, s string) bool {
@@ -163,40 +225,43 @@ func containsString(list []string, s string) bool {
 // serveAPI answers one request to the served specs.
 func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request) {
 	gen := s.current.Load()
-	op, route, p, allow := gen.routeRequest(r)
+	method := r.Method
+	op, route, p, allow := gen.routeRequest(method, r)
+	if p != nil && method == http.MethodHead && containsString(allow, http.MethodGet) {
+		// HEAD where GET is declared: answered as GET, without the body.
+		method = http.MethodGet
+		op, route, p, allow = gen.routeRequest(method, r)
+	}
 	if p != nil {
 		s.usage.unrouted.Add(1)
 		if allow != nil {
-			w.Header().Set("Allow", strings.Join(allow, ", "))
-			if e := gen.notAllowedExample(r, allow); e != nil {
-				s.render(w, r, &Exchange{Request: r, gen: gen}, s.plainAnswer(e))
-				return
-			}
+			s.refuseMethod(w, r, gen, p, allow)
+			return
 		}
 		httpx.WriteProblem(w, r, p)
 		return
 	}
 	op.usage.hits.Add(1)
 	httpx.LogAttrs(r.Context(), slog.String("spec", op.api.name), slog.String("operation", op.String()))
+	ex := &Exchange{Request: r, Operation: op.op, Route: route, op: op, gen: gen, method: method}
 	body, err := httpx.ReadBody(w, r, s.opts.MaxBodySize)
 	if err != nil {
-		op.usage.problems.Add(1)
 		if errors.Is(err, httpx.ErrTooLarge) {
-			httpx.WriteProblem(w, r, problems.TooLarge(s.opts.MaxBodySize, "--max-body-size"))
+			s.refuseWith(w, ex, problems.TooLarge(s.opts.MaxBodySize, "--max-body-size"))
 			return
 		}
-		httpx.WriteProblem(w, r, problems.New(http.StatusBadRequest, kindBadRequest, err.Error()))
+		s.refuseWith(w, ex, problems.New(http.StatusBadRequest, kindBadRequest, err.Error()))
 		return
 	}
-	ex := &Exchange{Request: r, Operation: op.op, Route: route, Body: body, op: op, gen: gen}
+	ex.Body = body
 	pr, err := readPrefs(r)
 	if err != nil {
 		s.answerProblem(w, r, op, problems.New(http.StatusBadRequest, kindNoAnswer, err.Error()))
 		return
 	}
-	if res, status := s.check(ex); !res.OK() {
+	if res := s.check(ex); !res.OK() {
 		if !s.opts.Lenient {
-			s.refuse(w, ex, res, status)
+			s.refuse(w, ex, res)
 			return
 		}
 		httpx.LogAttrs(r.Context(), slog.Bool("lenient", true), slog.Any("problems", issues(res.Problems)))
@@ -206,30 +271,15 @@ func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request) {
 		s.answerProblem(w, r, op, p)
 		return
 	}
+	if ans.Problem != nil || ans.Refused != nil {
+		op.usage.problems.Add(1)
+	}
 	s.render(w, r, ex, ans)
 }
 
 func (s *Server) answerProblem(w http.ResponseWriter, r *http.Request, op *operation, p *httpx.Problem) {
 	op.usage.problems.Add(1)
 	httpx.WriteProblem(w, r, p)
-}
-
-// refuse answers a request that breaks the contract: with an example of
-// the refusal's kind whose request matches it when there is one (a
-// badRequest, 422, 415, 406 or 401 example); else with the status of the
-// decision table as a problem.
-func (s *Server) refuse(w http.ResponseWriter, ex *Exchange, res *contract.RequestResult, status int) {
-	if status == http.StatusUnauthorized && len(res.Challenges) > 0 {
-		w.Header().Set("WWW-Authenticate", strings.Join(res.Challenges, ", "))
-	}
-	if ans := s.errorExample(ex, status); ans != nil {
-		ex.op.usage.problems.Add(1)
-		s.render(w, ex.Request, ex, ans)
-		return
-	}
-	p := problems.New(status, kindOf(status), fmt.Sprintf("%s: %s", ex.op, res.Problems[0].Message))
-	p.Errors = issues(res.Problems)
-	s.answerProblem(w, ex.Request, ex.op, p)
 }
 
 // answer chooses what to send for a valid request: the responder's
@@ -392,39 +442,6 @@ func (s *Server) responseExample(ex *Exchange, resp *spec.Response, status int) 
 		}
 		if a, ok := s.fromExample(ex, e); ok {
 			return a
-		}
-	}
-	return nil
-}
-
-// errorExample answers a request that breaks the contract with refusal
-// status from an example written for such requests whose request matches
-// it: a badRequest or 422 example for invalid parameters or body, a 415
-// example for an unsupported Content-Type, a 406 one for an Accept that
-// cannot be satisfied, a 401 or 403 one for missing credentials.
-func (s *Server) errorExample(ex *Exchange, status int) *Answer {
-	return s.bestExample(ex, s.candidates(ex.op), func(e *example) bool {
-		switch status {
-		case http.StatusBadRequest, http.StatusUnprocessableEntity:
-			return e.status == http.StatusBadRequest || e.status == http.StatusUnprocessableEntity
-		case http.StatusUnauthorized:
-			return e.status == http.StatusUnauthorized || e.status == http.StatusForbidden
-		}
-		return e.status == status
-	})
-}
-
-// notAllowedExample is the 405 example for a method that the request's
-// path does not declare.
-func (g *generation) notAllowedExample(r *http.Request, allow []string) *example {
-	if len(g.notAllowed) == 0 {
-		return nil
-	}
-	a, template := g.templateOf(allow[0], r.URL.EscapedPath())
-	key := notAllowedKey(a, template, r.Method)
-	for _, e := range g.notAllowed {
-		if e.notAllowed == key {
-			return e
 		}
 	}
 	return nil

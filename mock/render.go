@@ -1,6 +1,8 @@
 package mock
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
 	"log/slog"
 	"net/http"
@@ -188,7 +190,7 @@ func (s *Server) generateAs(x *Exchange, resp *spec.Response, mt *spec.MediaType
 	g.once.Do(func() {
 		g.answer, g.prob = s.draw(x, resp, mt, status, false)
 		if g.answer != nil && g.answer.MediaType != "" && g.answer.Raw == nil {
-			body, ct, err := s.encodeBody(x, mt, g.answer.MediaType, g.answer.Body)
+			body, ct, err := s.encode(x, status, g.answer.MediaType, g.answer.Body)
 			if err != nil {
 				g.answer, g.prob = nil, problems.New(http.StatusInternalServerError, kindInternal, fmt.Sprintf("%s: encoding the answer as %s: %v", x.op, g.answer.MediaType, err))
 				return
@@ -278,13 +280,14 @@ func headerText(v any) string {
 // and body encoded for its media type.
 func (s *Server) render(w http.ResponseWriter, r *http.Request, x *Exchange, a *Answer) {
 	if a.Problem != nil {
-		if x.op != nil {
-			x.op.usage.problems.Add(1)
-		}
 		httpx.WriteProblem(w, r, a.Problem)
 		return
 	}
 	httpx.LogAttrs(r.Context(), slog.String("example", a.Example))
+	if p := a.Refused; p != nil {
+		httpx.LogAttrs(r.Context(), slog.String("problem", p.Kind()), slog.String("detail", p.Detail), slog.Any("errors", p.Errors))
+		w.Header().Set(ProblemHeader, problemHeaderValue(p))
+	}
 	if d := s.opts.Delay + a.Delay; d > 0 {
 		t := time.NewTimer(d)
 		select {
@@ -303,13 +306,7 @@ func (s *Server) render(w http.ResponseWriter, r *http.Request, x *Exchange, a *
 	case a.Raw != nil:
 		body = a.Raw
 	case a.MediaType != "":
-		var mt *spec.MediaType
-		if x.op != nil {
-			if resp := responseFor(x.op.op, a.Status); resp != nil {
-				mt = declaredMedia(resp, a.MediaType)
-			}
-		}
-		b, ct, err := s.encodeBody(x, mt, a.MediaType, a.Body)
+		b, ct, err := s.encode(x, a.Status, a.MediaType, a.Body)
 		if err != nil {
 			httpx.WriteProblem(w, r, problems.New(http.StatusInternalServerError, kindInternal, fmt.Sprintf("%s: encoding the answer as %s: %v", x.op, a.MediaType, err)))
 			return
@@ -326,6 +323,40 @@ func (s *Server) render(w http.ResponseWriter, r *http.Request, x *Exchange, a *
 	if body != nil && r.Method != http.MethodHead && bodyAllowed(a.Status) {
 		_, _ = w.Write(body)
 	}
+}
+
+// encode writes an answer's body in its media type: by the contract's
+// codecs (JSON, XML by the schema's xml names, forms, multipart, text,
+// bytes) when the operation declares that media type for the status, so
+// that the mock writes a body as the tester reads it; else (an undeclared
+// 4xx example, a 405 example of no operation) a string or bytes as they
+// are and anything else as JSON.
+func (s *Server) encode(x *Exchange, status int, media string, v any) ([]byte, string, error) {
+	if x != nil && x.op != nil {
+		if resp := responseFor(x.op.op, status); resp != nil && declaredMedia(resp, media) != nil {
+			return x.op.api.contract.EncodeResponse(x.op.op, status, media, v)
+		}
+	}
+	if strings.Contains(media, "*") {
+		media = "application/json"
+	}
+	switch b := v.(type) {
+	case []byte:
+		return b, media, nil
+	case string:
+		if !isJSON(media) {
+			return []byte(b), media, nil
+		}
+	case json.RawMessage:
+		return b, media, nil
+	}
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, "", err
+	}
+	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), media, nil
 }
 
 func bodyAllowed(status int) bool {

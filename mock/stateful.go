@@ -959,58 +959,21 @@ func fits(x *Exchange, mt *spec.MediaType, v any) bool {
 }
 
 // notFound answers a read, update or deletion of an id the collection
-// does not hold: the operation's 404 (its example, else generated) where
-// it declares one, else a 404 problem.
+// does not hold: the operation's 404 (its example, else generated, saying
+// why) where it declares one, else a 404 problem.
 func (s *Server) notFound(x *Exchange, c *crud, id string) *Answer {
-	detail := fmt.Sprintf("no %s resource has %s %s", c.collection, c.idField, id)
-	if resp := responseFor(x.op.op, http.StatusNotFound); resp != nil {
-		if a := s.responseExample(x, resp, http.StatusNotFound); a != nil {
-			return a
-		}
-		// An error's body need not be what the Accept header asks for
-		// (RFC 9110, 15.5): the 404's own media type, JSON first.
-		if a, p := s.generateAs(x, resp, pickMedia(resp, ""), http.StatusNotFound, false); p == nil {
-			a.Example = "state"
-			s.sayNotFound(x, resp, a, detail)
-			return a
-		}
-	}
-	return s.stateProblem(x, http.StatusNotFound, kindNotFound, fmt.Sprintf("%s: %s", x.op, detail))
+	return s.stateProblem(x, http.StatusNotFound, kindNotFound, fmt.Sprintf("%s: no %s resource has %s %s", x.op, c.collection, c.idField, id))
 }
 
-// sayNotFound writes what a generated 404 body has room for: its status
-// code and message fields, when they stay valid.
-func (s *Server) sayNotFound(x *Exchange, resp *spec.Response, a *Answer, detail string) {
-	m, ok := a.Body.(map[string]any)
-	mt := declaredMedia(resp, a.MediaType)
-	if !ok || mt == nil || a.Raw != nil && len(a.Raw) > 0 && a.Body == nil {
-		return
-	}
-	said := make(map[string]any, len(m))
-	for k, v := range m {
-		said[k] = v
-	}
-	t := typer{x.op.api.doc}
-	for k := range said {
-		ts := t.types(t.property(mt.Schema, k, 0), 0)
-		switch strings.ToLower(k) {
-		case "code", "status", "statuscode":
-			if ts&tInt != 0 {
-				said[k] = json.Number("404")
-			}
-		case "message", "detail", "error", "description":
-			if ts&tStr != 0 {
-				said[k] = detail
-			}
-		}
-	}
-	if x.op.invalid(mt, said) == "" {
-		a.Body, a.Raw = said, nil
-	}
-}
-
+// stateProblem refuses a request the store cannot carry out, as the
+// operation declares the status (see refusal); a stored resource that no
+// longer fits its schema is a problem whatever the operation declares.
 func (s *Server) stateProblem(x *Exchange, status int, kind, detail string) *Answer {
-	return &Answer{Status: status, Problem: problems.New(status, kind, detail)}
+	p := problems.New(status, kind, detail)
+	if kind == kindStateInvalid {
+		return &Answer{Status: status, Problem: p}
+	}
+	return s.refusal(x, p)
 }
 
 // locationHeader is the name of a Location header the response declares.
