@@ -21,6 +21,9 @@ func TestFix(t *testing.T) {
 		"m405_declared.json": {Code405MethodDeclared + " $.http-request.method"},
 		"missing.json":       {CodeNoOperation + " $.http-request.method"},
 		"u415.json":          {Code415TypeAccepted + " $.http-request.headers.Content-Type"},
+		// 201 beside a declared 200 is a slip default covers: the body is
+		// not repaired into default's error.
+		"status_slip.json": {CodeStatusUndeclared + " $.http-response.status"},
 	}
 	files, _ := filepath.Glob(filepath.Join("testdata", "fix", "api_examples", "*"))
 	for _, file := range files {

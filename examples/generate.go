@@ -739,17 +739,6 @@ func (gen *generator) unsupportedType(op *spec.Operation) error {
 	return nil
 }
 
-// codeResponse is the response an operation declares for a status by its
-// code; nil when there is none.
-func codeResponse(op *spec.Operation, code int) *spec.Response {
-	for _, r := range op.Responses {
-		if r.Status == strconv.Itoa(code) {
-			return r
-		}
-	}
-	return nil
-}
-
 // explicitResponse is the response an operation declares for a status by
 // the status itself or its range, not by default.
 func explicitResponse(op *spec.Operation, code int) *spec.Response {

@@ -317,10 +317,44 @@ func (k *Checker) external(ex *Example) []Finding {
 	case kind == Positive:
 		x.request(t)
 	}
-	if t.Op != nil {
+	switch {
+	case t.Status == http.StatusMethodNotAllowed && t.Op != nil:
+		x.notAllowed(t)
+	case t.Op != nil:
 		x.response(t.Op)
 	}
 	return x.out
+}
+
+// notAllowed checks the response of a 405 example whose method the path
+// does not declare. No operation answers it, so no response of the spec
+// applies, default least of all, but a 405 the path's operation declares
+// by its code; the Allow header it writes must not list the method
+// refused.
+func (x *exampleCheck) notAllowed(t Target) {
+	resp := x.ex.Response
+	if resp == nil {
+		return
+	}
+	if codeResponse(t.Op, http.StatusMethodNotAllowed) != nil {
+		x.response(t.Op)
+	}
+	h := resp.Header("Allow")
+	if h == nil {
+		return
+	}
+	value, whole, ok := leadingText(h.Value)
+	if !ok || !whole {
+		return
+	}
+	for _, m := range strings.Split(value, ",") {
+		if strings.EqualFold(strings.TrimSpace(m), x.ex.Request.Method) {
+			segs := x.respSegs("headers", h.Name)
+			x.addAt(CodeParamInvalid, paramLoc(h, nil), segs, "allow", fmt.Sprintf("Allow lists %s, the method the example is refused (%s declares %s)",
+				x.ex.Request.Method, t.Op.Path, strings.Join(t.Allow, ", ")), x.k.locate(pathItemSource(t.Op)))
+			return
+		}
+	}
 }
 
 func pathOf(t Target) string {
@@ -959,6 +993,24 @@ func (x *exampleCheck) response(op *spec.Operation) {
 		x.add(CodeStatusUndeclared, x.respSegs("status"), "undeclared", fmt.Sprintf("status %d is not declared by %s %s (it declares %s)", resp.Status, strings.ToUpper(op.Method), op.Path, strings.Join(list, ", ")), x.k.locate(append(with(op.Source), "responses")))
 		return
 	}
+	if declared.Status == "default" {
+		if near := nearSuccess(op, resp.Status); near != "" {
+			// default beside declared successes describes the other
+			// outcomes: a success it alone covers is more likely a slip
+			// than a response held to the error's schema (nor repaired to
+			// fit it).
+			x.add(CodeStatusUndeclared, x.respSegs("status"), "undeclared", fmt.Sprintf("status %d is not declared by %s %s: only its default response covers it (did you mean %s?)", resp.Status, strings.ToUpper(op.Method), op.Path, near), x.k.locate(append(with(op.Source), "responses")))
+			return
+		}
+		// Whatever is found of the response, say which response it is
+		// held to.
+		from := len(x.out)
+		defer func() {
+			for i := from; i < len(x.out); i++ {
+				x.out[i].Message += fmt.Sprintf(" (status %d matches the default response)", resp.Status)
+			}
+		}()
+	}
 	cres := &contract.Response{Status: resp.Status, Header: http.Header{}, Method: x.ex.Request.Method}
 	for _, h := range resp.Headers {
 		v := x.p.value(h.Value, x.respSegs("headers", h.Name))
@@ -1007,6 +1059,38 @@ func (x *exampleCheck) response(op *spec.Operation) {
 				Message: "response body " + schema.JSONPath(sp.Path) + ": " + sp.Message, Schema: sp.Schema}, schema.Response)
 		}
 	}
+}
+
+// nearSuccess is, for a 2xx status that only default covers, the status
+// of the operation's declared success nearest to it ("200"); "" when the
+// status is not a success or the operation declares none (default is
+// then its success).
+func nearSuccess(op *spec.Operation, status int) string {
+	if status < 200 || status > 299 {
+		return ""
+	}
+	best, dist := "", 1000
+	for _, r := range op.Responses {
+		code, err := strconv.Atoi(r.Status)
+		if err != nil || code < 200 || code > 299 {
+			continue
+		}
+		if d := max(code-status, status-code); d < dist {
+			best, dist = r.Status, d
+		}
+	}
+	return best
+}
+
+// codeResponse is the response an operation declares for a status by its
+// code, not by a range or default; nil when there is none.
+func codeResponse(op *spec.Operation, code int) *spec.Response {
+	for _, r := range op.Responses {
+		if r.Status == strconv.Itoa(code) {
+			return r
+		}
+	}
+	return nil
 }
 
 // responseProblem turns a problem the contract found with the response
