@@ -317,15 +317,31 @@ func (p *planner) exportExamples(raw json.RawMessage) error {
 		p.note("%v", e)
 	}
 	dir := examples.DefaultDir(abs)
+	// Inline example names are scoped by operation (OpenAPI names them per
+	// media type), external ones by spec: a name that several operations
+	// use, or an external example already has, is qualified by its
+	// operation.
+	taken := map[string]int{}
+	for _, ex := range set.Examples {
+		taken[ex.Name]++
+	}
+	for _, ex := range examples.Discover(abs, p.s.checker.exampleDirs(abs), examples.Options{}).Examples {
+		taken[ex.Name] += 2
+	}
+	gen := &paramGen{schemas: schema.NewSet(doc), g: schema.NewGenerator(seed)}
 	written := 0
 	var exported []*examples.Example
 	for _, ex := range set.Examples {
-		file, ok := p.exampleFile(ex)
+		name := ex.Name
+		if taken[name] > 1 && ex.Operation != nil {
+			name = opName(ex.Operation) + "_" + name
+		}
+		file, ok := p.exampleFile(ex, name, gen)
 		if !ok {
 			continue
 		}
 		data := []byte(jsonText(file, "", "  ") + "\n")
-		if p.create(filepath.Join(dir, exampleKey(ex.Name)+".json"), data) {
+		if p.create(filepath.Join(dir, exampleKey(name)+".json"), data) {
 			written++
 			exported = append(exported, ex)
 		}
@@ -339,8 +355,45 @@ func (p *planner) exportExamples(raw json.RawMessage) error {
 	return nil
 }
 
-// exampleFile writes an inline example in the external format.
-func (p *planner) exampleFile(ex *examples.Example) (omap, bool) {
+// opName names an operation in a file name: its operationId, else its
+// method and path.
+func opName(op *spec.Operation) string {
+	if op.OperationID != "" {
+		return exampleKey(op.OperationID)
+	}
+	return exampleKey(op.Method + "_" + op.Path)
+}
+
+// paramGen draws values for path parameters that an inline example leaves
+// out.
+type paramGen struct {
+	schemas *schema.Set
+	g       *schema.Generator
+}
+
+func (pg *paramGen) value(op *spec.Operation, name string) (string, bool) {
+	for _, prm := range op.Parameters {
+		if prm.In != "path" || prm.Name != name || prm.Schema == nil {
+			continue
+		}
+		sc, err := pg.schemas.Compile(prm.Schema, prm.SchemaSource)
+		if err != nil {
+			return "", false
+		}
+		v, err := sc.Generate(pg.g, schema.Request)
+		if err != nil {
+			return "", false
+		}
+		return fmt.Sprint(v), true
+	}
+	return "", false
+}
+
+var pathParam = regexp.MustCompile(`\{([^}]+)\}`)
+
+// exampleFile writes an inline example in the external format, named name;
+// path parameters it gives no value take one generated from their schema.
+func (p *planner) exampleFile(ex *examples.Example, name string, gen *paramGen) (omap, bool) {
 	op := ex.Operation
 	if op == nil || op.Webhook != "" || op.Callback != "" {
 		return nil, false
@@ -365,9 +418,13 @@ func (p *planner) exampleFile(ex *examples.Example) (omap, bool) {
 			contentType = r.ContentType
 		}
 	}
-	if strings.Contains(path, "{") {
-		p.note("%s: the spec gives no value for every path parameter of %s; the file leaves them as {name} for you to fill", ex.Name, op.Path)
-	}
+	path = pathParam.ReplaceAllStringFunc(path, func(m string) string {
+		if v, ok := gen.value(op, m[1:len(m)-1]); ok {
+			return v
+		}
+		p.note("%s: path parameter %s has no value nor a schema to draw one from; the file leaves it as %s", name, m, m)
+		return m
+	})
 	req = append(req, kv{"path", path})
 	if contentType != "" && header(ex.Request.Headers, "Content-Type") == "" {
 		headers = append(headers, kv{"Content-Type", contentType})
@@ -408,7 +465,7 @@ func (p *planner) exampleFile(ex *examples.Example) (omap, bool) {
 		}
 	}
 	if status == 0 {
-		p.note("%s: its response is the default one, which has no status to write: not exported", ex.Name)
+		p.note("%s: its response is the default one, which has no status to write: not exported", name)
 		return nil, false
 	}
 	resp = append(resp, kv{"status", status})
@@ -418,7 +475,13 @@ func (p *planner) exampleFile(ex *examples.Example) (omap, bool) {
 	if respBody != nil {
 		resp = append(resp, kv{"body", respBody})
 	}
-	return omap{{"name", ex.Name}, {"http-request", req}, {"http-response", resp}}, true
+	if op.RequestBody != nil && op.RequestBody.Required && body == nil {
+		// The inline example says nothing of the request body (a response
+		// example): the file is partial, which the mock and the tests
+		// complete from the spec.
+		return omap{{"name", name}, {"partial", omap{{"http-request", req}, {"http-response", resp}}}}, true
+	}
+	return omap{{"name", name}, {"http-request", req}, {"http-response", resp}}, true
 }
 
 // removeInline removes the inline examples that were exported: a named

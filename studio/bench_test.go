@@ -70,3 +70,77 @@ func cpuTime() time.Duration {
 	}
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
+
+// TestCorpusExport exports the inline examples of the corpus's specs that
+// have them, removing them from the spec, and requires the spec to load
+// and validate as before, with no inline example left that the export
+// wrote, and each written file to be a valid example. It runs with
+// SPECGATE_STUDIO_CORPUS=1.
+func TestCorpusExport(t *testing.T) {
+	if os.Getenv("SPECGATE_STUDIO_CORPUS") == "" {
+		t.Skip("set SPECGATE_STUDIO_CORPUS=1 to export the corpus's inline examples")
+	}
+	for _, name := range []string{"openai.yaml", "twilio-api-v2010.json", "uspto.yaml"} {
+		t.Run(name, func(t *testing.T) {
+			data, err := os.ReadFile(filepath.Join("../../shared/corpus", name))
+			if err != nil {
+				t.Skip(err)
+			}
+			dir := t.TempDir()
+			writeFile(t, dir, name, string(data))
+			c := start(t, dir)
+			before := c.check(name, string(data))
+			plan := c.act("export-examples", SpecParams{Spec: name, Remove: true})
+			files := 0
+			for _, ch := range plan.Changes {
+				if ch.Op == "create" {
+					files++
+				}
+			}
+			after := c.check(name, c.read(name))
+			if len(after["parse"].Diagnostics) > 0 {
+				t.Fatalf("the spec no longer parses: %v", after["parse"].Diagnostics[0])
+			}
+			if n, m := len(before["validate"].Diagnostics), len(after["validate"].Diagnostics); m > n {
+				t.Errorf("validate: %d problems before, %d after; first new: %+v", n, m, after["validate"].Diagnostics[n:][0])
+			}
+			// The files say what the inline examples said, no more: each
+			// message (without its place) was a message of an inline one.
+			what := func(d Diagnostic) string {
+				msg, _, _ := strings.Cut(d.Message, " (at ")
+				if _, rest, ok := strings.Cut(msg, ": "); ok {
+					msg = rest // the JSON path, which the two write differently
+				}
+				return msg
+			}
+			said := map[string]bool{}
+			for _, d := range before["examples"].Diagnostics {
+				said[what(d)] = true
+			}
+			for _, d := range after["examples"].Diagnostics {
+				msg := what(d)
+				if d.File != name && !said[msg] {
+					t.Errorf("%s:%d: a finding the inline example did not have: %s %s", d.File, d.Line, d.Rule, d.Message)
+				}
+			}
+			for i, n := range plan.Notes {
+				if i < 6 {
+					t.Log(n)
+				}
+			}
+			t.Logf("%s: %d files written; examples note before %q, after %q; %d notes", name, files, before["examples"].Note, after["examples"].Note, len(plan.Notes))
+
+			// And back: the files are imported into the spec again, which
+			// still loads and validates as before.
+			plan = c.act("import-examples", SpecParams{Spec: name, Remove: true})
+			again := c.check(name, c.read(name))
+			if len(again["parse"].Diagnostics) > 0 {
+				t.Fatalf("the spec no longer parses after the import: %v", again["parse"].Diagnostics[0])
+			}
+			if n, m := len(before["validate"].Diagnostics), len(again["validate"].Diagnostics); m > n {
+				t.Errorf("validate after the import: %d problems before, %d after; first new: %+v", n, m, again["validate"].Diagnostics[n:][0])
+			}
+			t.Logf("%s: %s; examples note %q; %d notes", name, plan.Summary, again["examples"].Note, len(plan.Notes))
+		})
+	}
+}
