@@ -491,6 +491,7 @@ func TestTabsInBrowser(t *testing.T) {
 	b.waitFor("the save", `return document.getElementById("dirty").hidden`)
 	b.switchTo(first)
 	b.waitFor("the first tab to reload", `return studio.view().state.doc.line(4).text === "  title: Pets and friends"`)
+	b.waitFor("the first tab to see the save", fmt.Sprintf(`var t = document.getElementById("banner").textContent; return t.includes("Also open in %s") && !t.includes("unsaved")`, secondName))
 	if got := c.read("api.yaml"); !strings.Contains(got, "title: Pets and friends") {
 		t.Errorf("api.yaml after the save:\n%s", got)
 	}

@@ -31,7 +31,7 @@ import (
 // Documentation pages the diagnostics of each source link to.
 const (
 	docsBase       = "https://github.com/specgate/specgate/blob/main/"
-	validateDocURL = docsBase + "README.md#linting"
+	validateDocURL = docsBase + "README.md#validating"
 	examplesDocURL = docsBase + "docs/examples.md"
 	compatDocURL   = docsBase + "docs/compat.md#rules"
 	configDocURL   = docsBase + "docs/config.md#errors-and-warnings"

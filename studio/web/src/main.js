@@ -117,7 +117,7 @@ channel?.addEventListener("message", (ev) => {
   const m = ev.data;
   if (!m || m.dir !== state.dir || m.tab === tabId) return;
   if (m.type === "holding" || m.type === "hello") {
-    for (const [p, tabs] of state.others) tabs.delete(m.tab);
+    forgetTab(m.tab);
     for (const p of m.files || []) {
       if (!state.others.has(p)) state.others.set(p, new Set());
       state.others.get(p).add(m.tab + (m.dirty?.includes(p) ? " (unsaved changes)" : ""));
@@ -125,12 +125,17 @@ channel?.addEventListener("message", (ev) => {
     if (m.type === "hello") announceHolding();
     renderBanner();
   } else if (m.type === "bye") {
-    for (const tabs of state.others.values()) for (const t of [...tabs]) if (t.startsWith(m.tab)) tabs.delete(t);
+    forgetTab(m.tab);
     renderBanner();
   } else if (m.type === "saved" && state.buffers.has(m.path)) {
     diskChanged(m.path, m.version, "tab " + m.tab + " saved it");
   }
 });
+// forgetTab drops what another tab said it holds.
+function forgetTab(tab) {
+  for (const tabs of state.others.values()) for (const t of [...tabs]) if (t === tab || t.startsWith(tab + " ")) tabs.delete(t);
+}
+
 function announceHolding() {
   const files = [...state.buffers.keys()];
   const dirty = files.filter((p) => isDirty(p));
