@@ -34,11 +34,14 @@ func mockCommand(env Env) *cli.Command {
 			"the lowest declared 2xx response, its example or a value generated from its schema\n" +
 			"(deterministic for --seed). `Prefer: code=404`, `Prefer: example=NAME`, `Prefer: dynamic=true`\n" +
 			"(and the query parameters __code, __example, __dynamic) choose the answer.\n\n" +
-			"Requests that break the contract get what a real service would send, as\n" +
-			"application/problem+json naming the JSON path of each problem: 404 no route, 405 method not\n" +
-			"declared (with Allow), 401 missing credentials, 415 Content-Type not declared, 406 Accept not\n" +
-			"satisfiable, 400 (or the operation's declared 422) invalid parameters or body, 413 body over\n" +
-			"--max-body-size. --lenient answers them anyway.\n\n" +
+			"Requests that break the contract get what a real service would send: 404 no route, 405 method\n" +
+			"not declared (with Allow), 401 missing credentials, 415 Content-Type not declared, 406 Accept\n" +
+			"not satisfiable, 400 (or the operation's declared 422) invalid parameters or body, 413 body\n" +
+			"over --max-body-size; each as the response the operation declares for that status (its\n" +
+			"example, or a body generated from its schema that says why), else as application/problem+json\n" +
+			"naming the JSON path of each problem. The X-Specgate-Problem header and the log say why.\n" +
+			"--lenient answers them anyway. HEAD is answered wherever GET is declared. CORS preflights\n" +
+			"are answered and every origin may call the mock from a browser (--cors=false turns it off).\n\n" +
 			"Spec and example files are watched: a change is loaded aside and swapped in (requests in\n" +
 			"flight finish on the old version; a spec that no longer loads leaves the last good one\n" +
 			"serving). The mock's own endpoints are under /_specgate/: GET health, GET usage, and\n" +
@@ -63,6 +66,7 @@ func mockCommand(env Env) *cli.Command {
 			&cli.StringFlag{Name: "config", Usage: "the specgate.yaml `FILE` whose mocks to start (default: found from the working directory upward, when no SPEC is given)"},
 			&cli.Uint64Flag{Name: "seed", Usage: "seed of generated values: the same seed gives the same answers"},
 			&cli.BoolFlag{Name: "lenient", Usage: "answer requests that break the contract as if they did not (the problems are logged)"},
+			&cli.BoolFlag{Name: "cors", Value: true, Usage: "answer CORS preflights and allow every origin, method and header, so that a page of another origin can call the mock (--cors=false turns it off)"},
 			&cli.DurationFlag{Name: "delay", Usage: "added before every answer"},
 			&cli.StringFlag{Name: "report-dir", Usage: "`DIR` to write the stub-usage report to (JSON and CTRF) on shutdown"},
 			&cli.Int64Flag{Name: "max-body-size", Value: d.MaxBodySize >> 20, Usage: "largest request body, in MiB (413 above)"},
@@ -109,6 +113,7 @@ func runMock(c *cli.Context, env Env) error {
 		Examples:        c.StringSlice("examples"),
 		Seed:            c.Uint64("seed"),
 		Lenient:         c.Bool("lenient"),
+		DisableCORS:     !c.Bool("cors"),
 		Delay:           c.Duration("delay"),
 		MaxBodySize:     c.Int64("max-body-size") << 20,
 		WatchInterval:   watch,

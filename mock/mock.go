@@ -88,6 +88,11 @@ type Options struct {
 	// 400 instead of a generated value (lenient: false in specgate.yaml).
 	StrictExamples bool
 
+	// DisableCORS turns off the answers to CORS preflights and the CORS
+	// headers of other answers (--cors=false), which a browser needs to
+	// call the mock from a page of another origin.
+	DisableCORS bool
+
 	// Stateful keeps what requests create, update and delete, in a store
 	// per spec seeded from the examples (type: stateful-mock).
 	Stateful bool
@@ -174,7 +179,11 @@ func New(ctx context.Context, opts Options) (*Server, error) {
 	}
 	s.usage.track(gen)
 	s.current.Store(gen)
-	s.handler = httpx.Logged(opts.Logger, problems, s.routes())
+	h := s.routes()
+	if !opts.DisableCORS {
+		h = cors(h)
+	}
+	s.handler = httpx.Logged(opts.Logger, problems, h)
 	return s, nil
 }
 

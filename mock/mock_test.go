@@ -153,7 +153,8 @@ func TestContractFailures(t *testing.T) {
 		allow        string
 	}{
 		{"no route", "GET", "/v1/cats", nil, "", 404, kindNotFound, "no operation of the specification matches GET /v1/cats", ""},
-		{"outside the prefix", "GET", "/pets", nil, "", 404, kindNotFound, "matches GET /pets", ""},
+		{"outside the prefix", "GET", "/pets", nil, "", 404, kindNotFound, "matches GET /pets; testdata/pets.yaml serves its operations under /v1: GET /v1/pets", ""},
+		{"another prefix", "GET", "/v2/pets/7", nil, "", 404, kindNotFound, "serves its operations under /v1: GET /v1/pets/7", ""},
 		{"method", "PATCH", "/v1/pets/1", nil, "", 405, kindMethodNotAllowed, "/v1/pets/1 does not declare PATCH", "GET, HEAD, DELETE"},
 		{"no credentials", "DELETE", "/v1/pets/1", nil, "", 401, kindUnauthorized, "no credentials; the operation accepts a bearer token (Authorization: Bearer <token>) (bearer)", ""},
 		{"wrong scheme", "DELETE", "/v1/pets/1", map[string]string{"Authorization": "Basic dTpw"}, "", 401, kindUnauthorized, "accepts a bearer token", ""},
@@ -175,6 +176,27 @@ func TestContractFailures(t *testing.T) {
 				t.Errorf("instance %q, request id %q", p.Instance, p.RequestID)
 			}
 		})
+	}
+}
+
+// HEAD is answered wherever GET is declared: GET's status and headers,
+// Content-Length included, without the body.
+func TestHead(t *testing.T) {
+	m := petsMock(t)
+	get := m.do(t, "GET", "/v1/pets/1", nil, "")
+	head := m.do(t, "HEAD", "/v1/pets/1", nil, "")
+	if head.status != 200 || len(head.body) != 0 || head.header.Get("Content-Type") != "application/json" ||
+		head.header.Get("Content-Length") != get.header.Get("Content-Length") {
+		t.Errorf("HEAD: %d %v %q; GET: %v", head.status, head.header, head.body, get.header)
+	}
+	// A path without GET still refuses HEAD.
+	r := m.do(t, "HEAD", "/v1/secret/x", nil, "")
+	if r.status != 404 {
+		t.Errorf("HEAD of no path: %d", r.status)
+	}
+	r = m.do(t, "HEAD", "/v1/pets", map[string]string{"Accept": "text/csv"}, "")
+	if r.status != 406 || len(r.body) != 0 {
+		t.Errorf("HEAD with an Accept it cannot answer: %d %q", r.status, r.body)
 	}
 }
 

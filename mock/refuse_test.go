@@ -76,6 +76,9 @@ func TestDeclaredRefusals(t *testing.T) {
 	if r := m.do(t, "PUT", "/api/things", key, ""); r.header.Get("Allow") != "GET, HEAD, POST" {
 		t.Errorf("Allow %q", r.header.Get("Allow"))
 	}
+	if r := m.do(t, "HEAD", "/api/upload", key, ""); r.status != 405 || r.header.Get("Allow") != "POST" {
+		t.Errorf("HEAD where GET is not declared: %d, Allow %q", r.status, r.header.Get("Allow"))
+	}
 	if r := m.do(t, "POST", "/api/upload", nil, "{}"); r.header.Get("X-Reason") == "" {
 		t.Errorf("401 without its required header: %v", r.header)
 	}
