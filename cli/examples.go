@@ -12,9 +12,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/specgate/specgate/config"
-	"github.com/specgate/specgate/contract"
 	"github.com/specgate/specgate/examples"
-	"github.com/specgate/specgate/schema"
 	"github.com/specgate/specgate/spec"
 )
 
@@ -111,39 +109,11 @@ func examplesFixCommand(env Env) *cli.Command {
 	}
 }
 
-// exampleSpec is one spec of an examples command, with what checks its
-// examples.
-type exampleSpec struct {
-	name    string
-	doc     *spec.Document
-	checker *examples.Checker
-}
-
-// loadExampleSpecs loads the specs named on the command line; the errors
-// are load errors, each with its file and position.
-func loadExampleSpecs(c *cli.Context, env Env) ([]*exampleSpec, []error) {
-	names, errs := spec.Expand(c.Args().Slice())
-	loader := newLoader(c, env)
-	var out []*exampleSpec
-	for _, name := range names {
-		doc, err := loader.Load(c.Context, name)
-		if err != nil {
-			errs = append(errs, err)
-			continue
-		}
-		if doc.Format != spec.OpenAPI && doc.Format != spec.Swagger {
-			errs = append(errs, fmt.Errorf("%s: %s is not an OpenAPI description; examples are OpenAPI's", name, doc))
-			continue
-		}
-		schemas := schema.NewSet(doc)
-		ct, err := contract.New(doc, schemas, contract.Options{})
-		if err != nil {
-			errs = append(errs, fmt.Errorf("%s: %w", name, err))
-			continue
-		}
-		out = append(out, &exampleSpec{name: name, doc: doc, checker: examples.NewChecker(ct, schemas)})
-	}
-	return out, errs
+// exampleOptions are the options of the examples commands for one spec:
+// its loader, and its example folders (see exampleDirs).
+func exampleOptions(c *cli.Context, env Env, specName string) (examples.SpecOptions, error) {
+	dirs, err := exampleDirs(c, env, specName)
+	return examples.SpecOptions{Loader: newLoader(c, env), Dirs: dirs, NoInline: c.Bool("no-inline"), Seed: c.Uint64("seed"), Dir: c.String("dir")}, err
 }
 
 // exampleDirs are the folders of external examples of a spec: the
@@ -174,15 +144,6 @@ func exampleDirs(c *cli.Context, env Env, specName string) ([]string, error) {
 		}
 	}
 	return append(dirs, cfg.Data.Examples...), nil
-}
-
-// discoverExamples reads the external examples of a spec: its
-// <name>_examples folder when it is a local file, and dirs.
-func discoverExamples(name string, dirs []string) *examples.Set {
-	if name == "-" || strings.HasPrefix(name, "http://") || strings.HasPrefix(name, "https://") {
-		return examples.Load(dirs, examples.Options{})
-	}
-	return examples.Discover(name, dirs, examples.Options{})
 }
 
 // findingReport is a finding in JSON output.
@@ -260,26 +221,23 @@ func runExamplesValidate(c *cli.Context, env Env) error {
 	if format != "text" && format != "json" {
 		return exitf(ExitUsage, "--format must be text or json, found %q", format)
 	}
-	specs, errs := loadExampleSpecs(c, env)
+	names, errs := spec.Expand(c.Args().Slice())
 	var reports []validateExamplesSpec
 	total := 0
-	for _, s := range specs {
-		dirs, err := exampleDirs(c, env, s.name)
+	for _, name := range names {
+		opts, err := exampleOptions(c, env, name)
 		if err != nil {
 			errs = append(errs, err)
 			continue
 		}
-		set := discoverExamples(s.name, dirs)
-		errs = append(errs, flatten([]error{set.Errors.Err()})...)
-		list := set.Examples
-		rep := validateExamplesSpec{Spec: s.doc.Root.Name, Files: len(set.Examples), Findings: []findingReport{}}
-		if !c.Bool("no-inline") {
-			in := examples.Inline(s.doc, examples.Options{})
-			errs = append(errs, flatten([]error{in.Errors.Err()})...)
-			list = append(in.Examples, list...)
-			rep.Inline = len(in.Examples)
+		v, err := examples.ValidateSpec(c.Context, name, opts)
+		if err != nil {
+			errs = append(errs, err)
+			continue
 		}
-		for _, f := range s.checker.CheckAll(list) {
+		errs = append(errs, flatten([]error{v.Errors.Err()})...)
+		rep := validateExamplesSpec{Spec: v.Doc.Root.Name, Inline: v.Inline, Files: v.Files, Findings: []findingReport{}}
+		for _, f := range v.Findings {
 			rep.Findings = append(rep.Findings, reportFinding(f))
 		}
 		total += len(rep.Findings)
@@ -336,34 +294,22 @@ func runExamplesGenerate(c *cli.Context, env Env) error {
 	if arazzoArgs(c.Context, newLoader(c, env), c.Args().Slice()) {
 		return generateInputs(c, env)
 	}
-	dir := c.String("dir")
-	specs, errs := loadExampleSpecs(c, env)
-	if dir != "" && len(specs)+len(errs) > 1 {
+	names, errs := spec.Expand(c.Args().Slice())
+	if c.String("dir") != "" && len(names)+len(errs) > 1 {
 		return exitf(ExitUsage, "--dir names the folder of one spec's examples; generate the specs one at a time, or leave --dir out to write each beside its spec")
 	}
-	for _, e := range flatten(errs) {
-		fmt.Fprintln(env.Stderr, e)
-	}
 	code := ExitOK
-	if len(errs) > 0 {
-		code = ExitUsage
-	}
-	for _, s := range specs {
-		out := dir
-		if out == "" {
-			if s.name == "-" || strings.Contains(s.name, "://") {
-				fmt.Fprintf(env.Stderr, "%s: the spec is not a local file: write its examples somewhere with --dir\n", s.name)
-				code = ExitUsage
-				continue
-			}
-			out = examples.DefaultDir(s.name)
-		}
-		files, err := s.checker.Generate(schema.NewGenerator(c.Uint64("seed")))
+	for _, name := range names {
+		g, err := examples.GenerateSpec(c.Context, name, examples.SpecOptions{Loader: newLoader(c, env), Seed: c.Uint64("seed"), Dir: c.String("dir")})
 		if err != nil {
-			fmt.Fprintf(env.Stderr, "%s: some examples cannot be generated:\n%v\n", s.name, err)
+			errs = append(errs, err)
+			continue
+		}
+		if g.Err != nil {
+			fmt.Fprintf(env.Stderr, "%s: some examples cannot be generated:\n%v\n", name, g.Err)
 			code = max(code, ExitFindings)
 		}
-		written, skipped, werr := examples.WriteFiles(out, files)
+		written, skipped, werr := examples.WriteFiles(g.Dir, g.Files)
 		for _, p := range written {
 			fmt.Fprintf(env.Stdout, "wrote %s\n", p)
 		}
@@ -371,9 +317,15 @@ func runExamplesGenerate(c *cli.Context, env Env) error {
 			fmt.Fprintf(env.Stdout, "skipped %s: the file exists\n", p)
 		}
 		if werr != nil {
-			return exitf(ExitUsage, "writing the examples of %s: %v", s.name, werr)
+			return exitf(ExitUsage, "writing the examples of %s: %v", name, werr)
 		}
-		fmt.Fprintf(env.Stdout, "%s: %d %s written to %s, %d skipped\n", s.name, len(written), plural(len(written), "example"), out, len(skipped))
+		fmt.Fprintf(env.Stdout, "%s: %d %s written to %s, %d skipped\n", name, len(written), plural(len(written), "example"), g.Dir, len(skipped))
+	}
+	for _, e := range flatten(errs) {
+		fmt.Fprintln(env.Stderr, e)
+	}
+	if len(errs) > 0 {
+		code = ExitUsage
 	}
 	return silent(code)
 }
@@ -383,40 +335,36 @@ func runExamplesFix(c *cli.Context, env Env) error {
 		return exitf(ExitUsage, "examples fix needs at least one spec (see 'specgate examples fix --help')")
 	}
 	dry := c.Bool("dry-run")
-	specs, errs := loadExampleSpecs(c, env)
+	names, errs := spec.Expand(c.Args().Slice())
 	var left []examples.Finding
 	changed, fixedFiles := 0, 0
-	for _, s := range specs {
-		dirs, err := exampleDirs(c, env, s.name)
+	for _, name := range names {
+		opts, err := exampleOptions(c, env, name)
 		if err != nil {
 			errs = append(errs, err)
 			continue
 		}
-		set := discoverExamples(s.name, dirs)
-		errs = append(errs, flatten([]error{set.Errors.Err()})...)
-		for _, ex := range set.Examples {
-			if len(s.checker.Check(ex)) == 0 {
-				continue
-			}
-			res, err := s.checker.FixFile(ex.File, ex.Name, examples.Options{}, schema.NewGenerator(c.Uint64("seed")))
-			if err != nil {
-				errs = append(errs, err)
-				continue
-			}
-			left = append(left, res.Left...)
+		fixes, err := examples.FixSpec(c.Context, name, opts)
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		errs = append(errs, flatten([]error{fixes.Errors.Err()})...)
+		left = append(left, fixes.Left...)
+		for _, res := range fixes.Results {
 			if !res.Changed() {
 				continue
 			}
 			changed++
 			if dry {
-				env.Stdout.Write(diff.Diff(ex.File, res.Before, ex.File, res.After))
+				env.Stdout.Write(diff.Diff(res.File, res.Before, res.File, res.After))
 				continue
 			}
 			if err := examples.WriteFix(res); err != nil {
-				return exitf(ExitUsage, "writing %s: %v", ex.File, err)
+				return exitf(ExitUsage, "writing %s: %v", res.File, err)
 			}
 			fixedFiles++
-			fmt.Fprintf(env.Stdout, "fixed %s: %d %s repaired\n", ex.File, len(res.Fixed), plural(len(res.Fixed), "finding"))
+			fmt.Fprintf(env.Stdout, "fixed %s: %d %s repaired\n", res.File, len(res.Fixed), plural(len(res.Fixed), "finding"))
 		}
 	}
 	errs = flatten(errs)
