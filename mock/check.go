@@ -76,6 +76,11 @@ func pickMedia(resp *spec.Response, accept string) *spec.MediaType {
 	return resp.Content[0]
 }
 
+func isXML(media string) bool {
+	m := strings.ToLower(strings.TrimSpace(strings.SplitN(media, ";", 2)[0]))
+	return m == "application/xml" || m == "text/xml" || strings.HasSuffix(m, "+xml")
+}
+
 func isJSON(media string) bool {
 	m := strings.ToLower(strings.TrimSpace(strings.SplitN(media, ";", 2)[0]))
 	return m == "application/json" || strings.HasSuffix(m, "+json")

@@ -403,7 +403,10 @@ func (s *Server) setResponse(e *example, resp *examples.Response) {
 	}
 	if e.static && e.body != nil {
 		e.staticBody = examples.Literalize(e.body)
-		if str, ok := e.staticBody.(string); ok && !isJSON(e.media) {
+		// A string for a media type that is not JSON is the body as
+		// written, except for XML where it is no document: a string value
+		// (of a type: string schema) that the codec writes as an element.
+		if str, ok := e.staticBody.(string); ok && !isJSON(e.media) && (!isXML(e.media) || strings.HasPrefix(strings.TrimSpace(str), "<")) {
 			e.raw = []byte(str)
 		}
 	}

@@ -205,6 +205,32 @@ func TestEncodedAnswers(t *testing.T) {
 	}
 }
 
+// An XML answer is an XML document, a string schema's value written as
+// the text of its root element (named by xml.name, else by the component
+// the schema refers to, else root); an example written as a document is
+// sent as it is when its schema reads it, and skipped when not.
+func TestXMLAnswers(t *testing.T) {
+	m := start(t, Options{Specs: []SpecSource{{Path: "testdata/xml.yaml"}}})
+	k := newChecker(t, "testdata/xml.yaml")
+	for _, tt := range []struct{ path, want string }{
+		{"/text", "…<root>"},
+		{"/metadata", "<MetadataDocument>the metadata</MetadataDocument>"},
+		{"/pet", "<Pet><id>1</id><name>Tom</name></Pet>"},
+		{"/bad-pet", "…<Pet><id>"},
+		{"/count", "42"},
+	} {
+		r := m.do(t, "GET", tt.path, nil, "")
+		body := strings.TrimPrefix(string(r.body), `<?xml version="1.0" encoding="UTF-8"?>`+"\n")
+		if part, ok := strings.CutPrefix(tt.want, "…"); r.status != 200 || ok && !strings.HasPrefix(body, part) || !ok && body != tt.want {
+			t.Errorf("GET %s: %d %s, want %s", tt.path, r.status, r.body, tt.want)
+		}
+		k.valid(t, "GET", tt.path, r)
+	}
+	if logs := m.logs.String(); !strings.Contains(logs, "example skipped") || !strings.Contains(logs, "xml.yaml:") {
+		t.Errorf("the invalid document was not reported:\n%s", logs)
+	}
+}
+
 // A generative mock answers from the schemas even where an example
 // matches; one with strict examples answers only from examples.
 func TestGenerativeAndStrictExamples(t *testing.T) {

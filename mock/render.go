@@ -47,6 +47,11 @@ func (s *Server) fromExample(x *Exchange, e *example) (*Answer, bool) {
 		mt := declaredMedia(e.response, e.media)
 		switch {
 		case e.raw != nil:
+			e.checked.Do(func() { e.invalid = s.invalidRaw(x, e, status) })
+			if e.invalid != "" {
+				s.skipExample(x, e, e.invalid)
+				return nil, false
+			}
 			a.Raw = e.raw
 		case e.static:
 			e.checked.Do(func() { e.invalid = s.invalidAnswer(x, mt, e.staticBody) })
@@ -136,6 +141,23 @@ func (s *Server) invalidAnswer(x *Exchange, mt *spec.MediaType, v any) string {
 		return ""
 	}
 	return x.op.invalid(mt, v)
+}
+
+// invalidRaw checks a body written as text (an XML document, a CSV
+// file) as the contract reads it, and says what is wrong, or "" when it
+// is valid or not the contract's to read (binary content, an undeclared
+// status).
+func (s *Server) invalidRaw(x *Exchange, e *example, status int) string {
+	if x.op == nil || e.response == nil || declaredMedia(e.response, e.media) == nil {
+		return ""
+	}
+	h := http.Header{"Content-Type": {e.media}}
+	for _, p := range x.op.api.contract.CheckResponse(x.op.op, &contract.Response{Status: status, Header: h, Body: e.raw}) {
+		if p.In == contract.InBody || p.In == contract.InContentType {
+			return p.Message
+		}
+	}
+	return ""
 }
 
 // overlay writes v over base: objects member by member, anything else
