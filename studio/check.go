@@ -2,6 +2,7 @@ package studio
 
 import (
 	"context"
+	"crypto/sha256"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -90,6 +91,7 @@ type checker struct {
 	lint     *lintState
 	cfg      *configState
 	specs    map[string]*loadedSpec // by absolute path
+	lints    map[string]lintHit     // the last lint of each file
 	git      *gitBase
 }
 
@@ -114,7 +116,7 @@ type loadedSpec struct {
 }
 
 func newChecker(s *Server) *checker {
-	return &checker{s: s, inflight: map[string]*flight{}, specs: map[string]*loadedSpec{}, git: &gitBase{ws: s.ws, branch: s.opts.BaseBranch}}
+	return &checker{s: s, inflight: map[string]*flight{}, specs: map[string]*loadedSpec{}, lints: map[string]lintHit{}, git: &gitBase{ws: s.ws, branch: s.opts.BaseBranch}}
 }
 
 func (c *checker) warm(ctx context.Context) {
@@ -336,7 +338,7 @@ func (c *checker) checkSpec(ctx context.Context, abs string, data []byte, emit f
 	go func() {
 		defer wg.Done()
 		t := time.Now()
-		ds, note := c.lintDoc(ctx, doc)
+		ds, note := c.lintCached(ctx, abs, data, doc)
 		emit(Stage{Stage: "lint", Diagnostics: ds, Note: note, MS: since(t)})
 	}()
 
@@ -360,6 +362,47 @@ func (c *checker) checkSpec(ctx context.Context, abs string, data []byte, emit f
 		emit(Stage{Stage: "compat", Diagnostics: ds, Note: note, MS: since(t)})
 	}
 	wg.Wait()
+}
+
+// lintCached lints a document, or answers with the diagnostics of the last
+// lint of the same text with the same rules: moving between files, saving,
+// or undoing an edit checks a text that was linted already, and lint is
+// most of a large spec's check.
+func (c *checker) lintCached(ctx context.Context, abs string, data []byte, doc *spec.Document) ([]Diagnostic, string) {
+	l, err := c.linter(ctx)
+	if err != nil {
+		return c.lintDoc(ctx, doc)
+	}
+	h := sha256.New()
+	h.Write(data)
+	for _, f := range doc.Files() {
+		fmt.Fprintf(h, "\x00%s\x00%d", f.Name, f.Size) // the $ref'd files as they were read
+	}
+	key := lintKey{l: l, sum: string(h.Sum(nil))}
+	c.mu.Lock()
+	hit, ok := c.lints[abs]
+	c.mu.Unlock()
+	if ok && hit.key == key {
+		return hit.ds, hit.note + ", unchanged"
+	}
+	ds, note := c.lintDoc(ctx, doc)
+	if ctx.Err() == nil {
+		c.mu.Lock()
+		c.lints[abs] = lintHit{key: key, ds: ds, note: note}
+		c.mu.Unlock()
+	}
+	return ds, note
+}
+
+type lintKey struct {
+	l   *linter.Linter
+	sum string
+}
+
+type lintHit struct {
+	key  lintKey
+	ds   []Diagnostic
+	note string
 }
 
 // lintDoc lints a document with the workspace's rules.

@@ -324,3 +324,19 @@ func TestCheckStreams(t *testing.T) {
 		t.Errorf("stages:\n%s", rec.Body.String())
 	}
 }
+
+// TestLintKept answers a check of a text linted before from what the lint
+// found then, and lints again when the text changes.
+func TestLintKept(t *testing.T) {
+	c := start(t, workspace(t))
+	api := c.read("api.yaml")
+	first := c.check("api.yaml", api)
+	again := c.check("api.yaml", api)
+	if !strings.HasSuffix(again["lint"].Note, ", unchanged") || len(again["lint"].Diagnostics) != len(first["lint"].Diagnostics) || len(first["lint"].Diagnostics) == 0 {
+		t.Errorf("the second lint of the same text: %q, %d findings (first %q, %d)", again["lint"].Note, len(again["lint"].Diagnostics), first["lint"].Note, len(first["lint"].Diagnostics))
+	}
+	edited := c.check("api.yaml", strings.Replace(api, "  /pets:\n", "  /health:\n    get:\n      responses: {\"200\": {description: ok}}\n  /pets:\n", 1))
+	if d := diag(edited["lint"], "health-endpoint"); strings.HasSuffix(edited["lint"].Note, "unchanged") || d == nil || strings.Contains(d.Message, "no GET /health and") {
+		t.Errorf("an edited text was not linted again: %q, %+v", edited["lint"].Note, d)
+	}
+}
