@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/specgate/specgate/examples"
@@ -63,6 +64,8 @@ type example struct {
 	// validated against the spec, and the problem found.
 	checked sync.Once
 	invalid string
+	// warned records that why the example does not answer was logged.
+	warned atomic.Bool
 
 	usage *exCounter
 }

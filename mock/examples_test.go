@@ -109,18 +109,23 @@ func TestExampleMatching(t *testing.T) {
 func TestInvalidExampleSkipped(t *testing.T) {
 	m := shopMock(t, Options{})
 	k := newChecker(t, "testdata/shop.yaml")
-	r := m.do(t, "GET", "/items/3", nil, "")
-	if r.status != 200 || strings.Contains(string(r.body), "Broken") {
-		t.Fatalf("answer %d %s, want a generated item", r.status, r.body)
+	for range 3 {
+		r := m.do(t, "GET", "/items/3", nil, "")
+		if r.status != 200 || strings.Contains(string(r.body), "Broken") {
+			t.Fatalf("answer %d %s, want a generated item", r.status, r.body)
+		}
+		k.valid(t, "GET", "/items/3", r)
 	}
-	k.valid(t, "GET", "/items/3", r)
 	logs := m.logs.String()
 	if !strings.Contains(logs, `"example skipped: it does not give a valid answer"`) || !strings.Contains(logs, `"example":"broken"`) ||
 		!strings.Contains(logs, "testdata/shop.yaml:") || !strings.Contains(logs, "$.id") {
 		t.Errorf("the log does not say which example was skipped, where and why:\n%s", logs)
 	}
+	if n := strings.Count(logs, "example skipped"); n != 1 {
+		t.Errorf("the skipped example was logged %d times, want once:\n%s", n, logs)
+	}
 	// Asked for by name, it is an internal error, not an invalid answer.
-	r = m.do(t, "GET", "/items/3", map[string]string{"Prefer": "example=broken"}, "")
+	r := m.do(t, "GET", "/items/3", map[string]string{"Prefer": "example=broken"}, "")
 	r.problem(t, 500, kindInternal)
 }
 
@@ -228,6 +233,25 @@ func TestXMLAnswers(t *testing.T) {
 	}
 	if logs := m.logs.String(); !strings.Contains(logs, "example skipped") || !strings.Contains(logs, "xml.yaml:") {
 		t.Errorf("the invalid document was not reported:\n%s", logs)
+	}
+}
+
+// A schema's example answers unless Prefer: dynamic=true asks for values
+// built from its keywords, new at each request.
+func TestPreferDynamic(t *testing.T) {
+	m := shopMock(t, Options{})
+	k := newChecker(t, "testdata/shop.yaml")
+	if r := m.do(t, "GET", "/quote", nil, ""); compact(r.json(t)) != `{"text":"carpe diem"}` {
+		t.Errorf("without Prefer: %s, want the schema's example", r.body)
+	}
+	seen := map[string]bool{}
+	for _, prefer := range []string{"dynamic=true", "dynamic=true", "dynamic"} {
+		r := m.do(t, "GET", "/quote", map[string]string{"Prefer": prefer}, "")
+		k.valid(t, "GET", "/quote", r)
+		if strings.Contains(string(r.body), "carpe diem") || seen[string(r.body)] {
+			t.Errorf("Prefer: %s: %s, want a value built anew from the schema", prefer, r.body)
+		}
+		seen[string(r.body)] = true
 	}
 }
 

@@ -16,6 +16,7 @@ import (
 	"github.com/specgate/specgate/contract"
 	"github.com/specgate/specgate/examples"
 	"github.com/specgate/specgate/internal/httpx"
+	"github.com/specgate/specgate/schema"
 	"github.com/specgate/specgate/spec"
 )
 
@@ -503,6 +504,13 @@ func responseFor(op *spec.Operation, status int) *spec.Response {
 		return ranged
 	}
 	return def
+}
+
+// generator draws the values of an answer (see seedFor). A dynamic answer
+// (Prefer: dynamic=true) is built from the schema's keywords even where
+// the schema has a valid example, which otherwise answers.
+func (s *Server) generator(op *operation, status int, media string, dynamic bool) *schema.Generator {
+	return schema.NewGeneratorWith(s.seedFor(op, status, media, dynamic), schema.GeneratorOptions{PreferGenerated: dynamic})
 }
 
 // seedFor is the generator's seed for an answer: the global seed, the

@@ -114,9 +114,13 @@ func (s *Server) plainAnswer(e *example) *Answer {
 	return a
 }
 
-// skipExample logs why an example did not answer.
+// skipExample notes on the request's log line that an example did not
+// answer, and logs why once per example.
 func (s *Server) skipExample(x *Exchange, e *example, why string) {
 	httpx.LogAttrs(x.Request.Context(), slog.String("skipped", e.name))
+	if !e.warned.CompareAndSwap(false, true) {
+		return
+	}
 	s.opts.Logger.Warn("example skipped: it does not give a valid answer", slog.String("example", e.name),
 		slog.String("source", e.source), slog.String("problem", why))
 }
@@ -241,7 +245,7 @@ func (s *Server) draw(x *Exchange, resp *spec.Response, mt *spec.MediaType, stat
 			if err != nil {
 				return nil, problems.New(http.StatusInternalServerError, kindInternal, fmt.Sprintf("%s: the response schema does not compile: %v", x.op, err))
 			}
-			v, err := sc.Generate(schema.NewGenerator(s.seedFor(x.op, status, mt.Name, dynamic)), schema.Response)
+			v, err := sc.Generate(s.generator(x.op, status, mt.Name, dynamic), schema.Response)
 			if err != nil {
 				return nil, problems.New(http.StatusInternalServerError, kindInternal, fmt.Sprintf("%s: no value satisfies the response schema: %v", x.op, err))
 			}
@@ -270,7 +274,7 @@ func (s *Server) fillHeaders(x *Exchange, resp *spec.Response, a *Answer, dynami
 		if err != nil {
 			continue
 		}
-		v, err := sc.Generate(schema.NewGenerator(s.seedFor(x.op, a.Status, "header "+h.Name, dynamic)), schema.Response)
+		v, err := sc.Generate(s.generator(x.op, a.Status, "header "+h.Name, dynamic), schema.Response)
 		if err != nil {
 			continue
 		}
