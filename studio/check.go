@@ -375,8 +375,13 @@ func (c *checker) lintCached(ctx context.Context, abs string, data []byte, doc *
 	}
 	h := sha256.New()
 	h.Write(data)
-	for _, f := range doc.Files() {
-		fmt.Fprintf(h, "\x00%s\x00%d", f.Name, f.Size) // the $ref'd files as they were read
+	for _, f := range doc.Files()[1:] {
+		// The $ref'd files, as they are on disk now.
+		var mod int64
+		if st, err := os.Stat(f.Name); err == nil {
+			mod = st.ModTime().UnixNano()
+		}
+		fmt.Fprintf(h, "\x00%s\x00%d\x00%d", f.Name, f.Size, mod)
 	}
 	key := lintKey{l: l, sum: string(h.Sum(nil))}
 	c.mu.Lock()
