@@ -235,6 +235,12 @@ func (s *Server) addExpectation(w http.ResponseWriter, r *http.Request) {
 			err = fmt.Errorf("%s: a 405 expectation is not supported; write it as an example file", parsed.Loc)
 		}
 	}
+	if err == nil {
+		if p := breaks(op, ex, parsed); p != nil {
+			httpx.WriteProblem(w, r, p)
+			return
+		}
+	}
 	if err != nil {
 		p := problems.New(http.StatusBadRequest, kindBadRequest, err.Error())
 		var es examples.Errors
@@ -261,6 +267,34 @@ func (s *Server) addExpectation(w http.ResponseWriter, r *http.Request) {
 	s.usage.mu.Unlock()
 	w.Header().Set("Location", ReservedPrefix+"expectations")
 	writeJSON(w, http.StatusCreated, "application/json", ExpectationAdded{Name: ex.name, Spec: op.api.name, Operation: op.String(), Status: ex.status})
+}
+
+// breaks checks an expectation against the spec of its operation as
+// specgate examples validate does (its request's parameters and body, its
+// response's status, headers and body, notations standing for the
+// values they take), and refuses it with a 400 naming each problem and
+// where it is written: an expectation that breaks its spec would never
+// answer. A 4xx the operation does not declare is allowed, as in example
+// files.
+func breaks(op *operation, ex *example, parsed *examples.Example) *httpx.Problem {
+	var found []examples.Finding
+	for _, f := range op.api.checker.Check(parsed) {
+		if f.Code == examples.CodeStatusUndeclared && ex.status >= 400 {
+			continue
+		}
+		found = append(found, f)
+	}
+	if len(found) == 0 {
+		return nil
+	}
+	first := found[0]
+	p := problems.New(http.StatusBadRequest, kindBadRequest, fmt.Sprintf("the expectation breaks %s (%s): %s at %s", op.api.name, op, first.Message, first.Path))
+	p.Line, p.Column = int(first.Loc.Range.Start.Line), int(first.Loc.Range.Start.Col)
+	for _, f := range found {
+		p.Errors = append(p.Errors, httpx.Issue{In: "body", Path: f.Path, Keyword: f.Code,
+			Message: fmt.Sprintf("%d:%d: %s", f.Loc.Range.Start.Line, f.Loc.Range.Start.Col, f.Message)})
+	}
+	return p
 }
 
 func (s *Server) dumpState(w http.ResponseWriter, r *http.Request) {

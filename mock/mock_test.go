@@ -357,6 +357,24 @@ func TestExpectations(t *testing.T) {
 	if p.Line != 2 || !strings.Contains(p.Detail, "GET /nowhere matches no operation") {
 		t.Errorf("problem %+v", p)
 	}
+	// An expectation that breaks the spec would never answer: refused,
+	// with each problem and where it is written.
+	bad := "{\n  \"http-request\": {\"method\": \"POST\", \"path\": \"/pets\", \"body\": {\"name\": 7}},\n" +
+		"  \"http-response\": {\"status\": 201, \"headers\": {\"Location\": \"/pets/1\"}, \"body\": {\"id\": \"one\", \"name\": \"Rex\"}}\n}"
+	r = m.do(t, "POST", ReservedPrefix+"expectations", map[string]string{"Content-Type": "application/json"}, bad)
+	p = r.problem(t, 400, kindBadRequest)
+	if p.Line != 2 || len(p.Errors) != 2 || p.Errors[0].Path != "$.http-request.body.name" || p.Errors[1].Path != "$.http-response.body.id" ||
+		!strings.Contains(p.Detail, "the expectation breaks testdata/pets.yaml (POST /pets)") {
+		t.Errorf("problem %+v", p)
+	}
+	if r := m.do(t, "GET", ReservedPrefix+"expectations", nil, ""); string(r.body) != "[]\n" {
+		t.Errorf("the refused expectation was kept: %s", r.body)
+	}
+	// An undeclared 4xx is allowed, as in example files.
+	teapot := `{"http-request": {"method": "GET", "path": "/pets/5"}, "http-response": {"status": 418, "body": {"short": "and stout"}}}`
+	if r := m.do(t, "POST", ReservedPrefix+"expectations", map[string]string{"Content-Type": "application/json"}, teapot); r.status != 201 {
+		t.Errorf("an undeclared 4xx: %d %s", r.status, r.body)
+	}
 	m.do(t, "PUT", ReservedPrefix+"expectations", nil, "").problem(t, 405, kindMethodNotAllowed)
 	m.do(t, "GET", ReservedPrefix+"nothing", nil, "").problem(t, 404, kindNotFound)
 }
