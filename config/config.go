@@ -307,6 +307,14 @@ func Find(dir string) (string, bool) {
 // Load reads and resolves a configuration file. The error, when there is
 // one, is Errors: every problem found, each with the file, line and column.
 func Load(path string, opts Options) (*Config, error) {
+	data, err := readFile(path)
+	if err != nil {
+		return nil, err
+	}
+	return Parse(path, data, opts)
+}
+
+func readFile(path string) ([]byte, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		msg := err.Error()
@@ -316,15 +324,30 @@ func Load(path string, opts Options) (*Config, error) {
 		}
 		return nil, Errors{{File: path, Msg: "cannot read the configuration: " + msg, Err: err}}
 	}
-	return Parse(path, data, opts)
+	return data, nil
 }
 
 // Parse is Load on the file's contents; path names the file in messages and
 // relative paths are resolved against its folder.
 func Parse(path string, data []byte, opts Options) (*Config, error) {
+	cfg, errs := parsePartly(path, data, opts)
+	if len(errs) > 0 {
+		return nil, errs
+	}
+	return cfg, nil
+}
+
+// parsePartly reads and resolves the file as far as its problems allow:
+// the Config is nil only when the file cannot be read as a configuration
+// at all (syntax, version, a version 2 file that does not upgrade).
+func parsePartly(path string, data []byte, opts Options) (*Config, Errors) {
 	root, version, err := parse(path, data)
 	if err != nil {
-		return nil, err
+		var es Errors
+		if errors.As(err, &es) {
+			return nil, es
+		}
+		return nil, Errors{{File: path, Msg: err.Error(), Err: err}}
 	}
 	if version == 2 {
 		v3, errs := upgradeTree(path, root)
@@ -334,6 +357,51 @@ func Parse(path string, data []byte, opts Options) (*Config, error) {
 		return resolve(path, v3, 2, opts, true)
 	}
 	return resolve(path, root, 3, opts, false)
+}
+
+// Check is Load, with the credentials of every local spec checked against
+// the spec, which load reads (Spec.CheckSecuritySchemes): every problem of
+// the configuration at once, a template that strict mode refuses beside a
+// security scheme the spec lacks. A spec that load cannot read is a
+// problem too. Specs in git repositories are left to the commands that
+// clone them. The Config is returned when there is no problem.
+func Check(path string, opts Options, load func(s *Spec) (*spec.Document, error)) (*Config, error) {
+	data, err := readFile(path)
+	if err != nil {
+		return nil, err
+	}
+	cfg, errs := parsePartly(path, data, opts)
+	if cfg != nil {
+		var specs []*Spec
+		for _, t := range cfg.Tests {
+			specs = append(specs, t.Spec)
+		}
+		for _, m := range cfg.Mocks {
+			specs = append(specs, m.Specs...)
+		}
+		for _, s := range specs {
+			if s.Git != nil || len(s.Security) == 0 {
+				continue
+			}
+			doc, err := load(s)
+			if err != nil {
+				var se *spec.Error
+				if !errors.As(err, &se) {
+					se = &spec.Error{File: s.Path, Msg: err.Error(), Err: err}
+				}
+				errs = append(errs, se)
+				continue
+			}
+			var bad Errors
+			if errors.As(s.CheckSecuritySchemes(doc), &bad) {
+				errs = append(errs, bad...)
+			}
+		}
+	}
+	if len(errs) > 0 {
+		return nil, Errors(sorted(errs))
+	}
+	return cfg, nil
 }
 
 // parse reads the file's tree and its version.
@@ -360,8 +428,9 @@ func parse(path string, data []byte) (*spec.Node, int, error) {
 	return root, int(v.Value[0] - '0'), nil
 }
 
-// resolve decodes a version 3 tree.
-func resolve(path string, root *spec.Node, version int, opts Options, fromV2 bool) (*Config, error) {
+// resolve decodes a version 3 tree: the Config as far as the problems
+// allow, and the problems.
+func resolve(path string, root *spec.Node, version int, opts Options, fromV2 bool) (*Config, Errors) {
 	getenv := opts.Getenv
 	if getenv == nil {
 		getenv = os.Getenv
@@ -378,9 +447,9 @@ func resolve(path string, root *spec.Node, version int, opts Options, fromV2 boo
 	r.index(root)
 	cfg := r.config()
 	cfg.File, cfg.Dir, cfg.Version = path, dir, version
-	if len(r.errs) > 0 {
-		return nil, Errors(sorted(r.errs))
-	}
 	cfg.Warnings = sorted(r.warns)
+	if len(r.errs) > 0 {
+		return cfg, Errors(sorted(r.errs))
+	}
 	return cfg, nil
 }

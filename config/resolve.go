@@ -580,12 +580,14 @@ func (r *resolver) credential(f spec.Field, ptr string) *Credential {
 		return nil
 	}
 	c := &Credential{Scheme: f.Key, At: f.KeyRange.Start, Pointer: ptr}
-	typ, ok1 := r.enum(n.Get("type"), join(ptr, "type"), "type", schemeTypes...)
-	tok, ok2 := r.str(n.Get("token"), join(ptr, "token"), "token")
-	if !ok1 || !ok2 {
+	typ, ok := r.enum(n.Get("type"), join(ptr, "type"), "type", schemeTypes...)
+	if !ok {
 		return nil
 	}
-	c.Type, c.Token = SchemeType(typ), tok
+	// A token that does not expand is an error of its own; the scheme's
+	// name and type are still checked against the spec (Check).
+	c.Type = SchemeType(typ)
+	c.Token, _ = r.str(n.Get("token"), join(ptr, "token"), "token")
 	return c
 }
 

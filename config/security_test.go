@@ -76,3 +76,28 @@ func TestCheckSecuritySchemes(t *testing.T) {
 		})
 	}
 }
+
+// Check reports every problem of a configuration at once: a template that
+// strict mode refuses does not hide a security scheme the spec lacks.
+func TestCheckReportsEveryProblem(t *testing.T) {
+	file := filepath.Join("testdata", "check", "strict_schemes.yaml")
+	loader := spec.NewLoader(spec.Options{})
+	load := func(s *Spec) (*spec.Document, error) { return loader.Load(context.Background(), s.Path) }
+	cfg, err := Check(file, Options{Getenv: testEnv}, load)
+	var errs Errors
+	if cfg != nil || !errors.As(err, &errs) {
+		t.Fatalf("Check = %v, %v; want Errors", cfg, err)
+	}
+	checkProblems(t, file, errs)
+	if _, err := Load(file, Options{Getenv: testEnv}); err == nil || strings.Contains(err.Error(), "bearerAuth") {
+		t.Errorf("Load checks no spec: %v", err)
+	}
+	cfg, err = Check(filepath.Join("testdata", "v3", "full.yaml"), Options{Getenv: func(name string) string { return map[string]string{"API_KEY": "key-1"}[name] }}, load)
+	if err != nil || cfg == nil {
+		t.Errorf("a good configuration: %v", err)
+	}
+	_, err = Check(file, Options{Getenv: func(string) string { return "k" }}, func(*Spec) (*spec.Document, error) { return nil, errors.New("gone") })
+	if err == nil || !strings.HasSuffix(err.Error(), "orders.yaml: gone") {
+		t.Errorf("a spec that cannot be read: %v", err)
+	}
+}

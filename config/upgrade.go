@@ -30,9 +30,9 @@ func Upgrade(path string, data []byte, opts Options) ([]byte, *Config, error) {
 		return nil, nil, err
 	}
 	if version == 3 {
-		cfg, err := resolve(path, root, 3, opts, false)
-		if err != nil {
-			return nil, nil, err
+		cfg, errs := resolve(path, root, 3, opts, false)
+		if len(errs) > 0 {
+			return nil, nil, errs
 		}
 		return nil, cfg, ErrVersion3
 	}
@@ -40,9 +40,9 @@ func Upgrade(path string, data []byte, opts Options) ([]byte, *Config, error) {
 	if len(errs) > 0 {
 		return nil, nil, Errors(sorted(errs))
 	}
-	cfg, err := resolve(path, v3, 2, opts, true)
-	if err != nil {
-		return nil, nil, err
+	cfg, rerrs := resolve(path, v3, 2, opts, true)
+	if len(rerrs) > 0 {
+		return nil, nil, rerrs
 	}
 	if t := bytes.TrimLeft(data, " \t\r\n\xef\xbb\xbf"); len(t) > 0 && (t[0] == '{' || t[0] == '[') {
 		var b bytes.Buffer
