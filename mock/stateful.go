@@ -85,6 +85,7 @@ type listShape struct {
 	// is the array itself.
 	items                       string
 	total, hasMore, nextCursor  string // properties of the wrapper that say so, when it has them
+	nextLink                    string // a property of the wrapper that links to the next page (next, next_url)
 	limit, offset, page, cursor string // the query parameters of each paging style the operation declares
 	pageBase                    int    // the first page's number: 0 or 1
 	limitDefault                int    // the limit parameter's default, -1 for none
@@ -377,7 +378,10 @@ func (c *crud) planList(a *api, t typer, op *operation) bool {
 				c.list.total = f.Key
 			case ft&tBool != 0 && slices.Contains([]string{"hasmore", "hasnext", "more"}, k):
 				c.list.hasMore = f.Key
-			case ft&tStr != 0 && slices.Contains([]string{"nextcursor", "nextpagetoken", "next", "cursor", "nextpage"}, k):
+			case ft&tStr != 0 && (slices.Contains([]string{"next", "nextlink", "nexturl", "nexturi", "nextpageurl", "nextpageuri", "nextpagelink", "nexthref", "@odata.nextlink"}, k) ||
+				slices.Contains([]string{"nextcursor", "nextpagetoken", "cursor", "nextpage"}, k) && isLinkFormat(doc.Deref(f.Value).GetStr("format"))):
+				c.list.nextLink = f.Key
+			case ft&tStr != 0 && slices.Contains([]string{"nextcursor", "nextpagetoken", "cursor", "nextpage"}, k):
 				c.list.nextCursor = f.Key
 			}
 		}
@@ -806,16 +810,78 @@ func (s *Server) list(x *Exchange, st *store, c *crud, parents map[string]string
 		wrapper[c.list.hasMore] = more
 	}
 	if c.list.nextCursor != "" {
+		next := ""
 		if more && len(page) > 0 {
-			wrapper[c.list.nextCursor] = page[len(page)-1].ID
-		} else {
-			delete(wrapper, c.list.nextCursor)
-			if t.types(t.property(c.media.Schema, c.list.nextCursor, 0), 0)&tNull != 0 {
-				wrapper[c.list.nextCursor] = nil
+			next = page[len(page)-1].ID
+		}
+		setNext(t, c.media.Schema, wrapper, c.list.nextCursor, next)
+	}
+	if c.list.nextLink != "" {
+		next := ""
+		if more && len(page) > 0 {
+			next = nextPageURL(x, c, start, end, page[len(page)-1].ID)
+		}
+		setNext(t, c.media.Schema, wrapper, c.list.nextLink, next)
+	}
+	return s.stateAnswerRaw(x, c, c.status, wrapper)
+}
+
+// setNext writes what a wrapper says of the next page into its property
+// key: next when there is one; else null where the schema allows it,
+// nothing where the property is optional, and the generated value where
+// it is required.
+func setNext(t typer, sch *spec.Node, wrapper map[string]any, key, next string) {
+	switch {
+	case next != "":
+		wrapper[key] = next
+	case t.types(t.property(sch, key, 0), 0)&tNull != 0:
+		wrapper[key] = nil
+	case !requires(t.doc.Deref(sch), key):
+		delete(wrapper, key)
+	}
+}
+
+func requires(sch *spec.Node, key string) bool {
+	if req := sch.Get("required"); req != nil && req.Kind == spec.Array {
+		for _, it := range req.Items {
+			if it.Value == key {
+				return true
 			}
 		}
 	}
-	return s.stateAnswerRaw(x, c, c.status, wrapper)
+	return false
+}
+
+// isLinkFormat reports whether a string format holds a link.
+func isLinkFormat(f string) bool {
+	return f == "uri" || f == "url" || f == "uri-reference" || f == "iri" || f == "iri-reference"
+}
+
+// nextPageURL is the URL of the page after items [start, end) of a list
+// request: the request's URL with its page, offset or cursor moved on.
+// "" when the operation has no parameter to ask for it.
+func nextPageURL(x *Exchange, c *crud, start, end int, lastID string) string {
+	q := x.Request.URL.Query()
+	switch {
+	case c.list.page != "":
+		size := end - start
+		if size <= 0 {
+			return ""
+		}
+		q.Set(c.list.page, strconv.Itoa(end/size+c.list.pageBase))
+	case c.list.offset != "":
+		q.Set(c.list.offset, strconv.Itoa(end))
+	case c.list.cursor != "":
+		q.Set(c.list.cursor, lastID)
+	default:
+		return ""
+	}
+	scheme := "http"
+	if x.Request.TLS != nil {
+		scheme = "https"
+	}
+	u := url.URL{Scheme: scheme, Host: x.Request.Host, Path: x.Request.URL.Path, RawPath: x.Request.URL.RawPath, RawQuery: q.Encode()}
+	return u.String()
 }
 
 // filtered tells whether a resource passes the query parameters that name
