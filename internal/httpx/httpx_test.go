@@ -1,6 +1,7 @@
 package httpx
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -444,5 +445,29 @@ func TestLogBuffer(t *testing.T) {
 	}
 	if _, got := w.state(); !strings.HasSuffix(got, strings.Repeat("b", 10)+strings.Repeat("c", 100)) {
 		t.Fatalf("after Close: %q", got)
+	}
+}
+
+// TestLoggedFlushes: a handler behind Logged that flushes sends its first
+// part to the client before it writes the rest.
+func TestLoggedFlushes(t *testing.T) {
+	release := make(chan struct{})
+	h := Logged(slog.New(slog.DiscardHandler), &Catalog{}, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.WriteString(w, "first\n")
+		w.(http.Flusher).Flush()
+		<-release
+		io.WriteString(w, "second\n")
+	}))
+	srv := httptest.NewServer(h)
+	defer srv.Close()
+	defer close(release)
+	resp, err := http.Get(srv.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	line, err := bufio.NewReader(resp.Body).ReadString('\n')
+	if err != nil || line != "first\n" {
+		t.Fatalf("first line %q, %v", line, err)
 	}
 }

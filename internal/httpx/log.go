@@ -98,6 +98,17 @@ func (w *statusWriter) Write(b []byte) (int, error) {
 	return n, err
 }
 
+// Flush sends what was written so far, so that a handler that streams
+// (w.(http.Flusher)) is not held back by the logging wrapper.
+func (w *statusWriter) Flush() {
+	if w.status == 0 {
+		w.status = http.StatusOK
+	}
+	if f, ok := w.ResponseWriter.(http.Flusher); ok {
+		f.Flush()
+	}
+}
+
 func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 
 // Logged wraps h with a request id (X-Request-Id, kept from the request
