@@ -175,7 +175,13 @@ func (m mediaRange) suffix() string {
 // "*/*"). Parameters of contentType are ignored unless a declared entry
 // names them, which then wins over one that does not; an entry naming
 // parameters that contentType lacks loses to one of the same type that
-// names none.
+// names none. A type without a parameter that an entry names is that
+// entry's type: whether a parameter's absence means another type is for
+// the media type's registration to say (RFC 9110, 8.3.1), and
+// application/json's defines none (RFC 8259, 11), so a bare
+// application/json message is kubernetes' declared
+// application/json;stream=watch, while text/plain;charset=latin1 is not
+// text/plain;charset=utf-8.
 func MatchMediaType(contentType string, declared []string) (string, bool) {
 	ct, ok := parseMediaRange(contentType)
 	if !ok {
@@ -252,23 +258,47 @@ func parseAccept(accept string) []mediaRange {
 }
 
 // acceptQ is the q-value the Accept ranges give to an offered type: that
-// of the most specific range covering it, with that range's specificity;
-// (0, -1) when none covers it.
+// of the most specific range covering it, with how closely it fits. A
+// range with parameters covers an offer whose parameters do not say
+// otherwise, and fits one that names them all (with the same values)
+// better than one that leaves them out: Accept application/json;
+// stream=watch picks application/json;stream=watch among the two that
+// kubernetes offers, and still takes application/json alone, as
+// MatchMediaType reads a message's type against the declared ones (RFC
+// 8259 gives application/json no parameter whose absence would mean
+// another type). (0, -1) when no range covers the offer.
 func acceptQ(ranges []mediaRange, offer mediaRange) (float64, int) {
 	q, spec := 0.0, -1
 	for _, r := range ranges {
 		if !r.overlaps(offer) {
 			continue
 		}
-		s := r.specificity()
 		if len(r.params) > 0 && !r.covers(offer) {
 			continue
 		}
+		s := acceptFit(r, offer)
 		if s > spec {
 			q, spec = r.q, s
 		}
 	}
 	return q, spec
+}
+
+// acceptFit ranks how an Accept range fits an offer it covers: */* (0),
+// type/* (2), type/subtype without parameters (4), with parameters the
+// offer leaves out (3: below the same type without them, which speaks of
+// the offer as it is), with parameters the offer names alike (6).
+func acceptFit(r, offer mediaRange) int {
+	s := r.specificity()
+	if s < 3 {
+		return 2 * s
+	}
+	for _, p := range r.params {
+		if offer.param(p.name) == "" {
+			return 3
+		}
+	}
+	return 6
 }
 
 // family is the codec family of a media type.

@@ -32,6 +32,18 @@ func TestNegotiate(t *testing.T) {
 		{"application/json; version=2", []string{"application/json; version=1", "application/json; version=2"}, "application/json; version=2"},
 		{"text/plain; charset=utf-8", []string{"text/plain"}, "text/plain"},
 		{"application/problem+json", []string{"application/json"}, ""},
+		// An offer naming the parameters an Accept range names wins over
+		// the same type without them (kubernetes' watch endpoints offer
+		// application/json and application/json;stream=watch); one without
+		// them is still acceptable.
+		{"application/json;stream=watch", []string{"application/json", "application/json;stream=watch"}, "application/json;stream=watch"},
+		{"application/json; stream=watch", []string{"application/json;stream=watch", "application/json"}, "application/json;stream=watch"},
+		{"application/json;stream=watch", []string{"application/json"}, "application/json"},
+		{"application/json", []string{"application/json", "application/json;stream=watch"}, "application/json"},
+		{"text/plain;format=flowed, text/plain;format=fixed;q=0.4", []string{"text/plain;format=fixed", "text/plain;format=flowed"}, "text/plain;format=flowed"},
+		// A range without parameters speaks of an offer without them more
+		// closely than one whose parameters the offer leaves out.
+		{"application/json;stream=watch, application/json;q=0.5, text/csv;q=0.7", []string{"application/json", "text/csv"}, "text/csv"},
 		// Case, spaces and junk.
 		{"Application/JSON", []string{"application/json"}, "application/json"},
 		{"garbage, application/xml", []string{"application/json", "application/xml"}, "application/xml"},

@@ -236,6 +236,24 @@ func TestXMLAnswers(t *testing.T) {
 	}
 }
 
+// The answer is in the declared media type that the Accept header
+// matched, parameters and all.
+func TestAcceptWithParameters(t *testing.T) {
+	m := shopMock(t, Options{})
+	k := newChecker(t, "testdata/shop.yaml")
+	for accept, want := range map[string]string{
+		"application/json;stream=watch": `application/json;stream=watch {"type":"ADDED"}`,
+		"application/json":              `application/json {"kind":"List"}`,
+		"":                              `application/json {"kind":"List"}`,
+	} {
+		r := m.do(t, "GET", "/events", map[string]string{"Accept": accept}, "")
+		if got := r.header.Get("Content-Type") + " " + compact(r.json(t)); got != want {
+			t.Errorf("Accept %q: %s, want %s", accept, got, want)
+		}
+		k.valid(t, "GET", "/events", r)
+	}
+}
+
 // A schema's example answers unless Prefer: dynamic=true asks for values
 // built from its keywords, new at each request.
 func TestPreferDynamic(t *testing.T) {
