@@ -12,9 +12,10 @@
 #   same name and location). Names are compared exactly, so `{userId}` and
 #   `userid` do not match. A template without a parameter is reported once
 #   per operation and name, on the operation. A path parameter that is not
-#   in the template is reported where the parameter is written (for a
-#   reusable parameter, its definition), naming the path. Only `paths` are
-#   checked: webhook names and callback expressions are not paths. A path
+#   in the template is reported once, where the parameter is written (for a
+#   reusable parameter, its definition), naming the paths it is not in.
+#   Only `paths` are checked: webhook names and callback expressions are
+#   not paths. A path
 #   that uses the same template twice (`/users/{id}/friends/{id}`) is
 #   reported on its key: both segments would get the one parameter's value.
 #   An empty template `{}` is left to `path-declarations-must-exist`, and
@@ -54,27 +55,49 @@ violations contains util.violation(op.source, msg) if {
 	msg := sprintf("%s has no path parameter %q for the {%s} template of its path", [naming.operation(op), name, name])
 }
 
-violations contains util.violation(p.source, msg) if {
+# A parameter that several paths share (a reusable one, or a path item's)
+# is reported once, where it is written, naming the paths it is not in.
+violations contains util.violation(source, msg) if {
+	some source, uses in _extra_uses
+	name := uses[0][1]
+	paths := _in_order([path | some [path, _] in uses])
+	msg := sprintf("path parameter %q is not in %s; add a {%s} template or remove the parameter", [name, _paths_text(paths), name])
+}
+
+_extra_uses := specgate.group([[p.source, [op.path, p.name]] |
 	some [op, _, extra] in _mismatches
 	count(extra) > 0
 	some p in op.parameters
 	p.in == "path"
 	p.name in extra
-	msg := sprintf("path parameter %q is not in the path %s; add a {%s} template or remove the parameter", [p.name, op.path, p.name])
+])
+
+# _in_order keeps the first of each path, in order.
+_in_order(paths) := [path | some i, path in paths; not path in array.slice(paths, 0, i)]
+
+_paths_text([path]) := sprintf("the path %s", [path])
+
+_paths_text(paths) := sprintf("the paths %s and %s", [concat(", ", array.slice(paths, 0, count(paths) - 1)), paths[count(paths) - 1]]) if {
+	count(paths) > 1
+	count(paths) <= 4
 }
+
+_paths_text(paths) := sprintf("the paths %s and %d others", [concat(", ", array.slice(paths, 0, 3)), count(paths) - 3]) if count(paths) > 4
 
 # _mismatches are [operation, templates without a path parameter, path
 # parameters without a template] for the operations where either is not
 # empty: one pass over each operation's parameters, which the views merge
 # with its path item's, for both checks.
-_mismatches contains [op, missing, extra] if {
+# _mismatches are the operations whose path parameters and templates
+# differ, in order.
+_mismatches := [[op, missing, extra] |
 	some op in input.operations
 	templates := {t | some t in naming.path_templates(op.path)}
 	declared := {p.name | some p in op.parameters; p.in == "path"}
 	missing := templates - declared
 	extra := declared - templates
 	count(missing) + count(extra) > 0
-}
+]
 
 violations contains util.violation(item.source, msg) if {
 	some item in input.pathItems

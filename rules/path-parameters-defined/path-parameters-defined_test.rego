@@ -45,17 +45,21 @@ test_names_are_case_sensitive if {
 	}
 }
 
-test_reusable_parameter_is_reported_per_path if {
+test_reusable_parameter_is_reported_once if {
 	src := ["components", "parameters", "id"]
 	vs := rule.violations with input as {"operations": [
 		op("/a/{id}", "get", [param("id", "path", src)]),
 		op("/b", "get", [param("id", "path", src)]),
 		op("/c", "get", [param("id", "path", src)]),
+		op("/c", "post", [param("id", "path", src)]),
 	]}
-	vs == {
-		{"path": src, "message": `path parameter "id" is not in the path /b; add a {id} template or remove the parameter`},
-		{"path": src, "message": `path parameter "id" is not in the path /c; add a {id} template or remove the parameter`},
-	}
+	vs == {{"path": src, "message": `path parameter "id" is not in the paths /b and /c; add a {id} template or remove the parameter`}}
+}
+
+test_many_paths_are_counted if {
+	src := ["components", "parameters", "id"]
+	vs := rule.violations with input as {"operations": [op(sprintf("/p%d", [i]), "get", [param("id", "path", src)]) | some i in numbers.range(1, 87)]}
+	vs == {{"path": src, "message": `path parameter "id" is not in the paths /p1, /p2, /p3 and 84 others; add a {id} template or remove the parameter`}}
 }
 
 test_empty_template_is_left_to_another_rule if {
