@@ -15,7 +15,10 @@
 #   session id (`sessionid`, `jsessionid`, `phpsessid`). These are not:
 #   names where the word only qualifies another (`secret_name`,
 #   `token_type_hint`, `api_key_id`), pagination cursors (`page_token`,
-#   `nextPageToken`, `continuation_token`, `sync_token`), parameters whose
+#   `nextPageToken`, `continuation_token`, `sync_token`, `batch_token`),
+#   idempotency keys (`idempotency_token`, and a `ClientToken` described as
+#   ensuring the idempotency of the request, as Amazon's APIs have it),
+#   tokens of a blockchain (`erc20_token`), parameters whose
 #   schema is not a string (a boolean `hide_secret`), and a path parameter
 #   that identifies an item of the collection before it (`/tokens/{token}`,
 #   `/shipping_rates/{shipping_rate_token}`).
@@ -52,6 +55,7 @@ violations contains util.violation(array.concat(p.source, ["name"]), msg) if {
 	regex.match(`(?i)pass|secret|token|jwt|key|cred|sess`, p.name)
 	_credential(p.name)
 	_string_valued(p)
+	not _idempotency_key(p)
 	not _only_resource_ids(p)
 	msg := sprintf("%s parameter %q sends a credential in the URL", [p["in"], p.name])
 }
@@ -96,8 +100,13 @@ _credential_words(words) if {
 # _cursor holds for pagination tokens: page_token, nextPageToken, …
 _cursor(words) if {
 	count(words) > 1
-	words[count(words) - 2] in {"page", "next", "prev", "previous", "continuation", "pagination", "cursor", "sync", "delta", "resume", "start", "end", "skip"}
+	words[count(words) - 2] in {"page", "next", "prev", "previous", "continuation", "pagination", "cursor", "sync", "delta", "resume", "start", "end", "skip", "batch", "idempotency", "erc20", "erc721", "erc1155"}
 }
+
+# _idempotency_key(p) holds for a token that makes a request idempotent
+# by its description: Amazon's ClientToken, "a unique, case-sensitive
+# identifier that you provide to ensure the idempotency of the request".
+_idempotency_key(p) if regex.match(`(?i)idempoten`, object.get(p.node, "description", ""))
 
 _string_valued(p) if p.schema == null
 
