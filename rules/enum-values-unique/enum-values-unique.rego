@@ -10,8 +10,9 @@
 #   Values are compared as JSON values: `1` and `1.0` are the same number,
 #   objects are equal when their members are. Every schema is checked once,
 #   named or inline, and in Swagger 2.0 also the parameters and headers
-#   that carry `enum` themselves. The rule reports each repetition, on the
-#   repeated entry, naming the first.
+#   that carry `enum` themselves. The rule reports each repeated value once,
+#   on its first repetition, naming the entry it repeats and counting the
+#   later ones.
 #
 #   ```yaml
 #   role:
@@ -32,11 +33,16 @@ package specgate.rules["enum-values-unique"]
 import data.specgate.lib.correctness
 import data.specgate.lib.util
 
-violations contains util.violation(array.concat(s.source, ["enum", i]), msg) if {
+violations contains util.violation(array.concat(s.source, ["enum", repeats[0]]), msg) if {
 	some s in correctness.having("enum")
 	enum := s.node.enum
 	is_array(enum)
-	some [i, first] in specgate.repeats(enum)
-	v := enum[i]
-	msg := sprintf("enum value %s of %s repeats entry %d; list each value once", [json.marshal(v), correctness.describe(s), first])
+	some first, repeats in specgate.group([[first, i] | some [i, first] in specgate.repeats(enum)])
+	msg := sprintf("enum value %s of %s repeats entry %d%s; list each value once", [json.marshal(enum[first]), correctness.describe(s), first, _later(repeats)])
 }
+
+_later(repeats) := "" if count(repeats) == 1
+
+else := ", as does 1 later entry" if count(repeats) == 2
+
+else := sprintf(", as do %d later entries", [count(repeats) - 1])
