@@ -450,6 +450,40 @@ func TestLoadErrors(t *testing.T) {
 	}
 }
 
+// rewrite replaces a file whole, as an editor that saves by renaming
+// does (a reader sees the old or the new file, never a part of it), and
+// moves its modification time on by a second, so that the change shows
+// on file systems whose times are coarse.
+func rewrite(t testing.TB, path string, data []byte) {
+	t.Helper()
+	old, err := os.Stat(path)
+	tmp := path + ".tmp"
+	if werr := os.WriteFile(tmp, data, 0o644); werr != nil {
+		t.Fatal(werr)
+	}
+	if err == nil {
+		later := old.ModTime().Add(time.Second)
+		if cerr := os.Chtimes(tmp, later, later); cerr != nil {
+			t.Fatal(cerr)
+		}
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// eventually waits until cond holds, polling; the test fails after 10 s.
+func eventually(t testing.TB, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("waiting for %s", what)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
 // A changed spec is swapped in; one that no longer loads leaves the last
 // good one serving, and the health endpoint says so.
 func TestHotReload(t *testing.T) {
@@ -457,30 +491,17 @@ func TestHotReload(t *testing.T) {
 	p := filepath.Join(dir, "api.yaml")
 	write := func(title string) {
 		spec := "openapi: 3.1.0\ninfo: {title: t, version: '1'}\npaths:\n  /hello:\n    get:\n      responses:\n        '200':\n          description: ok\n          content:\n            application/json:\n              example: {greeting: " + title + "}\n"
-		if err := os.WriteFile(p, []byte(spec), 0o644); err != nil {
-			t.Fatal(err)
-		}
+		rewrite(t, p, []byte(spec))
 	}
 	write("one")
 	m := start(t, Options{Specs: []SpecSource{{Path: p}}, WatchInterval: 20 * time.Millisecond})
 	if r := m.do(t, "GET", "/hello", nil, ""); compact(r.json(t)) != `{"greeting":"one"}` {
 		t.Fatalf("before: %s", r.body)
 	}
-	waitFor := func(what string, cond func() bool) {
-		t.Helper()
-		deadline := time.Now().Add(10 * time.Second)
-		for !cond() {
-			if time.Now().After(deadline) {
-				t.Fatalf("waiting for %s", what)
-			}
-			time.Sleep(20 * time.Millisecond)
-		}
-	}
-	time.Sleep(10 * time.Millisecond) // a new modification time
 	write("two")
-	waitFor("the reload", func() bool { return compact(m.do(t, "GET", "/hello", nil, "").json(t)) == `{"greeting":"two"}` })
-	os.WriteFile(p, []byte("openapi: 3.1.0\npaths: [broken\n"), 0o644)
-	waitFor("the failed reload", func() bool { return strings.Contains(m.logs.String(), "reload failed") })
+	eventually(t, "the reload", func() bool { return compact(m.do(t, "GET", "/hello", nil, "").json(t)) == `{"greeting":"two"}` })
+	rewrite(t, p, []byte("openapi: 3.1.0\npaths: [broken\n"))
+	eventually(t, "the failed reload", func() bool { return strings.Contains(m.logs.String(), "reload failed") })
 	if r := m.do(t, "GET", "/hello", nil, ""); compact(r.json(t)) != `{"greeting":"two"}` {
 		t.Errorf("after a failed reload: %s", r.body)
 	}

@@ -77,8 +77,11 @@ func (w watchSet) fingerprint() uint64 {
 }
 
 // watch reloads the generation whenever the fingerprint of its files
-// changes, until ctx ends. A generation that fails to load is logged and
-// the last good one keeps serving; it is tried again at the next change.
+// changes, until ctx ends: once it has stayed the same for a round, so
+// that a file being written (by an editor that writes in place, by a git
+// checkout) is read once it is whole, and a burst of writes makes one
+// reload. A generation that fails to load is logged and the last good one
+// keeps serving; it is tried again at the next change.
 func (s *Server) watch(ctx context.Context) {
 	if s.opts.WatchInterval < 0 {
 		return
@@ -86,6 +89,7 @@ func (s *Server) watch(ctx context.Context) {
 	t := time.NewTicker(s.opts.WatchInterval)
 	defer t.Stop()
 	last := s.current.Load().watch.fingerprint()
+	var settling uint64 // the changed fingerprint seen last round, 0 for none
 	for {
 		select {
 		case <-ctx.Done():
@@ -95,9 +99,14 @@ func (s *Server) watch(ctx context.Context) {
 		gen := s.current.Load()
 		fp := gen.watch.fingerprint()
 		if fp == last {
+			settling = 0
 			continue
 		}
-		last = fp
+		if fp != settling {
+			settling = fp
+			continue
+		}
+		last, settling = fp, 0
 		if err := s.Reload(ctx); err != nil {
 			s.opts.Logger.Error("reload failed: the last good specs and examples keep serving", slog.String("error", err.Error()))
 			continue
