@@ -93,6 +93,9 @@ type requestMatch struct {
 	// raw is a body written as a string for a media type that is not JSON
 	// (a 415 example's text), compared with the body as sent.
 	raw *string
+	// jsonText is set when body is a structure written for a text media
+	// type: the request's text is read as JSON to be compared with it.
+	jsonText bool
 	// mode is how values are compared: Equal, or Subset for a partial
 	// example.
 	mode examples.Mode

@@ -1,6 +1,7 @@
 package mock
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"hash/fnv"
@@ -226,7 +227,7 @@ func setBodyMatch(m *requestMatch, t typer, mt *spec.MediaType, req *examples.Re
 	case req.FormFields != nil:
 		obj := &examples.Object{At: req.Loc}
 		for _, f := range req.FormFields {
-			obj.Fields = append(obj.Fields, examples.Field{Key: f.Name, KeyAt: f.NameLoc, Value: f.Value})
+			obj.Fields = append(obj.Fields, examples.Field{Key: f.Name, KeyAt: f.NameLoc, Value: formValue(t, sch, f.Name, f.Value)})
 		}
 		m.body, m.hasBody, m.form = t.coerceValue(sch, obj, 0), true, true
 	case req.Multipart != nil:
@@ -243,12 +244,57 @@ func setBodyMatch(m *requestMatch, t typer, mt *spec.MediaType, req *examples.Re
 		}
 	case req.Body != nil:
 		m.body, m.hasBody = req.Body, true
+		var text *string
 		if lit, ok := req.Body.(*examples.Literal); ok {
-			if s, isText := lit.Value.(string); isText && !isJSON(req.ContentType) {
-				m.raw = &s
+			if s, isText := lit.Value.(string); isText {
+				text = &s
 			}
 		}
+		if text != nil && !isJSON(req.ContentType) {
+			m.raw = text
+		} else if text == nil && isTextual(req.ContentType) {
+			// A structure written for a text body (GitHub's markdown/raw
+			// writes {text: …} for text/plain) is sent as its JSON text.
+			m.jsonText = true
+		}
 	}
+}
+
+// formValue is a form field's value as the example's request is compared
+// with a form: a field the schema does not describe, or a literal of a
+// type its schema does not take, is the text sent (Twilio's examples
+// write undeclared fields as numbers: MachineDetectionMinWordLength: 100
+// is "100" in the form); the others are typed by their schemas.
+func formValue(t typer, sch *spec.Node, name string, v examples.Value) examples.Value {
+	ps := t.property(sch, name, 0)
+	if ps == nil {
+		return asText(v)
+	}
+	lit, ok := v.(*examples.Literal)
+	if !ok || lit.Value == nil {
+		return v
+	}
+	ts := t.types(ps, 0)
+	var own jsonTypes
+	switch lit.Value.(type) {
+	case bool:
+		own = tBool
+	case json.Number, float64, int:
+		own = tInt | tNum
+	default:
+		return v
+	}
+	if ts != 0 && ts&own == 0 && ts&tStr != 0 {
+		return asText(v)
+	}
+	return v
+}
+
+// isTextual reports whether a media type's body is text that no
+// structured codec reads (text/plain, text/x-markdown, text/csv).
+func isTextual(media string) bool {
+	m := strings.ToLower(strings.TrimSpace(strings.SplitN(media, ";", 2)[0]))
+	return strings.HasPrefix(m, "text/") && !isXML(m) && !isJSON(m)
 }
 
 // externalExample turns an example file (or an expectation posted at run

@@ -109,6 +109,12 @@ func (x *Exchange) body() (any, bool) {
 	return v, true
 }
 
+// jsonText is the request's body read as JSON whatever its media type.
+func (x *Exchange) jsonText() (any, bool) {
+	v, err := decodeJSON(x.Body)
+	return v, err == nil
+}
+
 // param is the value of a parameter of the request: typed by the contract
 // when the operation declares it, else its text as sent (one string, or a
 // list for a repeated query parameter or header).
@@ -184,6 +190,9 @@ func (e *example) matches(x *Exchange, uses *examples.Uses) bool {
 			}
 		} else {
 			got, ok := x.body()
+			if m.jsonText {
+				got, ok = x.jsonText()
+			}
 			if !ok || !e.ctx.Check(m.body, got, m.mode).OK() {
 				return false
 			}
@@ -197,6 +206,78 @@ func (e *example) matches(x *Exchange, uses *examples.Uses) bool {
 		}
 	}
 	return true
+}
+
+// mismatch says why a request does not match the example's request: the
+// first value that differs, where, what the example expects and what the
+// request holds; n counts the values that differ (0 when it matches), to
+// find the example nearest to a request.
+func (e *example) mismatch(x *Exchange) (why string, n int) {
+	m := e.request
+	note := func(s string) {
+		if n == 0 {
+			why = s
+		}
+		n++
+	}
+	if m.method != "" && !strings.EqualFold(m.method, x.method) {
+		note(fmt.Sprintf("method: expected %s, got %s", m.method, x.method))
+	}
+	if m.contentType != "" {
+		if _, ok := contract.MatchMediaType(x.Request.Header.Get("Content-Type"), []string{m.contentType}); !ok {
+			note(fmt.Sprintf("Content-Type: expected %s, got %q", m.contentType, x.Request.Header.Get("Content-Type")))
+		}
+	}
+	for i := range m.params {
+		p := &m.params[i]
+		got, ok := x.param(p)
+		if !ok {
+			note(fmt.Sprintf("%s parameter %s: missing", p.in, p.name))
+			continue
+		}
+		if r := e.ctx.Check(p.value, got, m.mode); !r.OK() {
+			note(fmt.Sprintf("%s parameter %s: %s", p.in, p.name, problemText(r.Problems[0])))
+		}
+	}
+	if m.hasBody {
+		switch got, ok := x.body(); {
+		case m.raw != nil:
+			if strings.TrimSpace(string(x.Body)) != strings.TrimSpace(*m.raw) {
+				note(fmt.Sprintf("body: expected %q, got %q", clipText(*m.raw), clipText(string(x.Body))))
+			}
+		case m.jsonText:
+			got, ok = x.jsonText()
+			fallthrough
+		default:
+			if !ok {
+				note("body: missing, or not " + orJSON(m.contentType))
+				break
+			}
+			r := e.ctx.Check(m.body, got, m.mode)
+			for _, p := range r.Problems {
+				note("body " + problemText(p))
+			}
+		}
+	}
+	return why, n
+}
+
+func problemText(p examples.Problem) string {
+	return p.Path + ": " + p.Message
+}
+
+func orJSON(media string) string {
+	if media == "" {
+		return "JSON"
+	}
+	return media
+}
+
+func clipText(s string) string {
+	if len(s) > 60 {
+		return s[:60] + "…"
+	}
+	return s
 }
 
 // matcherAt is a matcher of a transient example's request that counts

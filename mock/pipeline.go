@@ -336,24 +336,42 @@ func (s *Server) answer(ex *Exchange, pr prefs) (*Answer, *httpx.Problem) {
 
 // answersValid tells whether an example may answer a valid request (of
 // the preferred status, when one is asked for): any example whose request
-// matches, except those written for requests that break the contract
-// (badRequest, 405, 415 and 422 examples).
+// matches, a 400 or 422 one too (a rule the schema does not say, such as
+// GitHub's "invalid state transition" 422 for a state the schema allows),
+// except those written for a method or a Content-Type the operation does
+// not take (405 and 415 examples), which no valid request matches.
 func answersValid(e *example, code int) bool {
 	if code != 0 {
 		return e.status == code
 	}
 	switch e.kind {
-	case examples.BadRequest, examples.MethodNotAllowed, examples.UnsupportedMediaType, examples.Unprocessable:
+	case examples.MethodNotAllowed, examples.UnsupportedMediaType:
 		return false
 	}
 	return true
 }
 
 // noExample is the 400 of a mock whose examples are strict (lenient:
-// false in specgate.yaml): a valid request that no example matches.
+// false in specgate.yaml): a valid request that no example matches. It
+// says why the nearest example (the one with the fewest values that
+// differ) does not match.
 func (s *Server) noExample(ex *Exchange, candidates []*example) *httpx.Problem {
-	return problems.New(http.StatusBadRequest, kindNoExample,
-		fmt.Sprintf("%s: no example matches the request, and the mock answers from examples only (examples: %s)", ex.op, exampleNames(candidates)))
+	detail := fmt.Sprintf("%s: no example matches the request, and the mock answers from examples only (examples: %s)", ex.op, exampleNames(candidates))
+	var nearest *example
+	var why string
+	least := 0
+	for _, e := range candidates {
+		if e.request == nil || !answersValid(e, 0) {
+			continue
+		}
+		if w, n := e.mismatch(ex); n > 0 && (nearest == nil || n < least) {
+			nearest, why, least = e, w, n
+		}
+	}
+	if nearest != nil {
+		detail += fmt.Sprintf("; the nearest, %q (%s), differs in %d place(s): %s", nearest.name, nearest.source, least, why)
+	}
+	return problems.New(http.StatusBadRequest, kindNoExample, detail)
 }
 
 func codeNote(code int) string {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"hash/fnv"
 	"log/slog"
 	"net/http"
 	"strconv"
@@ -54,7 +55,12 @@ func (s *Server) fromExample(x *Exchange, e *example) (*Answer, bool) {
 			}
 			a.Raw = e.raw
 		case e.static:
-			e.checked.Do(func() { e.invalid = s.invalidAnswer(x, mt, e.staticBody) })
+			e.checked.Do(func() {
+				e.invalid = s.invalidAnswer(x, mt, e.staticBody)
+				if e.invalid != "" && e.origin == fromSpec {
+					s.completeExample(x, e, mt, status)
+				}
+			})
 			if e.invalid != "" {
 				s.skipExample(x, e, e.invalid)
 				return nil, false
@@ -145,6 +151,36 @@ func (s *Server) invalidAnswer(x *Exchange, mt *spec.MediaType, v any) string {
 		return ""
 	}
 	return x.op.invalid(mt, v)
+}
+
+// completeExample completes an inline example object that lacks members
+// its schema requires (GitHub's validation-error examples write the
+// message and leave out the required documentation_url): the members it
+// lacks are generated, those it writes kept. It leaves the example as it
+// is when that does not make it valid. Only a spec's own examples are
+// completed: an example file that breaks its spec is its author's to fix.
+func (s *Server) completeExample(x *Exchange, e *example, mt *spec.MediaType, status int) {
+	body, ok := e.staticBody.(map[string]any)
+	if !ok || mt == nil || mt.Schema == nil || x.op == nil {
+		return
+	}
+	sc, err := x.op.api.schemas.Compile(mt.Schema, mt.SchemaSource)
+	if err != nil {
+		return
+	}
+	h := fnv.New64a()
+	fmt.Fprintf(h, "%d\x00%s\x00%s", s.opts.Seed, e.source, e.name)
+	gen, err := sc.Generate(schema.NewGenerator(h.Sum64()), schema.Response)
+	if err != nil {
+		return
+	}
+	full := overlay(gen, body)
+	if s.invalidAnswer(x, mt, full) != "" {
+		return
+	}
+	s.opts.Logger.Info("example completed: the members its schema requires and it lacks are generated", slog.String("example", e.name),
+		slog.String("source", e.source), slog.String("problem", e.invalid))
+	e.staticBody, e.invalid = full, ""
 }
 
 // invalidRaw checks a body written as text (an XML document, a CSV
