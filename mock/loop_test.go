@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/specgate/specgate/apitest"
 	"github.com/specgate/specgate/contract"
 	"github.com/specgate/specgate/schema"
 	"github.com/specgate/specgate/spec"
@@ -467,3 +468,72 @@ func (cl *loopClient) generate(node *spec.Node, src spec.Path, g *schema.Generat
 	}
 	return val, ""
 }
+
+// TestNegativeLoop runs specgate's contract tests, --negative included,
+// against the mock: every test of a spec served by the mock passes, its
+// examples, its generated requests and its requests broken in one place
+// (whose refusals are held to the responses the spec declares). This
+// package's fixtures run always; every corpus spec with SPECGATE_LOOP=1.
+func TestNegativeLoop(t *testing.T) {
+	specs := []string{"testdata/refusals.yaml", "testdata/inline.yaml", "testdata/xml.yaml", "testdata/pets.yaml",
+		"testdata/loop/styles.yaml", "testdata/loop/bodies.yaml", "testdata/loop/openapi31.yaml", "testdata/loop/swagger.yaml",
+		corpusDir + "/petstore-expanded.yaml"}
+	if os.Getenv("SPECGATE_LOOP") == "1" {
+		entries, err := os.ReadDir(corpusDir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, e := range entries {
+			path := filepath.Join(corpusDir, e.Name())
+			if e.IsDir() {
+				path = filepath.Join(path, "spec", "swagger.yaml")
+			}
+			if strings.HasPrefix(e.Name(), "asyncapi") || strings.HasPrefix(e.Name(), "webhook") || strings.HasSuffix(e.Name(), ".md") {
+				continue
+			}
+			specs = append(specs, path)
+		}
+	}
+	for _, path := range specs {
+		t.Run(filepath.Base(path), func(t *testing.T) {
+			if _, err := os.Stat(path); err != nil {
+				t.Skipf("no %s", path)
+			}
+			load := spec.Options{RefRoot: filepath.Dir(filepath.Dir(path))}
+			m := start(t, Options{Specs: []SpecSource{{Path: path}}, Load: load})
+			plan, err := apitest.NewPlan(context.Background(), apitest.Options{
+				Specs:    []apitest.SpecSource{{Path: path}},
+				BaseURL:  m.url,
+				Negative: true,
+				Parallel: 4,
+				Getenv:   func(string) string { return "" },
+				Loader:   spec.NewLoader(load),
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			c := &results{}
+			sum := plan.Run(context.Background(), c)
+			failed := 0
+			for _, r := range c.list {
+				if r.Outcome != apitest.Failed {
+					continue
+				}
+				if failed++; failed <= 30 {
+					t.Errorf("%s: %s", r.Test.Title(), r.Message())
+				}
+			}
+			t.Logf("%s: %d tests, %d passed, %d failed, %d skipped", path, sum.Tests, sum.Passed, sum.Failed, sum.Skipped)
+			if sum.Passed == 0 {
+				t.Error("no test passed")
+			}
+		})
+	}
+}
+
+// results collects a run's results.
+type results struct{ list []*apitest.Result }
+
+func (c *results) Begin(*apitest.RunInfo)   {}
+func (c *results) Result(r *apitest.Result) { c.list = append(c.list, r) }
+func (c *results) End(*apitest.Summary)     {}
