@@ -36,12 +36,12 @@ func TestCachedRulesLintAlike(t *testing.T) {
 		}
 		return l
 	}
-	fromSource := build(nil)
 	build(cache) // fills the cache
-	inputs := concurrentInputs(t)
+	// The rules compiled from source report the reference results.
+	inputs, fromSource := referenceResults(t)
 	check := func(l *linter.Linter, name, run string) {
 		t.Helper()
-		want := fromSource.LintFile(ctx, name)
+		want := fromSource[name]
 		if got := l.LintFile(ctx, name); !reflect.DeepEqual(got, want) {
 			t.Errorf("%s: the cached rules (%s) report\n%+v\nthe rules compiled from source report\n%+v", name, run, got, want)
 		}
@@ -72,26 +72,16 @@ func TestCachedRulesLintAlike(t *testing.T) {
 }
 
 // TestWorkersLintAlike: rules evaluated on three cores at once, sharing
-// their library values, report exactly what they report one at a time.
+// their library values, report exactly what they report one at a time
+// (the reference results).
 func TestWorkersLintAlike(t *testing.T) {
 	ctx := context.Background()
-	setup, err := rulesets.Load(rulesets.Options{Ruleset: "strict", NoSearch: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	l, err := linter.New(ctx, linter.Options{Registry: setup.Registry, Severities: setup.Severities,
-		Loader: spec.NewLoader(spec.Options{}), Timeout: 5 * time.Minute})
-	if err != nil {
-		t.Fatal(err)
-	}
-	lint := func(cores int, name string) linter.Result {
-		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(cores))
-		return l.LintFile(ctx, name)
-	}
-	for _, name := range concurrentInputs(t) {
-		want := lint(1, name)
-		if got := lint(3, name); !reflect.DeepEqual(got, want) {
-			t.Errorf("%s: three workers report\n%+v\none reports\n%+v", name, got, want)
+	names, want := referenceResults(t)
+	l := strictLinter(t, 5*time.Minute, nil)
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(3))
+	for _, name := range names {
+		if got := l.LintFile(ctx, name); !reflect.DeepEqual(got, want[name]) {
+			t.Errorf("%s: three workers report\n%+v\none reports\n%+v", name, got, want[name])
 		}
 	}
 }

@@ -74,6 +74,10 @@ func TestYAMLPiecesParseAlike(t *testing.T) {
 	if len(files) < 20 {
 		t.Fatalf("only %d YAML files found", len(files))
 	}
+	// The large corpus specs are cut 2 to 6 ways with SPECGATE_CORPUS=1
+	// (which .ci/run sets), 3 ways otherwise: the five cuts of stripe.yaml
+	// and openai.yaml took most of this package's tests.
+	all := os.Getenv("SPECGATE_CORPUS") == "1"
 	cut := map[string]bool{}
 	for _, f := range files {
 		data, err := os.ReadFile(f)
@@ -81,6 +85,9 @@ func TestYAMLPiecesParseAlike(t *testing.T) {
 			t.Fatal(err)
 		}
 		for parts := 2; parts <= 6; parts++ {
+			if len(data) > 1<<20 && !all && parts != 3 {
+				continue
+			}
 			if checkPieces(t, f, data, parts) {
 				cut[filepath.Base(f)] = true
 			}
