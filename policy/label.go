@@ -2,6 +2,7 @@ package policy
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/specgate/specgate/spec"
@@ -104,7 +105,9 @@ func (l *labeler) label(name string, source spec.Path) string {
 }
 
 func (l *labeler) param(source spec.Path) *spec.Parameter {
-	if source == nil {
+	// Every parameter is reached through a parameters list (the key of
+	// l.params); most sources are not, and need no key.
+	if source == nil || !slices.Contains(source, any("parameters")) {
 		return nil
 	}
 	return l.params[pathKey(source)]
