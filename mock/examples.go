@@ -317,7 +317,11 @@ func (s *Server) externalExample(gen *generation, ex *examples.Example, org orig
 	}
 	e := &example{name: ex.Name, source: ex.Loc.String(), origin: org, ex: ex, ctx: ctx, kind: ex.Kind(),
 		delay: ex.Metadata.Delay, transient: ex.Metadata.Transient}
-	op, route, allow := gen.routeExample(req.Method, u.EscapedPath())
+	target := u.EscapedPath()
+	if u.RawQuery != "" {
+		target += "?" + u.RawQuery
+	}
+	op, route, allow := gen.routeExample(req.Method, target)
 	if op == nil {
 		if len(allow) > 0 && ex.Kind() == examples.MethodNotAllowed {
 			a, template := gen.templateOf(allow[0], u.EscapedPath())

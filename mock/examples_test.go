@@ -38,7 +38,7 @@ func newChecker(t testing.TB, path string) *checker {
 // valid fails the test when r is not a valid answer to method path.
 func (k *checker) valid(t testing.TB, method, path string, r response) {
 	t.Helper()
-	rt, err := k.c.Route(method, strings.SplitN(path, "?", 2)[0])
+	rt, err := k.c.Route(method, path)
 	if err != nil {
 		t.Fatalf("%s %s: %v", method, path, err)
 	}
@@ -234,6 +234,14 @@ func TestXMLAnswers(t *testing.T) {
 	if logs := m.logs.String(); !strings.Contains(logs, "example skipped") || !strings.Contains(logs, "xml.yaml:") {
 		t.Errorf("the invalid document was not reported:\n%s", logs)
 	}
+	for _, media := range []string{"multipart/form-data", "application/x-www-form-urlencoded", "application/xml", "application/octet-stream", "text/plain"} {
+		path := "/no-schema?as=" + media
+		r := m.do(t, "GET", path, map[string]string{"Accept": media}, "")
+		if r.status != 200 || len(r.body) == 0 || !strings.HasPrefix(r.header.Get("Content-Type"), media) {
+			t.Errorf("%s without a schema: %d %s %q", media, r.status, r.header.Get("Content-Type"), r.body)
+		}
+		k.valid(t, "GET", path, r)
+	}
 }
 
 // The answer is in the declared media type that the Accept header
@@ -251,6 +259,20 @@ func TestAcceptWithParameters(t *testing.T) {
 			t.Errorf("Accept %q: %s, want %s", accept, got, want)
 		}
 		k.valid(t, "GET", "/events", r)
+	}
+}
+
+// Operations of one path told apart by a query written into their paths
+// answer the requests that have it.
+func TestQueryInPath(t *testing.T) {
+	m := shopMock(t, Options{})
+	k := newChecker(t, "testdata/shop.yaml")
+	for path, fields := range map[string]bool{"/templates/t1?full=true": true, "/templates/t1": false} {
+		r := m.do(t, "GET", path, nil, "")
+		if got, _ := r.json(t).(map[string]any); r.status != 200 || (got["fields"] != nil) != fields {
+			t.Errorf("GET %s: %d %s", path, r.status, r.body)
+		}
+		k.valid(t, "GET", path, r)
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"hash/fnv"
+	"mime"
 	"log/slog"
 	"net/http"
 	"strconv"
@@ -286,14 +287,36 @@ func (s *Server) draw(x *Exchange, resp *spec.Response, mt *spec.MediaType, stat
 				return nil, problems.New(http.StatusInternalServerError, kindInternal, fmt.Sprintf("%s: no value satisfies the response schema: %v", x.op, err))
 			}
 			a.Body = v
-		} else if isJSON(mt.Name) {
-			a.Body = map[string]any{}
+		} else if body, ok := unschemaed(mt.Name); ok {
+			a.Body = body
 		} else {
-			a.Raw = []byte{}
+			a.Raw = body.([]byte)
 		}
 	}
 	s.fillHeaders(x, resp, a, dynamic)
 	return a, nil
+}
+
+// unschemaed is the body of a media type declared without a schema, which
+// takes any body but an empty one: an empty object for JSON and
+// multipart, a field for a form, an empty root element for XML, a word
+// for anything else. ok
+// is false for a media type no codec can be chosen for (a content key
+// such as "PDF"): the bytes are then sent as they are.
+func unschemaed(media string) (body any, ok bool) {
+	if _, _, err := mime.ParseMediaType(media); err != nil {
+		return []byte("specgate"), false
+	}
+	m := strings.ToLower(media)
+	switch {
+	case isJSON(m), strings.HasPrefix(m, "multipart/"):
+		return map[string]any{}, true
+	case strings.HasPrefix(m, "application/x-www-form-urlencoded"):
+		return map[string]any{"specgate": "specgate"}, true
+	case isXML(m):
+		return "", true
+	}
+	return []byte("specgate"), true
 }
 
 // fillHeaders generates the response's required headers that the answer
