@@ -9,7 +9,6 @@ import (
 
 	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/specgate/specgate/contract"
 	"github.com/specgate/specgate/examples"
 )
 
@@ -69,28 +68,20 @@ func (s *Server) validateExamples(ctx context.Context, c *call, in ValidateExamp
 		}
 		dirs = append(dirs, abs)
 	}
-	c.notify(ctx, 0, 2, "loading "+in.Spec)
-	doc, err := s.loader().Load(ctx, path)
+	c.notify(ctx, 0, 1, "checking the examples of "+in.Spec)
+	v, err := examples.ValidateSpec(ctx, path, examples.SpecOptions{Loader: s.loader(), Dirs: dirs})
 	if err != nil {
+		if ctx.Err() != nil {
+			return out, fmt.Errorf("the validation was stopped: %w", ctx.Err())
+		}
 		return out, fmt.Errorf("%s", s.showErr(err))
 	}
-	con, err := contract.New(doc, nil, contract.Options{})
-	if err != nil {
-		return out, fmt.Errorf("%s: examples are validated against OpenAPI 2.0 and 3.x specifications, and this one is %s", s.root.Show(path), doc)
-	}
-	set := examples.Discover(path, dirs, examples.Options{})
-	inline := examples.Inline(doc, examples.Options{})
-	for _, e := range append(set.Errors, inline.Errors...) {
+	for _, e := range v.Errors {
 		out.LoadErrors = append(out.LoadErrors, s.showErr(e))
 	}
-	list := append(append([]*examples.Example(nil), set.Examples...), inline.Examples...)
-	out.Spec, out.External, out.Inline, out.Checked = s.root.Show(path), len(set.Examples), len(inline.Examples), len(list)
-	c.notify(ctx, 1, 2, fmt.Sprintf("checking %d examples", len(list)))
-	findings := examples.NewChecker(con, nil).CheckAll(list)
-	if ctx.Err() != nil {
-		return out, fmt.Errorf("the validation was stopped: %w", ctx.Err())
-	}
-	c.notify(ctx, 2, 2, "checked")
+	out.Spec, out.External, out.Inline, out.Checked = s.root.Show(path), v.Files, v.Inline, v.Files+v.Inline
+	findings := v.Findings
+	c.notify(ctx, 1, 1, "checked")
 	all := make([]ExampleProblem, len(findings))
 	for i, f := range findings {
 		all[i] = s.exampleProblem(f)

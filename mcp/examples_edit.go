@@ -2,15 +2,12 @@ package mcp
 
 import (
 	"context"
-	"errors"
 	"fmt"
 
 	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/rogpeppe/go-internal/diff"
 
-	"github.com/specgate/specgate/contract"
 	"github.com/specgate/specgate/examples"
-	"github.com/specgate/specgate/schema"
 )
 
 // GenerateExamplesInput is the input of generate_examples.
@@ -75,19 +72,6 @@ func (s *Server) addExampleEdits() {
 
 // checker loads an OpenAPI specification under the root and returns the
 // checker of its examples.
-func (s *Server) checker(ctx context.Context, path string) (*examples.Checker, error) {
-	doc, err := s.loader().Load(ctx, path)
-	if err != nil {
-		return nil, fmt.Errorf("%s", s.showErr(err))
-	}
-	schemas := schema.NewSet(doc)
-	con, err := contract.New(doc, schemas, contract.Options{})
-	if err != nil {
-		return nil, fmt.Errorf("%s: examples are OpenAPI's, and this specification is %s", s.root.Show(path), doc)
-	}
-	return examples.NewChecker(con, schemas), nil
-}
-
 func (s *Server) generateExamples(ctx context.Context, c *call, in GenerateExamplesInput) (GenerateExamplesOutput, error) {
 	var out GenerateExamplesOutput
 	path, err := s.root.File("spec", in.Spec)
@@ -100,17 +84,17 @@ func (s *Server) generateExamples(ctx context.Context, c *call, in GenerateExamp
 			return out, err
 		}
 	}
-	k, err := s.checker(ctx, path)
+	g, err := examples.GenerateSpec(ctx, path, examples.SpecOptions{Loader: s.loader(), Seed: in.Seed, Dir: dir})
 	if err != nil {
-		return out, err
+		if ctx.Err() != nil {
+			return out, fmt.Errorf("generating was stopped: %w", ctx.Err())
+		}
+		return out, fmt.Errorf("%s", s.showErr(err))
 	}
-	files, genErr := k.Generate(schema.NewGenerator(in.Seed))
-	if genErr != nil {
-		out.NotGenerated = s.showErr(genErr)
+	if g.Err != nil {
+		out.NotGenerated = s.showErr(g.Err)
 	}
-	if ctx.Err() != nil {
-		return out, fmt.Errorf("generating was stopped: %w", ctx.Err())
-	}
+	files := g.Files
 	written, skipped, err := examples.WriteFiles(dir, files)
 	out.Dir = s.root.Show(dir)
 	out.Counts.Written, out.Counts.Skipped = len(written), len(skipped)
@@ -147,56 +131,39 @@ func (s *Server) fixExamples(ctx context.Context, c *call, in FixExamplesInput) 
 		}
 		dirs = append(dirs, abs)
 	}
-	k, err := s.checker(ctx, path)
+	c.notify(ctx, 0, 1, "checking the examples of "+in.Spec)
+	fixes, err := examples.FixSpec(ctx, path, examples.SpecOptions{Loader: s.loader(), Dirs: dirs, Seed: in.Seed})
 	if err != nil {
-		return out, err
+		if ctx.Err() != nil {
+			return out, fmt.Errorf("fixing was stopped: %w", ctx.Err())
+		}
+		return out, fmt.Errorf("%s", s.showErr(err))
 	}
-	set := examples.Discover(path, dirs, examples.Options{})
-	for _, e := range set.Errors {
+	for _, e := range fixes.Errors {
 		out.LoadErrors = append(out.LoadErrors, s.showErr(e))
 	}
-	var left []examples.Finding
-	for i, ex := range set.Examples {
-		if ctx.Err() != nil {
-			return out, fmt.Errorf("fixing was stopped after %d of %d examples: %w", i, len(set.Examples), ctx.Err())
-		}
-		c.notify(ctx, i, len(set.Examples), "checking "+s.root.Show(ex.File))
-		if len(k.Check(ex)) == 0 {
-			continue
-		}
-		res, err := k.FixFile(ex.File, ex.Name, examples.Options{}, schema.NewGenerator(in.Seed))
-		if err != nil {
-			var es examples.Errors
-			if errors.As(err, &es) {
-				for _, e := range es {
-					out.LoadErrors = append(out.LoadErrors, s.showErr(e))
-				}
-				continue
-			}
-			return out, fmt.Errorf("%s", s.showErr(err))
-		}
-		left = append(left, res.Left...)
+	for _, res := range fixes.Results {
 		if !res.Changed() {
 			continue
 		}
+		name := s.root.Show(res.File)
 		if len(out.Fixed) == MaxItems {
 			out.Omitted++
 		} else {
-			ff := FixedFile{File: s.root.Show(ex.File), Repaired: len(res.Fixed)}
+			ff := FixedFile{File: name, Repaired: len(res.Fixed)}
 			if in.DryRun {
-				name := s.root.Show(ex.File)
 				ff.Diff = truncate(string(diff.Diff(name, res.Before, name+" (fixed)", res.After)), maxDiff)
 			}
 			out.Fixed = append(out.Fixed, ff)
 		}
 		if !in.DryRun {
 			if err := examples.WriteFix(res); err != nil {
-				return out, fmt.Errorf("writing %s: %s", s.root.Show(ex.File), s.showErr(err))
+				return out, fmt.Errorf("writing %s: %s", name, s.showErr(err))
 			}
 		}
 	}
-	c.notify(ctx, len(set.Examples), len(set.Examples), "fixed")
-	examples.SortFindings(left)
+	left := fixes.Left
+	c.notify(ctx, 1, 1, "fixed")
 	for _, f := range left {
 		if len(out.Left) == MaxItems {
 			out.Omitted++

@@ -469,13 +469,22 @@ func TestContractTest(t *testing.T) {
 			t.Errorf("report %s: %v", name, err)
 		}
 	}
-	// One notification per test, counting up to the total.
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if len(s.progress) == 0 {
+	// One notification per test, counting up to the total. Notifications
+	// reach the client on their own, so the last may come after the answer.
+	var last *mcpsdk.ProgressNotificationParams
+	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		s.mu.Lock()
+		if n := len(s.progress); n > 0 {
+			last = s.progress[n-1]
+		}
+		s.mu.Unlock()
+		if last != nil && last.Progress == float64(out.Summary.Tests) || time.Now().After(deadline) {
+			break
+		}
+	}
+	if last == nil {
 		t.Fatal("no progress notification")
 	}
-	last := s.progress[len(s.progress)-1]
 	if last.Total != float64(out.Summary.Tests) || last.Progress != last.Total {
 		t.Errorf("last progress %v of %v, want %d", last.Progress, last.Total, out.Summary.Tests)
 	}
