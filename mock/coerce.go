@@ -210,17 +210,32 @@ func (t typer) coerce(n *spec.Node, v any, depth int) any {
 }
 
 // coerceValue types the literal text of an example's value by schema n,
-// keeping notations and their positions as they are.
+// and writes as text the literal numbers and booleans where n takes a
+// string and not their type, keeping notations and their positions as
+// they are. It is for values that travel as text: parameters, form fields
+// and parts.
 func (t typer) coerceValue(n *spec.Node, v examples.Value, depth int) examples.Value {
 	if n == nil || v == nil || depth > 32 {
 		return v
 	}
 	switch x := v.(type) {
 	case *examples.Literal:
-		if s, ok := x.Value.(string); ok {
-			if c := t.coerce(n, s, depth); !sameScalar(c, s) {
+		var own jsonTypes
+		switch lv := x.Value.(type) {
+		case string:
+			if c := t.coerce(n, lv, depth); !sameScalar(c, lv) {
 				return literalTree(c, x.At)
 			}
+		case bool:
+			own = tBool
+		case json.Number, float64, int:
+			own = tInt | tNum
+		}
+		// A number or boolean written where the schema takes a string
+		// only (Azure's queryId: 1 for a string parameter) is its text,
+		// as the request carries it.
+		if ts := t.types(n, 0); own != 0 && ts != 0 && ts&own == 0 && ts&tStr != 0 {
+			return &examples.Literal{Value: scalarText(x.Value), At: x.At}
 		}
 	case *examples.Array:
 		item := t.items(n)

@@ -1,7 +1,6 @@
 package mock
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"hash/fnv"
@@ -261,30 +260,12 @@ func setBodyMatch(m *requestMatch, t typer, mt *spec.MediaType, req *examples.Re
 }
 
 // formValue is a form field's value as the example's request is compared
-// with a form: a field the schema does not describe, or a literal of a
-// type its schema does not take, is the text sent (Twilio's examples
-// write undeclared fields as numbers: MachineDetectionMinWordLength: 100
-// is "100" in the form); the others are typed by their schemas.
+// with a form: a field the schema does not describe is the text sent
+// (Twilio's examples write undeclared fields as numbers:
+// MachineDetectionMinWordLength: 100 is "100" in the form); the others
+// are typed by their schemas (coerceValue).
 func formValue(t typer, sch *spec.Node, name string, v examples.Value) examples.Value {
-	ps := t.property(sch, name, 0)
-	if ps == nil {
-		return asText(v)
-	}
-	lit, ok := v.(*examples.Literal)
-	if !ok || lit.Value == nil {
-		return v
-	}
-	ts := t.types(ps, 0)
-	var own jsonTypes
-	switch lit.Value.(type) {
-	case bool:
-		own = tBool
-	case json.Number, float64, int:
-		own = tInt | tNum
-	default:
-		return v
-	}
-	if ts != 0 && ts&own == 0 && ts&tStr != 0 {
+	if t.property(sch, name, 0) == nil {
 		return asText(v)
 	}
 	return v

@@ -9,7 +9,8 @@ import (
 // their values as a client sends them: a 422 example for a request the
 // schema allows (completed with the members its schema requires and it
 // leaves out), an object written for a text body, form fields the schema
-// does not declare written as numbers.
+// does not declare written as numbers, a number written for a string
+// parameter.
 func TestPairedInlineExamples(t *testing.T) {
 	m := start(t, Options{Specs: []SpecSource{{Path: "testdata/inline.yaml"}}})
 	k := newChecker(t, "testdata/inline.yaml")
@@ -31,6 +32,7 @@ func TestPairedInlineExamples(t *testing.T) {
 		{"another 422", "PATCH", advisory, json, `{"severity": "low"}`, 422, `…"message":"Cannot update severity value when CVSS is set."`},
 		{"an object for a text body", "POST", "/markdown/raw", map[string]string{"Content-Type": "text/plain"}, `{"text":"Hello **world**"}`, 200, "<p>Hello <strong>world</strong></p>"},
 		{"undeclared form fields written as numbers", "POST", calls, form, twilio, 201, `{"sid":"CAaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa","status":"queued"}`},
+		{"a number written for a string parameter", "GET", "/servers/testServerName/queryTexts/1?api-version=2018-06-01", nil, "", 200, `{"name":"1","queryText":"select 1"}`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
