@@ -76,7 +76,7 @@ func runSuite(c *cli.Context, env Env) error {
 		}
 		opts.Shard = shard
 	}
-	outputs, err := testOutputs(c, cfg, env)
+	outputs, err := testOutputs(c, cfg, env, false)
 	if err != nil {
 		return exitf(ExitUsage, "%v", err)
 	}
@@ -181,7 +181,7 @@ func testWorkflows(c *cli.Context, env Env) error {
 	}
 	opts := suite.Options{Extra: c.Args().Slice(), BaseURL: c.String("testBaseURL"), Inputs: inputs,
 		Timeout: c.Duration("timeout"), Retry: httpx.DefaultRetryPolicy, Loader: newLoader(c, env), Getenv: env.Getenv}
-	outputs, err := testOutputs(c, nil, env)
+	outputs, err := testOutputs(c, nil, env, false)
 	if err != nil {
 		return exitf(ExitUsage, "%v", err)
 	}
@@ -272,8 +272,11 @@ func inputsFileName(doc string) string {
 }
 
 // writeNew writes a file that must not exist yet (fs.ErrExist when it
-// does).
+// does), making its folder (--dir) when it does not exist.
 func writeNew(path string, data []byte) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
 	if err != nil {
 		return err

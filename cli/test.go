@@ -104,7 +104,8 @@ func runTest(c *cli.Context, env Env) error {
 	if err != nil {
 		return err
 	}
-	outputs, err := testOutputs(c, cfg, env)
+	// The progress prints each failure with its messages as it comes.
+	outputs, err := testOutputs(c, cfg, env, true)
 	if err != nil {
 		return exitf(ExitUsage, "%v", err)
 	}
@@ -399,7 +400,11 @@ func reportDir(c *cli.Context, cfg *config.Config) string {
 }
 
 // testOutputs are the report files, and the summary on standard output.
-func testOutputs(c *cli.Context, cfg *config.Config, env Env) ([]reports.Output, error) {
+// printed says a progress line has printed each failure with its messages
+// already: the summary then names failures without them; otherwise it
+// gives each failure's reason (run-suite and workflows print no progress
+// lines).
+func testOutputs(c *cli.Context, cfg *config.Config, env Env, printed bool) ([]reports.Output, error) {
 	dir := reportDir(c, cfg)
 	formats := c.StringSlice("report-format")
 	if len(formats) == 0 && cfg != nil && !c.IsSet("report-dir") {
@@ -424,8 +429,6 @@ func testOutputs(c *cli.Context, cfg *config.Config, env Env) ([]reports.Output,
 			outs = append(outs, reports.Output{Format: f, Path: filepath.Join(dir, name)})
 		}
 	}
-	// The progress printed each failure with its messages: the summary
-	// names them once more, briefly.
-	outs = append(outs, reports.Output{Format: "summary", W: env.Stdout, Brief: true})
+	outs = append(outs, reports.Output{Format: "summary", W: env.Stdout, Brief: printed})
 	return outs, nil
 }
