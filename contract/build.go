@@ -95,8 +95,10 @@ func (c *Contract) BuildRequest(op *spec.Operation, v Values) (*BuiltRequest, er
 		return nil
 	}
 	// The path, segment by segment; a query the template writes leads the
-	// query string.
-	template, fixed, _ := strings.Cut(op.Path, "?")
+	// query string; a fragment it writes is no part of the path (see
+	// Route), what it names is among the parameters.
+	template, _, _ := strings.Cut(op.Path, "#")
+	template, fixed, _ := strings.Cut(template, "?")
 	var path strings.Builder
 	for _, seg := range parseTemplate(template) {
 		path.WriteByte('/')

@@ -68,11 +68,7 @@ func (r *RequestResult) OK() bool { return len(r.Problems) == 0 }
 // reported, and Status says what a server answers.
 func (c *Contract) CheckRequest(req *Request) *RequestResult {
 	res := &RequestResult{Status: http.StatusOK}
-	target := req.Path
-	if req.RawQuery != "" {
-		target += "?" + req.RawQuery
-	}
-	route, err := c.Route(req.Method, target)
+	route, err := c.RouteRequest(req)
 	if err != nil {
 		var re *RouteError
 		errors.As(err, &re)

@@ -218,6 +218,58 @@ type endpoint struct {
 	// operations of one path): a request matches only when its query has
 	// them all.
 	query []qpair
+	// fragQuery and fragHeader hold the pairs a template writes after "#"
+	// that name a query or header parameter of its operation (APIs-guru's
+	// AWS descriptions: "/#X-Amz-Target=Service.Action", "/#Action=Name",
+	// "/tags/{arn}#tagKeys"). A request that has them is routed to the
+	// template before one that does not; when no template of the path has
+	// all those it asks for, the first that declares the method takes the
+	// request, whose check then says which parameter is wrong.
+	fragQuery, fragHeader []qpair
+}
+
+// wantsFragment reports whether a request has every pair the template's
+// fragment asks for; header is nil when the request's headers are not
+// known (Route), and then only the query is asked.
+func (ep *endpoint) wantsFragment(query string, header http.Header, known bool) bool {
+	if len(ep.fragQuery) > 0 {
+		have := parseQuery(query)
+		for _, w := range ep.fragQuery {
+			if !slices.ContainsFunc(have, func(h qpair) bool { return h.key == w.key && (!w.eq || queryUnescape(h.raw) == w.raw) }) {
+				return false
+			}
+		}
+	}
+	if known {
+		for _, w := range ep.fragHeader {
+			v := headerValue(header, w.key)
+			if v == "" || w.eq && v != w.raw {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// fragmentWants sorts the pairs of a template's fragment by the place of
+// the parameter each names; pairs that name no query or header parameter
+// of the operation (Azure's "#overload=stream") tell nothing.
+func fragmentWants(frag string, op *operation) (query, header []qpair) {
+	for _, q := range parseQuery(frag) {
+		w := qpair{key: q.key, raw: queryUnescape(q.raw), eq: q.eq}
+		for _, p := range op.params {
+			switch {
+			case p.in == "query" && p.name == w.key:
+				query = append(query, w)
+			case p.in == "header" && strings.EqualFold(p.name, w.key):
+				header = append(header, w)
+			default:
+				continue
+			}
+			break
+		}
+	}
+	return query, header
 }
 
 // wants reports whether a query string has every pair the template asks
@@ -256,7 +308,8 @@ type router struct {
 func (r *router) add(template string, op *operation) {
 	n := r.root
 	var names []string
-	path, query, _ := strings.Cut(template, "?")
+	path, frag, _ := strings.Cut(template, "#")
+	path, query, _ := strings.Cut(path, "?")
 	for _, seg := range parseTemplate(path) {
 		if seg.vars == 0 {
 			lit := seg.key
@@ -301,11 +354,14 @@ func (r *router) add(template string, op *operation) {
 	for _, q := range parseQuery(query) {
 		ep.query = append(ep.query, qpair{key: q.key, raw: queryUnescape(q.raw), eq: q.eq})
 	}
+	ep.fragQuery, ep.fragHeader = fragmentWants(frag, op)
 	n.ends = append(n.ends, ep)
-	// A template that asks for query pairs is more specific than one that
-	// does not.
-	sort.SliceStable(n.ends, func(i, j int) bool { return len(n.ends[i].query) > len(n.ends[j].query) })
+	// A template that asks for query pairs or fragment pairs is more
+	// specific than one that does not.
+	sort.SliceStable(n.ends, func(i, j int) bool { return n.ends[i].asks() > n.ends[j].asks() })
 }
+
+func (ep *endpoint) asks() int { return len(ep.query) + len(ep.fragQuery) + len(ep.fragHeader) }
 
 // rootSegs are the segments of "/", for a request path that a prefix
 // takes whole.
@@ -318,9 +374,14 @@ const maxSegs = 32
 type matcher struct {
 	method string
 	query  string
-	pfx    int
-	segs   []string
-	caps   []string
+	// header is the request's header when known (known); lenient lets a
+	// template take the request whatever its fragment asks for, and
+	// skipped tells that a template was passed over for it.
+	header                  http.Header
+	known, lenient, skipped bool
+	pfx                     int
+	segs                    []string
+	caps                    []string
 
 	op    *operation
 	ep    *endpoint
@@ -374,6 +435,10 @@ func (m *matcher) walk(n *rnode, i int) bool {
 // under the prefix matched; otherwise it notes the methods that are.
 func (m *matcher) accept(ep *endpoint) bool {
 	if !ep.wants(m.query) {
+		return false
+	}
+	if !m.lenient && !ep.wantsFragment(m.query, m.header, m.known) {
+		m.skipped = true
 		return false
 	}
 	for _, op := range ep.ops {
@@ -446,9 +511,34 @@ func (p *prefix) match(segs []string) (int, bool) {
 // one that does not. A
 // trailing slash is matched as written when a template ends in one;
 // otherwise "/pets/" is routed as "/pets".
+//
+// A template's fragment ("/#X-Amz-Target=Service.Action") is no part of
+// the path: it names a query or header parameter that tells operations of
+// one path apart (see endpoint.fragQuery). Route does not see headers:
+// RouteRequest does, and CheckRequest routes with it. A fragment in path
+// is dropped, as a client drops it.
 func (c *Contract) Route(method, path string) (*Route, error) {
+	return c.routeWith(method, path, nil, false)
+}
+
+// RouteRequest is Route for a request whose headers are known: a template
+// whose fragment names a header value ("/#X-Amz-Target=Service.Action")
+// takes the requests that carry it before the other templates of its
+// path.
+func (c *Contract) RouteRequest(req *Request) (*Route, error) {
+	target := req.Path
+	if req.RawQuery != "" {
+		target += "?" + req.RawQuery
+	}
+	return c.routeWith(req.Method, target, req.Header, true)
+}
+
+func (c *Contract) routeWith(method, path string, header http.Header, known bool) (*Route, error) {
 	m := matchers.Get().(*matcher)
 	defer m.release()
+	if i := strings.IndexByte(path, '#'); i >= 0 {
+		path = path[:i]
+	}
 	if i := strings.IndexByte(path, '?'); i >= 0 {
 		path, m.query = path[:i], path[i+1:]
 	}
@@ -456,13 +546,22 @@ func (c *Contract) Route(method, path string) (*Route, error) {
 		path = "/" + path
 	}
 	m.method = methodKey(method)
-	if r := c.route(m, path); r != nil {
-		return r, nil
-	}
-	if !m.any && len(path) > 1 && path[len(path)-1] == '/' {
-		if r := c.route(m, path[:len(path)-1]); r != nil {
+	m.header, m.known = header, known
+	for {
+		if r := c.route(m, path); r != nil {
 			return r, nil
 		}
+		if !m.any && len(path) > 1 && path[len(path)-1] == '/' {
+			if r := c.route(m, path[:len(path)-1]); r != nil {
+				return r, nil
+			}
+		}
+		if m.lenient || !m.skipped {
+			break
+		}
+		// No template of the path has what its fragment asks for: the
+		// first that declares the method takes the request.
+		m.lenient, m.any, m.allow = true, false, m.allow[:0]
 	}
 	e := &RouteError{Status: http.StatusNotFound, Method: strings.ToUpper(method), Path: path}
 	if m.any {
@@ -493,6 +592,7 @@ func (m *matcher) release() {
 	clear(m.segBuf[:m.nsegs])
 	clear(m.capBuf[:])
 	m.method, m.query, m.pfx = "", "", 0
+	m.header, m.known, m.lenient, m.skipped = nil, false, false, false
 	m.segs, m.caps, m.found, m.allow = nil, nil, nil, m.allow[:0]
 	m.op, m.ep, m.any, m.nsegs = nil, nil, false, 0
 	matchers.Put(m)

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"net/http"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -215,5 +216,65 @@ func TestNewRefusesAsyncAPI(t *testing.T) {
 	_, err := contract.New(doc, nil, contract.Options{})
 	if err == nil || !strings.Contains(err.Error(), "is AsyncAPI 3.1.0, not an OpenAPI document") {
 		t.Errorf("err = %v", err)
+	}
+}
+
+// A path key's fragment ("#X-Amz-Target=…", "#Action=…", "#tagKeys") is
+// no part of the path a request carries: it names the header or query
+// parameter, or the value of one, that tells operations of one path
+// apart.
+func TestRouteFragments(t *testing.T) {
+	c := newContract(t, loadFixture(t, "fragments-3.0.yaml"), contract.Options{})
+	target := func(v string) http.Header { return http.Header{"X-Amz-Target": {v}} }
+	for _, tc := range []struct {
+		method, path string
+		header       http.Header
+		want         string // the operationId, or the status of a RouteError
+	}{
+		{"POST", "/", target("CertificateManager.DeleteCertificate"), "DeleteCertificate"},
+		{"POST", "/", target("CertificateManager.AddTagsToCertificate"), "AddTagsToCertificate"},
+		// Without what any fragment asks for, the first template that
+		// declares the method: its check says what is wrong.
+		{"POST", "/", target("Other.Thing"), "AddTagsToCertificate"},
+		{"POST", "/", nil, "AddTagsToCertificate"},
+		{"GET", "/?Action=AddPartner&Version=1", nil, "AddPartner"},
+		{"GET", "/?Version=1&Action=AcceptReservedNodeExchange", nil, "AcceptReservedNodeExchange"},
+		{"GET", "/?Action=Nothing", nil, "AcceptReservedNodeExchange"},
+		{"DELETE", "/tags/arn:1?tagKeys=a&tagKeys=b", nil, "UntagResource"},
+		{"GET", "/tags/arn:1", nil, "ListTagsForResource"},
+		{"DELETE", "/tags/arn:1", nil, "UntagResource"},
+		{"PATCH", "/tags/arn:1", nil, "405"},
+		{"PUT", "/", target("CertificateManager.DeleteCertificate"), "405"},
+	} {
+		r, err := c.RouteRequest(&contract.Request{Method: tc.method, Path: strings.SplitN(tc.path, "?", 2)[0], RawQuery: strings.TrimPrefix(tc.path[len(strings.SplitN(tc.path, "?", 2)[0]):], "?"), Header: tc.header})
+		got := ""
+		var re *contract.RouteError
+		switch {
+		case err == nil:
+			got = r.Op.OperationID
+		case errors.As(err, &re):
+			got = strconv.Itoa(re.Status)
+		}
+		if got != tc.want {
+			t.Errorf("%s %s %v: %s (%v), want %s", tc.method, tc.path, tc.header, got, err, tc.want)
+		}
+	}
+	// CheckRequest routes the same way.
+	res := c.CheckRequest(&contract.Request{Method: "POST", Path: "/", Header: target("CertificateManager.DeleteCertificate")})
+	if !res.OK() || res.Route.Op.OperationID != "DeleteCertificate" {
+		t.Errorf("CheckRequest: %v %+v", res.Problems, res.Route)
+	}
+	res = c.CheckRequest(&contract.Request{Method: "DELETE", Path: "/tags/arn:1"})
+	if res.Status != 400 || res.Route == nil || res.Route.Op.OperationID != "UntagResource" || !strings.Contains(res.Problems[0].Message, "tagKeys") {
+		t.Errorf("CheckRequest without tagKeys: %d %v", res.Status, res.Problems)
+	}
+	// A request built for a template with a fragment leaves it out.
+	built, err := c.BuildRequest(res.Route.Op, contract.Values{Path: map[string]any{"resourceArn": "arn:1"}, Query: map[string]any{"tagKeys": []any{"a"}}})
+	if err != nil || built.URL("") != "/tags/arn%3A1?tagKeys=a" {
+		t.Errorf("BuildRequest: %v %v", built, err)
+	}
+	// Route, without headers, drops a fragment as a client does.
+	if r, err := c.Route("GET", "/#Action=AddPartner?Action=AddPartner"); err != nil || r.Op.OperationID != "AcceptReservedNodeExchange" {
+		t.Errorf("Route with a fragment: %v %v", r, err)
 	}
 }

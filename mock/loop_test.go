@@ -52,6 +52,7 @@ func TestLoop(t *testing.T) {
 		{"testdata/loop/swagger.yaml", 1},
 		{"testdata/pets.yaml", 1},
 		{"testdata/shop.yaml", 1},
+		{"testdata/aws.yaml", 1},
 		{corpusDir + "/petstore-expanded.yaml", 1},
 		{corpusDir + "/petstore-separate-v2/spec/swagger.yaml", 1},
 		{corpusDir + "/uspto.yaml", 1},
@@ -475,7 +476,7 @@ func (cl *loopClient) generate(node *spec.Node, src spec.Path, g *schema.Generat
 // (whose refusals are held to the responses the spec declares). This
 // package's fixtures run always; every corpus spec with SPECGATE_LOOP=1.
 func TestNegativeLoop(t *testing.T) {
-	specs := []string{"testdata/refusals.yaml", "testdata/inline.yaml", "testdata/xml.yaml", "testdata/pets.yaml",
+	specs := []string{"testdata/refusals.yaml", "testdata/inline.yaml", "testdata/xml.yaml", "testdata/aws.yaml", "testdata/pets.yaml",
 		"testdata/loop/styles.yaml", "testdata/loop/bodies.yaml", "testdata/loop/openapi31.yaml", "testdata/loop/swagger.yaml",
 		corpusDir + "/petstore-expanded.yaml"}
 	if os.Getenv("SPECGATE_LOOP") == "1" {

@@ -130,17 +130,16 @@ func (p *prefs) set1(name, value string) error {
 // with Allow.
 func (g *generation) routeRequest(method string, r *http.Request) (*operation, *contract.Route, *httpx.Problem, []string) {
 	path := r.URL.EscapedPath()
-	target := path
-	if r.URL.RawQuery != "" {
-		// Some documents tell operations of one path apart by a query
-		// they write into the path ("/templates/{id}?full=true").
-		target += "?" + r.URL.RawQuery
-	}
+	// Routed with the query and headers: some documents tell operations
+	// of one path apart by a query they write into the path
+	// ("/templates/{id}?full=true"), or by a query or header after a '#'
+	// ("/#X-Amz-Target=Service.Action").
+	req := &contract.Request{Method: method, Path: path, RawQuery: r.URL.RawQuery, Header: r.Header}
 	var best *contract.Route
 	var bestAPI *api
 	var allow []string
 	for _, a := range g.apis {
-		rt, err := a.contract.Route(method, target)
+		rt, err := a.contract.RouteRequest(req)
 		if err != nil {
 			var re *contract.RouteError
 			if errors.As(err, &re) && re.Status == http.StatusMethodNotAllowed {
