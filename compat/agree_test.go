@@ -49,6 +49,7 @@ var knownInspectorDifferences = map[string]string{}
 
 type agreement struct {
 	pairs, agree int
+	bothBreaking int // pairs both call breaking
 	rows         []string
 	skipped      []string // pairs without a verdict of the reference tool, and why
 }
@@ -65,6 +66,9 @@ func (a *agreement) add(name string, ours, theirs bool, known map[string]string,
 	switch {
 	case ours == theirs:
 		a.agree++
+		if ours {
+			a.bothBreaking++
+		}
 		if listed {
 			t.Errorf("%s: listed as a known difference (%s), but the verdicts agree now", name, why)
 		}
@@ -77,7 +81,7 @@ func (a *agreement) add(name string, ours, theirs bool, known map[string]string,
 }
 
 func (a *agreement) report(t *testing.T, what string) {
-	t.Logf("%s: %d of %d verdicts agree (%d pairs not compared)", what, a.agree, a.pairs, len(a.skipped))
+	t.Logf("%s: %d of %d verdicts agree, %d of them breaking (%d pairs not compared)", what, a.agree, a.pairs, a.bothBreaking, len(a.skipped))
 	for _, r := range a.rows {
 		t.Logf("  %s", r)
 	}
