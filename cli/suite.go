@@ -1,12 +1,14 @@
 package cli
 
 import (
+	"bufio"
 	"context"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -99,7 +101,86 @@ func runSuite(c *cli.Context, env Env) error {
 	if sum.Failed > 0 {
 		runErr = silent(ExitFindings)
 	}
-	return submitReports(c.Context, c, env, ciRun{CTRF: ctrfReportOf(outputs, reportDir(c, cfg)), ReportDir: reportDir(c, cfg), Config: cfg}, runErr)
+	ctrf := ctrfReportOf(outputs, reportDir(c, cfg))
+	if ciSetupOf(c) != nil {
+		parts, done, err := ctrfByKind(ctrf[0])
+		if err == nil {
+			defer done()
+			ctrf = parts
+		}
+	}
+	return submitReports(c.Context, c, env, ciRun{CTRF: ctrf, ReportDir: reportDir(c, cfg), Config: cfg}, runErr)
+}
+
+// ctrfByKind is a run's CTRF report as the insights service files it, one
+// kind per submission: the report itself when its tests are of one kind;
+// else, for a suite of contract tests and workflows, a report of each
+// kind's tests (the coverage with the contract tests), written into a
+// temporary folder that done removes.
+func ctrfByKind(path string) (parts []string, done func(), err error) {
+	done = func() {}
+	var kinds []reports.Kind
+	if _, err := decodeCTRFFile(path, func(t *reports.Test) error {
+		if !slices.Contains(kinds, t.Type) {
+			kinds = append(kinds, t.Type)
+		}
+		return nil
+	}); err != nil || len(kinds) < 2 {
+		return []string{path}, done, err
+	}
+	dir, err := os.MkdirTemp("", "specgate-ctrf-")
+	if err != nil {
+		return nil, done, err
+	}
+	done = func() { os.RemoveAll(dir) }
+	sinks := map[reports.Kind]*reports.Sink{}
+	head, err := decodeCTRFFile(path, func(*reports.Test) error { return nil })
+	if err != nil {
+		done()
+		return nil, func() {}, err
+	}
+	for _, k := range kinds {
+		part := filepath.Join(dir, string(k)+"-ctrf-report.json")
+		sink, err := reports.NewSink(reports.Output{Format: "ctrf", Path: part})
+		if err == nil {
+			run := &reports.Run{Tool: head.Tool, Kind: k, Start: head.Summary.Start, Shard: head.Shard}
+			if !head.Summary.Start.IsZero() {
+				run.Elapsed = head.Summary.Stop.Sub(head.Summary.Start)
+			}
+			err = sink.Begin(run)
+		}
+		if err != nil {
+			done()
+			return nil, func() {}, err
+		}
+		sinks[k] = sink
+		parts = append(parts, part)
+	}
+	_, err = decodeCTRFFile(path, func(t *reports.Test) error { return sinks[t.Type].Add(t) })
+	for _, k := range kinds {
+		var cov []reports.Coverage
+		if k == reports.Contract {
+			cov = head.Coverage
+		}
+		if _, endErr := sinks[k].End(cov); err == nil {
+			err = endErr
+		}
+	}
+	if err != nil {
+		done()
+		return nil, func() {}, err
+	}
+	return parts, done, nil
+}
+
+// decodeCTRFFile reads a CTRF report file a test at a time.
+func decodeCTRFFile(path string, each func(*reports.Test) error) (*reports.CTRFRun, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return reports.DecodeCTRF(bufio.NewReader(f), each)
 }
 
 // suiteConfig loads --config, or the specgate.yaml found upward; nil when

@@ -112,7 +112,22 @@ func Run(ctx context.Context, opts Options, sink *reports.Sink, run *reports.Run
 	if len(errs) > 0 {
 		return nil, errors.Join(errs...)
 	}
-	run.Kind = reports.Workflow
+	// The tests of each kind keep their type; a run of one kind names it,
+	// a run of both names none, so that each test is filed by its own.
+	var shardDocs []*workflowDoc
+	for _, d := range docs {
+		if opts.Shard.Has(&apitest.Test{Spec: d.name, Name: "arazzo"}) {
+			shardDocs = append(shardDocs, d)
+		}
+	}
+	switch {
+	case testPlan != nil && len(shardDocs) == 0:
+		run.Kind = reports.Contract
+	case testPlan == nil:
+		run.Kind = reports.Workflow
+	default:
+		run.Kind = ""
+	}
 	run.Start = time.Now()
 	run.Shard = opts.Shard.String()
 	if err := sink.Begin(run); err != nil {
@@ -133,10 +148,7 @@ func Run(ctx context.Context, opts Options, sink *reports.Sink, run *reports.Run
 		coverage = testreport.Coverage(sum.Coverage)
 		s.sum.Specs = len(plan.tests)
 	}
-	for _, d := range docs {
-		if !opts.Shard.Has(&apitest.Test{Spec: d.name, Name: "arazzo"}) {
-			continue
-		}
+	for _, d := range shardDocs {
 		var addErr error
 		results := d.runner.Run(ctx, nil, func(sr *arazzo.StepResult) {
 			t := sr.Test(d.name)

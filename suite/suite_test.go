@@ -163,3 +163,51 @@ func validateCTRF(t *testing.T, data []byte) {
 		t.Errorf("the CTRF report does not validate: %v", err)
 	}
 }
+
+// TestRunKind checks the kind a suite's report names: contract for contract
+// tests alone, workflow for workflows alone, and none for a suite of both,
+// whose tests each keep their own type (what the insights service files
+// them under).
+func TestRunKind(t *testing.T) {
+	url := sut(t, false)
+	for _, tc := range []struct {
+		name  string
+		extra []string
+		kind  reports.Kind
+		types []reports.Kind
+	}{
+		{"contract", []string{"testdata/health.openapi.yaml"}, reports.Contract, []reports.Kind{reports.Contract}},
+		{"workflow", []string{"testdata/adopt.arazzo.yaml"}, reports.Workflow, []reports.Kind{reports.Workflow}},
+		{"both", []string{"testdata/health.openapi.yaml", "testdata/adopt.arazzo.yaml"}, "", []reports.Kind{reports.Contract, reports.Workflow}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ctrf := filepath.Join(t.TempDir(), "ctrf-report.json")
+			sink, err := reports.NewSink(reports.Output{Format: "ctrf", Path: ctrf})
+			if err != nil {
+				t.Fatal(err)
+			}
+			opts := Options{Extra: tc.extra, BaseURL: url, Inputs: map[string]map[string]any{"adopt": {"petId": 1}}}
+			if _, err := Run(context.Background(), opts, sink, &reports.Run{Tool: reports.Tool{Name: "specgate"}}); err != nil {
+				t.Fatal(err)
+			}
+			f, err := os.Open(ctrf)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer f.Close()
+			var types []reports.Kind
+			run, err := reports.DecodeCTRF(f, func(test *reports.Test) error {
+				if !slices.Contains(types, test.Type) {
+					types = append(types, test.Type)
+				}
+				return nil
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if run.Kind != tc.kind || !slices.Equal(types, tc.types) {
+				t.Errorf("the report's kind is %q and its tests' types %q; want %q and %q", run.Kind, types, tc.kind, tc.types)
+			}
+		})
+	}
+}
