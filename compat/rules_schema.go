@@ -36,6 +36,27 @@ var schemaRules = []*Rule{
 		},
 	},
 	{
+		ID: "type-changed-compatibly", Level: Info,
+		Summary: "a value's type changed, but a request still accepts every type the base accepted (integer to number; in a parameter or header, a scalar that became a string, which takes its text) and a response sends no type the base did not declare (number to integer; a header that became an integer)",
+		Why:     "consumers keep working; the change is listed so that it is seen (code generated from the revision types the value anew)",
+		Schema: func(s *SchemaCheck) {
+			from, to := s.Base, s.Rev
+			if s.Dir == Response {
+				from, to = s.Rev, s.Base
+			}
+			if len(typesNotAccepted(from.Types, to.Types, s.Text)) == 0 && len(typesNotAccepted(wireTypes(to.Types, s.Text), wireTypes(from.Types, s.Text), false)) > 0 {
+				note := ""
+				if s.Text && to.May("string") && !from.May("string") {
+					note = ": a string takes the text of every " + describeTypes(from.Types) + " value"
+					if s.Dir == Response {
+						note = ": the text of every " + describeTypes(from.Types) + " value is a string"
+					}
+				}
+				s.InRevision(s.Rev.At("type"), "type changed from %s to %s%s", describeTypes(s.Base.Types), describeTypes(s.Rev.Types), note)
+			}
+		},
+	},
+	{
 		ID: "request-nullable-removed", Level: Breaking,
 		Summary: "a request value no longer accepts null",
 		Why:     "consumers that send null are now rejected",
@@ -252,7 +273,7 @@ var schemaRules = []*Rule{
 		Summary: "a request string's pattern was added or changed",
 		Why:     "consumers that send values the new pattern does not match are rejected",
 		Schema: func(s *SchemaCheck) {
-			if s.Dir != Request || !s.both("string") {
+			if s.Dir != Request || !s.stringsOnWire() {
 				return
 			}
 			bp := patterns(s.Base)
@@ -272,7 +293,7 @@ var schemaRules = []*Rule{
 		Summary: "a response string's pattern was removed or changed",
 		Why:     "the base guaranteed the pattern: consumers that parse or validate values by it may fail on new ones",
 		Schema: func(s *SchemaCheck) {
-			if s.Dir != Response || !s.both("string") {
+			if s.Dir != Response || !s.stringsOnWire() {
 				return
 			}
 			rp := patterns(s.Rev)
@@ -315,7 +336,7 @@ var schemaRules = []*Rule{
 		Summary: "a string's contentEncoding or contentMediaType changed, was added or removed (requests and responses alike)",
 		Why:     "the string carries content encoded another way: consumers encode or decode it the way the base described",
 		Schema: func(s *SchemaCheck) {
-			if !s.both("string") {
+			if !s.stringsOnWire() {
 				return
 			}
 			for _, kw := range []string{"contentEncoding", "contentMediaType"} {

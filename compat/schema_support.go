@@ -45,6 +45,16 @@ func typesNotAccepted(from, by []string, text bool) []string {
 	return out
 }
 
+// wireTypes reads a set of types as the values it allows: for text
+// values, a string or no type is any text, while an integer is only the
+// text of integers.
+func wireTypes(ts []string, text bool) []string {
+	if text && contains(ts, "string") {
+		return nil
+	}
+	return ts
+}
+
 func describeTypes(ts []string) string {
 	if len(ts) == 0 {
 		return "any"
@@ -301,20 +311,129 @@ func size(v *SchemaView, key string, isMax bool) (val float64, text string, path
 // widened, loosened.
 func lengthChanges(s *SchemaCheck, widened bool) {
 	for _, kw := range lengthKeywords {
-		if !s.both(kw[2]) {
+		text := kw[2] == "string" && !s.both("string") && s.stringsOnWire()
+		if !s.both(kw[2]) && !text {
 			continue
 		}
 		bmin, bminText, _ := size(s.Base, kw[0], false)
 		rmin, rminText, rminPath := size(s.Rev, kw[0], false)
+		bmax, bmaxText, _ := size(s.Base, kw[1], true)
+		rmax, rmaxText, rmaxPath := size(s.Rev, kw[1], true)
+		// A scalar that is not a string is sent as its text, whose length
+		// its type and limits decide.
+		if text && !s.Base.May("string") {
+			bmin, bmax, bminText, bmaxText = textLength(s.Base)
+		}
+		if text && !s.Rev.May("string") {
+			rmin, rmax, rminText, rmaxText = textLength(s.Rev)
+			rminPath, rmaxPath = s.Rev.At("type"), s.Rev.At("type")
+		}
 		if (!widened && rmin > bmin) || (widened && rmin < bmin) {
 			s.InRevision(rminPath, "%s is now %s (was %s)", kw[0], rminText, bminText)
 		}
-		bmax, bmaxText, _ := size(s.Base, kw[1], true)
-		rmax, rmaxText, rmaxPath := size(s.Rev, kw[1], true)
 		if (!widened && rmax < bmax) || (widened && rmax > bmax) {
 			s.InRevision(rmaxPath, "%s is now %s (was %s)", kw[1], rmaxText, bmaxText)
 		}
 	}
+}
+
+// stringsOnWire reports whether the string keywords of the pair (lengths,
+// pattern, content encoding) judge values the two sides share: both allow
+// strings, or the values are text (parameters and headers) and one side
+// allows strings while the other's scalars travel as their text, which
+// the string's keywords then constrain. An integer parameter that became
+// a string with maxLength: 3 rejects 1234. When the type change itself
+// breaks consumers (a string parameter that became an integer),
+// request-type-changed or response-type-changed says so, and the string's
+// keywords are not compared as well.
+func (s *SchemaCheck) stringsOnWire() bool {
+	if s.both("string") {
+		return true
+	}
+	scalar := func(v *SchemaView) bool { return v.May("string") || kindOf(v) == "primitive" }
+	if !s.Text || !(s.Base.May("string") || s.Rev.May("string")) || !scalar(s.Base) || !scalar(s.Rev) {
+		return false
+	}
+	from, to := s.Base, s.Rev
+	if s.Dir == Response {
+		from, to = s.Rev, s.Base
+	}
+	return len(typesNotAccepted(from.Types, to.Types, true)) == 0
+}
+
+// textLength is the shortest and longest text of the values of a scalar
+// schema that allows no string: an enum's values, booleans (true, false),
+// integers within their minimum and maximum; numbers may be written at any
+// length.
+func textLength(v *SchemaView) (lo, hi float64, loText, hiText string) {
+	of := "the text of " + describeTypes(v.Types) + " values"
+	if vals, ok := enumValues(v, true); ok && len(vals) > 0 {
+		lo, hi = math.Inf(1), 0
+		for _, q := range vals {
+			n := float64(len(q))
+			if uq, err := strconv.Unquote(q); err == nil {
+				n = float64(len([]rune(uq)))
+			}
+			lo, hi = min(lo, n), max(hi, n)
+		}
+	} else {
+		lo, hi = math.Inf(1), 0
+		for _, t := range v.Types {
+			var tlo, thi float64
+			switch t {
+			case "boolean":
+				tlo, thi = 4, 5
+			case "integer":
+				tlo, thi = integerTextLength(v)
+			default:
+				tlo, thi = 1, math.Inf(1)
+			}
+			lo, hi = min(lo, tlo), max(hi, thi)
+		}
+	}
+	show := func(n float64) string {
+		if math.IsInf(n, 1) {
+			return "none: " + of
+		}
+		return strconv.FormatFloat(n, 'f', -1, 64) + ": " + of
+	}
+	return lo, hi, show(lo), show(hi)
+}
+
+// integerTextLength is the shortest and longest decimal text of the
+// integers between a schema's minimum and maximum.
+func integerTextLength(v *SchemaView) (lo, hi float64) {
+	lower, upper := bounds(v)
+	const huge = 1e15 // beyond it, float64 holds no exact integer text
+	first, last := math.Inf(-1), math.Inf(1)
+	if lower.set && math.Abs(lower.v) < huge {
+		first = math.Ceil(lower.v)
+		if lower.excl && first == lower.v {
+			first++
+		}
+	}
+	if upper.set && math.Abs(upper.v) < huge {
+		last = math.Floor(upper.v)
+		if upper.excl && last == upper.v {
+			last--
+		}
+	}
+	width := func(n float64) float64 { return float64(len(strconv.FormatFloat(n, 'f', 0, 64))) }
+	switch {
+	case first > last:
+		return 1, 1 // no integer at all: nothing is sent
+	case first >= 0:
+		lo = width(first)
+	case last <= 0:
+		lo = width(last)
+	default:
+		lo = 1 // 0
+	}
+	hi = math.Inf(1)
+	if !math.IsInf(first, -1) && !math.IsInf(last, 1) {
+		hi = max(width(first), width(last))
+	}
+	return lo, hi
 }
 
 // patterns lists the patterns every value must match.
