@@ -2,7 +2,10 @@
 // Arazzo) from YAML or JSON into one node tree with 1-based source positions,
 // resolves their $refs across files, detects their format and version, and
 // builds the normalized views (operations, parameters, schemas, …) and the OPA
-// input value that every other part of specgate reads.
+// input value that every other part of specgate reads. Formats that are not
+// YAML or JSON objects (Protocol Buffers, GraphQL, WSDL) are read by the
+// packages beside this one, which register with RegisterReader; the loader
+// hands them the entry files they claim (formats.go).
 //
 // Nothing else in specgate parses a specification.
 package spec
