@@ -3,6 +3,10 @@ package arazzo
 import (
 	"fmt"
 	"strings"
+
+	"github.com/agnivade/levenshtein"
+
+	"github.com/specgate/specgate/internal/suggest"
 )
 
 // ExprKind is what a runtime expression reads.
@@ -65,15 +69,53 @@ type Expr struct {
 func (e *Expr) String() string { return e.Raw }
 
 // IsExpression reports whether s is meant as a runtime expression: it
-// starts with the name of one ($inputs., $statusCode, …). Such a string
-// that does not parse is an error rather than a literal.
+// starts with the name of one ($inputs., $statusCode, …), or with a
+// misspelling of one (see misspeltRoot). Such a string that does not parse
+// is an error rather than a literal.
 func IsExpression(s string) bool {
 	for _, p := range prefixes {
 		if strings.HasPrefix(s, strings.TrimSuffix(p.text, ".")) {
 			return true
 		}
 	}
-	return false
+	return misspeltRoot(s) != ""
+}
+
+// misspeltRoot is the expression name that s, which starts with none,
+// misspells, or "". The Arazzo grammar makes any other string a literal,
+// so $input.email is, as written, the text "$input.email"; but a value
+// that has an expression's shape ($, a name of letters, then . or # or
+// the end) and whose name is close to one's is a mistake, which would
+// otherwise be sent as text. Close means what package suggest offers
+// before a . or #, where the rest reads as a path ($input.email,
+// $reponse.body#/id, $Steps.a.outputs.b), and at most one edit alone
+// ($statuscode, $methd), so that a word such as $USD stays a literal. A
+// name that starts with a digit ($5) or no name ($.items, a JSONPath) is
+// never meant as one.
+func misspeltRoot(s string) string {
+	if !strings.HasPrefix(s, "$") {
+		return ""
+	}
+	i := 1
+	for i < len(s) && (s[i] >= 'a' && s[i] <= 'z' || s[i] >= 'A' && s[i] <= 'Z') {
+		i++
+	}
+	if i == 1 || i < len(s) && s[i] != '.' && s[i] != '#' {
+		return ""
+	}
+	word := s[:i]
+	if contains(KnownExpressions(), word) {
+		return ""
+	}
+	if i < len(s) {
+		return suggest.Closest(word, KnownExpressions())
+	}
+	for _, k := range KnownExpressions() {
+		if levenshtein.ComputeDistance(strings.ToLower(word), strings.ToLower(k)) <= 1 {
+			return k
+		}
+	}
+	return ""
 }
 
 // KnownExpressions lists the runtime expressions' first names, for
@@ -134,6 +176,9 @@ func ParseExpr(s string) (*Expr, error) {
 		word := s
 		if i := strings.IndexAny(s[1:], ".#"); i >= 0 {
 			word = s[:i+1]
+		}
+		if meant := misspeltRoot(s); meant != "" {
+			return fail(0, "unknown expression %s; did you mean %s?", word, meant)
 		}
 		return fail(0, "unknown expression %s; expected one of %s", word, strings.Join(KnownExpressions(), ", "))
 	case ExprURL, ExprMethod, ExprStatusCode, ExprSelf:
