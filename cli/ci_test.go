@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"io"
 	"log/slog"
 	"net"
 	"net/http"
@@ -379,5 +380,63 @@ func TestDebugMasksToken(t *testing.T) {
 	}
 	if strings.Contains(r.stderr, "SECRET") {
 		t.Error("the token is in the log")
+	}
+}
+
+// TestInsightsServerLogLevel: --log-level sets the level of the insights
+// server's log: its access log is at info, so warn leaves it out.
+func TestInsightsServerLogLevel(t *testing.T) {
+	for _, tc := range []struct {
+		args      []string
+		accessLog bool
+	}{
+		{nil, true},
+		{[]string{"--log-level", "warn"}, false},
+		{[]string{"--debug"}, true},
+	} {
+		t.Run(strings.Join(append([]string{"default"}, tc.args...), " "), func(t *testing.T) {
+			dir := t.TempDir()
+			ready := filepath.Join(dir, "ready")
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			stderr := &lockedBuffer{}
+			exit := make(chan int, 1)
+			args := append([]string{"specgate", "insights-server", "--port", "0", "--data-dir", filepath.Join(dir, "data"), "--ready-file", ready}, tc.args...)
+			go func() {
+				exit <- cli.Main(ctx, args, cli.Env{Stdout: io.Discard, Stderr: stderr, Getenv: func(string) string { return "" }})
+			}()
+			base := waitReady(t, ready, exit, stderr)
+			resp, err := http.Get(base + "/health")
+			if err != nil {
+				t.Fatal(err)
+			}
+			resp.Body.Close()
+			cancel()
+			if code := <-exit; code != 0 {
+				t.Fatalf("exit %d: %s", code, stderr.String())
+			}
+			if got := strings.Contains(stderr.String(), "msg=request"); got != tc.accessLog {
+				t.Errorf("access log %v, want %v:\n%s", got, tc.accessLog, stderr.String())
+			}
+		})
+	}
+}
+
+// waitReady waits for a server command to write its ready file, and
+// returns the URL it holds.
+func waitReady(t *testing.T, ready string, exit <-chan int, stderr *lockedBuffer) string {
+	t.Helper()
+	for deadline := time.Now().Add(time.Minute); ; time.Sleep(20 * time.Millisecond) {
+		if data, err := os.ReadFile(ready); err == nil && len(data) > 0 {
+			return strings.TrimSpace(string(data))
+		}
+		select {
+		case code := <-exit:
+			t.Fatalf("exited with %d: %s", code, stderr.String())
+		default:
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no ready file: %s", stderr.String())
+		}
 	}
 }

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"fmt"
+	"io"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -14,7 +15,8 @@ import (
 //
 //   - --debug and --log-level set the level of the process's logger
 //     (slog.Default), which packages log through: with --debug, what
-//     specgate fetches, loads and sends (tokens masked);
+//     specgate fetches, loads and sends (tokens masked); and of the
+//     loggers of the servers, made by commandLogger;
 //   - --spec-file FILE and --dir DIR give a command's specifications, for
 //     the commands listed in specInputs: each is resolved against the
 //     working directory and checked before the command runs, and an
@@ -110,20 +112,59 @@ func hasFlag(cmd *cli.Command, name string) bool {
 // setLogLevel makes the process's logger write at the level asked for on
 // standard error; without --debug or --log-level it is left as it is.
 func setLogLevel(c *cli.Context, env Env) error {
+	lvl, given, err := logLevel(c)
+	if err != nil || !given {
+		return err
+	}
+	slog.SetDefault(slog.New(slog.NewTextHandler(env.Stderr, &slog.HandlerOptions{Level: lvl})))
+	slog.Debug("command", slog.String("command", c.Command.FullName()), slog.Any("args", c.Args().Slice()))
+	return nil
+}
+
+// logLevel is the level --debug or --log-level asks for (--debug wins),
+// and whether either was given; info when neither was.
+func logLevel(c *cli.Context) (lvl slog.Level, given bool, err error) {
 	name := strings.ToLower(c.String("log-level"))
 	if c.Bool("debug") {
 		name = "debug"
 	}
 	if name == "" {
-		return nil
+		return slog.LevelInfo, false, nil
 	}
 	lvl, ok := logLevels[name]
 	if !ok {
-		return exitf(ExitUsage, "--log-level must be debug, info, warn or error, found %q", c.String("log-level"))
+		return slog.LevelInfo, false, exitf(ExitUsage, "--log-level must be debug, info, warn or error, found %q", c.String("log-level"))
 	}
-	slog.SetDefault(slog.New(slog.NewTextHandler(env.Stderr, &slog.HandlerOptions{Level: lvl})))
-	slog.Debug("command", slog.String("command", c.Command.FullName()), slog.Any("args", c.Args().Slice()))
-	return nil
+	return lvl, true, nil
+}
+
+// commandLogger is the logger of a command that logs on its own account
+// (the access logs and events of mock, lint-server, mcp and
+// insights-server): on w, in the format of the command's --log-format
+// (text without one), at the level of --log-level or --debug, info by
+// default.
+func commandLogger(c *cli.Context, w io.Writer) (*slog.Logger, error) {
+	lvl, _, err := logLevel(c)
+	if err != nil {
+		return nil, err
+	}
+	format := "text"
+	if hasFlag(c.Command, "log-format") {
+		format = c.String("log-format")
+	}
+	return leveledLogger(format, lvl, w)
+}
+
+// leveledLogger is a text or json logger on w that writes lvl and above.
+func leveledLogger(format string, lvl slog.Level, w io.Writer) (*slog.Logger, error) {
+	opts := &slog.HandlerOptions{Level: lvl}
+	switch format {
+	case "text":
+		return slog.New(slog.NewTextHandler(w, opts)), nil
+	case "json":
+		return slog.New(slog.NewJSONHandler(w, opts)), nil
+	}
+	return nil, fmt.Errorf("--log-format must be text or json, found %q", format)
 }
 
 // prepareArgs takes the -Dkey=value definitions out of args (into the

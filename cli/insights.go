@@ -53,7 +53,7 @@ func runInsightsServer(c *cli.Context, env Env) error {
 	if c.NArg() > 0 {
 		return exitf(ExitUsage, "insights-server takes no argument, found %q", c.Args().First())
 	}
-	logger, err := newLogger(c.String("log-format"), env.Stderr)
+	logger, err := commandLogger(c, env.Stderr)
 	if err != nil {
 		return exitf(ExitUsage, "%v", err)
 	}

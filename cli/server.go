@@ -54,8 +54,10 @@ func lintServerCommand(env Env) *cli.Command {
 			"Environment: " + envRepoToken + " is sent to an https --config-repo as HTTP basic\n" +
 			"credentials, with the user " + envRepoUser + " (default x-access-token), through git's\n" +
 			"environment, never on a command line; it is never logged.\n\n" +
-			"Logs are structured (log/slog) on standard error: one line per request. SIGINT or SIGTERM\n" +
-			"stops accepting connections and finishes requests in flight (--shutdown-timeout).\n" +
+			"Logs are structured (log/slog) on standard error, at --log-level (default info): the rules\n" +
+			"being compiled and how long it took, then one line per request. Once it serves, --ready-file\n" +
+			"FILE receives its URL. SIGINT or SIGTERM stops accepting connections and finishes requests\n" +
+			"in flight (--shutdown-timeout).\n" +
 			"Exit codes: 0 after a clean shutdown, 2 when the server cannot start (bad flags, clone or\n" +
 			"configuration), 1 when requests were still in flight at the shutdown timeout.",
 		Flags: []cli.Flag{
@@ -79,6 +81,7 @@ func lintServerCommand(env Env) *cli.Command {
 			&cli.DurationFlag{Name: "timeout", Value: d.RuleTimeout, Usage: "time limit for evaluating the rules on one spec (an eval-timeout diagnostic above)"},
 			&cli.DurationFlag{Name: "shutdown-timeout", Value: d.ShutdownTimeout, Usage: "how long to wait for requests in flight on SIGINT/SIGTERM"},
 			&cli.StringFlag{Name: "log-format", Value: "text", Usage: "log format on standard error: text or json"},
+			&cli.StringFlag{Name: "ready-file", Usage: "`FILE` to write the server's URL to once its rules are compiled and it serves, for scripts that start it with --port 0", TakesFile: true},
 		},
 		Action: func(c *cli.Context) error { return runLintServer(c, env) },
 	}
@@ -88,7 +91,7 @@ func runLintServer(c *cli.Context, env Env) error {
 	// The server reads and sets the memory limit: it runs at the usual
 	// pace from the start.
 	startup.resume()
-	logger, err := newLogger(c.String("log-format"), env.Stderr)
+	logger, err := commandLogger(c, env.Stderr)
 	if err != nil {
 		return exitf(ExitUsage, "%v", err)
 	}
@@ -117,6 +120,15 @@ func runLintServer(c *cli.Context, env Env) error {
 	if queue == 0 {
 		queue = -1 // no waiting; Options reads 0 as the default
 	}
+	if c.String("config-repo") == "" {
+		for _, f := range []string{"config-branch", "config-path", "refresh-interval"} {
+			if c.IsSet(f) {
+				logger.Warn("--" + f + " has no effect without --config-repo: the built-in rulesets are served")
+			}
+		}
+	}
+	// The port is taken first, so that a port in use fails at once rather
+	// than after the rules are compiled.
 	ln, err := net.Listen("tcp", net.JoinHostPort(c.String("host"), strconv.Itoa(port)))
 	if err != nil {
 		return exitf(ExitUsage, "cannot listen: %v", err)
@@ -155,18 +167,21 @@ func runLintServer(c *cli.Context, env Env) error {
 		defer debug.SetMemoryLimit(prev)
 		logger.Info("memory limit set", slog.Int64("bytes", srv.MemoryLimit()))
 	}
+	if f := c.String("ready-file"); f != "" {
+		if err := writeAtomic(f, []byte(httpx.BaseURL(ln.Addr())+"\n")); err != nil {
+			ln.Close()
+			srv.Close()
+			return exitf(ExitUsage, "lint-server: --ready-file: %v", err)
+		}
+	}
 	if err := srv.Serve(c.Context, ln); err != nil {
 		return exitf(ExitFindings, "lint-server: %v", err)
 	}
 	return nil
 }
 
+// newLogger is a logger at level info, whatever --log-level says: the
+// commands that still call it should call commandLogger instead.
 func newLogger(format string, w io.Writer) (*slog.Logger, error) {
-	switch format {
-	case "text":
-		return slog.New(slog.NewTextHandler(w, nil)), nil
-	case "json":
-		return slog.New(slog.NewJSONHandler(w, nil)), nil
-	}
-	return nil, fmt.Errorf("--log-format must be text or json, found %q", format)
+	return leveledLogger(format, slog.LevelInfo, w)
 }

@@ -123,10 +123,69 @@ func TestLintServerCommand(t *testing.T) {
 		t.Fatal("lint-server did not stop")
 	}
 	logs := stderr.String()
+	if compiling, listens := strings.Index(logs, `msg="compiling the rules of every profile"`), strings.Index(logs, "msg=listening"); compiling < 0 || listens < compiling ||
+		!regexp.MustCompile(`msg="configuration loaded" .* compiled=\S+`).MatchString(logs[compiling:listens]) {
+		t.Errorf("the log does not say, before it listens, that the rules are compiled and how long it took:\n%s", logs)
+	}
 	for _, want := range []string{"msg=\"configuration loaded\"", "msg=request", "path=/lint-reports", "status=200", "profile=gate", "msg=stopped",
 		"msg=\"memory budget\" maxMemory=1073741824", "msg=\"memory limit set\""} {
 		if !strings.Contains(logs, want) {
 			t.Errorf("standard error lacks %q:\n%s", want, logs)
+		}
+	}
+}
+
+// TestLintServerReadyFileAndLogLevel: --ready-file receives the URL once
+// the server serves, and --log-level reaches its log: at warn, no access
+// log, but the warning that --refresh-interval does nothing without a
+// repository.
+func TestLintServerReadyFileAndLogLevel(t *testing.T) {
+	ready := filepath.Join(t.TempDir(), "ready")
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	stderr := &lockedBuffer{}
+	exit := make(chan int, 1)
+	go func() {
+		exit <- cli.Main(ctx, []string{"specgate", "lint-server", "--port", "0", "--ready-file", ready, "--log-level", "warn", "--refresh-interval", "1s"},
+			cli.Env{Stdout: io.Discard, Stderr: stderr, Getenv: func(string) string { return "" }})
+	}()
+	var base string
+	for deadline := time.Now().Add(time.Minute); base == ""; time.Sleep(20 * time.Millisecond) {
+		if data, err := os.ReadFile(ready); err == nil {
+			base = strings.TrimSpace(string(data))
+		}
+		select {
+		case code := <-exit:
+			t.Fatalf("lint-server exited with %d: %s", code, stderr.String())
+		default:
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no ready file: %s", stderr.String())
+		}
+	}
+	if !regexp.MustCompile(`^http://127\.0\.0\.1:\d+$`).MatchString(base) {
+		t.Fatalf("ready file holds %q", base)
+	}
+	resp, err := http.Get(base + "/config/status")
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != 200 || !strings.Contains(string(body), `"refreshInterval": null`) {
+		t.Errorf("/config/status: %d %s", resp.StatusCode, body)
+	}
+	cancel()
+	if code := <-exit; code != 0 {
+		t.Errorf("exit %d: %s", code, stderr.String())
+	}
+	logs := stderr.String()
+	if !strings.Contains(logs, `level=WARN msg="--refresh-interval has no effect without --config-repo: the built-in rulesets are served"`) {
+		t.Errorf("no warning about --refresh-interval:\n%s", logs)
+	}
+	for _, info := range []string{"msg=request", "msg=listening", "level=INFO"} {
+		if strings.Contains(logs, info) {
+			t.Errorf("--log-level warn logs %s:\n%s", info, logs)
 		}
 	}
 }
@@ -139,7 +198,7 @@ func TestLintServerHelp(t *testing.T) {
 	help := out.String()
 	flags := []string{"--port", "--host", "--config-repo", "--ruleset", "--config-branch", "--config-path", "--refresh-interval", "--allow-private-urls",
 		"--max-concurrent", "--max-memory", "--rate-limit", "--queue-timeout", "--max-body-size", "--max-spec-size", "--fetch-timeout", "--request-timeout", "--timeout",
-		"--shutdown-timeout", "--log-format", "SPECGATE_CONFIG_REPO_TOKEN", "SPECGATE_CONFIG_REPO_USER"}
+		"--shutdown-timeout", "--log-format", "--ready-file", "--log-level", "SPECGATE_CONFIG_REPO_TOKEN", "SPECGATE_CONFIG_REPO_USER"}
 	for _, f := range flags {
 		if !strings.Contains(help, f) {
 			t.Errorf("--help does not document %s", f)

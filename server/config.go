@@ -232,6 +232,10 @@ func (c *configSource) start(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("cloning %s: %w", shown, err)
 	}
+	// Compiling every profile takes seconds: the log says what the
+	// server is doing before it listens.
+	c.logger.Info("compiling the rules of every profile", slog.String("repository", shown), slog.String("commit", short(commit)))
+	compileStart := time.Now()
 	gen, err := c.load(ctx, commit)
 	if err != nil {
 		c.repo.remove()
@@ -242,7 +246,8 @@ func (c *configSource) start(ctx context.Context) error {
 	c.last = st
 	shown, branch := c.repo.describe()
 	c.logger.Info("configuration loaded", slog.String("repository", shown), slog.String("branch", branch),
-		slog.String("commit", commit), slog.Any("profiles", gen.names), slog.Duration("took", st.FinishedAt.Sub(st.StartedAt)))
+		slog.String("commit", commit), slog.Any("profiles", gen.names), slog.Int("rules", gen.ruleCount),
+		slog.Duration("compiled", st.FinishedAt.Sub(compileStart)), slog.Duration("took", st.FinishedAt.Sub(st.StartedAt)))
 	return nil
 }
 
@@ -368,18 +373,21 @@ func (c *configSource) attempt(ctx context.Context, trigger string) (string, *ge
 
 // ConfigStatus is the document of GET /config/status.
 type ConfigStatus struct {
-	Repository      string          `json:"repository"`
-	Branch          string          `json:"branch"`
-	ConfigPath      string          `json:"configPath"`
-	Commit          string          `json:"commit"`
-	LoadedAt        time.Time       `json:"loadedAt"`
-	Profiles        []ProfileStatus `json:"profiles"`
-	DefaultProfile  *string         `json:"defaultProfile"`
-	RuleCount       int             `json:"ruleCount"`
-	RefreshInterval string          `json:"refreshInterval"`
-	NextRefresh     *time.Time      `json:"nextRefresh"`
-	Refreshing      bool            `json:"refreshing"`
-	LastRefresh     refreshStatus   `json:"lastRefresh"`
+	Repository     string          `json:"repository"`
+	Branch         string          `json:"branch"`
+	ConfigPath     string          `json:"configPath"`
+	Commit         string          `json:"commit"`
+	LoadedAt       time.Time       `json:"loadedAt"`
+	Profiles       []ProfileStatus `json:"profiles"`
+	DefaultProfile *string         `json:"defaultProfile"`
+	RuleCount      int             `json:"ruleCount"`
+	// RefreshInterval is how often the repository is fetched ("0s": only
+	// on request), and NextRefresh when the next periodic refresh is due;
+	// both are null for the built-in rulesets, which nothing refreshes.
+	RefreshInterval *string       `json:"refreshInterval"`
+	NextRefresh     *time.Time    `json:"nextRefresh"`
+	Refreshing      bool          `json:"refreshing"`
+	LastRefresh     refreshStatus `json:"lastRefresh"`
 }
 
 // ProfileStatus is one profile of the configuration that serves.
@@ -393,8 +401,11 @@ func (c *configSource) status() ConfigStatus {
 	shown, branch := c.repo.describe()
 	s := ConfigStatus{
 		Repository: shown, Branch: branch, ConfigPath: c.configPath,
-		Commit: gen.commit, LoadedAt: gen.loadedAt, RuleCount: gen.ruleCount,
-		RefreshInterval: max(c.interval, 0).String(), Profiles: []ProfileStatus{},
+		Commit: gen.commit, LoadedAt: gen.loadedAt, RuleCount: gen.ruleCount, Profiles: []ProfileStatus{},
+	}
+	if _, builtin := c.repo.(builtinRepo); !builtin {
+		interval := max(c.interval, 0).String()
+		s.RefreshInterval = &interval
 	}
 	if gen.defErr == "" {
 		s.DefaultProfile = &gen.def

@@ -36,8 +36,8 @@ func TestStatus(t *testing.T) {
 	if st.LastRefresh.Trigger != "startup" || st.LastRefresh.Result != refreshLoaded || st.LastRefresh.Commit != head || st.LoadedAt.Before(before) {
 		t.Errorf("lastRefresh = %+v, loadedAt %v", st.LastRefresh, st.LoadedAt)
 	}
-	if st.RefreshInterval != "1h0m0s" || st.NextRefresh == nil || st.NextRefresh.Before(before.Add(59*time.Minute)) {
-		t.Errorf("refreshInterval %q, nextRefresh %v", st.RefreshInterval, st.NextRefresh)
+	if st.RefreshInterval == nil || *st.RefreshInterval != "1h0m0s" || st.NextRefresh == nil || st.NextRefresh.Before(before.Add(59*time.Minute)) {
+		t.Errorf("refreshInterval %v, nextRefresh %v", st.RefreshInterval, st.NextRefresh)
 	}
 }
 
@@ -47,8 +47,8 @@ func TestRefreshOnRequest(t *testing.T) {
 	repo := newRepo(t, map[string]string{"specgate-lint.yaml": noProfiles})
 	first := git(t, repo, "rev-parse", "HEAD")
 	ts := start(t, Options{ConfigRepo: repo, RefreshInterval: -1})
-	if st := ts.status(t); st.NextRefresh != nil {
-		t.Errorf("nextRefresh = %v without a periodic refresh", st.NextRefresh)
+	if st := ts.status(t); st.NextRefresh != nil || st.RefreshInterval == nil || *st.RefreshInterval != "0s" {
+		t.Errorf("refreshInterval %v, nextRefresh %v without a periodic refresh", st.RefreshInterval, st.NextRefresh)
 	}
 	r := ts.lint(t, map[string]string{"spec": smallSpec})
 	if rep := report(t, r); rep.Summary.Errors != 0 || r.header.Get("X-Specgate-Config-Commit") != first {
@@ -382,12 +382,26 @@ func TestGitTokenOverHTTPS(t *testing.T) {
 }
 
 // Without a repository the server serves the built-in rulesets, one
-// profile each, the default one given by Ruleset.
+// profile each, the default one given by Ruleset; nothing refreshes them,
+// so /config/status has no refresh interval and no next refresh, whatever
+// RefreshInterval says.
 func TestBuiltinRulesets(t *testing.T) {
-	ts := start(t, Options{Ruleset: "recommended"})
+	ts := start(t, Options{Ruleset: "recommended", RefreshInterval: 5 * time.Millisecond})
 	st := ts.status(t)
 	if st.Repository != "(built-in rulesets)" || st.Commit != builtinVersion || st.DefaultProfile == nil || *st.DefaultProfile != "recommended" {
 		t.Errorf("status = %+v", st)
+	}
+	time.Sleep(50 * time.Millisecond) // ten periods, had there been any
+	raw := string(ts.get(t, "/config/status").body)
+	for _, want := range []string{`"refreshInterval": null`, `"nextRefresh": null`, `"trigger": "startup"`} {
+		if !strings.Contains(raw, want) {
+			t.Errorf("/config/status lacks %s:\n%s", want, raw)
+		}
+	}
+	logs := ts.logs.String()
+	compiling, loaded := strings.Index(logs, `"msg":"compiling the rules of every profile"`), strings.Index(logs, `"msg":"configuration loaded"`)
+	if compiling < 0 || loaded < compiling || !strings.Contains(logs[loaded:], `"compiled":`) {
+		t.Errorf("the log does not say the rules are compiled, then how long it took:\n%s", logs)
 	}
 	var names []string
 	for _, p := range st.Profiles {

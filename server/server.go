@@ -167,13 +167,17 @@ func New(ctx context.Context, opts Options) (*Server, error) {
 	// Ruleset URLs in the configuration come from its maintainers, not
 	// from requests: they are fetched without the address check.
 	configLoader := spec.NewLoader(spec.Options{Limits: spec.Limits{FetchTimeout: opts.FetchTimeout}})
+	interval := opts.RefreshInterval
+	if _, builtin := repo.(builtinRepo); builtin {
+		interval = 0 // the built-in rulesets do not change: nothing to refresh
+	}
 	s := &Server{
 		opts:   opts,
 		client: client,
 		loader: loader,
 		slots:  &slots{ch: make(chan struct{}, opts.MaxConcurrent), wait: max(opts.QueueTimeout, 0)},
 		config: &configSource{
-			repo: repo, ruleset: opts.Ruleset, configPath: opts.ConfigPath, interval: opts.RefreshInterval, logger: opts.Logger,
+			repo: repo, ruleset: opts.Ruleset, configPath: opts.ConfigPath, interval: interval, logger: opts.Logger,
 			trigger: make(chan struct{}, 1),
 			build: buildOptions{
 				loader:  loader,
