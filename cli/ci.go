@@ -34,7 +34,7 @@ func ciFlags() []cli.Flag {
 		&cli.StringFlag{Name: "build-id", Usage: "the build's `ID` (default: SPECGATE_BUILD_ID, -Dspecgate.build.id, else the CI provider's)"},
 		&cli.StringFlag{Name: "run-attempt", Usage: "the `N`th run of this build (default: SPECGATE_RUN_ATTEMPT, -Dspecgate.run.attempt, else the CI provider's)"},
 		&cli.GenericFlag{Name: "metadata", Value: &repeated{}, Usage: "a free field `KEY=VALUE` sent with the reports (repeatable)"},
-		&cli.BoolFlag{Name: "ci-strict", Usage: "a failed submission fails the command (exit 2 when it would succeed otherwise)"},
+		&cli.BoolFlag{Name: "ci-strict", Usage: "a failed submission fails the command: exit 1 where it would exit 0 (send-report always does)"},
 		&cli.DurationFlag{Name: "ci-timeout", Value: insights.DefaultTimeout, Usage: "time limit of each call to the insights service, retries included"},
 	}
 }
@@ -185,12 +185,17 @@ type ciRun struct {
 	// Config is the run's specgate.yaml, whose spec ids the reports may
 	// name specifications by (run-suite); nil without one.
 	Config *config.Config
+	// Strict makes a failed submission fail the command, as --ci-strict
+	// does: set by send-report, whose only work is submitting.
+	Strict bool
 }
 
 // submitReports submits a run's reports when --ci is set, and returns the
-// command's outcome: runErr as it is, since the run's own verdict is never
-// lost; with --ci-strict, a failed submission of a run that succeeded
-// fails it (exit 2). Without --ci it returns runErr.
+// command's outcome, by one rule for every command: a failed submission is
+// reported on standard error, and runErr, the run's own verdict, is never
+// lost; with --ci-strict (or run.Strict), a failed submission of a run
+// that succeeded fails it with exit 1, since 2 says the command could not
+// start (usage, configuration, input). Without --ci it returns runErr.
 func submitReports(ctx context.Context, c *cli.Context, env Env, run ciRun, runErr error) error {
 	setup := ciSetupOf(c)
 	if setup == nil {
@@ -276,10 +281,15 @@ func submitReports(ctx context.Context, c *cli.Context, env Env, run ciRun, runE
 	for _, p := range problems {
 		fmt.Fprintf(env.Stderr, "specgate: --ci: %v%s\n", p, later)
 	}
-	if runErr == nil && c.Bool("ci-strict") {
-		return exitf(ExitUsage, "--ci-strict: the reports were not submitted")
+	switch {
+	case runErr != nil:
+		return runErr
+	case c.Bool("ci-strict"):
+		return exitf(ExitFindings, "--ci-strict: the reports were not submitted")
+	case run.Strict:
+		return exitf(ExitFindings, "%s: the reports were not submitted", run.Command)
 	}
-	return runErr
+	return nil
 }
 
 // checkConsumers asks the insights service, with --ci, which consumers use

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"log/slog"
 	"net"
@@ -254,7 +255,7 @@ func TestCIOutage(t *testing.T) {
 		}
 		want := 0
 		if strict {
-			want = cli.ExitUsage
+			want = cli.ExitFindings
 		}
 		if r.code != want {
 			t.Errorf("strict=%v: exit %d, want %d", strict, r.code, want)
@@ -439,4 +440,130 @@ func waitReady(t *testing.T, ready string, exit <-chan int, stderr *lockedBuffer
 			t.Fatalf("no ready file: %s", stderr.String())
 		}
 	}
+}
+
+const pingSpec = `openapi: 3.0.3
+info: {title: Ping, version: "1"}
+paths:
+  /ping:
+    get:
+      responses:
+        "200":
+          description: pong
+          content:
+            application/json:
+              schema: {type: object, required: [ok], properties: {ok: {type: boolean}}}
+`
+
+// TestCIExitCodes: one rule for every command with --ci. A failed
+// submission is reported and the run's own exit code stands; with
+// --ci-strict, a run that would exit 0 exits 1 instead, and one that
+// failed keeps its code. send-report, whose work is the submission, exits 1
+// on a failed one with or without --ci-strict.
+func TestCIExitCodes(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, content string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	ping := write("ping.yaml", pingSpec)
+	broken := write("broken.yaml", "openapi: 3.0.3\ninfo: [\n")
+	good := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write([]byte(`{"ok": true}`))
+	}))
+	defer good.Close()
+	bad := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write([]byte(`{"ok": "yes"}`))
+	}))
+	defer bad.Close()
+	sent := filepath.Join(dir, "sent")
+	if r := runCLI(t, nil, "spec-metadata-report", ping, "--report-dir", sent); r.code != 0 {
+		t.Fatalf("spec-metadata-report: exit %d: %s", r.code, r.stderr)
+	}
+	unreachable := []string{"--insights-url", "http://127.0.0.1:1", "--ci-timeout", "300ms", "--repo-id", "acme/ping"}
+	for _, tc := range []struct {
+		name string
+		args []string
+		mock bool // a mock run, stopped once it answered a request
+		code int  // the run's own exit code
+	}{
+		{"spec-metadata-report", []string{"spec-metadata-report", ping, "--ci"}, false, 0},
+		{"spec-metadata-report of a broken spec", []string{"spec-metadata-report", broken, "--ci"}, false, cli.ExitUsage},
+		{"backward-compatibility-check, compatible", []string{"backward-compatibility-check", petsSpec, petsSpec, "--ci"}, false, 0},
+		{"backward-compatibility-check, incompatible", []string{"backward-compatibility-check", "../insights/testdata/pets-base.yaml", "../insights/testdata/pets-rev.yaml", "--ci"}, false, cli.ExitFindings},
+		{"test", []string{"test", ping, "--testBaseURL", good.URL, "--ci"}, false, 0},
+		{"test that fails", []string{"test", ping, "--testBaseURL", bad.URL, "--ci"}, false, cli.ExitFindings},
+		{"run-suite", []string{"run-suite", ping, "--testBaseURL", good.URL, "--ci"}, false, 0},
+		{"mock", []string{"mock", ping, "--port", "0", "--ci"}, true, 0},
+		{"send-report", []string{"send-report", "--dir", sent}, false, cli.ExitFindings},
+	} {
+		for _, strict := range []bool{false, true} {
+			t.Run(fmt.Sprintf("%s strict=%v", tc.name, strict), func(t *testing.T) {
+				args := append(append([]string{}, tc.args...), unreachable...)
+				if tc.args[0] != "send-report" && tc.args[0] != "backward-compatibility-check" {
+					args = append(args, "--report-dir", t.TempDir())
+				}
+				if strict {
+					args = append(args, "--ci-strict")
+				}
+				var r cliRun
+				if tc.mock {
+					r = runMock(t, args)
+				} else {
+					r = runCLI(t, nil, args...)
+				}
+				want := tc.code
+				if want == 0 && (strict || tc.args[0] == "send-report") {
+					want = cli.ExitFindings
+				}
+				if r.code != want {
+					t.Errorf("exit %d, want %d\nstdout: %s\nstderr: %s", r.code, want, r.stdout, r.stderr)
+				}
+				if !strings.Contains(r.stderr, "specgate: --ci: submitting the reports to the insights service at http://127.0.0.1:1 failed: dial tcp 127.0.0.1:1: connect: connection refused") {
+					t.Errorf("the failed submission is not reported:\n%s", r.stderr)
+				}
+				switch {
+				case tc.code != 0:
+				case strict:
+					if !strings.Contains(r.stderr, "specgate: --ci-strict: the reports were not submitted") {
+						t.Errorf("stderr %q", r.stderr)
+					}
+				case tc.args[0] == "send-report":
+					if !strings.Contains(r.stderr, "specgate: send-report: the reports were not submitted") {
+						t.Errorf("stderr %q", r.stderr)
+					}
+				}
+			})
+		}
+	}
+}
+
+// runMock runs specgate mock with args (and --ready-file) until it has
+// answered one request, then stops it as SIGTERM would.
+func runMock(t *testing.T, args []string) cliRun {
+	t.Helper()
+	ready := filepath.Join(t.TempDir(), "ready")
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var out bytes.Buffer
+	stderr := &lockedBuffer{}
+	exit := make(chan int, 1)
+	go func() {
+		exit <- cli.Main(ctx, append([]string{"specgate"}, append(args, "--ready-file", ready)...),
+			cli.Env{Stdin: strings.NewReader(""), Stdout: &out, Stderr: stderr, Getenv: func(string) string { return "" }})
+	}()
+	base := waitReady(t, ready, exit, stderr)
+	resp, err := http.Get(base + "/ping")
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	cancel()
+	code := <-exit
+	return cliRun{code, out.String(), stderr.String()}
 }

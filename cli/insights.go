@@ -196,7 +196,9 @@ func sendReportCommand(env Env) *cli.Command {
 			"CI, Jenkins, CircleCI, Azure Pipelines, Bitbucket Pipelines, Buildkite), overridden by\n" +
 			"SPECGATE_* variables, -Dspecgate.* definitions and options, in that order; and the free\n" +
 			"fields of --metadata KEY=VALUE. The service's token is read from " + insights.TokenEnv + ".\n\n" +
-			"Exit codes: 0 submitted, 1 a submission failed, 2 usage errors or no report found.",
+			"A failed submission is reported and fails the command (--ci-strict is implied).\n\n" +
+			"Exit codes: 0 submitted, 1 a submission failed, 2 usage errors, no report found or a report\n" +
+			"that cannot be read (the others are submitted all the same).",
 		Flags:  flags,
 		Action: func(c *cli.Context) error { return runSendReport(c, env) },
 	}
@@ -217,7 +219,7 @@ func runSendReport(c *cli.Context, env Env) error {
 	if err != nil {
 		return exitf(ExitUsage, "%v", err)
 	}
-	run := ciRun{Command: "send-report", CTRF: found.ctrf}
+	run := ciRun{Command: "send-report", CTRF: found.ctrf, Strict: true}
 	var errs []error
 	for _, p := range found.skipped {
 		fmt.Fprintf(env.Stderr, "specgate: %s\n", p)
@@ -240,14 +242,11 @@ func runSendReport(c *cli.Context, env Env) error {
 	if len(run.CTRF) == 0 && run.SpecMetadata == nil {
 		return exitf(ExitUsage, "no report to send in %s (CTRF reports, %s or %s)", dir, insights.SpecMetadataFile, insights.LegacySpecMetadataFile)
 	}
-	err = submitReports(c.Context, c, env, run, nil)
-	if err == nil && len(errs) > 0 {
-		return silent(ExitUsage)
+	var runErr error
+	if len(errs) > 0 {
+		runErr = silent(ExitUsage) // a report that cannot be read; the others are sent
 	}
-	if err != nil {
-		return silent(ExitFindings)
-	}
-	return nil
+	return submitReports(c.Context, c, env, run, runErr)
 }
 
 // foundReports are the reports send-report found.
