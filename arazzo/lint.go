@@ -27,6 +27,8 @@ func init() {
 //	             and location), operation: null or {name, parameters:
 //	             [{name, in}], credentials: [{name, in}]}}
 //	uses[]:      {workflow, step, kind, id, field, name, expression, source}
+//	broken[]:    {message, source}: what Check found that leaves the
+//	             document unrunnable as written (Problem.Broken)
 //
 // The operation is null when the step calls none that resolves (Check
 // reports why). Credentials are the parameters the operation's security
@@ -34,9 +36,16 @@ func init() {
 // openIdConnect): OpenAPI declares those in securitySchemes, not as
 // parameters.
 func LintInput(doc *spec.Document) any {
-	c, _ := Check(context.Background(), doc)
+	c, problems := Check(context.Background(), doc)
 	if c == nil {
 		return nil
+	}
+	broken := []any{}
+	for _, p := range problems {
+		if !p.Broken {
+			continue
+		}
+		broken = append(broken, map[string]any{"message": p.Message, "source": pathValue(p.Path)})
 	}
 	workflows := []any{}
 	steps := []any{}
@@ -59,7 +68,7 @@ func LintInput(doc *spec.Document) any {
 		uses = append(uses, map[string]any{"workflow": u.Workflow, "step": u.Step, "kind": u.Kind.String(),
 			"id": u.ID, "field": u.Field, "name": u.Name, "expression": u.Raw, "source": pathValue(u.Path)})
 	}
-	return map[string]any{"workflows": workflows, "steps": steps, "uses": uses}
+	return map[string]any{"workflows": workflows, "steps": steps, "uses": uses, "broken": broken}
 }
 
 func lintStep(c *Checked, w *Workflow, s *Step) map[string]any {

@@ -25,6 +25,14 @@ type Problem struct {
 	// Unreadable marks a container where a scalar must stand or the
 	// reverse: the document cannot be read as written there.
 	Unreadable bool
+	// Broken marks a reference that does not resolve (a source
+	// description, an operation, a workflow, a step, a component, an input
+	// or output an expression names) or an expression that does not
+	// parse: the document cannot be run as written. Lint reports these as
+	// errors under every ruleset (arazzo-references-resolve).
+	Broken bool
+	// Path is where the problem is written, in the document's tree.
+	Path spec.Path
 }
 
 func (p Problem) Error() string {
@@ -36,7 +44,7 @@ func (p Problem) Error() string {
 
 func locate(doc *spec.Document, path spec.Path, msg string) Problem {
 	loc := doc.Locate(path, nil)
-	p := Problem{File: doc.Root.Name, Pointer: loc.Pointer, Message: msg, Range: loc.Range}
+	p := Problem{File: doc.Root.Name, Pointer: loc.Pointer, Message: msg, Range: loc.Range, Path: path}
 	if loc.File != nil {
 		p.File = loc.File.Name
 	}
@@ -113,6 +121,14 @@ func (ch *checker) report(path spec.Path, format string, args ...any) {
 	ch.problems = append(ch.problems, locate(ch.doc, path, fmt.Sprintf(format, args...)))
 }
 
+// broken reports a reference that does not resolve or an expression that
+// does not parse (Problem.Broken).
+func (ch *checker) broken(path spec.Path, format string, args ...any) {
+	p := locate(ch.doc, path, fmt.Sprintf(format, args...))
+	p.Broken = true
+	ch.problems = append(ch.problems, p)
+}
+
 // loadSources loads every source description once, by name.
 func (ch *checker) loadSources(ctx context.Context) {
 	ch.loaded = map[string]*LoadedSource{}
@@ -129,7 +145,7 @@ func (ch *checker) loadSources(ctx context.Context) {
 		doc, err := ch.doc.LoadRelated(ctx, s.URL)
 		if err != nil {
 			ls.Err = err
-			ch.report(with(s.Path, "url"), "source description %q does not load: %v", s.Name, err)
+			ch.broken(with(s.Path, "url"), "source description %q does not load: %v", s.Name, err)
 			continue
 		}
 		ls.Doc = doc
@@ -149,7 +165,7 @@ func (ch *checker) loadSources(ctx context.Context) {
 			if s.Type == "" {
 				where = with(s.Path, "url")
 			}
-			ch.report(where, "source description %q is of type %s, but %s is %s", s.Name, typ, doc.Root.Name, doc)
+			ch.broken(where, "source description %q is of type %s, but %s is %s", s.Name, typ, doc.Root.Name, doc)
 			continue
 		}
 		if typ == "asyncapi" && ch.desc.Minor < 1 {
@@ -204,7 +220,7 @@ func (ch *checker) checkDependsOn() {
 				continue
 			}
 			if ch.desc.Workflow(d.Value) == nil {
-				ch.report(d.Path, "dependsOn names workflow %q, which does not exist%s", d.Value, suggest.Hint(d.Value, ch.workflowIDs()))
+				ch.broken(d.Path, "dependsOn names workflow %q, which does not exist%s", d.Value, suggest.Hint(d.Value, ch.workflowIDs()))
 			}
 		}
 	}
@@ -243,17 +259,17 @@ func (ch *checker) checkDependsOn() {
 func (ch *checker) checkForeignWorkflow(s string, path spec.Path, field string) {
 	e, err := ParseExpr(s)
 	if err != nil {
-		ch.report(path, "%s: %v", field, err)
+		ch.broken(path, "%s: %v", field, err)
 		return
 	}
 	if e.Kind != ExprSourceDescriptions {
-		ch.report(path, "%s %q: a workflow of another document is named $sourceDescriptions.<name>.<workflowId>", field, s)
+		ch.broken(path, "%s %q: a workflow of another document is named $sourceDescriptions.<name>.<workflowId>", field, s)
 		return
 	}
 	ls := ch.source(e.ID, path)
 	if ls == nil || ls.Arazzo == nil {
 		if ls != nil && ls.Doc != nil {
-			ch.report(path, "%s %q: source description %q is %s, not an Arazzo document", field, s, e.ID, ls.Doc)
+			ch.broken(path, "%s %q: source description %q is %s, not an Arazzo document", field, s, e.ID, ls.Doc)
 		}
 		return
 	}
@@ -262,7 +278,7 @@ func (ch *checker) checkForeignWorkflow(s string, path spec.Path, field string) 
 		for _, w := range ls.Arazzo.Workflows {
 			ids = append(ids, w.ID)
 		}
-		ch.report(path, "%s %q: %s has no workflow %q%s", field, s, ls.Doc.Root.Name, e.Name, suggest.Hint(e.Name, ids))
+		ch.broken(path, "%s %q: %s has no workflow %q%s", field, s, ls.Doc.Root.Name, e.Name, suggest.Hint(e.Name, ids))
 	}
 }
 
@@ -275,7 +291,7 @@ func (ch *checker) source(name string, path spec.Path) *LoadedSource {
 		for _, s := range ch.desc.Sources {
 			names = append(names, s.Name)
 		}
-		ch.report(path, "there is no source description %q%s", name, suggest.Hint(name, names))
+		ch.broken(path, "there is no source description %q%s", name, suggest.Hint(name, names))
 		return nil
 	}
 	if ls.Doc == nil {
@@ -333,7 +349,7 @@ func (ch *checker) checkStep(w *Workflow, s *Step) {
 		if strings.HasPrefix(s.WorkflowID, "$") {
 			ch.checkForeignWorkflow(s.WorkflowID, with(s.Path, "workflowId"), "workflowId")
 		} else if t := ch.desc.Workflow(s.WorkflowID); t == nil {
-			ch.report(with(s.Path, "workflowId"), "step %q calls workflow %q, which does not exist%s", s.ID, s.WorkflowID, suggest.Hint(s.WorkflowID, ch.workflowIDs()))
+			ch.broken(with(s.Path, "workflowId"), "step %q calls workflow %q, which does not exist%s", s.ID, s.WorkflowID, suggest.Hint(s.WorkflowID, ch.workflowIDs()))
 		} else {
 			sc.called = t
 		}
@@ -348,7 +364,7 @@ func (ch *checker) checkStep(w *Workflow, s *Step) {
 				case s.ChannelPath != "":
 					field = "channelPath"
 				}
-				ch.report(with(s.Path, field), "step %q: %v", s.ID, err)
+				ch.broken(with(s.Path, field), "step %q: %v", s.ID, err)
 			}
 		}
 		op = t
@@ -398,15 +414,15 @@ func (ch *checker) checkTarget(r *Replacement, contentType string) {
 	switch typ {
 	case "", "jsonpointer":
 		if r.Target != "" && !strings.HasPrefix(r.Target, "/") {
-			ch.report(where, "replacement target %q is a JSON pointer and must start with /", r.Target)
+			ch.broken(where, "replacement target %q is a JSON pointer and must start with /", r.Target)
 		}
 	case "jsonpath":
 		if _, err := jsonpath.Parse(r.Target); err != nil {
-			ch.report(where, "replacement target %q: JSONPath does not parse: %v", r.Target, err)
+			ch.broken(where, "replacement target %q: JSONPath does not parse: %v", r.Target, err)
 		}
 	case "xpath":
 		if _, err := xpath.Compile(r.Target); err != nil {
-			ch.report(where, "replacement target %q: XPath does not compile: %v", r.Target, err)
+			ch.broken(where, "replacement target %q: XPath does not compile: %v", r.Target, err)
 		}
 	}
 }
@@ -417,15 +433,15 @@ func (ch *checker) checkStepDependency(w *Workflow, d Named) {
 		parts := strings.Split(strings.TrimPrefix(d.Value, "$workflows."), ".")
 		if len(parts) == 3 {
 			if t := ch.desc.Workflow(parts[0]); t == nil {
-				ch.report(d.Path, "dependsOn names workflow %q, which does not exist%s", parts[0], suggest.Hint(parts[0], ch.workflowIDs()))
+				ch.broken(d.Path, "dependsOn names workflow %q, which does not exist%s", parts[0], suggest.Hint(parts[0], ch.workflowIDs()))
 			} else if t.Step(parts[2]) == nil {
-				ch.report(d.Path, "dependsOn names step %q of workflow %q, which has no such step", parts[2], parts[0])
+				ch.broken(d.Path, "dependsOn names step %q of workflow %q, which has no such step", parts[2], parts[0])
 			}
 		}
 	case strings.HasPrefix(d.Value, "$"):
 	default:
 		if w.Step(d.Value) == nil {
-			ch.report(d.Path, "dependsOn names step %q, which workflow %q does not have%s", d.Value, w.ID, suggest.Hint(d.Value, stepIDs(w)))
+			ch.broken(d.Path, "dependsOn names step %q, which workflow %q does not have%s", d.Value, w.ID, suggest.Hint(d.Value, stepIDs(w)))
 		}
 	}
 }
@@ -465,11 +481,11 @@ func (ch *checker) checkParameter(sc *scope, p *Parameter, op *Target) {
 		e, err := ParseExpr(p.Reference)
 		switch {
 		case err != nil:
-			ch.report(with(p.Path, "reference"), "%v", err)
+			ch.broken(with(p.Path, "reference"), "%v", err)
 		case e.Kind != ExprComponents || e.ID != "parameters":
-			ch.report(with(p.Path, "reference"), "a parameter's reference names $components.parameters.<name>, found %q", p.Reference)
+			ch.broken(with(p.Path, "reference"), "a parameter's reference names $components.parameters.<name>, found %q", p.Reference)
 		case ch.desc.Components.Parameters[e.Name] == nil:
-			ch.report(with(p.Path, "reference"), "components.parameters has no %q%s", e.Name, suggest.Hint(e.Name, keys(ch.desc.Components.Parameters)))
+			ch.broken(with(p.Path, "reference"), "components.parameters has no %q%s", e.Name, suggest.Hint(e.Name, keys(ch.desc.Components.Parameters)))
 		}
 		if p.Value != nil {
 			ch.checkValue(sc, p.Value, with(p.Path, "value"))
@@ -482,7 +498,7 @@ func (ch *checker) checkParameter(sc *scope, p *Parameter, op *Target) {
 	}
 	if sc.called != nil {
 		if names := inputNames(sc.called.Inputs); names != nil && !slices.Contains(names, p.Name) {
-			ch.report(with(p.Path, "name"), "workflow %q has no input %q%s", sc.called.ID, p.Name, suggest.Hint(p.Name, names))
+			ch.broken(with(p.Path, "name"), "workflow %q has no input %q%s", sc.called.ID, p.Name, suggest.Hint(p.Name, names))
 		}
 		return
 	}
@@ -501,7 +517,7 @@ func (ch *checker) checkParameter(sc *scope, p *Parameter, op *Target) {
 			names = append(names, d.Name)
 		}
 	}
-	ch.report(with(p.Path, "name"), "%s has no %s parameter %q%s", op, p.In, p.Name, suggest.Hint(p.Name, names))
+	ch.broken(with(p.Path, "name"), "%s has no %s parameter %q%s", op, p.In, p.Name, suggest.Hint(p.Name, names))
 }
 
 // inputNames are the properties an inputs schema declares; nil when it
@@ -541,22 +557,22 @@ func (ch *checker) checkAction(sc *scope, a *Action, which string) {
 		}
 		switch {
 		case err != nil:
-			ch.report(with(a.Path, "reference"), "%v", err)
+			ch.broken(with(a.Path, "reference"), "%v", err)
 		case e.Kind != ExprComponents || e.ID != field:
-			ch.report(with(a.Path, "reference"), "a %s action's reference names $components.%s.<name>, found %q", which, field, a.Reference)
+			ch.broken(with(a.Path, "reference"), "a %s action's reference names $components.%s.<name>, found %q", which, field, a.Reference)
 		case comps[e.Name] == nil:
-			ch.report(with(a.Path, "reference"), "components.%s has no %q%s", field, e.Name, suggest.Hint(e.Name, keys(comps)))
+			ch.broken(with(a.Path, "reference"), "components.%s has no %q%s", field, e.Name, suggest.Hint(e.Name, keys(comps)))
 		}
 		return
 	}
 	if a.StepID != "" && sc.w != nil && sc.w.Step(a.StepID) == nil {
-		ch.report(with(a.Path, "stepId"), "%s action %q goes to step %q, which workflow %q does not have%s", which, a.Name, a.StepID, sc.w.ID, suggest.Hint(a.StepID, stepIDs(sc.w)))
+		ch.broken(with(a.Path, "stepId"), "%s action %q goes to step %q, which workflow %q does not have%s", which, a.Name, a.StepID, sc.w.ID, suggest.Hint(a.StepID, stepIDs(sc.w)))
 	}
 	if a.WorkflowID != "" {
 		if strings.HasPrefix(a.WorkflowID, "$") {
 			ch.checkForeignWorkflow(a.WorkflowID, with(a.Path, "workflowId"), "workflowId")
 		} else if ch.desc.Workflow(a.WorkflowID) == nil {
-			ch.report(with(a.Path, "workflowId"), "%s action %q names workflow %q, which does not exist%s", which, a.Name, a.WorkflowID, suggest.Hint(a.WorkflowID, ch.workflowIDs()))
+			ch.broken(with(a.Path, "workflowId"), "%s action %q names workflow %q, which does not exist%s", which, a.Name, a.WorkflowID, suggest.Hint(a.WorkflowID, ch.workflowIDs()))
 		}
 	}
 	for _, c := range a.Criteria {
@@ -588,13 +604,13 @@ func (ch *checker) checkCriterion(sc *scope, c *Criterion) {
 	if c.Context != "" {
 		e, err := ParseExpr(c.Context)
 		if err != nil {
-			ch.report(with(c.Path, "context"), "%v", err)
+			ch.broken(with(c.Path, "context"), "%v", err)
 		} else {
 			ch.checkExpr(sc, e, with(c.Path, "context"))
 		}
 	}
 	if _, err := compileCriterion(c); err != nil {
-		ch.report(with(c.Path, "condition"), "%v", err)
+		ch.broken(with(c.Path, "condition"), "%v", err)
 		return
 	}
 	if c.Type == "simple" {
@@ -613,7 +629,7 @@ func (ch *checker) checkOutput(sc *scope, o *Output) {
 	case v.Kind == spec.String:
 		e, err := ParseExpr(v.Value)
 		if err != nil {
-			ch.report(o.Path, "output %q: %v", o.Name, err)
+			ch.broken(o.Path, "output %q: %v", o.Name, err)
 			return
 		}
 		ch.checkExpr(sc, e, o.Path)
@@ -625,13 +641,13 @@ func (ch *checker) checkOutput(sc *scope, o *Output) {
 func (ch *checker) checkSelector(sc *scope, v *spec.Node, path spec.Path) {
 	if ctx := v.GetStr("context"); ctx != "" {
 		if e, err := ParseExpr(ctx); err != nil {
-			ch.report(with(path, "context"), "%v", err)
+			ch.broken(with(path, "context"), "%v", err)
 		} else {
 			ch.checkExpr(sc, e, with(path, "context"))
 		}
 	}
 	if _, err := compileSelector(v); err != nil {
-		ch.report(with(path, "selector"), "%v", err)
+		ch.broken(with(path, "selector"), "%v", err)
 	}
 }
 
@@ -645,7 +661,7 @@ func (ch *checker) checkValue(sc *scope, v *spec.Node, path spec.Path) {
 	case spec.String:
 		whole, tmpl, err := valueExprs(v.Value)
 		if err != nil {
-			ch.report(path, "%v", err)
+			ch.broken(path, "%v", err)
 			return
 		}
 		if whole != nil {
@@ -696,7 +712,7 @@ func (ch *checker) checkExpr(sc *scope, e *Expr, path spec.Path) {
 			return
 		}
 		if names := inputNames(sc.w.Inputs); names != nil && !namesOne(names, e.Name) {
-			ch.report(path, "%s: workflow %q has no input %q%s", e.Raw, sc.w.ID, e.Name, suggest.Hint(e.Name, names))
+			ch.broken(path, "%s: workflow %q has no input %q%s", e.Raw, sc.w.ID, e.Name, suggest.Hint(e.Name, names))
 		}
 	case ExprOutputs:
 		w := sc.w
@@ -707,7 +723,7 @@ func (ch *checker) checkExpr(sc *scope, e *Expr, path spec.Path) {
 			return
 		}
 		if !hasOutput(w.Outputs, e.Name) {
-			ch.report(path, "%s: workflow %q has no output %q%s", e.Raw, w.ID, e.Name, suggest.Hint(e.Name, outputNames(w.Outputs)))
+			ch.broken(path, "%s: workflow %q has no output %q%s", e.Raw, w.ID, e.Name, suggest.Hint(e.Name, outputNames(w.Outputs)))
 		}
 	case ExprSteps:
 		if sc.w == nil {
@@ -715,24 +731,24 @@ func (ch *checker) checkExpr(sc *scope, e *Expr, path spec.Path) {
 		}
 		s := sc.w.Step(e.ID)
 		if s == nil {
-			ch.report(path, "%s: workflow %q has no step %q%s", e.Raw, sc.w.ID, e.ID, suggest.Hint(e.ID, stepIDs(sc.w)))
+			ch.broken(path, "%s: workflow %q has no step %q%s", e.Raw, sc.w.ID, e.ID, suggest.Hint(e.ID, stepIDs(sc.w)))
 			return
 		}
 		if !hasOutput(s.Outputs, e.Name) {
-			ch.report(path, "%s: step %q has no output %q%s", e.Raw, s.ID, e.Name, suggest.Hint(e.Name, outputNames(s.Outputs)))
+			ch.broken(path, "%s: step %q has no output %q%s", e.Raw, s.ID, e.Name, suggest.Hint(e.Name, outputNames(s.Outputs)))
 		}
 	case ExprWorkflows:
 		w := ch.desc.Workflow(e.ID)
 		if w == nil {
-			ch.report(path, "%s: there is no workflow %q%s", e.Raw, e.ID, suggest.Hint(e.ID, ch.workflowIDs()))
+			ch.broken(path, "%s: there is no workflow %q%s", e.Raw, e.ID, suggest.Hint(e.ID, ch.workflowIDs()))
 			return
 		}
 		if e.Field == "outputs" && !hasOutput(w.Outputs, e.Name) {
-			ch.report(path, "%s: workflow %q has no output %q%s", e.Raw, w.ID, e.Name, suggest.Hint(e.Name, outputNames(w.Outputs)))
+			ch.broken(path, "%s: workflow %q has no output %q%s", e.Raw, w.ID, e.Name, suggest.Hint(e.Name, outputNames(w.Outputs)))
 		}
 		if e.Field == "inputs" {
 			if names := inputNames(w.Inputs); names != nil && !namesOne(names, e.Name) {
-				ch.report(path, "%s: workflow %q has no input %q%s", e.Raw, w.ID, e.Name, suggest.Hint(e.Name, names))
+				ch.broken(path, "%s: workflow %q has no input %q%s", e.Raw, w.ID, e.Name, suggest.Hint(e.Name, names))
 			}
 		}
 	case ExprSourceDescriptions:
@@ -750,7 +766,7 @@ func (ch *checker) checkExpr(sc *scope, e *Expr, path spec.Path) {
 			names = keys(ch.desc.Components.FailureActions)
 		}
 		if !slices.Contains(names, e.Name) {
-			ch.report(path, "%s: components.%s has no %q%s", e.Raw, e.ID, e.Name, suggest.Hint(e.Name, names))
+			ch.broken(path, "%s: components.%s has no %q%s", e.Raw, e.ID, e.Name, suggest.Hint(e.Name, names))
 		}
 	}
 }
