@@ -100,7 +100,7 @@ func resolveCI(c *cli.Context, env Env) (*ciSetup, error) {
 		return nil, err
 	}
 	if u == "" {
-		return nil, exitf(ExitUsage, "--ci needs the insights service's URL: --insights-url, %s, or specgate.yaml's specgate.insights.url", insights.URLEnv)
+		return nil, exitf(ExitUsage, "--ci needs the insights service's URL: --insights-url, -Dspecgate.insights.url, %s, or specgate.yaml's specgate.insights.url", insights.URLEnv)
 	}
 	if p, err := url.Parse(u); err != nil || (p.Scheme != "http" && p.Scheme != "https") || p.Host == "" {
 		return nil, exitf(ExitUsage, "%s %q is not an http:// or https:// URL", from, u)

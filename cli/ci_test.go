@@ -75,7 +75,8 @@ const petsSpec = "../insights/testdata/pets-base.yaml"
 
 // TestCIMetadataEndToEnd: spec-metadata-report --ci submits to a real
 // service the CI metadata of each provider's variables, and each higher
-// source overrides them.
+// source overrides them; a repository or build id of another repository
+// or build leaves out the provider's URLs, which point at its own.
 func TestCIMetadataEndToEnd(t *testing.T) {
 	svc := newInsights(t)
 	github := map[string]string{
@@ -126,18 +127,18 @@ func TestCIMetadataEndToEnd(t *testing.T) {
 			want: insights.CI{Provider: "buildkite", RepoID: "acme/k", RepoURL: "git@github.com:acme/k.git", Branch: "main", Commit: "k1", BuildID: "31",
 				BuildURL: "https://buildkite.com/acme/k/builds/31", RunAttempt: 1}},
 		{name: "SPECGATE_* over the provider", vars: with(github, "SPECGATE_REPO_ID", "env/repo", "SPECGATE_BUILD_ID", "env-build", "SPECGATE_RUN_ATTEMPT", "4"),
-			want: insights.CI{Provider: "github-actions", RepoID: "env/repo", RepoURL: "https://github.com/acme/orders", Branch: "feature/x", Commit: "abc123",
-				BuildID: "env-build", BuildURL: "https://github.com/acme/orders/actions/runs/555", RunAttempt: 4, PullRequest: "7"},
+			want: insights.CI{Provider: "github-actions", RepoID: "env/repo", Branch: "feature/x", Commit: "abc123",
+				BuildID: "env-build", RunAttempt: 4, PullRequest: "7"},
 			from: map[string]string{"repoId": "SPECGATE_REPO_ID", "buildId": "SPECGATE_BUILD_ID", "runAttempt": "SPECGATE_RUN_ATTEMPT", "commit": "GITHUB_SHA"}},
 		{name: "-D over SPECGATE_*", vars: with(github, "SPECGATE_REPO_ID", "env/repo", "SPECGATE_BUILD_ID", "env-build"),
 			args: []string{"-Dspecgate.repo.id=prop/repo", "-Dspecgate.build.id=prop-build", "-Dspecgate.run.attempt=5"},
-			want: insights.CI{Provider: "github-actions", RepoID: "prop/repo", RepoURL: "https://github.com/acme/orders", Branch: "feature/x", Commit: "abc123",
-				BuildID: "prop-build", BuildURL: "https://github.com/acme/orders/actions/runs/555", RunAttempt: 5, PullRequest: "7"},
+			want: insights.CI{Provider: "github-actions", RepoID: "prop/repo", Branch: "feature/x", Commit: "abc123",
+				BuildID: "prop-build", RunAttempt: 5, PullRequest: "7"},
 			from: map[string]string{"repoId": "-Dspecgate.repo.id", "buildId": "-Dspecgate.build.id", "runAttempt": "-Dspecgate.run.attempt"}},
 		{name: "options over -D", vars: with(github, "SPECGATE_REPO_ID", "env/repo"),
 			args: []string{"-Dspecgate.repo.id=prop/repo", "--repo-id", "opt/repo", "--build-id=opt-build", "--run-attempt", "6", "--metadata", "team=pay,ments", "--metadata", "tier=1"},
-			want: insights.CI{Provider: "github-actions", RepoID: "opt/repo", RepoURL: "https://github.com/acme/orders", Branch: "feature/x", Commit: "abc123",
-				BuildID: "opt-build", BuildURL: "https://github.com/acme/orders/actions/runs/555", RunAttempt: 6, PullRequest: "7"},
+			want: insights.CI{Provider: "github-actions", RepoID: "opt/repo", Branch: "feature/x", Commit: "abc123",
+				BuildID: "opt-build", RunAttempt: 6, PullRequest: "7"},
 			from:  map[string]string{"repoId": "--repo-id", "buildId": "--build-id", "runAttempt": "--run-attempt"},
 			extra: map[string]string{"team": "pay,ments", "tier": "1"}},
 	} {
@@ -210,7 +211,7 @@ func TestCIBadInput(t *testing.T) {
 		{"metadata without --ci", vars, []string{"--metadata", "=x"}, `specgate: --metadata "=x": the key "" must be`},
 		{"run attempt", vars, []string{"--ci", "--run-attempt", "first"}, `specgate: --run-attempt="first": the run attempt must be a whole number from 1`},
 		{"run attempt from the environment", map[string]string{insights.URLEnv: "http://127.0.0.1:1", "SPECGATE_RUN_ATTEMPT": "-1"}, []string{"--ci"}, `SPECGATE_RUN_ATTEMPT="-1"`},
-		{"no service", map[string]string{}, []string{"--ci"}, "specgate: --ci needs the insights service's URL: --insights-url, SPECGATE_INSIGHTS_URL, or specgate.yaml's specgate.insights.url"},
+		{"no service", map[string]string{}, []string{"--ci"}, "specgate: --ci needs the insights service's URL: --insights-url, -Dspecgate.insights.url, SPECGATE_INSIGHTS_URL, or specgate.yaml's specgate.insights.url"},
 		{"not a URL", vars, []string{"--ci", "--insights-url", "insights.example.com"}, `specgate: --insights-url "insights.example.com" is not an http:// or https:// URL`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -78,7 +78,10 @@ type Sources struct {
 
 // Resolve reads the CI metadata: each field from the highest source that
 // has it (options, then system properties, then SPECGATE_* variables, then
-// the CI provider, then git). A malformed value (a run attempt that is
+// the CI provider, then git). A repository or build id given explicitly
+// that differs from the one the provider (or git) inferred drops the
+// inferred repoUrl or buildUrl, which would point at another repository or
+// build, unless the URL is given explicitly too. A malformed value (a run attempt that is
 // not a positive whole number, a --metadata item that is not KEY=VALUE)
 // is an error naming its source.
 func Resolve(s Sources) (CI, error) {
@@ -88,6 +91,7 @@ func Resolve(s Sources) (CI, error) {
 	}
 	ci := CI{Sources: map[string]string{}}
 	attempt, attemptFrom := "", ""
+	explicit := map[string]bool{} // fields given by SPECGATE_*, -D or an option
 	set := func(f Field, v, from string) {
 		v = strings.TrimSpace(v)
 		if v == "" {
@@ -100,34 +104,59 @@ func Resolve(s Sources) (CI, error) {
 		}
 		ci.Sources[f.Name] = from
 	}
+	// inferred holds what the provider, else git, says of each field.
+	inferred := map[string]string{}
 	if p := Detect(getenv); p != nil {
 		ci.Provider = p.Name
 		for name, v := range p.read(getenv) {
 			set(fieldNamed(name), v.value, v.from)
+			inferred[name] = strings.TrimSpace(v.value)
+		}
+	}
+	var fromGit []struct{ field, value string }
+	if g := s.Git; g != nil {
+		fromGit = []struct{ field, value string }{{"repoId", Slug(g.Origin)}, {"repoUrl", g.Origin}, {"branch", g.Branch}, {"commit", g.Commit}}
+		for _, fv := range fromGit {
+			if _, ok := inferred[fv.field]; !ok && fv.value != "" {
+				inferred[fv.field] = fv.value
+			}
+		}
+	}
+	setExplicit := func(f Field, v, from string) {
+		if strings.TrimSpace(v) != "" {
+			set(f, v, from)
+			explicit[f.Name] = true
 		}
 	}
 	for _, f := range Fields {
-		set(f, getenv(f.Env), f.Env)
+		setExplicit(f, getenv(f.Env), f.Env)
 	}
 	for _, f := range Fields {
 		if v, ok := s.Properties[f.Property]; ok {
-			set(f, v, "-D"+f.Property)
+			setExplicit(f, v, "-D"+f.Property)
 		}
 	}
 	for _, f := range Fields {
 		if f.Option != "" {
-			set(f, s.Options[f.Option], "--"+f.Option)
+			setExplicit(f, s.Options[f.Option], "--"+f.Option)
 		}
 	}
-	if s.Git != nil {
-		g := s.Git
-		for _, fv := range []struct{ field, value string }{
-			{"repoId", Slug(g.Origin)}, {"repoUrl", g.Origin}, {"branch", g.Branch}, {"commit", g.Commit},
-		} {
-			f := fieldNamed(fv.field)
-			if ci.Sources[f.Name] == "" {
-				set(f, fv.value, "git")
-			}
+	// An id given explicitly that is not the inferred one names another
+	// repository or build: the inferred URL points at the inferred one,
+	// so it goes, unless the URL was given explicitly too.
+	dropped := map[string]bool{}
+	for _, pair := range [][2]string{{"repoId", "repoUrl"}, {"buildId", "buildUrl"}} {
+		id, link := fieldNamed(pair[0]), fieldNamed(pair[1])
+		if explicit[id.Name] && !explicit[link.Name] && !strings.EqualFold(*id.ptr(&ci), inferred[id.Name]) {
+			*link.ptr(&ci) = ""
+			delete(ci.Sources, link.Name)
+			dropped[link.Name] = true
+		}
+	}
+	for _, fv := range fromGit {
+		f := fieldNamed(fv.field)
+		if ci.Sources[f.Name] == "" && !dropped[f.Name] {
+			set(f, fv.value, "git")
 		}
 	}
 	// A clone URL may carry credentials (GitLab's runners clone with

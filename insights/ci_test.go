@@ -316,3 +316,59 @@ func TestCredentialsNeverSent(t *testing.T) {
 		t.Errorf("repoId %q", got.RepoID)
 	}
 }
+
+// TestExplicitIDDropsInferredURL: a repository or build id given
+// explicitly that is not the one the provider (or git) inferred names
+// another repository or build, so the inferred URL, which points at the
+// inferred one, is dropped, unless the URL is given explicitly too; an
+// explicit id equal to the inferred one keeps it.
+func TestExplicitIDDropsInferredURL(t *testing.T) {
+	github := map[string]string{
+		"GITHUB_ACTIONS": "true", "GITHUB_REPOSITORY": "acme/orders", "GITHUB_REF": "refs/heads/main", "GITHUB_SHA": "sha-ci",
+		"GITHUB_RUN_ID": "555", "GITHUB_RUN_ATTEMPT": "1",
+	}
+	const repoURL, buildURL = "https://github.com/acme/orders", "https://github.com/acme/orders/actions/runs/555"
+	git := &GitInfo{Origin: "https://github.com/acme/from-git.git", Branch: "git-branch", Commit: "sha-git"}
+	with := func(kv ...string) func(string) string {
+		m := map[string]string{}
+		for k, v := range github {
+			m[k] = v
+		}
+		for i := 0; i < len(kv); i += 2 {
+			m[kv[i]] = kv[i+1]
+		}
+		return getenvOf(m)
+	}
+	for _, tc := range []struct {
+		name              string
+		src               Sources
+		repoURL, buildURL string
+	}{
+		{"inferred", Sources{Getenv: with()}, repoURL, buildURL},
+		{"SPECGATE_REPO_ID of another repository", Sources{Getenv: with("SPECGATE_REPO_ID", "acme/mirror")}, "", buildURL},
+		{"SPECGATE_REPO_ID of the same repository", Sources{Getenv: with("SPECGATE_REPO_ID", "Acme/Orders")}, repoURL, buildURL},
+		{"--repo-id with SPECGATE_REPO_URL", Sources{Getenv: with("SPECGATE_REPO_URL", "https://git.example.com/mirror"), Options: map[string]string{"repo-id": "acme/mirror"}},
+			"https://git.example.com/mirror", buildURL},
+		{"-Dspecgate.build.id of another build", Sources{Getenv: with(), Properties: map[string]string{"specgate.build.id": "nightly-7"}}, repoURL, ""},
+		{"-Dspecgate.build.id with -Dspecgate.build.url", Sources{Getenv: with(), Properties: map[string]string{"specgate.build.id": "nightly-7", "specgate.build.url": "https://ci.example.com/7"}},
+			repoURL, "https://ci.example.com/7"},
+		{"--build-id of the same build", Sources{Getenv: with(), Options: map[string]string{"build-id": "555"}}, repoURL, buildURL},
+		{"git's origin under another id", Sources{Git: git, Options: map[string]string{"repo-id": "acme/elsewhere"}}, "", ""},
+		{"git's origin under its own id", Sources{Git: git, Options: map[string]string{"repo-id": "acme/from-git"}}, "https://github.com/acme/from-git.git", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := Resolve(tc.src)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got.RepoURL != tc.repoURL || got.BuildURL != tc.buildURL {
+				t.Errorf("repoUrl %q, buildUrl %q; want %q, %q", got.RepoURL, got.BuildURL, tc.repoURL, tc.buildURL)
+			}
+			for field, v := range map[string]string{"repoUrl": got.RepoURL, "buildUrl": got.BuildURL} {
+				if (v == "") != (got.Sources[field] == "") {
+					t.Errorf("%s %q from %q", field, v, got.Sources[field])
+				}
+			}
+		})
+	}
+}
