@@ -17,8 +17,10 @@ func (d *differ) asyncapi() {
 		}
 		return out
 	}
+	top := scope{at: [2]spec.Path{Revision: {"channels"}, Base: {"channels"}}}
 	pair(chans(bv), chans(rv), func(b, r *spec.Channel) {
-		sc := scope{ops: []string{"channel " + channelName(either(b, r))}}
+		sc := top.within(sources(b, r, func(c *spec.Channel) spec.Path { return c.Source }))
+		sc.ops = []string{"channel " + channelName(either(b, r))}
 		d.run(sc, func(r *Rule) bool { return r.Channel != nil }, func(c *Check) { c.rule.Channel(c, b, r) })
 	})
 	byID := d.base.Major >= 3 && d.rev.Major >= 3
@@ -42,12 +44,22 @@ func (d *differ) asyncapi() {
 		if apiAction(either(b, r).Action) == "send" {
 			dir = Response
 		}
-		sc := scope{ops: []string{asyncLabel(either(b, r))}, dir: dir}
+		sc := scope{ops: []string{asyncLabel(either(b, r))}, dir: dir, at: [2]spec.Path{Revision: opsAt(d.rev), Base: opsAt(d.base)}}
+		sc = sc.within(sources(b, r, func(o *spec.AsyncOperation) spec.Path { return o.Source }))
 		d.run(sc, func(r *Rule) bool { return r.AsyncOperation != nil }, func(c *Check) { c.rule.AsyncOperation(c, b, r) })
 		if b != nil && r != nil && apiAction(b.Action) == apiAction(r.Action) {
-			d.messages(sc, opMessages(d.base, b), opMessages(d.rev, r))
+			d.messages(sc.under(b.Source, b.Node, r.Source, r.Node, "messages", "message"), opMessages(d.base, b), opMessages(d.rev, r))
 		}
 	})
+}
+
+// opsAt is where a document lists its operations: AsyncAPI 3 under
+// operations, 2.x within the channels.
+func opsAt(doc *spec.Document) spec.Path {
+	if doc.Major >= 3 {
+		return spec.Path{"operations"}
+	}
+	return spec.Path{"channels"}
 }
 
 // apiAction names what the API does in an operation: 2.x publish means
@@ -76,6 +88,7 @@ func (d *differ) messages(sc scope, base, rev []*spec.Message) {
 		return out
 	}
 	pair(key(base), key(rev), func(b, r *spec.Message) {
+		sc := sc.within(sources(b, r, func(m *spec.Message) spec.Path { return m.Source }))
 		d.run(sc, func(r *Rule) bool { return r.Message != nil }, func(c *Check) { c.rule.Message(c, b, r) })
 		if b == nil || r == nil {
 			return

@@ -56,6 +56,10 @@ type Check struct {
 	Where string
 	// inBasePath holds the names of the base operation's path template.
 	inBasePath map[string]bool
+	// at is where the pair is written on each side (indexed by Side): the
+	// items themselves, or for a side that lacks its item, the place of
+	// its parent. A change on one side is placed on the other from it.
+	at [2]spec.Path
 }
 
 // InBasePath reports whether a path parameter was already part of the
@@ -74,7 +78,36 @@ func (c *Check) Revision(path spec.Path, format string, args ...any) {
 }
 
 func (c *Check) report(side Side, path spec.Path, msg string) {
-	c.d.raw = append(c.d.raw, rawChange{rule: c.rule, side: side, path: path, message: msg, ops: c.ops})
+	c.d.raw = append(c.d.raw, rawChange{rule: c.rule, side: side, path: path, message: msg, ops: c.ops,
+		other: c.counterpart(side, path), hasOther: true})
+}
+
+// counterpart is the place in the other version of what path names on
+// side: the same place under the other side's item (which Locate takes to
+// its nearest written part), or for things written apart from the pair (a
+// document-wide security requirement, a security scheme) the same path,
+// when the other version writes it.
+func (c *Check) counterpart(side Side, path spec.Path) spec.Path {
+	from, to := c.at[side], c.at[1-side]
+	if hasPrefix(path, from) {
+		return join(to, path[len(from):])
+	}
+	if c.d.doc(1-side).Locate(path, nil).Exact {
+		return path
+	}
+	return to
+}
+
+func hasPrefix(path, prefix spec.Path) bool {
+	if len(prefix) > len(path) {
+		return false
+	}
+	for i, seg := range prefix {
+		if path[i] != seg {
+			return false
+		}
+	}
+	return true
 }
 
 // WithOperations returns a Check that reports for the given operations.
@@ -121,8 +154,50 @@ func (s *SchemaCheck) InRevision(rel spec.Path, format string, args ...any) {
 	s.report(Revision, s.Rev.Node, rel, fmt.Sprintf(format, args...))
 }
 
+// inRevisionWas reports a change at rel, relative to the revision schema,
+// of what the base writes at baseRel (the old limit); nil places it by
+// rel.
+func (s *SchemaCheck) inRevisionWas(rel, baseRel spec.Path, format string, args ...any) {
+	s.report(Revision, s.Rev.Node, rel, fmt.Sprintf(format, args...))
+	if baseRel != nil {
+		(*s.out)[len(*s.out)-1].otherRel = baseRel
+	}
+}
+
 func (s *SchemaCheck) report(side Side, origin *spec.Node, rel spec.Path, msg string) {
-	*s.out = append(*s.out, relChange{rule: s.rule, side: side, origin: origin, rel: rel, message: msg})
+	other := s.Base
+	if side == Base {
+		other = s.Rev
+	}
+	*s.out = append(*s.out, relChange{rule: s.rule, side: side, origin: origin, rel: rel, message: msg,
+		otherOrigin: other.Node, otherRel: counterpartIn(other, rel)})
+}
+
+// counterpartIn is the place in view v of what rel names in the other
+// view of the pair: the same property, or the same keyword (the old
+// maxLength); v itself when it has neither.
+func counterpartIn(v *SchemaView, rel spec.Path) spec.Path {
+	n := len(rel)
+	if n == 0 {
+		return nil
+	}
+	key, isKey := rel[n-1].(string)
+	if !isKey && n >= 2 {
+		// An item of a list keyword (required, oneOf, prefixItems): the
+		// other side's list.
+		key, isKey = rel[n-2].(string)
+	} else if isKey && n >= 2 && rel[n-2] == "properties" {
+		if p := v.Property(key); p != nil {
+			return p.Path
+		}
+		key = "properties"
+	}
+	if isKey {
+		if _, p := v.Keyword(key); p != nil {
+			return p
+		}
+	}
+	return nil
 }
 
 // RuleByID returns the rule with the given id, or nil.

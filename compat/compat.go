@@ -91,7 +91,34 @@ type Change struct {
 	// in the order first met. A change in a shared schema affects each
 	// operation that reaches it.
 	Operations []string
-	Location   Location
+	// Location is where the change is written: in the revision, or in the
+	// base for what the revision no longer has (Location.Side says which).
+	Location Location
+	// Base and Revision place the change in each version. One of them is
+	// Location; the other is where that version writes what changed (the
+	// old maxLength, the operation a removed parameter belonged to), or
+	// the nearest part of it that is written (the object a property was
+	// added to, the path a removed operation was under). File is "" when
+	// the check knows no place on that side: changes of Protocol Buffers,
+	// GraphQL and WSDL documents are placed on their own side only.
+	Base, Revision Location
+}
+
+// place sets the location of the change's own side, and that of the
+// other side when known.
+func (c *Change) place(own, other Location, hasOther bool) {
+	c.Location = own
+	if own.Side == Base {
+		c.Base = own
+		if hasOther {
+			c.Revision = other
+		}
+	} else {
+		c.Revision = own
+		if hasOther {
+			c.Base = other
+		}
+	}
 }
 
 // Compare diffs base and revision and returns every change at every
@@ -101,7 +128,11 @@ type Change struct {
 // Comparable says whether they are.
 func Compare(base, rev *spec.Document) []Change {
 	if modelFormat(base.Format) {
-		return compareModels(base, rev)
+		out := compareModels(base, rev)
+		for i := range out {
+			out[i].place(out[i].Location, Location{}, false)
+		}
+		return out
 	}
 	d := newDiffer(base, rev)
 	if base.Format == spec.AsyncAPI {
@@ -147,6 +178,10 @@ type rawChange struct {
 	message string
 	context string // see relChange
 	ops     []string
+	// other is the place of the change in the other version, when
+	// hasOther: see Change.Base and Change.Revision.
+	other    spec.Path
+	hasOther bool
 }
 
 // changes locates the raw changes and merges those that land on the same
@@ -171,8 +206,13 @@ func (d *differ) changes() []Change {
 		if rc.context != "" {
 			msg = rc.context + ": " + msg
 		}
-		out = append(out, Change{RuleID: rc.rule.ID, Level: rc.rule.Level, Message: msg, Why: rc.rule.Why,
-			Operations: appendNew(nil, rc.ops...), Location: loc})
+		ch := Change{RuleID: rc.rule.ID, Level: rc.rule.Level, Message: msg, Why: rc.rule.Why, Operations: appendNew(nil, rc.ops...)}
+		var other Location
+		if rc.hasOther {
+			other = d.locate(1-rc.side, rc.other)
+		}
+		ch.place(loc, other, rc.hasOther)
+		out = append(out, ch)
 	}
 	sort.SliceStable(out, func(i, j int) bool {
 		a, b := out[i].Location, out[j].Location
@@ -194,13 +234,17 @@ func (d *differ) changes() []Change {
 }
 
 func (d *differ) locate(side Side, path spec.Path) Location {
-	doc := d.rev
-	if side == Base {
-		doc = d.base
-	}
-	l := doc.Locate(path, nil)
+	l := d.doc(side).Locate(path, nil)
 	return Location{Side: side, File: l.File.Name, Line: int(l.Range.Start.Line), Column: int(l.Range.Start.Col),
 		EndLine: int(l.Range.End.Line), EndColumn: int(l.Range.End.Col), Pointer: l.Pointer}
+}
+
+// doc is the document of a side.
+func (d *differ) doc(side Side) *spec.Document {
+	if side == Base {
+		return d.base
+	}
+	return d.rev
 }
 
 // appendNew appends the items of add that list does not hold yet.

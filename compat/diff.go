@@ -50,13 +50,49 @@ type scope struct {
 	// inBasePath holds the parameters the base operation's path template
 	// names: consumers send them in the URL whether declared or not.
 	inBasePath map[string]bool
+	// at is where the pair the rules see is written on each side, indexed
+	// by Side (Check.at).
+	at [2]spec.Path
+}
+
+// within returns the scope of a pair whose items are written at b and r
+// (nil for a side that lacks its item, which is then placed where sc is).
+func (sc scope) within(b, r spec.Path, hasB, hasR bool) scope {
+	if hasB {
+		sc.at[Base] = b
+	}
+	if hasR {
+		sc.at[Revision] = r
+	}
+	return sc
+}
+
+// under places each side at the first of keys its item writes (b at
+// bsrc, r at rsrc), or at the item when it writes none: where the items
+// of a list (parameters, responses, content, headers, messages) that one
+// side lacks go.
+func (sc scope) under(bsrc spec.Path, b *spec.Node, rsrc spec.Path, r *spec.Node, keys ...string) scope {
+	sc.at = [2]spec.Path{Revision: at(rsrc, r, keys...), Base: at(bsrc, b, keys...)}
+	return sc
+}
+
+// sources are the sides' places of two items, either of which may be nil.
+func sources[T any](b, r *T, src func(*T) spec.Path) (spec.Path, spec.Path, bool, bool) {
+	var bs, rs spec.Path
+	if b != nil {
+		bs = src(b)
+	}
+	if r != nil {
+		rs = src(r)
+	}
+	return bs, rs, b != nil, r != nil
 }
 
 // run calls hook for every rule that has one.
 func (d *differ) run(sc scope, has func(*Rule) bool, call func(*Check)) {
 	for _, r := range d.rules {
 		if has(r) {
-			call(&Check{d: d, rule: r, Dir: sc.dir, ops: sc.ops, PathRemoved: sc.pathRemoved, Where: sc.where, inBasePath: sc.inBasePath})
+			call(&Check{d: d, rule: r, Dir: sc.dir, ops: sc.ops, PathRemoved: sc.pathRemoved, Where: sc.where, inBasePath: sc.inBasePath, at: sc.at})
 		}
 	}
 }
@@ -71,27 +107,32 @@ func pathKey(p string) string { return templateParam().ReplaceAllString(p, "{}")
 
 func (d *differ) openapi() {
 	bv, rv := d.base.Views(), d.rev.Views()
+	paths := scope{at: [2]spec.Path{Revision: {"paths"}, Base: {"paths"}}}
 	for _, p := range pairPaths(bv.PathItems, rv.PathItems) {
 		bp, rp := p[0], p[1]
+		ps := paths.within(sources(bp, rp, func(p *spec.PathItem) spec.Path { return p.Source }))
 		switch {
 		case rp == nil:
 			labels := make([]string, len(bp.Operations))
 			for i, op := range bp.Operations {
 				labels[i] = opLabel(op, "")
 			}
-			sc := scope{ops: labels, dir: Request, pathRemoved: true}
+			sc := ps
+			sc.ops, sc.dir, sc.pathRemoved = labels, Request, true
 			d.run(sc, func(r *Rule) bool { return r.Path != nil }, func(c *Check) { c.rule.Path(c, bp, nil) })
 			for _, op := range bp.Operations {
 				sc.ops = []string{opLabel(op, "")}
+				sc.at[Base] = op.Source
 				d.run(sc, func(r *Rule) bool { return r.Operation != nil }, func(c *Check) { c.rule.Operation(c, op, nil) })
 			}
 		case bp == nil:
-			d.operations(nil, rp.Operations, Request, "")
+			d.operations(ps, nil, rp.Operations, Request, "")
 		default:
-			d.operations(bp.Operations, rp.Operations, Request, "")
+			d.operations(ps, bp.Operations, rp.Operations, Request, "")
 		}
 	}
-	d.operations(bv.Webhooks, rv.Webhooks, Response, "")
+	hooks := scope{at: [2]spec.Path{Revision: {"webhooks"}, Base: {"webhooks"}}}
+	d.operations(hooks, bv.Webhooks, rv.Webhooks, Response, "")
 }
 
 // pairPaths pairs path items: the same template first, then templates
@@ -138,8 +179,9 @@ func pairPaths(base, rev []*spec.PathItem) [][2]*spec.PathItem {
 
 // operations pairs operations by method (and webhook or callback name)
 // and diffs each pair. reqDir is who writes the requests: consumers for
-// paths, the API for webhooks and callbacks.
-func (d *differ) operations(base, rev []*spec.Operation, reqDir Direction, parent string) {
+// paths, the API for webhooks and callbacks. in places what one side
+// lacks: the path item, webhooks or callbacks the operations are in.
+func (d *differ) operations(in scope, base, rev []*spec.Operation, reqDir Direction, parent string) {
 	key := func(op *spec.Operation) string {
 		return op.Webhook + "\x00" + op.Callback + "\x00" + pathKey(op.Path) + "\x00" + op.Method
 	}
@@ -150,18 +192,18 @@ func (d *differ) operations(base, rev []*spec.Operation, reqDir Direction, paren
 	seen := make(map[string]bool, len(base))
 	for _, b := range base {
 		seen[key(b)] = true
-		d.operation(b, revByKey[key(b)], reqDir, parent)
+		d.operation(in, b, revByKey[key(b)], reqDir, parent)
 	}
 	for _, r := range rev {
 		if !seen[key(r)] {
-			d.operation(nil, r, reqDir, parent)
+			d.operation(in, nil, r, reqDir, parent)
 		}
 	}
 }
 
-func (d *differ) operation(b, r *spec.Operation, reqDir Direction, parent string) {
+func (d *differ) operation(in scope, b, r *spec.Operation, reqDir Direction, parent string) {
 	label := opLabel(either(b, r), parent)
-	sc := scope{ops: []string{label}, dir: reqDir}
+	sc := scope{ops: []string{label}, dir: reqDir, at: in.at}.within(sources(b, r, func(o *spec.Operation) spec.Path { return o.Source }))
 	d.run(sc, func(r *Rule) bool { return r.Operation != nil }, func(c *Check) { c.rule.Operation(c, b, r) })
 	if b == nil || r == nil {
 		return
@@ -171,10 +213,11 @@ func (d *differ) operation(b, r *spec.Operation, reqDir Direction, parent string
 	for _, m := range templateParam().FindAllString(b.Path, -1) {
 		psc.inBasePath[strings.Trim(m, "{}")] = true
 	}
-	d.parameters(psc, paramsOf(b), paramsOf(r))
+	d.parameters(psc.under(b.Source, b.Node, r.Source, r.Node, "parameters"), paramsOf(b), paramsOf(r))
 	d.requestBody(sc, b.RequestBody, r.RequestBody)
-	d.responses(scope{ops: sc.ops, dir: reqDir.flip()}, b.Responses, r.Responses)
-	d.operations(b.Callbacks, r.Callbacks, reqDir.flip(), label)
+	d.responses(scope{ops: sc.ops, dir: reqDir.flip()}.under(b.Source, b.Node, r.Source, r.Node, "responses"), b.Responses, r.Responses)
+	cbs := sc.within(at(b.Source, b.Node, "callbacks"), at(r.Source, r.Node, "callbacks"), true, true)
+	d.operations(cbs, b.Callbacks, r.Callbacks, reqDir.flip(), label)
 }
 
 func either[T any](b, r *T) *T {
@@ -256,6 +299,7 @@ func pair[T any](base, rev []keyed[T], fn func(b, r *T)) {
 
 func (d *differ) parameters(sc scope, base, rev []keyed[spec.Parameter]) {
 	pair(base, rev, func(b, r *spec.Parameter) {
+		sc := sc.within(sources(b, r, func(p *spec.Parameter) spec.Path { return p.Source }))
 		d.run(sc, func(r *Rule) bool { return r.Parameter != nil }, func(c *Check) { c.rule.Parameter(c, b, r) })
 		if b == nil || r == nil {
 			return
@@ -276,11 +320,13 @@ func (d *differ) requestBody(sc scope, b, r *spec.RequestBody) {
 	if b == nil && r == nil {
 		return
 	}
+	op := sc
+	sc = sc.within(sources(b, r, func(b *spec.RequestBody) spec.Path { return b.Source }))
 	d.run(sc, func(r *Rule) bool { return r.Body != nil }, func(c *Check) { c.rule.Body(c, b, r) })
 	if b == nil || r == nil {
 		return
 	}
-	d.content(scope{ops: sc.ops, dir: sc.dir, where: "request body"}, b.Content, r.Content)
+	d.content(scope{ops: sc.ops, dir: sc.dir, where: "request body"}.under(b.Source, b.Node, r.Source, r.Node, "content"), b.Content, r.Content)
 	form := func(ps []*spec.Parameter) []keyed[spec.Parameter] {
 		out := make([]keyed[spec.Parameter], len(ps))
 		for i, p := range ps {
@@ -288,7 +334,7 @@ func (d *differ) requestBody(sc scope, b, r *spec.RequestBody) {
 		}
 		return out
 	}
-	d.parameters(sc, form(b.FormData), form(r.FormData))
+	d.parameters(op, form(b.FormData), form(r.FormData))
 }
 
 // content pairs media types by their type without parameters; a media
@@ -316,6 +362,7 @@ func (d *differ) content(sc scope, base, rev []*spec.MediaType) {
 		return by["*/*"]
 	}
 	each := func(b, r *spec.MediaType) {
+		sc := sc.within(sources(b, r, func(m *spec.MediaType) spec.Path { return m.Source }))
 		d.run(sc, func(r *Rule) bool { return r.MediaType != nil }, func(c *Check) { c.rule.MediaType(c, b, r) })
 		if b == nil || r == nil {
 			return
@@ -385,12 +432,14 @@ func (d *differ) responses(sc scope, base, rev []*spec.Response) {
 		return by["DEFAULT"]
 	}
 	each := func(b, r *spec.Response) {
+		sc := sc.within(sources(b, r, func(r *spec.Response) spec.Path { return r.Source }))
 		d.run(sc, func(r *Rule) bool { return r.Response != nil }, func(c *Check) { c.rule.Response(c, b, r) })
 		if b == nil || r == nil {
 			return
 		}
-		sc := scope{ops: sc.ops, dir: sc.dir, where: "response " + r.Status}
-		d.content(sc, b.Content, r.Content)
+		sc = scope{ops: sc.ops, dir: sc.dir, where: "response " + r.Status}
+		d.content(sc.under(b.Source, b.Node, r.Source, r.Node, "content"), b.Content, r.Content)
+		sc = sc.under(b.Source, b.Node, r.Source, r.Node, "headers")
 		headers := func(hs []*spec.Header) []keyed[spec.Header] {
 			out := make([]keyed[spec.Header], len(hs))
 			for i, h := range hs {
@@ -399,6 +448,7 @@ func (d *differ) responses(sc scope, base, rev []*spec.Response) {
 			return out
 		}
 		pair(headers(b.Headers), headers(r.Headers), func(bh, rh *spec.Header) {
+			sc := sc.within(sources(bh, rh, func(h *spec.Header) spec.Path { return h.Source }))
 			d.run(sc, func(r *Rule) bool { return r.Header != nil }, func(c *Check) { c.rule.Header(c, bh, rh) })
 			if bh != nil && rh != nil && bh.Schema != nil && rh.Schema != nil {
 				text := bh.Node.Get("content") == nil && rh.Node.Get("content") == nil

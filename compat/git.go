@@ -424,7 +424,12 @@ func (g *gitRepo) check(ctx context.Context, opts Options, branch, baseDir, rel 
 	}
 	res.judge(base, rev, opts.Strict)
 	for i := range res.Changes {
-		res.Changes[i].Location.File = g.showFile(res.Changes[i].Location.File, baseDir)
+		c := &res.Changes[i]
+		for _, l := range []*Location{&c.Location, &c.Base, &c.Revision} {
+			if l.File != "" {
+				l.File = g.showFile(l.File, baseDir)
+			}
+		}
 	}
 	return res
 }

@@ -83,9 +83,19 @@ func (rep *Report) finding(c Change) reports.Finding {
 	return reports.Finding{
 		Rule: c.RuleID, Severity: severities[c.Level], Message: c.Message,
 		File: l.File, Pointer: l.Pointer,
-		Range:  spec.Range{Start: spec.Pos{Line: int32(l.Line), Col: int32(l.Column)}, End: spec.Pos{Line: int32(l.EndLine), Col: int32(l.EndColumn)}},
-		Change: &reports.Change{Level: c.Level.String(), Fails: Fails(c, rep.Strict), Why: c.Why, Operations: c.Operations, Side: l.Side.String()},
+		Range: spec.Range{Start: spec.Pos{Line: int32(l.Line), Col: int32(l.Column)}, End: spec.Pos{Line: int32(l.EndLine), Col: int32(l.EndColumn)}},
+		Change: &reports.Change{Level: c.Level.String(), Fails: Fails(c, rep.Strict), Why: c.Why, Operations: c.Operations, Side: l.Side.String(),
+			Base: place(c.Base), Revision: place(c.Revision)},
 	}
+}
+
+// place is a location as a report's place; nil when it names no file.
+func place(l Location) *reports.Place {
+	if l.File == "" {
+		return nil
+	}
+	return &reports.Place{File: l.File, Pointer: l.Pointer,
+		Range: spec.Range{Start: spec.Pos{Line: int32(l.Line), Col: int32(l.Column)}, End: spec.Pos{Line: int32(l.EndLine), Col: int32(l.EndColumn)}}}
 }
 
 // ExitCode is 2 when a specification could not be checked, else 1 when one

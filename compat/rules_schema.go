@@ -297,14 +297,15 @@ var schemaRules = []*Rule{
 				return
 			}
 			rp := patterns(s.Rev)
-			for _, p := range patterns(s.Base) {
-				if contains(rp, p) {
+			for _, o := range s.Base.Occurrences("pattern") {
+				p := o.Value.Str()
+				if p == "" || contains(rp, p) {
 					continue
 				}
 				if len(rp) == 0 {
-					s.InRevision(nil, "pattern %q was removed", p)
+					s.inRevisionWas(nil, o.Path, "pattern %q was removed", p)
 				} else {
-					s.InRevision(s.Rev.At("pattern"), "pattern changed from %q to %q", p, rp[0])
+					s.inRevisionWas(s.Rev.At("pattern"), o.Path, "pattern changed from %q to %q", p, rp[0])
 				}
 			}
 		},
@@ -485,7 +486,7 @@ var schemaRules = []*Rule{
 			}
 			for name, path := range sortedRequired(s.Rev.Required) {
 				if _, was := s.Base.Required[name]; !was && s.Base.Property(name) != nil && !s.readOnly(s.Rev, name) {
-					s.InRevision(path, "property %q became required", name)
+					s.inRevisionWas(path, s.Base.Property(name).Path, "property %q became required", name)
 				}
 			}
 		},
@@ -606,7 +607,7 @@ var schemaRules = []*Rule{
 			}
 			for name, path := range sortedRequired(s.Rev.Required) {
 				if _, was := s.Base.Required[name]; !was && s.Base.Property(name) != nil {
-					s.InRevision(path, "property %q became required", name)
+					s.inRevisionWas(path, s.Base.Property(name).Path, "property %q became required", name)
 				}
 			}
 		},

@@ -33,6 +33,11 @@ type relChange struct {
 	// the innermost one, shown before the message. The same change
 	// reached through another subschema is the same change.
 	context string
+	// otherOrigin and otherRel place the change in the other version: the
+	// other schema of the pair, at the same keyword or property when it
+	// writes one.
+	otherOrigin *spec.Node
+	otherRel    spec.Path
 }
 
 // changeID identifies a relChange.
@@ -95,7 +100,8 @@ func (s *schemaDiffer) compare(sc scope, b *spec.Node, bsrc spec.Path, r *spec.N
 func (s *schemaDiffer) compareViews(sc scope, b *SchemaView, bsrc spec.Path, r *SchemaView, rsrc spec.Path, text bool) {
 	found, _ := s.pair(b, bsrc, r, rsrc, sc.dir, text)
 	for _, rc := range found {
-		s.d.raw = append(s.d.raw, rawChange{rule: rc.rule, side: rc.side, path: join(s.paths[rc.origin], rc.rel), message: rc.message, context: rc.context, ops: sc.ops})
+		s.d.raw = append(s.d.raw, rawChange{rule: rc.rule, side: rc.side, path: join(s.paths[rc.origin], rc.rel), message: rc.message, context: rc.context, ops: sc.ops,
+			other: join(s.paths[rc.otherOrigin], rc.otherRel), hasOther: true})
 	}
 }
 

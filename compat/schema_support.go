@@ -227,10 +227,10 @@ func rangeChanges(s *SchemaCheck, widened bool) {
 		looseL, tightL, looseU, tightU = rl, bl, ru, bu
 	}
 	if tighterMin(looseL, tightL) {
-		s.InRevision(rl.path, "minimum is now %s (was %s)", rl.describe(">=", ">"), bl.describe(">=", ">"))
+		s.inRevisionWas(rl.path, bl.path, "minimum is now %s (was %s)", rl.describe(">=", ">"), bl.describe(">=", ">"))
 	}
 	if tighterMax(looseU, tightU) {
-		s.InRevision(ru.path, "maximum is now %s (was %s)", ru.describe("<=", "<"), bu.describe("<=", "<"))
+		s.inRevisionWas(ru.path, bu.path, "maximum is now %s (was %s)", ru.describe("<=", "<"), bu.describe("<=", "<"))
 	}
 }
 
@@ -315,24 +315,25 @@ func lengthChanges(s *SchemaCheck, widened bool) {
 		if !s.both(kw[2]) && !text {
 			continue
 		}
-		bmin, bminText, _ := size(s.Base, kw[0], false)
+		bmin, bminText, bminPath := size(s.Base, kw[0], false)
 		rmin, rminText, rminPath := size(s.Rev, kw[0], false)
-		bmax, bmaxText, _ := size(s.Base, kw[1], true)
+		bmax, bmaxText, bmaxPath := size(s.Base, kw[1], true)
 		rmax, rmaxText, rmaxPath := size(s.Rev, kw[1], true)
 		// A scalar that is not a string is sent as its text, whose length
 		// its type and limits decide.
 		if text && !s.Base.May("string") {
 			bmin, bmax, bminText, bmaxText = textLength(s.Base)
+			bminPath, bmaxPath = s.Base.At("type"), s.Base.At("type")
 		}
 		if text && !s.Rev.May("string") {
 			rmin, rmax, rminText, rmaxText = textLength(s.Rev)
 			rminPath, rmaxPath = s.Rev.At("type"), s.Rev.At("type")
 		}
 		if (!widened && rmin > bmin) || (widened && rmin < bmin) {
-			s.InRevision(rminPath, "%s is now %s (was %s)", kw[0], rminText, bminText)
+			s.inRevisionWas(rminPath, bminPath, "%s is now %s (was %s)", kw[0], rminText, bminText)
 		}
 		if (!widened && rmax < bmax) || (widened && rmax > bmax) {
-			s.InRevision(rmaxPath, "%s is now %s (was %s)", kw[1], rmaxText, bmaxText)
+			s.inRevisionWas(rmaxPath, bmaxPath, "%s is now %s (was %s)", kw[1], rmaxText, bmaxText)
 		}
 	}
 }

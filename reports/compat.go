@@ -61,6 +61,29 @@ type CompatJSONChange struct {
 	EndLine   int    `json:"endLine"`
 	EndColumn int    `json:"endColumn"`
 	Pointer   string `json:"pointer"`
+	// BaseLocation and RevisionLocation place the change in each version
+	// (one of them where Location is); absent where no place is known.
+	BaseLocation     *CompatJSONPlace `json:"baseLocation,omitempty"`
+	RevisionLocation *CompatJSONPlace `json:"revisionLocation,omitempty"`
+}
+
+// CompatJSONPlace is a change's place in one version.
+type CompatJSONPlace struct {
+	Location  string `json:"location"` // file:line:col
+	File      string `json:"file"`
+	Line      int    `json:"line"`
+	Column    int    `json:"column"`
+	EndLine   int    `json:"endLine"`
+	EndColumn int    `json:"endColumn"`
+	Pointer   string `json:"pointer"`
+}
+
+func jsonPlace(p *Place) *CompatJSONPlace {
+	if p == nil {
+		return nil
+	}
+	return &CompatJSONPlace{Location: p.Location(), File: p.File, Line: int(p.Range.Start.Line), Column: int(p.Range.Start.Col),
+		EndLine: int(p.Range.End.Line), EndColumn: int(p.Range.End.Col), Pointer: p.Pointer}
 }
 
 // NewCompatJSONReport builds the json document of a compat run.
@@ -86,7 +109,8 @@ func NewCompatJSONReport(run *Run) CompatJSONReport {
 			jr.Changes = append(jr.Changes, CompatJSONChange{RuleID: x.Rule, Level: x.Change.Level, Fails: x.Change.Fails,
 				Message: x.Message, Why: x.Change.Why, Operations: x.Change.Operations, Location: x.Location(), Side: x.Change.Side,
 				File: x.File, Line: int(x.Range.Start.Line), Column: int(x.Range.Start.Col),
-				EndLine: int(x.Range.End.Line), EndColumn: int(x.Range.End.Col), Pointer: x.Pointer})
+				EndLine: int(x.Range.End.Line), EndColumn: int(x.Range.End.Col), Pointer: x.Pointer,
+				BaseLocation: jsonPlace(x.Change.Base), RevisionLocation: jsonPlace(x.Change.Revision)})
 		}
 		out.Results = append(out.Results, jr)
 	}
@@ -103,11 +127,28 @@ func (run *Run) compatShown(f *Finding) bool {
 // file have the same name, so a location in the base names the branch.
 func compatWhere(file *File, f *Finding) string {
 	s := f.Location()
-	if f.Change.Side == "base" && file.Verdict.Base != file.Verdict.BaseFile {
+	if f.Change.Side == "base" && inGit(file) {
 		s += " (on " + file.Verdict.Base + ")"
 	}
 	return s
 }
+
+// compatOther renders a change's place in the other version ("base:
+// api.yaml:12:7 on main", "revision: api.yaml:30:5"), or "".
+func compatOther(file *File, f *Finding) string {
+	p, side := f.Change.Other()
+	if p == nil || p.File == "" {
+		return ""
+	}
+	s := side + ": " + p.Location()
+	if side == "base" && inGit(file) {
+		s += " on " + file.Verdict.Base
+	}
+	return s
+}
+
+// inGit reports whether the base is a branch (git mode) rather than a file.
+func inGit(file *File) bool { return file.Verdict.Base != file.Verdict.BaseFile }
 
 // writeCompatText writes each specification's verdict, then one line per
 // change ("file:line:col level rule-id operations: message; why"), then a
@@ -139,8 +180,12 @@ func writeCompatText(w io.Writer, run *Run) error {
 			case lvl == "warning":
 				lvl = paint(ansiYellow, lvl)
 			}
-			fmt.Fprintf(&b, "  %s %s %s %s: %s; %s\n", paint(ansiBold, compatWhere(f, c)), lvl, paint(ansiDim, c.Rule),
+			fmt.Fprintf(&b, "  %s %s %s %s: %s; %s", paint(ansiBold, compatWhere(f, c)), lvl, paint(ansiDim, c.Rule),
 				shortList(c.Change.Operations), c.Message, c.Change.Why)
+			if other := compatOther(f, c); other != "" {
+				b.WriteString(paint(ansiDim, " ("+other+")"))
+			}
+			b.WriteByte('\n')
 		}
 	}
 	b.WriteString(compatSummary(run.Compat))

@@ -102,6 +102,13 @@ func (run *Run) compatTests(f *File) []Test {
 				"ruleViolation": ruleViolation{Rule: c.Rule, Level: c.Change.Level, Message: c.Message, Why: c.Change.Why},
 			},
 		})
+		t := &tests[len(tests)-1]
+		if c.Change.Base != nil {
+			t.Extra["baseLocation"] = c.Change.Base.Location()
+		}
+		if c.Change.Revision != nil {
+			t.Extra["revisionLocation"] = c.Change.Revision.Location()
+		}
 	}
 	if failing > 0 {
 		return tests

@@ -98,7 +98,9 @@ type (
 	}
 	htmlChange struct {
 		Spec, Level, Rule, Operations, Location, Message, Why string
-		Fails                                                 bool
+		// Other is the change's place in the other version.
+		Other string
+		Fails bool
 	}
 
 	htmlTests struct {
@@ -273,7 +275,7 @@ func compatPage(run *Run) *htmlPage {
 				continue
 			}
 			hc.Changes = append(hc.Changes, htmlChange{Spec: f.Name, Level: x.Change.Level, Rule: x.Rule,
-				Operations: strings.Join(x.Change.Operations, ", "), Location: compatWhere(f, x), Message: x.Message, Why: x.Change.Why,
+				Operations: strings.Join(x.Change.Operations, ", "), Location: compatWhere(f, x), Other: compatOther(f, x), Message: x.Message, Why: x.Change.Why,
 				Fails: x.Change.Fails})
 			hc.Levels = appendNew(hc.Levels, x.Change.Level)
 			hc.RuleIDs = appendNew(hc.RuleIDs, x.Rule)

@@ -185,6 +185,36 @@ type Change struct {
 	// Side is the version the change is located in: "revision", or "base"
 	// for what the revision no longer has.
 	Side string
+	// Base and Revision place the change in each version, nil where no
+	// place is known; the one of Side is the finding's own place, the other
+	// is where that version writes what changed (or its nearest part that
+	// is written).
+	Base, Revision *Place
+}
+
+// Place is a position in a file: a finding's, or a change's in one
+// version.
+type Place struct {
+	File    string
+	Pointer string
+	Range   spec.Range
+}
+
+// Location is "file:line:col", or the file alone without a position.
+func (p *Place) Location() string {
+	if p.Range.Start.Line == 0 {
+		return p.File
+	}
+	return p.File + ":" + strconv.Itoa(int(p.Range.Start.Line)) + ":" + strconv.Itoa(int(p.Range.Start.Col))
+}
+
+// Other is the change's place in the version it is not located in, and
+// that version's name ("base" or "revision"); nil when unknown.
+func (c *Change) Other() (*Place, string) {
+	if c.Side == "base" {
+		return c.Revision, "revision"
+	}
+	return c.Base, "base"
 }
 
 // Verdict is the outcome of comparing one specification with its base.
