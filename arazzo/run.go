@@ -389,24 +389,134 @@ func (st *runState) callWorkflow(ctx context.Context, id string, params map[stri
 	return st.runWorkflow(ctx, w, inputs, caller)
 }
 
+// CheckInputs checks the inputs that Run gives each workflow
+// (Options.Inputs) against its inputs schema, before anything runs: an
+// error per workflow whose inputs do not fit, in document order, or nil.
+func (r *Runner) CheckInputs() []error {
+	var errs []error
+	for _, w := range r.c.Workflows {
+		inputs := r.opts.Inputs[w.ID]
+		if inputs == nil {
+			inputs = map[string]any{}
+		}
+		if msg := r.inputProblems(w, inputs); msg != "" {
+			errs = append(errs, fmt.Errorf("workflow %q cannot run: %s", w.ID, msg))
+		}
+	}
+	return errs
+}
+
+// AddressFrom says where a source description's address comes from.
+type AddressFrom string
+
+const (
+	// FromSource is Options.BaseURLs: the address given for the source.
+	FromSource AddressFrom = "source"
+	// FromBase is Options.BaseURL: the address of every source.
+	FromBase AddressFrom = "base"
+	// FromServers is the source's first server URL with a host.
+	FromServers AddressFrom = "servers"
+	// FromNowhere: there is no address; the steps that call the source
+	// fail, saying so.
+	FromNowhere AddressFrom = ""
+)
+
+// Address is where the requests of a source description go.
+type Address struct {
+	Source string // the source description's name
+	URL    string
+	From   AddressFrom
+}
+
+// Addresses are where the requests of each source description that a step
+// calls go, in the order of the sources.
+func (r *Runner) Addresses() []Address {
+	called := map[string]bool{}
+	for _, w := range r.c.Workflows {
+		for _, s := range w.Steps {
+			if t, err := resolveTarget(r.c.Description, r.c.Loaded, s); err == nil && t.Operation != nil {
+				called[t.Source.Name] = true
+			}
+		}
+	}
+	var out []Address
+	for _, src := range r.c.Sources {
+		ls := r.c.Loaded[src.Name]
+		if !called[src.Name] || ls == nil || ls.Doc == nil {
+			continue
+		}
+		a := Address{Source: src.Name}
+		switch {
+		case r.opts.BaseURLs[src.Name] != "":
+			a.URL, a.From = r.opts.BaseURLs[src.Name], FromSource
+		case r.opts.BaseURL != "":
+			a.URL, a.From = r.opts.BaseURL, FromBase
+		default:
+			if u := serverURL(ls.Doc); u != "" {
+				a.URL, a.From = u, FromServers
+			}
+		}
+		out = append(out, a)
+	}
+	return out
+}
+
+// serverURL is a description's first server URL with a host, without its
+// trailing slash; "" when it has none.
+func serverURL(doc *spec.Document) string {
+	for _, s := range doc.Views().Servers {
+		if u, err := url.Parse(s.URL); err == nil && u.Host != "" {
+			return strings.TrimRight(s.URL, "/")
+		}
+	}
+	return ""
+}
+
 // checkInputs validates a workflow's inputs against its inputs schema.
 func (r *Runner) checkInputs(w *Workflow, inputs map[string]any) string {
+	if msg := r.inputProblems(w, inputs); msg != "" {
+		return fmt.Sprintf("workflow %q: %s", w.ID, msg)
+	}
+	return ""
+}
+
+// inputProblems says how inputs do not fit a workflow's inputs schema: ""
+// when they do.
+func (r *Runner) inputProblems(w *Workflow, inputs map[string]any) string {
 	if w.Inputs == nil {
 		return ""
 	}
 	sch, err := r.schemas.Compile(w.Inputs, w.InputsPath)
 	if err != nil {
-		return fmt.Sprintf("the inputs schema of workflow %q does not compile: %v", w.ID, err)
+		return fmt.Sprintf("its inputs schema does not compile: %v", err)
 	}
-	probs := sch.Validate(any(inputs), schema.Request)
-	if len(probs) == 0 {
-		return ""
+	var missing []string
+	if req := w.Inputs.Get("required"); req != nil && req.Kind == spec.Array {
+		for _, it := range req.Items {
+			if _, ok := inputs[it.Value]; it.Kind == spec.String && !ok {
+				missing = append(missing, strconv.Quote(it.Value))
+			}
+		}
 	}
-	var msgs []string
-	for _, p := range probs {
+	var parts, msgs []string
+	switch len(missing) {
+	case 0:
+	case 1:
+		parts = append(parts, "input "+missing[0]+" is missing")
+	default:
+		parts = append(parts, "inputs "+strings.Join(missing, ", ")+" are missing")
+	}
+	for _, p := range sch.Validate(any(inputs), schema.Request) {
+		// The missing inputs are named above.
+		if len(p.Path) == 0 && p.Keyword == "required" && len(missing) > 0 {
+			continue
+		}
 		msgs = append(msgs, p.String())
 	}
-	return fmt.Sprintf("the inputs of workflow %q do not fit its inputs schema: %s", w.ID, strings.Join(msgs, "; "))
+	if len(msgs) > 0 {
+		parts = append(parts, "its inputs do not fit its inputs schema: "+strings.Join(msgs, "; "))
+	}
+	return strings.Join(parts, "; ")
 }
 
 type nextKind uint8
@@ -814,11 +924,9 @@ func (r *Runner) baseURL(t *Target, ct *contract.Contract) (base, error) {
 		b = r.opts.BaseURL
 	}
 	if b == "" {
-		for _, s := range t.Source.Doc.Views().Servers {
-			if u, err := url.Parse(s.URL); err == nil && u.Host != "" {
-				b = strings.TrimRight(s.URL, "/")
-				return base{url: b, path: u.Path}, nil
-			}
+		if s := serverURL(t.Source.Doc); s != "" {
+			u, _ := url.Parse(s)
+			return base{url: s, path: u.Path}, nil
 		}
 		return base{}, fmt.Errorf("no base URL for source description %q: give --testBaseURL, or its address in specgate.yaml", t.Source.Name)
 	}

@@ -64,13 +64,12 @@ func runSuite(c *cli.Context, env Env) error {
 	if err != nil {
 		return err
 	}
-	inputs, err := readInputs(c.String("inputs"))
-	if err != nil {
-		return exitf(ExitUsage, "--inputs: %v", err)
-	}
-	opts := suite.Options{Config: cfg, Extra: c.Args().Slice(), BaseURL: c.String("testBaseURL"), Inputs: inputs,
+	opts := suite.Options{Config: cfg, Extra: c.Args().Slice(), BaseURL: c.String("testBaseURL"),
 		Seed: c.Uint64("seed"), Parallel: max(c.Int("parallel"), 1), Timeout: c.Duration("timeout"),
 		Retry: httpx.DefaultRetryPolicy, Loader: newLoader(c, env), Getenv: env.Getenv, GitCache: c.String("git-cache")}
+	if err := setInputs(c, env, &opts); err != nil {
+		return err
+	}
 	if s := c.String("shard"); s != "" {
 		shard, err := apitest.ParseShard(s)
 		if err != nil {
@@ -207,32 +206,49 @@ func suiteConfig(c *cli.Context, env Env) (*config.Config, error) {
 	return cfg, nil
 }
 
+// setInputs gives a run of workflows its --inputs, with where the file
+// writes each workflowId, what to say of missing inputs, and a notice on
+// standard error of where requests go when nothing names an address.
+func setInputs(c *cli.Context, env Env, opts *suite.Options) error {
+	path := c.String("inputs")
+	inputs, at, err := readInputs(path)
+	if err != nil {
+		return exitf(ExitUsage, "--inputs: %v", err)
+	}
+	opts.Inputs, opts.InputsFrom, opts.InputsAt = inputs, path, at
+	opts.InputsHelp = " (give the inputs of each workflow by its workflowId with --inputs FILE, which 'specgate examples generate DOC.arazzo.yaml' writes, or in specgate.yaml's data.dictionary)"
+	opts.Notice = func(msg string) { fmt.Fprintln(env.Stderr, "specgate: "+msg) }
+	return nil
+}
+
 // readInputs reads an inputs file: a mapping of workflowId to the
-// workflow's inputs.
-func readInputs(path string) (map[string]map[string]any, error) {
+// workflow's inputs, and where each workflowId is written.
+func readInputs(path string) (map[string]map[string]any, map[string]spec.Pos, error) {
 	if path == "" {
-		return nil, nil
+		return nil, nil, nil
 	}
 	data, err := os.ReadFile(path)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	root, err := spec.Parse(path, data, spec.DefaultLimits())
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if root.Kind != spec.Object {
-		return nil, fmt.Errorf("%s: expected a mapping of workflowId to inputs, found %s", path, root.Kind)
+		return nil, nil, fmt.Errorf("%s: expected a mapping of workflowId to inputs, found %s", path, root.Kind)
 	}
 	out := map[string]map[string]any{}
+	at := map[string]spec.Pos{}
 	for _, f := range root.Fields {
 		m, ok := arazzo.NodeValue(f.Value).(map[string]any)
 		if !ok {
-			return nil, &spec.Error{File: path, Pos: f.Value.Range.Start, Msg: fmt.Sprintf("the inputs of workflow %q must be a mapping, found %s", f.Key, f.Value.Kind)}
+			return nil, nil, &spec.Error{File: path, Pos: f.Value.Range.Start, Msg: fmt.Sprintf("the inputs of workflow %q must be a mapping, found %s", f.Key, f.Value.Kind)}
 		}
 		out[f.Key] = m
+		at[f.Key] = f.KeyRange.Start
 	}
-	return out, nil
+	return out, at, nil
 }
 
 // arazzoArgs reports whether the arguments of test are Arazzo documents
@@ -256,12 +272,11 @@ func testWorkflows(c *cli.Context, env Env) error {
 	if c.IsSet("config") {
 		return runSuite(c, env)
 	}
-	inputs, err := readInputs(c.String("inputs"))
-	if err != nil {
-		return exitf(ExitUsage, "--inputs: %v", err)
-	}
-	opts := suite.Options{Extra: c.Args().Slice(), BaseURL: c.String("testBaseURL"), Inputs: inputs,
+	opts := suite.Options{Extra: c.Args().Slice(), BaseURL: c.String("testBaseURL"),
 		Timeout: c.Duration("timeout"), Retry: httpx.DefaultRetryPolicy, Loader: newLoader(c, env), Getenv: env.Getenv}
+	if err := setInputs(c, env, &opts); err != nil {
+		return err
+	}
 	outputs, err := testOutputs(c, nil, env, false)
 	if err != nil {
 		return exitf(ExitUsage, "%v", err)

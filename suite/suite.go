@@ -9,12 +9,14 @@
 package suite
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"log/slog"
 	"net"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -24,6 +26,7 @@ import (
 	"github.com/specgate/specgate/arazzo"
 	"github.com/specgate/specgate/config"
 	"github.com/specgate/specgate/internal/httpx"
+	"github.com/specgate/specgate/internal/suggest"
 	"github.com/specgate/specgate/mock"
 	"github.com/specgate/specgate/reports"
 	"github.com/specgate/specgate/spec"
@@ -38,8 +41,18 @@ type Options struct {
 	Extra   []string
 	BaseURL string
 	// Inputs are workflow inputs by workflowId (--inputs); the
-	// configuration's dictionary gives the others.
-	Inputs map[string]map[string]any
+	// configuration's dictionary gives the others. InputsFrom names them in
+	// messages (the --inputs file), InputsAt gives where it writes each
+	// workflowId, when known, and InputsHelp says how to give inputs (a
+	// sentence added to the message of a workflow whose inputs do not fit).
+	Inputs     map[string]map[string]any
+	InputsFrom string
+	InputsAt   map[string]spec.Pos
+	InputsHelp string
+	// Notice receives what the run says before it starts: where a source
+	// description's requests go when nothing names its address (nil: not
+	// said).
+	Notice func(string)
 	Shard  apitest.Shard
 	Seed   uint64
 	// Parallel is the number of contract tests in flight.
@@ -88,8 +101,9 @@ func Run(ctx context.Context, opts Options, sink *reports.Sink, run *reports.Run
 	if err != nil {
 		return nil, err
 	}
-	// The workflows are checked before anything runs: a broken document
-	// is an input error, as a spec that does not load is.
+	// The workflows are checked before anything runs: a broken document,
+	// inputs for a workflow the run does not have and inputs that do not
+	// fit their workflow are input errors, as a spec that does not load is.
 	var docs []*workflowDoc
 	var errs []error
 	for _, w := range plan.workflows {
@@ -99,6 +113,9 @@ func Run(ctx context.Context, opts Options, sink *reports.Sink, run *reports.Run
 			continue
 		}
 		docs = append(docs, d)
+	}
+	if len(errs) == 0 {
+		errs = append(errs, s.checkInputs(docs)...)
 	}
 	var testPlan *apitest.Plan
 	if len(plan.tests) > 0 {
@@ -130,6 +147,20 @@ func Run(ctx context.Context, opts Options, sink *reports.Sink, run *reports.Run
 	}
 	run.Start = time.Now()
 	run.Shard = opts.Shard.String()
+	if opts.Notice != nil {
+		for _, d := range shardDocs {
+			for _, a := range d.runner.Addresses() {
+				switch a.From {
+				case arazzo.FromServers:
+					opts.Notice(fmt.Sprintf("%s: source description %q: no base URL given: calling %s, its first absolute server (--testBaseURL, or an address for %s in specgate.yaml, calls elsewhere)",
+						d.name, a.Source, a.URL, d.sources[a.Source]))
+				case arazzo.FromNowhere:
+					opts.Notice(fmt.Sprintf("%s: source description %q has no base URL (none given, none in specgate.yaml, no absolute server URL in %s): the steps that call it fail",
+						d.name, a.Source, d.sources[a.Source]))
+				}
+			}
+		}
+	}
 	if err := sink.Begin(run); err != nil {
 		return nil, err
 	}
@@ -318,8 +349,45 @@ func (s *suite) startMocks(ctx context.Context, p *planned) (func(), error) {
 
 // workflowDoc is an Arazzo document checked and ready to run.
 type workflowDoc struct {
-	name   string
-	runner *arazzo.Runner
+	name      string
+	runner    *arazzo.Runner
+	workflows []string          // ids, in document order
+	sources   map[string]string // the source descriptions' URLs, by name
+}
+
+// checkInputs checks the inputs given for workflows: each names a workflow
+// of the run (by workflowId, in any of its documents), and the inputs of
+// each workflow fit its inputs schema.
+func (s *suite) checkInputs(docs []*workflowDoc) []error {
+	var errs []error
+	var ids []string
+	for _, d := range docs {
+		ids = append(ids, d.workflows...)
+	}
+	var unknown []string
+	for id := range s.opts.Inputs {
+		if !slices.Contains(ids, id) {
+			unknown = append(unknown, id)
+		}
+	}
+	slices.SortFunc(unknown, func(a, b string) int {
+		pa, pb := s.opts.InputsAt[a], s.opts.InputsAt[b]
+		return cmp.Or(cmp.Compare(pa.Line, pb.Line), cmp.Compare(a, b))
+	})
+	from := cmp.Or(s.opts.InputsFrom, "inputs")
+	for _, id := range unknown {
+		where := from
+		if p, ok := s.opts.InputsAt[id]; ok && p.Line > 0 {
+			where = fmt.Sprintf("%s:%d:%d", from, p.Line, p.Col)
+		}
+		errs = append(errs, fmt.Errorf("%s: inputs of workflow %q, which no Arazzo document of the run has%s", where, id, suggest.Hint(id, ids)))
+	}
+	for _, d := range docs {
+		for _, err := range d.runner.CheckInputs() {
+			errs = append(errs, fmt.Errorf("%s: %w%s", d.name, err, s.opts.InputsHelp))
+		}
+	}
+	return errs
 }
 
 // prepareWorkflows checks an Arazzo document and points each of its
@@ -364,7 +432,14 @@ func (s *suite) prepareWorkflows(ctx context.Context, w workflowSource, p *plann
 	if err != nil {
 		return nil, err
 	}
-	return &workflowDoc{name: w.name, runner: r}, nil
+	d := &workflowDoc{name: w.name, runner: r, sources: map[string]string{}}
+	for _, wf := range c.Workflows {
+		d.workflows = append(d.workflows, wf.ID)
+	}
+	for _, src := range c.Sources {
+		d.sources[src.Name] = src.URL
+	}
+	return d, nil
 }
 
 // Inputs are the inputs of each workflow of a description: those given

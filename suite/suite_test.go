@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -17,6 +18,7 @@ import (
 
 	"github.com/specgate/specgate/config"
 	"github.com/specgate/specgate/reports"
+	"github.com/specgate/specgate/spec"
 )
 
 // sut is the system under test: orders and health, correct unless broken.
@@ -186,7 +188,10 @@ func TestRunKind(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			opts := Options{Extra: tc.extra, BaseURL: url, Inputs: map[string]map[string]any{"adopt": {"petId": 1}}}
+			opts := Options{Extra: tc.extra, BaseURL: url}
+			if tc.kind != reports.Contract {
+				opts.Inputs = map[string]map[string]any{"adopt": {"petId": 1}}
+			}
 			if _, err := Run(context.Background(), opts, sink, &reports.Run{Tool: reports.Tool{Name: "specgate"}}); err != nil {
 				t.Fatal(err)
 			}
@@ -209,5 +214,67 @@ func TestRunKind(t *testing.T) {
 				t.Errorf("the report's kind is %q and its tests' types %q; want %q and %q", run.Kind, types, tc.kind, tc.types)
 			}
 		})
+	}
+}
+
+// TestInputsChecked checks the inputs before anything runs: a workflowId
+// that no document of the run has is an error naming it, where the inputs
+// file writes it, with the id meant; a workflow whose required inputs are
+// missing or do not fit its schema is one error for the workflow, not a
+// failure of each of its steps.
+func TestInputsChecked(t *testing.T) {
+	const inputsAdvice = " (give them with --inputs)"
+	doc := filepath.Join("testdata", "inputs", "find.arazzo.yaml")
+	for _, tc := range []struct {
+		name   string
+		inputs map[string]map[string]any
+		at     map[string]spec.Pos
+		want   []string
+	}{
+		{"unknown workflow", map[string]map[string]any{"find": {"petId": 1}, "fnd": {"petId": 1}}, map[string]spec.Pos{"fnd": {Line: 3, Col: 1}},
+			[]string{`inputs.yaml:3:1: inputs of workflow "fnd", which no Arazzo document of the run has; did you mean "find"?`}},
+		{"missing", nil, nil,
+			[]string{doc + `: workflow "find" cannot run: input "petId" is missing` + inputsAdvice}},
+		{"wrong type", map[string]map[string]any{"find": {"petId": "one"}}, nil,
+			[]string{doc + `: workflow "find" cannot run: its inputs do not fit its inputs schema: $.petId: expected integer, found string "one"` + inputsAdvice}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ctrf := filepath.Join(t.TempDir(), "ctrf-report.json")
+			sink, err := reports.NewSink(reports.Output{Format: "ctrf", Path: ctrf})
+			if err != nil {
+				t.Fatal(err)
+			}
+			opts := Options{Extra: []string{doc}, Inputs: tc.inputs, InputsFrom: "inputs.yaml", InputsAt: tc.at, InputsHelp: inputsAdvice}
+			_, err = Run(context.Background(), opts, sink, &reports.Run{Tool: reports.Tool{Name: "specgate"}})
+			if err == nil {
+				t.Fatal("no error")
+			}
+			if got := strings.Split(err.Error(), "\n"); !slices.Equal(got, tc.want) {
+				t.Errorf("error:\n%s\nwant:\n%s", err, strings.Join(tc.want, "\n"))
+			}
+			if _, err := os.Stat(ctrf); err == nil {
+				t.Error("a report was written: something ran")
+			}
+		})
+	}
+}
+
+// TestAddressNotice checks that a run says where a source description's
+// requests go when neither the command line nor the configuration gives
+// its address: to the first absolute server URL of the source.
+func TestAddressNotice(t *testing.T) {
+	sink, err := reports.NewSink(reports.Output{Format: "summary", W: io.Discard})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var notes []string
+	opts := Options{Extra: []string{filepath.Join("testdata", "inputs", "find.arazzo.yaml")},
+		Inputs: map[string]map[string]any{"find": {"petId": 1}}, Notice: func(s string) { notes = append(notes, s) }}
+	if _, err := Run(context.Background(), opts, sink, &reports.Run{Tool: reports.Tool{Name: "specgate"}}); err != nil {
+		t.Fatal(err)
+	}
+	want := []string{filepath.Join("testdata", "inputs", "find.arazzo.yaml") + `: source description "pets": no base URL given: calling http://127.0.0.1:1/v1, its first absolute server (--testBaseURL, or an address for ./pets.openapi.yaml in specgate.yaml, calls elsewhere)`}
+	if !slices.Equal(notes, want) {
+		t.Errorf("notices:\n%q\nwant:\n%q", notes, want)
 	}
 }
