@@ -14,6 +14,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -567,4 +568,27 @@ func runMock(t *testing.T, args []string) cliRun {
 	cancel()
 	code := <-exit
 	return cliRun{code, out.String(), stderr.String()}
+}
+
+// TestSendReportTwice: send-report run twice on one folder sends the same
+// submissions, which the service recognises: one entry in the history.
+func TestSendReportTwice(t *testing.T) {
+	svc := newInsights(t)
+	dir := t.TempDir()
+	if r := runCLI(t, nil, "spec-metadata-report", petsSpec, "--report-dir", dir); r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	vars := map[string]string{insights.URLEnv: svc.ts.URL, "SPECGATE_REPO_ID": "acme/contracts"}
+	first := runCLI(t, vars, "send-report", "--dir", dir)
+	second := runCLI(t, vars, "send-report", "--dir", dir)
+	id := regexp.MustCompile(`\(submission ([0-9a-f]{32}), repository acme/contracts`).FindStringSubmatch(first.stderr)
+	if first.code != 0 || id == nil {
+		t.Fatalf("first: exit %d: %s", first.code, first.stderr)
+	}
+	if second.code != 0 || !strings.Contains(second.stderr, "(submission "+id[1]+", which it had already, repository acme/contracts") {
+		t.Errorf("second: exit %d: %s", second.code, second.stderr)
+	}
+	if n := len(svc.srv.Store().History(insightsd.Filter{RepoID: "acme/contracts"}, 10)); n != 1 {
+		t.Errorf("%d entries in the history, want 1", n)
+	}
 }

@@ -3,7 +3,7 @@ package insights
 import (
 	"bytes"
 	"context"
-	"crypto/rand"
+	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
@@ -20,16 +20,27 @@ import (
 // MaxReportSize bounds a report file read into a submission.
 const MaxReportSize = 256 << 20
 
-// NewID is a fresh submission id: 128 random bits in hex.
-func NewID() string {
-	var b [16]byte
-	_, _ = rand.Read(b[:])
-	return hex.EncodeToString(b[:])
+// NewSubmission is an empty submission of a command's run, without an id:
+// Client.Submit makes it from the content (see ContentID).
+func NewSubmission(command, kind string, tool Tool, ci CI) *Submission {
+	return &Submission{SchemaVersion: SchemaVersion, Command: command, Kind: kind, Tool: tool, CI: ci, Results: []SpecResult{}}
 }
 
-// NewSubmission is an empty submission of a command's run.
-func NewSubmission(command, kind string, tool Tool, ci CI) *Submission {
-	return &Submission{SchemaVersion: SchemaVersion, ID: NewID(), Command: command, Kind: kind, Tool: tool, CI: ci, Results: []SpecResult{}}
+// ContentID is the id a submission's content gives it: the first 128
+// bits, in hex, of the SHA-256 of its JSON without the id. The same
+// reports of the same build sent twice (a retry, send-report run again on
+// one folder) are thus one submission to the service, and other content
+// never takes the id of a stored one.
+func (s *Submission) ContentID() (string, error) {
+	c := *s
+	c.ID = ""
+	h := sha256.New()
+	enc := json.NewEncoder(h)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(&c); err != nil {
+		return "", err
+	}
+	return hex.EncodeToString(h.Sum(nil)[:16]), nil
 }
 
 // AddCTRF puts a CTRF report file (of a test, mock, run-suite or

@@ -103,9 +103,17 @@ func (e *Error) Error() string {
 
 func (e *Error) Unwrap() error { return e.Err }
 
-// Submit sends a submission. A submission the service had already (a
-// retry after an answer was lost) is answered with Duplicate set.
+// Submit sends a submission, giving it its ContentID when it has no id. A
+// submission the service had already (a retry after an answer was lost,
+// the same reports sent again) is answered with Duplicate set.
 func (c *Client) Submit(ctx context.Context, s *Submission) (*Receipt, error) {
+	if s.ID == "" {
+		id, err := s.ContentID()
+		if err != nil {
+			return nil, err
+		}
+		s.ID = id
+	}
 	var body bytes.Buffer
 	zw := gzip.NewWriter(&body)
 	enc := json.NewEncoder(zw)

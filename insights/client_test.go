@@ -8,6 +8,7 @@ import (
 	"net/http/httptest"
 	"net/http/httputil"
 	"net/url"
+	"regexp"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -327,5 +328,39 @@ func TestProxy(t *testing.T) {
 	}
 	if got := seen(); len(got) != 1 {
 		t.Errorf("the proxy saw %v after NO_PROXY", got)
+	}
+}
+
+// TestSubmitContentID: a submission without an id gets one made from its
+// content, so the same reports sent twice are one submission (the second
+// a replay), and other content gets another id.
+func TestSubmitContentID(t *testing.T) {
+	svc := newService(t, "")
+	c := client(svc.ts.URL, "", &sleeps{})
+	first, second, other := sub(""), sub(""), sub("")
+	other.Results[0].Status = "failed"
+	r1, err := c.Submit(context.Background(), first)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r2, err := c.Submit(context.Background(), second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r3, err := c.Submit(context.Background(), other)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !regexp.MustCompile(`^[0-9a-f]{32}$`).MatchString(r1.ID) || first.ID != r1.ID {
+		t.Errorf("id %q (submission %q)", r1.ID, first.ID)
+	}
+	if r2.ID != r1.ID || r1.Duplicate || !r2.Duplicate {
+		t.Errorf("the same content sent twice: %+v, %+v", r1, r2)
+	}
+	if r3.ID == r1.ID || r3.Duplicate {
+		t.Errorf("other content: %+v", r3)
+	}
+	if n := svc.srv.Store().Count(); n != 2 {
+		t.Errorf("%d stored, want 2", n)
 	}
 }

@@ -23,8 +23,9 @@ const SchemaVersion = 1
 // Submission is one run's reports as the insights service receives them.
 type Submission struct {
 	SchemaVersion int `json:"schemaVersion"`
-	// ID is made by the client. A submission sent again (a retry after a
-	// timeout) keeps its ID, so that the service stores it once.
+	// ID is made by the client from the content (ContentID): a
+	// submission sent again (a retry after a timeout, the same reports
+	// sent twice) has the same ID, so that the service stores it once.
 	ID string `json:"id"`
 	// Command is the specgate command that ran: test, mock, run-suite,
 	// backward-compatibility-check, spec-metadata-report (or send-report,
@@ -147,7 +148,7 @@ type Receipt struct {
 	ID         string    `json:"id"`
 	ReceivedAt time.Time `json:"receivedAt"`
 	// Duplicate is set when the service had the submission already (a
-	// retry of one it stored): it was not stored again.
+	// retry or a resend of one it stored): it was not stored again.
 	Duplicate bool `json:"duplicate,omitempty"`
 }
 

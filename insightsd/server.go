@@ -65,7 +65,10 @@ type Server struct {
 }
 
 // The problem kinds of the service, beyond httpx's.
-const kindUnauthorized = "unauthorized"
+const (
+	kindUnauthorized = "unauthorized"
+	kindConflict     = "conflict"
+)
 
 var problems = &httpx.Catalog{
 	Base: "https://github.com/specgate/specgate/blob/main/docs/insights.md#",
@@ -77,6 +80,7 @@ var problems = &httpx.Catalog{
 		httpx.KindUnsupportedMedia: "Unsupported media type",
 		httpx.KindInternal:         "Internal error",
 		kindUnauthorized:           "Unauthorized",
+		kindConflict:               "Conflict",
 	},
 }
 
@@ -234,7 +238,8 @@ func (s *Server) info(w http.ResponseWriter, r *http.Request) {
 }
 
 // submit stores a submission and answers 201 with its receipt; one stored
-// already is answered the same, marked as a replay.
+// already is answered the same, marked as a replay, and other content
+// under a stored id is a 409 conflict.
 func (s *Server) submit(w http.ResponseWriter, r *http.Request) {
 	if mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type")); err != nil || mt != "application/json" {
 		httpx.WriteProblem(w, r, problems.New(http.StatusUnsupportedMediaType, httpx.KindUnsupportedMedia,
@@ -288,6 +293,11 @@ func (s *Server) submit(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	at, dup, err := s.store.Add(&sub, compactJSON(raw), s.opts.Now())
+	if errors.Is(err, ErrConflict) {
+		httpx.WriteProblem(w, r, problems.New(http.StatusConflict, kindConflict,
+			fmt.Sprintf("submission %q exists with other content: an id names one submission; send other content under another id", sub.ID)))
+		return
+	}
 	if err != nil {
 		s.opts.Logger.Error("storing a submission", slog.String("id", sub.ID), slog.String("error", err.Error()))
 		httpx.WriteProblem(w, r, problems.New(http.StatusInternalServerError, httpx.KindInternal, "the submission could not be stored; see the service's log"))

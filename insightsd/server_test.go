@@ -227,6 +227,49 @@ func TestDuplicateSubmission(t *testing.T) {
 	if n := srv.Store().Count(); n != 1 {
 		t.Errorf("%d submissions stored, want 1", n)
 	}
+
+	// Other content under the same id is a conflict, not a replay: the
+	// first content stays.
+	other := submission("retried-1", "acme/orders", "main", "contract", specResult("a.yaml", "failed"))
+	conflict := submit(t, ts, other)
+	if conflict.status != http.StatusConflict {
+		t.Fatalf("other content under a used id: %d %s; want 409", conflict.status, conflict.body)
+	}
+	if kind, detail := conflict.problem(t); kind != "conflict" || detail != `submission "retried-1" exists with other content: an id names one submission; send other content under another id` {
+		t.Errorf("problem %s: %s", kind, detail)
+	}
+	if rs := results(t, do(t, "GET", ts.URL+"/v1/results/latest", nil, nil)); len(rs) != 1 || rs[0].Status != "passed" {
+		t.Errorf("after the conflict: %v", summary(rs))
+	}
+}
+
+// TestDuplicateAfterRestart: a restarted service still tells a replay from
+// a conflict, for submissions it indexed and for ones it recovered from
+// their files.
+func TestDuplicateAfterRestart(t *testing.T) {
+	dir := t.TempDir()
+	_, ts := newServer(t, dir, "")
+	s := submission("kept-0001", "acme/orders", "main", "contract", specResult("a.yaml", "passed"))
+	if a := submit(t, ts, s); a.status != http.StatusCreated {
+		t.Fatalf("%d %s", a.status, a.body)
+	}
+	ts.Close()
+	// The index is lost: the submission is recovered from its file.
+	for _, lose := range []bool{false, true} {
+		if lose {
+			if err := os.Remove(filepath.Join(dir, indexFile)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		_, ts := newServer(t, dir, "")
+		if a := submit(t, ts, s); a.status != http.StatusCreated || a.header.Get("Idempotent-Replayed") != "true" {
+			t.Errorf("index lost %v: the same content: %d %v", lose, a.status, a.header)
+		}
+		other := submission("kept-0001", "acme/orders", "main", "contract", specResult("a.yaml", "failed"))
+		if a := submit(t, ts, other); a.status != http.StatusConflict {
+			t.Errorf("index lost %v: other content: %d %s", lose, a.status, a.body)
+		}
+	}
 }
 
 func gzipped(data []byte) []byte {

@@ -3,6 +3,8 @@ package insightsd
 import (
 	"bufio"
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -49,6 +51,19 @@ type record struct {
 	CI         insights.CI           `json:"ci"`
 	Results    []insights.SpecResult `json:"results"`
 	File       string                `json:"file"` // the submission's file, relative to the store
+	// Digest is the SHA-256 of the stored JSON, which tells a replay from
+	// a conflict; "" in lines written before it was kept (the file is
+	// read then).
+	Digest string `json:"digest,omitempty"`
+}
+
+// ErrConflict is the error of Add when a submission of the same id, with
+// other content, is stored already.
+var ErrConflict = errors.New("a submission of this id with other content is stored already")
+
+func digest(data []byte) string {
+	sum := sha256.Sum256(data)
+	return hex.EncodeToString(sum[:])
 }
 
 // validID is what a submission id may be: it names a file.
@@ -142,7 +157,7 @@ func (s *Store) recover() error {
 			return err
 		}
 		rel, _ := filepath.Rel(s.dir, p)
-		found = append(found, newRecord(&sub, info.ModTime().UTC(), filepath.ToSlash(rel)))
+		found = append(found, newRecord(&sub, info.ModTime().UTC(), filepath.ToSlash(rel), digest(data)))
 		return nil
 	})
 	if err != nil {
@@ -161,10 +176,10 @@ func (s *Store) recover() error {
 	return nil
 }
 
-func newRecord(sub *insights.Submission, at time.Time, file string) *record {
+func newRecord(sub *insights.Submission, at time.Time, file, digest string) *record {
 	ci := sub.CI
 	ci.Sources = nil
-	return &record{ID: sub.ID, ReceivedAt: at, Command: sub.Command, Kind: sub.Kind, CI: ci, Results: sub.Results, File: file}
+	return &record{ID: sub.ID, ReceivedAt: at, Command: sub.Command, Kind: sub.Kind, CI: ci, Results: sub.Results, File: file, Digest: digest}
 }
 
 func (s *Store) add(rec *record) {
@@ -204,19 +219,32 @@ func (s *Store) Count() int {
 	return len(s.records)
 }
 
-// Add stores a submission (raw is its JSON as received) and returns when
-// it was received; duplicate is set when a submission of the same id is
-// stored already, which is left as it was.
+// Add stores a submission (raw is its JSON as stored) and returns when it
+// was received. A submission of the same id and the same raw JSON stored
+// already is a replay: it is left as it was, and duplicate is set. One of
+// the same id with other content is ErrConflict.
 func (s *Store) Add(sub *insights.Submission, raw []byte, now time.Time) (receivedAt time.Time, duplicate bool, err error) {
 	if !validID.MatchString(sub.ID) {
 		return time.Time{}, false, fmt.Errorf("invalid submission id %q", sub.ID)
 	}
+	sum := digest(raw)
 	s.writeMu.Lock()
 	defer s.writeMu.Unlock()
 	s.mu.RLock()
 	old := s.byID[sub.ID]
 	s.mu.RUnlock()
 	if old != nil {
+		was := old.Digest
+		if was == "" {
+			data, err := os.ReadFile(filepath.Join(s.dir, filepath.FromSlash(old.File)))
+			if err != nil {
+				return time.Time{}, false, err
+			}
+			was = digest(data)
+		}
+		if was != sum {
+			return old.ReceivedAt, false, ErrConflict
+		}
 		return old.ReceivedAt, true, nil
 	}
 	now = now.UTC()
@@ -224,7 +252,7 @@ func (s *Store) Add(sub *insights.Submission, raw []byte, now time.Time) (receiv
 	if err := writeFile(filepath.Join(s.dir, filepath.FromSlash(rel)), raw); err != nil {
 		return time.Time{}, false, err
 	}
-	rec := newRecord(sub, now, rel)
+	rec := newRecord(sub, now, rel, sum)
 	if err := s.appendIndex(rec); err != nil {
 		return time.Time{}, false, err
 	}
