@@ -1,11 +1,13 @@
 package arazzo
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"math/big"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // A simple condition (the Criterion Object's default type) combines
@@ -502,13 +504,19 @@ func describeValue(v any) string {
 	if v == nil {
 		return "null"
 	}
-	b, err := json.Marshal(v)
-	if err != nil {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
 		return fmt.Sprintf("%v", v)
 	}
-	s := string(b)
+	s := strings.TrimSuffix(buf.String(), "\n")
 	if len(s) > 80 {
-		s = s[:77] + "..."
+		cut := 77
+		for cut > 0 && !utf8.RuneStart(s[cut]) {
+			cut--
+		}
+		s = s[:cut] + "..."
 	}
 	return s
 }

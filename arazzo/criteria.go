@@ -23,7 +23,10 @@ type criterion struct {
 	simple *Condition
 	regex  *regexp2.Regexp
 	path   *jsonpath.Path
-	xpath  *xpath.Expr
+	// rootFilter: the query starts with a filter at the root ($[?…]),
+	// which also tests the context itself (see eval).
+	rootFilter bool
+	xpath      *xpath.Expr
 }
 
 // compileCriterion parses a criterion's condition by its type: simple
@@ -48,6 +51,7 @@ func compileCriterion(c *Criterion) (*criterion, error) {
 		if err != nil {
 			err = fmt.Errorf("JSONPath %q does not parse: %v", c.Condition, err)
 		}
+		cc.rootFilter = strings.HasPrefix(strings.Join(strings.Fields(c.Condition), ""), "$[?")
 	case "xpath":
 		cc.xpath, err = xpath.Compile(c.Condition)
 		if err != nil {
@@ -66,29 +70,45 @@ func compileCriterion(c *Criterion) (*criterion, error) {
 // as written); a JSONPath or XPath criterion holds when its query selects
 // something (the non-empty node list of the Arazzo specification's
 // clarification).
+//
+// A JSONPath query that starts with a filter at the root ($[?…]) holds
+// also when the filter selects the context itself. The specification's own
+// example, $[?count(@.pets) > 0] over a response body {"pets": […]}, means
+// "the body has pets"; RFC 9535 applies such a filter to the members of
+// the context (here the list of pets, which has no member pets), and the
+// example would never hold. Running the query over a one-element list
+// holding the context binds @ to the context as the example means, and a
+// query that already selects a member holds as RFC 9535 has it.
 func (cc *criterion) eval(resolve Resolver) (bool, error) {
+	held, _, err := cc.test(resolve)
+	return held, err
+}
+
+// test is eval, with the context's value (nil when there is none).
+func (cc *criterion) test(resolve Resolver) (bool, any, error) {
 	if cc.simple != nil {
-		return cc.simple.Eval(resolve)
+		held, err := cc.simple.Eval(resolve)
+		return held, nil, err
 	}
 	e, err := ParseExpr(cc.c.Context)
 	if err != nil {
-		return false, err
+		return false, nil, err
 	}
 	v, ok, err := resolve(e)
 	if err != nil {
-		return false, err
+		return false, nil, err
 	}
 	if !ok {
-		return false, fmt.Errorf("context %s is not set", cc.c.Context)
+		return false, nil, fmt.Errorf("context %s is not set", cc.c.Context)
 	}
 	switch {
 	case cc.regex != nil:
 		s := textOf(v)
 		m, err := cc.regex.MatchString(s)
 		if err != nil {
-			return false, fmt.Errorf("regular expression %q: %v", cc.c.Condition, err)
+			return false, v, fmt.Errorf("regular expression %q: %v", cc.c.Condition, err)
 		}
-		return m, nil
+		return m, v, nil
 	case cc.path != nil:
 		if s, isText := v.(string); isText {
 			var parsed any
@@ -98,29 +118,30 @@ func (cc *criterion) eval(resolve Resolver) (bool, error) {
 				v = parsed
 			}
 		}
-		return len(cc.path.Select(v)) > 0, nil
+		held := len(cc.path.Select(v)) > 0 || cc.rootFilter && len(cc.path.Select([]any{v})) > 0
+		return held, v, nil
 	case cc.xpath != nil:
 		s, isText := v.(string)
 		if !isText {
-			return false, fmt.Errorf("an XPath criterion needs XML text as its context; %s is %s", cc.c.Context, describeValue(v))
+			return false, v, fmt.Errorf("an XPath criterion needs XML text as its context; %s is %s", cc.c.Context, describeValue(v))
 		}
 		root, err := parseXML(s)
 		if err != nil {
-			return false, fmt.Errorf("the context %s is not XML: %v", cc.c.Context, err)
+			return false, v, fmt.Errorf("the context %s is not XML: %v", cc.c.Context, err)
 		}
 		switch r := cc.xpath.Evaluate(root.navigator()).(type) {
 		case bool:
-			return r, nil
+			return r, v, nil
 		case float64:
-			return r != 0, nil
+			return r != 0, v, nil
 		case string:
-			return r != "", nil
+			return r != "", v, nil
 		case *xpath.NodeIterator:
-			return r.MoveNext(), nil
+			return r.MoveNext(), v, nil
 		}
-		return false, nil
+		return false, v, nil
 	}
-	return false, errors.New("the criterion has no condition")
+	return false, v, errors.New("the criterion has no condition")
 }
 
 // textOf is a value as a regular expression reads it.

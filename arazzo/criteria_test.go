@@ -52,3 +52,44 @@ func TestXPathCriteria(t *testing.T) {
 		})
 	}
 }
+
+// TestJSONPathCriteria evaluates JSONPath criteria: a criterion holds when
+// its query selects something in the context; a query that starts with a
+// filter at the root also tests the context itself, so that the Arazzo
+// specification's own example, $[?count(@.pets) > 0] over a body that
+// has pets, holds.
+func TestJSONPathCriteria(t *testing.T) {
+	const pets = `{"pets": [{"name": "Rex", "status": "available", "age": 3}]}`
+	for _, tc := range []struct {
+		context, condition string
+		holds              bool
+	}{
+		{pets, "$[?count(@.pets) > 0]", true},
+		{pets, "$[?length(@.pets) > 0]", true},
+		{`{"pets": []}`, "$[?length(@.pets) > 0]", false},
+		{`{"total": 0}`, "$[?count(@.pets) > 0]", false},
+		{pets, "$.pets[?@.status == 'available']", true},
+		{pets, "$.pets[?@.age > 2]", true},
+		{pets, "$.pets[?@.status == 'sold']", false},
+		{pets, "$[?@.status == 'sold']", false},
+		{`[{"status": "available"}]`, "$[?@.status == 'available']", true}, // the members of an array
+		{`{"status": "done"}`, "$[ ?@.status == 'done']", true},
+		{`{"status": "done"}`, "$[?@ == 'done']", true}, // a member's value
+		{pets, "$.missing", false},
+		{pets, "$.pets[0].name", true},
+	} {
+		t.Run(tc.condition, func(t *testing.T) {
+			cc, err := compileCriterion(&Criterion{Context: "$response.body", Condition: tc.condition, Type: "jsonpath"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := cc.eval(func(e *Expr) (any, bool, error) { return tc.context, true, nil })
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got != tc.holds {
+				t.Errorf("over %s: holds = %v, want %v", tc.context, got, tc.holds)
+			}
+		})
+	}
+}

@@ -872,10 +872,19 @@ func (st *runState) criteria(f *frame, s *Step, sr *StepResult, called *Workflow
 	return ""
 }
 
-// criterionDetail shows the values a failed simple condition read.
+// criterionDetail shows the values a failed simple condition read, or
+// the context a failed regex, JSONPath or XPath criterion was tested on.
 func (r *Runner) criterionDetail(c *Criterion, f *frame, ec *evalCtx) string {
 	if c.Type != "simple" && c.Type != "" {
-		return ""
+		cc, err := compileCriterion(c)
+		if err != nil {
+			return ""
+		}
+		_, v, err := cc.test(r.resolver(f, ec))
+		if err != nil || v == nil {
+			return ""
+		}
+		return fmt.Sprintf(" (%s is %s)", c.Context, describeValue(v))
 	}
 	cond, err := ParseCondition(c.Condition)
 	if err != nil {

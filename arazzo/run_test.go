@@ -177,9 +177,9 @@ func TestRunCriteriaFail(t *testing.T) {
 	c := checked(t, "testdata/shop.arazzo.yaml")
 	for _, tc := range []struct{ fault, step, message string }{
 		{"item", "create", `success criterion "$statusCode == 201 && $response.body#/item == $inputs.item" did not hold ($statusCode is 201, $response.body#/item is "coffee", $inputs.item is "tea")`},
-		{"location", "create", `success criterion "^/api/orders/\\d+$" did not hold`},
-		{"shipped", "create", `success criterion "$[?@ == 'placed']" did not hold`},
-		{"free", "receipt", `success criterion "/receipt/total[. > 0]" did not hold`},
+		{"location", "create", `success criterion "^/api/orders/\\d+$" did not hold ($response.header.Location is "/elsewhere/7")`},
+		{"shipped", "create", `success criterion "$[?@ == 'placed']" did not hold ($response.body is {"id":7,"item":"tea","quantity":2,"status":"shipped"})`},
+		{"free", "receipt", `success criterion "/receipt/total[. > 0]" did not hold ($response.body is "<receipt><total>0</total></receipt>")`},
 	} {
 		t.Run(tc.fault, func(t *testing.T) {
 			srv, _ := shopServer(t, tc.fault)
