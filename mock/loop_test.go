@@ -502,11 +502,16 @@ func TestNegativeLoop(t *testing.T) {
 			}
 			load := spec.Options{RefRoot: filepath.Dir(filepath.Dir(path))}
 			m := start(t, Options{Specs: []SpecSource{{Path: path}}, Load: load})
+			// The client's connections are closed before the mock shuts
+			// down: net/http waits 5 s for one dialled and never used.
+			tr := &http.Transport{MaxIdleConnsPerHost: 4}
+			t.Cleanup(tr.CloseIdleConnections)
 			plan, err := apitest.NewPlan(context.Background(), apitest.Options{
 				Specs:    []apitest.SpecSource{{Path: path}},
 				BaseURL:  m.url,
 				Negative: true,
 				Parallel: 4,
+				Client:   &http.Client{Transport: tr, Timeout: 30 * time.Second},
 				Getenv:   func(string) string { return "" },
 				Loader:   spec.NewLoader(load),
 			})
