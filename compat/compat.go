@@ -4,7 +4,8 @@
 // schemas, security; AsyncAPI channels, operations and messages), classifies
 // every difference with the breaking-change rules of rules.go, and turns the
 // result into a verdict. Git mode (git.go) reads the base from a branch with
-// git plumbing, never touching the working tree.
+// git plumbing, never touching the working tree; OpenBase (base.go) gives
+// other callers, such as the studio, the same base.
 package compat
 
 import (

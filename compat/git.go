@@ -1,19 +1,15 @@
 package compat
 
 import (
-	"bufio"
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"sort"
-	"strconv"
 	"strings"
 
+	"github.com/specgate/specgate/internal/gitx"
 	"github.com/specgate/specgate/spec"
 )
 
@@ -43,87 +39,33 @@ type GitRun struct {
 
 // CheckGit compares specifications in the working tree with their versions
 // on a base branch. The base versions are read with git plumbing (ls-tree,
-// cat-file) into a temporary folder; the working tree, the index and HEAD
-// are never touched. The error is for problems with the repository or the
-// base branch; problems with one specification are in its Result.
+// cat-file) into a temporary folder (OpenBase); the working tree, the
+// index and HEAD are never touched. The error is for problems with the
+// repository or the base branch (wrapping ErrNoRepository, or a
+// *BranchError); problems with one specification are in its Result.
 func CheckGit(ctx context.Context, opts Options, g GitOptions) (*GitRun, error) {
-	repo := &gitRepo{ctx: ctx, dir: g.RepoDir}
-	if repo.dir == "" {
-		repo.dir = "."
-	}
-	top, err := repo.run("rev-parse", "--show-toplevel")
-	if err != nil {
-		return nil, fmt.Errorf("%s is not inside a git repository: %w", repo.dir, err)
-	}
-	repo.top = strings.TrimSpace(top)
-	run := &GitRun{Base: g.BaseBranch}
-	if run.Base == "" {
-		run.Base = repo.defaultBranch()
-	}
-	tip, err := repo.run("rev-parse", "--verify", "--quiet", run.Base+"^{commit}")
-	if err != nil {
-		return nil, fmt.Errorf("base branch %q not found in %s (name another with --base-branch)", run.Base, repo.top)
-	}
-	run.Commit = strings.TrimSpace(tip)
-	if mb, err := repo.run("merge-base", "HEAD", run.Commit); err == nil {
-		run.Commit = strings.TrimSpace(mb)
-	}
-
-	baseDir, err := os.MkdirTemp("", "specgate-base-")
+	base, err := OpenBase(ctx, g.RepoDir, g.BaseBranch)
 	if err != nil {
 		return nil, err
 	}
-	defer os.RemoveAll(baseDir)
-	if err := repo.extract(run.Commit, baseDir); err != nil {
-		return nil, fmt.Errorf("reading %s: %w", run.Base, err)
-	}
-
-	targets, explicit, err := repo.targets(g.Targets, run.Commit, baseDir, opts.Loader)
+	defer base.Close()
+	run := &GitRun{Base: base.Branch, Commit: base.Commit}
+	repo := &gitRepo{ctx: ctx, git: base.git, top: base.Top}
+	targets, explicit, err := repo.targets(g.Targets, run.Commit, base.Dir, opts.Loader)
 	if err != nil {
 		return nil, err
 	}
 	for _, rel := range targets {
-		run.Results = append(run.Results, repo.check(ctx, opts, run.Base, baseDir, rel, explicit))
+		run.Results = append(run.Results, repo.check(ctx, opts, run.Base, base.Dir, rel, explicit))
 	}
 	return run, nil
 }
 
+// gitRepo is the working tree of the repository git mode reads.
 type gitRepo struct {
 	ctx context.Context
-	dir string // as given
+	git *gitx.Runner
 	top string // absolute top-level folder
-}
-
-func (g *gitRepo) command(args ...string) *exec.Cmd {
-	cmd := exec.CommandContext(g.ctx, "git", append([]string{"-C", g.dir}, args...)...)
-	// Never prompt, never page, never run hooks of the user's config that
-	// could write.
-	cmd.Env = append(os.Environ(), "GIT_TERMINAL_PROMPT=0", "GIT_OPTIONAL_LOCKS=0")
-	return cmd
-}
-
-func (g *gitRepo) run(args ...string) (string, error) {
-	var out, errb bytes.Buffer
-	cmd := g.command(args...)
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	if err := cmd.Run(); err != nil {
-		if msg := strings.TrimSpace(errb.String()); msg != "" {
-			return "", errors.New(msg)
-		}
-		return "", err
-	}
-	return out.String(), nil
-}
-
-// defaultBranch is the remote's default branch when a clone knows it
-// (origin/HEAD), else main.
-func (g *gitRepo) defaultBranch() string {
-	if out, err := g.run("symbolic-ref", "--quiet", "--short", "refs/remotes/origin/HEAD"); err == nil {
-		if b := strings.TrimSpace(out); b != "" {
-			return b
-		}
-	}
-	return "main"
 }
 
 // isSpecExt reports whether a file name could hold a specification or a
@@ -134,80 +76,6 @@ func isSpecExt(name string) bool {
 		return true
 	}
 	return spec.ReaderExtension(name) // .proto, .graphql, .wsdl, …
-}
-
-// extract writes the YAML and JSON files of commit under dir, so that the
-// loader reads base versions, $ref'd files included, as files. It streams
-// blobs through one git cat-file --batch.
-func (g *gitRepo) extract(commit, dir string) error {
-	list, err := g.run("ls-tree", "-r", "-z", "--name-only", "--full-tree", commit)
-	if err != nil {
-		return err
-	}
-	var names []string
-	for _, n := range strings.Split(list, "\x00") {
-		if n != "" && isSpecExt(n) && !strings.Contains(n, "\n") {
-			names = append(names, n)
-		}
-	}
-	if len(names) == 0 {
-		return nil
-	}
-	cmd := g.command("cat-file", "--batch")
-	var in bytes.Buffer
-	for _, n := range names {
-		in.WriteString(commit + ":" + n + "\n")
-	}
-	cmd.Stdin = &in
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		return err
-	}
-	if err := cmd.Start(); err != nil {
-		return err
-	}
-	r := bufio.NewReader(stdout)
-	for _, n := range names {
-		if err := writeBlob(r, filepath.Join(dir, filepath.FromSlash(n))); err != nil {
-			cmd.Process.Kill()
-			cmd.Wait()
-			return fmt.Errorf("%s: %w", n, err)
-		}
-	}
-	return cmd.Wait()
-}
-
-// writeBlob reads one answer of git cat-file --batch ("<oid> blob
-// <size>\n<content>\n") into path.
-func writeBlob(r *bufio.Reader, path string) error {
-	header, err := r.ReadString('\n')
-	if err != nil {
-		return err
-	}
-	fields := strings.Fields(header)
-	if len(fields) != 3 || fields[1] != "blob" {
-		return nil // a submodule or a missing object: nothing to read
-	}
-	size, err := strconv.ParseInt(fields[2], 10, 64)
-	if err != nil {
-		return fmt.Errorf("unexpected git cat-file header %q", header)
-	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return err
-	}
-	f, err := os.Create(path)
-	if err != nil {
-		return err
-	}
-	if _, err := io.CopyN(f, r, size); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Close(); err != nil {
-		return err
-	}
-	_, err = r.Discard(1)
-	return err
 }
 
 // targets lists the specifications to check, as paths relative to the
@@ -307,11 +175,11 @@ func specSet(dir string) map[string]bool {
 // changedFiles lists the YAML and JSON files that differ between commit
 // and the working tree, staged or not, and the untracked ones.
 func (g *gitRepo) changedFiles(commit string) ([]string, error) {
-	diff, err := g.run("-c", "diff.relative=false", "diff", "--name-only", "-z", "--no-renames", commit, "--")
+	diff, err := g.git.Output(g.ctx, "-c", "diff.relative=false", "diff", "--name-only", "-z", "--no-renames", commit, "--")
 	if err != nil {
 		return nil, err
 	}
-	untracked, err := g.run("ls-files", "--others", "--exclude-standard", "-z", "--full-name", ":/")
+	untracked, err := g.git.Output(g.ctx, "ls-files", "--others", "--exclude-standard", "-z", "--full-name", ":/")
 	if err != nil {
 		return nil, err
 	}

@@ -2,6 +2,8 @@ package compat
 
 import (
 	"context"
+	"errors"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -147,6 +149,73 @@ func TestGitModeErrors(t *testing.T) {
 	run, err := CheckGit(context.Background(), Options{Loader: spec.NewLoader(spec.Options{})}, GitOptions{RepoDir: dir})
 	if err != nil || len(run.Results) != 0 {
 		t.Errorf("nothing changed: %v %+v", err, run)
+	}
+}
+
+// OpenBase reads the base branch's files at the merge base, names the
+// working tree's files by their paths in the repository, and loads the
+// base's versions, $refs and all.
+func TestOpenBase(t *testing.T) {
+	dir := newRepo(t)
+	gitIn(t, dir, "checkout", "-q", "main")
+	writeFileCommit(t, dir, "schemas/pet.yaml", gitPet+"    age: {type: integer}\n") // after the fork
+	gitIn(t, dir, "checkout", "-q", "feature")
+	writeFile(t, filepath.Join(dir, "api.yaml"), "changed, not committed\n")
+	status := gitIn(t, dir, "status", "--porcelain")
+
+	ctx := context.Background()
+	base, err := OpenBase(ctx, filepath.Join(dir, "schemas"), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if base.Branch != "main" || base.Commit != strings.TrimSpace(gitIn(t, dir, "merge-base", "HEAD", "main")) {
+		t.Errorf("base %s at %s, want main at the merge base", base.Branch, base.Commit)
+	}
+	rel, ok := base.Rel(filepath.Join(dir, "api.yaml"))
+	if !ok || rel != "api.yaml" || !base.Has("schemas/pet.yaml") || base.Has("new.yaml") {
+		t.Errorf("Rel %q %v; Has pet %v, new %v", rel, ok, base.Has("schemas/pet.yaml"), base.Has("new.yaml"))
+	}
+	if _, ok := base.Rel(t.TempDir()); ok {
+		t.Error("a folder outside the repository has a path in it")
+	}
+	doc, err := base.Load(ctx, nil, "api.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, f := range doc.Files() {
+		r, ok := base.BaseRel(f.Name)
+		if !ok {
+			t.Errorf("%s is not a file of the base", f.Name)
+		}
+		names = append(names, r)
+	}
+	if strings.Join(names, " ") != "api.yaml schemas/pet.yaml" {
+		t.Errorf("loaded %v, want api.yaml and its $ref'd schemas/pet.yaml", names)
+	}
+	if pet, _ := os.ReadFile(base.Path("schemas/pet.yaml")); string(pet) != gitPet {
+		t.Errorf("the base's pet.yaml is %q, want the merge base's", pet)
+	}
+	if _, err := base.Load(ctx, nil, "new.yaml"); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("a file the base lacks: %v", err)
+	}
+	if err := base.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(base.Dir); !os.IsNotExist(err) {
+		t.Errorf("Close left %s", base.Dir)
+	}
+	if got := gitIn(t, dir, "status", "--porcelain"); got != status {
+		t.Errorf("the working tree changed:\nbefore %s\nafter %s", status, got)
+	}
+
+	_, err = OpenBase(ctx, dir, "develop")
+	var be *BranchError
+	if !errors.As(err, &be) || be.Branch != "develop" {
+		t.Errorf("a missing branch: %v", err)
+	}
+	if _, err = OpenBase(ctx, t.TempDir(), ""); !errors.Is(err, ErrNoRepository) {
+		t.Errorf("no repository: %v", err)
 	}
 }
 

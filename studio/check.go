@@ -701,13 +701,20 @@ func (c *checker) compat(ctx context.Context, abs string, doc *spec.Document) ([
 		if len(ch.Operations) > 0 {
 			d.Message += " (" + strings.Join(ch.Operations, ", ") + ")"
 		}
-		if ch.Location.Side == compat.Revision {
-			d.File, d.Line, d.Column, d.EndLine, d.EndColumn = c.s.ws.Rel(ch.Location.File), ch.Location.Line, ch.Location.Column, ch.Location.EndLine, ch.Location.EndColumn
-		} else {
-			// What the revision no longer has is shown where its nearest
-			// surviving parent is written.
-			d.File, d.Line, d.Column = c.git.nearest(doc, ch.Location)
-			d.File = c.s.ws.Rel(d.File)
+		// What the revision no longer has is shown where the revision
+		// writes the nearest part of it (compat places every change on both
+		// sides), with its line on the base.
+		r := ch.Revision
+		if r.File == "" {
+			// Formats whose changes name their own side only: the file's
+			// start.
+			r = compat.Location{File: doc.Root.Name, Line: 1, Column: 1}
+		}
+		d.File, d.Line, d.Column, d.EndLine, d.EndColumn = c.s.ws.Rel(r.File), r.Line, r.Column, r.EndLine, r.EndColumn
+		if d.Line > 0 && d.Column == 0 {
+			d.Column = 1
+		}
+		if ch.Location.Side == compat.Base {
 			d.Message += fmt.Sprintf(" [on %s: line %d]", c.git.branchName(), ch.Location.Line)
 		}
 		ds = append(ds, d)
