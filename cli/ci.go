@@ -89,9 +89,17 @@ func checkCI(c *cli.Context, env Env) error {
 	if err != nil {
 		return err
 	}
+	if hasFlag(c.Command, "shard") && c.String("shard") != "" && setup.ci.BuildID == "" {
+		return exitf(ExitUsage, "%s", errShardWithoutBuild)
+	}
 	c.App.Metadata[ciSetupKey] = setup
 	return nil
 }
+
+// errShardWithoutBuild is why a shard's reports cannot be submitted
+// without a build id.
+var errShardWithoutBuild = errors.New("--shard with --ci needs the build's id, by which the insights service combines the shards of one build: " +
+	"--build-id, SPECGATE_BUILD_ID or -Dspecgate.build.id (CI providers give one)")
 
 // resolveCI reads the service's URL and token and the CI metadata.
 func resolveCI(c *cli.Context, env Env) (*ciSetup, error) {
@@ -234,6 +242,10 @@ func submitReports(ctx context.Context, c *cli.Context, env Env, run ciRun, runE
 		s := insights.NewSubmission(command, "", tool, setup.ci)
 		if err := s.AddCTRF(ctx, path, setup.res); err != nil {
 			problems = append(problems, err)
+			continue
+		}
+		if s.Shard != nil && s.CI.BuildID == "" {
+			problems = append(problems, fmt.Errorf("%s is shard %s of a run: %w", path, s.Shard, errShardWithoutBuild))
 			continue
 		}
 		subs = append(subs, s)

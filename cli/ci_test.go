@@ -592,3 +592,55 @@ func TestSendReportTwice(t *testing.T) {
 		t.Errorf("%d entries in the history, want 1", n)
 	}
 }
+
+// TestCIShardedRun: the shards of a test run, each submitted with --ci
+// from its own machine, make one result at the insights service, with
+// every test and the coverage of the whole run; a shard without a build id
+// is refused before it runs.
+func TestCIShardedRun(t *testing.T) {
+	svc := newInsights(t)
+	dir := t.TempDir()
+	var spec strings.Builder
+	spec.WriteString("openapi: 3.0.3\ninfo: {title: Shop, version: \"1\"}\npaths:\n")
+	for _, p := range []string{"a", "b", "c", "d", "e", "f"} {
+		fmt.Fprintf(&spec, "  /%s:\n    get:\n      responses:\n        \"200\":\n          description: ok\n          content:\n            application/json:\n              schema: {type: object, required: [ok], properties: {ok: {type: boolean}}}\n", p)
+	}
+	shop := filepath.Join(dir, "shop.yaml")
+	if err := os.WriteFile(shop, []byte(spec.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	sut := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write([]byte(`{"ok": true}`))
+	}))
+	defer sut.Close()
+	vars := map[string]string{insights.URLEnv: svc.ts.URL}
+
+	r := runCLI(t, vars, "test", shop, "--testBaseURL", sut.URL, "--report-dir", t.TempDir(), "--shard", "1/2", "--ci", "--repo-id", "acme/shop")
+	if r.code != cli.ExitUsage || !strings.Contains(r.stderr, "specgate: --shard with --ci needs the build's id, by which the insights service combines the shards of one build") {
+		t.Errorf("a shard without a build id: exit %d: %s", r.code, r.stderr)
+	}
+
+	whole := runCLI(t, nil, "test", shop, "--testBaseURL", sut.URL, "--report-dir", t.TempDir())
+	total := regexp.MustCompile(`(?m)^(\d+) tests?: (\d+) passed`).FindStringSubmatch(whole.stdout)
+	if whole.code != 0 || total == nil {
+		t.Fatalf("the whole run: exit %d: %s", whole.code, whole.stdout)
+	}
+	for _, shard := range []string{"1/2", "2/2"} {
+		r := runCLI(t, vars, "test", shop, "--testBaseURL", sut.URL, "--report-dir", t.TempDir(), "--shard", shard, "--ci", "--repo-id", "acme/shop", "--build-id", "77")
+		if r.code != 0 || !strings.Contains(r.stderr, "reports submitted") {
+			t.Fatalf("shard %s: exit %d: %s", shard, r.code, r.stderr)
+		}
+	}
+	rs := svc.srv.Store().Latest(insightsd.Filter{RepoID: "acme/shop"})
+	if len(rs) != 1 {
+		t.Fatalf("latest: %+v", rs)
+	}
+	got := rs[0]
+	if fmt.Sprint(got.Tests.Tests) != total[1] || got.Status != "passed" || got.Shards == nil || !got.Shards.Complete || len(got.Shards.Received) != 2 {
+		t.Errorf("combined: %s %+v %+v; the whole run has %s tests", got.Status, got.Tests, got.Shards, total[1])
+	}
+	if got.Coverage == nil || got.Coverage.Covered != 6 || got.Coverage.Total != 6 {
+		t.Errorf("coverage %+v, want the six operations covered", got.Coverage)
+	}
+}

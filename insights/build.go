@@ -127,6 +127,11 @@ func (s *Submission) AddCTRF(ctx context.Context, path string, res *Resolver) er
 	if !run.Summary.Start.IsZero() && s.Start.IsZero() {
 		s.Start, s.Stop = run.Summary.Start, run.Summary.Stop
 	}
+	if run.Shard != "" {
+		if s.Shard, err = ParseShard(run.Shard); err != nil {
+			return fmt.Errorf("%s: results.environment.shardId: %w", path, err)
+		}
+	}
 	coverage := map[string]reports.CoverageMetrics{}
 	for i := range run.Coverage {
 		m := run.Coverage[i].Metrics()

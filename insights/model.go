@@ -11,6 +11,9 @@ package insights
 
 import (
 	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/specgate/specgate/reports"
@@ -33,15 +36,42 @@ type Submission struct {
 	Command string `json:"command"`
 	// Kind is what the run reports, as package reports names it: contract,
 	// stub-usage, workflow, backward-compatibility, or spec-metadata.
-	Kind  string    `json:"kind"`
-	Tool  Tool      `json:"tool"`
-	CI    CI        `json:"ci"`
+	Kind string `json:"kind"`
+	Tool Tool   `json:"tool"`
+	CI   CI     `json:"ci"`
+	// Shard is the part of a sharded run (--shard i/n) the submission
+	// reports; nil for a whole run. The service combines the shards of one
+	// build into one result.
+	Shard *Shard    `json:"shard,omitempty"`
 	Start time.Time `json:"start,omitzero"`
 	Stop  time.Time `json:"stop,omitzero"`
 	// Results holds one result per specification the run judged.
 	Results []SpecResult `json:"results"`
 	Reports Reports      `json:"reports"`
 }
+
+// Shard is one part of a sharded run: the Index-th of Count, from 1.
+type Shard struct {
+	Index int `json:"index"`
+	Count int `json:"count"`
+}
+
+// ParseShard reads a shard as CTRF reports name it ("2/4"); "" is no
+// shard (nil).
+func ParseShard(s string) (*Shard, error) {
+	if s == "" {
+		return nil, nil
+	}
+	i, n, ok := strings.Cut(s, "/")
+	index, err1 := strconv.Atoi(i)
+	count, err2 := strconv.Atoi(n)
+	if !ok || err1 != nil || err2 != nil || count < 2 || index < 1 || index > count {
+		return nil, fmt.Errorf("shard %q is not i/n with 1 ≤ i ≤ n and n ≥ 2", s)
+	}
+	return &Shard{Index: index, Count: count}, nil
+}
+
+func (s *Shard) String() string { return strconv.Itoa(s.Index) + "/" + strconv.Itoa(s.Count) }
 
 // Tool names the program that made the reports.
 type Tool struct {
@@ -177,14 +207,35 @@ type Consumer struct {
 }
 
 // Result is a SpecResult as the service files it: with the submission it
-// came in and the build that made it.
+// came in and the build that made it. The result of a sharded build is
+// its shards' results combined (tests summed, coverage merged), with the
+// newest shard's submission and CI metadata, and Shards says which shards
+// it holds.
 type Result struct {
 	SubmissionID string    `json:"submissionId"`
 	ReceivedAt   time.Time `json:"receivedAt"`
 	Command      string    `json:"command"`
 	Kind         string    `json:"kind"`
 	CI           CI        `json:"ci"`
+	Shards       *ShardSet `json:"shards,omitempty"`
 	SpecResult
+}
+
+// ShardSet is the shards a combined result holds: Count shards in all,
+// Received those the service has, by index, each the submission of its
+// latest run attempt.
+type ShardSet struct {
+	Count    int         `json:"count"`
+	Complete bool        `json:"complete"` // every shard is received
+	Received []ShardPart `json:"received"`
+}
+
+// ShardPart is a shard received.
+type ShardPart struct {
+	Index        int       `json:"index"`
+	SubmissionID string    `json:"submissionId"`
+	RunAttempt   int       `json:"runAttempt,omitempty"`
+	ReceivedAt   time.Time `json:"receivedAt"`
 }
 
 // Results is the service's answer to a query of results.

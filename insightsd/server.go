@@ -37,6 +37,8 @@ const (
 	MaxHistory         = 1000
 	// maxOperations bounds the operations one consumers query names.
 	maxOperations = 1000
+	// maxShards bounds the shards of a sharded run.
+	maxShards = 1000
 )
 
 // Kinds of submission the service files.
@@ -348,6 +350,10 @@ func check(sub *insights.Submission) string {
 		return "ci.repoId is required: results are filed by repository"
 	case sub.CI.RunAttempt < 0:
 		return fmt.Sprintf("ci.runAttempt %d must be at least 1", sub.CI.RunAttempt)
+	case sub.Shard != nil && (sub.Shard.Count < 2 || sub.Shard.Count > maxShards || sub.Shard.Index < 1 || sub.Shard.Index > sub.Shard.Count):
+		return fmt.Sprintf("shard %s is not i/n with 1 ≤ i ≤ n and 2 ≤ n ≤ %d", sub.Shard, maxShards)
+	case sub.Shard != nil && sub.CI.BuildID == "":
+		return "a shard needs ci.buildId: the service combines the shards of one build"
 	}
 	ci := &sub.CI
 	for _, f := range []struct {

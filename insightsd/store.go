@@ -40,6 +40,7 @@ type Store struct {
 	mu      sync.RWMutex
 	records []*record // in the order received
 	byID    map[string]*record
+	groups  map[shardKey]*shardGroup // sharded builds (shards.go)
 }
 
 // record is one submission as the index holds it.
@@ -50,6 +51,7 @@ type record struct {
 	Kind       string                `json:"kind"`
 	CI         insights.CI           `json:"ci"`
 	Results    []insights.SpecResult `json:"results"`
+	Shard      *insights.Shard       `json:"shard,omitempty"`
 	File       string                `json:"file"` // the submission's file, relative to the store
 	// Digest is the SHA-256 of the stored JSON, which tells a replay from
 	// a conflict; "" in lines written before it was kept (the file is
@@ -77,7 +79,7 @@ func Open(dir string) (*Store, error) {
 	if err := os.MkdirAll(filepath.Join(dir, "submissions"), 0o755); err != nil {
 		return nil, err
 	}
-	s := &Store{dir: dir, byID: map[string]*record{}}
+	s := &Store{dir: dir, byID: map[string]*record{}, groups: map[shardKey]*shardGroup{}}
 	path := filepath.Join(dir, indexFile)
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
 	if err != nil {
@@ -179,12 +181,15 @@ func (s *Store) recover() error {
 func newRecord(sub *insights.Submission, at time.Time, file, digest string) *record {
 	ci := sub.CI
 	ci.Sources = nil
-	return &record{ID: sub.ID, ReceivedAt: at, Command: sub.Command, Kind: sub.Kind, CI: ci, Results: sub.Results, File: file, Digest: digest}
+	return &record{ID: sub.ID, ReceivedAt: at, Command: sub.Command, Kind: sub.Kind, CI: ci, Results: sub.Results, Shard: sub.Shard, File: file, Digest: digest}
 }
 
 func (s *Store) add(rec *record) {
 	s.records = append(s.records, rec)
 	s.byID[rec.ID] = rec
+	if rec.Shard != nil {
+		s.addShard(rec)
+	}
 }
 
 func (s *Store) sortRecords() {
@@ -329,7 +334,8 @@ func result(rec *record, r *insights.SpecResult) insights.Result {
 }
 
 // Latest is the latest result of each repository, specification and kind
-// the filter matches, sorted by repository, specification and kind.
+// the filter matches, sorted by repository, specification and kind; that
+// of a sharded build combines its shards (see shards.go).
 func (s *Store) Latest(f Filter) []insights.Result {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
@@ -345,7 +351,7 @@ func (s *Store) Latest(f Filter) []insights.Result {
 				continue
 			}
 			seen[k] = true
-			out = append(out, result(rec, r))
+			out = append(out, s.resultOf(rec, r))
 		}
 	}
 	sort.SliceStable(out, func(i, j int) bool {
@@ -362,17 +368,32 @@ func (s *Store) Latest(f Filter) []insights.Result {
 }
 
 // History is every result of one specification the filter matches,
-// newest first, at most limit.
+// newest first, at most limit; a sharded build is one result, its shards
+// combined, where its newest shard is.
 func (s *Store) History(f Filter, limit int) []insights.Result {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
+	type built struct {
+		g    *shardGroup
+		spec string
+	}
+	seen := map[built]bool{}
 	out := []insights.Result{}
 	for i := len(s.records) - 1; i >= 0 && len(out) < limit; i-- {
 		rec := s.records[i]
+		g := s.groupOf(rec)
 		for j := range rec.Results {
-			if r := &rec.Results[j]; f.matches(rec, r) && len(out) < limit {
-				out = append(out, result(rec, r))
+			r := &rec.Results[j]
+			if !f.matches(rec, r) || len(out) >= limit {
+				continue
 			}
+			if g != nil {
+				if seen[built{g, r.Spec.ID}] {
+					continue
+				}
+				seen[built{g, r.Spec.ID}] = true
+			}
+			out = append(out, s.resultOf(rec, r))
 		}
 	}
 	return out
