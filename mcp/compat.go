@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -21,7 +22,7 @@ type CompatInput struct {
 	Base     string    `json:"base,omitempty" jsonschema:"files mode: the base (old) version of the specification, relative to the root"`
 	Revision string    `json:"revision,omitempty" jsonschema:"files mode: the revised (new) version of the specification, relative to the root"`
 	Git      *GitInput `json:"git,omitempty" jsonschema:"git mode, instead of base and revision: compare the working tree's specifications with their versions on a base branch, read with git plumbing (the working tree, index and HEAD are not touched)"`
-	Protocol string    `json:"protocol,omitempty" jsonschema:"the kind of specification; default: read from the files. gRPC and GraphQL are not supported yet"`
+	Protocol string    `json:"protocol,omitempty" jsonschema:"the kind of specification, checked against the files (files mode) or selecting the specifications to check (git mode); default: read from the files"`
 	Strict   bool      `json:"strict,omitempty" jsonschema:"warnings fail the check too"`
 }
 
@@ -57,38 +58,57 @@ type CompatSpec struct {
 	Changes  []CompatChange `json:"changes" jsonschema:"the changes that fail the check (breaking ones; warnings too when strict)"`
 }
 
-// CompatChange is one change that fails the check.
+// CompatChange is one change that fails the check, placed in both
+// versions.
 type CompatChange struct {
-	Rule       string   `json:"rule" jsonschema:"the breaking-change rule"`
-	Level      string   `json:"level" jsonschema:"breaking or warning"`
-	Message    string   `json:"message" jsonschema:"what changed"`
-	Why        string   `json:"why,omitempty" jsonschema:"what it does to consumers"`
-	Operations []string `json:"operations,omitempty" jsonschema:"the operations affected, e.g. GET /pets"`
-	Location   Location `json:"location" jsonschema:"where the change is written: in the revision, or in the base for something the revision removed"`
+	Rule       string    `json:"rule" jsonschema:"the breaking-change rule"`
+	Level      string    `json:"level" jsonschema:"breaking or warning"`
+	Message    string    `json:"message" jsonschema:"what changed"`
+	Why        string    `json:"why,omitempty" jsonschema:"what it does to consumers"`
+	Operations []string  `json:"operations,omitempty" jsonschema:"the operations affected, e.g. GET /pets"`
+	WrittenIn  string    `json:"writtenIn" jsonschema:"revision, or base for something the revision no longer has: the version whose place is where the change is written"`
+	Base       *Location `json:"base,omitempty" jsonschema:"where the base writes what changed, or the nearest part it writes; absent when the check knows no place there"`
+	Revision   *Location `json:"revision,omitempty" jsonschema:"where the revision writes what changed, or the nearest part it writes (the object a property was added to, the path a removed operation was under); absent when the check knows no place there"`
 }
 
 // Location is a place in a file.
 type Location struct {
-	Side    string `json:"side,omitempty" jsonschema:"revision or base: the version of the specification the file belongs to"`
 	File    string `json:"file"`
 	Line    int    `json:"line" jsonschema:"1-based; 0 when there is no position"`
 	Column  int    `json:"column"`
 	Pointer string `json:"pointer,omitempty" jsonschema:"JSON pointer within the file"`
 }
 
-// protocols are the kinds of specification the input may name, and the
-// extensions of those the check does not read yet.
-var protocols = []any{"openapi", "asyncapi", "grpc", "graphql"}
+// protocols are the kinds of specification the input may name, with the
+// formats of each.
+var protocols = []any{"openapi", "asyncapi", "grpc", "graphql", "wsdl"}
 
-var unsupportedExt = map[string]string{".proto": "grpc", ".graphql": "graphql", ".graphqls": "graphql", ".gql": "graphql"}
+var protocolFormats = map[string][]spec.Format{
+	"openapi":  {spec.OpenAPI, spec.Swagger},
+	"asyncapi": {spec.AsyncAPI},
+	"grpc":     {spec.Proto},
+	"graphql":  {spec.GraphQL},
+	"wsdl":     {spec.WSDL},
+}
+
+// isProtocol reports whether a result's format (spec.Document.String: "OpenAPI
+// 3.1.0", "GraphQL …") is one of the protocol's.
+func isProtocol(format, protocol string) bool {
+	for _, f := range protocolFormats[protocol] {
+		if name := spec.FormatName(f); format == name || strings.HasPrefix(format, name+" ") {
+			return true
+		}
+	}
+	return false
+}
 
 func (s *Server) addCompat() {
 	add(s, &mcpsdk.Tool{
 		Name:  ToolCompat,
 		Title: "Backward-compatibility check",
 		Description: "Check that a revision of an API specification does not break consumers of its base version: two files (base, revision), " +
-			"or git mode (the working tree against a base branch). OpenAPI 2.0/3.x and AsyncAPI 2.x/3.x; gRPC and GraphQL are accepted and answered as not supported yet. " +
-			"Returns the verdict and each breaking change with its file, line and column. Same check as `specgate backward-compatibility-check`.",
+			"or git mode (the working tree against a base branch). It reads " + reads[ToolCompat].words + " (GraphQL as SDL or introspection JSON). " +
+			"Returns the verdict and each breaking change with its place in both versions (file, line, column). Same check as `specgate backward-compatibility-check`.",
 		Annotations: &mcpsdk.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: ptr(false)},
 	}, map[string][]any{"protocol": protocols}, s.compat)
 }
@@ -104,9 +124,6 @@ func (s *Server) compat(ctx context.Context, c *call, in CompatInput) (CompatOut
 	case files && (in.Base == "" || in.Revision == ""):
 		return out, errors.New("files mode needs both base and revision")
 	}
-	if err := unsupportedProtocol(in); err != nil {
-		return out, err
-	}
 	opts := compat.Options{Loader: s.loader(), Strict: in.Strict}
 	rep := &compat.Report{Tool: "specgate", Version: s.opts.Version, Strict: in.Strict, Start: time.Now()}
 	c.notify(ctx, 0, 1, "comparing")
@@ -121,7 +138,10 @@ func (s *Server) compat(ctx context.Context, c *call, in CompatInput) (CompatOut
 		}
 		res := compat.CheckFiles(ctx, opts, base, rev)
 		if res.Verdict == compat.Error {
-			return out, fmt.Errorf("%s", s.showText(res.Message))
+			return out, s.toolError(ctx, ToolCompat, errors.New(res.Message), base, rev)
+		}
+		if in.Protocol != "" && res.Format != "" && !isProtocol(res.Format, in.Protocol) {
+			return out, fmt.Errorf("protocol is %s, but %s is %s: leave protocol out to check the documents as they are", in.Protocol, s.root.Show(rev), res.Format)
 		}
 		rep.Mode, rep.Base, rep.Results = "files", base, []compat.Result{res}
 	} else {
@@ -149,6 +169,9 @@ func (s *Server) compat(ctx context.Context, c *call, in CompatInput) (CompatOut
 			return out, fmt.Errorf("%s", s.showErr(err))
 		}
 		rep.Mode, rep.Base, rep.Commit, rep.Results = "git", run.Base, run.Commit, run.Results
+		if in.Protocol != "" {
+			rep.Results = slices.DeleteFunc(rep.Results, func(r compat.Result) bool { return r.Format != "" && !isProtocol(r.Format, in.Protocol) })
+		}
 	}
 	rep.Stop = time.Now()
 	if ctx.Err() != nil {
@@ -176,9 +199,8 @@ func (s *Server) compat(ctx context.Context, c *call, in CompatInput) (CompatOut
 				continue
 			}
 			shown++
-			l := ch.Location
 			cs.Changes = append(cs.Changes, CompatChange{Rule: ch.RuleID, Level: ch.Level.String(), Message: s.showText(ch.Message), Why: ch.Why, Operations: ch.Operations,
-				Location: Location{Side: l.Side.String(), File: s.fromWD(l.File), Line: l.Line, Column: l.Column, Pointer: l.Pointer}})
+				WrittenIn: ch.Location.Side.String(), Base: s.location(ch.Base), Revision: s.location(ch.Revision)})
 		}
 		out.Specs = append(out.Specs, cs)
 	}
@@ -216,27 +238,11 @@ func (s *Server) fromWD(name string) string {
 	return s.root.Show(abs)
 }
 
-// unsupportedProtocol answers gRPC and GraphQL, named or recognised by
-// their files' extensions, as not supported yet.
-func unsupportedProtocol(in CompatInput) error {
-	proto := in.Protocol
-	if proto == "" {
-		names := []string{in.Base, in.Revision}
-		if in.Git != nil {
-			names = append(names, in.Git.TargetPaths...)
-		}
-		for _, n := range names {
-			if p, ok := unsupportedExt[strings.ToLower(filepath.Ext(n))]; ok {
-				proto = p
-				break
-			}
-		}
+// location is a change's place in one version as answers show it; nil
+// when the check knows none.
+func (s *Server) location(l compat.Location) *Location {
+	if l.File == "" {
+		return nil
 	}
-	switch proto {
-	case "grpc":
-		return errors.New("the backward-compatibility check of gRPC (.proto) specifications is not supported yet; it reads OpenAPI 2.0/3.x and AsyncAPI 2.x/3.x")
-	case "graphql":
-		return errors.New("the backward-compatibility check of GraphQL schemas is not supported yet; it reads OpenAPI 2.0/3.x and AsyncAPI 2.x/3.x")
-	}
-	return nil
+	return &Location{File: s.fromWD(l.File), Line: l.Line, Column: l.Column, Pointer: l.Pointer}
 }

@@ -74,7 +74,7 @@ func (s *Server) validateExamples(ctx context.Context, c *call, in ValidateExamp
 		if ctx.Err() != nil {
 			return out, fmt.Errorf("the validation was stopped: %w", ctx.Err())
 		}
-		return out, fmt.Errorf("%s", s.showErr(err))
+		return out, s.toolError(ctx, ToolValidateEx, err, path)
 	}
 	for _, e := range v.Errors {
 		out.LoadErrors = append(out.LoadErrors, s.showErr(e))

@@ -89,7 +89,7 @@ func (s *Server) generateExamples(ctx context.Context, c *call, in GenerateExamp
 		if ctx.Err() != nil {
 			return out, fmt.Errorf("generating was stopped: %w", ctx.Err())
 		}
-		return out, fmt.Errorf("%s", s.showErr(err))
+		return out, s.toolError(ctx, ToolGenerateEx, err, path)
 	}
 	if g.Err != nil {
 		out.NotGenerated = s.showErr(g.Err)
@@ -137,7 +137,7 @@ func (s *Server) fixExamples(ctx context.Context, c *call, in FixExamplesInput) 
 		if ctx.Err() != nil {
 			return out, fmt.Errorf("fixing was stopped: %w", ctx.Err())
 		}
-		return out, fmt.Errorf("%s", s.showErr(err))
+		return out, s.toolError(ctx, ToolFixExamples, err, path)
 	}
 	for _, e := range fixes.Errors {
 		out.LoadErrors = append(out.LoadErrors, s.showErr(e))

@@ -66,7 +66,7 @@ func (s *Server) addLint() {
 	add(s, &mcpsdk.Tool{
 		Name:  ToolLint,
 		Title: "Lint API specifications",
-		Description: "Lint OpenAPI 2.0/3.x and AsyncAPI 2.x/3.x specifications with specgate's rules (Rego, the rulesets lenient, recommended and strict, " +
+		Description: "Lint API specifications (" + reads[ToolLint].words + ") with specgate's rules (Rego, the rulesets lenient, recommended and strict, " +
 			"or the profile of a specgate-lint.yaml) and return each finding with file, line and column, errors first. Same rules and results as `specgate lint`.",
 		Annotations: &mcpsdk.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: ptr(false)},
 	}, nil, s.lint)
@@ -238,9 +238,10 @@ func (s *Server) inputErrors(errs []error) error {
 func (s *Server) showErr(err error) string { return s.showText(err.Error()) }
 
 // showText takes the root's prefix off the absolute paths in a message,
-// since answers name files relative to the root.
+// since answers name files relative to the root, and puts what a tool's
+// caller can do in place of the command line's flags (cliAdvice).
 func (s *Server) showText(msg string) string {
-	return strings.ReplaceAll(msg, s.root.Dir()+string(filepath.Separator), "")
+	return cliAdvice.Replace(strings.ReplaceAll(msg, s.root.Dir()+string(filepath.Separator), ""))
 }
 
 func ptr[T any](v T) *T { return &v }

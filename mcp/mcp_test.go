@@ -301,9 +301,12 @@ func TestCompat(t *testing.T) {
 		t.Fatalf("spec = %+v", sp)
 	}
 	ch := sp.Changes[0]
-	want := mcp.Location{Side: "revision", File: "compat/breaking.yaml", Line: 26, Column: 22, Pointer: "/components/schemas/Order/required/1"}
-	if ch.Rule != "request-property-became-required" || ch.Location != want || !slices.Equal(ch.Operations, []string{"POST /orders"}) {
-		t.Errorf("change = %+v", ch)
+	rev := mcp.Location{File: "compat/breaking.yaml", Line: 26, Column: 22, Pointer: "/components/schemas/Order/required/1"}
+	if ch.Rule != "request-property-became-required" || ch.WrittenIn != "revision" || ch.Revision == nil || *ch.Revision != rev || !slices.Equal(ch.Operations, []string{"POST /orders"}) {
+		t.Errorf("change = %+v, revision %+v", ch, ch.Revision)
+	}
+	if ch.Base == nil || ch.Base.File != "compat/base.yaml" || ch.Base.Line == 0 {
+		t.Errorf("base side = %+v", ch.Base)
 	}
 	if !strings.Contains(ch.Message, `property "note" became required`) {
 		t.Errorf("message = %q", ch.Message)
@@ -315,24 +318,49 @@ func TestCompat(t *testing.T) {
 	}
 }
 
-func TestCompatUnsupportedProtocols(t *testing.T) {
-	root := t.TempDir()
-	for _, f := range []string{"old.proto", "new.proto", "old.graphql", "new.graphql"} {
-		os.WriteFile(filepath.Join(root, f), []byte("syntax = \"proto3\";\n"), 0o644)
-	}
+// TestCompatFormats checks Protocol Buffers, GraphQL and WSDL pairs as the
+// command line does, each change placed in both versions; protocol, when
+// given, must be the documents' own.
+func TestCompatFormats(t *testing.T) {
+	root := fixtureRoot(t, "formats", "compat")
 	s := connect(t, mcp.Options{Root: root})
 	for _, tc := range []struct {
-		args map[string]any
-		want string
+		protocol, base, rev string
+		rule                string
+		where               *mcp.Location // the side the change is written in
+		other               *mcp.Location // the other side, when compat places it there
+		written             string
 	}{
-		{map[string]any{"base": "old.proto", "revision": "new.proto"}, "gRPC (.proto) specifications is not supported yet"},
-		{map[string]any{"base": "old.graphql", "revision": "new.graphql"}, "GraphQL schemas is not supported yet"},
-		{map[string]any{"git": map[string]any{"targetPaths": []string{"new.proto"}}}, "gRPC"},
-		{map[string]any{"base": "a.yaml", "revision": "b.yaml", "protocol": "graphql"}, "GraphQL"},
+		{"grpc", "formats/proto/base/api.proto", "formats/proto/rev/api.proto", "proto-field-removed",
+			&mcp.Location{File: "formats/proto/base/api.proto", Line: 6, Column: 10, Pointer: "/messages/Item/fields/name"}, nil, "base"},
+		{"graphql", "formats/graphql/base/schema.graphql", "formats/graphql/rev/schema.graphql", "graphql-field-removed",
+			&mcp.Location{File: "formats/graphql/base/schema.graphql", Line: 11, Column: 3, Pointer: "/types/Product/fields/tags"}, nil, "base"},
+		{"wsdl", "formats/wsdl/base/orders.wsdl", "formats/wsdl/rev/orders.wsdl", "wsdl-operation-removed",
+			&mcp.Location{File: "formats/wsdl/base/orders.wsdl", Line: 43, Column: 27, Pointer: "/portTypes/OrdersPort/operations/GetOrder"}, nil, "base"},
 	} {
-		if msg := s.toolError(mcp.ToolCompat, tc.args); !strings.Contains(msg, tc.want) {
-			t.Errorf("%v: %q, want %q", tc.args, msg, tc.want)
-		}
+		t.Run(tc.protocol, func(t *testing.T) {
+			for _, args := range []map[string]any{
+				{"base": tc.base, "revision": tc.rev},
+				{"base": tc.base, "revision": tc.rev, "protocol": tc.protocol},
+			} {
+				var out mcp.CompatOutput
+				s.call(mcp.ToolCompat, args, &out)
+				if out.Verdict != "incompatible" || len(out.Specs) != 1 || len(out.Specs[0].Changes) != 1 {
+					t.Fatalf("%v: %+v", args, out)
+				}
+				ch := out.Specs[0].Changes[0]
+				if ch.Rule != tc.rule || ch.WrittenIn != tc.written || ch.Base == nil || *ch.Base != *tc.where {
+					t.Errorf("%v: change %+v, base %+v", args, ch, ch.Base)
+				}
+				if tc.other != nil && (ch.Revision == nil || *ch.Revision != *tc.other) {
+					t.Errorf("%v: revision side %+v, want %+v", args, ch.Revision, tc.other)
+				}
+			}
+		})
+	}
+	msg := s.toolError(mcp.ToolCompat, map[string]any{"base": "compat/base.yaml", "revision": "compat/breaking.yaml", "protocol": "graphql"})
+	if msg != `protocol is graphql, but compat/breaking.yaml is OpenAPI 3.0.3: leave protocol out to check the documents as they are` {
+		t.Errorf("protocol mismatch: %q", msg)
 	}
 }
 

@@ -135,7 +135,11 @@ func (m *mocks) start(ctx context.Context, in MockInput) (MockOutput, error) {
 	}
 	srv, err := mock.New(ctx, opts)
 	if err != nil {
-		return out, fmt.Errorf("%s", m.s.showErr(err))
+		var paths []string
+		for _, sp := range opts.Specs {
+			paths = append(paths, sp.Path)
+		}
+		return out, m.s.toolError(ctx, ToolMock, err, paths...)
 	}
 	ln, err := httpx.Listen(httpx.DefaultHost, in.Port)
 	if err != nil {

@@ -162,7 +162,9 @@ func (h atLeast) WithGroup(name string) slog.Handler {
 }
 
 func instructions(root string) string {
-	return "specgate checks API specifications (OpenAPI 2.0/3.x, AsyncAPI 2.x/3.x) and the services that implement them. " +
+	return "specgate checks API specifications (" + reads[ToolLint].words + ") and the services that implement them: " +
+		"lint reads them all; backward_compatibility_check " + reads[ToolCompat].words + "; the mock and the example tools " + openAPIOnly +
+		"; run_contract_test and run_suite test services against OpenAPI descriptions and run Arazzo workflows. " +
 		"Paths are resolved against the root " + root + " and must stay under it; paths in answers are relative to it. " +
 		"Answers list at most " + fmt.Sprint(MaxItems) + " items; when more were found, `omitted` counts them and `report` names the file holding them all. " +
 		"Mocks started with manage_mock_server run until stopped or until this server exits."

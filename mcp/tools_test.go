@@ -185,7 +185,7 @@ func TestCompatGitMode(t *testing.T) {
 		t.Errorf("spec %q: %q", sp.Spec, sp.Message)
 	}
 	ch := out.Specs[0].Changes
-	if len(ch) != 1 || ch[0].Rule != "request-property-became-required" || ch[0].Location.File != "repo/api/orders.yaml" || ch[0].Location.Line != 26 {
+	if len(ch) != 1 || ch[0].Rule != "request-property-became-required" || ch[0].Revision == nil || ch[0].Revision.File != "repo/api/orders.yaml" || ch[0].Revision.Line != 26 {
 		t.Errorf("changes = %+v", ch)
 	}
 	if msg := s.toolError(mcp.ToolCompat, map[string]any{"git": map[string]any{"baseBranch": "nope", "repoDir": "repo"}}); !strings.Contains(msg, `base branch "nope" not found`) {
@@ -221,5 +221,49 @@ func TestValidateExamplesBounded(t *testing.T) {
 	}
 	if len(report.Invalid) != n || report.Invalid[n-1].File != fmt.Sprintf("pets_examples/teapot_%02d.json", n-1) {
 		t.Errorf("the report holds %d problems, the last %+v", len(report.Invalid), report.Invalid[len(report.Invalid)-1])
+	}
+}
+
+// TestRefusals checks that a tool given a document of a format it does not
+// read says so in the same words as its description, naming the tools
+// that read it, and that messages advise what a tool's caller can do, not
+// the command line's flags.
+func TestRefusals(t *testing.T) {
+	root := fixtureRoot(t, "refs", "formats")
+	s := connect(t, mcp.Options{Root: root})
+	arazzo := "refs/shop.arazzo.yaml is Arazzo 1.0.1: %s reads OpenAPI 2.0 and 3.x descriptions; run its workflows with run_contract_test or run_suite"
+	for _, tc := range []struct {
+		tool string
+		args map[string]any
+		want string
+	}{
+		{mcp.ToolValidateEx, map[string]any{"spec": "refs/shop.arazzo.yaml"}, fmt.Sprintf(arazzo, mcp.ToolValidateEx)},
+		{mcp.ToolGenerateEx, map[string]any{"spec": "refs/shop.arazzo.yaml"}, fmt.Sprintf(arazzo, mcp.ToolGenerateEx)},
+		{mcp.ToolFixExamples, map[string]any{"spec": "refs/shop.arazzo.yaml"}, fmt.Sprintf(arazzo, mcp.ToolFixExamples)},
+		{mcp.ToolMock, map[string]any{"command": "start", "specs": []string{"refs/shop.arazzo.yaml"}}, fmt.Sprintf(arazzo, mcp.ToolMock)},
+		{mcp.ToolMock, map[string]any{"command": "start", "specs": []string{"formats/proto/base/api.proto"}},
+			"formats/proto/base/api.proto is Protocol Buffers proto3: manage_mock_server reads OpenAPI 2.0 and 3.x descriptions"},
+		{mcp.ToolCompat, map[string]any{"base": "refs/shop.arazzo.yaml", "revision": "refs/shop.arazzo.yaml"},
+			"refs/shop.arazzo.yaml is Arazzo 1.0.1: backward_compatibility_check reads OpenAPI 2.0 and 3.x, AsyncAPI 2.x and 3.x, Protocol Buffers (gRPC), GraphQL and WSDL 1.1; run its workflows with run_contract_test or run_suite"},
+	} {
+		if msg := s.toolError(tc.tool, tc.args); msg != tc.want {
+			t.Errorf("%s %v:\n got %q\nwant %q", tc.tool, tc.args, msg, tc.want)
+		}
+	}
+
+	var out mcp.LintOutput
+	s.call(mcp.ToolLint, map[string]any{"specs": []string{"refs/api.yaml", "refs/remote.arazzo.yaml"}}, &out)
+	var messages []string
+	for _, f := range out.Findings {
+		messages = append(messages, f.Message)
+	}
+	all := strings.Join(messages, "\n")
+	for _, want := range []string{"the server reads files under its root only (start it with another --root to read elsewhere)", "a remote document, which the server does not fetch"} {
+		if !strings.Contains(all, want) {
+			t.Errorf("no finding says %q:\n%s", want, all)
+		}
+	}
+	if strings.Contains(all, "--allow-") || strings.Contains(all, "--ref-root") {
+		t.Errorf("findings advise command line flags:\n%s", all)
 	}
 }
