@@ -526,7 +526,7 @@ func TestCIExitCodes(t *testing.T) {
 				if r.code != want {
 					t.Errorf("exit %d, want %d\nstdout: %s\nstderr: %s", r.code, want, r.stdout, r.stderr)
 				}
-				if !strings.Contains(r.stderr, "specgate: --ci: submitting the reports to the insights service at http://127.0.0.1:1 failed: dial tcp 127.0.0.1:1: connect: connection refused") {
+				if !strings.Contains(r.stderr, "specgate: --ci: submitting the reports to the insights service at http://127.0.0.1:1 failed: ") {
 					t.Errorf("the failed submission is not reported:\n%s", r.stderr)
 				}
 				switch {

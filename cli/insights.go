@@ -95,13 +95,17 @@ func specMetadataReportCommand(env Env, name string, deprecated bool) *cli.Comma
 		Name:      name,
 		Usage:     "describe the specifications of a folder in " + insights.SpecMetadataFile,
 		ArgsUsage: "[DIR|SPEC…]",
-		Description: "Finds the OpenAPI, AsyncAPI and Arazzo specifications in each DIR (default: the working\n" +
-			"directory; specs are found by content) and writes one entry per spec to\n" +
-			"--report-dir/" + insights.SpecMetadataFile + ": its path (within its git repository, and the\n" +
-			"repository's origin and commit), format and version, title and version, operations by their\n" +
-			"five identifiers (path, method, request content type, status, response content type) with\n" +
-			"their operationId, servers and security schemes. --ci submits it to the insights service.\n" +
-			"The command was called central-contract-repo-report before; that name still works.\n\n" +
+		Description: "Finds the OpenAPI, AsyncAPI, Arazzo, Protocol Buffers, GraphQL and WSDL specifications in\n" +
+			"each DIR (default: the working directory; specs are found by content) and writes one entry per\n" +
+			"spec to --report-dir/" + insights.SpecMetadataFile + ": its path (within its git repository, and\n" +
+			"the repository's origin and commit), format and version, title and version, operations (by\n" +
+			"their five identifiers, path, method, request content type, status, response content type,\n" +
+			"with their operationId; AsyncAPI operations; gRPC RPCs, GraphQL query, mutation and\n" +
+			"subscription fields and WSDL operations by the names the compatibility check gives them),\n" +
+			"servers and security schemes, and the problems that make it invalid (as specgate validate\n" +
+			"finds them, printed as file:line:col: message; the spec is described all the same).\n" +
+			"--ci submits it to the insights service. The command was called central-contract-repo-report\n" +
+			"before; that name still works.\n\n" +
 			"Exit codes: 0 written, 2 a spec that does not load (its entry says why; the report is\n" +
 			"written all the same) or usage errors.",
 		Flags: append(append([]cli.Flag{
@@ -145,8 +149,18 @@ func runSpecMetadataReport(c *cli.Context, env Env) error {
 		if m.Error != "" {
 			continue
 		}
-		title := strings.TrimSpace(m.Title + " " + m.Version)
-		fmt.Fprintf(env.Stdout, "%s  %s %s  %s  %s\n", m.File, specFormatName(m.Format), m.SpecVersion, title, count(m.OperationCount(), "operation"))
+		line := []string{m.File, strings.TrimSpace(spec.FormatName(spec.Format(m.Format)) + " " + m.SpecVersion)}
+		if title := strings.TrimSpace(m.Title + " " + m.Version); title != "" {
+			line = append(line, title)
+		}
+		ops := count(m.OperationCount(), "operation")
+		if len(m.Problems) > 0 {
+			ops += ", " + count(len(m.Problems), "problem")
+		}
+		fmt.Fprintln(env.Stdout, strings.Join(append(line, ops), "  "))
+		for _, p := range m.Problems {
+			fmt.Fprintf(env.Stderr, "specgate: %s\n", p)
+		}
 	}
 	dir := c.String("report-dir")
 	path, err := insights.WriteSpecMetadata(dir, rep)
@@ -159,20 +173,6 @@ func runSpecMetadataReport(c *cli.Context, env Env) error {
 		runErr = silent(ExitUsage)
 	}
 	return submitReports(c.Context, c, env, ciRun{Command: "spec-metadata-report", SpecMetadata: rep, ReportDir: dir}, runErr)
-}
-
-func specFormatName(f string) string {
-	switch f {
-	case "openapi":
-		return "OpenAPI"
-	case "swagger":
-		return "Swagger"
-	case "asyncapi":
-		return "AsyncAPI"
-	case "arazzo":
-		return "Arazzo"
-	}
-	return f
 }
 
 func sendReportCommand(env Env) *cli.Command {

@@ -247,7 +247,8 @@ func contains(list []string, s string) bool {
 }
 
 // AddSpecMetadata puts a spec metadata report in the submission, with a
-// result per specification that loaded.
+// result per specification that loaded: published, or invalid when it has
+// problems.
 func (s *Submission) AddSpecMetadata(rep *SpecMetadataReport) {
 	s.Reports.SpecMetadata = rep
 	for i := range rep.Specs {
@@ -255,9 +256,13 @@ func (s *Submission) AddSpecMetadata(rep *SpecMetadataReport) {
 		if m.Error != "" {
 			continue
 		}
+		status := StatusPublished
+		if len(m.Problems) > 0 {
+			status = StatusInvalid
+		}
 		s.Results = append(s.Results, SpecResult{
 			Spec:   SpecRef{ID: m.ID, Repository: m.Repository, Path: m.Path, File: m.File},
-			Status: StatusPublished, Operations: m.OperationCount(),
+			Status: status, Operations: m.OperationCount(),
 		})
 	}
 }

@@ -110,6 +110,7 @@ const (
 	StatusFailed    = "failed"    // tests: some failed
 	StatusSkipped   = "skipped"   // tests: none ran to a verdict; stub usage: no operation used
 	StatusPublished = "published" // spec metadata
+	StatusInvalid   = "invalid"   // spec metadata of a specification with problems
 )
 
 // SpecResult is what a run says of one specification.
@@ -117,7 +118,7 @@ type SpecResult struct {
 	Spec SpecRef `json:"spec"`
 	// Status is passed, failed or skipped for tests and stub usage;
 	// compatible, incompatible, error or skipped for a compatibility
-	// check; published for the spec metadata.
+	// check; published, or invalid with problems, for the spec metadata.
 	Status string `json:"status"`
 	// Tests counts the specification's tests (test, mock, run-suite).
 	Tests *TestCounts `json:"tests,omitempty"`

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"encoding/xml"
 	"errors"
 	"fmt"
 	"io"
@@ -15,6 +16,10 @@ import (
 
 	"github.com/specgate/specgate/reports"
 	"github.com/specgate/specgate/spec"
+	"github.com/specgate/specgate/spec/graphql"
+	"github.com/specgate/specgate/spec/proto"
+	"github.com/specgate/specgate/spec/wsdl"
+	"github.com/specgate/specgate/validate"
 )
 
 // The spec metadata report's file name, and the name it had before (the
@@ -41,24 +46,44 @@ type SpecMetadata struct {
 	ID         string `json:"id"`
 	Repository string `json:"repository,omitempty"`
 	Path       string `json:"path"`
-	// Format is openapi (3.x), swagger (2.0), asyncapi or arazzo, and
-	// SpecVersion the version of that format the document declares.
+	// Format is openapi (3.x), swagger (2.0), asyncapi, arazzo, proto,
+	// graphql or wsdl, and SpecVersion the version of that format the
+	// document declares (proto3, SDL, 1.1, …); spec.FormatName names the
+	// format for people.
 	Format      string `json:"format,omitempty"`
 	SpecVersion string `json:"specVersion,omitempty"`
-	// Title and Version are the document's info.title and info.version.
+	// Title and Version are the document's info.title and info.version;
+	// the package of a Protocol Buffers file, the name of a WSDL
+	// description (GraphQL has no title).
 	Title           string               `json:"title,omitempty"`
 	Version         string               `json:"version,omitempty"`
 	Operations      []OperationMetadata  `json:"operations"`
 	Servers         []ServerMetadata     `json:"servers,omitempty"`
 	SecuritySchemes []SecuritySchemeInfo `json:"securitySchemes,omitempty"`
 	Git             *GitMetadata         `json:"git,omitempty"`
+	// Problems are what makes the document invalid (the checks of
+	// specgate validate); it is described all the same.
+	Problems []Problem `json:"problems,omitempty"`
 	// Error is why the specification could not be read (file:line:col and
 	// message); the other fields are then empty.
 	Error string `json:"error,omitempty"`
 }
 
+// Problem is one problem of a specification, where it is written.
+type Problem struct {
+	File    string `json:"file"`
+	Line    int    `json:"line"`
+	Column  int    `json:"column"`
+	Message string `json:"message"`
+}
+
+func (p Problem) String() string {
+	return fmt.Sprintf("%s:%d:%d: %s", p.File, p.Line, p.Column, p.Message)
+}
+
 // OperationMetadata is one combination of an operation's five identifiers
-// (OpenAPI), or one AsyncAPI operation.
+// (OpenAPI), one AsyncAPI operation, or one operation of a Protocol
+// Buffers, GraphQL or WSDL document.
 type OperationMetadata struct {
 	Path                string `json:"path,omitempty"`
 	Method              string `json:"method,omitempty"`
@@ -69,6 +94,20 @@ type OperationMetadata struct {
 	// AsyncAPI: the action (send, receive, publish, subscribe) and channel.
 	Action  string `json:"action,omitempty"`
 	Channel string `json:"channel,omitempty"`
+	// Name is an operation of Protocol Buffers, GraphQL or WSDL as the
+	// compatibility check names it: "rpc acme.v1.Orders/GetOrder",
+	// "Query.order", "OrdersPort.GetOrder".
+	Name string `json:"name,omitempty"`
+	// Kind is an RPC's streaming (unary, client-streaming,
+	// server-streaming, bidi-streaming), a GraphQL root's operation type
+	// (query, mutation, subscription), a WSDL operation's message exchange
+	// pattern (in-out, in-only, …).
+	Kind string `json:"kind,omitempty"`
+	// Input and Output are an RPC's request and response messages, a
+	// GraphQL field's arguments and type, a WSDL operation's input and
+	// output messages (or elements).
+	Input  string `json:"input,omitempty"`
+	Output string `json:"output,omitempty"`
 }
 
 // ServerMetadata is a server the specification declares.
@@ -118,6 +157,9 @@ func BuildSpecMetadata(ctx context.Context, loader *spec.Loader, files []string,
 			continue
 		}
 		describe(&m, doc)
+		for _, p := range validate.Validate(doc) {
+			m.Problems = append(m.Problems, Problem{File: p.File, Line: int(p.Range.Start.Line), Column: int(p.Range.Start.Col), Message: p.Message})
+		}
 		slog.Debug("spec loaded", slog.String("file", f), slog.String("format", doc.String()), slog.String("id", m.ID),
 			slog.Int("files", len(doc.Files())), slog.Duration("duration", time.Since(start)))
 		rep.Specs = append(rep.Specs, m)
@@ -128,6 +170,17 @@ func BuildSpecMetadata(ctx context.Context, loader *spec.Loader, files []string,
 // describe fills m from a loaded document.
 func describe(m *SpecMetadata, doc *spec.Document) {
 	m.Format, m.SpecVersion = string(doc.Format), doc.Version
+	switch doc.Format {
+	case spec.Proto:
+		describeProto(m, proto.Of(doc))
+		return
+	case spec.GraphQL:
+		describeGraphQL(m, graphql.Of(doc))
+		return
+	case spec.WSDL:
+		describeWSDL(m, wsdl.Of(doc))
+		return
+	}
 	info := doc.Root.Root.Get("info")
 	m.Title, m.Version = info.GetStr("title"), info.GetStr("version")
 	v := doc.Views()
@@ -158,13 +211,104 @@ func describe(m *SpecMetadata, doc *spec.Document) {
 	}
 }
 
-// OperationCount counts the distinct operations (by method and path, or
-// AsyncAPI operation) of an entry.
+// describeProto lists the RPCs of the entry file's services (an imported
+// file's are its own file's), titled by the package.
+func describeProto(m *SpecMetadata, s *proto.Schema) {
+	if s == nil {
+		return
+	}
+	m.Title = s.Entry.Package
+	for _, svc := range s.Entry.Services {
+		for _, rpc := range svc.Methods {
+			kind := "unary"
+			switch {
+			case rpc.ClientStreaming && rpc.ServerStreaming:
+				kind = "bidi-streaming"
+			case rpc.ClientStreaming:
+				kind = "client-streaming"
+			case rpc.ServerStreaming:
+				kind = "server-streaming"
+			}
+			m.Operations = append(m.Operations, OperationMetadata{Name: "rpc " + svc.FullName + "/" + rpc.Name, Kind: kind,
+				Input: strings.TrimPrefix(rpc.Input, "."), Output: strings.TrimPrefix(rpc.Output, ".")})
+		}
+	}
+}
+
+// describeGraphQL lists the fields of the query, mutation and subscription
+// roots, with their arguments and types.
+func describeGraphQL(m *SpecMetadata, s *graphql.Schema) {
+	if s == nil {
+		return
+	}
+	for _, root := range []struct{ kind, name string }{{"query", s.Query}, {"mutation", s.Mutation}, {"subscription", s.Subscription}} {
+		t := s.Type(root.name)
+		if root.name == "" || t == nil {
+			continue
+		}
+		for _, f := range t.Fields {
+			args := make([]string, len(f.Args))
+			for i, a := range f.Args {
+				args[i] = a.Name + ": " + a.Type.String()
+			}
+			m.Operations = append(m.Operations, OperationMetadata{Name: t.Name + "." + f.Name, Kind: root.kind,
+				Input: strings.Join(args, ", "), Output: f.Type.String()})
+		}
+	}
+}
+
+// describeWSDL lists the operations of the port types (interfaces), and
+// the addresses of the services' ports as servers.
+func describeWSDL(m *SpecMetadata, d *wsdl.Definitions) {
+	if d == nil {
+		return
+	}
+	m.Title = d.Name
+	if m.Title == "" && len(d.Services) > 0 {
+		m.Title = d.Services[0].Name.Local
+	}
+	io := func(x *wsdl.IO) string {
+		switch {
+		case x == nil:
+			return ""
+		case x.Message.Local != "":
+			return x.Message.Local
+		}
+		return x.Element.Local
+	}
+	for _, pt := range d.PortTypes {
+		for _, op := range pt.Operations {
+			m.Operations = append(m.Operations, OperationMetadata{Name: pt.Name.Local + "." + op.Name, Kind: op.Pattern, Input: io(op.Input), Output: io(op.Output)})
+		}
+	}
+	bindings := map[xml.Name]*wsdl.Binding{}
+	for _, b := range d.Bindings {
+		bindings[b.Name] = b
+	}
+	for _, svc := range d.Services {
+		for _, p := range svc.Ports {
+			if p.Address == "" {
+				continue
+			}
+			desc := svc.Name.Local + "." + p.Name
+			if b := bindings[p.Binding]; b != nil && b.SOAPVersion != "" {
+				desc += " (SOAP " + b.SOAPVersion + ")"
+			}
+			m.Servers = append(m.Servers, ServerMetadata{URL: p.Address, Description: desc})
+		}
+	}
+}
+
+// OperationCount counts the distinct operations (by method and path, by
+// name, or AsyncAPI operation) of an entry.
 func (m *SpecMetadata) OperationCount() int {
 	seen := map[string]bool{}
 	for _, op := range m.Operations {
 		key := op.Method + " " + op.Path
-		if op.Method == "" {
+		switch {
+		case op.Name != "":
+			key = "\x00" + op.Name
+		case op.Method == "":
 			key = "\x00" + op.OperationID + "\x00" + op.Action + "\x00" + op.Channel
 		}
 		seen[key] = true

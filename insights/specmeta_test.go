@@ -154,3 +154,83 @@ func gitCmd(dir string, args ...string) ([]byte, error) {
 	cmd.Env = append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL=/dev/null")
 	return cmd.CombinedOutput()
 }
+
+// TestSpecMetadataFormats: Protocol Buffers, GraphQL and WSDL documents
+// are described from their models: their operations (RPCs, the fields of
+// the root types, port type operations) named as the compatibility check
+// names them, a title where the format has one, the servers of WSDL; a
+// document that loads with problems (an unknown type, no query root) lists
+// them, each at its line and column.
+func TestSpecMetadataFormats(t *testing.T) {
+	dir := "testdata/formats/"
+	files := []string{dir + "shop.proto", dir + "shop.graphql", dir + "orders.wsdl", dir + "bad.proto", dir + "bad.graphql"}
+	rep, errs := insights.BuildSpecMetadata(context.Background(), loader(), files, &insights.Resolver{}, insights.Tool{Name: "specgate", Version: "test"})
+	if len(errs) != 0 {
+		t.Errorf("errors %v", errs)
+	}
+	byFile := map[string]insights.SpecMetadata{}
+	for _, m := range rep.Specs {
+		byFile[strings.TrimPrefix(m.File, dir)] = m
+	}
+	for _, tc := range []struct {
+		file, format, version, title string
+		ops                          []insights.OperationMetadata
+		servers                      []insights.ServerMetadata
+		problems                     []insights.Problem
+	}{
+		{"shop.proto", "proto", "proto3", "acme.shop.v1", []insights.OperationMetadata{
+			{Name: "rpc acme.shop.v1.Orders/GetOrder", Kind: "unary", Input: "acme.shop.v1.GetOrderRequest", Output: "acme.shop.v1.Order"},
+			{Name: "rpc acme.shop.v1.Orders/WatchOrders", Kind: "server-streaming", Input: "acme.shop.v1.WatchOrdersRequest", Output: "acme.shop.v1.Order"},
+		}, nil, nil},
+		{"shop.graphql", "graphql", "SDL", "", []insights.OperationMetadata{
+			{Name: "Query.order", Kind: "query", Input: "id: ID!", Output: "Order"},
+			{Name: "Query.orders", Kind: "query", Input: "first: Int", Output: "[Order!]!"},
+			{Name: "Mutation.cancelOrder", Kind: "mutation", Input: "id: ID!, reason: String", Output: "Order"},
+			{Name: "Subscription.orderShipped", Kind: "subscription", Output: "Order!"},
+		}, nil, nil},
+		{"orders.wsdl", "wsdl", "1.1", "Orders", []insights.OperationMetadata{
+			{Name: "OrdersPort.GetOrder", Kind: "in-out", Input: "GetOrderRequest", Output: "GetOrderResponse"},
+		}, []insights.ServerMetadata{
+			{URL: "http://example.com/orders/soap11", Description: "OrdersService.OrdersSoap11Port (SOAP 1.1)"},
+			{URL: "http://example.com/orders/soap12", Description: "OrdersService.OrdersSoap12Port (SOAP 1.2)"},
+		}, nil},
+		{"bad.proto", "proto", "proto3", "acme.bad.v1", []insights.OperationMetadata{
+			{Name: "rpc acme.bad.v1.Things/Get", Kind: "unary", Input: "acme.bad.v1.GetThingRequest", Output: "Thing"},
+		}, nil, []insights.Problem{{File: dir + "bad.proto", Line: 6, Column: 37, Message: "method acme.bad.v1.Things.Get: unknown response type Thing"}}},
+		{"bad.graphql", "graphql", "SDL", "", []insights.OperationMetadata{
+			{Name: "Mutation.ping", Kind: "mutation", Output: "Boolean"},
+		}, nil, []insights.Problem{
+			{File: dir + "bad.graphql", Line: 1, Column: 1, Message: "the schema has no query root type: define an object type Query, or name one in schema { query: … }"},
+			{File: dir + "bad.graphql", Line: 6, Column: 13, Message: "field Order.customer has an unknown type Customer"},
+		}},
+	} {
+		t.Run(tc.file, func(t *testing.T) {
+			m, ok := byFile[tc.file]
+			if !ok {
+				t.Fatalf("no entry in %+v", rep.Specs)
+			}
+			if m.Format != tc.format || m.SpecVersion != tc.version || m.Title != tc.title || m.Error != "" {
+				t.Errorf("format %q %q, title %q, error %q", m.Format, m.SpecVersion, m.Title, m.Error)
+			}
+			if !reflect.DeepEqual(m.Operations, tc.ops) || m.OperationCount() != len(tc.ops) {
+				t.Errorf("operations (%d)\n got  %+v\n want %+v", m.OperationCount(), m.Operations, tc.ops)
+			}
+			if !reflect.DeepEqual(m.Servers, tc.servers) {
+				t.Errorf("servers %+v", m.Servers)
+			}
+			if !reflect.DeepEqual(m.Problems, tc.problems) {
+				t.Errorf("problems\n got  %+v\n want %+v", m.Problems, tc.problems)
+			}
+		})
+	}
+	s := insights.NewSubmission("spec-metadata-report", insights.SpecMetadataKind, insights.Tool{}, insights.CI{RepoID: "acme/contracts"})
+	s.AddSpecMetadata(rep)
+	statuses := map[string]string{}
+	for _, r := range s.Results {
+		statuses[strings.TrimPrefix(r.Spec.File, dir)] = r.Status
+	}
+	want := map[string]string{"shop.proto": "published", "shop.graphql": "published", "orders.wsdl": "published", "bad.proto": "invalid", "bad.graphql": "invalid"}
+	if !reflect.DeepEqual(statuses, want) {
+		t.Errorf("statuses %v", statuses)
+	}
+}
