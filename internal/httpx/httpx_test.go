@@ -471,3 +471,83 @@ func TestLoggedFlushes(t *testing.T) {
 		t.Fatalf("first line %q, %v", line, err)
 	}
 }
+
+// Shutting down closes at once the connections that carry no request: an
+// idle keep-alive one, and one opened and never used (a browser's
+// preconnect), which net/http would otherwise wait 5 s for. A request in
+// flight still finishes, told to close its connection.
+func TestServeShutdownClosesUnusedConnections(t *testing.T) {
+	entered, release := make(chan struct{}), make(chan struct{})
+	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/slow" {
+			close(entered)
+			<-release
+		}
+		io.WriteString(w, "done")
+	})
+	ln, err := Listen("", 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ctx, cancel := context.WithCancel(context.Background())
+	served := make(chan error, 1)
+	go func() {
+		served <- Serve(ctx, NewServer(h, slog.New(slog.DiscardHandler)), ln, Shutdown{Timeout: 30 * time.Second, Flag: "--shutdown-timeout"})
+	}()
+	dial := func() net.Conn {
+		c, err := net.DialTimeout("tcp", addr, time.Second)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { c.Close() })
+		return c
+	}
+	// One connection opened and never used, one idle after a request.
+	unused := dial()
+	idle := dial()
+	fmt.Fprintf(idle, "GET /fast HTTP/1.1\r\nHost: x\r\n\r\n")
+	idleReader := bufio.NewReader(idle)
+	resp, err := http.ReadResponse(idleReader, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	io.Copy(io.Discard, resp.Body)
+	resp.Body.Close()
+	// One with a request in flight.
+	busy := dial()
+	fmt.Fprintf(busy, "GET /slow HTTP/1.1\r\nHost: x\r\n\r\n")
+	<-entered
+
+	began := time.Now()
+	cancel()
+	for name, c := range map[string]net.Conn{"unused": unused, "idle": idle} {
+		c.SetReadDeadline(time.Now().Add(3 * time.Second))
+		var r io.Reader = c
+		if name == "idle" {
+			r = idleReader
+		}
+		if n, err := r.Read(make([]byte, 1)); err != io.EOF {
+			t.Errorf("the %s connection: read %d bytes, %v; want it closed by the server", name, n, err)
+		}
+	}
+	if took := time.Since(began); took > 2*time.Second {
+		t.Errorf("the unused connections were closed after %s", took)
+	}
+	close(release)
+	busy.SetReadDeadline(time.Now().Add(3 * time.Second))
+	resp, err = http.ReadResponse(bufio.NewReader(busy), nil)
+	if err != nil {
+		t.Fatalf("the request in flight: %v", err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	if string(body) != "done" || !resp.Close {
+		t.Errorf("the request in flight got %q (Connection: close %v), want done and its connection closed", body, resp.Close)
+	}
+	if err := <-served; err != nil {
+		t.Errorf("Serve: %v", err)
+	}
+	if took := time.Since(began); took > 2*time.Second {
+		t.Errorf("Serve returned %s after the shutdown began", took)
+	}
+}

@@ -16,6 +16,7 @@ import (
 	"os"
 	"os/signal"
 	"strconv"
+	"sync"
 	"syscall"
 	"time"
 )
@@ -97,11 +98,19 @@ type Shutdown struct {
 // accepting connections and waits up to sd.Timeout for the requests in
 // flight. It returns nil after a clean shutdown, and an error when
 // serving failed or requests were still in flight at the deadline.
+//
+// Connections that carry no request are closed at once as the shutdown
+// begins: idle keep-alive ones by http.Server.Shutdown, and those opened
+// and never used (a browser's preconnect, a client's spare) once they
+// have stayed silent for newConnGrace, where net/http would wait 5 s for
+// them. A request in flight finishes, and its connection is closed after
+// it.
 func Serve(ctx context.Context, hs *http.Server, ln net.Listener, sd Shutdown) error {
 	logger := sd.Logger
 	if logger == nil {
 		logger = slog.New(slog.DiscardHandler)
 	}
+	fresh := trackNewConns(hs)
 	serveErr := make(chan error, 1)
 	go func() { serveErr <- hs.Serve(ln) }()
 	logger.Info("listening", slog.String("addr", ln.Addr().String()))
@@ -114,9 +123,12 @@ func Serve(ctx context.Context, hs *http.Server, ln net.Listener, sd Shutdown) e
 			sd.Draining()
 		}
 		logger.Info("shutting down: finishing requests in flight", slog.Duration("timeout", sd.Timeout))
+		hs.SetKeepAlivesEnabled(false)
+		closeFresh := time.AfterFunc(newConnGrace, fresh.closeAll)
 		shutdownCtx, cancel := context.WithTimeout(context.Background(), sd.Timeout)
 		err = hs.Shutdown(shutdownCtx)
 		cancel()
+		closeFresh.Stop()
 		if errors.Is(err, context.DeadlineExceeded) {
 			err = fmt.Errorf("requests still in flight after %s (%s): %w", sd.Timeout, sd.Flag, err)
 			_ = hs.Close()
@@ -127,4 +139,46 @@ func Serve(ctx context.Context, hs *http.Server, ln net.Listener, sd Shutdown) e
 		err = nil
 	}
 	return err
+}
+
+// newConnGrace is how long a connection opened before the shutdown may
+// stay silent before it is closed: long enough for a request already on
+// its way to arrive, short enough that nobody waits for it.
+const newConnGrace = 250 * time.Millisecond
+
+// newConns are a server's connections that have not yet sent a request
+// (http.StateNew).
+type newConns struct {
+	mu    sync.Mutex
+	conns map[net.Conn]struct{}
+}
+
+// trackNewConns follows hs's connections through its ConnState hook (the
+// caller's own hook still runs).
+func trackNewConns(hs *http.Server) *newConns {
+	n := &newConns{conns: map[net.Conn]struct{}{}}
+	prev := hs.ConnState
+	hs.ConnState = func(c net.Conn, st http.ConnState) {
+		n.mu.Lock()
+		if st == http.StateNew {
+			n.conns[c] = struct{}{}
+		} else {
+			delete(n.conns, c)
+		}
+		n.mu.Unlock()
+		if prev != nil {
+			prev(c, st)
+		}
+	}
+	return n
+}
+
+// closeAll closes the connections that still have not sent a request.
+func (n *newConns) closeAll() {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	for c := range n.conns {
+		_ = c.Close()
+		delete(n.conns, c)
+	}
 }
