@@ -89,12 +89,21 @@ func (s *Server) lint(ctx context.Context, c *call, in LintInput) (LintOutput, e
 	if len(expandErrs) > 0 {
 		return out, s.inputErrors(expandErrs)
 	}
+	// A folder or glob may reach files through links that leave the root:
+	// those are listed as not linted, and the others linted (a file named
+	// itself was refused above).
+	skipped := map[string]string{}
+	var linted []string
 	for _, n := range names {
-		// A folder or glob may reach files through links that leave the
-		// root.
 		if _, err := s.root.File("spec", n); err != nil {
-			return out, err
+			reason := s.showErr(err)
+			if real, lerr := filepath.EvalSymlinks(n); lerr == nil && real != n {
+				reason = fmt.Sprintf("not linted: a symbolic link to %s, outside the root", real)
+			}
+			skipped[n] = reason
+			continue
 		}
+		linted = append(linted, n)
 	}
 	ropts := rulesets.Options{Cache: s.cache(), Profile: in.Profile, NoSearch: true}
 	switch {
@@ -132,21 +141,22 @@ func (s *Server) lint(ctx context.Context, c *call, in LintInput) (LintOutput, e
 		return out, err
 	}
 	start := time.Now()
-	results := make([]linter.Result, 0, len(names))
-	for i, name := range names {
+	results := make([]linter.Result, 0, len(linted))
+	for i, name := range linted {
 		if ctx.Err() != nil {
-			return out, fmt.Errorf("lint stopped after %d of %d files: %w", i, len(names), ctx.Err())
+			return out, fmt.Errorf("lint stopped after %d of %d files: %w", i, len(linted), ctx.Err())
 		}
-		c.notify(ctx, i, len(names), "linting "+s.root.Show(name))
+		c.notify(ctx, i, len(linted), "linting "+s.root.Show(name))
 		results = append(results, l.LintFile(ctx, name))
 	}
-	c.notify(ctx, len(names), len(names), "linted")
+	c.notify(ctx, len(linted), len(linted), "linted")
 
 	run := lintreport.New(results, lintreport.Rules(setup.Registry, setup.Severities), nil)
 	run.Tool = reports.Tool{Name: "specgate", Version: s.opts.Version, Ruleset: in.Ruleset, Profile: setup.Profile, RuleCount: l.RuleCount()}
 	run.Start, run.Elapsed, run.Dir = start, time.Since(start), s.root.Dir()
 	out.Ruleset = cmp.Or(in.Ruleset, setup.Profile, rulesets.Default)
 	all := []LintFinding{}
+	var done []LintFile
 	for i := range run.Files {
 		f := &run.Files[i]
 		lf := LintFile{File: s.root.Show(f.Name), Format: f.Format}
@@ -169,7 +179,17 @@ func (s *Server) lint(ctx context.Context, c *call, in LintInput) (LintOutput, e
 		}
 		out.Errors += lf.Errors
 		out.Warnings += lf.Warnings
-		out.Files = append(out.Files, lf)
+		done = append(done, lf)
+	}
+	// The files in the order of the arguments, those not linted included.
+	out.Files = make([]LintFile, 0, len(names))
+	for _, n := range names {
+		if reason, ok := skipped[n]; ok {
+			out.Files = append(out.Files, LintFile{File: s.root.Show(n), Error: reason})
+			continue
+		}
+		out.Files = append(out.Files, done[0])
+		done = done[1:]
 	}
 	slices.SortStableFunc(all, func(a, b LintFinding) int {
 		return cmp.Compare(severityRank(a.Severity), severityRank(b.Severity))

@@ -267,3 +267,39 @@ func TestRefusals(t *testing.T) {
 		t.Errorf("findings advise command line flags:\n%s", all)
 	}
 }
+
+// TestLintSkipsLinksOutsideTheRoot: a glob that reaches a symbolic link
+// leading outside the root lints the other files and lists the link as
+// not linted, rather than failing the call; a link named itself is still
+// refused.
+func TestLintSkipsLinksOutsideTheRoot(t *testing.T) {
+	root := fixtureRoot(t, "pets.yaml")
+	outside := t.TempDir()
+	if err := os.WriteFile(filepath.Join(outside, "secret.json"), []byte(`{"openapi": "3.1.0"}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	os.MkdirAll(filepath.Join(root, "specs", "more"), 0o755)
+	os.WriteFile(filepath.Join(root, "specs", "a.json"), []byte(`{"openapi": "3.1.0", "info": {"title": "A", "version": "1"}, "paths": {}}`), 0o644)
+	os.WriteFile(filepath.Join(root, "specs", "more", "b.json"), []byte(`{"openapi": "3.1.0", "info": {"title": "B", "version": "1"}, "paths": {}}`), 0o644)
+	if err := os.Symlink(filepath.Join(outside, "secret.json"), filepath.Join(root, "specs", "link.json")); err != nil {
+		t.Fatal(err)
+	}
+	s := connect(t, mcp.Options{Root: root})
+	var out mcp.LintOutput
+	s.call(mcp.ToolLint, map[string]any{"specs": []string{"**/*.json"}}, &out)
+	var got []string
+	for _, f := range out.Files {
+		got = append(got, f.File+" "+f.Format+" "+f.Error)
+	}
+	want := []string{
+		"specs/a.json OpenAPI 3.1.0 ",
+		"specs/link.json  not linted: a symbolic link to " + filepath.Join(outside, "secret.json") + ", outside the root",
+		"specs/more/b.json OpenAPI 3.1.0 ",
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("files:\n%q\nwant\n%q", got, want)
+	}
+	if msg := s.toolError(mcp.ToolLint, map[string]any{"specs": []string{"specs/link.json"}}); !strings.Contains(msg, "is outside the root") {
+		t.Errorf("the link named itself: %q", msg)
+	}
+}
