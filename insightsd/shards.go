@@ -82,7 +82,9 @@ func (s *Store) groupOf(rec *record) *shardGroup {
 // result of its build's shards combined. The caller holds s.mu.
 func (s *Store) resultOf(rec *record, r *insights.SpecResult) insights.Result {
 	if g := s.groupOf(rec); g != nil {
-		return s.combine(g, r.Spec.ID)
+		if res, ok := s.combine(g, r.Spec.ID); ok {
+			return res
+		}
 	}
 	return result(rec, r)
 }
@@ -99,8 +101,9 @@ func specResultOf(rec *record, spec string) *insights.SpecResult {
 // combine is the result of a spec in a sharded build: the newest shard's
 // result (its submission, build and spec), with the tests of every shard
 // summed, their status recounted, the operations their mocks saw joined,
-// and their coverage merged.
-func (s *Store) combine(g *shardGroup, spec string) insights.Result {
+// and their coverage merged; ok is false when no shard that stands has
+// the spec (only a superseded run attempt had it).
+func (s *Store) combine(g *shardGroup, spec string) (res insights.Result, ok bool) {
 	indexes := make([]int, 0, len(g.members))
 	for i := range g.members {
 		indexes = append(indexes, i)
@@ -139,8 +142,8 @@ func (s *Store) combine(g *shardGroup, spec string) insights.Result {
 		}
 		base.Operations = max(base.Operations, r.Operations)
 	}
-	if newest == nil { // no shard has the spec: not asked by the queries
-		return insights.Result{Shards: set}
+	if newest == nil {
+		return insights.Result{}, false
 	}
 	if counted {
 		base.Tests = &sum
@@ -160,9 +163,9 @@ func (s *Store) combine(g *shardGroup, spec string) insights.Result {
 	}
 	sort.Strings(base.UsedOperations)
 	base.Coverage = s.mergedCoverage(g, spec, parts)
-	res := result(newest, &base)
+	res = result(newest, &base)
 	res.Shards = set
-	return res
+	return res, true
 }
 
 // worseStatus is the status of two shards' results: failed over passed
