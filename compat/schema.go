@@ -244,10 +244,22 @@ func (s *schemaDiffer) pair(b *SchemaView, bpath spec.Path, r *SchemaView, rpath
 	case b.alts != nil || r.alts != nil:
 		check.Pairs = s.pairAlternatives(b, r, dir, text)
 		s.runRules(check, func(r *Rule) func(*SchemaCheck) { return r.Alternatives })
+		single := (b.alts == nil) != (r.alts == nil)
 		for _, p := range check.Pairs {
-			if p.Base != nil && p.Rev != nil {
-				child(p.Base.view, nil, p.Rev.view, nil, "", text, p.ignore)
+			if p.Base == nil || p.Rev == nil {
+				continue
 			}
+			ignore := p.ignore
+			if single {
+				// A schema compared with each alternative of the other side
+				// has more types than some of them: the alternatives divide
+				// its values, which is no change of type.
+				bn, rn, own := p.Base.view.Node, p.Rev.view.Node, p.ignore
+				ignore = func(rc relChange) bool {
+					return (rc.rule.ID == "type-changed-compatibly" && (rc.origin == bn || rc.origin == rn)) || (own != nil && own(rc))
+				}
+			}
+			child(p.Base.view, nil, p.Rev.view, nil, "", text, ignore)
 		}
 	default:
 		check.subs = s.subschemas(b, r)
@@ -708,7 +720,11 @@ func splitByType(c *Alternative, must []*Alternative) *split {
 		}
 	}
 	return &split{parts: parts, ignore: func(rc relChange) bool {
-		return tops[rc.origin] && (rc.rule.ID == "request-type-changed" || rc.rule.ID == "response-type-changed")
+		switch rc.rule.ID {
+		case "request-type-changed", "response-type-changed", "type-changed-compatibly":
+			return tops[rc.origin]
+		}
+		return false
 	}}
 }
 
