@@ -28,7 +28,10 @@ func (s *Schema) check(root *spec.Node) {
 		c.typ(t)
 	}
 	c.interfaceCycles()
+	unique(c, s.Directives, func(d *Directive) string { return d.Name }, func(d *Directive) spec.Path { return d.Source },
+		func(d *Directive) string { return "directive @" + d.Name })
 	for _, d := range s.Directives {
+		c.uniqueArgs(d.Args, "directive @"+d.Name)
 		for _, a := range d.Args {
 			c.inputRef(a.Type, a.Source, fmt.Sprintf("argument %s of directive @%s", a.Name, d.Name))
 		}
@@ -69,6 +72,55 @@ func (c *checker) report(p spec.Path, format string, args ...any) {
 	c.s.problem(c.at(p), p, format, args...)
 }
 
+// place is where a problem about an element stands: where the SDL names
+// it, else where its path leads (introspection JSON gives each element an
+// index of its own).
+func (c *checker) place(elem any, p spec.Path) spec.Range {
+	if r, ok := c.s.named[elem]; ok {
+		return r
+	}
+	return c.at(p)
+}
+
+// reportOn reports a problem about an element at its place.
+func (c *checker) reportOn(elem any, p spec.Path, format string, args ...any) {
+	c.s.problem(c.place(elem, p), p, format, args...)
+}
+
+// unique reports each element of a list whose name an earlier element
+// has, where the later one stands, naming where the first does: the
+// duplicate is the definition to remove or rename, as graphql-js's
+// Unique…Names rules see it.
+func unique[E comparable](c *checker, list []E, name func(E) string, source func(E) spec.Path, what func(E) string) {
+	first := map[string]spec.Range{}
+	for _, e := range list {
+		r := c.place(e, source(e))
+		if at, dup := first[name(e)]; dup {
+			c.s.problem(r, source(e), "%s is defined more than once (first defined at %d:%d)", what(e), at.Start.Line, at.Start.Col)
+			continue
+		}
+		first[name(e)] = r
+	}
+}
+
+// uniqueArgs reports arguments of a field or directive defined twice.
+func (c *checker) uniqueArgs(args []*Argument, of string) {
+	unique(c, args, func(a *Argument) string { return a.Name }, func(a *Argument) spec.Path { return a.Source },
+		func(a *Argument) string { return "argument " + a.Name + " of " + of })
+}
+
+// uniqueNames reports names a list holds twice (the members of a union,
+// the interfaces a type implements), at the second.
+func (c *checker) uniqueNames(names []string, at spec.Path, key string, format string, args ...any) {
+	seen := map[string]bool{}
+	for i, name := range names {
+		if seen[name] {
+			c.report(extend(at, key, i), format, append(args, name)...)
+		}
+		seen[name] = true
+	}
+}
+
 func (c *checker) roots() {
 	s := c.s
 	where := s.RootsSource
@@ -105,18 +157,20 @@ func (c *checker) typ(t *Type) {
 		if len(t.Fields) == 0 && t.Name != c.s.Query {
 			c.report(t.Source, "%s %s must define one or more fields", kindWord(t.Kind), t.Name)
 		}
-		c.fieldNames(t)
+		c.fieldNames(t, "field")
 		for _, f := range t.Fields {
 			c.outputRef(f.Type, extend(f.Source, "type"), fmt.Sprintf("field %s.%s", t.Name, f.Name))
 			c.directives(f.Directives, "FIELD_DEFINITION", f.Source)
+			c.uniqueArgs(f.Args, t.Name+"."+f.Name)
 			for _, a := range f.Args {
 				c.inputRef(a.Type, a.Source, fmt.Sprintf("argument %s of %s.%s", a.Name, t.Name, f.Name))
 				c.directives(a.Directives, "ARGUMENT_DEFINITION", a.Source)
 				if a.Deprecated && a.Type != nil && a.Type.NonNull && !a.HasDefault {
-					c.report(a.Source, "required argument %s of %s.%s cannot be deprecated: give it a default or make it nullable", a.Name, t.Name, f.Name)
+					c.reportOn(a, a.Source, "required argument %s of %s.%s cannot be deprecated: give it a default or make it nullable", a.Name, t.Name, f.Name)
 				}
 			}
 		}
+		c.uniqueNames(t.Interfaces, t.Source, "interfaces", "%s %s implements %s more than once", kindWord(t.Kind), t.Name)
 		for _, name := range t.Interfaces {
 			c.implements(t, name)
 		}
@@ -124,6 +178,7 @@ func (c *checker) typ(t *Type) {
 		if len(t.Members) == 0 {
 			c.report(t.Source, "union %s must have one or more member types", t.Name)
 		}
+		c.uniqueNames(t.Members, t.Source, "members", "union %s includes %s more than once", t.Name)
 		for i, name := range t.Members {
 			m := c.s.Type(name)
 			switch {
@@ -137,9 +192,11 @@ func (c *checker) typ(t *Type) {
 		if len(t.Values) == 0 {
 			c.report(t.Source, "enum %s must have one or more values", t.Name)
 		}
+		unique(c, t.Values, func(v *EnumValue) string { return v.Name }, func(v *EnumValue) spec.Path { return v.Source },
+			func(v *EnumValue) string { return "enum value " + t.Name + "." + v.Name })
 		for _, v := range t.Values {
 			if v.Name == "true" || v.Name == "false" || v.Name == "null" {
-				c.report(v.Source, "enum %s cannot have a value named %s", t.Name, v.Name)
+				c.reportOn(v, v.Source, "enum %s cannot have a value named %s", t.Name, v.Name)
 			}
 			c.directives(v.Directives, "ENUM_VALUE", v.Source)
 		}
@@ -147,7 +204,7 @@ func (c *checker) typ(t *Type) {
 		if len(t.Fields) == 0 {
 			c.report(t.Source, "input %s must define one or more fields", t.Name)
 		}
-		c.fieldNames(t)
+		c.fieldNames(t, "input field")
 		for _, f := range t.Fields {
 			c.inputRef(f.Type, extend(f.Source, "type"), fmt.Sprintf("input field %s.%s", t.Name, f.Name))
 			c.directives(f.Directives, "INPUT_FIELD_DEFINITION", f.Source)
@@ -162,15 +219,14 @@ func kindWord(kind string) string {
 	return "type"
 }
 
-func (c *checker) fieldNames(t *Type) {
-	seen := map[string]bool{}
+// fieldNames reports fields defined twice and fields named as
+// introspection's own.
+func (c *checker) fieldNames(t *Type, what string) {
+	unique(c, t.Fields, func(f *Field) string { return f.Name }, func(f *Field) spec.Path { return f.Source },
+		func(f *Field) string { return what + " " + t.Name + "." + f.Name })
 	for _, f := range t.Fields {
-		if seen[f.Name] {
-			c.report(f.Source, "field %s.%s is defined more than once", t.Name, f.Name)
-		}
-		seen[f.Name] = true
 		if strings.HasPrefix(f.Name, "__") {
-			c.report(f.Source, "field %s.%s: names starting with __ are reserved for introspection", t.Name, f.Name)
+			c.reportOn(f, f.Source, "%s %s.%s: names starting with __ are reserved for introspection", what, t.Name, f.Name)
 		}
 	}
 }
@@ -226,11 +282,11 @@ func (c *checker) implements(t *Type, name string) {
 			continue
 		}
 		if !c.covariant(want.Type, f.Type) {
-			c.report(f.Source, "field %s.%s has type %s, which does not fit %s.%s of type %s", t.Name, f.Name, f.Type, name, want.Name, want.Type)
+			c.reportOn(f, f.Source, "field %s.%s has type %s, which does not fit %s.%s of type %s", t.Name, f.Name, f.Type, name, want.Name, want.Type)
 		}
 		for _, wa := range want.Args {
 			if f.Arg(wa.Name) == nil {
-				c.report(f.Source, "field %s.%s lacks the argument %s that %s.%s declares", t.Name, f.Name, wa.Name, name, want.Name)
+				c.reportOn(f, f.Source, "field %s.%s lacks the argument %s that %s.%s declares", t.Name, f.Name, wa.Name, name, want.Name)
 			}
 		}
 	}

@@ -79,6 +79,11 @@ type Schema struct {
 	Problems                      []Problem
 
 	byName map[string]*Type
+	// named is where SDL names a field, argument, enum value or directive
+	// definition. A path names an element by its name, so an element
+	// defined twice shares its path with the first definition; a problem
+	// about the second must stand where the second is written.
+	named map[any]spec.Range
 }
 
 // Problem is one semantic error of a document.

@@ -123,6 +123,24 @@ func TestProblems(t *testing.T) {
 			"25:18 union U can only hold object types; Scalarish is a scalar",
 			"29:6 enum Empty must have one or more values",
 		}},
+		// A duplicate is reported where it is written, naming the first
+		// definition (GitHub's schema 15.26 defines two fields twice).
+		{"testdata/duplicates.graphql", []string{
+			"3:37 argument first of Query.search is defined more than once (first defined at 3:10)",
+			"4:3 field Query.owner is defined more than once (first defined at 2:3)",
+			"8:3 field Query.owner is defined more than once (first defined at 2:3)",
+			"11:24 enum value Color.RED is defined more than once (first defined at 11:14)",
+			"13:31 union Result includes Item more than once",
+			"17:6 type Item implements Node more than once",
+			"21:3 input field Filter.name is defined more than once (first defined at 20:3)",
+			"24:30 argument name of directive @tag is defined more than once (first defined at 24:16)",
+			"25:12 directive @tag is defined more than once (first defined at 24:12)",
+			"26:8 type Color is defined more than once (first defined at 11:6)",
+		}},
+		{"testdata/duplicates.json", []string{
+			"6:7 field Query.a is defined more than once (first defined at 5:7)",
+			"10:7 enum value E.X is defined more than once (first defined at 9:7)",
+		}},
 		{"testdata/noquery.graphql", []string{
 			"1:1 the schema has no query root type: define an object type Query, or name one in schema { query: … }",
 		}},

@@ -59,7 +59,7 @@ func readSDL(src *spec.Source) (doc *spec.Document, err error) {
 		}
 		return nil, e
 	}
-	b := &sdlBuilder{runes: runes, s: &Schema{byName: map[string]*Type{}}, root: srctree.Object(runes.Range(0, len([]rune(source.Input))))}
+	b := &sdlBuilder{runes: runes, s: &Schema{byName: map[string]*Type{}, named: map[any]spec.Range{}}, root: srctree.Object(runes.Range(0, len([]rune(source.Input))))}
 	b.build(sd)
 	b.s.check(b.root)
 	if len(b.s.Problems) == 0 {
@@ -120,6 +120,7 @@ func (b *sdlBuilder) build(sd *ast.SchemaDocument) {
 	for _, d := range append(append(ast.DirectiveDefinitionList{}, sd.Directives...), sd.DirectiveExtensions...) {
 		node := b.set(b.root, "directives", d.Name, d.Position)
 		dir := &Directive{Name: d.Name, Description: d.Description, Repeatable: d.IsRepeatable, Source: spec.Path{"directives", d.Name}}
+		b.s.named[dir] = b.rng(d.Position)
 		for _, l := range d.Locations {
 			dir.Locations = append(dir.Locations, string(l))
 		}
@@ -156,7 +157,8 @@ func (b *sdlBuilder) definition(d *ast.Definition, extension bool) {
 			b.s.problem(b.rng(d.Position), t.Source, "extend %s %s extends a type that is not defined", strings.ToLower(string(d.Kind)), d.Name)
 		}
 	} else if !extension {
-		b.s.problem(b.rng(d.Position), t.Source, "type %s is defined more than once", d.Name)
+		first := srctree.At(b.root, t.Source).Start
+		b.s.problem(b.rng(d.Position), t.Source, "type %s is defined more than once (first defined at %d:%d)", d.Name, first.Line, first.Col)
 		return
 	}
 	if extension && t.Kind != kinds[d.Kind] && t.Kind != "" {
@@ -189,6 +191,7 @@ func (b *sdlBuilder) definition(d *ast.Definition, extension bool) {
 		fnode := b.set(node, group, f.Name, f.Position)
 		field := &Field{Name: f.Name, Description: f.Description, Type: typeRef(f.Type), Directives: b.uses(f.Directives),
 			Source: spec.Path{"types", d.Name, group, f.Name}}
+		b.s.named[field] = b.rng(f.Position)
 		field.Deprecated, field.DeprecationReason = deprecation(f.Directives)
 		if f.DefaultValue != nil {
 			field.Default, field.HasDefault = f.DefaultValue.String(), true
@@ -202,6 +205,7 @@ func (b *sdlBuilder) definition(d *ast.Definition, extension bool) {
 	for _, v := range d.EnumValues {
 		b.set(node, "values", v.Name, v.Position)
 		ev := &EnumValue{Name: v.Name, Description: v.Description, Source: spec.Path{"types", d.Name, "values", v.Name}}
+		b.s.named[ev] = b.rng(v.Position)
 		ev.Deprecated, ev.DeprecationReason = deprecation(v.Directives)
 		ev.Directives = b.uses(v.Directives)
 		t.Values = append(t.Values, ev)
@@ -211,6 +215,7 @@ func (b *sdlBuilder) definition(d *ast.Definition, extension bool) {
 func (b *sdlBuilder) argument(parent *spec.Node, at spec.Path, a *ast.ArgumentDefinition) *Argument {
 	node := b.set(parent, "args", a.Name, a.Position)
 	arg := &Argument{Name: a.Name, Description: a.Description, Type: typeRef(a.Type), Source: extend(at, "args", a.Name)}
+	b.s.named[arg] = b.rng(a.Position)
 	arg.Deprecated, arg.DeprecationReason = deprecation(a.Directives)
 	arg.Directives = b.uses(a.Directives)
 	if a.DefaultValue != nil {
