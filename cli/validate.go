@@ -27,7 +27,8 @@ func validateCommand(env Env) *cli.Command {
 			"with --examples DIR the external example files of DIR (see 'specgate examples validate');\n" +
 			"each finding is printed as file:line:col: code message (at JSON path).\n\n" +
 			"Exit codes: 0 every document is valid, 1 a document is invalid, 2 an input cannot be read\n" +
-			"or parsed, or a usage error.",
+			"or parsed, a usage error, or the run was interrupted (SIGINT or SIGTERM: the documents\n" +
+			"validated by then are reported, and one line says how many).",
 		Flags: append([]cli.Flag{
 			&cli.StringFlag{Name: "format", Aliases: []string{"f"}, Value: "text", Usage: "output: text or json"},
 			&cli.StringSliceFlag{Name: "examples", Usage: "folder `DIR` of external examples to check against each OpenAPI document (repeatable)"},
@@ -70,18 +71,50 @@ func runValidate(c *cli.Context, env Env) error {
 	names, expandErrs := spec.Expand(c.Args().Slice())
 	loader := newLoader(c, env)
 	files := make([]validateFile, len(names))
+	done := make([]bool, len(names))
+	ctx := c.Context
 	var wg sync.WaitGroup
 	sem := make(chan struct{}, 4)
 	for i, name := range names {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			sem <- struct{}{}
+			select {
+			case sem <- struct{}{}:
+			case <-ctx.Done():
+				return
+			}
 			defer func() { <-sem }()
-			files[i] = validateOne(c, loader, name)
+			if ctx.Err() != nil {
+				return
+			}
+			f := validateOne(c, loader, name)
+			if f.Error != "" && ctx.Err() != nil {
+				return // its load was cut short, which is no finding of the file
+			}
+			files[i], done[i] = f, true
 		}()
 	}
 	wg.Wait()
+	if ctx.Err() != nil {
+		// Interrupted (SIGINT, SIGTERM): what was validated is reported,
+		// and the rest in one line rather than a cancellation per file.
+		var finished []validateFile
+		for i, f := range files {
+			if done[i] {
+				finished = append(finished, f)
+			}
+		}
+		files, expandErrs = finished, nil
+	}
+	// finish ends the command with its exit code, saying so when it was
+	// interrupted.
+	finish := func(code int) error {
+		if ctx.Err() != nil {
+			return exitf(ExitUsage, "interrupted: %d of %d %s validated", len(files), len(names), plural(len(names), "file"))
+		}
+		return silent(code)
+	}
 	for _, e := range expandErrs {
 		files = append(files, validateFile{File: inputName(e), Error: e.Error(), Problems: []problemReport{}, Examples: []findingReport{}})
 	}
@@ -100,7 +133,7 @@ func runValidate(c *cli.Context, env Env) error {
 		if err := enc.Encode(map[string]any{"files": files}); err != nil {
 			return exitf(ExitUsage, "writing the output: %v", err)
 		}
-		return silent(code)
+		return finish(code)
 	}
 	invalid := 0
 	for _, f := range files {
@@ -134,7 +167,7 @@ func runValidate(c *cli.Context, env Env) error {
 			}
 		}
 	}
-	return silent(code)
+	return finish(code)
 }
 
 func validateOne(c *cli.Context, loader *spec.Loader, name string) validateFile {
