@@ -36,7 +36,8 @@ func compatCommand(env Env) *cli.Command {
 			"  warning   breaks some consumers depending on how they use the API; fails with --strict\n" +
 			"  info      does not affect consumers (listed with --show-info, always in json)\n" +
 			"Each change shows file:line:col (in the revision; in the base for removed things), the rule,\n" +
-			"the operations affected and why it matters. Changes to examples or descriptions never break.\n\n" +
+			"the operations affected and why it matters, then its place in the other version (base: or\n" +
+			"revision: file:line:col). Changes to examples or descriptions never break.\n\n" +
 			"Verdicts, one per specification:\n" +
 			"  compatible    no breaking change; also a new specification, absent from the base\n" +
 			"  incompatible  breaking changes; the message says when operations of the base are missing\n" +
