@@ -196,17 +196,21 @@ func (s *Source) ImportRoots() []string {
 // imports its siblings from there. The user's choice wins (Options.RefRoot,
 // AllowExternalRefs, a wider tree already), and a module root must lie
 // inside the working directory: a file's package cannot open the file
-// system above the folder the user works in.
+// system above the folder the user works in. A dir inside the tree the
+// document may already read is accepted as it is, whatever the user chose.
 func (s *Source) SetModuleRoot(dir string, fits func(dir string) bool) bool {
-	if s.l.opts.RefRoot != "" || s.root.any || isURL(s.key) || s.key == "-" {
+	if isURL(s.key) || s.key == "-" {
 		return false
 	}
 	abs, err := filepath.Abs(dir)
 	if err != nil || !within(abs, filepath.Dir(s.key)) {
 		return false
 	}
-	if s.root.lexical != "" && within(s.root.lexical, abs) {
+	if s.root.any || s.root.lexical != "" && within(s.root.lexical, abs) {
 		return fits(abs) // already readable
+	}
+	if s.l.opts.RefRoot != "" {
+		return false
 	}
 	wd, err := os.Getwd()
 	if err != nil || !within(wd, abs) || !fits(abs) {

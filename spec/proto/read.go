@@ -3,6 +3,7 @@ package proto
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
 	"errors"
 	"fmt"
 	"os"
@@ -44,6 +45,10 @@ type reader struct {
 	src   *spec.Source
 	entry *source
 
+	// moduleRoot is the folder the entry file's imports are written from
+	// (see entryPath), searched first; "" when none was found.
+	moduleRoot string
+
 	mu       sync.Mutex
 	files    map[string]*source // by import path; nil value: not found
 	order    []*source          // files read from source, in the order read
@@ -62,20 +67,17 @@ func read(ctx context.Context, src *spec.Source) (*spec.Document, error) {
 	if err != nil {
 		return nil, r.loadError(entry, err)
 	}
-	entry.path = r.entryPath(node)
-	node, err = parser.Parse(entry.path, bytes.NewReader(src.Data), reporter.NewHandler(nil))
-	if err != nil {
-		return nil, r.loadError(entry, err)
+	if path := r.entryPath(node); path != entry.path {
+		entry.path, node = path, nil // parsed again under its import path
 	}
 	r.files[entry.path] = entry
 	r.order = append(r.order, entry)
-	entry.res, err = parser.ResultFromAST(node, true, r.handler())
-	if err != nil && entry.res == nil {
+	if entry.res, err = r.parse(entry.path, src.Data, node); entry.res == nil {
 		return nil, r.loadError(entry, err)
 	}
 
 	c := protocompile.Compiler{
-		Resolver:       protocompile.WithStandardImports(protocompile.ResolverFunc(r.find)),
+		Resolver:       builtInFirst(protocompile.ResolverFunc(r.find)),
 		Reporter:       reporter.NewReporter(r.collect, nil),
 		MaxParallelism: 1,
 		RetainASTs:     true,
@@ -136,11 +138,18 @@ func (r *reader) useLinked(files linker.Files) {
 }
 
 // entryPath is the import path of the entry file: its path below the
-// module root, as buf lays a module out, else its base name. The module
-// root is where the folders that spell the file's package start (folders
-// google/api/ for package google.api; or google/actions/sdk/v2/ within
-// google/actions/sdk/v2/conversation/ for package google.actions.sdk.v2),
-// provided the file's own imports are written from there.
+// module root, else its base name. The module root is the folder the
+// file's own imports are written from, as protoc's --proto_path and buf's
+// module roots are: first where the folders that spell the file's package
+// start (google/api/ for package google.api, or google/actions/sdk/v2/
+// within google/actions/sdk/v2/conversation/ for package
+// google.actions.sdk.v2), then the file's folder and each of its parents
+// (googleapis' google/maps/fleetengine/v1/trips.proto is of package
+// maps.fleetengine.v1 and imports google/api/field_behavior.proto from the
+// tree's root). The first where every import exists wins, else the one
+// where most do. Source.SetModuleRoot keeps the safety rule: without
+// --ref-root, a root outside the tree the document may read must lie
+// inside the working directory.
 func (r *reader) entryPath(node *ast.FileNode) string {
 	base := filepath.Base(r.src.Name)
 	pkg := ""
@@ -150,46 +159,110 @@ func (r *reader) entryPath(node *ast.FileNode) string {
 		case *ast.PackageNode:
 			pkg = string(d.Name.AsIdentifier())
 		case *ast.ImportNode:
-			if name := d.Name.AsString(); !strings.HasPrefix(name, "google/protobuf/") {
+			if name := d.Name.AsString(); !isStandard(name) {
 				imports = append(imports, name)
 			}
 		}
 	}
 	key := r.src.Key()
-	if pkg == "" || key == "-" || strings.Contains(key, "://") {
+	if key == "-" || strings.Contains(key, "://") {
 		return base
 	}
-	dir := filepath.ToSlash(filepath.Dir(key))
-	want := "/" + strings.ReplaceAll(pkg, ".", "/")
-	var roots []string
-	if strings.HasSuffix(dir, want) {
-		roots = append(roots, strings.TrimSuffix(dir, want))
-	}
-	if i := strings.LastIndex(dir+"/", want+"/"); i >= 0 && !strings.HasSuffix(dir, want) {
-		roots = append(roots, dir[:i])
-	}
-	for _, root := range roots {
-		if root == "" || !r.src.SetModuleRoot(filepath.FromSlash(root), func(root string) bool {
-			for _, name := range imports {
-				if _, err := os.Stat(filepath.Join(root, filepath.FromSlash(name))); err != nil {
-					return false
-				}
+	found := map[string]int{} // imports found below a candidate root
+	fitsAll := func(root string) bool {
+		n := 0
+		for _, name := range imports {
+			if _, err := os.Stat(filepath.Join(root, filepath.FromSlash(name))); err == nil {
+				n++
 			}
-			return true
-		}) {
-			continue
 		}
-		rel, err := filepath.Rel(filepath.FromSlash(root), key)
-		if err == nil {
-			return filepath.ToSlash(rel)
+		found[root] = n
+		return n == len(imports)
+	}
+	candidates := moduleRoots(filepath.Dir(key), pkg)
+	root := ""
+	for _, c := range candidates {
+		if r.src.SetModuleRoot(c, fitsAll) {
+			root = c
+			break
 		}
 	}
-	return base
+	if root == "" {
+		best := 0
+		for _, c := range candidates {
+			if abs, err := filepath.Abs(c); err == nil && found[abs] > best {
+				root, best = c, found[abs]
+			}
+		}
+		if root == "" || !r.src.SetModuleRoot(root, func(string) bool { return true }) {
+			return base
+		}
+	}
+	r.moduleRoot, _ = filepath.Abs(root)
+	rel, err := filepath.Rel(root, key)
+	if err != nil {
+		return base
+	}
+	return filepath.ToSlash(rel)
 }
 
-// handler collects errors into the problems and goes on.
-func (r *reader) handler() *reporter.Handler {
-	return reporter.NewHandler(reporter.NewReporter(r.collect, nil))
+// moduleRoots are the folders a file in dir may be imported from, most
+// likely first: where folders spelling its package start, then dir and
+// each of its parents.
+func moduleRoots(dir, pkg string) []string {
+	var roots []string
+	slash := filepath.ToSlash(dir)
+	if pkg != "" {
+		want := "/" + strings.ReplaceAll(pkg, ".", "/")
+		if strings.HasSuffix(slash, want) {
+			roots = append(roots, filepath.FromSlash(strings.TrimSuffix(slash, want)))
+		} else if i := strings.LastIndex(slash+"/", want+"/"); i >= 0 {
+			roots = append(roots, filepath.FromSlash(slash[:i]))
+		}
+	}
+	for {
+		if !slices.Contains(roots, dir) {
+			roots = append(roots, dir)
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return roots
+		}
+		dir = parent
+	}
+}
+
+// parse parses a file under its import path (node, when not nil, is
+// its syntax tree parsed under that path already), or takes the result of
+// an earlier document's parse of the same bytes. The errors the parse
+// reported are the document's problems, each time the file is read; a
+// file that does not parse has no result.
+func (r *reader) parse(path string, data []byte, node *ast.FileNode) (parser.Result, error) {
+	key := parseKey{path: path, sum: sha256.Sum256(data)}
+	if p := parses.get(key); p != nil {
+		for _, e := range p.errs {
+			r.collect(e)
+		}
+		return p.res, nil
+	}
+	p := &parsed{key: key, size: len(data)}
+	h := reporter.NewHandler(reporter.NewReporter(func(e reporter.ErrorWithPos) error {
+		p.errs = append(p.errs, e)
+		return r.collect(e)
+	}, nil))
+	if node == nil {
+		var err error
+		if node, err = parser.Parse(path, bytes.NewReader(data), h); err != nil {
+			return nil, errors.New("it does not parse")
+		}
+	}
+	res, err := parser.ResultFromAST(node, true, h)
+	if res == nil {
+		return nil, err
+	}
+	p.res = res
+	parses.put(p)
+	return res, nil
 }
 
 // collect records one error of protocompile as a problem at its position.
@@ -239,6 +312,34 @@ func (r *reader) loadError(f *source, err error) *spec.Error {
 	return e
 }
 
+// isStandard reports whether an import path names a file protoc ships
+// with, which is built in.
+func isStandard(path string) bool {
+	_, err := standard.FindFileByPath(path)
+	return err == nil
+}
+
+// standard resolves the files protoc ships with (the well-known types,
+// descriptor.proto, the feature sets of editions) from their compiled-in
+// descriptors, and nothing else.
+var standard = protocompile.WithStandardImports(protocompile.ResolverFunc(func(string) (protocompile.SearchResult, error) {
+	return protocompile.SearchResult{}, os.ErrNotExist
+}))
+
+// builtInFirst resolves the files protoc ships with as built in, as buf
+// does, before r: a tree's own copy of google/protobuf/descriptor.proto
+// (googleapis has one, in an edition protocompile does not read) is
+// neither read nor parsed for every document, and options are
+// interpreted against the descriptors the compiler knows.
+func builtInFirst(r protocompile.Resolver) protocompile.Resolver {
+	return protocompile.ResolverFunc(func(path string) (protocompile.SearchResult, error) {
+		if res, err := standard.FindFileByPath(path); err == nil {
+			return res, nil
+		}
+		return r.FindFileByPath(path)
+	})
+}
+
 // find is protocompile's resolver: an import path, looked up in the import
 // roots of the entry file under the loader's rules.
 func (r *reader) find(importPath string) (protocompile.SearchResult, error) {
@@ -259,7 +360,7 @@ func (r *reader) find(importPath string) (protocompile.SearchResult, error) {
 		return protocompile.SearchResult{}, fmt.Errorf("import path %q must be relative to an import root, without . or .. segments", importPath)
 	}
 	var refused error
-	for _, root := range r.src.ImportRoots() {
+	for _, root := range r.importRoots() {
 		key, name, data, err := r.src.ReadRelated(r.ctx, filepath.Join(root, filepath.FromSlash(importPath)))
 		if errors.Is(err, spec.ErrNotFound) {
 			continue
@@ -279,12 +380,7 @@ func (r *reader) find(importPath string) (protocompile.SearchResult, error) {
 		r.files[importPath] = f
 		r.order = append(r.order, f)
 		r.mu.Unlock()
-		node, err := parser.Parse(importPath, bytes.NewReader(data), r.handler())
-		if err != nil {
-			return protocompile.SearchResult{}, errors.New("it does not parse")
-		}
-		f.res, err = parser.ResultFromAST(node, true, r.handler())
-		if f.res == nil {
+		if f.res, err = r.parse(importPath, data, nil); f.res == nil {
 			return protocompile.SearchResult{}, err
 		}
 		return protocompile.SearchResult{ParseResult: f.res}, nil
@@ -302,8 +398,25 @@ func (r *reader) find(importPath string) (protocompile.SearchResult, error) {
 	return protocompile.SearchResult{}, notFound(importPath)
 }
 
+// importRoots are the folders an import is looked up in: those the user
+// named, the module root, then the entry file's folder and its parents.
+func (r *reader) importRoots() []string {
+	roots := r.src.ImportRoots()
+	if r.moduleRoot == "" {
+		return roots
+	}
+	n := len(r.src.ImportPaths())
+	out := append(slices.Clone(roots[:n]), r.moduleRoot)
+	for _, root := range roots[n:] {
+		if root != r.moduleRoot {
+			out = append(out, root)
+		}
+	}
+	return out
+}
+
 func notFound(importPath string) error {
-	return fmt.Errorf("import %q not found in the import roots (the entry file's folder and its parents up to the ref root; pass --ref-root DIR for a wider tree)", importPath)
+	return fmt.Errorf("import %q not found in the import roots (the entry file's folder and its parents inside the working directory or the ref root; pass --ref-root DIR for a wider tree)", importPath)
 }
 
 // document builds the model and the node trees of the files that parsed.
