@@ -53,7 +53,10 @@ func mockCommand(env Env) *cli.Command {
 			"--stateful (type: stateful-mock in specgate.yaml) keeps what requests do: POST /c creates,\n" +
 			"GET /c lists (filtered and paged), GET/PUT/PATCH/DELETE /c/{id} read, replace, merge and\n" +
 			"remove, in a store per spec seeded from the examples; GET /_specgate/state dumps it and\n" +
-			"DELETE /_specgate/state resets it. --state-file FILE keeps it across restarts.\n" +
+			"DELETE /_specgate/state resets it. --state-file FILE keeps it across restarts (a folder it\n" +
+			"could not be written to is an error at start). What the store refuses (an id it does not hold,\n" +
+			"a key taken) is answered as the operation declares: the status, else the closest client error\n" +
+			"it declares, else its success answer with nothing stored; X-Specgate-Problem says why.\n" +
 			"SIGINT or SIGTERM stops it gracefully and writes the stub-usage report to --report-dir.\n" +
 			"Exit codes: 0 after a clean shutdown, 2 when a spec, example or configuration cannot be\n" +
 			"loaded or the port cannot be opened, 1 when requests were still in flight at the shutdown\n" +

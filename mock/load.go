@@ -33,6 +33,7 @@ type generation struct {
 // api is one served spec.
 type api struct {
 	name     string // the spec as given
+	stateKey string // names its store and state: its absolute path, links resolved, or its URL
 	doc      *spec.Document
 	contract *contract.Contract
 	schemas  *schema.Set
@@ -183,7 +184,7 @@ func loadAPI(ctx context.Context, loader *spec.Loader, src SpecSource) (*api, []
 	if err != nil {
 		return nil, files, err
 	}
-	a := &api{name: src.Path, doc: doc, contract: c, schemas: schemas, checker: examples.NewChecker(c, schemas), inline: inline, byOp: map[*spec.Operation]*operation{}, schemes: map[string]*spec.SecurityScheme{}}
+	a := &api{name: src.Path, stateKey: stateKey(src.Path), doc: doc, contract: c, schemas: schemas, checker: examples.NewChecker(c, schemas), inline: inline, byOp: map[*spec.Operation]*operation{}, schemes: map[string]*spec.SecurityScheme{}}
 	for _, sc := range doc.Views().SecuritySchemes {
 		a.schemes[sc.Name] = sc
 	}

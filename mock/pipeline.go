@@ -297,6 +297,13 @@ func (s *Server) answer(ex *Exchange, pr prefs) (*Answer, *httpx.Problem) {
 			return a, nil
 		}
 	}
+	return s.answerFromSpec(ex, pr)
+}
+
+// answerFromSpec chooses the answer to a valid request from the spec:
+// what the preferences ask for, then the most specific matching example,
+// then the lowest declared 2xx response (its example, else generated).
+func (s *Server) answerFromSpec(ex *Exchange, pr prefs) (*Answer, *httpx.Problem) {
 	candidates := s.candidates(ex.op)
 	if pr.example != "" {
 		for _, e := range candidates {

@@ -26,6 +26,9 @@ const (
 	kindStateInvalid     = "state-invalid"            // 500: a stored resource no longer fits a response schema
 	kindNoStateFile      = "no-state-file"            // 409: save asked for without --state-file
 	kindConflict         = "conflict"                 // 409: a create with the id of a stored resource
+	kindNoResource       = "no-resource"              // 404: the store holds no resource with the id a path names
+	kindForeignKey       = "foreign-key"              // 400: a field of x-foreign-keys names no resource
+	kindBadCursor        = "bad-cursor"               // 400: a list's cursor names no resource
 )
 
 var problems = &httpx.Catalog{Base: ProblemTypes, Titles: map[string]string{
@@ -43,6 +46,9 @@ var problems = &httpx.Catalog{Base: ProblemTypes, Titles: map[string]string{
 	kindStateInvalid:     "The stored state does not fit the response's schema",
 	kindNoStateFile:      "The mock has no state file to save to",
 	kindConflict:         "A resource with that id exists already",
+	kindNoResource:       "The store holds no resource with that id",
+	kindForeignKey:       "A foreign key names no resource",
+	kindBadCursor:        "The cursor names no resource",
 }}
 
 // issues converts the contract's problems into the problem document's

@@ -370,7 +370,10 @@ func (s *Server) render(w http.ResponseWriter, r *http.Request, x *Exchange, a *
 	}
 	httpx.LogAttrs(r.Context(), slog.String("example", a.Example))
 	if p := a.Refused; p != nil {
-		httpx.LogAttrs(r.Context(), slog.String("problem", p.Kind()), slog.String("detail", p.Detail), slog.Any("errors", p.Errors))
+		httpx.LogAttrs(r.Context(), slog.String("problem", p.Kind()), slog.String("detail", p.Detail))
+		if len(p.Errors) > 0 {
+			httpx.LogAttrs(r.Context(), slog.Any("errors", p.Errors))
+		}
 		w.Header().Set(ProblemHeader, problemHeaderValue(p))
 	}
 	if d := s.opts.Delay + a.Delay; d > 0 {

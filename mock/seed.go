@@ -29,12 +29,13 @@ type SeedSkip struct {
 
 // initState seeds the stores from the examples, keeps that state for
 // DELETE /_specgate/state, and then reads the state file when there is
-// one (a corrupt file is an error: the mock does not start on a state it
-// cannot read).
+// one. A state file that cannot be read (corrupt) or written (its folder
+// is not writable, or missing) keeps the mock from starting: found at
+// shutdown, it would lose the state.
 func (s *Server) initState(gen *generation) error {
 	st := s.state
 	for _, a := range gen.apis {
-		st.of(a.name)
+		st.of(a.stateKey)
 	}
 	st.seeding = s.seed(gen)
 	st.seeded = st.snapshot(false)
@@ -45,6 +46,9 @@ func (s *Server) initState(gen *generation) error {
 	if st.file == "" {
 		return nil
 	}
+	if err := st.checkWritable(); err != nil {
+		return &LoadError{Errs: []error{err}}
+	}
 	data, err := os.ReadFile(st.file)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
@@ -52,8 +56,16 @@ func (s *Server) initState(gen *generation) error {
 	case err != nil:
 		return &LoadError{Errs: []error{fmt.Errorf("%s: the state file cannot be read: %w", st.file, err)}}
 	}
-	if err := st.restore(st.file, data); err != nil {
+	cwd, err := os.Getwd()
+	if err != nil {
+		return &LoadError{Errs: []error{fmt.Errorf("%s: reading the state file: %w", st.file, err)}}
+	}
+	warnings, err := st.readFile(data, cwd)
+	if err != nil {
 		return &LoadError{Errs: []error{err}}
+	}
+	for _, w := range warnings {
+		s.opts.Logger.Warn(w, slog.String("file", st.file))
 	}
 	s.opts.Logger.Info("state read", slog.String("file", st.file))
 	return nil
@@ -67,7 +79,7 @@ func (s *Server) initState(gen *generation) error {
 func (s *Server) seed(gen *generation) SeedReport {
 	var rep SeedReport
 	for _, a := range gen.apis {
-		st := s.state.of(a.name)
+		st := s.state.of(a.stateKey)
 		st.mu.Lock()
 		for _, op := range a.ops {
 			c := op.crud
@@ -144,7 +156,7 @@ func (s *Server) seedExample(op *operation, c *crud, st *store, e *example) (int
 		}
 		if !has || id == nil {
 			v = overlay(v, map[string]any{}).(map[string]any)
-			id = s.state.drawID(op.api.name, c.collection, coll, c.idKind)
+			id = s.state.drawID(op.api.stateKey, c.collection, coll, c.idKind)
 			v[c.idField] = id
 		}
 		r := &resource{ID: scalarText(id), Parents: map[string]string{}, Value: v}
@@ -155,7 +167,7 @@ func (s *Server) seedExample(op *operation, c *crud, st *store, e *example) (int
 				r.Parents[p] = scalarText(f)
 			}
 		}
-		if coll.byID[r.ID] != nil {
+		if coll.taken(r.ID, r.Parents) != nil {
 			continue // the first example that gives an id keeps it
 		}
 		coll.put(r)

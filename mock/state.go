@@ -2,16 +2,20 @@ package mock
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"hash/fnv"
 	"io"
+	"maps"
 	"os"
+	"path"
 	"path/filepath"
 	"slices"
 	"sort"
 	"strconv"
+	"strings"
 	"sync"
 )
 
@@ -33,46 +37,107 @@ type resource struct {
 	seq     uint64            // creation order, for listing
 }
 
-// collection is the resources of one collection, by id.
+// collection is the resources of one collection. Collections are shared
+// by the paths that end in the same segment, and the items under
+// different parents are different items: /users/1/addresses/home and
+// /users/2/addresses/home are two resources of "addresses" with one id.
+// byID holds, for each id, its resources under their parents.
 type collection struct {
-	byID  map[string]*resource
+	byID  map[string][]*resource
 	seq   uint64 // the last creation sequence number
 	next  int64  // the last integer id drawn
 	drawn uint64 // how many string ids were drawn
 }
 
-func newCollection() *collection { return &collection{byID: map[string]*resource{}} }
+func newCollection() *collection { return &collection{byID: map[string][]*resource{}} }
 
 // list returns the resources in creation order.
 func (c *collection) list() []*resource {
-	out := make([]*resource, 0, len(c.byID))
-	for _, r := range c.byID {
-		out = append(out, r)
+	var out []*resource
+	for _, rs := range c.byID {
+		out = append(out, rs...)
 	}
-	slices.SortFunc(out, func(a, b *resource) int {
-		switch {
-		case a.seq < b.seq:
-			return -1
-		case a.seq > b.seq:
-			return 1
-		}
-		return 0
-	})
+	slices.SortFunc(out, func(a, b *resource) int { return cmp.Compare(a.seq, b.seq) })
 	return out
 }
 
-// put stores r, keeping its creation order when it replaces a resource.
-func (c *collection) put(r *resource) {
-	if old := c.byID[r.ID]; old != nil {
-		r.seq = old.seq
-	} else {
-		c.seq++
-		r.seq = c.seq
+// find is the resource with an id under the given parents (a request's
+// path parameters): the first, in creation order, whose parents hold
+// them all. A path that names fewer parents than a resource has (a flat
+// /orders/{id} beside /users/{userId}/orders) reaches it too.
+func (c *collection) find(id string, parents map[string]string) *resource {
+	for _, r := range c.byID[id] {
+		if parentsMatch(r, parents) {
+			return r
+		}
 	}
-	c.byID[r.ID] = r
+	return nil
+}
+
+// taken is the resource that a new one with this id and these parents
+// would be: one whose parents agree with them wherever both name a
+// parent.
+func (c *collection) taken(id string, parents map[string]string) *resource {
+	for _, r := range c.byID[id] {
+		if parentsAgree(r.Parents, parents) {
+			return r
+		}
+	}
+	return nil
+}
+
+// has reports whether any resource has the id, under any parents.
+func (c *collection) has(id string) bool { return len(c.byID[id]) > 0 }
+
+// put stores r, in place of the resource with its id and parents (keeping
+// its creation order) when there is one.
+func (c *collection) put(r *resource) {
+	rs := c.byID[r.ID]
+	for i, old := range rs {
+		if maps.Equal(old.Parents, r.Parents) || len(old.Parents) == 0 && len(r.Parents) == 0 {
+			r.seq = old.seq
+			rs[i] = r
+			return
+		}
+	}
+	c.seq++
+	r.seq = c.seq
+	c.byID[r.ID] = append(rs, r)
 	if n, err := strconv.ParseInt(r.ID, 10, 64); err == nil && n > c.next {
 		c.next = n // ids drawn later do not collide with those given
 	}
+}
+
+// remove deletes r.
+func (c *collection) remove(r *resource) {
+	rs := slices.DeleteFunc(c.byID[r.ID], func(x *resource) bool { return x == r })
+	if len(rs) == 0 {
+		delete(c.byID, r.ID)
+		return
+	}
+	c.byID[r.ID] = rs
+}
+
+// parentsMatch reports whether a resource is under every parent a path
+// names.
+func parentsMatch(r *resource, parents map[string]string) bool {
+	for k, v := range parents {
+		if r.Parents[k] != v {
+			return false
+		}
+	}
+	return true
+}
+
+// parentsAgree reports whether two sets of parents name the same values
+// wherever both name a parent.
+func parentsAgree(a, b map[string]string) bool {
+	for k, v := range a {
+		if w, ok := b[k]; ok && w != v {
+			return false
+		}
+	}
+	return true
 }
 
 // store is the state of one spec.
@@ -100,13 +165,16 @@ type state struct {
 	seeded []byte // the seeded state, as the state file writes it
 	seed   uint64
 	file   string // --state-file, "" for none
+	// others is the state of specs that the state file holds and this
+	// mock does not serve, written back as it was read.
+	others map[string]specDoc
 	// seeding is what seeding did: the resources seeded and the examples
 	// skipped, with why.
 	seeding SeedReport
 }
 
 func newState(seed uint64, file string) *state {
-	return &state{stores: map[string]*store{}, seed: seed, file: file}
+	return &state{stores: map[string]*store{}, seed: seed, file: file, others: map[string]specDoc{}}
 }
 
 // of returns the store of a spec.
@@ -121,6 +189,23 @@ func (st *state) of(spec string) *store {
 	return s
 }
 
+// stateKey names a spec's state: its absolute path with symbolic links
+// resolved, so that shop.yaml, ./shop.yaml and $PWD/shop.yaml are one
+// spec; a URL as it is.
+func stateKey(spec string) string {
+	if strings.Contains(spec, "://") {
+		return spec
+	}
+	abs, err := filepath.Abs(spec)
+	if err != nil {
+		return filepath.Clean(spec)
+	}
+	if real, err := filepath.EvalSymlinks(abs); err == nil {
+		return real
+	}
+	return abs
+}
+
 // drawID draws a new id for a collection whose id field is typed so:
 // the next integer of its sequence, a UUID made from the collection and
 // a counter (unique by construction, the same for the same seed), or the
@@ -133,14 +218,16 @@ func (st *state) drawID(spec, name string, c *collection, kind idKind) any {
 	case idUUID:
 		c.drawn++
 		h := fnv.New64a()
-		fmt.Fprintf(h, "%d\x00%s\x00%s", st.seed, spec, name)
+		// The spec's file name, not its path: the same seed draws the same
+		// ids wherever the spec is.
+		fmt.Fprintf(h, "%d\x00%s\x00%s", st.seed, path.Base(filepath.ToSlash(spec)), name)
 		p := h.Sum64()
 		return fmt.Sprintf("%08x-%04x-4%03x-%04x-%012x", uint32(p>>32), uint16(p>>16), uint16(p)&0xfff, 0x8000|uint16(c.drawn>>48)&0x3fff, c.drawn&0xffffffffffff)
 	}
 	for {
 		c.drawn++
 		id := strconv.FormatUint(c.drawn, 10)
-		if c.byID[id] == nil {
+		if !c.has(id) {
 			return id
 		}
 	}
@@ -178,9 +265,11 @@ type (
 
 const stateVersion = 1
 
-// snapshot writes the state as JSON. Resources are never changed once
-// stored (an update stores a new one), so the lists copied under each
-// store's lock are encoded after it.
+// snapshot writes the state as JSON: with what seeding did for GET
+// /_specgate/state, else as the state file holds it (with the state of
+// the specs it holds and this mock does not serve). Resources are never
+// changed once stored (an update stores a new one), so the lists copied
+// under each store's lock are encoded after it.
 func (st *state) snapshot(withSeeding bool) []byte {
 	st.mu.Lock()
 	names := make([]string, 0, len(st.stores))
@@ -196,6 +285,8 @@ func (st *state) snapshot(withSeeding bool) []byte {
 	if withSeeding {
 		rep := st.seeding
 		doc.Seeding = &rep
+	} else {
+		maps.Copy(doc.Specs, st.others)
 	}
 	st.mu.Unlock()
 	for i, s := range stores {
@@ -221,24 +312,127 @@ func encodeState(doc stateDoc) ([]byte, error) {
 	return buf.Bytes(), err
 }
 
-// restore replaces the state with one written by snapshot. name names the
-// text in errors (the state file).
-func (st *state) restore(name string, data []byte) error {
-	doc, err := decodeState(name, data)
+// readFile reads the state file at start, into the stores of the served
+// specs. Its specs are named by absolute path; a name written otherwise
+// (by an older specgate, which kept the path as typed) is read relative
+// to the working directory cwd, then to the state file's folder. The
+// state of specs not served is kept aside and written back as it is.
+// warnings say what was read otherwise than as written.
+func (st *state) readFile(data []byte, cwd string) (warnings []string, err error) {
+	doc, err := decodeState(st.file, data)
 	if err != nil {
-		return err
+		return nil, err
 	}
+	if err := checkItems(st.file, doc.Specs); err != nil {
+		return nil, err
+	}
+	specs, warnings := st.canonical(doc.Specs, cwd)
+	served := map[string]specDoc{}
+	var others []string
+	st.mu.Lock()
+	for k, sd := range specs {
+		if st.stores[k] != nil {
+			served[k] = sd
+		} else {
+			st.others[k] = sd
+			others = append(others, k)
+		}
+	}
+	st.mu.Unlock()
+	if len(others) > 0 {
+		slices.Sort(others)
+		warnings = append(warnings, fmt.Sprintf("the state file holds the state of specs this mock does not serve: %s; it is kept in the file as it is", strings.Join(others, ", ")))
+	}
+	st.apply(served)
+	return warnings, nil
+}
+
+// canonical names each spec of a state file by its state key, merging
+// the entries that name one spec several ways: the collections of the
+// entry written with the key first, then those of the others in the
+// order of their names.
+func (st *state) canonical(specs map[string]specDoc, cwd string) (map[string]specDoc, []string) {
+	names := slices.Sorted(maps.Keys(specs))
+	byKey := map[string][]string{}
+	for _, n := range names {
+		k := st.keyOf(n, cwd)
+		byKey[k] = append(byKey[k], n)
+	}
+	out := make(map[string]specDoc, len(byKey))
+	var warnings []string
+	for k, written := range byKey {
+		slices.SortStableFunc(written, func(a, b string) int {
+			switch {
+			case a == k:
+				return -1
+			case b == k:
+				return 1
+			}
+			return 0
+		})
+		merged := specDoc{Collections: map[string]collectionDoc{}}
+		for _, n := range written {
+			for cname, cd := range specs[n].Collections {
+				if _, ok := merged.Collections[cname]; !ok {
+					merged.Collections[cname] = cd
+				}
+			}
+		}
+		out[k] = merged
+		switch {
+		case len(written) > 1:
+			warnings = append(warnings, fmt.Sprintf("the state file holds the state of %s under %d names (%s): read as one, each collection from the first name that has it", k, len(written), strings.Join(written, ", ")))
+		case written[0] != k:
+			warnings = append(warnings, fmt.Sprintf("the state file names %s as %s: read as the state of %s, and written so from now on", k, written[0], k))
+		}
+	}
+	return out, warnings
+}
+
+// keyOf is the state key of a spec as a state file names it: itself when
+// it is absolute or a URL; else the served spec it names relative to cwd
+// or to the state file's folder, else its path relative to cwd.
+func (st *state) keyOf(name, cwd string) string {
+	if strings.Contains(name, "://") || filepath.IsAbs(name) {
+		return stateKey(name)
+	}
+	first := stateKey(filepath.Join(cwd, name))
 	st.mu.Lock()
 	defer st.mu.Unlock()
-	stores := map[string]*store{}
-	for spec, sd := range doc.Specs {
-		s := newStore()
-		for cname, cd := range sd.Collections {
-			c := s.collection(cname)
+	for _, k := range []string{first, stateKey(filepath.Join(filepath.Dir(st.file), name))} {
+		if st.stores[k] != nil {
+			return k
+		}
+	}
+	return first
+}
+
+// checkItems refuses a state whose items lack an id or a value. name
+// names the text in errors.
+func checkItems(name string, specs map[string]specDoc) error {
+	for _, spec := range slices.Sorted(maps.Keys(specs)) {
+		for cname, cd := range specs[spec].Collections {
 			for _, r := range cd.Items {
 				if r == nil || r.ID == "" || r.Value == nil {
 					return fmt.Errorf("%s: spec %s, collection %s: an item without id or value", name, spec, cname)
 				}
+			}
+		}
+	}
+	return nil
+}
+
+// apply replaces the state of the served specs with specs (a spec it does
+// not name is emptied); checkItems has checked them.
+func (st *state) apply(specs map[string]specDoc) {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	stores := map[string]*store{}
+	for spec, sd := range specs {
+		s := newStore()
+		for cname, cd := range sd.Collections {
+			c := s.collection(cname)
+			for _, r := range cd.Items {
 				c.put(r)
 			}
 			c.next = max(c.next, cd.NextID)
@@ -256,12 +450,7 @@ func (st *state) restore(name string, data []byte) error {
 			s.collections = fresh.collections
 		}
 		s.mu.Unlock()
-		delete(stores, spec)
 	}
-	for spec, s := range stores {
-		st.stores[spec] = s
-	}
-	return nil
 }
 
 // decodeState reads a state file, its errors located by line and column.
@@ -305,6 +494,21 @@ func lineCol(data []byte, off int) (int, int) {
 	return line, col
 }
 
+// checkWritable makes sure the state can be saved where the state file
+// is, before the mock starts: a probe file is created in its folder and
+// removed (a save writes a new file there and renames it over the old).
+func (st *state) checkWritable() error {
+	if fi, err := os.Stat(st.file); err == nil && fi.IsDir() {
+		return fmt.Errorf("%s: the state file is a folder", st.file)
+	}
+	probe, err := os.CreateTemp(filepath.Dir(st.file), "."+filepath.Base(st.file)+".probe*")
+	if err != nil {
+		return fmt.Errorf("%s: the state could not be saved there: %w", st.file, err)
+	}
+	probe.Close()
+	return os.Remove(probe.Name())
+}
+
 // save writes the state to the state file atomically: a reader (or a
 // crash) sees the old file or the new one, never half of one.
 func (st *state) save() error {
@@ -336,5 +540,10 @@ func (st *state) save() error {
 
 // reset puts the seeded state back.
 func (st *state) reset() error {
-	return st.restore("the seeded state", st.seeded)
+	doc, err := decodeState("the seeded state", st.seeded)
+	if err != nil {
+		return err
+	}
+	st.apply(doc.Specs)
+	return nil
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"hash/fnv"
 	"log/slog"
+	"maps"
 	"net/http"
 	"net/url"
 	"slices"
@@ -76,6 +77,25 @@ type crud struct {
 	foreignKeys map[string]string
 	// list is how a list answer is laid out and paged.
 	list listShape
+	// path is the operation's path template; parentRefs the parents of
+	// its path that name resources of the store, checked before a create.
+	path       string
+	parentRefs []parentRef
+}
+
+// parentRef is a parameter of a path that names a resource of another
+// collection of the store: {email} of /users/{email}/orders names a
+// resource of users, where the spec serves /users/{email}.
+type parentRef struct {
+	param      string
+	collection string
+	idField    string   // the parent collection's id field, for messages
+	before     []string // the path's parameters before it: the parent's own parents
+	// creatable is true when the spec creates resources of the parent
+	// collection (a POST or a PUT): a parent the store does not hold is
+	// then missing, where one of a collection filled by seeding only is
+	// checked only while the collection holds resources.
+	creatable bool
 }
 
 // listShape is the layout of a list answer and its paging.
@@ -151,6 +171,51 @@ func planStateful(a *api) {
 			c.idField, c.idKind, c.idReadOnly, c.idSchema, c.idSchemaSrc = field, kind, readOnly, idSchema, idSrc
 		}
 	}
+	for _, plans := range byCollection {
+		for _, c := range plans {
+			c.parentRefs = parentRefsOf(c, byCollection)
+		}
+	}
+}
+
+// parentRefsOf finds the parameters of c's path that name resources of
+// the store: {p} after a fixed segment naming a collection whose item
+// path (the path up to {p}, whatever its parameters are called) is one
+// of the store's operations.
+func parentRefsOf(c *crud, byCollection map[string][]*crud) []parentRef {
+	var refs []parentRef
+	segs := strings.Split(strings.Trim(c.path, "/"), "/")
+	var before []string
+	for i, seg := range segs {
+		p, ok := wholeParam(seg)
+		if !ok {
+			continue
+		}
+		if p == c.idParam && i == len(segs)-1 {
+			break
+		}
+		if i > 0 && !strings.ContainsAny(segs[i-1], "{}") {
+			item := shape(strings.Join(segs[:i+1], "/"))
+			ref := parentRef{param: p, collection: segs[i-1], before: slices.Clone(before)}
+			served := false
+			for _, pc := range byCollection[ref.collection] {
+				switch pc.role {
+				case roleRead, roleReplace, roleMerge, roleRemove:
+					if shape(strings.Trim(pc.path, "/")) == item {
+						served, ref.idField = true, pc.idField
+					}
+				}
+				if pc.role == roleCreate || pc.role == roleReplace {
+					ref.creatable = true
+				}
+			}
+			if served {
+				refs = append(refs, ref)
+			}
+		}
+		before = append(before, p)
+	}
+	return refs
 }
 
 // constrained reports whether a string schema limits its values beyond
@@ -249,7 +314,7 @@ func planOperation(a *api, t typer, op *operation) *crud {
 	if name == "" {
 		return nil
 	}
-	c := &crud{collection: name, idParam: idParam, success: op.success, status: op.successStatus, created: op.successStatus}
+	c := &crud{collection: name, idParam: idParam, success: op.success, status: op.successStatus, created: op.successStatus, path: op.path}
 	switch m := op.method; {
 	case !item && m == "post":
 		c.role = roleCreate
@@ -429,13 +494,18 @@ func (s *Server) respondState(x *Exchange) (*Answer, bool) {
 		return nil, false
 	}
 	body, isObject := x.Value.(map[string]any)
-	if (c.role == roleCreate || c.role == roleReplace || c.role == roleMerge) && !isObject {
-		if x.Value != nil || c.role != roleCreate {
-			return nil, false // a body that is not one resource: not this mock's
+	if c.role == roleCreate || c.role == roleReplace || c.role == roleMerge {
+		switch {
+		case !x.hasValue:
+			// No body: a create or replace of nothing but what the path
+			// and the schema give, an empty merge patch.
+			body = map[string]any{}
+		case !isObject:
+			stateless(x, fmt.Sprintf("the request body is %s, not a JSON object: not one resource", jsonKind(x.Value)))
+			return nil, false
 		}
-		body = map[string]any{}
 	}
-	st := s.state.of(x.op.api.name)
+	st := s.state.of(x.op.api.stateKey)
 	parents := map[string]string{}
 	for _, p := range c.parents {
 		if v, ok := x.Route.Param(p); ok {
@@ -454,19 +524,19 @@ func (s *Server) respondState(x *Exchange) (*Answer, bool) {
 	case roleClear:
 		st.mu.Lock()
 		coll := st.collection(c.collection)
-		for k, r := range coll.byID {
+		for _, r := range coll.list() {
 			if parentsMatch(r, parents) {
-				delete(coll.byID, k)
+				coll.remove(r)
 			}
 		}
 		st.mu.Unlock()
 		return s.stateAnswer(x, c, c.status, nil), true
 	case roleRead:
 		st.mu.RLock()
-		r := st.collection(c.collection).byID[id]
+		r := st.collection(c.collection).find(id, parents)
 		st.mu.RUnlock()
-		if r == nil || !parentsMatch(r, parents) {
-			return s.notFound(x, c, id), true
+		if r == nil {
+			return s.notFound(x, c, id, parents), true
 		}
 		return s.stateAnswer(x, c, c.status, r.Value), true
 	case roleReplace:
@@ -476,30 +546,39 @@ func (s *Server) respondState(x *Exchange) (*Answer, bool) {
 	case roleRemove:
 		st.mu.Lock()
 		coll := st.collection(c.collection)
-		r := coll.byID[id]
-		if r == nil || !parentsMatch(r, parents) {
+		r := coll.find(id, parents)
+		if r == nil {
 			st.mu.Unlock()
-			return s.notFound(x, c, id), true
+			return s.notFound(x, c, id, parents), true
 		}
-		delete(coll.byID, id)
+		coll.remove(r)
 		st.mu.Unlock()
 		return s.stateAnswer(x, c, c.status, r.Value), true
 	}
 	return nil, false
 }
 
-func parentsMatch(r *resource, parents map[string]string) bool {
-	for k, v := range parents {
-		if r.Parents[k] != v {
-			return false
-		}
+// jsonKind names the kind of a JSON value, for messages.
+func jsonKind(v any) string {
+	switch v.(type) {
+	case nil:
+		return "null"
+	case []any:
+		return "an array"
+	case string:
+		return "a string"
+	case bool:
+		return "a boolean"
+	case json.Number:
+		return "a number"
 	}
-	return true
+	return "an object"
 }
 
 // create stores a new resource: the request's body with a new id, the
-// path's parameters in the fields of their names, and what the request
-// lacks (readOnly fields among them) generated from the resource's schema.
+// path's parameters in the fields of their names, and the required fields
+// it lacks (readOnly ones such as createdAt) generated from the
+// resource's schema.
 //
 // A request whose body cannot make a resource that fits the schema (the
 // operation's request and response describe different things: an action
@@ -507,15 +586,18 @@ func parentsMatch(r *resource, parents map[string]string) bool {
 func (s *Server) create(x *Exchange, st *store, c *crud, parents map[string]string, body map[string]any) (*Answer, bool) {
 	st.mu.Lock()
 	defer st.mu.Unlock()
+	if a := s.checkParents(x, st, c, parents); a != nil {
+		return a, true
+	}
 	if a := s.checkForeignKeys(x, st, c, body); a != nil {
 		return a, true
 	}
 	coll := st.collection(c.collection)
 	var id any
 	if given, ok := body[c.idField]; ok && given != nil && !c.idReadOnly {
-		if coll.byID[scalarText(given)] != nil {
-			return s.stateProblem(x, http.StatusConflict, kindConflict,
-				fmt.Sprintf("%s: a %s resource with %s %s exists already; nothing was stored", x.op, c.collection, c.idField, scalarText(given))), true
+		if coll.taken(scalarText(given), parents) != nil {
+			return s.storeRefusal(x, http.StatusConflict, kindConflict,
+				fmt.Sprintf("%s: the %s collection holds a resource with %s %s%s already; nothing was stored", x.op, c.collection, c.idField, scalarText(given), under(c, parents))), true
 		}
 		id = given
 	} else {
@@ -535,6 +617,50 @@ func (s *Server) create(x *Exchange, st *store, c *crud, parents map[string]stri
 		}
 	}
 	return a, true
+}
+
+// under says which parents a resource is under, for messages: " under
+// userId 1".
+func under(c *crud, parents map[string]string) string {
+	var b strings.Builder
+	for _, p := range c.parents {
+		if v, ok := parents[p]; ok {
+			if b.Len() == 0 {
+				b.WriteString(" under ")
+			} else {
+				b.WriteString(", ")
+			}
+			b.WriteString(p + " " + v)
+		}
+	}
+	return b.String()
+}
+
+// checkParents refuses to store a resource under a parent that does not
+// exist (an order of a user the store does not hold): 404 naming it. A
+// parent is checked where the spec serves its item path (/users/{email}
+// for /users/{email}/orders) from the store and its collection can be
+// created or holds resources; a parent the store cannot know of is taken
+// on trust.
+func (s *Server) checkParents(x *Exchange, st *store, c *crud, parents map[string]string) *Answer {
+	for _, ref := range c.parentRefs {
+		coll := st.collections[ref.collection]
+		if !ref.creatable && (coll == nil || len(coll.byID) == 0) {
+			continue
+		}
+		before := make(map[string]string, len(ref.before))
+		for _, b := range ref.before {
+			if v, ok := parents[b]; ok {
+				before[b] = v
+			}
+		}
+		if coll != nil && coll.taken(parents[ref.param], before) != nil {
+			continue
+		}
+		return s.storeRefusal(x, http.StatusNotFound, kindNoResource,
+			fmt.Sprintf("%s: the %s collection holds no resource with %s %s, which the path names; nothing was stored", x.op, ref.collection, ref.idField, parents[ref.param]))
+	}
+	return nil
 }
 
 // stateless notes in the request's log line why the store left a request
@@ -557,18 +683,20 @@ func (s *Server) newID(op *operation, c *crud, coll *collection) any {
 				if err != nil {
 					break
 				}
-				if coll.byID[scalarText(v)] == nil {
+				if !coll.has(scalarText(v)) {
 					return v
 				}
 			}
 		}
 	}
-	return s.state.drawID(op.api.name, c.collection, coll, c.idKind)
+	return s.state.drawID(op.api.stateKey, c.collection, coll, c.idKind)
 }
 
 // buildResource makes a resource of a body: the body, its id and parent
-// fields, and the required fields it lacks generated (readOnly ones such
-// as createdAt). problem says why no valid resource comes of it.
+// fields, and the required fields it still lacks (readOnly ones such as
+// createdAt, at any depth) generated. Nothing optional is made up: a
+// later filter on an optional field matches only what a client wrote.
+// problem says why no valid resource comes of it.
 func (s *Server) buildResource(x *Exchange, c *crud, body map[string]any, id any, parents map[string]string) (map[string]any, string) {
 	t := typer{x.op.api.doc}
 	v := make(map[string]any, len(body)+4)
@@ -590,18 +718,15 @@ func (s *Server) buildResource(x *Exchange, c *crud, body map[string]any, id any
 	if len(sc.Validate(v, schema.Response)) == 0 {
 		return v, ""
 	}
-	// Fill what is missing from a value generated for the resource.
+	// Take the required fields it lacks from a value generated for the
+	// resource.
 	h := fnv.New64a()
 	fmt.Fprintf(h, "%d\x00%s\x00%s", s.opts.Seed, c.collection, scalarText(id))
 	gen, err := sc.Generate(schema.NewGenerator(h.Sum64()), schema.Response)
 	if err != nil {
 		return nil, fmt.Sprintf("no value of the %s resource's schema can be generated: %v", c.collection, err)
 	}
-	g, ok := gen.(map[string]any)
-	if !ok {
-		return nil, fmt.Sprintf("the %s resource's schema is not an object", c.collection)
-	}
-	filled := overlay(g, v).(map[string]any)
+	filled, _ := t.fillRequired(c.resource, v, gen, 0).(map[string]any)
 	probs := sc.Validate(filled, schema.Response)
 	if len(probs) == 0 {
 		return filled, ""
@@ -609,18 +734,86 @@ func (s *Server) buildResource(x *Exchange, c *crud, body map[string]any, id any
 	return nil, fmt.Sprintf("the request's body does not make a %s resource that fits its schema: %s", c.collection, probs[0])
 }
 
+// fillRequired adds to v the members that schema n requires and v lacks,
+// taken from g, a value generated for n, in v's objects at every depth
+// (an array's items from g's items). What n does not require is left as
+// v has it.
+func (t typer) fillRequired(n *spec.Node, v, g any, depth int) any {
+	if depth > 16 {
+		return v
+	}
+	switch vv := v.(type) {
+	case map[string]any:
+		gm, _ := g.(map[string]any)
+		if gm == nil {
+			return v
+		}
+		out := maps.Clone(vv)
+		for _, name := range t.required(n, 0) {
+			if _, has := out[name]; !has {
+				if gv, ok := gm[name]; ok {
+					out[name] = gv
+				}
+			}
+		}
+		for k, x := range out {
+			if gx, ok := gm[k]; ok {
+				out[k] = t.fillRequired(t.property(n, k, 0), x, gx, depth+1)
+			}
+		}
+		return out
+	case []any:
+		ga, _ := g.([]any)
+		if len(ga) == 0 {
+			return v
+		}
+		it := t.items(n)
+		out := make([]any, len(vv))
+		for i, x := range vv {
+			out[i] = t.fillRequired(it, x, ga[min(i, len(ga)-1)], depth+1)
+		}
+		return out
+	}
+	return v
+}
+
+// required lists the properties that object schema n requires, through
+// allOf.
+func (t typer) required(n *spec.Node, depth int) []string {
+	n = t.doc.Deref(n)
+	if n == nil || n.Kind != spec.Object || depth > 8 {
+		return nil
+	}
+	var out []string
+	if req := n.Get("required"); req != nil && req.Kind == spec.Array {
+		for _, it := range req.Items {
+			if it.Kind == spec.String {
+				out = append(out, it.Value)
+			}
+		}
+	}
+	if all := n.Get("allOf"); all != nil && all.Kind == spec.Array {
+		for _, m := range all.Items {
+			out = append(out, t.required(m, depth+1)...)
+		}
+	}
+	return out
+}
+
 // replace stores the request's body as the resource of the path's id,
 // creating it when there is none.
 func (s *Server) replace(x *Exchange, st *store, c *crud, parents map[string]string, id string, body map[string]any) (*Answer, bool) {
 	st.mu.Lock()
 	defer st.mu.Unlock()
+	coll := st.collection(c.collection)
+	old := coll.find(id, parents)
+	if old == nil {
+		if a := s.checkParents(x, st, c, parents); a != nil {
+			return a, true
+		}
+	}
 	if a := s.checkForeignKeys(x, st, c, body); a != nil {
 		return a, true
-	}
-	coll := st.collection(c.collection)
-	old := coll.byID[id]
-	if old != nil && !parentsMatch(old, parents) {
-		return s.notFound(x, c, id), true
 	}
 	t := typer{x.op.api.doc}
 	typed := t.coerce(t.property(c.resource, c.idField, 0), id, 0)
@@ -639,6 +832,7 @@ func (s *Server) replace(x *Exchange, st *store, c *crud, parents map[string]str
 			}
 		}
 		body = kept
+		parents = old.Parents
 	}
 	v, problem := s.buildResource(x, c, body, typed, parents)
 	if problem != "" {
@@ -663,9 +857,9 @@ func (s *Server) merge(x *Exchange, st *store, c *crud, parents map[string]strin
 	st.mu.Lock()
 	defer st.mu.Unlock()
 	coll := st.collection(c.collection)
-	old := coll.byID[id]
-	if old == nil || !parentsMatch(old, parents) {
-		return s.notFound(x, c, id)
+	old := coll.find(id, parents)
+	if old == nil {
+		return s.notFound(x, c, id, parents)
 	}
 	merged, _ := mergePatch(old.Value, patch).(map[string]any)
 	if merged == nil {
@@ -682,13 +876,13 @@ func (s *Server) merge(x *Exchange, st *store, c *crud, parents map[string]strin
 	}
 	if sc, err := x.op.api.schemas.Compile(c.resource, c.resourceSrc); err == nil {
 		if probs := sc.Validate(merged, schema.Response); len(probs) > 0 {
-			return s.stateProblem(x, http.StatusBadRequest, kindBadRequest,
-				fmt.Sprintf("%s: the patch makes a %s resource that breaks its schema: %s", x.op, c.collection, probs[0]))
+			return s.storeRefusal(x, http.StatusBadRequest, kindBadRequest,
+				fmt.Sprintf("%s: the patch makes a %s resource that breaks its schema: %s; nothing was stored", x.op, c.collection, probs[0]))
 		}
 	}
 	a := s.stateAnswer(x, c, c.status, merged)
 	if a.Problem == nil {
-		coll.put(&resource{ID: id, Parents: old.Parents, Value: merged})
+		coll.put(&resource{ID: old.ID, Parents: old.Parents, Value: merged})
 	}
 	return a
 }
@@ -716,8 +910,8 @@ func mergePatch(target, patch any) any {
 	return out
 }
 
-// checkForeignKeys answers 400 when a field that x-foreign-keys names
-// holds the id of no resource of its collection.
+// checkForeignKeys refuses (400) a resource whose field that
+// x-foreign-keys names holds the id of no resource of its collection.
 func (s *Server) checkForeignKeys(x *Exchange, st *store, c *crud, v map[string]any) *Answer {
 	for _, field := range sortedKeysOf(c.foreignKeys) {
 		val, ok := v[field]
@@ -725,8 +919,8 @@ func (s *Server) checkForeignKeys(x *Exchange, st *store, c *crud, v map[string]
 			continue
 		}
 		target := c.foreignKeys[field]
-		if st.collections[target] == nil || st.collections[target].byID[scalarText(val)] == nil {
-			return s.stateProblem(x, http.StatusBadRequest, kindBadRequest,
+		if st.collections[target] == nil || !st.collections[target].has(scalarText(val)) {
+			return s.storeRefusal(x, http.StatusBadRequest, kindForeignKey,
 				fmt.Sprintf("%s: %s %s names no resource of %s (x-foreign-keys); nothing was stored", x.op, field, scalarText(val), target))
 		}
 	}
@@ -769,12 +963,21 @@ func (s *Server) list(x *Exchange, st *store, c *crud, parents map[string]string
 	if n, ok := intParam(q, c.list.page); ok && limit > 0 {
 		start = max(n-c.list.pageBase, 0) * limit
 	}
-	if cur, ok := q[c.list.cursor]; ok && c.list.cursor != "" {
-		after := scalarText(cur)
+	if cur, ok := q[c.list.cursor]; ok && c.list.cursor != "" && scalarText(cur) != "" {
+		// The page starts after the resource the cursor names, among
+		// those under the path's parents whatever the filters.
+		var after *resource
+		if coll != nil {
+			after = coll.find(scalarText(cur), parents)
+		}
+		if after == nil {
+			return s.storeRefusal(x, http.StatusBadRequest, kindBadCursor,
+				fmt.Sprintf("%s: %s %s names no resource of %s%s", x.op, c.list.cursor, scalarText(cur), c.collection, under(c, parents)))
+		}
 		start = len(items)
 		for i, r := range items {
-			if r.ID == after {
-				start = i + 1
+			if r.seq > after.seq {
+				start = i
 				break
 			}
 		}
@@ -1006,8 +1209,8 @@ func (s *Server) stateAnswerRaw(x *Exchange, c *crud, status int, v any) *Answer
 			if msg := s.invalidAnswer(x, mt, v); msg != "" {
 				s.opts.Logger.Error("the stored state does not fit the response schema: answered 500", slog.String("operation", x.op.String()),
 					slog.String("collection", c.collection), slog.String("problem", msg))
-				return s.stateProblem(x, http.StatusInternalServerError, kindStateInvalid,
-					fmt.Sprintf("%s: the stored %s do not fit the response's schema: %s", x.op, c.collection, msg))
+				return &Answer{Status: http.StatusInternalServerError, Problem: problems.New(http.StatusInternalServerError, kindStateInvalid,
+					fmt.Sprintf("%s: the stored %s do not fit the response's schema: %s", x.op, c.collection, msg))}
 			}
 			a.Body = v
 		}
@@ -1024,22 +1227,56 @@ func fits(x *Exchange, mt *spec.MediaType, v any) bool {
 	return err == nil && len(sc.Validate(v, schema.Response)) == 0
 }
 
-// notFound answers a read, update or deletion of an id the collection
-// does not hold: the operation's 404 (its example, else generated, saying
-// why) where it declares one, else a 404 problem.
-func (s *Server) notFound(x *Exchange, c *crud, id string) *Answer {
-	return s.stateProblem(x, http.StatusNotFound, kindNotFound, fmt.Sprintf("%s: no %s resource has %s %s", x.op, c.collection, c.idField, id))
+// notFound refuses a read, update or deletion of an id the collection
+// does not hold under the path's parents (404).
+func (s *Server) notFound(x *Exchange, c *crud, id string, parents map[string]string) *Answer {
+	return s.storeRefusal(x, http.StatusNotFound, kindNoResource,
+		fmt.Sprintf("%s: the %s collection holds no resource with %s %s%s", x.op, c.collection, c.idField, id, under(c, parents)))
 }
 
-// stateProblem refuses a request the store cannot carry out, as the
-// operation declares the status (see refusal); a stored resource that no
-// longer fits its schema is a problem whatever the operation declares.
-func (s *Server) stateProblem(x *Exchange, status int, kind, detail string) *Answer {
+// closerStatuses are, for each status the store refuses a request with,
+// the client errors that say the same to a client when an operation does
+// not declare the status itself, closest first.
+var closerStatuses = map[int][]int{
+	http.StatusNotFound:   {http.StatusGone, http.StatusBadRequest, http.StatusUnprocessableEntity},
+	http.StatusConflict:   {http.StatusUnprocessableEntity, http.StatusBadRequest},
+	http.StatusBadRequest: {http.StatusUnprocessableEntity, http.StatusConflict, http.StatusNotFound},
+}
+
+// storeRefusal answers a valid request that the store does not carry out
+// (status and kind say why: 404 no such resource, 409 a key taken, 400 a
+// foreign key or a cursor that names nothing), with a response the
+// operation declares: the contract checked the request and found it
+// valid, so the answer stays within the contract too. It is the
+// operation's response for the status (the status, its range, default);
+// else the one for the closest client error it declares (closerStatuses);
+// else, where it declares none of them, the answer the stateless mock
+// gives (a DELETE of what is not there gets its 204), nothing stored.
+// The X-Specgate-Problem header and the log say what the store refused
+// and how it was answered.
+func (s *Server) storeRefusal(x *Exchange, status int, kind, detail string) *Answer {
 	p := problems.New(status, kind, detail)
-	if kind == kindStateInvalid {
-		return &Answer{Status: status, Problem: p}
+	if responseFor(x.op.op, status) != nil {
+		return s.refusal(x, p)
 	}
-	return s.refusal(x, p)
+	for _, alt := range closerStatuses[status] {
+		if declaredResponse(x.op.op, strconv.Itoa(alt)) != nil {
+			p.Status = alt
+			p.Detail += fmt.Sprintf(" (%s declares no %d: answered with its %d)", x.op, status, alt)
+			return s.refusal(x, p)
+		}
+	}
+	codes := []string{strconv.Itoa(status)}
+	for _, alt := range closerStatuses[status] {
+		codes = append(codes, strconv.Itoa(alt))
+	}
+	p.Detail += fmt.Sprintf(" (%s declares no %s or %s: answered as the stateless mock would)", x.op, strings.Join(codes[:len(codes)-1], ", "), codes[len(codes)-1])
+	a, prob := s.answerFromSpec(x, prefs{})
+	if prob != nil {
+		return &Answer{Status: prob.Status, Problem: prob}
+	}
+	a.Refused = p
+	return a
 }
 
 // locationHeader is the name of a Location header the response declares.

@@ -3,7 +3,10 @@ package mock
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"log/slog"
+	"maps"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -171,7 +174,12 @@ func TestStatefulNested(t *testing.T) {
 	if two["total"] != json.Number("1") || names(t, response{body: mustJSON(two)}, "items")[0] != "paid" {
 		t.Errorf("user 2's orders: %v", two)
 	}
-	m.call(t, nil, "GET", "/api/users/2/orders/"+nos[0], "", 404)
+	// Not through another user: the operation declares no 404, so its 200
+	// answers as the stateless mock's, and says why.
+	r := m.call(t, k, "GET", "/api/users/2/orders/"+nos[0], "", 200)
+	if h := r.header.Get(ProblemHeader); !strings.HasPrefix(h, "no-resource: GET /users/{userId}/orders/{orderNo}: the orders collection holds no resource with orderNo "+nos[0]+" under userId 2") {
+		t.Errorf("%s: %q", ProblemHeader, h)
+	}
 	got := obj(t, m.call(t, k, "PATCH", "/api/users/1/orders/"+nos[0], `{"status": "shipped"}`, 200))
 	if got["status"] != "shipped" || got["orderNo"] != nos[0] || len(got["items"].([]any)) != 1 {
 		t.Errorf("patched order %v", got)
@@ -194,9 +202,14 @@ func TestStatefulKeysAndCursor(t *testing.T) {
 		t.Errorf("seeded product %v", got)
 	}
 	m.call(t, k, "POST", "/api/products", `{"sku": "DESK-2", "title": "Desk", "price": 100}`, 201)
-	p := m.do(t, "POST", "/api/products", map[string]string{"Content-Type": "application/json"}, `{"sku": "DESK-2", "title": "Other", "price": 1}`)
-	if pr := p.problem(t, 409, kindConflict); !strings.Contains(pr.Detail, "DESK-2 exists already") {
-		t.Errorf("detail %q", pr.Detail)
+	// A taken sku: the operation declares no error, so its 201 answers as
+	// the stateless mock's, says why, and stores nothing.
+	p := m.call(t, k, "POST", "/api/products", `{"sku": "DESK-2", "title": "Other", "price": 1}`, 201)
+	if h := p.header.Get(ProblemHeader); !strings.HasPrefix(h, "conflict: POST /products: the products collection holds a resource with sku DESK-2 already") {
+		t.Errorf("%s: %q", ProblemHeader, h)
+	}
+	if got := obj(t, m.call(t, k, "GET", "/api/products/DESK-2", "", 200)); got["title"] != "Desk" {
+		t.Errorf("the conflict changed the product: %v", got)
 	}
 	first := obj(t, m.call(t, k, "GET", "/api/products?limit=1", "", 200))
 	if first["has_more"] != true || first["next_cursor"] != "LAMP-1" || names(t, response{body: mustJSON(first)}, "data")[0] != "Lamp" {
@@ -207,9 +220,9 @@ func TestStatefulKeysAndCursor(t *testing.T) {
 		t.Errorf("second page %v", second)
 	}
 
-	bad := m.do(t, "POST", "/api/reviews", map[string]string{"Content-Type": "application/json"}, `{"user_id": 99, "product_sku": "LAMP-1", "stars": 5}`)
-	if pr := bad.problem(t, 400, kindBadRequest); !strings.Contains(pr.Detail, "user_id 99 names no resource of users") {
-		t.Errorf("detail %q", pr.Detail)
+	bad := m.call(t, k, "POST", "/api/reviews", `{"user_id": 99, "product_sku": "LAMP-1", "stars": 5}`, 201)
+	if h := bad.header.Get(ProblemHeader); !strings.HasPrefix(h, "foreign-key: POST /reviews: user_id 99 names no resource of users (x-foreign-keys); nothing was stored") {
+		t.Errorf("%s: %q", ProblemHeader, h)
 	}
 	if got := m.call(t, k, "GET", "/api/reviews", "", 200); string(got.body) != "[]" {
 		t.Errorf("a refused review was stored: %s", got.body)
@@ -245,11 +258,11 @@ func TestStateEndpoints(t *testing.T) {
 	if err := json.Unmarshal(r.body, &dump); err != nil {
 		t.Fatalf("%v: %s", err, r.body)
 	}
-	users := dump.Specs[storeSpec].Collections["users"]
+	users := dump.Specs[stateKey(storeSpec)].Collections["users"]
 	if users.Count != 3 {
 		t.Errorf("users in the dump: %+v", users)
 	}
-	if orders := dump.Specs[storeSpec].Collections["orders"]; orders.Count != 1 || orders.Items[0].Parents["userId"] != "2" {
+	if orders := dump.Specs[stateKey(storeSpec)].Collections["orders"]; orders.Count != 1 || orders.Items[0].Parents["userId"] != "2" {
 		t.Errorf("orders in the dump: %+v", orders)
 	}
 	skipped := map[string]string{}
@@ -343,24 +356,7 @@ func TestStateFile(t *testing.T) {
 	dir := t.TempDir()
 	file := filepath.Join(dir, "state.json")
 	opts := Options{Specs: []SpecSource{{Path: storeSpec}}, Stateful: true, StateFile: file, WatchInterval: -1}
-	run := func(fn func(m *testMock)) {
-		srv, err := New(context.Background(), opts)
-		if err != nil {
-			t.Fatal(err)
-		}
-		ln, err := httpx.Listen("", 0)
-		if err != nil {
-			t.Fatal(err)
-		}
-		ctx, cancel := context.WithCancel(context.Background())
-		done := make(chan error, 1)
-		go func() { done <- srv.Serve(ctx, ln) }()
-		fn(&testMock{Server: srv, url: httpx.BaseURL(ln.Addr())})
-		cancel()
-		if err := <-done; err != nil {
-			t.Fatal(err)
-		}
-	}
+	run := func(fn func(m *testMock)) { serveOnce(t, opts, fn) }
 	run(func(m *testMock) {
 		m.call(t, nil, "POST", "/api/users", `{"name": "Kept"}`, 201)
 		if r := m.do(t, "POST", ReservedPrefix+"state/save", nil, ""); r.status != 200 {
@@ -398,6 +394,136 @@ func TestStateFile(t *testing.T) {
 			}
 			if after, _ := os.ReadFile(file); string(after) != string(tt.data) {
 				t.Error("the unreadable state file was changed")
+			}
+		})
+	}
+}
+
+// serveOnce serves a mock with opts while fn runs, then shuts it down
+// (saving its state file) and fails the test if that fails.
+func serveOnce(t *testing.T, opts Options, fn func(m *testMock)) {
+	t.Helper()
+	logs := &syncBuffer{}
+	if opts.Logger == nil {
+		opts.Logger = slog.New(slog.NewJSONHandler(logs, nil))
+	}
+	srv, err := New(context.Background(), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln, err := httpx.Listen("", 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- srv.Serve(ctx, ln) }()
+	fn(&testMock{Server: srv, url: httpx.BaseURL(ln.Addr()), logs: logs})
+	cancel()
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+}
+
+// The state file names each spec by its absolute path, symbolic links
+// resolved: the state saved for testdata/…/store.yaml is read back for
+// the same file named by its absolute path or through a link. A file
+// written by an older specgate (the path as typed, relative to the
+// working directory) is read, and written back with the absolute path;
+// the state of specs not served is kept and said in the log.
+func TestStateFileKeys(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "state.json")
+	abs, err := filepath.Abs(storeSpec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(dir, "specs")
+	if err := os.Symlink(filepath.Dir(abs), link); err != nil {
+		t.Skip(err)
+	}
+	opts := func(spec string) Options {
+		return Options{Specs: []SpecSource{{Path: spec}}, Stateful: true, StateFile: file, WatchInterval: -1}
+	}
+	serveOnce(t, opts(storeSpec), func(m *testMock) {
+		m.call(t, nil, "POST", "/api/users", `{"name": "Kept"}`, 201)
+	})
+	var saved stateDoc
+	if data, err := os.ReadFile(file); err != nil || json.Unmarshal(data, &saved) != nil {
+		t.Fatalf("%v: %s", err, data)
+	}
+	if got := slices.Collect(maps.Keys(saved.Specs)); !slices.Equal(got, []string{abs}) {
+		t.Fatalf("the state file names the spec %v, want %s", got, abs)
+	}
+	for _, spec := range []string{abs, filepath.Join(link, "store.yaml"), "./" + storeSpec} {
+		serveOnce(t, opts(spec), func(m *testMock) {
+			if got := names(t, m.call(t, nil, "GET", "/api/users", "", 200), ""); !slices.Equal(got, []string{"Ada", "Grace", "Kept"}) {
+				t.Errorf("served as %s: %v", spec, got)
+			}
+			if strings.Contains(m.logs.String(), `"msg":"the state file`) {
+				t.Errorf("served as %s, warned:\n%s", spec, m.logs)
+			}
+		})
+	}
+
+	// An older file: the spec named as typed (twice: once relative, once
+	// absolute and empty, as two runs wrote it), and another spec.
+	older := `{"version": 1, "specs": {
+  "` + abs + `": {"collections": {}},
+  "` + storeSpec + `": {"collections": {"users": {"items": [{"id": "7", "value": {"id": 7, "name": "Older", "createdAt": "2024-01-01T00:00:00Z"}}]}}},
+  "/elsewhere/other.yaml": {"collections": {"things": {"items": [{"id": "1", "value": {"id": 1}}]}}}}}`
+	if err := os.WriteFile(file, []byte(older), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	serveOnce(t, opts(storeSpec), func(m *testMock) {
+		if got := names(t, m.call(t, nil, "GET", "/api/users", "", 200), ""); !slices.Equal(got, []string{"Older"}) {
+			t.Errorf("the older file's users: %v", got)
+		}
+		logs := m.logs.String()
+		for _, want := range []string{
+			"the state file holds the state of " + abs + " under 2 names (" + abs + ", " + storeSpec + "): read as one",
+			"the state file holds the state of specs this mock does not serve: /elsewhere/other.yaml; it is kept in the file as it is",
+		} {
+			if !strings.Contains(logs, want) {
+				t.Errorf("the log lacks %q:\n%s", want, logs)
+			}
+		}
+	})
+	saved = stateDoc{}
+	if data, err := os.ReadFile(file); err != nil || json.Unmarshal(data, &saved) != nil {
+		t.Fatalf("%v: %s", err, data)
+	}
+	if got := slices.Sorted(maps.Keys(saved.Specs)); !slices.Equal(got, []string{"/elsewhere/other.yaml", abs}) {
+		t.Errorf("the state file names %v", got)
+	}
+	if things := saved.Specs["/elsewhere/other.yaml"].Collections["things"]; len(things.Items) != 1 {
+		t.Errorf("the state of the spec not served was not kept: %+v", saved.Specs)
+	}
+}
+
+// A state file that could not be written is found at start, before any
+// state is kept: the mock does not start, and says why.
+func TestStateFileUnwritable(t *testing.T) {
+	dir := t.TempDir()
+	readOnly := filepath.Join(dir, "ro")
+	if err := os.Mkdir(readOnly, 0o555); err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		name, file, want string
+	}{
+		{"a missing folder", filepath.Join(dir, "missing", "state.json"), ": the state could not be saved there: open " + filepath.Join(dir, "missing") + "/.state.json.probe"},
+		{"a folder", dir, ": the state file is a folder"},
+		{"a read-only folder", filepath.Join(readOnly, "state.json"), ": the state could not be saved there: open " + readOnly + "/.state.json.probe"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			if tt.name == "a read-only folder" && os.Getuid() == 0 {
+				t.Skip("root writes in a read-only folder")
+			}
+			_, err := New(context.Background(), Options{Specs: []SpecSource{{Path: storeSpec}}, Stateful: true, StateFile: tt.file, WatchInterval: -1})
+			var le *LoadError
+			if !errors.As(err, &le) || !strings.HasPrefix(err.Error(), tt.file+tt.want) {
+				t.Errorf("error %v, want %q", err, tt.file+tt.want)
 			}
 		})
 	}
@@ -445,7 +571,7 @@ func TestStatefulPetstore(t *testing.T) {
 	m.call(t, k, "DELETE", "/v2/pets/"+id, "", 204)
 	r := m.call(t, k, "GET", "/v2/pets/"+id, "", 404)
 	k.valid(t, "GET", "/v2/pets/"+id, r)
-	if got := obj(t, r); got["code"] != json.Number("404") || !strings.Contains(got["message"].(string), "no pets resource has id "+id) {
+	if got := obj(t, r); got["code"] != json.Number("404") || !strings.Contains(got["message"].(string), "the pets collection holds no resource with id "+id) {
 		t.Errorf("404 %v", got)
 	}
 }
@@ -503,5 +629,163 @@ components:
 	m.call(t, nil, "POST", "/notes", `{"text": "after", "color": "red"}`, 201)
 	if got := obj(t, m.call(t, nil, "GET", "/notes/2", "", 200)); got["color"] != "red" {
 		t.Errorf("the new field: %v", got)
+	}
+}
+
+const marketSpec = "testdata/stateful/market.yaml"
+
+func marketMock(t testing.TB) (*testMock, *checker) {
+	return start(t, Options{Specs: []SpecSource{{Path: marketSpec}}, Stateful: true}), newChecker(t, marketSpec)
+}
+
+// keys are the member names of a JSON object, sorted.
+func keys(m map[string]any) []string { return slices.Sorted(maps.Keys(m)) }
+
+// A create or a replace stores what the request gives, the path's
+// parameters and the required fields it lacks: no optional field is made
+// up, so that a later filter on one does not match made-up data.
+func TestStatefulMakesNothingUp(t *testing.T) {
+	m, k := marketMock(t)
+	kay := obj(t, m.call(t, k, "POST", "/api/users", `{"email": "k@x.io", "name": "Kay"}`, 201))
+	if got := keys(kay); !slices.Equal(got, []string{"createdAt", "email", "name"}) {
+		t.Errorf("created %v: want the body and the required createdAt only", kay)
+	}
+	if got := obj(t, m.call(t, k, "GET", "/api/users?country=NL", "", 200)); len(got["items"].([]any)) != 0 || got["total"] != json.Number("0") {
+		t.Errorf("?country=NL matched a user without a country: %v", got)
+	}
+	m.call(t, k, "POST", "/api/products", `{"sku": "ABC-123", "title": "Lamp"}`, 201)
+	order := obj(t, m.call(t, k, "POST", "/api/users/k@x.io/orders", `{"sku": "ABC-123", "quantity": 1}`, 201))
+	if got := keys(order); !slices.Equal(got, []string{"email", "id", "quantity", "sku"}) {
+		t.Errorf("created order %v: want the body, the drawn id and the path's email", order)
+	}
+	path := "/api/users/k@x.io/orders/" + order["id"].(string)
+	got := obj(t, m.call(t, k, "PUT", path, `{"sku": "ABC-123", "quantity": 2}`, 200))
+	if !slices.Equal(keys(got), []string{"email", "id", "quantity", "sku"}) || got["quantity"] != json.Number("2") || got["id"] != order["id"] {
+		t.Errorf("replaced order %v", got)
+	}
+}
+
+// Collections share a store by their last segment, and the items under
+// different parents are different items: two users each have a "home"
+// address, and neither sees the other's.
+func TestStatefulNestedIDs(t *testing.T) {
+	const spec = "testdata/stateful/addresses.yaml"
+	m := start(t, Options{Specs: []SpecSource{{Path: spec}}, Stateful: true})
+	k := newChecker(t, spec)
+	m.call(t, k, "POST", "/users/1/addresses", `{"label": "home", "city": "Amsterdam"}`, 201)
+	m.call(t, k, "POST", "/users/2/addresses", `{"label": "home", "city": "Berlin"}`, 201)
+	m.call(t, k, "POST", "/users/2/addresses", `{"label": "work", "city": "Bonn"}`, 201)
+	for _, tt := range []struct{ user, city string }{{"1", "Amsterdam"}, {"2", "Berlin"}} {
+		if got := obj(t, m.call(t, k, "GET", "/users/"+tt.user+"/addresses/home", "", 200)); got["city"] != tt.city || got["uid"] != json.Number(tt.user) {
+			t.Errorf("user %s's home: %v", tt.user, got)
+		}
+	}
+	var cities []string
+	for _, it := range m.call(t, k, "GET", "/users/2/addresses", "", 200).json(t).([]any) {
+		cities = append(cities, it.(map[string]any)["city"].(string))
+	}
+	if !slices.Equal(cities, []string{"Berlin", "Bonn"}) {
+		t.Errorf("user 2's addresses: %v", cities)
+	}
+	// The same label twice under one user is a conflict; the operation
+	// declares no status for it, so the answer is its 201, said to be a
+	// refusal, and nothing changes.
+	r := m.call(t, k, "POST", "/users/1/addresses", `{"label": "home", "city": "Utrecht"}`, 201)
+	if h := r.header.Get(ProblemHeader); !strings.HasPrefix(h, "conflict: POST /users/{uid}/addresses: the addresses collection holds a resource with label home under uid 1 already") {
+		t.Errorf("%s: %q", ProblemHeader, h)
+	}
+	if got := obj(t, m.call(t, k, "GET", "/users/1/addresses/home", "", 200)); got["city"] != "Amsterdam" {
+		t.Errorf("the conflict changed the address: %v", got)
+	}
+}
+
+// A PATCH without a body is an empty merge patch: the stored resource,
+// unchanged, or 404 for a resource the store does not hold.
+func TestStatefulPatchWithoutBody(t *testing.T) {
+	m, k := marketMock(t)
+	kay := m.call(t, k, "POST", "/api/users", `{"email": "k@x.io", "name": "Kay", "country": "NL"}`, 201)
+	if got := m.call(t, k, "PATCH", "/api/users/k@x.io", "", 200); string(got.body) != string(kay.body) {
+		t.Errorf("PATCH without a body answered %s, want the stored %s", got.body, kay.body)
+	}
+	r := m.call(t, nil, "PATCH", "/api/users/nope@example.com", "", 404)
+	k.valid(t, "PATCH", "/api/users/nope@example.com", r)
+	if h := r.header.Get(ProblemHeader); h != "no-resource: PATCH /users/{email}: the users collection holds no resource with email nope@example.com" {
+		t.Errorf("%s: %q", ProblemHeader, h)
+	}
+}
+
+// The store's refusals of valid requests (no such resource, a natural key
+// taken, a foreign key or a parent that names nothing) are answers the
+// operation declares: the status itself where it declares it, else the
+// closest client error it declares, else — where it declares none — the
+// answer of the stateless mock, nothing stored. X-Specgate-Problem says
+// why each time, and every answer is valid for the spec.
+func TestStatefulRefusalsKeepTheContract(t *testing.T) {
+	m, k := marketMock(t)
+	m.call(t, k, "POST", "/api/users", `{"email": "k@x.io", "name": "Kay"}`, 201)
+	m.call(t, k, "POST", "/api/products", `{"sku": "ABC-123", "title": "Lamp"}`, 201)
+	const missing = "3fa85f64-5717-4562-b3fc-2c963f66afa6"
+	for _, tt := range []struct {
+		name, method, path, body string
+		status                   int
+		header                   string
+		body2                    string // the answer's body, when it has one to check
+	}{
+		{"a deletion of nothing, only 204 declared", "DELETE", "/api/users/k@x.io/orders/" + missing, "", 204,
+			"no-resource: DELETE /users/{email}/orders/{orderId}: the orders collection holds no resource with id " + missing + " under email k@x.io (DELETE /users/{email}/orders/{orderId} declares no 404, 410, 400 or 422: answered as the stateless mock would)", ""},
+		{"a foreign key naming nothing, 400 declared without content", "POST", "/api/users/k@x.io/orders", `{"sku": "XYZ-999", "quantity": 1}`, 400,
+			"foreign-key: POST /users/{email}/orders: sku XYZ-999 names no resource of products (x-foreign-keys); nothing was stored", ""},
+		{"a foreign key naming nothing, only 200 declared", "PUT", "/api/users/k@x.io/orders/" + missing, `{"sku": "XYZ-999", "quantity": 1}`, 200,
+			"foreign-key: PUT /users/{email}/orders/{orderId}: sku XYZ-999 names no resource of products (x-foreign-keys); nothing was stored (PUT /users/{email}/orders/{orderId} declares no 400, 422, 409 or 404: answered as the stateless mock would)", ""},
+		{"a taken key, 409 not declared but 400", "POST", "/api/users", `{"email": "k@x.io", "name": "Other"}`, 400,
+			"conflict: POST /users: the users collection holds a resource with email k@x.io already; nothing was stored (POST /users declares no 409: answered with its 400)", ""},
+		{"a taken key, only 201 declared", "POST", "/api/products", `{"sku": "ABC-123", "title": "Other"}`, 201,
+			"conflict: POST /products: the products collection holds a resource with sku ABC-123 already; nothing was stored (POST /products declares no 409, 422 or 400: answered as the stateless mock would)", ""},
+		{"a create under a parent that does not exist", "POST", "/api/users/nobody@x.io/orders", `{"sku": "ABC-123", "quantity": 1}`, 400,
+			"no-resource: POST /users/{email}/orders: the users collection holds no resource with email nobody@x.io, which the path names; nothing was stored (POST /users/{email}/orders declares no 404: answered with its 400)", ""},
+		{"a read of nothing, 404 declared", "GET", "/api/users/nope@x.io", "", 404,
+			"no-resource: GET /users/{email}: the users collection holds no resource with email nope@x.io", ""},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			h := map[string]string{}
+			if tt.body != "" {
+				h["Content-Type"] = "application/json"
+			}
+			r := m.do(t, tt.method, tt.path, h, tt.body)
+			if r.status != tt.status {
+				t.Fatalf("%d, want %d: %s", r.status, tt.status, r.body)
+			}
+			k.valid(t, tt.method, tt.path, r)
+			if got := r.header.Get(ProblemHeader); got != tt.header {
+				t.Errorf("%s:\n got %q\nwant %q", ProblemHeader, got, tt.header)
+			}
+		})
+	}
+	// Nothing of it was stored.
+	users := obj(t, m.call(t, k, "GET", "/api/users", "", 200))
+	if users["total"] != json.Number("1") || users["items"].([]any)[0].(map[string]any)["name"] != "Kay" {
+		t.Errorf("users %v", users)
+	}
+	if got := m.call(t, k, "GET", "/api/products", "", 200).json(t).([]any); len(got) != 1 || got[0].(map[string]any)["title"] != "Lamp" {
+		t.Errorf("products %v", got)
+	}
+	m.call(t, k, "GET", "/api/users/k@x.io/orders/"+missing, "", 404)
+	if got := obj(t, m.call(t, k, "GET", "/api/users/nobody@x.io/orders", "", 200)); len(got["data"].([]any)) != 0 {
+		t.Errorf("orders of nobody %v", got)
+	}
+}
+
+// A cursor that names no resource is refused, in the form the operation
+// declares for 400, naming the cursor.
+func TestStatefulBogusCursor(t *testing.T) {
+	m := storeMock(t, Options{})
+	k := newChecker(t, storeSpec)
+	r := m.do(t, "GET", "/api/products?cursor=NOPE-9", nil, "")
+	k.valid(t, "GET", "/api/products?cursor=NOPE-9", r)
+	if r.status != 400 || r.header.Get(ProblemHeader) != `bad-cursor: GET /products: cursor NOPE-9 names no resource of products` {
+		t.Errorf("%d %q %s", r.status, r.header.Get(ProblemHeader), r.body)
+	}
+	if got := obj(t, r); got["code"] != json.Number("400") || !strings.Contains(got["message"].(string), "cursor NOPE-9") {
+		t.Errorf("the 400 says %v", got)
 	}
 }
