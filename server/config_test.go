@@ -284,8 +284,9 @@ func TestGitToken(t *testing.T) {
 		"GIT_CONFIG_KEY_0":   "http.https://git.example.com/org/lint-config.git.extraHeader",
 		"GIT_CONFIG_VALUE_0": "Authorization: Basic " + base64.StdEncoding.EncodeToString([]byte("x-access-token:"+token)),
 	}
+	env := func(g *gitRepo) []string { return g.git.Command(context.Background(), "version").Env }
 	got := map[string]string{}
-	for _, kv := range g.env {
+	for _, kv := range env(g) {
 		k, v, _ := strings.Cut(kv, "=")
 		got[k] = v
 	}
@@ -297,11 +298,12 @@ func TestGitToken(t *testing.T) {
 	if got["GIT_TERMINAL_PROMPT"] != "0" {
 		t.Errorf("GIT_TERMINAL_PROMPT = %q", got["GIT_TERMINAL_PROMPT"])
 	}
-	if s := g.scrub("fatal: header Authorization " + token); strings.Contains(s, token) {
+	basic := base64.StdEncoding.EncodeToString([]byte("x-access-token:" + token))
+	if s := g.git.Scrub("fatal: header Authorization " + token + " (Basic " + basic + ")"); strings.Contains(s, token) || strings.Contains(s, basic) {
 		t.Errorf("scrub left the token: %q", s)
 	}
 	g, err = newGitRepo("https://git.example.com/org/lint-config.git", "", token, "ci-bot")
-	if err != nil || !strings.Contains(strings.Join(g.env, "\n"), base64.StdEncoding.EncodeToString([]byte("ci-bot:"+token))) {
+	if err != nil || !strings.Contains(strings.Join(env(g), "\n"), base64.StdEncoding.EncodeToString([]byte("ci-bot:"+token))) {
 		t.Errorf("SPECGATE_CONFIG_REPO_USER is not used: %v", err)
 	}
 	for _, repo := range []string{"http://git.example.com/org/c.git", "git@git.example.com:org/c.git", "/srv/c"} {

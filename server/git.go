@@ -1,17 +1,17 @@
 package server
 
 import (
-	"bytes"
 	"context"
 	"encoding/base64"
 	"errors"
 	"fmt"
 	"net/url"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/specgate/specgate/internal/gitx"
 )
 
 // gitTimeout bounds one git command (a clone or a fetch of the
@@ -25,8 +25,9 @@ type gitRepo struct {
 	source string // what git clones: the URL, or a file:// URL for a folder
 	branch string // "" until the clone names the default branch
 	dir    string // the clone's work tree
-	env    []string
-	secret string // the token, scrubbed from anything git prints
+	// git runs the commands in dir: the token in git's environment and
+	// scrubbed (with its base64 form) from anything git prints.
+	git gitx.Runner
 }
 
 // newGitRepo prepares to clone repo (an http(s), ssh or file URL, an scp-like
@@ -34,8 +35,7 @@ type gitRepo struct {
 // repository as HTTP basic credentials with user as the user name, through
 // git's environment: never in a command line other processes can read.
 func newGitRepo(repo, branch, token, user string) (*gitRepo, error) {
-	g := &gitRepo{shown: repo, source: repo, branch: branch, secret: token}
-	env := append(os.Environ(), "GIT_TERMINAL_PROMPT=0", "GIT_ASKPASS=", "SSH_ASKPASS=", "LC_ALL=C")
+	g := &gitRepo{shown: repo, source: repo, branch: branch}
 	u, err := url.Parse(repo)
 	isURL := err == nil && u.Scheme != "" && len(u.Scheme) > 1 && strings.Contains(repo, "://")
 	switch {
@@ -64,13 +64,17 @@ func newGitRepo(repo, branch, token, user string) (*gitRepo, error) {
 		}
 		// http.<url>.extraHeader applies to this repository only.
 		scope := (&url.URL{Scheme: u.Scheme, Host: u.Host, Path: u.Path}).String()
-		env = append(env,
-			"GIT_CONFIG_COUNT=1",
-			"GIT_CONFIG_KEY_0=http."+scope+".extraHeader",
-			"GIT_CONFIG_VALUE_0=Authorization: Basic "+base64.StdEncoding.EncodeToString([]byte(user+":"+token)),
-		)
+		basic := base64.StdEncoding.EncodeToString([]byte(user + ":" + token))
+		g.git.Config = [][2]string{{"http." + scope + ".extraHeader", "Authorization: Basic " + basic}}
+		g.git.Secrets = []string{token, basic}
 	}
-	g.env = env
+	g.git.Timeout = gitTimeout
+	g.git.Rewrite = func(s string) string {
+		if g.source != g.shown {
+			s = strings.ReplaceAll(s, g.source, g.shown)
+		}
+		return s
+	}
 	return g, nil
 }
 
@@ -81,39 +85,11 @@ func isSCPLike(s string) bool {
 	return colon > 0 && (slash < 0 || colon < slash) && !filepath.IsAbs(s)
 }
 
-// git runs one git command in the clone and returns its standard output.
-func (g *gitRepo) git(ctx context.Context, args ...string) (string, error) {
-	ctx, cancel := context.WithTimeout(ctx, gitTimeout)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, "git", args...)
-	cmd.Dir = g.dir
-	cmd.Env = g.env
-	cmd.WaitDelay = 5 * time.Second
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	if err := cmd.Run(); err != nil {
-		msg := strings.TrimSpace(stderr.String())
-		if ctx.Err() != nil {
-			msg = "timed out after " + gitTimeout.String()
-		}
-		if msg == "" {
-			msg = err.Error()
-		}
-		return "", fmt.Errorf("git %s: %s", args[0], g.scrub(msg))
-	}
-	return strings.TrimSpace(stdout.String()), nil
-}
-
-// scrub removes the token and the clone's temporary folder from text git
-// printed.
-func (g *gitRepo) scrub(s string) string {
-	if g.secret != "" {
-		s = strings.ReplaceAll(s, g.secret, "***")
-	}
-	if g.source != g.shown {
-		s = strings.ReplaceAll(s, g.source, g.shown)
-	}
-	return s
+// run runs one git command in the clone and returns its standard output,
+// trimmed.
+func (g *gitRepo) run(ctx context.Context, args ...string) (string, error) {
+	g.git.Dir = g.dir
+	return g.git.Run(ctx, args...)
 }
 
 // clone makes a shallow clone of the branch (the default branch when none
@@ -128,33 +104,33 @@ func (g *gitRepo) clone(ctx context.Context) (string, error) {
 	if g.branch != "" {
 		args = append(args, "--branch", g.branch)
 	}
-	if _, err := g.git(ctx, append(args, "--", g.source, dir)...); err != nil {
+	if _, err := g.run(ctx, append(args, "--", g.source, dir)...); err != nil {
 		g.remove()
 		return "", err
 	}
 	if g.branch == "" {
-		if g.branch, err = g.git(ctx, "symbolic-ref", "--short", "HEAD"); err != nil {
+		if g.branch, err = g.run(ctx, "symbolic-ref", "--short", "HEAD"); err != nil {
 			g.remove()
 			return "", err
 		}
 	}
-	return g.git(ctx, "rev-parse", "HEAD")
+	return g.run(ctx, "rev-parse", "HEAD")
 }
 
 // fetch gets the branch's newest commit, without checking it out.
 func (g *gitRepo) fetch(ctx context.Context) (string, error) {
-	if _, err := g.git(ctx, "fetch", "--quiet", "--depth", "1", "--no-tags", "origin", g.branch); err != nil {
+	if _, err := g.run(ctx, "fetch", "--quiet", "--depth", "1", "--no-tags", "origin", g.branch); err != nil {
 		return "", err
 	}
-	return g.git(ctx, "rev-parse", "FETCH_HEAD^{commit}")
+	return g.run(ctx, "rev-parse", "FETCH_HEAD^{commit}")
 }
 
 // checkout makes the work tree exactly the commit's tree.
 func (g *gitRepo) checkout(ctx context.Context, commit string) error {
-	if _, err := g.git(ctx, "checkout", "--quiet", "--force", "--detach", commit); err != nil {
+	if _, err := g.run(ctx, "checkout", "--quiet", "--force", "--detach", commit); err != nil {
 		return err
 	}
-	_, err := g.git(ctx, "clean", "-ffdxq")
+	_, err := g.run(ctx, "clean", "-ffdxq")
 	return err
 }
 
