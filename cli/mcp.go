@@ -20,7 +20,7 @@ func mcpCommand(env Env) *cli.Command {
 		Name:  "mcp",
 		Usage: "serve specgate's tools to coding agents over the Model Context Protocol",
 		Description: "Runs an MCP server whose tools agents call while they write API code:\n" +
-			"  run_contract_test             contract-test a running service against OpenAPI specs\n" +
+			"  run_contract_test             contract-test a running service against OpenAPI specs, or run Arazzo workflows\n" +
 			"  manage_mock_server            start, stop and list mocks, which run inside this server\n" +
 			"  run_suite                     run the suite of a specgate.yaml, as run-suite does\n" +
 			"  validate_examples             validate a spec's inline and external examples\n" +
@@ -28,9 +28,11 @@ func mcpCommand(env Env) *cli.Command {
 			"  fix_examples                  repair invalid example files (or show the repairs as diffs)\n" +
 			"  backward_compatibility_check  compare two versions of a spec, or the working tree with a branch\n" +
 			"  lint                          lint specs with the built-in rulesets or a configuration\n" +
-			"Answers are structured and bounded (at most " + strconv.Itoa(mcp.MaxItems) + " failures, findings or changes; the full\n" +
-			"report's path for the rest, under --report-dir); each call has a time limit (--tool-timeout),\n" +
-			"reports progress and stops when the client cancels it.\n\n" +
+			"Answers are structured and bounded (at most " + strconv.Itoa(mcp.MaxItems) + " findings or changes, " + strconv.Itoa(mcp.MaxFailures) + " entries of\n" +
+			"failed tests, those that failed the same way counted in one; the full report's path for the\n" +
+			"rest, under --report-dir); each call has a time limit (--tool-timeout), reports progress and\n" +
+			"stops when the client cancels it. On standard input, a line that is not a JSON-RPC message gets\n" +
+			"its error answer (-32700 or -32600) and the session goes on.\n\n" +
 			"Transports: standard input and output (the default, as editors start servers), or MCP\n" +
 			"streamable HTTP with --http ADDR, served at " + mcp.HTTPPath + " on 127.0.0.1 unless ADDR names another host.\n" +
 			"A browser request whose Origin is not the server's own or an --allow-origin is refused (403).\n\n" +

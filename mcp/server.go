@@ -43,7 +43,16 @@ const (
 	MaxItems = 25
 	// MaxBody bounds the bytes of a request or response body shown in an
 	// answer.
-	MaxBody = 2 << 10
+	MaxBody = 512
+	// MaxFailures bounds the entries of failed tests in a test run's
+	// answer, MaxDetailed those of them that show their exchange and
+	// problems, MaxProblems the problems of one, and MaxOthers the titles
+	// of the other tests an entry covers: a run of many failures answers
+	// in a few KiB (docs/architecture-notes.md), the reports hold them all.
+	MaxFailures = 10
+	MaxDetailed = 3
+	MaxProblems = 5
+	MaxOthers   = 3
 	// MaxMocks bounds the mocks running at once.
 	MaxMocks = 16
 	// keptReports is how many report folders of each tool are kept.
@@ -166,7 +175,8 @@ func instructions(root string) string {
 		"lint reads them all; backward_compatibility_check " + reads[ToolCompat].words + "; the mock and the example tools " + openAPIOnly +
 		"; run_contract_test and run_suite test services against OpenAPI descriptions and run Arazzo workflows. " +
 		"Paths are resolved against the root " + root + " and must stay under it; paths in answers are relative to it. " +
-		"Answers list at most " + fmt.Sprint(MaxItems) + " items; when more were found, `omitted` counts them and `report` names the file holding them all. " +
+		"Answers list at most " + fmt.Sprint(MaxItems) + " findings, changes or examples, and at most " + fmt.Sprint(MaxFailures) + " entries of failed tests (the tests that failed the same way are one entry with their count); " +
+		"when more were found, `omitted` counts them and `report` or `reportDir` names the files holding them all. " +
 		"Mocks started with manage_mock_server run until stopped or until this server exits."
 }
 

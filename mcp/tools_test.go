@@ -1,6 +1,7 @@
 package mcp_test
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -8,9 +9,13 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
+	"time"
+
+	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/specgate/specgate/mcp"
 )
@@ -92,8 +97,8 @@ func TestRunSuite(t *testing.T) {
 	if out.Specs != 1 || out.Mocks != 1 || out.Summary.Tests == 0 || out.Summary.Failed == 0 || out.Summary.Passed == 0 {
 		t.Fatalf("suite = %+v", out)
 	}
-	if len(out.Failed) != out.Summary.Failed {
-		t.Fatalf("%d failed tests listed of %d", len(out.Failed), out.Summary.Failed)
+	if listed := countFailed(out.Failed) + out.Omitted; listed != out.Summary.Failed {
+		t.Fatalf("%d failed tests listed of %d", listed, out.Summary.Failed)
 	}
 	f := out.Failed[0]
 	if f.Response == nil || f.Response.Body != `{"id": "1", "name": "Rex"}` || !strings.HasPrefix(f.Request.URL, svc.URL+"/v1/pets/") {
@@ -301,5 +306,173 @@ func TestLintSkipsLinksOutsideTheRoot(t *testing.T) {
 	}
 	if msg := s.toolError(mcp.ToolLint, map[string]any{"specs": []string{"specs/link.json"}}); !strings.Contains(msg, "is outside the root") {
 		t.Errorf("the link named itself: %q", msg)
+	}
+}
+
+// TestWorkflows runs Arazzo workflows through run_contract_test (as
+// specgate test does) and run_suite, each with inputs by workflowId; a
+// workflowId the documents do not have and missing inputs are tool errors
+// before anything runs.
+func TestWorkflows(t *testing.T) {
+	svc := httptest.NewServer(petService())
+	defer svc.Close()
+	root := fixtureRoot(t, "pets.yaml", "flows")
+	s := connect(t, mcp.Options{Root: root, Getenv: func(k string) string {
+		if k == "SUT_URL" {
+			return svc.URL
+		}
+		return os.Getenv(k)
+	}})
+	inputs := map[string]any{"read-pet": map[string]any{"petId": 1}}
+	wantFailed := mcp.FailedTest{Test: "read-pet › read: GET /pets/{petId} (showPet)", Count: 1, Source: "flows/pets.arazzo.yaml:14",
+		Reason: `success criterion "$response.body#/name == 'Tom'" did not hold ($response.body#/name is "Rex")`}
+	check := func(name string, sum mcp.TestSummary, failed []mcp.FailedTest) {
+		t.Helper()
+		if sum.Tests != 2 || sum.Passed != 1 || sum.Failed != 1 || len(failed) != 1 {
+			t.Fatalf("%s: summary %+v, failed %+v", name, sum, failed)
+		}
+		f := failed[0]
+		if f.Test != wantFailed.Test || f.Count != 1 || f.Source != wantFailed.Source || f.Reason != wantFailed.Reason {
+			t.Errorf("%s: failed %+v\nwant %+v", name, f, wantFailed)
+		}
+		if f.Request == nil || f.Request.URL != svc.URL+"/v1/pets/1" || f.Response == nil || f.Response.Status != 200 {
+			t.Errorf("%s: exchange %+v %+v", name, f.Request, f.Response)
+		}
+		// The exchange breaks the contract too: id is a string.
+		if !slices.ContainsFunc(f.Problems, func(p mcp.TestProblem) bool { return p.Path == "$.id" && p.Keyword == "type" }) {
+			t.Errorf("%s: problems %+v", name, f.Problems)
+		}
+	}
+
+	var ct mcp.ContractTestOutput
+	s.call(mcp.ToolContractTest, map[string]any{"specs": []string{"flows/pets.arazzo.yaml"}, "baseUrl": svc.URL, "inputs": inputs}, &ct)
+	check(mcp.ToolContractTest, ct.Summary, ct.Failed)
+
+	var st mcp.SuiteOutput
+	s.call(mcp.ToolRunSuite, map[string]any{"config": "flows/specgate.yaml", "inputs": inputs}, &st)
+	check(mcp.ToolRunSuite, st.Summary, st.Failed)
+	if st.Workflows != 2 || st.Specs != 0 {
+		t.Errorf("suite ran %d workflows and %d specs", st.Workflows, st.Specs)
+	}
+	// One shard of two runs the document or nothing; together they run it.
+	var one, two mcp.SuiteOutput
+	s.call(mcp.ToolRunSuite, map[string]any{"config": "flows/specgate.yaml", "inputs": inputs, "shard": "1/2"}, &one)
+	s.call(mcp.ToolRunSuite, map[string]any{"config": "flows/specgate.yaml", "inputs": inputs, "shard": "2/2"}, &two)
+	if one.Summary.Tests+two.Summary.Tests != 2 || one.Workflows+two.Workflows != 2 {
+		t.Errorf("shards ran %d and %d tests", one.Summary.Tests, two.Summary.Tests)
+	}
+
+	for _, tc := range []struct {
+		tool string
+		args map[string]any
+		want string
+	}{
+		{mcp.ToolContractTest, map[string]any{"specs": []string{"flows/pets.arazzo.yaml"}, "baseUrl": svc.URL, "inputs": map[string]any{"read-pets": map[string]any{"petId": 1}}},
+			`inputs: inputs of workflow "read-pets", which no Arazzo document of the run has; did you mean "read-pet"?`},
+		{mcp.ToolContractTest, map[string]any{"specs": []string{"flows/pets.arazzo.yaml"}, "baseUrl": svc.URL},
+			`flows/pets.arazzo.yaml: workflow "read-pet" cannot run: input "petId" is missing (give the inputs of each workflow by its workflowId in the input inputs)`},
+		{mcp.ToolRunSuite, map[string]any{"config": "flows/specgate.yaml"}, `workflow "read-pet" cannot run: input "petId" is missing`},
+		{mcp.ToolRunSuite, map[string]any{"config": "flows/specgate.yaml", "shard": "3/2"}, "shard: "},
+		{mcp.ToolContractTest, map[string]any{"specs": []string{"flows/pets.arazzo.yaml", "pets.yaml"}, "baseUrl": svc.URL}, "specs mixes Arazzo documents and OpenAPI descriptions"},
+		{mcp.ToolContractTest, map[string]any{"specs": []string{"flows/pets.arazzo.yaml"}, "baseUrl": svc.URL, "negative": true, "inputs": inputs}, "are for OpenAPI descriptions"},
+		{mcp.ToolContractTest, map[string]any{"specs": []string{"pets.yaml"}, "baseUrl": svc.URL, "inputs": inputs}, "specs names no Arazzo document"},
+	} {
+		if msg := s.toolError(tc.tool, tc.args); !strings.Contains(msg, tc.want) {
+			t.Errorf("%s %v:\n got %q\nwant %q", tc.tool, tc.args, msg, tc.want)
+		}
+	}
+}
+
+// TestFailuresGroupedAndAlike checks that the tests that failed the same
+// way are one entry with their count and titles (an unreachable service is
+// one entry, whatever the number of tests), that run_contract_test and
+// run_suite show a failure alike (its title once, the example file it
+// comes from), and that an answer stays small.
+func TestFailuresGroupedAndAlike(t *testing.T) {
+	svc := httptest.NewServer(petService())
+	defer svc.Close()
+	root := fixtureRoot(t, "pets.yaml", "pets_examples", "compat", "specgate.yaml")
+	sut := svc.URL
+	s := connect(t, mcp.Options{Root: root, Getenv: func(k string) string {
+		if k == "SUT_URL" {
+			return sut
+		}
+		return os.Getenv(k)
+	}})
+
+	var ct mcp.ContractTestOutput
+	s.call(mcp.ToolContractTest, map[string]any{"specs": []string{"pets.yaml"}, "baseUrl": svc.URL}, &ct)
+	var st mcp.SuiteOutput
+	s.call(mcp.ToolRunSuite, map[string]any{}, &st)
+	if len(ct.Failed) == 0 || !reflect.DeepEqual(ct.Failed, st.Failed) {
+		t.Errorf("run_contract_test and run_suite show the failures differently:\n%+v\n%+v", ct.Failed, st.Failed)
+	}
+	for _, f := range ct.Failed {
+		if strings.Count(f.Test, "GET /pets") != 1 || f.Source == "pets.yaml" || f.Source == "" {
+			t.Errorf("failure %q from %q", f.Test, f.Source)
+		}
+	}
+	if i := slices.IndexFunc(ct.Failed, func(f mcp.FailedTest) bool { return strings.HasPrefix(f.Source, "pets_examples/bad_name.json:") }); i < 0 {
+		t.Errorf("no failure from its example file: %+v", ct.Failed)
+	}
+
+	sut = "http://127.0.0.1:1"
+	res, err := s.cs.CallTool(context.Background(), &mcpsdk.CallToolParams{Name: mcp.ToolRunSuite, Arguments: map[string]any{}})
+	if err != nil || res.IsError {
+		t.Fatalf("%v %s", err, text(res))
+	}
+	decode(t, res, &st)
+	if len(st.Failed) != 1 || st.Failed[0].Count != st.Summary.Failed || st.Summary.Failed < 4 {
+		t.Fatalf("unreachable: %d failed, entries %+v", st.Summary.Failed, st.Failed)
+	}
+	f := st.Failed[0]
+	if !strings.Contains(f.Reason, "the service could not be reached") || len(f.Others) != min(mcp.MaxOthers, f.Count-1) {
+		t.Errorf("unreachable: %+v", f)
+	}
+	data, _ := json.Marshal(res.StructuredContent)
+	if len(data) > 2048 {
+		t.Errorf("the answer of %d failures is %d bytes:\n%s", f.Count, len(data), data)
+	}
+}
+
+// TestSuiteProgress: run_suite's progress counts the suite's tests, the
+// workflow steps with the contract tests, against the total its summary
+// ends with.
+func TestSuiteProgress(t *testing.T) {
+	svc := httptest.NewServer(petService())
+	defer svc.Close()
+	root := fixtureRoot(t, "pets.yaml", "compat", "specgate.yaml")
+	s := connect(t, mcp.Options{Root: root, Getenv: func(k string) string {
+		if k == "SUT_URL" {
+			return svc.URL
+		}
+		return os.Getenv(k)
+	}})
+	res, err := s.cs.CallTool(context.Background(), progressParams(mcp.ToolRunSuite, map[string]any{}))
+	if err != nil || res.IsError {
+		t.Fatalf("%v %s", err, text(res))
+	}
+	var out mcp.SuiteOutput
+	decode(t, res, &out)
+	total := float64(out.Summary.Tests)
+	var seen []*mcpsdk.ProgressNotificationParams
+	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		s.mu.Lock()
+		seen = slices.Clone(s.progress)
+		s.mu.Unlock()
+		if n := len(seen); n > 0 && seen[n-1].Progress == total {
+			break
+		}
+	}
+	if len(seen) == 0 || total == 0 {
+		t.Fatalf("%d notifications for %v tests", len(seen), total)
+	}
+	for _, p := range seen {
+		if p.Total != total {
+			t.Errorf("notification %v of %v (%q); the summary counts %v tests", p.Progress, p.Total, p.Message, total)
+		}
+	}
+	if last := seen[len(seen)-1]; last.Progress != total {
+		t.Errorf("last notification %v of %v", last.Progress, last.Total)
 	}
 }

@@ -65,8 +65,12 @@ type Options struct {
 	// and branch).
 	GitCache string
 	Logger   *slog.Logger
-	// Progress receives the contract tests as they run (nil: none).
-	Progress apitest.Sink
+	// Progress receives each test as it ends, contract tests and workflow
+	// steps as the reports have them, with the count of those done and the
+	// run's total: the contract tests, counted before they run, and the
+	// steps of the workflows to run (a total that grows when workflows call
+	// others or actions run further steps); nil: none.
+	Progress func(done, total int, t *reports.Test)
 }
 
 // Summary is a finished suite.
@@ -164,14 +168,11 @@ func Run(ctx context.Context, opts Options, sink *reports.Sink, run *reports.Run
 	if err := sink.Begin(run); err != nil {
 		return nil, err
 	}
+	progress := s.progress(testPlan, shardDocs)
 	var coverage []reports.Coverage
 	if testPlan != nil {
-		adapter := &contractSink{sink: sink}
-		sinks := []apitest.Sink{adapter}
-		if opts.Progress != nil {
-			sinks = append(sinks, opts.Progress)
-		}
-		sum := testPlan.Run(ctx, sinks...)
+		adapter := &contractSink{sink: sink, progress: progress}
+		sum := testPlan.Run(ctx, adapter)
 		if adapter.err != nil {
 			sink.Close()
 			return nil, adapter.err
@@ -186,6 +187,7 @@ func Run(ctx context.Context, opts Options, sink *reports.Sink, run *reports.Run
 			if err := sink.Add(&t); err != nil && addErr == nil {
 				addErr = err
 			}
+			progress(&t)
 		})
 		if addErr != nil {
 			sink.Close()
@@ -202,6 +204,30 @@ func Run(ctx context.Context, opts Options, sink *reports.Sink, run *reports.Run
 type suite struct {
 	opts Options
 	sum  *Summary
+}
+
+// progress is what each test of the run is handed to when it ends:
+// Options.Progress with the count and the total (a no-op without one).
+func (s *suite) progress(tests *apitest.Plan, docs []*workflowDoc) func(*reports.Test) {
+	if s.opts.Progress == nil {
+		return func(*reports.Test) {}
+	}
+	total := 0
+	if tests != nil {
+		total = tests.Count()
+	}
+	for _, d := range docs {
+		total += d.steps
+	}
+	var mu sync.Mutex
+	done := 0
+	return func(t *reports.Test) {
+		mu.Lock()
+		defer mu.Unlock()
+		done++
+		total = max(total, done)
+		s.opts.Progress(done, total, t)
+	}
 }
 
 // plan is what the configuration resolves to, specs on local paths.
@@ -353,6 +379,7 @@ type workflowDoc struct {
 	runner    *arazzo.Runner
 	workflows []string          // ids, in document order
 	sources   map[string]string // the source descriptions' URLs, by name
+	steps     int               // of all its workflows
 }
 
 // checkInputs checks the inputs given for workflows: each names a workflow
@@ -435,6 +462,7 @@ func (s *suite) prepareWorkflows(ctx context.Context, w workflowSource, p *plann
 	d := &workflowDoc{name: w.name, runner: r, sources: map[string]string{}}
 	for _, wf := range c.Workflows {
 		d.workflows = append(d.workflows, wf.ID)
+		d.steps += len(wf.Steps)
 	}
 	for _, src := range c.Sources {
 		d.sources[src.Name] = src.URL
@@ -464,10 +492,12 @@ func Inputs(d *arazzo.Description, dictionary map[string]any, given map[string]m
 	return out
 }
 
-// contractSink writes contract test results into the suite's report.
+// contractSink writes contract test results into the suite's report, and
+// hands them to progress.
 type contractSink struct {
-	sink *reports.Sink
-	err  error
+	sink     *reports.Sink
+	progress func(*reports.Test)
+	err      error
 }
 
 func (c *contractSink) Begin(*apitest.RunInfo) {}
@@ -477,5 +507,6 @@ func (c *contractSink) Result(r *apitest.Result) {
 	}
 	t := testreport.Test(r)
 	c.err = c.sink.Add(&t)
+	c.progress(&t)
 }
 func (c *contractSink) End(*apitest.Summary) {}

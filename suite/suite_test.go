@@ -278,3 +278,44 @@ func TestAddressNotice(t *testing.T) {
 		t.Errorf("notices:\n%q\nwant:\n%q", notes, want)
 	}
 }
+
+// TestProgress checks that the progress of a suite counts every test of
+// its report, contract tests and workflow steps, against a total that
+// ends equal to the summary's.
+func TestProgress(t *testing.T) {
+	url := sut(t, false)
+	cfg, err := config.Load("testdata/specgate.yaml", config.Options{Getenv: func(k string) string {
+		if k == "SUT_URL" {
+			return url
+		}
+		return ""
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sink, err := reports.NewSink(reports.Output{Format: "summary", W: io.Discard})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var calls [][2]int
+	var types []reports.Kind
+	opts := Options{Config: cfg, Parallel: 1, Progress: func(done, total int, test *reports.Test) {
+		calls = append(calls, [2]int{done, total})
+		types = append(types, test.Type)
+	}}
+	sum, err := Run(context.Background(), opts, sink, &reports.Run{Tool: reports.Tool{Name: "specgate"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(calls) != sum.Tests || sum.Tests != 6 {
+		t.Fatalf("%d progress calls for %d tests: %v", len(calls), sum.Tests, calls)
+	}
+	for i, c := range calls {
+		if c != [2]int{i + 1, 6} {
+			t.Errorf("call %d: done %d of %d, want %d of 6", i, c[0], c[1], i+1)
+		}
+	}
+	if want := []reports.Kind{reports.Contract, reports.Contract, reports.Contract, reports.Workflow, reports.Workflow, reports.Workflow}; !slices.Equal(types, want) {
+		t.Errorf("types %q, want %q", types, want)
+	}
+}
