@@ -43,10 +43,10 @@ size_names := {"page_size", "pagesize", "per_page", "perpage"}
 size_parameters := query_parameters(size_names) | _paginating_limits
 
 _paginating_limits contains p if {
-	some op in _paginated_operations
-	some p in op.parameters
-	p["in"] == "query"
-	lower(p.name) == "limit"
+	count(_paginated_operations) > 0
+	some p in query_parameters({"limit"})
+	some i in object.get(_users, [p.source], [])
+	paginated(input.operations[i])
 }
 
 # position_names are the names (lower case) of the query parameters that
@@ -58,11 +58,15 @@ position_names := {"page", "offset", "skip", "cursor", "page_token", "pagetoken"
 # position_parameters are the distinct page-position query parameters.
 position_parameters := query_parameters(position_names) | _paginating_positions
 
+# The parameters of those names are found through the index of query
+# parameters by name, and kept when an operation that uses one is
+# paginated: a walk over every parameter of every paginated operation
+# took 60 ms on netbox.dev, whose 400 list operations take 60 filters each.
 _paginating_positions contains p if {
-	some op in _paginated_operations
-	some p in op.parameters
-	p["in"] == "query"
-	lower(p.name) in (limit_partners - {"offset"})
+	count(_paginated_operations) > 0
+	some p in query_parameters(limit_partners - {"offset"})
+	some i in object.get(_users, [p.source], [])
+	paginated(input.operations[i])
 }
 
 # subject(p) names a parameter in messages with the first operation that
