@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"sort"
+	"strings"
 
 	"github.com/specgate/specgate/spec"
 )
@@ -138,6 +139,49 @@ func pairByKey[T any](base, rev []T, keyB, keyR func(T) string, fn func(b, r T, 
 		var zero T
 		fn(zero, r, false, true)
 	}
+}
+
+// affected names what the failing changes of a comparison affect, for its
+// verdict: "2 operations (GET /pets, POST /pets)". The changes of Protocol
+// Buffers, GraphQL and WSDL documents name the operations that reach what
+// changed (RPCs, root fields such as "query product", the operations of
+// port types), or what changed where no operation reaches it ("directive
+// @key", "message acme.v1.Orphan", "binding OrdersSoap"): each kind is
+// counted apart, "1 operation and 2 directives (…)".
+func affected(f spec.Format, names []string) string {
+	if !modelFormat(f) {
+		return fmt.Sprintf("%s (%s)", count(len(names), "operation"), shortList(names))
+	}
+	var kinds []string
+	counts := map[string]int{}
+	for _, n := range names {
+		k := affectedKind(n)
+		if counts[k] == 0 {
+			kinds = append(kinds, k)
+		}
+		counts[k]++
+	}
+	parts := make([]string, len(kinds))
+	for i, k := range kinds {
+		parts[i] = count(counts[k], k)
+	}
+	text := parts[0]
+	if len(parts) > 1 {
+		text = strings.Join(parts[:len(parts)-1], ", ") + " and " + parts[len(parts)-1]
+	}
+	return fmt.Sprintf("%s (%s)", text, shortList(names))
+}
+
+// affectedKind is the kind of what a format change names: its first word
+// ("message acme.v1.Book", "directive @key"); RPCs, root fields and the
+// operations of WSDL port types ("Orders.Submit") are operations.
+func affectedKind(name string) string {
+	word, _, spaced := strings.Cut(name, " ")
+	switch {
+	case !spaced, word == "rpc", word == "query", word == "mutation", word == "subscription":
+		return "operation"
+	}
+	return word
 }
 
 // withSegs returns a new path: p followed by segs.

@@ -171,3 +171,25 @@ func TestFormatRulesAreDocumented(t *testing.T) {
 	}
 	t.Errorf("the rule table of %s is stale: go test ./compat -run FormatRules -update", path)
 }
+
+// TestAffected: the verdict names what breaking changes affect by kind:
+// operations for OpenAPI and AsyncAPI; RPCs, root fields and port type
+// operations as operations beside the elements no operation reaches.
+func TestAffected(t *testing.T) {
+	tests := []struct {
+		format spec.Format
+		names  []string
+		want   string
+	}{
+		{spec.OpenAPI, []string{"GET /pets", "POST /pets"}, "2 operations (GET /pets, POST /pets)"},
+		{spec.Proto, []string{"rpc a.v1.S/Get", "message a.v1.Orphan"}, "1 operation and 1 message (rpc a.v1.S/Get, message a.v1.Orphan)"},
+		{spec.GraphQL, []string{"query pets", "directive @key", "mutation addPet", "type Orphan"},
+			"2 operations, 1 directive and 1 type (query pets, directive @key, mutation addPet and 1 more)"},
+		{spec.WSDL, []string{"Orders.Submit", "binding OrdersSoap"}, "1 operation and 1 binding (Orders.Submit, binding OrdersSoap)"},
+	}
+	for _, tt := range tests {
+		if got := affected(tt.format, tt.names); got != tt.want {
+			t.Errorf("%s %q: %q, want %q", tt.format, tt.names, got, tt.want)
+		}
+	}
+}

@@ -97,6 +97,168 @@ var graphqlRules = []*Rule{
 type graphqlDiff struct {
 	md     *modelDiff
 	bs, rs *graphql.Schema
+	// users and revUsers map each type of the base and of the revision to
+	// the operations that reach it.
+	users, revUsers map[string][]string
+}
+
+// operationUsers maps each type of a schema to the operations whose
+// selections or arguments reach it: the fields of the query, mutation and
+// subscription roots, named "query product", through field types,
+// arguments, input fields, union members and the implementations of
+// interfaces (which fragments select). Each type holds a set of the root
+// fields that reach it, which flows from a type to those it reaches until
+// nothing changes: a walk from each root field would cost GitHub's schema
+// (300 root fields, most reaching most of 1,700 types) a tenth of a second.
+func operationUsers(s *graphql.Schema) map[string][]string {
+	index := make(map[string]int, len(s.Types))
+	for i, t := range s.Types {
+		index[t.Name] = i
+	}
+	children := make([][]int, len(s.Types))
+	link := func(from int, name string) {
+		if to, ok := index[name]; ok {
+			children[from] = append(children[from], to)
+		}
+	}
+	for i, t := range s.Types {
+		for _, f := range t.Fields {
+			link(i, f.Type.Named())
+			for _, a := range f.Args {
+				link(i, a.Type.Named())
+			}
+		}
+		for _, m := range t.Members {
+			link(i, m)
+		}
+		for _, iface := range t.Interfaces {
+			if at, ok := index[iface]; ok {
+				children[at] = append(children[at], i)
+			}
+		}
+	}
+	var labels []string
+	var starts [][]int // the types each root field names directly
+	for _, root := range rootTypes(s) {
+		if t := s.Type(root.name); t != nil {
+			for _, f := range t.Fields {
+				labels = append(labels, root.op+" "+f.Name)
+				var direct []int
+				for _, name := range append([]string{f.Type.Named()}, argTypes(f)...) {
+					if i, ok := index[name]; ok {
+						direct = append(direct, i)
+					}
+				}
+				starts = append(starts, direct)
+			}
+		}
+	}
+	words := (len(labels) + 63) / 64
+	reach := make([][]uint64, len(s.Types))
+	for i := range reach {
+		reach[i] = make([]uint64, words)
+	}
+	var queue []int
+	queued := make([]bool, len(s.Types))
+	for k, direct := range starts {
+		for _, i := range direct {
+			reach[i][k/64] |= 1 << (k % 64)
+			if !queued[i] {
+				queued[i] = true
+				queue = append(queue, i)
+			}
+		}
+	}
+	for len(queue) > 0 {
+		i := queue[0]
+		queue = queue[1:]
+		queued[i] = false
+		for _, c := range children[i] {
+			grew := false
+			for w, bits := range reach[i] {
+				if reach[c][w]|bits != reach[c][w] {
+					reach[c][w] |= bits
+					grew = true
+				}
+			}
+			if grew && !queued[c] {
+				queued[c] = true
+				queue = append(queue, c)
+			}
+		}
+	}
+	users := map[string][]string{}
+	for i, t := range s.Types {
+		for k := range labels {
+			if reach[i][k/64]&(1<<(k%64)) != 0 {
+				users[t.Name] = append(users[t.Name], labels[k])
+			}
+		}
+	}
+	return users
+}
+
+func argTypes(f *graphql.Field) []string {
+	out := make([]string, len(f.Args))
+	for i, a := range f.Args {
+		out[i] = a.Type.Named()
+	}
+	return out
+}
+
+type rootType struct{ op, name string }
+
+// rootTypes are the root operation types a schema has.
+func rootTypes(s *graphql.Schema) []rootType {
+	var out []rootType
+	for _, r := range []rootType{{"query", s.Query}, {"mutation", s.Mutation}, {"subscription", s.Subscription}} {
+		if r.name != "" {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// rootOp is the operation kind of a root type of the base ("query"), or
+// "" for another type.
+func (d *graphqlDiff) rootOp(typeName string) string {
+	for _, r := range rootTypes(d.bs) {
+		if r.name == typeName {
+			return r.op
+		}
+	}
+	return ""
+}
+
+// typeOps names what a change to a type, or to an element of it (an enum
+// value, a union member, an interface it implements), affects: the
+// operations that reach the type, else the type itself.
+func (d *graphqlDiff) typeOps(name string, base bool) []string {
+	users := d.revUsers
+	if base {
+		users = d.users
+	}
+	if u := users[name]; len(u) > 0 {
+		return u
+	}
+	return []string{"type " + name}
+}
+
+// fieldOps names what a change to a field (its type, an argument)
+// affects: the operation of a root field; for another field, the
+// operations that reach its type, else the field itself.
+func (d *graphqlDiff) fieldOps(typeName, field string, base bool) []string {
+	if op := d.rootOp(typeName); op != "" {
+		return []string{op + " " + field}
+	}
+	users := d.revUsers
+	if base {
+		users = d.users
+	}
+	if u := users[typeName]; len(u) > 0 {
+		return u
+	}
+	return []string{"field " + typeName + "." + field}
 }
 
 func (md *modelDiff) graphql() {
@@ -104,18 +266,18 @@ func (md *modelDiff) graphql() {
 	if bs == nil || rs == nil {
 		return
 	}
-	d := &graphqlDiff{md: md, bs: bs, rs: rs}
+	d := &graphqlDiff{md: md, bs: bs, rs: rs, users: operationUsers(bs), revUsers: operationUsers(rs)}
 	d.roots()
 	pairByKey(bs.Types, rs.Types, func(t *graphql.Type) string { return t.Name }, nil, func(b, r *graphql.Type, hasB, hasR bool) {
 		switch {
 		case !hasR:
 			if !b.BuiltIn {
-				md.report("graphql-type-removed", Base, "", b.Source, []string{b.Name}, "type %s was removed", b.Name)
+				md.report("graphql-type-removed", Base, "", b.Source, d.typeOps(b.Name, true), "type %s was removed", b.Name)
 			}
 		case !hasB:
-			md.report("graphql-element-added", Revision, "", r.Source, []string{r.Name}, "type %s was added", r.Name)
+			md.report("graphql-element-added", Revision, "", r.Source, d.typeOps(r.Name, false), "type %s was added", r.Name)
 		case b.Kind != r.Kind:
-			md.report("graphql-type-kind-changed", Revision, "", r.Source, []string{r.Name}, "type %s changed from %s to %s", r.Name, kindName(b.Kind), kindName(r.Kind))
+			md.report("graphql-type-kind-changed", Revision, "", r.Source, d.typeOps(r.Name, true), "type %s changed from %s to %s", r.Name, kindName(b.Kind), kindName(r.Kind))
 		default:
 			d.typ(b, r)
 		}
@@ -123,9 +285,9 @@ func (md *modelDiff) graphql() {
 	pairByKey(bs.Directives, rs.Directives, func(x *graphql.Directive) string { return x.Name }, nil, func(b, r *graphql.Directive, hasB, hasR bool) {
 		switch {
 		case !hasR:
-			md.report("graphql-directive-removed", Base, "", b.Source, []string{"@" + b.Name}, "directive @%s was removed", b.Name)
+			md.report("graphql-directive-removed", Base, "", b.Source, []string{"directive @" + b.Name}, "directive @%s was removed", b.Name)
 		case !hasB:
-			md.report("graphql-element-added", Revision, "", r.Source, []string{"@" + r.Name}, "directive @%s was added", r.Name)
+			md.report("graphql-element-added", Revision, "", r.Source, []string{"directive @" + r.Name}, "directive @%s was added", r.Name)
 		default:
 			d.directive(b, r)
 		}
@@ -147,10 +309,17 @@ func (d *graphqlDiff) roots() {
 		if r.b == "" || r.b == r.r {
 			continue
 		}
+		ops := []string{r.op + " operations"}
+		if t := d.bs.Type(r.b); t != nil && len(t.Fields) > 0 {
+			ops = nil
+			for _, f := range t.Fields {
+				ops = append(ops, r.op+" "+f.Name)
+			}
+		}
 		if r.r == "" {
-			d.md.report("graphql-root-type-changed", Base, "", rootPath(d.bs, r.b), []string{r.op}, "the schema no longer has a %s root (it was %s)", r.op, r.b)
+			d.md.report("graphql-root-type-changed", Base, "", rootPath(d.bs, r.b), ops, "the schema no longer has a %s root (it was %s)", r.op, r.b)
 		} else {
-			d.md.report("graphql-root-type-changed", Revision, "", rootPath(d.rs, r.r), []string{r.op}, "the %s root changed from %s to %s", r.op, r.b, r.r)
+			d.md.report("graphql-root-type-changed", Revision, "", rootPath(d.rs, r.r), ops, "the %s root changed from %s to %s", r.op, r.b, r.r)
 		}
 	}
 }
@@ -175,23 +344,25 @@ func (d *graphqlDiff) typ(b, r *graphql.Type) {
 	switch b.Kind {
 	case graphql.Object, graphql.Interface:
 		pairByKey(b.Fields, r.Fields, func(f *graphql.Field) string { return f.Name }, nil, func(bf, rf *graphql.Field, hasB, hasR bool) {
-			coord := b.Name + "." + present(bf, rf, hasB).Name
+			name := present(bf, rf, hasB).Name
+			coord := b.Name + "." + name
+			ops := d.fieldOps(b.Name, name, hasB)
 			switch {
 			case !hasR && d.isRoot(b.Name):
-				md.report("graphql-root-field-removed", Base, "", bf.Source, []string{coord}, "field %s was removed%s", coord, deprecatedNote(bf.Deprecated))
+				md.report("graphql-root-field-removed", Base, "", bf.Source, ops, "field %s was removed%s", coord, deprecatedNote(bf.Deprecated))
 			case !hasR:
-				md.report("graphql-field-removed", Base, "", bf.Source, []string{coord}, "field %s was removed%s", coord, deprecatedNote(bf.Deprecated))
+				md.report("graphql-field-removed", Base, "", bf.Source, ops, "field %s was removed%s", coord, deprecatedNote(bf.Deprecated))
 			case !hasB:
-				md.report("graphql-element-added", Revision, "", rf.Source, []string{coord}, "field %s was added", coord)
+				md.report("graphql-element-added", Revision, "", rf.Source, ops, "field %s was added", coord)
 			default:
 				if !safeOutput(bf.Type, rf.Type) {
-					md.report("graphql-field-type-changed", Revision, "", withSegs(rf.Source, "type"), []string{coord}, "field %s changed type from %s to %s", coord, bf.Type, rf.Type)
+					md.report("graphql-field-type-changed", Revision, "", withSegs(rf.Source, "type"), ops, "field %s changed type from %s to %s", coord, bf.Type, rf.Type)
 				} else if bf.Type.String() != rf.Type.String() {
-					md.report("graphql-type-changed-safely", Revision, "", withSegs(rf.Source, "type"), []string{coord}, "field %s changed type from %s to %s", coord, bf.Type, rf.Type)
+					md.report("graphql-type-changed-safely", Revision, "", withSegs(rf.Source, "type"), ops, "field %s changed type from %s to %s", coord, bf.Type, rf.Type)
 				}
-				d.args(coord, bf.Args, rf.Args)
+				d.args(ops, coord, bf.Args, rf.Args)
 				if !bf.Deprecated && rf.Deprecated {
-					md.report("graphql-element-added", Revision, "", rf.Source, []string{coord}, "field %s was deprecated", coord)
+					md.report("graphql-element-added", Revision, "", rf.Source, ops, "field %s was deprecated", coord)
 				}
 			}
 		})
@@ -199,47 +370,48 @@ func (d *graphqlDiff) typ(b, r *graphql.Type) {
 	case graphql.InputObject:
 		pairByKey(b.Fields, r.Fields, func(f *graphql.Field) string { return f.Name }, nil, func(bf, rf *graphql.Field, hasB, hasR bool) {
 			coord := b.Name + "." + present(bf, rf, hasB).Name
+			ops := d.fieldOps(b.Name, present(bf, rf, hasB).Name, true)
 			switch {
 			case !hasR:
-				md.report("graphql-input-field-removed", Base, "", bf.Source, []string{coord}, "input field %s was removed", coord)
+				md.report("graphql-input-field-removed", Base, "", bf.Source, ops, "input field %s was removed", coord)
 			case !hasB && rf.Type != nil && rf.Type.NonNull && !rf.HasDefault:
-				md.report("graphql-input-field-added-required", Revision, "", rf.Source, []string{coord}, "required input field %s: %s was added", coord, rf.Type)
+				md.report("graphql-input-field-added-required", Revision, "", rf.Source, ops, "required input field %s: %s was added", coord, rf.Type)
 			case !hasB && rf.HasDefault:
-				md.report("graphql-input-field-default-changed", Revision, "", rf.Source, []string{coord}, "input field %s was added with the default %s", coord, rf.Default)
+				md.report("graphql-input-field-default-changed", Revision, "", rf.Source, ops, "input field %s was added with the default %s", coord, rf.Default)
 			case !hasB:
-				md.report("graphql-element-added", Revision, "", rf.Source, []string{coord}, "input field %s was added", coord)
+				md.report("graphql-element-added", Revision, "", rf.Source, ops, "input field %s was added", coord)
 			default:
 				if !safeInput(bf.Type, rf.Type) {
-					md.report("graphql-input-field-type-changed", Revision, "", withSegs(rf.Source, "type"), []string{coord}, "input field %s changed type from %s to %s", coord, bf.Type, rf.Type)
+					md.report("graphql-input-field-type-changed", Revision, "", withSegs(rf.Source, "type"), ops, "input field %s changed type from %s to %s", coord, bf.Type, rf.Type)
 				} else if bf.Type.String() != rf.Type.String() {
-					md.report("graphql-type-changed-safely", Revision, "", withSegs(rf.Source, "type"), []string{coord}, "input field %s changed type from %s to %s", coord, bf.Type, rf.Type)
+					md.report("graphql-type-changed-safely", Revision, "", withSegs(rf.Source, "type"), ops, "input field %s changed type from %s to %s", coord, bf.Type, rf.Type)
 				}
 				if bf.HasDefault != rf.HasDefault || bf.Default != rf.Default {
-					md.report("graphql-input-field-default-changed", Revision, "", rf.Source, []string{coord}, "the default of input field %s changed from %s to %s", coord, defaultOf(bf.HasDefault, bf.Default), defaultOf(rf.HasDefault, rf.Default))
+					md.report("graphql-input-field-default-changed", Revision, "", rf.Source, ops, "the default of input field %s changed from %s to %s", coord, defaultOf(bf.HasDefault, bf.Default), defaultOf(rf.HasDefault, rf.Default))
 				}
 			}
 		})
 		if !hasDirective(b.Directives, "oneOf") && hasDirective(r.Directives, "oneOf") {
-			md.report("graphql-oneof-added", Revision, "", r.Source, []string{r.Name}, "input %s became @oneOf", r.Name)
+			md.report("graphql-oneof-added", Revision, "", r.Source, d.typeOps(r.Name, true), "input %s became @oneOf", r.Name)
 		}
 	case graphql.Enum:
 		pairByKey(b.Values, r.Values, func(v *graphql.EnumValue) string { return v.Name }, nil, func(bv, rv *graphql.EnumValue, hasB, hasR bool) {
 			switch {
 			case !hasR:
-				md.report("graphql-enum-value-removed", Base, "", bv.Source, []string{b.Name}, "enum value %s.%s was removed%s", b.Name, bv.Name, deprecatedNote(bv.Deprecated))
+				md.report("graphql-enum-value-removed", Base, "", bv.Source, d.typeOps(b.Name, true), "enum value %s.%s was removed%s", b.Name, bv.Name, deprecatedNote(bv.Deprecated))
 			case !hasB:
-				md.report("graphql-enum-value-added", Revision, "", rv.Source, []string{r.Name}, "enum value %s.%s was added", r.Name, rv.Name)
+				md.report("graphql-enum-value-added", Revision, "", rv.Source, d.typeOps(r.Name, false), "enum value %s.%s was added", r.Name, rv.Name)
 			}
 		})
 	case graphql.Union:
 		for _, m := range b.Members {
 			if !contains(r.Members, m) {
-				md.report("graphql-union-member-removed", Revision, "", r.Source, []string{r.Name}, "union %s no longer includes %s", r.Name, m)
+				md.report("graphql-union-member-removed", Revision, "", r.Source, d.typeOps(r.Name, true), "union %s no longer includes %s", r.Name, m)
 			}
 		}
 		for _, m := range r.Members {
 			if !contains(b.Members, m) {
-				md.report("graphql-union-member-added", Revision, "", r.Source, []string{r.Name}, "union %s now includes %s", r.Name, m)
+				md.report("graphql-union-member-added", Revision, "", r.Source, d.typeOps(r.Name, true), "union %s now includes %s", r.Name, m)
 			}
 		}
 	}
@@ -248,35 +420,36 @@ func (d *graphqlDiff) typ(b, r *graphql.Type) {
 func (d *graphqlDiff) interfaces(b, r *graphql.Type) {
 	for _, i := range b.Interfaces {
 		if !contains(r.Interfaces, i) {
-			d.md.report("graphql-interface-removed", Revision, "", r.Source, []string{r.Name}, "%s no longer implements %s", r.Name, i)
+			d.md.report("graphql-interface-removed", Revision, "", r.Source, d.typeOps(r.Name, true), "%s no longer implements %s", r.Name, i)
 		}
 	}
 	for _, i := range r.Interfaces {
 		if !contains(b.Interfaces, i) {
-			d.md.report("graphql-element-added", Revision, "", r.Source, []string{r.Name}, "%s now implements %s", r.Name, i)
+			d.md.report("graphql-element-added", Revision, "", r.Source, d.typeOps(r.Name, false), "%s now implements %s", r.Name, i)
 		}
 	}
 }
 
-func (d *graphqlDiff) args(coord string, base, rev []*graphql.Argument) {
+// args compares the arguments of field coord, whose changes affect ops.
+func (d *graphqlDiff) args(ops []string, coord string, base, rev []*graphql.Argument) {
 	md := d.md
 	pairByKey(base, rev, func(a *graphql.Argument) string { return a.Name }, nil, func(ba, ra *graphql.Argument, hasB, hasR bool) {
 		at := coord + "(" + present(ba, ra, hasB).Name + ":)"
 		switch {
 		case !hasR:
-			md.report("graphql-argument-removed", Base, "", ba.Source, []string{coord}, "argument %s was removed", at)
+			md.report("graphql-argument-removed", Base, "", ba.Source, ops, "argument %s was removed", at)
 		case !hasB && ra.Type != nil && ra.Type.NonNull && !ra.HasDefault:
-			md.report("graphql-argument-added-required", Revision, "", ra.Source, []string{coord}, "required argument %s: %s was added", at, ra.Type)
+			md.report("graphql-argument-added-required", Revision, "", ra.Source, ops, "required argument %s: %s was added", at, ra.Type)
 		case !hasB:
-			md.report("graphql-element-added", Revision, "", ra.Source, []string{coord}, "optional argument %s was added", at)
+			md.report("graphql-element-added", Revision, "", ra.Source, ops, "optional argument %s was added", at)
 		default:
 			if !safeInput(ba.Type, ra.Type) {
-				md.report("graphql-argument-type-changed", Revision, "", withSegs(ra.Source, "type"), []string{coord}, "argument %s changed type from %s to %s", at, ba.Type, ra.Type)
+				md.report("graphql-argument-type-changed", Revision, "", withSegs(ra.Source, "type"), ops, "argument %s changed type from %s to %s", at, ba.Type, ra.Type)
 			} else if ba.Type.String() != ra.Type.String() {
-				md.report("graphql-type-changed-safely", Revision, "", withSegs(ra.Source, "type"), []string{coord}, "argument %s changed type from %s to %s", at, ba.Type, ra.Type)
+				md.report("graphql-type-changed-safely", Revision, "", withSegs(ra.Source, "type"), ops, "argument %s changed type from %s to %s", at, ba.Type, ra.Type)
 			}
 			if ba.HasDefault != ra.HasDefault || ba.Default != ra.Default {
-				md.report("graphql-argument-default-changed", Revision, "", ra.Source, []string{coord}, "the default of argument %s changed from %s to %s", at, defaultOf(ba.HasDefault, ba.Default), defaultOf(ra.HasDefault, ra.Default))
+				md.report("graphql-argument-default-changed", Revision, "", ra.Source, ops, "the default of argument %s changed from %s to %s", at, defaultOf(ba.HasDefault, ba.Default), defaultOf(ra.HasDefault, ra.Default))
 			}
 		}
 	})
@@ -285,19 +458,20 @@ func (d *graphqlDiff) args(coord string, base, rev []*graphql.Argument) {
 func (d *graphqlDiff) directive(b, r *graphql.Directive) {
 	md := d.md
 	name := "@" + r.Name
+	ops := []string{"directive " + name}
 	for _, l := range b.Locations {
 		if !contains(r.Locations, l) {
-			md.report("graphql-directive-location-removed", Revision, "", r.Source, []string{name}, "directive %s may no longer be used on %s", name, l)
+			md.report("graphql-directive-location-removed", Revision, "", r.Source, ops, "directive %s may no longer be used on %s", name, l)
 		}
 	}
 	pairByKey(b.Args, r.Args, func(a *graphql.Argument) string { return a.Name }, nil, func(ba, ra *graphql.Argument, hasB, hasR bool) {
 		switch {
 		case !hasR:
-			md.report("graphql-directive-argument-removed", Base, "", ba.Source, []string{name}, "argument %s of directive %s was removed", ba.Name, name)
+			md.report("graphql-directive-argument-removed", Base, "", ba.Source, ops, "argument %s of directive %s was removed", ba.Name, name)
 		case !hasB && ra.Type != nil && ra.Type.NonNull && !ra.HasDefault:
-			md.report("graphql-directive-argument-added-required", Revision, "", ra.Source, []string{name}, "required argument %s: %s was added to directive %s", ra.Name, ra.Type, name)
+			md.report("graphql-directive-argument-added-required", Revision, "", ra.Source, ops, "required argument %s: %s was added to directive %s", ra.Name, ra.Type, name)
 		case hasB && hasR && !safeInput(ba.Type, ra.Type):
-			md.report("graphql-directive-argument-type-changed", Revision, "", ra.Source, []string{name}, "argument %s of directive %s changed type from %s to %s", ra.Name, name, ba.Type, ra.Type)
+			md.report("graphql-directive-argument-type-changed", Revision, "", ra.Source, ops, "argument %s of directive %s changed type from %s to %s", ra.Name, name, ba.Type, ra.Type)
 		}
 	})
 }

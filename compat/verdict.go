@@ -147,8 +147,8 @@ func (r *Result) judge(base, rev *spec.Document, strict bool) {
 			r.Spec, r.Base, count(len(missingOps), "operation"), plural(len(missingOps), "is", "are"), shortList(missingOps), plural(len(missingOps), "it", "them"), count(breaking, "breaking change"))
 	case breaking > 0:
 		r.Verdict, r.Reason = Incompatible, ReasonBreaking
-		r.Message = fmt.Sprintf("%s is NOT backward compatible with %s: %s affecting %s (%s)",
-			r.Spec, r.Base, count(breaking, "breaking change"), count(len(failing), "operation"), shortList(failing))
+		r.Message = fmt.Sprintf("%s is NOT backward compatible with %s: %s affecting %s",
+			r.Spec, r.Base, count(breaking, "breaking change"), affected(rev.Format, failing))
 	case strict && warnings > 0:
 		r.Verdict, r.Reason = Incompatible, ReasonStrict
 		r.Message = fmt.Sprintf("%s fails the strict backward-compatibility check against %s: no breaking change, but %s fail%s in strict mode (%s)",
