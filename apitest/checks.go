@@ -436,6 +436,18 @@ func exampleBody(c *checkCase) *Failure {
 	if !exampleValid(c, ex.ex.Response) {
 		return nil
 	}
+	// An XML example written as a whole document is compared as one.
+	if doc, ok := isXMLDocumentExample(examples.Literalize(ex.ex.Response.Body), c.header.Get("Content-Type")); ok && !examples.HasNotations(ex.ex.Response.Body) {
+		if want, err := parseXMLDocument([]byte(doc)); err == nil {
+			d := compareXMLDocuments(want, c.body)
+			if d == "" {
+				return nil
+			}
+			f := failureOf([]Problem{{In: "body", Path: "$", Keyword: "example", Message: d, Example: ex.ex.Response.Body.Where().String()}})
+			f.Message = fmt.Sprintf("the body does not match example %q, an XML document: %s", ex.ex.Name, d)
+			return f
+		}
+	}
 	// The body as the contract reads it (XML by its schema's names, forms
 	// by field), else as JSON or text.
 	actual, err := c.t.op.spec.contract.DecodeResponse(c.t.op.op, c.status, c.header.Get("Content-Type"), c.body)
