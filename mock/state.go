@@ -27,9 +27,10 @@ import (
 // collection name, not by generation, so that what was created survives
 // a hot reload.
 
-// resource is one stored resource: its id (as text, the key), the path
-// parameters of the collection it was created under (its parents: an
-// order's userId), and its value, a JSON object.
+// resource is one stored resource: its id (as text), the path parameters
+// of the collection it was created under (its parents: an order's
+// userId), which with the id tell it from the others, and its value, a
+// JSON object.
 type resource struct {
 	ID      string            `json:"id"`
 	Parents map[string]string `json:"parents,omitempty"`

@@ -27,7 +27,9 @@ import (
 // optional trailing {id} parameter: /orders and /orders/{orderId} are
 // "orders", and so is /users/{userId}/orders, whose userId is a parent of
 // the orders created under it. Paths ending in the same segment share one
-// collection within a spec.
+// collection within a spec, and the items under different parents are
+// different items. What the store refuses of a valid request is answered
+// within the contract (storeRefusal).
 
 // role is what an operation does to its collection.
 type role uint8
