@@ -43,14 +43,16 @@ import data.specgate.lib.util
 violations contains util.violation(p.source, msg) if {
 	some p in specgate.lacking(input.parameters, ["content"])
 	p["in"] in {"query", "cookie"}
-	not _both_set(p.node)
 	_array(health.deref(p.schema))
+	not _both_set(p.node)
 	msg := sprintf("%s parameter %q is an array but %s", [p["in"], p.name, _default(p.node, p.name)])
 }
 
+# Presence tests read the key: object.keys would build a set of every
+# key of every parameter.
 _both_set(node) if {
-	"style" in object.keys(node)
-	"explode" in object.keys(node)
+	_ := node.style
+	_ := node.explode
 }
 
 _default(node, name) := sprintf("sets neither style nor explode, so it is sent as %s=1&%s=2 by default", [name, name]) if {
@@ -67,6 +69,6 @@ _array(schema) if {
 	"array" in schema.type
 }
 
-_array(schema) if "items" in object.keys(schema)
+_array(schema) if _ := schema.items
 
-_array(schema) if "prefixItems" in object.keys(schema)
+_array(schema) if _ := schema.prefixItems
