@@ -54,10 +54,15 @@ func (s *Server) toolError(ctx context.Context, tool string, err error, paths ..
 // behind the tools, and what the tools' callers can do instead: they have
 // no flags, and the server reads under its root only.
 var cliAdvice = strings.NewReplacer(
-	"; pass --allow-external-refs or --ref-root DIR to allow it", "; the server reads files under its root only (start it with another --root to read elsewhere)",
+	"pass --allow-external-refs or --ref-root DIR to allow it", "the server reads files under its root only (start it with another --root to read elsewhere)",
+	"pass --ref-root DIR for a wider tree", "the server reads files under its root only",
 	"a remote document, not fetched without --allow-remote-refs", "a remote document, which the server does not fetch",
 	"a remote file, not fetched without --allow-remote-refs", "a remote file, which the server does not fetch",
-	"; pass --allow-remote-refs to allow it", "; the server does not fetch remote documents",
+	"pass --allow-remote-refs to allow it", "the server does not fetch remote documents",
 	"give --testBaseURL, or its address in specgate.yaml", "give baseUrl (testBaseUrl for run_suite), or its address in specgate.yaml",
+	"give --testBaseURL, the spec's baseUrl", "give baseUrl (testBaseUrl for run_suite), the spec's baseUrl",
 	"(--testBaseURL, or an address for", "(baseUrl, or an address for",
+	"give the workflow's inputs with --inputs FILE", "give the workflow's inputs in the input inputs",
+	"(name another with --base-branch)", "(name another with git.baseBranch)",
+	"choose one with --profile (", "choose one with the input profile (",
 )

@@ -193,7 +193,7 @@ func TestCompatGitMode(t *testing.T) {
 	if len(ch) != 1 || ch[0].Rule != "request-property-became-required" || ch[0].Revision == nil || ch[0].Revision.File != "repo/api/orders.yaml" || ch[0].Revision.Line != 26 {
 		t.Errorf("changes = %+v", ch)
 	}
-	if msg := s.toolError(mcp.ToolCompat, map[string]any{"git": map[string]any{"baseBranch": "nope", "repoDir": "repo"}}); !strings.Contains(msg, `base branch "nope" not found`) {
+	if msg := s.toolError(mcp.ToolCompat, map[string]any{"git": map[string]any{"baseBranch": "nope", "repoDir": "repo"}}); !strings.Contains(msg, `base branch "nope" not found`) || !strings.Contains(msg, "(name another with git.baseBranch)") {
 		t.Errorf("unknown branch: %q", msg)
 	}
 }
