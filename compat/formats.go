@@ -56,23 +56,24 @@ func rule(id string) *Rule {
 	panic("compat: no format rule " + id)
 }
 
-// report adds a change located at path in the named file of one side
-// ("" for the entry file).
-func (md *modelDiff) report(id string, side Side, file string, path spec.Path, ops []string, format string, args ...any) {
+// site is where a change stands in one version: a file of the document
+// ("" for the entry file) and a path in its tree.
+type site struct {
+	file string
+	path spec.Path
+}
+
+// report adds a change written at own in the version of side, and placed
+// at other in the other version (Change.Base and Change.Revision): where
+// that version writes what changed (the field before its type changed,
+// the base's reserved statement), or for what it lacks, the nearest
+// element of other's path it writes (the message a field was removed
+// from, the port type an operation was added to).
+func (md *modelDiff) report(id string, side Side, own, other site, ops []string, format string, args ...any) {
 	r := rule(id)
-	doc := md.rev
-	if side == Base {
-		doc = md.base
-	}
-	start := doc.Root
-	if file != "" {
-		if f := doc.FileNamed(file); f != nil {
-			start = f
-		}
-	}
-	l := doc.LocateIn(start, path, nil)
+	loc := md.locate(side, own, false)
 	msg := fmt.Sprintf(format, args...)
-	key := fmt.Sprintf("%s\x00%s\x00%d\x00%s", id, msg, side, l.Pointer)
+	key := fmt.Sprintf("%s\x00%s\x00%d\x00%s", id, msg, side, loc.Pointer)
 	if md.seen == nil {
 		md.seen = map[string]bool{}
 	}
@@ -80,9 +81,35 @@ func (md *modelDiff) report(id string, side Side, file string, path spec.Path, o
 		return
 	}
 	md.seen[key] = true
-	md.out = append(md.out, Change{RuleID: r.ID, Level: r.Level, Message: msg, Why: r.Why, Operations: appendNew(nil, ops...),
-		Location: Location{Side: side, File: l.File.Name, Line: int(l.Range.Start.Line), Column: int(l.Range.Start.Col),
-			EndLine: int(l.Range.End.Line), EndColumn: int(l.Range.End.Col), Pointer: l.Pointer}})
+	ch := Change{RuleID: r.ID, Level: r.Level, Message: msg, Why: r.Why, Operations: appendNew(nil, ops...)}
+	ch.place(loc, md.locate(1-side, other, true), true)
+	md.out = append(md.out, ch)
+}
+
+// locate places a path of one version. With nearest, a path that version
+// does not write is cut back to the nearest element it writes: element
+// paths alternate a group and a name (messages, Book, fields, title), so
+// the path loses a name and its group at a time.
+func (md *modelDiff) locate(side Side, at site, nearest bool) Location {
+	doc := md.rev
+	if side == Base {
+		doc = md.base
+	}
+	start := doc.Root
+	if at.file != "" {
+		if f := doc.FileNamed(at.file); f != nil {
+			start = f
+		}
+	}
+	path := at.path
+	l := doc.LocateIn(start, path, nil)
+	for nearest && !l.Exact && len(path) > 0 {
+		n := len(path) - 1
+		path = path[:n-n%2]
+		l = doc.LocateIn(start, path, nil)
+	}
+	return Location{Side: side, File: l.File.Name, Line: int(l.Range.Start.Line), Column: int(l.Range.Start.Col),
+		EndLine: int(l.Range.End.Line), EndColumn: int(l.Range.End.Col), Pointer: l.Pointer}
 }
 
 func (md *modelDiff) sorted() []Change {

@@ -67,16 +67,27 @@ func readFormatCases(t *testing.T, format string) []*formatCase {
 }
 
 // render writes a result as the fixtures' want section: the verdict, then
-// one line per change: level, rule, side, place, message.
+// one line per change: level, rule, side, place, place in the other
+// version (after "~"), message, operations.
 func (c *formatCase) render(res Result) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s %s\n", res.Verdict, res.Reason)
-	for _, ch := range res.Changes {
-		file := ch.Location.File
+	at := func(l Location) string {
+		if l.File == "" {
+			return "nowhere"
+		}
+		file := l.File
 		if rel, err := filepath.Rel(c.dir, file); err == nil && !strings.HasPrefix(rel, "..") {
 			file = filepath.ToSlash(rel)
 		}
-		fmt.Fprintf(&b, "%s %s %s %s:%d:%d %s [%s]\n", ch.Level, ch.RuleID, ch.Location.Side, file, ch.Location.Line, ch.Location.Column,
+		return fmt.Sprintf("%s:%d:%d", file, l.Line, l.Column)
+	}
+	for _, ch := range res.Changes {
+		other := ch.Revision
+		if ch.Location.Side == Revision {
+			other = ch.Base
+		}
+		fmt.Fprintf(&b, "%s %s %s %s ~%s %s [%s]\n", ch.Level, ch.RuleID, ch.Location.Side, at(ch.Location), at(other),
 			strings.ReplaceAll(ch.Message, c.dir+string(filepath.Separator), ""), strings.Join(ch.Operations, ", "))
 	}
 	return b.String()
@@ -84,7 +95,8 @@ func (c *formatCase) render(res Result) string {
 
 // TestFormatFixtures checks every pair of testdata/formats against its
 // want section (go test ./compat -run FormatFixtures -update rewrites
-// them), and that every rule of FormatRules is met by a fixture.
+// them), that each change is placed in both versions, and that every rule
+// of FormatRules is met by a fixture.
 func TestFormatFixtures(t *testing.T) {
 	loader := spec.NewLoader(spec.Options{})
 	used := map[string]bool{}
@@ -108,6 +120,15 @@ func TestFormatFixtures(t *testing.T) {
 				}
 				for _, ch := range res.Changes {
 					used[ch.RuleID] = true
+					// Each change is placed in both versions (the want
+					// section shows where, after "~").
+					own, other := ch.Revision, ch.Base
+					if ch.Location.Side == Base {
+						own, other = ch.Base, ch.Revision
+					}
+					if own != ch.Location || other.File == "" || other.Side == ch.Location.Side {
+						t.Errorf("%s: placed at %+v and %+v", ch.RuleID, own, other)
+					}
 				}
 				got := c.render(res)
 				if got == c.want {

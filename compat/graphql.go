@@ -94,6 +94,12 @@ var graphqlRules = []*Rule{
 		Why:     "existing clients are unaffected"},
 }
 
+// report adds a change written at own in the version of side and placed
+// at other in the other version (see modelDiff.report).
+func (d *graphqlDiff) report(id string, side Side, own, other spec.Path, ops []string, format string, args ...any) {
+	d.md.report(id, side, site{"", own}, site{"", other}, ops, format, args...)
+}
+
 type graphqlDiff struct {
 	md     *modelDiff
 	bs, rs *graphql.Schema
@@ -272,12 +278,12 @@ func (md *modelDiff) graphql() {
 		switch {
 		case !hasR:
 			if !b.BuiltIn {
-				md.report("graphql-type-removed", Base, "", b.Source, d.typeOps(b.Name, true), "type %s was removed", b.Name)
+				d.report("graphql-type-removed", Base, b.Source, spec.Path{}, d.typeOps(b.Name, true), "type %s was removed", b.Name)
 			}
 		case !hasB:
-			md.report("graphql-element-added", Revision, "", r.Source, d.typeOps(r.Name, false), "type %s was added", r.Name)
+			d.report("graphql-element-added", Revision, r.Source, spec.Path{}, d.typeOps(r.Name, false), "type %s was added", r.Name)
 		case b.Kind != r.Kind:
-			md.report("graphql-type-kind-changed", Revision, "", r.Source, d.typeOps(r.Name, true), "type %s changed from %s to %s", r.Name, kindName(b.Kind), kindName(r.Kind))
+			d.report("graphql-type-kind-changed", Revision, r.Source, b.Source, d.typeOps(r.Name, true), "type %s changed from %s to %s", r.Name, kindName(b.Kind), kindName(r.Kind))
 		default:
 			d.typ(b, r)
 		}
@@ -285,9 +291,9 @@ func (md *modelDiff) graphql() {
 	pairByKey(bs.Directives, rs.Directives, func(x *graphql.Directive) string { return x.Name }, nil, func(b, r *graphql.Directive, hasB, hasR bool) {
 		switch {
 		case !hasR:
-			md.report("graphql-directive-removed", Base, "", b.Source, []string{"directive @" + b.Name}, "directive @%s was removed", b.Name)
+			d.report("graphql-directive-removed", Base, b.Source, spec.Path{}, []string{"directive @" + b.Name}, "directive @%s was removed", b.Name)
 		case !hasB:
-			md.report("graphql-element-added", Revision, "", r.Source, []string{"directive @" + r.Name}, "directive @%s was added", r.Name)
+			d.report("graphql-element-added", Revision, r.Source, spec.Path{}, []string{"directive @" + r.Name}, "directive @%s was added", r.Name)
 		default:
 			d.directive(b, r)
 		}
@@ -317,9 +323,9 @@ func (d *graphqlDiff) roots() {
 			}
 		}
 		if r.r == "" {
-			d.md.report("graphql-root-type-changed", Base, "", rootPath(d.bs, r.b), ops, "the schema no longer has a %s root (it was %s)", r.op, r.b)
+			d.report("graphql-root-type-changed", Base, rootPath(d.bs, r.b), rootPath(d.rs, r.r), ops, "the schema no longer has a %s root (it was %s)", r.op, r.b)
 		} else {
-			d.md.report("graphql-root-type-changed", Revision, "", rootPath(d.rs, r.r), ops, "the %s root changed from %s to %s", r.op, r.b, r.r)
+			d.report("graphql-root-type-changed", Revision, rootPath(d.rs, r.r), rootPath(d.bs, r.b), ops, "the %s root changed from %s to %s", r.op, r.b, r.r)
 		}
 	}
 }
@@ -340,7 +346,6 @@ func (d *graphqlDiff) isRoot(name string) bool {
 }
 
 func (d *graphqlDiff) typ(b, r *graphql.Type) {
-	md := d.md
 	switch b.Kind {
 	case graphql.Object, graphql.Interface:
 		pairByKey(b.Fields, r.Fields, func(f *graphql.Field) string { return f.Name }, nil, func(bf, rf *graphql.Field, hasB, hasR bool) {
@@ -349,20 +354,20 @@ func (d *graphqlDiff) typ(b, r *graphql.Type) {
 			ops := d.fieldOps(b.Name, name, hasB)
 			switch {
 			case !hasR && d.isRoot(b.Name):
-				md.report("graphql-root-field-removed", Base, "", bf.Source, ops, "field %s was removed%s", coord, deprecatedNote(bf.Deprecated))
+				d.report("graphql-root-field-removed", Base, bf.Source, r.Source, ops, "field %s was removed%s", coord, deprecatedNote(bf.Deprecated))
 			case !hasR:
-				md.report("graphql-field-removed", Base, "", bf.Source, ops, "field %s was removed%s", coord, deprecatedNote(bf.Deprecated))
+				d.report("graphql-field-removed", Base, bf.Source, r.Source, ops, "field %s was removed%s", coord, deprecatedNote(bf.Deprecated))
 			case !hasB:
-				md.report("graphql-element-added", Revision, "", rf.Source, ops, "field %s was added", coord)
+				d.report("graphql-element-added", Revision, rf.Source, b.Source, ops, "field %s was added", coord)
 			default:
 				if !safeOutput(bf.Type, rf.Type) {
-					md.report("graphql-field-type-changed", Revision, "", withSegs(rf.Source, "type"), ops, "field %s changed type from %s to %s", coord, bf.Type, rf.Type)
+					d.report("graphql-field-type-changed", Revision, withSegs(rf.Source, "type"), withSegs(bf.Source, "type"), ops, "field %s changed type from %s to %s", coord, bf.Type, rf.Type)
 				} else if bf.Type.String() != rf.Type.String() {
-					md.report("graphql-type-changed-safely", Revision, "", withSegs(rf.Source, "type"), ops, "field %s changed type from %s to %s", coord, bf.Type, rf.Type)
+					d.report("graphql-type-changed-safely", Revision, withSegs(rf.Source, "type"), withSegs(bf.Source, "type"), ops, "field %s changed type from %s to %s", coord, bf.Type, rf.Type)
 				}
-				d.args(ops, coord, bf.Args, rf.Args)
+				d.args(ops, coord, bf.Source, rf.Source, bf.Args, rf.Args)
 				if !bf.Deprecated && rf.Deprecated {
-					md.report("graphql-element-added", Revision, "", rf.Source, ops, "field %s was deprecated", coord)
+					d.report("graphql-element-added", Revision, rf.Source, bf.Source, ops, "field %s was deprecated", coord)
 				}
 			}
 		})
@@ -373,45 +378,45 @@ func (d *graphqlDiff) typ(b, r *graphql.Type) {
 			ops := d.fieldOps(b.Name, present(bf, rf, hasB).Name, true)
 			switch {
 			case !hasR:
-				md.report("graphql-input-field-removed", Base, "", bf.Source, ops, "input field %s was removed", coord)
+				d.report("graphql-input-field-removed", Base, bf.Source, r.Source, ops, "input field %s was removed", coord)
 			case !hasB && rf.Type != nil && rf.Type.NonNull && !rf.HasDefault:
-				md.report("graphql-input-field-added-required", Revision, "", rf.Source, ops, "required input field %s: %s was added", coord, rf.Type)
+				d.report("graphql-input-field-added-required", Revision, rf.Source, b.Source, ops, "required input field %s: %s was added", coord, rf.Type)
 			case !hasB && rf.HasDefault:
-				md.report("graphql-input-field-default-changed", Revision, "", rf.Source, ops, "input field %s was added with the default %s", coord, rf.Default)
+				d.report("graphql-input-field-default-changed", Revision, rf.Source, b.Source, ops, "input field %s was added with the default %s", coord, rf.Default)
 			case !hasB:
-				md.report("graphql-element-added", Revision, "", rf.Source, ops, "input field %s was added", coord)
+				d.report("graphql-element-added", Revision, rf.Source, b.Source, ops, "input field %s was added", coord)
 			default:
 				if !safeInput(bf.Type, rf.Type) {
-					md.report("graphql-input-field-type-changed", Revision, "", withSegs(rf.Source, "type"), ops, "input field %s changed type from %s to %s", coord, bf.Type, rf.Type)
+					d.report("graphql-input-field-type-changed", Revision, withSegs(rf.Source, "type"), withSegs(bf.Source, "type"), ops, "input field %s changed type from %s to %s", coord, bf.Type, rf.Type)
 				} else if bf.Type.String() != rf.Type.String() {
-					md.report("graphql-type-changed-safely", Revision, "", withSegs(rf.Source, "type"), ops, "input field %s changed type from %s to %s", coord, bf.Type, rf.Type)
+					d.report("graphql-type-changed-safely", Revision, withSegs(rf.Source, "type"), withSegs(bf.Source, "type"), ops, "input field %s changed type from %s to %s", coord, bf.Type, rf.Type)
 				}
 				if bf.HasDefault != rf.HasDefault || bf.Default != rf.Default {
-					md.report("graphql-input-field-default-changed", Revision, "", rf.Source, ops, "the default of input field %s changed from %s to %s", coord, defaultOf(bf.HasDefault, bf.Default), defaultOf(rf.HasDefault, rf.Default))
+					d.report("graphql-input-field-default-changed", Revision, rf.Source, bf.Source, ops, "the default of input field %s changed from %s to %s", coord, defaultOf(bf.HasDefault, bf.Default), defaultOf(rf.HasDefault, rf.Default))
 				}
 			}
 		})
 		if !hasDirective(b.Directives, "oneOf") && hasDirective(r.Directives, "oneOf") {
-			md.report("graphql-oneof-added", Revision, "", r.Source, d.typeOps(r.Name, true), "input %s became @oneOf", r.Name)
+			d.report("graphql-oneof-added", Revision, r.Source, b.Source, d.typeOps(r.Name, true), "input %s became @oneOf", r.Name)
 		}
 	case graphql.Enum:
 		pairByKey(b.Values, r.Values, func(v *graphql.EnumValue) string { return v.Name }, nil, func(bv, rv *graphql.EnumValue, hasB, hasR bool) {
 			switch {
 			case !hasR:
-				md.report("graphql-enum-value-removed", Base, "", bv.Source, d.typeOps(b.Name, true), "enum value %s.%s was removed%s", b.Name, bv.Name, deprecatedNote(bv.Deprecated))
+				d.report("graphql-enum-value-removed", Base, bv.Source, r.Source, d.typeOps(b.Name, true), "enum value %s.%s was removed%s", b.Name, bv.Name, deprecatedNote(bv.Deprecated))
 			case !hasB:
-				md.report("graphql-enum-value-added", Revision, "", rv.Source, d.typeOps(r.Name, false), "enum value %s.%s was added", r.Name, rv.Name)
+				d.report("graphql-enum-value-added", Revision, rv.Source, b.Source, d.typeOps(r.Name, false), "enum value %s.%s was added", r.Name, rv.Name)
 			}
 		})
 	case graphql.Union:
 		for _, m := range b.Members {
 			if !contains(r.Members, m) {
-				md.report("graphql-union-member-removed", Revision, "", r.Source, d.typeOps(r.Name, true), "union %s no longer includes %s", r.Name, m)
+				d.report("graphql-union-member-removed", Revision, r.Source, b.Source, d.typeOps(r.Name, true), "union %s no longer includes %s", r.Name, m)
 			}
 		}
 		for _, m := range r.Members {
 			if !contains(b.Members, m) {
-				md.report("graphql-union-member-added", Revision, "", r.Source, d.typeOps(r.Name, true), "union %s now includes %s", r.Name, m)
+				d.report("graphql-union-member-added", Revision, r.Source, b.Source, d.typeOps(r.Name, true), "union %s now includes %s", r.Name, m)
 			}
 		}
 	}
@@ -420,58 +425,57 @@ func (d *graphqlDiff) typ(b, r *graphql.Type) {
 func (d *graphqlDiff) interfaces(b, r *graphql.Type) {
 	for _, i := range b.Interfaces {
 		if !contains(r.Interfaces, i) {
-			d.md.report("graphql-interface-removed", Revision, "", r.Source, d.typeOps(r.Name, true), "%s no longer implements %s", r.Name, i)
+			d.report("graphql-interface-removed", Revision, r.Source, b.Source, d.typeOps(r.Name, true), "%s no longer implements %s", r.Name, i)
 		}
 	}
 	for _, i := range r.Interfaces {
 		if !contains(b.Interfaces, i) {
-			d.md.report("graphql-element-added", Revision, "", r.Source, d.typeOps(r.Name, false), "%s now implements %s", r.Name, i)
+			d.report("graphql-element-added", Revision, r.Source, b.Source, d.typeOps(r.Name, false), "%s now implements %s", r.Name, i)
 		}
 	}
 }
 
-// args compares the arguments of field coord, whose changes affect ops.
-func (d *graphqlDiff) args(ops []string, coord string, base, rev []*graphql.Argument) {
-	md := d.md
+// args compares the arguments of field coord, whose changes affect ops;
+// bAt and rAt are where each version writes the field.
+func (d *graphqlDiff) args(ops []string, coord string, bAt, rAt spec.Path, base, rev []*graphql.Argument) {
 	pairByKey(base, rev, func(a *graphql.Argument) string { return a.Name }, nil, func(ba, ra *graphql.Argument, hasB, hasR bool) {
 		at := coord + "(" + present(ba, ra, hasB).Name + ":)"
 		switch {
 		case !hasR:
-			md.report("graphql-argument-removed", Base, "", ba.Source, ops, "argument %s was removed", at)
+			d.report("graphql-argument-removed", Base, ba.Source, rAt, ops, "argument %s was removed", at)
 		case !hasB && ra.Type != nil && ra.Type.NonNull && !ra.HasDefault:
-			md.report("graphql-argument-added-required", Revision, "", ra.Source, ops, "required argument %s: %s was added", at, ra.Type)
+			d.report("graphql-argument-added-required", Revision, ra.Source, bAt, ops, "required argument %s: %s was added", at, ra.Type)
 		case !hasB:
-			md.report("graphql-element-added", Revision, "", ra.Source, ops, "optional argument %s was added", at)
+			d.report("graphql-element-added", Revision, ra.Source, bAt, ops, "optional argument %s was added", at)
 		default:
 			if !safeInput(ba.Type, ra.Type) {
-				md.report("graphql-argument-type-changed", Revision, "", withSegs(ra.Source, "type"), ops, "argument %s changed type from %s to %s", at, ba.Type, ra.Type)
+				d.report("graphql-argument-type-changed", Revision, withSegs(ra.Source, "type"), withSegs(ba.Source, "type"), ops, "argument %s changed type from %s to %s", at, ba.Type, ra.Type)
 			} else if ba.Type.String() != ra.Type.String() {
-				md.report("graphql-type-changed-safely", Revision, "", withSegs(ra.Source, "type"), ops, "argument %s changed type from %s to %s", at, ba.Type, ra.Type)
+				d.report("graphql-type-changed-safely", Revision, withSegs(ra.Source, "type"), withSegs(ba.Source, "type"), ops, "argument %s changed type from %s to %s", at, ba.Type, ra.Type)
 			}
 			if ba.HasDefault != ra.HasDefault || ba.Default != ra.Default {
-				md.report("graphql-argument-default-changed", Revision, "", ra.Source, ops, "the default of argument %s changed from %s to %s", at, defaultOf(ba.HasDefault, ba.Default), defaultOf(ra.HasDefault, ra.Default))
+				d.report("graphql-argument-default-changed", Revision, ra.Source, ba.Source, ops, "the default of argument %s changed from %s to %s", at, defaultOf(ba.HasDefault, ba.Default), defaultOf(ra.HasDefault, ra.Default))
 			}
 		}
 	})
 }
 
 func (d *graphqlDiff) directive(b, r *graphql.Directive) {
-	md := d.md
 	name := "@" + r.Name
 	ops := []string{"directive " + name}
 	for _, l := range b.Locations {
 		if !contains(r.Locations, l) {
-			md.report("graphql-directive-location-removed", Revision, "", r.Source, ops, "directive %s may no longer be used on %s", name, l)
+			d.report("graphql-directive-location-removed", Revision, r.Source, b.Source, ops, "directive %s may no longer be used on %s", name, l)
 		}
 	}
 	pairByKey(b.Args, r.Args, func(a *graphql.Argument) string { return a.Name }, nil, func(ba, ra *graphql.Argument, hasB, hasR bool) {
 		switch {
 		case !hasR:
-			md.report("graphql-directive-argument-removed", Base, "", ba.Source, ops, "argument %s of directive %s was removed", ba.Name, name)
+			d.report("graphql-directive-argument-removed", Base, ba.Source, r.Source, ops, "argument %s of directive %s was removed", ba.Name, name)
 		case !hasB && ra.Type != nil && ra.Type.NonNull && !ra.HasDefault:
-			md.report("graphql-directive-argument-added-required", Revision, "", ra.Source, ops, "required argument %s: %s was added to directive %s", ra.Name, ra.Type, name)
+			d.report("graphql-directive-argument-added-required", Revision, ra.Source, b.Source, ops, "required argument %s: %s was added to directive %s", ra.Name, ra.Type, name)
 		case hasB && hasR && !safeInput(ba.Type, ra.Type):
-			md.report("graphql-directive-argument-type-changed", Revision, "", ra.Source, ops, "argument %s of directive %s changed type from %s to %s", ra.Name, name, ba.Type, ra.Type)
+			d.report("graphql-directive-argument-type-changed", Revision, ra.Source, ba.Source, ops, "argument %s of directive %s changed type from %s to %s", ra.Name, name, ba.Type, ra.Type)
 		}
 	})
 }

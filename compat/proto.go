@@ -220,24 +220,56 @@ func (d *protoDiff) ops(kind, full string, base bool) []string {
 	return []string{kind + " " + full}
 }
 
+// report adds a change of the entry files, written at own in the version
+// of side and placed at other in the other version.
+func (d *protoDiff) report(id string, side Side, own, other spec.Path, ops []string, format string, args ...any) {
+	ownFile, otherFile := d.rf.Name, d.bf.Name
+	if side == Base {
+		ownFile, otherFile = otherFile, ownFile
+	}
+	d.md.report(id, side, site{ownFile, own}, site{otherFile, other}, ops, format, args...)
+}
+
+// orPackage is where the other version places a top-level element it
+// lacks: its file's package statement (the file itself without one); a
+// nested element is placed by its path, cut back to its parent.
+func (d *protoDiff) orPackage(path spec.Path, side Side) spec.Path {
+	if len(path) > 2 {
+		return path
+	}
+	if side == Base {
+		return d.bf.Source
+	}
+	return d.rf.Source
+}
+
+// optionPath is where a file writes a file option: the option, else its
+// other options, else its package statement.
+func optionPath(f *proto.File, opt string) spec.Path {
+	if _, ok := f.Options[opt]; ok {
+		return spec.Path{"options", opt}
+	}
+	if len(f.Options) > 0 {
+		return spec.Path{"options"}
+	}
+	return f.Source
+}
+
 func (d *protoDiff) file() {
-	md, bf, rf := d.md, d.bf, d.rf
+	bf, rf := d.bf, d.rf
 	if bf.Package != rf.Package {
 		d.renamed = true
-		md.report("proto-package-changed", Revision, rf.Name, rf.Source, []string{"package " + bf.Package},
+		d.report("proto-package-changed", Revision, rf.Source, bf.Source, []string{"package " + bf.Package},
 			"package %s became %s", orNone(bf.Package), orNone(rf.Package))
 	}
 	if bf.Syntax != rf.Syntax || bf.Edition != rf.Edition {
-		md.report("proto-syntax-changed", Revision, rf.Name, syntaxPath(rf), []string{"file " + rf.Path},
+		d.report("proto-syntax-changed", Revision, syntaxPath(rf), syntaxPath(bf), []string{"file " + rf.Path},
 			"syntax %s became %s", syntaxName(bf), syntaxName(rf))
 	}
 	for _, opt := range codeOptions {
 		if bv, rv := effectiveOption(bf, opt), effectiveOption(rf, opt); bv != rv {
-			path := spec.Path{"options"}
-			if _, ok := rf.Options[opt]; ok {
-				path = append(path, opt)
-			}
-			md.report("proto-file-option-changed", Revision, rf.Name, path, []string{"file " + rf.Path},
+			path, basePath := optionPath(rf, opt), optionPath(bf, opt)
+			d.report("proto-file-option-changed", Revision, path, basePath, []string{"file " + rf.Path},
 				"file option %s changed from %s to %s", opt, quoteOrUnset(bv, bf.Options, opt), quoteOrUnset(rv, rf.Options, opt))
 		}
 	}
@@ -245,9 +277,9 @@ func (d *protoDiff) file() {
 		func(m *proto.Message) string { return d.rel(m.FullName, false) }, func(b, r *proto.Message, hasB, hasR bool) {
 			switch {
 			case !hasR:
-				md.report("proto-message-removed", Base, bf.Name, b.Source, d.ops("message", b.FullName, true), "message %s was removed", b.FullName)
+				d.report("proto-message-removed", Base, b.Source, d.orPackage(b.Source, Revision), d.ops("message", b.FullName, true), "message %s was removed", b.FullName)
 			case !hasB:
-				md.report("proto-element-added", Revision, rf.Name, r.Source, []string{"message " + r.FullName}, "message %s was added", r.FullName)
+				d.report("proto-element-added", Revision, r.Source, d.orPackage(r.Source, Base), []string{"message " + r.FullName}, "message %s was added", r.FullName)
 			default:
 				d.message(b, r)
 			}
@@ -256,9 +288,9 @@ func (d *protoDiff) file() {
 		func(e *proto.Enum) string { return d.rel(e.FullName, false) }, func(b, r *proto.Enum, hasB, hasR bool) {
 			switch {
 			case !hasR:
-				md.report("proto-enum-removed", Base, bf.Name, b.Source, d.ops("enum", b.FullName, true), "enum %s was removed", b.FullName)
+				d.report("proto-enum-removed", Base, b.Source, d.orPackage(b.Source, Revision), d.ops("enum", b.FullName, true), "enum %s was removed", b.FullName)
 			case !hasB:
-				md.report("proto-element-added", Revision, rf.Name, r.Source, []string{"enum " + r.FullName}, "enum %s was added", r.FullName)
+				d.report("proto-element-added", Revision, r.Source, d.orPackage(r.Source, Base), []string{"enum " + r.FullName}, "enum %s was added", r.FullName)
 			default:
 				d.enum(b, r)
 			}
@@ -273,9 +305,9 @@ func (d *protoDiff) file() {
 			if len(rpcs) == 0 {
 				rpcs = []string{"service " + b.FullName}
 			}
-			md.report("proto-service-removed", Base, bf.Name, b.Source, rpcs, "service %s was removed", b.FullName)
+			d.report("proto-service-removed", Base, b.Source, d.orPackage(b.Source, Revision), rpcs, "service %s was removed", b.FullName)
 		case !hasB:
-			md.report("proto-element-added", Revision, rf.Name, r.Source, []string{"service " + r.FullName}, "service %s was added", r.FullName)
+			d.report("proto-element-added", Revision, r.Source, d.orPackage(r.Source, Base), []string{"service " + r.FullName}, "service %s was added", r.FullName)
 		default:
 			d.service(b, r)
 		}
@@ -283,13 +315,12 @@ func (d *protoDiff) file() {
 	pairByKey(bf.Extensions, rf.Extensions, func(f *proto.Field) string { return d.rel(f.Extendee, true) + "/" + strconv.Itoa(int(f.Number)) },
 		func(f *proto.Field) string { return d.rel(f.Extendee, false) + "/" + strconv.Itoa(int(f.Number)) }, func(b, r *proto.Field, hasB, hasR bool) {
 			if !hasR {
-				md.report("proto-extension-removed", Base, bf.Name, b.Source, []string{"extension " + b.FullName}, "extension %s (%d) of %s was removed", b.FullName, b.Number, b.Extendee)
+				d.report("proto-extension-removed", Base, b.Source, d.orPackage(b.Source, Revision), []string{"extension " + b.FullName}, "extension %s (%d) of %s was removed", b.FullName, b.Number, b.Extendee)
 			}
 		})
 }
 
 func (d *protoDiff) message(b, r *proto.Message) {
-	md := d.md
 	ops := d.ops("message", b.FullName, true)
 	// Fields pair by number, as on the wire.
 	byName := map[string]*proto.Field{}
@@ -301,17 +332,17 @@ func (d *protoDiff) message(b, r *proto.Message) {
 		if rfld == nil {
 			switch moved := byName[bfld.Name]; {
 			case moved != nil:
-				md.report("proto-field-number-changed", Revision, d.rf.Name, moved.Source, ops,
+				d.report("proto-field-number-changed", Revision, moved.Source, bfld.Source, ops,
 					"field %s of %s changed its number from %d to %d", bfld.Name, r.FullName, bfld.Number, moved.Number)
 			case r.Reserved(bfld.Number) && r.ReservedName(bfld.Name):
-				md.report("proto-field-removed-reserved", Base, d.bf.Name, bfld.Source, ops,
+				d.report("proto-field-removed-reserved", Base, bfld.Source, bfld.Source, ops,
 					"field %s (%d) of %s was removed; its number and name are reserved", bfld.Name, bfld.Number, b.FullName)
 			default:
-				md.report("proto-field-removed", Base, d.bf.Name, bfld.Source, ops,
+				d.report("proto-field-removed", Base, bfld.Source, bfld.Source, ops,
 					"field %s (%d) of %s was removed%s", bfld.Name, bfld.Number, b.FullName, reservation(r, bfld))
 			}
 			if bfld.Cardinality(d.bf.Syntax) == "required" {
-				md.report("proto-required-fields-changed", Base, d.bf.Name, bfld.Source, ops, "required field %s of %s was removed", bfld.Name, b.FullName)
+				d.report("proto-required-fields-changed", Base, bfld.Source, bfld.Source, ops, "required field %s of %s was removed", bfld.Name, b.FullName)
 			}
 			continue
 		}
@@ -325,27 +356,27 @@ func (d *protoDiff) message(b, r *proto.Message) {
 			continue // reported as a changed number
 		}
 		if rfld.Cardinality(d.rf.Syntax) == "required" {
-			md.report("proto-required-fields-changed", Revision, d.rf.Name, rfld.Source, ops, "required field %s was added to %s", rfld.Name, r.FullName)
+			d.report("proto-required-fields-changed", Revision, rfld.Source, rfld.Source, ops, "required field %s was added to %s", rfld.Name, r.FullName)
 		} else {
-			md.report("proto-element-added", Revision, d.rf.Name, rfld.Source, d.ops("message", r.FullName, false), "field %s (%d) was added to %s", rfld.Name, rfld.Number, r.FullName)
+			d.report("proto-element-added", Revision, rfld.Source, rfld.Source, d.ops("message", r.FullName, false), "field %s (%d) was added to %s", rfld.Name, rfld.Number, r.FullName)
 		}
 	}
 	pairByKey(b.Oneofs, r.Oneofs, func(o *proto.Oneof) string { return o.Name }, nil, func(bo, ro *proto.Oneof, hasB, hasR bool) {
 		if !hasR {
-			md.report("proto-oneof-removed", Base, d.bf.Name, bo.Source, ops, "oneof %s of %s was removed", bo.Name, b.FullName)
+			d.report("proto-oneof-removed", Base, bo.Source, bo.Source, ops, "oneof %s of %s was removed", bo.Name, b.FullName)
 		}
 	})
 	for _, rg := range b.ReservedRanges {
 		for n := rg.Start; n <= rg.End && n-rg.Start < 1<<16; n++ {
 			if !r.Reserved(n) {
-				md.report("proto-reserved-removed", Revision, d.rf.Name, r.Source, ops, "%s no longer reserves %s", r.FullName, rangeText(rg))
+				d.report("proto-reserved-removed", Revision, r.Source, withSegs(b.Source, "reserved"), ops, "%s no longer reserves %s", r.FullName, rangeText(rg))
 				break
 			}
 		}
 	}
 	for _, name := range b.ReservedNames {
 		if !r.ReservedName(name) {
-			md.report("proto-reserved-removed", Revision, d.rf.Name, r.Source, ops, "%s no longer reserves the name %q", r.FullName, name)
+			d.report("proto-reserved-removed", Revision, r.Source, withSegs(b.Source, "reserved"), ops, "%s no longer reserves the name %q", r.FullName, name)
 		}
 	}
 	for _, rg := range b.ExtensionRanges {
@@ -356,19 +387,19 @@ func (d *protoDiff) message(b, r *proto.Message) {
 			}
 		}
 		if !covered {
-			md.report("proto-extension-range-removed", Revision, d.rf.Name, r.Source, ops, "%s no longer has the extension range %s", r.FullName, rangeText(rg))
+			d.report("proto-extension-range-removed", Revision, r.Source, b.Source, ops, "%s no longer has the extension range %s", r.FullName, rangeText(rg))
 		}
 	}
 	if (b.Options["message_set_wire_format"] == "true") != (r.Options["message_set_wire_format"] == "true") {
-		md.report("proto-message-option-changed", Revision, d.rf.Name, r.Source, ops, "%s %s the MessageSet wire format", r.FullName, startsOrStops(r.Options["message_set_wire_format"] == "true"))
+		d.report("proto-message-option-changed", Revision, r.Source, b.Source, ops, "%s %s the MessageSet wire format", r.FullName, startsOrStops(r.Options["message_set_wire_format"] == "true"))
 	}
 	for _, opt := range []string{"features.message_encoding", "features.json_format"} {
 		if b.Options[opt] != r.Options[opt] {
-			md.report("proto-message-option-changed", Revision, d.rf.Name, r.Source, ops, "option %s of %s changed from %s to %s", opt, r.FullName, quoteOrUnset(b.Options[opt], b.Options, opt), quoteOrUnset(r.Options[opt], r.Options, opt))
+			d.report("proto-message-option-changed", Revision, r.Source, b.Source, ops, "option %s of %s changed from %s to %s", opt, r.FullName, quoteOrUnset(b.Options[opt], b.Options, opt), quoteOrUnset(r.Options[opt], r.Options, opt))
 		}
 	}
 	if b.Options["no_standard_descriptor_accessor"] != "true" && r.Options["no_standard_descriptor_accessor"] == "true" {
-		md.report("proto-message-option-changed", Revision, d.rf.Name, r.Source, ops, "%s set no_standard_descriptor_accessor", r.FullName)
+		d.report("proto-message-option-changed", Revision, r.Source, b.Source, ops, "%s set no_standard_descriptor_accessor", r.FullName)
 	}
 }
 
@@ -392,13 +423,12 @@ func reservation(r *proto.Message, f *proto.Field) string {
 }
 
 func (d *protoDiff) field(m *proto.Message, b, r *proto.Field, ops []string) {
-	md, rf := d.md, d.rf.Name
 	full := m.FullName + "." + r.Name
 	if b.Name != r.Name {
-		md.report("proto-field-renamed", Revision, rf, r.Source, ops, "field %d of %s was renamed from %s to %s", r.Number, m.FullName, b.Name, r.Name)
+		d.report("proto-field-renamed", Revision, r.Source, b.Source, ops, "field %d of %s was renamed from %s to %s", r.Number, m.FullName, b.Name, r.Name)
 	}
 	if b.JSONName != r.JSONName && (b.JSONNameSet || r.JSONNameSet) {
-		md.report("proto-field-json-name-changed", Revision, rf, r.Source, ops, "the JSON name of %s changed from %q to %q", full, b.JSONName, r.JSONName)
+		d.report("proto-field-json-name-changed", Revision, r.Source, b.Source, ops, "the JSON name of %s changed from %q to %q", full, b.JSONName, r.JSONName)
 	}
 	bt, rt := b.TypeString(), r.TypeString()
 	sameType := d.sameType(bt, rt)
@@ -406,29 +436,28 @@ func (d *protoDiff) field(m *proto.Message, b, r *proto.Field, ops []string) {
 		sameType = b.Map.Key == r.Map.Key && b.Map.Value == r.Map.Value && d.sameType(b.Map.ValueName, r.Map.ValueName)
 	}
 	if !sameType {
-		md.report("proto-field-type-changed", Revision, rf, withSegs(r.Source, "type"), ops, "the type of %s changed from %s to %s", full, bt, rt)
+		d.report("proto-field-type-changed", Revision, withSegs(r.Source, "type"), withSegs(b.Source, "type"), ops, "the type of %s changed from %s to %s", full, bt, rt)
 	}
 	if bc, rc := b.Cardinality(d.bf.Syntax), r.Cardinality(d.rf.Syntax); bc != rc && sameType {
-		md.report("proto-field-cardinality-changed", Revision, rf, r.Source, ops, "the cardinality of %s changed from %s to %s", full, bc, rc)
+		d.report("proto-field-cardinality-changed", Revision, r.Source, b.Source, ops, "the cardinality of %s changed from %s to %s", full, bc, rc)
 		if bc == "required" || rc == "required" {
-			md.report("proto-required-fields-changed", Revision, rf, r.Source, ops, "%s is %s required", full, map[bool]string{true: "now", false: "no longer"}[rc == "required"])
+			d.report("proto-required-fields-changed", Revision, r.Source, b.Source, ops, "%s is %s required", full, map[bool]string{true: "now", false: "no longer"}[rc == "required"])
 		}
 	}
 	if b.Oneof != r.Oneof {
-		md.report("proto-field-oneof-changed", Revision, rf, r.Source, ops, "%s moved from %s to %s", full, oneofName(b.Oneof), oneofName(r.Oneof))
+		d.report("proto-field-oneof-changed", Revision, r.Source, b.Source, ops, "%s moved from %s to %s", full, oneofName(b.Oneof), oneofName(r.Oneof))
 	}
 	if b.HasDefault != r.HasDefault || b.Default != r.Default {
-		md.report("proto-field-default-changed", Revision, rf, r.Source, ops, "the default of %s changed from %s to %s", full, defaultText(b), defaultText(r))
+		d.report("proto-field-default-changed", Revision, r.Source, b.Source, ops, "the default of %s changed from %s to %s", full, defaultText(b), defaultText(r))
 	}
 	for _, opt := range []string{"jstype", "ctype", "features.utf8_validation", "features.(pb.cpp).string_type", "features.(pb.java).utf8_validation"} {
 		if b.Options[opt] != r.Options[opt] {
-			md.report("proto-field-option-changed", Revision, rf, r.Source, ops, "option %s of %s changed from %s to %s", opt, full, quoteOrUnset(b.Options[opt], b.Options, opt), quoteOrUnset(r.Options[opt], r.Options, opt))
+			d.report("proto-field-option-changed", Revision, r.Source, b.Source, ops, "option %s of %s changed from %s to %s", opt, full, quoteOrUnset(b.Options[opt], b.Options, opt), quoteOrUnset(r.Options[opt], r.Options, opt))
 		}
 	}
 }
 
 func (d *protoDiff) enum(b, r *proto.Enum) {
-	md, rf := d.md, d.rf.Name
 	ops := d.ops("enum", b.FullName, true)
 	names := func(e *proto.Enum, n int32) []string {
 		var out []string
@@ -447,13 +476,13 @@ func (d *protoDiff) enum(b, r *proto.Enum) {
 		rv := r.Value(bv.Number)
 		switch {
 		case rv == nil && byName[bv.Name] != nil:
-			md.report("proto-field-number-changed", Revision, rf, byName[bv.Name].Source, ops, "enum value %s of %s changed its number from %d to %d", bv.Name, r.FullName, bv.Number, byName[bv.Name].Number)
+			d.report("proto-field-number-changed", Revision, byName[bv.Name].Source, bv.Source, ops, "enum value %s of %s changed its number from %d to %d", bv.Name, r.FullName, bv.Number, byName[bv.Name].Number)
 		case rv == nil && r.Reserved(bv.Number) && slices.Contains(r.ReservedNames, bv.Name):
-			md.report("proto-enum-value-removed-reserved", Base, d.bf.Name, bv.Source, ops, "enum value %s (%d) of %s was removed; its number and name are reserved", bv.Name, bv.Number, b.FullName)
+			d.report("proto-enum-value-removed-reserved", Base, bv.Source, bv.Source, ops, "enum value %s (%d) of %s was removed; its number and name are reserved", bv.Name, bv.Number, b.FullName)
 		case rv == nil:
-			md.report("proto-enum-value-removed", Base, d.bf.Name, bv.Source, ops, "enum value %s (%d) of %s was removed", bv.Name, bv.Number, b.FullName)
+			d.report("proto-enum-value-removed", Base, bv.Source, bv.Source, ops, "enum value %s (%d) of %s was removed", bv.Name, bv.Number, b.FullName)
 		case !slices.Contains(names(r, bv.Number), bv.Name):
-			md.report("proto-enum-value-renamed", Revision, rf, rv.Source, ops, "enum value %d of %s was renamed from %s to %s", bv.Number, r.FullName, bv.Name, strings.Join(names(r, bv.Number), ", "))
+			d.report("proto-enum-value-renamed", Revision, rv.Source, bv.Source, ops, "enum value %d of %s was renamed from %s to %s", bv.Number, r.FullName, bv.Name, strings.Join(names(r, bv.Number), ", "))
 		}
 	}
 	baseNames := map[string]bool{}
@@ -462,53 +491,52 @@ func (d *protoDiff) enum(b, r *proto.Enum) {
 	}
 	for _, rv := range r.Values {
 		if b.Value(rv.Number) == nil && !baseNames[rv.Name] {
-			md.report("proto-element-added", Revision, rf, rv.Source, d.ops("enum", r.FullName, false), "enum value %s (%d) was added to %s", rv.Name, rv.Number, r.FullName)
+			d.report("proto-element-added", Revision, rv.Source, rv.Source, d.ops("enum", r.FullName, false), "enum value %s (%d) was added to %s", rv.Name, rv.Number, r.FullName)
 		}
 	}
 	if b.Closed != r.Closed {
-		md.report("proto-enum-type-changed", Revision, rf, r.Source, ops, "enum %s changed from %s to %s", r.FullName, openness(b.Closed), openness(r.Closed))
+		d.report("proto-enum-type-changed", Revision, r.Source, b.Source, ops, "enum %s changed from %s to %s", r.FullName, openness(b.Closed), openness(r.Closed))
 	}
 	for _, rg := range b.ReservedRanges {
 		for n := rg.Start; n <= rg.End && n-rg.Start < 1<<16; n++ {
 			if !r.Reserved(n) {
-				md.report("proto-reserved-removed", Revision, rf, r.Source, ops, "%s no longer reserves %s", r.FullName, rangeText(rg))
+				d.report("proto-reserved-removed", Revision, r.Source, withSegs(b.Source, "reserved"), ops, "%s no longer reserves %s", r.FullName, rangeText(rg))
 				break
 			}
 		}
 	}
 	for _, name := range b.ReservedNames {
 		if !slices.Contains(r.ReservedNames, name) {
-			md.report("proto-reserved-removed", Revision, rf, r.Source, ops, "%s no longer reserves the name %q", r.FullName, name)
+			d.report("proto-reserved-removed", Revision, r.Source, withSegs(b.Source, "reserved"), ops, "%s no longer reserves the name %q", r.FullName, name)
 		}
 	}
 }
 
 func (d *protoDiff) service(b, r *proto.Service) {
-	md, rf := d.md, d.rf.Name
 	pairByKey(b.Methods, r.Methods, func(m *proto.Method) string { return m.Name }, nil, func(bm, rm *proto.Method, hasB, hasR bool) {
 		switch {
 		case !hasR:
-			md.report("proto-rpc-removed", Base, d.bf.Name, bm.Source, []string{"rpc " + b.FullName + "/" + bm.Name}, "rpc %s of %s was removed", bm.Name, b.FullName)
+			d.report("proto-rpc-removed", Base, bm.Source, bm.Source, []string{"rpc " + b.FullName + "/" + bm.Name}, "rpc %s of %s was removed", bm.Name, b.FullName)
 			return
 		case !hasB:
-			md.report("proto-element-added", Revision, rf, rm.Source, []string{"rpc " + r.FullName + "/" + rm.Name}, "rpc %s was added to %s", rm.Name, r.FullName)
+			d.report("proto-element-added", Revision, rm.Source, rm.Source, []string{"rpc " + r.FullName + "/" + rm.Name}, "rpc %s was added to %s", rm.Name, r.FullName)
 			return
 		}
 		ops := []string{"rpc " + r.FullName + "/" + rm.Name}
 		if !d.sameType(bm.Input, rm.Input) {
-			md.report("proto-rpc-request-changed", Revision, rf, withSegs(rm.Source, "input"), ops, "the request of %s changed from %s to %s", rm.Name, bm.Input, rm.Input)
+			d.report("proto-rpc-request-changed", Revision, withSegs(rm.Source, "input"), withSegs(bm.Source, "input"), ops, "the request of %s changed from %s to %s", rm.Name, bm.Input, rm.Input)
 		}
 		if !d.sameType(bm.Output, rm.Output) {
-			md.report("proto-rpc-response-changed", Revision, rf, withSegs(rm.Source, "output"), ops, "the response of %s changed from %s to %s", rm.Name, bm.Output, rm.Output)
+			d.report("proto-rpc-response-changed", Revision, withSegs(rm.Source, "output"), withSegs(bm.Source, "output"), ops, "the response of %s changed from %s to %s", rm.Name, bm.Output, rm.Output)
 		}
 		if bm.ClientStreaming != rm.ClientStreaming {
-			md.report("proto-rpc-streaming-changed", Revision, rf, withSegs(rm.Source, "input"), ops, "%s %s client streaming", rm.Name, startsOrStops(rm.ClientStreaming))
+			d.report("proto-rpc-streaming-changed", Revision, withSegs(rm.Source, "input"), withSegs(bm.Source, "input"), ops, "%s %s client streaming", rm.Name, startsOrStops(rm.ClientStreaming))
 		}
 		if bm.ServerStreaming != rm.ServerStreaming {
-			md.report("proto-rpc-streaming-changed", Revision, rf, withSegs(rm.Source, "output"), ops, "%s %s server streaming", rm.Name, startsOrStops(rm.ServerStreaming))
+			d.report("proto-rpc-streaming-changed", Revision, withSegs(rm.Source, "output"), withSegs(bm.Source, "output"), ops, "%s %s server streaming", rm.Name, startsOrStops(rm.ServerStreaming))
 		}
 		if bm.IdempotencyLevel != rm.IdempotencyLevel {
-			md.report("proto-rpc-idempotency-changed", Revision, rf, rm.Source, ops, "the idempotency_level of %s changed from %s to %s", rm.Name, orUnknown(bm.IdempotencyLevel), orUnknown(rm.IdempotencyLevel))
+			d.report("proto-rpc-idempotency-changed", Revision, rm.Source, bm.Source, ops, "the idempotency_level of %s changed from %s to %s", rm.Name, orUnknown(bm.IdempotencyLevel), orUnknown(rm.IdempotencyLevel))
 		}
 	})
 }

@@ -86,9 +86,9 @@ func (md *modelDiff) wsdl() {
 			for _, o := range b.Operations {
 				ops = append(ops, b.Name.Local+"."+o.Name)
 			}
-			md.report("wsdl-port-type-removed", Base, b.File, b.Source, ops, "%s was removed", b.Name.Local)
+			md.report("wsdl-port-type-removed", Base, site{b.File, b.Source}, site{}, ops, "%s was removed", b.Name.Local)
 		case !hasB:
-			md.report("wsdl-element-added", Revision, r.File, r.Source, []string{r.Name.Local}, "%s was added", r.Name.Local)
+			md.report("wsdl-element-added", Revision, site{r.File, r.Source}, site{}, []string{r.Name.Local}, "%s was added", r.Name.Local)
 		default:
 			d.portType(b, r)
 		}
@@ -96,9 +96,9 @@ func (md *modelDiff) wsdl() {
 	pairByKey(bd.Bindings, rd.Bindings, func(b *wsdl.Binding) string { return local(b.Name) }, nil, func(b, r *wsdl.Binding, hasB, hasR bool) {
 		switch {
 		case !hasR:
-			md.report("wsdl-binding-removed", Base, b.File, b.Source, []string{"binding " + b.Name.Local}, "binding %s was removed", b.Name.Local)
+			md.report("wsdl-binding-removed", Base, site{b.File, b.Source}, site{}, []string{"binding " + b.Name.Local}, "binding %s was removed", b.Name.Local)
 		case !hasB:
-			md.report("wsdl-element-added", Revision, r.File, r.Source, []string{"binding " + r.Name.Local}, "binding %s was added", r.Name.Local)
+			md.report("wsdl-element-added", Revision, site{r.File, r.Source}, site{}, []string{"binding " + r.Name.Local}, "binding %s was added", r.Name.Local)
 		default:
 			d.binding(b, r)
 		}
@@ -106,18 +106,18 @@ func (md *modelDiff) wsdl() {
 	pairByKey(bd.Services, rd.Services, func(s *wsdl.Service) string { return local(s.Name) }, nil, func(b, r *wsdl.Service, hasB, hasR bool) {
 		switch {
 		case !hasR:
-			md.report("wsdl-port-removed", Base, b.File, b.Source, []string{"service " + b.Name.Local}, "service %s was removed", b.Name.Local)
+			md.report("wsdl-port-removed", Base, site{b.File, b.Source}, site{}, []string{"service " + b.Name.Local}, "service %s was removed", b.Name.Local)
 		case !hasB:
-			md.report("wsdl-element-added", Revision, r.File, r.Source, []string{"service " + r.Name.Local}, "service %s was added", r.Name.Local)
+			md.report("wsdl-element-added", Revision, site{r.File, r.Source}, site{}, []string{"service " + r.Name.Local}, "service %s was added", r.Name.Local)
 		default:
 			pairByKey(b.Ports, r.Ports, func(p *wsdl.Port) string { return p.Name }, nil, func(bp, rp *wsdl.Port, hasB, hasR bool) {
 				switch {
 				case !hasR:
-					md.report("wsdl-port-removed", Base, b.File, bp.Source, []string{"service " + b.Name.Local}, "port %s of service %s was removed", bp.Name, b.Name.Local)
+					md.report("wsdl-port-removed", Base, site{b.File, bp.Source}, site{r.File, r.Source}, []string{"service " + b.Name.Local}, "port %s of service %s was removed", bp.Name, b.Name.Local)
 				case !hasB:
-					md.report("wsdl-element-added", Revision, r.File, rp.Source, []string{"service " + r.Name.Local}, "port %s was added to service %s", rp.Name, r.Name.Local)
+					md.report("wsdl-element-added", Revision, site{r.File, rp.Source}, site{b.File, b.Source}, []string{"service " + r.Name.Local}, "port %s was added to service %s", rp.Name, r.Name.Local)
 				case bp.Address != rp.Address:
-					md.report("wsdl-address-changed", Revision, r.File, rp.Source, []string{"service " + r.Name.Local}, "the address of port %s changed from %s to %s", rp.Name, bp.Address, rp.Address)
+					md.report("wsdl-address-changed", Revision, site{r.File, rp.Source}, site{b.File, bp.Source}, []string{"service " + r.Name.Local}, "the address of port %s changed from %s to %s", rp.Name, bp.Address, rp.Address)
 				}
 			})
 		}
@@ -129,32 +129,32 @@ func (d *wsdlDiff) portType(b, r *wsdl.PortType) {
 	pairByKey(b.Operations, r.Operations, func(o *wsdl.Operation) string { return o.Name }, nil, func(bo, ro *wsdl.Operation, hasB, hasR bool) {
 		switch {
 		case !hasR:
-			md.report("wsdl-operation-removed", Base, b.File, bo.Source, []string{b.Name.Local + "." + bo.Name}, "operation %s of %s was removed", bo.Name, b.Name.Local)
+			md.report("wsdl-operation-removed", Base, site{b.File, bo.Source}, site{r.File, r.Source}, []string{b.Name.Local + "." + bo.Name}, "operation %s of %s was removed", bo.Name, b.Name.Local)
 			return
 		case !hasB:
-			md.report("wsdl-element-added", Revision, r.File, ro.Source, []string{r.Name.Local + "." + ro.Name}, "operation %s was added to %s", ro.Name, r.Name.Local)
+			md.report("wsdl-element-added", Revision, site{r.File, ro.Source}, site{b.File, b.Source}, []string{r.Name.Local + "." + ro.Name}, "operation %s was added to %s", ro.Name, r.Name.Local)
 			return
 		}
 		op := r.Name.Local + "." + ro.Name
 		if bo.Pattern != ro.Pattern {
-			md.report("wsdl-operation-pattern-changed", Revision, r.File, ro.Source, []string{op}, "operation %s changed its pattern from %s to %s", op, bo.Pattern, ro.Pattern)
+			md.report("wsdl-operation-pattern-changed", Revision, site{r.File, ro.Source}, site{b.File, bo.Source}, []string{op}, "operation %s changed its pattern from %s to %s", op, bo.Pattern, ro.Pattern)
 			return
 		}
-		d.io(op, r.File, bo.Input, ro.Input, Request)
-		d.io(op, r.File, bo.Output, ro.Output, Response)
+		d.io(op, b.File, r.File, bo.Input, ro.Input, Request)
+		d.io(op, b.File, r.File, bo.Output, ro.Output, Response)
 	})
 }
 
 // io compares an operation's input or output: the parts of its message
 // (WSDL 1.1) or its element (WSDL 2.0).
-func (d *wsdlDiff) io(op, file string, b, r *wsdl.IO, dir Direction) {
+func (d *wsdlDiff) io(op, bFile, file string, b, r *wsdl.IO, dir Direction) {
 	if b == nil || r == nil {
 		return
 	}
 	md := d.md
 	if b.Element.Local != "" || r.Element.Local != "" {
 		if b.Element.Local != r.Element.Local {
-			md.report("wsdl-part-type-changed", Revision, file, r.Source, []string{op}, "the %s of %s changed from element %s to %s", ioWord(dir), op, b.Element.Local, r.Element.Local)
+			md.report("wsdl-part-type-changed", Revision, site{file, r.Source}, site{bFile, b.Source}, []string{op}, "the %s of %s changed from element %s to %s", ioWord(dir), op, b.Element.Local, r.Element.Local)
 			return
 		}
 		d.element(op, dir, b.Element, r.Element)
@@ -167,13 +167,13 @@ func (d *wsdlDiff) io(op, file string, b, r *wsdl.IO, dir Direction) {
 	pairByKey(bm.Parts, rm.Parts, func(p *wsdl.Part) string { return p.Name }, nil, func(bp, rp *wsdl.Part, hasB, hasR bool) {
 		switch {
 		case !hasR:
-			md.report("wsdl-part-removed", Base, bm.File, bp.Source, []string{op}, "part %s of the %s of %s was removed", bp.Name, ioWord(dir), op)
+			md.report("wsdl-part-removed", Base, site{bm.File, bp.Source}, site{rm.File, rm.Source}, []string{op}, "part %s of the %s of %s was removed", bp.Name, ioWord(dir), op)
 		case !hasB && dir == Request:
-			md.report("wsdl-part-added", Revision, rm.File, rp.Source, []string{op}, "part %s was added to the %s of %s", rp.Name, ioWord(dir), op)
+			md.report("wsdl-part-added", Revision, site{rm.File, rp.Source}, site{bm.File, bm.Source}, []string{op}, "part %s was added to the %s of %s", rp.Name, ioWord(dir), op)
 		case !hasB:
-			md.report("wsdl-element-added", Revision, rm.File, rp.Source, []string{op}, "part %s was added to the %s of %s", rp.Name, ioWord(dir), op)
+			md.report("wsdl-element-added", Revision, site{rm.File, rp.Source}, site{bm.File, bm.Source}, []string{op}, "part %s was added to the %s of %s", rp.Name, ioWord(dir), op)
 		case bp.Element.Local != rp.Element.Local || bp.Type.Local != rp.Type.Local:
-			md.report("wsdl-part-type-changed", Revision, rm.File, rp.Source, []string{op}, "part %s of the %s of %s changed from %s to %s", rp.Name, ioWord(dir), op, partType(bp), partType(rp))
+			md.report("wsdl-part-type-changed", Revision, site{rm.File, rp.Source}, site{bm.File, bp.Source}, []string{op}, "part %s of the %s of %s changed from %s to %s", rp.Name, ioWord(dir), op, partType(bp), partType(rp))
 		case bp.Element.Local != "":
 			d.element(op, dir, bp.Element, rp.Element)
 		default:
@@ -204,7 +204,7 @@ func (d *wsdlDiff) element(op string, dir Direction, bn, rn xml.Name) {
 	}
 	if be.Type.Local != "" || re.Type.Local != "" {
 		if be.Type.Local != re.Type.Local {
-			d.md.report("wsdl-field-type-changed", Revision, re.File, re.Source, []string{op}, "element %s changed type from %s to %s", re.Name.Local, typeText(be.Type), typeText(re.Type))
+			d.md.report("wsdl-field-type-changed", Revision, site{re.File, re.Source}, site{be.File, be.Source}, []string{op}, "element %s changed type from %s to %s", re.Name.Local, typeText(be.Type), typeText(re.Type))
 			return
 		}
 		d.typeByName(op, dir, be.Type, re.Type)
@@ -236,30 +236,30 @@ func (d *wsdlDiff) typeByName(op string, dir Direction, bn, rn xml.Name) {
 func (d *wsdlDiff) content(op string, dir Direction, b, r *wsdl.XSDType) {
 	md := d.md
 	if b.Base.Local != r.Base.Local {
-		md.report("wsdl-field-type-changed", Revision, r.File, r.Source, []string{op}, "%s %s changed its base from %s to %s", r.Kind, r.Name.Local, typeText(b.Base), typeText(r.Base))
+		md.report("wsdl-field-type-changed", Revision, site{r.File, r.Source}, site{b.File, b.Source}, []string{op}, "%s %s changed its base from %s to %s", r.Kind, r.Name.Local, typeText(b.Base), typeText(r.Base))
 	} else if b.Base.Local != "" {
 		d.typeByName(op, dir, b.Base, r.Base)
 	}
 	for _, v := range b.Enumeration {
 		if !contains(r.Enumeration, v) && dir == Request {
-			md.report("wsdl-enumeration-changed", Revision, r.File, r.Source, []string{op}, "%s no longer allows the value %q", r.Name.Local, v)
+			md.report("wsdl-enumeration-changed", Revision, site{r.File, r.Source}, site{b.File, b.Source}, []string{op}, "%s no longer allows the value %q", r.Name.Local, v)
 		}
 	}
 	if len(b.Enumeration) > 0 && dir == Response {
 		for _, v := range r.Enumeration {
 			if !contains(b.Enumeration, v) {
-				md.report("wsdl-enumeration-changed", Revision, r.File, r.Source, []string{op}, "%s may now hold the value %q", r.Name.Local, v)
+				md.report("wsdl-enumeration-changed", Revision, site{r.File, r.Source}, site{b.File, b.Source}, []string{op}, "%s may now hold the value %q", r.Name.Local, v)
 			}
 		}
 	}
 	pairByKey(b.Fields, r.Fields, func(f *wsdl.XSDField) string { return fieldKey(f) }, nil, func(bf, rf *wsdl.XSDField, hasB, hasR bool) {
 		switch {
 		case !hasR:
-			md.report("wsdl-field-removed", Base, b.File, bf.Source, []string{op}, "%s %s of %s was removed", fieldWord(bf), bf.Name, b.Name.Local)
+			md.report("wsdl-field-removed", Base, site{b.File, bf.Source}, site{r.File, r.Source}, []string{op}, "%s %s of %s was removed", fieldWord(bf), bf.Name, b.Name.Local)
 		case !hasB && dir == Request && rf.Required():
-			md.report("wsdl-field-added-required", Revision, r.File, rf.Source, []string{op}, "required %s %s was added to %s", fieldWord(rf), rf.Name, r.Name.Local)
+			md.report("wsdl-field-added-required", Revision, site{r.File, rf.Source}, site{b.File, b.Source}, []string{op}, "required %s %s was added to %s", fieldWord(rf), rf.Name, r.Name.Local)
 		case !hasB:
-			md.report("wsdl-element-added", Revision, r.File, rf.Source, []string{op}, "%s %s was added to %s", fieldWord(rf), rf.Name, r.Name.Local)
+			md.report("wsdl-element-added", Revision, site{r.File, rf.Source}, site{b.File, b.Source}, []string{op}, "%s %s was added to %s", fieldWord(rf), rf.Name, r.Name.Local)
 		default:
 			d.field(op, dir, b, r, bf, rf)
 		}
@@ -283,20 +283,20 @@ func fieldWord(f *wsdl.XSDField) string {
 func (d *wsdlDiff) field(op string, dir Direction, bt, rt *wsdl.XSDType, b, r *wsdl.XSDField) {
 	md := d.md
 	if b.Type.Local != r.Type.Local || b.Ref.Local != r.Ref.Local {
-		md.report("wsdl-field-type-changed", Revision, rt.File, r.Source, []string{op}, "%s %s of %s changed type from %s to %s", fieldWord(r), r.Name, rt.Name.Local, typeText(b.Type), typeText(r.Type))
+		md.report("wsdl-field-type-changed", Revision, site{rt.File, r.Source}, site{bt.File, b.Source}, []string{op}, "%s %s of %s changed type from %s to %s", fieldWord(r), r.Name, rt.Name.Local, typeText(b.Type), typeText(r.Type))
 		return
 	}
 	switch {
 	case dir == Request && !b.Required() && r.Required():
-		md.report("wsdl-field-occurrence-changed", Revision, rt.File, r.Source, []string{op}, "%s %s of %s is now required", fieldWord(r), r.Name, rt.Name.Local)
+		md.report("wsdl-field-occurrence-changed", Revision, site{rt.File, r.Source}, site{bt.File, b.Source}, []string{op}, "%s %s of %s is now required", fieldWord(r), r.Name, rt.Name.Local)
 	case dir == Response && b.Required() && !r.Required():
-		md.report("wsdl-field-occurrence-changed", Revision, rt.File, r.Source, []string{op}, "%s %s of %s may now be absent", fieldWord(r), r.Name, rt.Name.Local)
+		md.report("wsdl-field-occurrence-changed", Revision, site{rt.File, r.Source}, site{bt.File, b.Source}, []string{op}, "%s %s of %s may now be absent", fieldWord(r), r.Name, rt.Name.Local)
 	}
 	if dir == Request && b.MaxOccurs != r.MaxOccurs && (b.MaxOccurs == -1 || (r.MaxOccurs != -1 && r.MaxOccurs < b.MaxOccurs)) {
-		md.report("wsdl-field-occurrence-changed", Revision, rt.File, r.Source, []string{op}, "element %s of %s allows at most %s, where it allowed %s", r.Name, rt.Name.Local, occurs(r.MaxOccurs), occurs(b.MaxOccurs))
+		md.report("wsdl-field-occurrence-changed", Revision, site{rt.File, r.Source}, site{bt.File, b.Source}, []string{op}, "element %s of %s allows at most %s, where it allowed %s", r.Name, rt.Name.Local, occurs(r.MaxOccurs), occurs(b.MaxOccurs))
 	}
 	if dir == Response && b.MaxOccurs != r.MaxOccurs && (r.MaxOccurs == -1 || (b.MaxOccurs != -1 && r.MaxOccurs > b.MaxOccurs)) {
-		md.report("wsdl-field-occurrence-changed", Revision, rt.File, r.Source, []string{op}, "element %s of %s may now occur %s, where it occurred at most %s", r.Name, rt.Name.Local, occurs(r.MaxOccurs), occurs(b.MaxOccurs))
+		md.report("wsdl-field-occurrence-changed", Revision, site{rt.File, r.Source}, site{bt.File, b.Source}, []string{op}, "element %s of %s may now occur %s, where it occurred at most %s", r.Name, rt.Name.Local, occurs(r.MaxOccurs), occurs(b.MaxOccurs))
 	}
 	if r.Type.Local != "" {
 		d.typeByName(op, dir, b.Type, r.Type)
@@ -324,11 +324,11 @@ func (d *wsdlDiff) binding(b, r *wsdl.Binding) {
 	md := d.md
 	ops := []string{"binding " + r.Name.Local}
 	if b.SOAPVersion != r.SOAPVersion {
-		md.report("wsdl-soap-version-changed", Revision, r.File, withSegs(r.Source, "soapVersion"), ops, "binding %s changed from %s to %s (%s)", r.Name.Local, soapText(b.SOAPVersion), soapText(r.SOAPVersion), contentTypeText(r.SOAPVersion))
+		md.report("wsdl-soap-version-changed", Revision, site{r.File, withSegs(r.Source, "soapVersion")}, site{b.File, withSegs(b.Source, "soapVersion")}, ops, "binding %s changed from %s to %s (%s)", r.Name.Local, soapText(b.SOAPVersion), soapText(r.SOAPVersion), contentTypeText(r.SOAPVersion))
 	}
 	pairByKey(b.Operations, r.Operations, func(o *wsdl.BindingOperation) string { return o.Name }, nil, func(bo, ro *wsdl.BindingOperation, hasB, hasR bool) {
 		if hasB && hasR && bo.SOAPAction != ro.SOAPAction {
-			md.report("wsdl-soap-action-changed", Revision, r.File, ro.Source, ops, "the SOAP action of %s in %s changed from %q to %q", ro.Name, r.Name.Local, bo.SOAPAction, ro.SOAPAction)
+			md.report("wsdl-soap-action-changed", Revision, site{r.File, ro.Source}, site{b.File, bo.Source}, ops, "the SOAP action of %s in %s changed from %q to %q", ro.Name, r.Name.Local, bo.SOAPAction, ro.SOAPAction)
 		}
 	})
 }
