@@ -182,6 +182,7 @@ type drainingReader struct {
 	ctx     context.Context
 	wait    time.Duration
 	answers io.Writer
+	chunk   []byte // what each read of r fills
 	buf     []byte // the start of a line not read whole yet
 	out     []byte // lines checked, not yet passed on
 	eof     bool
@@ -189,10 +190,12 @@ type drainingReader struct {
 }
 
 func (d *drainingReader) Read(b []byte) (int, error) {
-	chunk := make([]byte, max(len(b), 4096))
+	if d.chunk == nil {
+		d.chunk = make([]byte, 64<<10)
+	}
 	for len(d.out) == 0 && d.err == nil {
-		n, err := d.r.Read(chunk)
-		lines(&d.buf, chunk[:n], d.take)
+		n, err := d.r.Read(d.chunk)
+		lines(&d.buf, d.chunk[:n], d.take)
 		if err != nil {
 			if len(d.buf) > 0 {
 				// The last line has no newline.
