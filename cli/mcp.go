@@ -58,7 +58,7 @@ func runMCP(c *cli.Context, env Env) error {
 	if c.NArg() > 0 {
 		return exitf(ExitUsage, "mcp takes no arguments, found %q (paths are given to its tools)", c.Args().First())
 	}
-	logger, err := newLogger(c.String("log-format"), env.Stderr)
+	logger, err := commandLogger(c, env.Stderr)
 	if err != nil {
 		return exitf(ExitUsage, "%v", err)
 	}

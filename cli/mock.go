@@ -100,7 +100,7 @@ func runMock(c *cli.Context, env Env) error {
 	// thousands of requests a second the writes cost more than the answers.
 	logs := httpx.NewLogBuffer(env.Stderr, 64<<10, 200*time.Millisecond)
 	defer logs.Close()
-	logger, err := newLogger(c.String("log-format"), logs)
+	logger, err := commandLogger(c, logs)
 	if err != nil {
 		return exitf(ExitUsage, "%v", err)
 	}

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"fmt"
-	"io"
 	"log/slog"
 	"math"
 	"net"
@@ -178,10 +177,4 @@ func runLintServer(c *cli.Context, env Env) error {
 		return exitf(ExitFindings, "lint-server: %v", err)
 	}
 	return nil
-}
-
-// newLogger is a logger at level info, whatever --log-level says: the
-// commands that still call it should call commandLogger instead.
-func newLogger(format string, w io.Writer) (*slog.Logger, error) {
-	return leveledLogger(format, slog.LevelInfo, w)
 }
