@@ -241,14 +241,14 @@ func (textCodec) Decode(body []byte, t *BodyType) (any, error) {
 		return s, nil
 	}
 	types := t.c.typesOf(t.m.sch)
-	if types == 0 || types&tStr != 0 {
+	if types == 0 || types&TypeString != 0 {
 		return s, nil
 	}
-	if v, ok := coerce(strings.TrimSpace(s), types); ok {
+	if v, ok := CoerceText(strings.TrimSpace(s), types); ok {
 		return v, nil
 	}
 	ct, _ := parseMediaRange(t.ContentType)
-	if types&(tObj|tArr) != 0 || ct.sub != "plain" {
+	if types&(TypeObject|TypeArray) != 0 || ct.sub != "plain" {
 		return nil, errUnread
 	}
 	return s, nil
@@ -377,7 +377,7 @@ func (c *Contract) schemaFields(m *media) []*param {
 			if enc != nil {
 				ct = strings.TrimSpace(strings.Split(enc.contentType, ",")[0])
 			}
-			if t := c.typesOf(ps); ct == "" && t&tObj != 0 && t&(tStr|tNum|tInt|tBool|tArr) == 0 {
+			if t := c.typesOf(ps); ct == "" && t&TypeObject != 0 && t&(TypeString|TypeNumber|TypeInteger|TypeBoolean|TypeArray) == 0 {
 				ct = "application/json"
 			}
 			if r, ok := parseMediaRange(ct); ok && familyOf(r) == famJSON {
@@ -530,7 +530,7 @@ func (c *Contract) partValue(fp *param, part Part, s sref, path []any, m *media)
 	if ct == "" && m != nil && m.encoding[part.Name] != nil {
 		ct = m.encoding[part.Name].contentType
 	}
-	if ct == "" && c.typesOf(s)&(tObj|tArr) != 0 && c.typesOf(s)&tStr == 0 {
+	if ct == "" && c.typesOf(s)&(TypeObject|TypeArray) != 0 && c.typesOf(s)&TypeString == 0 {
 		ct = "application/json"
 	}
 	if r, ok := parseMediaRange(ct); ok && familyOf(r) == famJSON {

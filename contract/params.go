@@ -217,7 +217,7 @@ func (c *Contract) problem(p *param, in In, path []any, keyword, msg string, at 
 }
 
 // typeProblem reports text that cannot be read as the schema's type.
-func (c *Contract) typeProblem(p *param, in In, path []any, text string, s sref, t types) Problem {
+func (c *Contract) typeProblem(p *param, in In, path []any, text string, s sref, t Types) Problem {
 	got := strconv.Quote(text)
 	if text == "" {
 		got = "an empty value"
@@ -235,7 +235,7 @@ func (c *Contract) readText(p *param, in In, path []any, text string, s sref) (a
 		return text, nil
 	}
 	t := c.typesOf(s)
-	v, ok := coerce(text, t)
+	v, ok := CoerceText(text, t)
 	if !ok {
 		// The text stays as sent, for the caller to see.
 		pr := c.typeProblem(p, in, path, text, s, t)
@@ -443,7 +443,7 @@ func (c *Contract) readQuery(p *param, in In, pairs []qpair, used []bool, declar
 		return "", true, nil
 	}
 	shape := p.shape
-	if shape == primitive && len(mine) > 1 && c.typesOf(p.sch)&tArr != 0 {
+	if shape == primitive && len(mine) > 1 && c.typesOf(p.sch)&TypeArray != 0 {
 		// Several values of a parameter whose schema admits a list as well
 		// as a single value (anyOf of an array and a string).
 		shape = array
@@ -564,7 +564,7 @@ func (c *Contract) deepValue(p *param, in In, s sref, n *dnode, path []any, prob
 		}
 		return c.deepLeaf(p, in, s, n.values[0], slices.Clone(path), probs)
 	}
-	array := types&tArr != 0 || types == 0
+	array := types&TypeArray != 0 || types == 0
 	for _, k := range n.keys {
 		array = array && isIndex(k)
 	}

@@ -1,11 +1,6 @@
 package contract
 
-import (
-	"encoding/json"
-	"strings"
-
-	"github.com/specgate/specgate/spec"
-)
+import "github.com/specgate/specgate/spec"
 
 // sref is a schema as the document writes it: its node ($refs followed)
 // and its path from the entry file's root, so that a problem can name the
@@ -20,63 +15,6 @@ func (s sref) at(segs ...any) spec.Path {
 	out := make(spec.Path, len(s.src), len(s.src)+len(segs))
 	copy(out, s.src)
 	return append(out, segs...)
-}
-
-// types is a set of JSON types a schema admits, read from its type keyword
-// (and nullable, and those of its allOf/anyOf/oneOf members). Reading
-// strings off the wire by it does not decide validity: the compiled schema
-// does. The empty set admits anything.
-type types uint8
-
-const (
-	tNull types = 1 << iota
-	tBool
-	tInt
-	tNum
-	tStr
-	tArr
-	tObj
-)
-
-var typeNames = []struct {
-	t    types
-	name string
-}{{tInt, "integer"}, {tNum, "number"}, {tBool, "boolean"}, {tStr, "string"}, {tArr, "array"}, {tObj, "object"}, {tNull, "null"}}
-
-func (t types) String() string {
-	var names []string
-	for _, tn := range typeNames {
-		if t&tn.t != 0 && !(tn.t == tInt && t&tNum != 0) {
-			names = append(names, tn.name)
-		}
-	}
-	switch len(names) {
-	case 0:
-		return "any value"
-	case 1:
-		return names[0]
-	}
-	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
-}
-
-func typeNamed(s string) types {
-	switch s {
-	case "null":
-		return tNull
-	case "boolean":
-		return tBool
-	case "integer":
-		return tInt
-	case "number":
-		return tNum
-	case "string", "file":
-		return tStr
-	case "array":
-		return tArr
-	case "object":
-		return tObj
-	}
-	return 0
 }
 
 // deref follows a $ref from n.
@@ -103,71 +41,6 @@ func (c *Contract) schemaAt(s sref, segs ...any) sref {
 	return sref{n: n, src: s.at(segs...)}
 }
 
-// typesOf reads the types a schema admits.
-func (c *Contract) typesOf(s sref) types { return c.typesOfNode(s.n, 0) }
-
-func (c *Contract) typesOfNode(n *spec.Node, depth int) types {
-	n = c.deref(n)
-	if n == nil || n.Kind != spec.Object || depth > 8 {
-		return 0
-	}
-	var t types
-	switch ty := n.Get("type"); {
-	case ty == nil:
-	case ty.Kind == spec.String:
-		t = typeNamed(ty.Value)
-	case ty.Kind == spec.Array:
-		for _, it := range ty.Items {
-			t |= typeNamed(it.Value)
-		}
-	}
-	if t == 0 {
-		for _, k := range [...]string{"allOf", "anyOf", "oneOf"} {
-			for _, m := range items(n.Get(k)) {
-				t |= c.typesOfNode(m, depth+1)
-			}
-		}
-	}
-	if t == 0 {
-		switch {
-		case n.Get("properties") != nil || n.Get("additionalProperties") != nil || n.Get("required") != nil:
-			t = tObj
-		case n.Get("items") != nil || n.Get("prefixItems") != nil:
-			t = tArr
-		}
-	}
-	if t == 0 {
-		for _, e := range items(n.Get("enum")) {
-			t |= kindType(e.Kind)
-		}
-		if cst := n.Get("const"); cst != nil {
-			t |= kindType(cst.Kind)
-		}
-	}
-	if t != 0 && (n.Get("nullable").IsTrue() || n.Get("x-nullable").IsTrue()) {
-		t |= tNull
-	}
-	return t
-}
-
-func kindType(k spec.Kind) types {
-	switch k {
-	case spec.Null:
-		return tNull
-	case spec.Bool:
-		return tBool
-	case spec.Number:
-		return tNum
-	case spec.String:
-		return tStr
-	case spec.Array:
-		return tArr
-	case spec.Object:
-		return tObj
-	}
-	return 0
-}
-
 func items(n *spec.Node) []*spec.Node {
 	if n == nil || n.Kind != spec.Array {
 		return nil
@@ -188,11 +61,11 @@ const (
 func (c *Contract) shapeOf(s sref) shape {
 	t := c.typesOf(s)
 	switch {
-	case t&tArr != 0 && t&^(tArr|tNull) == 0:
+	case t&TypeArray != 0 && t&^(TypeArray|TypeNull) == 0:
 		return array
-	case t&tObj != 0 && t&^(tObj|tNull) == 0:
+	case t&TypeObject != 0 && t&^(TypeObject|TypeNull) == 0:
 		return object
-	case t&tArr != 0 && t&tObj == 0 && t&tStr == 0:
+	case t&TypeArray != 0 && t&TypeObject == 0 && t&TypeString == 0:
 		return array
 	}
 	return primitive
@@ -286,83 +159,4 @@ func (c *Contract) isBinary(s sref) bool {
 		return true
 	}
 	return s.n.Get("contentMediaType") != nil && s.n.Get("contentEncoding") == nil
-}
-
-// coerce reads a string from the wire as a value of the schema's types:
-// an integer or number literal becomes a json.Number, true and false a
-// bool, anything else a string when strings are admitted. ok is false when
-// the text fits none of the types.
-func coerce(text string, t types) (any, bool) {
-	if t == 0 {
-		return text, true
-	}
-	if t&(tInt|tNum) != 0 && isNumber(text) {
-		return json.Number(text), true
-	}
-	if t&tBool != 0 && (text == "true" || text == "false") {
-		return text == "true", true
-	}
-	if t&tStr != 0 {
-		return text, true
-	}
-	if t&tNull != 0 && (text == "" || text == "null") {
-		return nil, true
-	}
-	if t&(tArr|tObj) != 0 && t&^(tArr|tObj|tNull) == 0 {
-		// A structured value where a primitive is read: JSON text, if any.
-		var v any
-		d := json.NewDecoder(strings.NewReader(text))
-		d.UseNumber()
-		if d.Decode(&v) == nil && !d.More() {
-			if _, isArr := v.([]any); isArr && t&tArr != 0 {
-				return v, true
-			}
-			if _, isObj := v.(map[string]any); isObj && t&tObj != 0 {
-				return v, true
-			}
-		}
-	}
-	return nil, false
-}
-
-// isNumber reports whether s is a JSON number literal.
-func isNumber(s string) bool {
-	i := 0
-	if i < len(s) && s[i] == '-' {
-		i++
-	}
-	switch {
-	case i < len(s) && s[i] == '0':
-		i++
-	case i < len(s) && s[i] >= '1' && s[i] <= '9':
-		for i < len(s) && s[i] >= '0' && s[i] <= '9' {
-			i++
-		}
-	default:
-		return false
-	}
-	if i < len(s) && s[i] == '.' {
-		i++
-		start := i
-		for i < len(s) && s[i] >= '0' && s[i] <= '9' {
-			i++
-		}
-		if i == start {
-			return false
-		}
-	}
-	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
-		i++
-		if i < len(s) && (s[i] == '+' || s[i] == '-') {
-			i++
-		}
-		start := i
-		for i < len(s) && s[i] >= '0' && s[i] <= '9' {
-			i++
-		}
-		if i == start {
-			return false
-		}
-	}
-	return i == len(s)
 }

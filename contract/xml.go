@@ -135,9 +135,9 @@ func (c *Contract) xmlValue(n *xnode, s sref, depth int) any {
 	}
 	t := c.typesOf(s)
 	switch {
-	case s.n != nil && (t&tObj != 0 || t == 0 && s.n.Get("properties") != nil):
+	case s.n != nil && (t&TypeObject != 0 || t == 0 && s.n.Get("properties") != nil):
 		return c.xmlObject(n, s, depth)
-	case s.n != nil && t&tArr != 0:
+	case s.n != nil && t&TypeArray != 0:
 		items := c.itemsOf(s)
 		out := []any{}
 		for _, ch := range n.children {
@@ -145,8 +145,8 @@ func (c *Contract) xmlValue(n *xnode, s sref, depth int) any {
 		}
 		return out
 	case s.n != nil:
-		v, ok := coerce(strings.TrimSpace(n.text.String()), t)
-		if !ok || t&tStr != 0 {
+		v, ok := CoerceText(strings.TrimSpace(n.text.String()), t)
+		if !ok || t&TypeString != 0 {
 			return n.text.String()
 		}
 		return v
@@ -217,7 +217,7 @@ func (c *Contract) xmlObject(n *xnode, s sref, depth int) map[string]any {
 
 func (c *Contract) xmlText(s string, ps sref) any {
 	t := c.typesOf(ps)
-	if v, ok := coerce(strings.TrimSpace(s), t); ok && t&tStr == 0 {
+	if v, ok := CoerceText(strings.TrimSpace(s), t); ok && t&TypeString == 0 {
 		return v
 	}
 	return s

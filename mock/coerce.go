@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"strings"
 
+	"github.com/specgate/specgate/contract"
 	"github.com/specgate/specgate/examples"
 	"github.com/specgate/specgate/spec"
 )
@@ -11,83 +12,14 @@ import (
 // Values written as text (a path, a query string, a header, a form field,
 // or a request echoed into a response) are typed by their schema before
 // they are compared or sent: "1" from a URL is the integer 1 where the
-// schema says integer, as the contract reads the request itself. The order
-// in which types are tried is the contract's: number, boolean, string,
-// null, then JSON text for an object or array.
-
-// jsonTypes is a set of JSON Schema types.
-type jsonTypes uint8
-
-const (
-	tNull jsonTypes = 1 << iota
-	tBool
-	tInt
-	tNum
-	tStr
-	tArr
-	tObj
-)
-
-func typeNamed(s string) jsonTypes {
-	switch s {
-	case "null":
-		return tNull
-	case "boolean":
-		return tBool
-	case "integer":
-		return tInt
-	case "number":
-		return tNum
-	case "string", "file":
-		return tStr
-	case "array":
-		return tArr
-	case "object":
-		return tObj
-	}
-	return 0
-}
+// schema says integer, by the contract's own reading (contract.TypesOf and
+// contract.CoerceText), so that the mock and the contract never disagree.
 
 // typer reads the types of a document's schemas.
 type typer struct{ doc *spec.Document }
 
-func (t typer) types(n *spec.Node, depth int) jsonTypes {
-	n = t.doc.Deref(n)
-	if n == nil || n.Kind != spec.Object || depth > 8 {
-		return 0
-	}
-	var ts jsonTypes
-	switch ty := n.Get("type"); {
-	case ty == nil:
-	case ty.Kind == spec.String:
-		ts = typeNamed(ty.Value)
-	case ty.Kind == spec.Array:
-		for _, it := range ty.Items {
-			ts |= typeNamed(it.Value)
-		}
-	}
-	if ts == 0 {
-		for _, k := range [...]string{"allOf", "anyOf", "oneOf"} {
-			if list := n.Get(k); list != nil && list.Kind == spec.Array {
-				for _, m := range list.Items {
-					ts |= t.types(m, depth+1)
-				}
-			}
-		}
-	}
-	if ts == 0 {
-		switch {
-		case n.Get("properties") != nil || n.Get("additionalProperties") != nil:
-			ts = tObj
-		case n.Get("items") != nil:
-			ts = tArr
-		}
-	}
-	if ts != 0 && (n.Get("nullable").IsTrue() || n.Get("x-nullable").IsTrue()) {
-		ts |= tNull
-	}
-	return ts
-}
+// types reads the types schema n admits, as the contract reads them.
+func (t typer) types(n *spec.Node) contract.Types { return contract.TypesOf(t.doc, n) }
 
 // property is the schema of a property of object schema n (through allOf,
 // anyOf and oneOf), or nil.
@@ -128,41 +60,6 @@ func (t typer) items(n *spec.Node) *spec.Node {
 	return nil
 }
 
-// coerceText types one piece of text by a set of types; ok is false when
-// it reads as none of them.
-func coerceText(text string, ts jsonTypes) (any, bool) {
-	if ts == 0 {
-		return text, true
-	}
-	if ts&(tInt|tNum) != 0 && isNumber(text) {
-		return json.Number(text), true
-	}
-	if ts&tBool != 0 && (text == "true" || text == "false") {
-		return text == "true", true
-	}
-	if ts&tStr != 0 {
-		return text, true
-	}
-	if ts&tNull != 0 && (text == "" || text == "null") {
-		return nil, true
-	}
-	if ts&(tArr|tObj) != 0 {
-		if v, err := decodeJSON([]byte(text)); err == nil {
-			return v, true
-		}
-	}
-	return text, false
-}
-
-// isNumber reports whether s is a JSON number literal.
-func isNumber(s string) bool {
-	if s == "" || strings.TrimSpace(s) != s {
-		return false
-	}
-	var n json.Number
-	return json.Unmarshal([]byte(s), &n) == nil
-}
-
 // coerce types the text scalars of v by schema n: strings where the
 // schema does not admit a string but reads them as another type, inside
 // objects and arrays too. Everything else is returned as it is.
@@ -172,11 +69,11 @@ func (t typer) coerce(n *spec.Node, v any, depth int) any {
 	}
 	switch x := v.(type) {
 	case string:
-		ts := t.types(n, 0)
-		if ts&tStr != 0 || ts == 0 {
+		ts := t.types(n)
+		if ts&contract.TypeString != 0 || ts == 0 {
 			return v
 		}
-		if ts&tArr != 0 && ts&^(tArr|tNull) == 0 && !strings.HasPrefix(x, "[") {
+		if ts&contract.TypeArray != 0 && ts&^(contract.TypeArray|contract.TypeNull) == 0 && !strings.HasPrefix(x, "[") {
 			// A list sent as comma-separated text (a simple-style array).
 			item := t.items(n)
 			parts := strings.Split(x, ",")
@@ -186,7 +83,7 @@ func (t typer) coerce(n *spec.Node, v any, depth int) any {
 			}
 			return out
 		}
-		if c, ok := coerceText(x, ts); ok {
+		if c, ok := contract.CoerceText(x, ts); ok {
 			return c
 		}
 	case []any:
@@ -220,21 +117,21 @@ func (t typer) coerceValue(n *spec.Node, v examples.Value, depth int) examples.V
 	}
 	switch x := v.(type) {
 	case *examples.Literal:
-		var own jsonTypes
+		var own contract.Types
 		switch lv := x.Value.(type) {
 		case string:
 			if c := t.coerce(n, lv, depth); !sameScalar(c, lv) {
 				return literalTree(c, x.At)
 			}
 		case bool:
-			own = tBool
+			own = contract.TypeBoolean
 		case json.Number, float64, int:
-			own = tInt | tNum
+			own = contract.TypeInteger | contract.TypeNumber
 		}
 		// A number or boolean written where the schema takes a string
 		// only (Azure's queryId: 1 for a string parameter) is its text,
 		// as the request carries it.
-		if ts := t.types(n, 0); own != 0 && ts != 0 && ts&own == 0 && ts&tStr != 0 {
+		if ts := t.types(n); own != 0 && ts != 0 && ts&own == 0 && ts&contract.TypeString != 0 {
 			return &examples.Literal{Value: scalarText(x.Value), At: x.At}
 		}
 	case *examples.Array:

@@ -205,14 +205,14 @@ func sayIn(t typer, sch *spec.Node, m map[string]any, status int, detail string,
 	out := maps.Clone(m)
 	for k, v := range out {
 		ps := t.property(sch, k, 0)
-		ts := t.types(ps, 0)
+		ts := t.types(ps)
 		switch strings.ToLower(strings.ReplaceAll(k, "_", "")) {
 		case "code", "status", "statuscode", "httpstatus", "httpcode":
-			if codes && ts&tInt != 0 {
+			if codes && ts&contract.TypeInteger != 0 {
 				out[k] = json.Number(strconv.Itoa(status))
 			}
 		case "message", "detail", "details", "error", "errormessage", "description", "errordescription":
-			if ts&tStr != 0 {
+			if ts&contract.TypeString != 0 {
 				out[k] = detail
 			}
 		}

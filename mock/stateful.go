@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/specgate/specgate/contract"
 	"github.com/specgate/specgate/internal/httpx"
 	"github.com/specgate/specgate/schema"
 	"github.com/specgate/specgate/spec"
@@ -232,11 +233,11 @@ func constrained(n *spec.Node) bool {
 }
 
 func idKindOf(doc *spec.Document, t typer, n *spec.Node) idKind {
-	ts := t.types(n, 0)
+	ts := t.types(n)
 	switch {
-	case ts&tInt != 0 && ts&tStr == 0:
+	case ts&contract.TypeInteger != 0 && ts&contract.TypeString == 0:
 		return idInteger
-	case ts&tStr != 0 && doc.Deref(n).GetStr("format") == "uuid":
+	case ts&contract.TypeString != 0 && doc.Deref(n).GetStr("format") == "uuid":
 		return idUUID
 	}
 	return idString
@@ -365,7 +366,7 @@ func planOperation(a *api, t typer, op *operation) *crud {
 		// decodes into an object as well.
 		for _, wantJSON := range []bool{true, false} {
 			for _, mt := range rb.Content {
-				if reqSchema == nil && mt.Schema != nil && isJSON(mt.Name) == wantJSON && t.types(mt.Schema, 0)&tObj != 0 {
+				if reqSchema == nil && mt.Schema != nil && isJSON(mt.Name) == wantJSON && t.types(mt.Schema)&contract.TypeObject != 0 {
 					reqSchema, reqSrc = mt.Schema, mt.SchemaSource
 				}
 			}
@@ -382,7 +383,7 @@ func planOperation(a *api, t typer, op *operation) *crud {
 			return nil
 		}
 	}
-	if c.resource == nil || t.types(c.resource, 0)&tObj == 0 {
+	if c.resource == nil || t.types(c.resource)&contract.TypeObject == 0 {
 		if reqSchema == nil || c.role == roleList {
 			if c.role != roleRemove && c.role != roleClear {
 				return nil
@@ -403,22 +404,22 @@ func planOperation(a *api, t typer, op *operation) *crud {
 func (c *crud) planList(a *api, t typer, op *operation) bool {
 	doc := a.doc
 	sch := doc.Deref(c.resource)
-	ts := t.types(sch, 0)
+	ts := t.types(sch)
 	switch {
-	case ts&tArr != 0:
+	case ts&contract.TypeArray != 0:
 		it := t.items(sch)
 		if it == nil {
 			return false
 		}
 		c.resource, c.resourceSrc = it, append(slices.Clone(c.resourceSrc), "items")
-	case ts&tObj != 0:
+	case ts&contract.TypeObject != 0:
 		props := sch.Get("properties")
 		if props == nil {
 			return false
 		}
 		var arrays []string
 		for _, f := range props.Fields {
-			if t.types(f.Value, 0)&tArr != 0 && t.items(f.Value) != nil {
+			if t.types(f.Value)&contract.TypeArray != 0 && t.items(f.Value) != nil {
 				arrays = append(arrays, f.Key)
 			}
 		}
@@ -439,23 +440,23 @@ func (c *crud) planList(a *api, t typer, op *operation) bool {
 		it := t.items(props.Get(c.list.items))
 		c.resource, c.resourceSrc = it, append(slices.Clone(c.resourceSrc), "properties", c.list.items, "items")
 		for _, f := range props.Fields {
-			ft := t.types(f.Value, 0)
+			ft := t.types(f.Value)
 			switch k := strings.ToLower(strings.ReplaceAll(f.Key, "_", "")); {
-			case ft&tInt != 0 && slices.Contains([]string{"total", "totalcount", "count", "totalitems", "totalelements", "totalresults"}, k):
+			case ft&contract.TypeInteger != 0 && slices.Contains([]string{"total", "totalcount", "count", "totalitems", "totalelements", "totalresults"}, k):
 				c.list.total = f.Key
-			case ft&tBool != 0 && slices.Contains([]string{"hasmore", "hasnext", "more"}, k):
+			case ft&contract.TypeBoolean != 0 && slices.Contains([]string{"hasmore", "hasnext", "more"}, k):
 				c.list.hasMore = f.Key
-			case ft&tStr != 0 && (slices.Contains([]string{"next", "nextlink", "nexturl", "nexturi", "nextpageurl", "nextpageuri", "nextpagelink", "nexthref", "@odata.nextlink"}, k) ||
+			case ft&contract.TypeString != 0 && (slices.Contains([]string{"next", "nextlink", "nexturl", "nexturi", "nextpageurl", "nextpageuri", "nextpagelink", "nexthref", "@odata.nextlink"}, k) ||
 				slices.Contains([]string{"nextcursor", "nextpagetoken", "cursor", "nextpage"}, k) && isLinkFormat(doc.Deref(f.Value).GetStr("format"))):
 				c.list.nextLink = f.Key
-			case ft&tStr != 0 && slices.Contains([]string{"nextcursor", "nextpagetoken", "cursor", "nextpage"}, k):
+			case ft&contract.TypeString != 0 && slices.Contains([]string{"nextcursor", "nextpagetoken", "cursor", "nextpage"}, k):
 				c.list.nextCursor = f.Key
 			}
 		}
 	default:
 		return false
 	}
-	if t.types(c.resource, 0)&tObj == 0 {
+	if t.types(c.resource)&contract.TypeObject == 0 {
 		return false
 	}
 	c.list.limitDefault = -1
@@ -1039,7 +1040,7 @@ func setNext(t typer, sch *spec.Node, wrapper map[string]any, key, next string) 
 	switch {
 	case next != "":
 		wrapper[key] = next
-	case t.types(t.property(sch, key, 0), 0)&tNull != 0:
+	case t.types(t.property(sch, key, 0))&contract.TypeNull != 0:
 		wrapper[key] = nil
 	case !requires(t.doc.Deref(sch), key):
 		delete(wrapper, key)
