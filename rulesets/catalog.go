@@ -83,8 +83,19 @@ func (info RuleInfo) Markdown() string {
 	if info.HowToFix != "" {
 		fmt.Fprintf(&b, "\n## How to fix\n\n%s\n", info.HowToFix)
 	}
-	fmt.Fprintf(&b, "\n## Configuration\n\n```yaml\n# specgate-lint.yaml\nprofiles:\n  default:\n    rules:\n      override:\n        %s: error   # or warn, off\n```\n\nSilence it on one node and everything under it with `x-lint-ignore: [%s]`.\n", info.ID, info.ID)
+	fmt.Fprintf(&b, "\n## Configuration\n\n```yaml\n# specgate-lint.yaml\nprofiles:\n  default:\n    rules:\n      override:\n        %s: error   # or warn, off\n```\n\n", info.ID)
+	if comment := ignoreComments[strings.Join(info.Formats, ",")]; comment != "" {
+		fmt.Fprintf(&b, "Silence it on one element and everything under it with a comment before it or on its line: `%s`.\n", fmt.Sprintf(comment, info.ID))
+	} else {
+		fmt.Fprintf(&b, "Silence it on one node and everything under it with `x-lint-ignore: [%s]`.\n", info.ID)
+	}
 	return b.String()
+}
+
+// ignoreComments are the comments that silence a rule on an element of the
+// formats that write no x-lint-ignore (docs/formats.md).
+var ignoreComments = map[string]string{
+	"proto": "// specgate:ignore %s", "graphql": "# specgate:ignore %s", "wsdl": "<!-- specgate:ignore %s -->",
 }
 
 // Index renders the rule index page.

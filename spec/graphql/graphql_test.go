@@ -215,3 +215,35 @@ func TestPublicSchema(t *testing.T) {
 		}
 	}
 }
+
+// TestIgnoreDirectives: a specgate:ignore comment puts x-lint-ignore on the
+// element it stands before or beside, the name after a description;
+// # inside strings is no comment.
+func TestIgnoreDirectives(t *testing.T) {
+	src := `type Query {
+  a(x: String = "# specgate:ignore not-a-comment"): Int # specgate:ignore a-rule
+  # specgate:ignore b-rule
+  """
+  B, with # no comment in it.
+  """
+  b: Int
+}
+`
+	doc, err := spec.NewLoader(spec.Options{}).LoadBytes(context.Background(), "ig.graphql", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ignores := func(field string) string {
+		var out []string
+		for _, it := range doc.Root.Root.Get("types").Get("Query").Get("fields").Get(field).Get("x-lint-ignore").Items {
+			out = append(out, it.Value)
+		}
+		return strings.Join(out, ",")
+	}
+	if a, b := ignores("a"), ignores("b"); a != "a-rule" || b != "b-rule" {
+		t.Errorf("a: %q, b: %q", a, b)
+	}
+	if n := doc.Root.Root.Get("types").Get("Query").Get("x-lint-ignore"); n != nil {
+		t.Errorf("Query: %v", n)
+	}
+}

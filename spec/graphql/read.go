@@ -59,8 +59,12 @@ func readSDL(src *spec.Source) (doc *spec.Document, err error) {
 		}
 		return nil, e
 	}
-	b := &sdlBuilder{runes: runes, s: &Schema{byName: map[string]*Type{}, named: map[any]spec.Range{}}, root: srctree.Object(runes.Range(0, len([]rune(source.Input))))}
+	b := &sdlBuilder{runes: runes, s: &Schema{byName: map[string]*Type{}, named: map[any]spec.Range{}},
+		root: srctree.Object(runes.Range(0, len([]rune(source.Input)))), elements: srctree.Elements{}}
 	b.build(sd)
+	if bytes.Contains(src.Data, []byte(srctree.IgnoreDirective)) {
+		srctree.Ignore(b.elements, comments(src.Data))
+	}
 	b.s.check(b.root)
 	if len(b.s.Problems) == 0 {
 		b.s.Problems = validateWithGQLParser(source)
@@ -72,6 +76,10 @@ type sdlBuilder struct {
 	runes *srctree.Runes
 	s     *Schema
 	root  *spec.Node
+	// elements are the types, fields, arguments, enum values and
+	// directives by the line their name is on, for the ignore directives
+	// of the comments.
+	elements srctree.Elements
 }
 
 func (b *sdlBuilder) rng(p *ast.Position) spec.Range {
@@ -90,6 +98,7 @@ func (b *sdlBuilder) set(parent *spec.Node, group, name string, pos *ast.Positio
 	}
 	v := srctree.Object(r)
 	srctree.Set(g, name, r, v)
+	b.elements.Add(r.Start.Line, v)
 	return v
 }
 

@@ -1,6 +1,7 @@
 package proto
 
 import (
+	"bytes"
 	"strconv"
 	"strings"
 
@@ -18,6 +19,17 @@ type builder struct {
 	f    *source
 	s    *Schema
 	file *File
+	// elements are the file's elements by the line they start on, for the
+	// ignore directives of its comments.
+	elements srctree.Elements
+}
+
+// entry adds an element (see the function entry) and records it for the
+// ignore directives.
+func (b *builder) entry(parent *spec.Node, key, name string, nameRange, declRange spec.Range) *spec.Node {
+	v := entry(parent, key, name, nameRange, declRange)
+	b.elements.Add(declRange.Start.Line, v)
+	return v
 }
 
 // rng is the source range of an AST node.
@@ -142,9 +154,11 @@ func (b *builder) build() (*File, *spec.Node) {
 	root := srctree.Object(b.f.lines.Range(0, len(b.f.data)))
 	switch {
 	case node.Edition != nil:
+		b.elements.Add(b.rng(node.Edition).Start.Line, root)
 		file.Syntax, file.Edition = "editions", node.Edition.Edition.AsString()
 		srctree.Set(root, "edition", b.rng(node.Edition), srctree.String(file.Edition, b.rng(node.Edition.Edition)))
 	case node.Syntax != nil:
+		b.elements.Add(b.rng(node.Syntax).Start.Line, root)
 		file.Syntax = node.Syntax.Syntax.AsString()
 		srctree.Set(root, "syntax", b.rng(node.Syntax), srctree.String(file.Syntax, b.rng(node.Syntax.Syntax)))
 	default:
@@ -154,6 +168,9 @@ func (b *builder) build() (*File, *spec.Node) {
 	for _, d := range node.Decls {
 		switch d := d.(type) {
 		case *ast.PackageNode:
+			// A directive on the syntax or package statement silences
+			// its rules in the whole file: file-level rules report there.
+			b.elements.Add(b.rng(d).Start.Line, root)
 			srctree.Set(root, "package", b.rng(d), srctree.String(file.Package, b.rng(d.Name)))
 			file.Source = spec.Path{"package"}
 		case *ast.ImportNode:
@@ -197,6 +214,9 @@ func (b *builder) build() (*File, *spec.Node) {
 	for _, xd := range fd.GetExtension() {
 		file.Extensions = append(file.Extensions, b.field(root, spec.Path{}, xd, nil, nil, prefix, "extensions"))
 	}
+	if bytes.Contains(b.f.data, []byte(srctree.IgnoreDirective)) {
+		srctree.Ignore(b.elements, comments(b.f.data))
+	}
 	return file, root
 }
 
@@ -229,7 +249,7 @@ func (b *builder) message(parent *spec.Node, at spec.Path, md *descriptorpb.Desc
 	if decl != nil {
 		nameNode = decl.MessageName()
 	}
-	node := entry(parent, "messages", m.Name, b.rng(nameNode), b.rng(decl))
+	node := b.entry(parent, "messages", m.Name, b.rng(nameNode), b.rng(decl))
 	inner := m.FullName + "."
 	for _, r := range md.GetReservedRange() {
 		m.ReservedRanges = append(m.ReservedRanges, Range{r.GetStart(), r.GetEnd() - 1})
@@ -258,7 +278,7 @@ func (b *builder) message(parent *spec.Node, at spec.Path, md *descriptorpb.Desc
 			nameNode = on.OneofName()
 		}
 		o := &Oneof{Name: od.GetName(), Source: extend(m.Source, "oneofs", od.GetName())}
-		entry(node, "oneofs", o.Name, b.rng(nameNode), b.rng(on))
+		b.entry(node, "oneofs", o.Name, b.rng(nameNode), b.rng(on))
 		oneofs[int32(i)] = o
 		m.Oneofs = append(m.Oneofs, o)
 	}
@@ -368,7 +388,7 @@ func (b *builder) field(parent *spec.Node, at spec.Path, fd *descriptorpb.FieldD
 	if labelNode == nil && f.Label == "optional" {
 		f.Label = ""
 	}
-	node := entry(parent, key, name, b.rng(nameNode), b.rng(decl))
+	node := b.entry(parent, key, name, b.rng(nameNode), b.rng(decl))
 	srctree.Set(node, "number", b.rng(tagNode), srctree.Number(strconv.Itoa(int(f.Number)), b.rng(tagNode)))
 	srctree.Set(node, "type", b.rng(typeNode), srctree.String(f.TypeString(), b.rng(typeNode)))
 	if f.Label != "" {
@@ -462,7 +482,7 @@ func (b *builder) enum(parent *spec.Node, at spec.Path, ed *descriptorpb.EnumDes
 	if en, ok := decl.(*ast.EnumNode); ok {
 		nameNode = en.Name
 	}
-	node := entry(parent, "enums", e.Name, b.rng(nameNode), b.rng(decl))
+	node := b.entry(parent, "enums", e.Name, b.rng(nameNode), b.rng(decl))
 	for _, r := range ed.GetReservedRange() {
 		e.ReservedRanges = append(e.ReservedRanges, Range{r.GetStart(), r.GetEnd()})
 	}
@@ -477,7 +497,7 @@ func (b *builder) enum(parent *spec.Node, at spec.Path, ed *descriptorpb.EnumDes
 		if vn != nil {
 			nameNode, numNode = vn.GetName(), vn.GetNumber()
 		}
-		vnode := entry(node, "values", v.Name, b.rng(nameNode), b.rng(vn))
+		vnode := b.entry(node, "values", v.Name, b.rng(nameNode), b.rng(vn))
 		srctree.Set(vnode, "number", b.rng(numNode), srctree.Number(strconv.Itoa(int(v.Number)), b.rng(numNode)))
 		e.Values = append(e.Values, v)
 	}
@@ -492,7 +512,7 @@ func (b *builder) service(parent *spec.Node, sd *descriptorpb.ServiceDescriptorP
 	if sn, ok := decl.(*ast.ServiceNode); ok {
 		nameNode = sn.Name
 	}
-	node := entry(parent, "services", s.Name, b.rng(nameNode), b.rng(decl))
+	node := b.entry(parent, "services", s.Name, b.rng(nameNode), b.rng(decl))
 	for _, md := range sd.GetMethod() {
 		mn := b.f.res.MethodNode(md)
 		m := &Method{Name: md.GetName(), Input: strings.TrimPrefix(md.GetInputType(), "."), Output: strings.TrimPrefix(md.GetOutputType(), "."),
@@ -503,7 +523,7 @@ func (b *builder) service(parent *spec.Node, sd *descriptorpb.ServiceDescriptorP
 		if mn != nil {
 			nameNode, in, out = mn.GetName(), mn.GetInputType(), mn.GetOutputType()
 		}
-		rn := entry(node, "rpcs", m.Name, b.rng(nameNode), b.rng(mn))
+		rn := b.entry(node, "rpcs", m.Name, b.rng(nameNode), b.rng(mn))
 		srctree.Set(rn, "input", b.rng(in), srctree.String(streamed(m.Input, m.ClientStreaming), b.rng(in)))
 		srctree.Set(rn, "output", b.rng(out), srctree.String(streamed(m.Output, m.ServerStreaming), b.rng(out)))
 		s.Methods = append(s.Methods, m)

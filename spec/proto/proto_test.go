@@ -382,3 +382,50 @@ func TestSharedParses(t *testing.T) {
 	}
 	wg.Wait()
 }
+
+// TestIgnoreDirectives: a specgate:ignore comment puts x-lint-ignore on the
+// element it stands before or beside (the linter honours it as in YAML);
+// comment markers inside strings are no comments.
+func TestIgnoreDirectives(t *testing.T) {
+	src := `syntax = "proto3";
+// specgate:ignore file-rule
+package ig.v1;
+
+message M { // specgate:ignore m-rule
+  string a = 1 [json_name = "a // specgate:ignore not-a-comment"];
+  /* specgate:ignore b-rule
+     a reason on a line of its own */
+  string b = 2;
+}
+`
+	doc, err := spec.NewLoader(spec.Options{}).LoadBytes(context.Background(), "ig.proto", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ignores := func(p ...any) string {
+		n := doc.Root.Root
+		for _, seg := range p {
+			n = n.Get(seg.(string))
+		}
+		var out []string
+		if list := n.Get("x-lint-ignore"); list != nil {
+			for _, it := range list.Items {
+				out = append(out, it.Value)
+			}
+		}
+		return strings.Join(out, ",")
+	}
+	for _, tt := range []struct {
+		path []any
+		want string
+	}{
+		{nil, "file-rule"},
+		{[]any{"messages", "M"}, "m-rule"},
+		{[]any{"messages", "M", "fields", "a"}, ""},
+		{[]any{"messages", "M", "fields", "b"}, "b-rule"},
+	} {
+		if got := ignores(tt.path...); got != tt.want {
+			t.Errorf("%v: %q, want %q", tt.path, got, tt.want)
+		}
+	}
+}

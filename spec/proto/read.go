@@ -428,7 +428,7 @@ func (r *reader) document() (*spec.Document, error) {
 		if f.res == nil {
 			continue
 		}
-		b := &builder{f: f, s: s}
+		b := &builder{f: f, s: s, elements: srctree.Elements{}}
 		file, tree := b.build()
 		s.Files = append(s.Files, file)
 		if f == r.entry {
