@@ -159,7 +159,7 @@ func (s checkSet) names() []string {
 // 405 that the path's operation declares by its code does.
 func (c *checkCase) responseChecked() bool {
 	if c.t.refuses == refusesMethod {
-		return c.status == http.StatusMethodNotAllowed && declaredExactly(c.t.op.op, http.StatusMethodNotAllowed) != nil
+		return c.status == http.StatusMethodNotAllowed && contract.ExactResponse(c.t.op.op, http.StatusMethodNotAllowed) != nil
 	}
 	if c.t.Kind != Negative && (c.prep.example == nil || !c.prep.example.negative) {
 		return true

@@ -187,14 +187,14 @@ func aims(t *Test) []covKey {
 	case t.neg != nil:
 		seen := map[*spec.Response]bool{}
 		for _, code := range t.neg.expect {
-			if d := declaredFor(o.op, code); d != nil && !seen[d] {
+			if d := contract.ResponseFor(o.op, code); d != nil && !seen[d] {
 				seen[d] = true
 				statuses = append(statuses, d)
 			}
 		}
 	default:
 		if code, err := strconv.Atoi(t.Status); err == nil {
-			if d := declaredFor(o.op, code); d != nil {
+			if d := contract.ResponseFor(o.op, code); d != nil {
 				statuses = append(statuses, d)
 			}
 		} else {

@@ -243,7 +243,7 @@ func (p *Plan) exampleTests(o *operation) []*Test {
 			// A method the path does not declare has no operation, so no
 			// response of the spec applies but a 405 the path declares.
 			t.refuses = refusesMethod
-			if declaredExactly(o.op, http.StatusMethodNotAllowed) == nil && (ex.Response == nil || ex.Response.ContentType == "") {
+			if contract.ExactResponse(o.op, http.StatusMethodNotAllowed) == nil && (ex.Response == nil || ex.Response.ContentType == "") {
 				t.ResponseType = ""
 			}
 		case ex.Kind() == examples.UnsupportedMediaType:
@@ -309,7 +309,7 @@ func exampleResponse(op *spec.Operation, ex *examples.Example) (status, mediaTyp
 		status = declared.Status
 	case r.Status != 0:
 		status = strconv.Itoa(r.Status)
-		declared = declaredFor(op, r.Status)
+		declared = contract.ResponseFor(op, r.Status)
 	default:
 		status = r.SpecStatus
 		if status == "" {
@@ -331,39 +331,6 @@ func exampleResponse(op *spec.Operation, ex *examples.Example) (status, mediaTyp
 		return status, declared.Content[0].Name
 	}
 	return status, ""
-}
-
-// declaredExactly is the response an operation declares for a status by
-// its code, not by a range or default; nil when there is none.
-func declaredExactly(op *spec.Operation, status int) *spec.Response {
-	code := strconv.Itoa(status)
-	for _, r := range op.Responses {
-		if r.Status == code {
-			return r
-		}
-	}
-	return nil
-}
-
-// declaredFor finds the declared response of a status: itself, its
-// range, default.
-func declaredFor(op *spec.Operation, status int) *spec.Response {
-	code := strconv.Itoa(status)
-	var ranged, def *spec.Response
-	for _, r := range op.Responses {
-		switch {
-		case r.Status == code:
-			return r
-		case len(r.Status) == 3 && strings.EqualFold(r.Status[1:], "XX") && r.Status[0] == code[0]:
-			ranged = r
-		case r.Status == "default":
-			def = r
-		}
-	}
-	if ranged != nil {
-		return ranged
-	}
-	return def
 }
 
 // evalContext is the context an example's notations are resolved in.

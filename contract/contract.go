@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -329,40 +330,61 @@ func (c *Contract) newMedia(mt *spec.MediaType) *media {
 	return m
 }
 
-// statusOf finds the declared response for a status: the status itself,
-// then its range ("2XX"), then default.
+// statusOf finds the declared response for a status (see ResponseFor).
 func (o *operation) statusOf(status int) *response {
-	code := fmt.Sprintf("%d", status)
-	var ranged, def *response
-	for _, r := range o.resps {
-		s := r.r.Status
-		switch {
-		case s == code:
+	if i := responseIndex(o.op.Responses, status); i >= 0 {
+		return o.resps[i]
+	}
+	return nil
+}
+
+// ResponseFor is the response op declares for a status: the status
+// itself, else its range (2XX), else default; nil when none applies.
+func ResponseFor(op *spec.Operation, status int) *spec.Response {
+	if i := responseIndex(op.Responses, status); i >= 0 {
+		return op.Responses[i]
+	}
+	return nil
+}
+
+// ExactResponse is the response op declares for exactly this status, not
+// by its range or default; nil when there is none.
+func ExactResponse(op *spec.Operation, status int) *spec.Response {
+	code := strconv.Itoa(status)
+	for _, r := range op.Responses {
+		if r.Status == code {
 			return r
-		case len(s) == 3 && (s[1] == 'X' || s[1] == 'x') && (s[2] == 'X' || s[2] == 'x') && s[0] == code[0]:
-			if ranged == nil {
-				ranged = r
-			}
-		case s == "default":
-			def = r
 		}
 	}
-	if ranged != nil {
+	return nil
+}
+
+// responseIndex is the index of the response that answers a status, as
+// ResponseFor chooses it, or -1.
+func responseIndex(resps []*spec.Response, status int) int {
+	code := strconv.Itoa(status)
+	ranged, def := -1, -1
+	for i, r := range resps {
+		s := r.Status
+		switch {
+		case s == code:
+			return i
+		case len(s) == 3 && (s[1] == 'X' || s[1] == 'x') && (s[2] == 'X' || s[2] == 'x') && s[0] == code[0]:
+			if ranged < 0 {
+				ranged = i
+			}
+		case s == "default":
+			def = i
+		}
+	}
+	if ranged >= 0 {
 		return ranged
 	}
 	return def
 }
 
 // declares reports whether the operation declares exactly this status.
-func (o *operation) declares(status int) bool {
-	code := fmt.Sprintf("%d", status)
-	for _, r := range o.resps {
-		if r.r.Status == code {
-			return true
-		}
-	}
-	return false
-}
+func (o *operation) declares(status int) bool { return ExactResponse(o.op, status) != nil }
 
 // Response is the declared response of op for a status: the status
 // itself, else its range (2XX), else default; nil when none applies.

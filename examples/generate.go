@@ -205,7 +205,7 @@ func (gen *generator) statusOf(op *spec.Operation, key string) int {
 	if len(key) == 3 && strings.EqualFold(key[1:], "XX") {
 		base := int(key[0]-'0') * 100
 		for code := base; code < base+100; code++ {
-			if !declaredExactly(op, code) {
+			if contract.ExactResponse(op, code) == nil {
 				return code
 			}
 		}
@@ -232,15 +232,6 @@ func defaultErrorStatus(op *spec.Operation) int {
 		}
 	}
 	return 0
-}
-
-func declaredExactly(op *spec.Operation, code int) bool {
-	for _, r := range op.Responses {
-		if r.Status == strconv.Itoa(code) {
-			return true
-		}
-	}
-	return false
 }
 
 // isDefaultFor reports whether only the default response covers a status.
@@ -692,7 +683,7 @@ func (gen *generator) methodNotAllowed(ops []*spec.Operation) error {
 	// A method the path does not declare has no operation: only a 405 the
 	// operation declares by its code describes the answer, not a range or
 	// default.
-	if r := codeResponse(op, http.StatusMethodNotAllowed); r != nil {
+	if r := contract.ExactResponse(op, http.StatusMethodNotAllowed); r != nil {
 		if err := gen.response(x, r, firstMedia(r), false); err != nil {
 			return fmt.Errorf("405 example of %s: %w", op.Path, err)
 		}

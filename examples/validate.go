@@ -336,7 +336,7 @@ func (x *exampleCheck) notAllowed(t Target) {
 	if resp == nil {
 		return
 	}
-	if codeResponse(t.Op, http.StatusMethodNotAllowed) != nil {
+	if contract.ExactResponse(t.Op, http.StatusMethodNotAllowed) != nil {
 		x.response(t.Op)
 	}
 	h := resp.Header("Allow")
@@ -1080,17 +1080,6 @@ func nearSuccess(op *spec.Operation, status int) string {
 		}
 	}
 	return best
-}
-
-// codeResponse is the response an operation declares for a status by its
-// code, not by a range or default; nil when there is none.
-func codeResponse(op *spec.Operation, code int) *spec.Response {
-	for _, r := range op.Responses {
-		if r.Status == strconv.Itoa(code) {
-			return r
-		}
-	}
-	return nil
 }
 
 // responseProblem turns a problem the contract found with the response

@@ -387,7 +387,7 @@ func (s *Server) externalExample(gen *generation, ex *examples.Example, org orig
 			e.status = http.StatusOK
 		}
 	}
-	e.response = responseFor(op.op, e.status)
+	e.response = contract.ResponseFor(op.op, e.status)
 	if e.response == nil && e.status < 400 {
 		at := resp.StatusLoc
 		if at.Range.Start.Line == 0 {

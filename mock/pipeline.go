@@ -329,7 +329,7 @@ func (s *Server) answerFromSpec(ex *Exchange, pr prefs) (*Answer, *httpx.Problem
 	}
 	resp, status := ex.op.success, ex.op.successStatus
 	if pr.code != 0 {
-		resp, status = responseFor(ex.op.op, pr.code), pr.code
+		resp, status = contract.ResponseFor(ex.op.op, pr.code), pr.code
 		if resp == nil {
 			return nil, problems.New(http.StatusNotFound, kindNoAnswer,
 				fmt.Sprintf("%s declares no response %d (it declares %s)", ex.op, pr.code, statusList(ex.op.op)))
@@ -513,27 +513,6 @@ func lowestSuccess(op *spec.Operation) (*spec.Response, int) {
 		return def, 0
 	}
 	return lowest, lowestStatus
-}
-
-// responseFor is the declared response for a status: the status itself,
-// its range, then default.
-func responseFor(op *spec.Operation, status int) *spec.Response {
-	code := strconv.Itoa(status)
-	var ranged, def *spec.Response
-	for _, r := range op.Responses {
-		switch {
-		case r.Status == code:
-			return r
-		case len(r.Status) == 3 && strings.EqualFold(r.Status[1:], "xx") && r.Status[0] == code[0]:
-			ranged = r
-		case r.Status == "default":
-			def = r
-		}
-	}
-	if ranged != nil {
-		return ranged
-	}
-	return def
 }
 
 // generator draws the values of an answer (see seedFor). A dynamic answer

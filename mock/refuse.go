@@ -58,7 +58,7 @@ func (s *Server) refuseWith(w http.ResponseWriter, ex *Exchange, p *httpx.Proble
 // status (exactly, by range, or default) when it declares one; else p
 // itself, as application/problem+json.
 func (s *Server) refusal(x *Exchange, p *httpx.Problem) *Answer {
-	resp := responseFor(x.op.op, p.Status)
+	resp := contract.ResponseFor(x.op.op, p.Status)
 	if resp == nil {
 		return &Answer{Status: p.Status, Problem: p}
 	}

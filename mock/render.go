@@ -421,7 +421,7 @@ func (s *Server) render(w http.ResponseWriter, r *http.Request, x *Exchange, a *
 // are and anything else as JSON.
 func (s *Server) encode(x *Exchange, status int, media string, v any) ([]byte, string, error) {
 	if x != nil && x.op != nil {
-		if resp := responseFor(x.op.op, status); resp != nil && declaredMedia(resp, media) != nil {
+		if resp := contract.ResponseFor(x.op.op, status); resp != nil && declaredMedia(resp, media) != nil {
 			return x.op.api.contract.EncodeResponse(x.op.op, status, media, v)
 		}
 	}

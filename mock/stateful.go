@@ -1185,7 +1185,7 @@ func (s *Server) stateAnswer(x *Exchange, c *crud, status int, v any) *Answer {
 func (s *Server) stateAnswerRaw(x *Exchange, c *crud, status int, v any) *Answer {
 	resp := x.op.success
 	if status != x.op.successStatus {
-		if r := responseFor(x.op.op, status); r != nil {
+		if r := contract.ResponseFor(x.op.op, status); r != nil {
 			resp = r
 		}
 	}
@@ -1259,7 +1259,7 @@ var closerStatuses = map[int][]int{
 // and how it was answered.
 func (s *Server) storeRefusal(x *Exchange, status int, kind, detail string) *Answer {
 	p := problems.New(status, kind, detail)
-	if responseFor(x.op.op, status) != nil {
+	if contract.ResponseFor(x.op.op, status) != nil {
 		return s.refusal(x, p)
 	}
 	for _, alt := range closerStatuses[status] {

@@ -183,20 +183,6 @@ func header(ps []examples.Param, name string) string {
 	return ""
 }
 
-// responseFor finds the response of an operation for a status: the status
-// itself, its range, else default.
-func responseFor(op *spec.Operation, status int) *spec.Response {
-	code := strconv.Itoa(status)
-	for _, want := range []string{code, code[:1] + "XX", "default"} {
-		for _, r := range op.Responses {
-			if strings.EqualFold(r.Status, want) {
-				return r
-			}
-		}
-	}
-	return nil
-}
-
 // importExamples writes external examples into the spec as named inline
 // examples of the request body, the query and header parameters written
 // in the operation, and the response body, and deletes their files when
@@ -255,7 +241,7 @@ func (p *planner) importExamples(raw json.RawMessage) error {
 			}
 			p.paramExample(&adds, doc, op, "header", h, name, where)
 		}
-		if r := responseFor(op, ex.Response.Status); r != nil && ex.Response.Body != nil {
+		if r := contract.ResponseFor(op, ex.Response.Status); r != nil && ex.Response.Body != nil {
 			ct := ex.Response.ContentType
 			if ct == "" {
 				ct = header(ex.Response.Headers, "Content-Type")

@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/specgate/specgate/config"
+	"github.com/specgate/specgate/contract"
 	"github.com/specgate/specgate/reports"
 	"github.com/specgate/specgate/spec"
 )
@@ -166,7 +167,7 @@ func (p *planner) judge(ft *failedTest, docs map[string]*spec.Document) {
 		ft.Why = "the spec has no operation " + ft.Method + " " + ft.Path
 		return
 	}
-	r := exactResponse(ft.op, ft.Status)
+	r := contract.ExactResponse(ft.op, ft.Status)
 	switch {
 	case r == nil:
 		ft.Addable = true
@@ -177,16 +178,6 @@ func (p *planner) judge(ft *failedTest, docs map[string]*spec.Document) {
 	default:
 		ft.Why = "the spec declares this response and content type"
 	}
-}
-
-// exactResponse is the response declared for exactly this status.
-func exactResponse(op *spec.Operation, status int) *spec.Response {
-	for _, r := range op.Responses {
-		if r.Status == strconv.Itoa(status) {
-			return r
-		}
-	}
-	return nil
 }
 
 func (s *Server) handleReport(w http.ResponseWriter, r *http.Request) {
@@ -254,7 +245,7 @@ func (p *planner) addResponse(raw json.RawMessage) error {
 		desc = "Status " + strconv.Itoa(ft.Status)
 	}
 	key := strconv.Itoa(ft.Status)
-	if r := exactResponse(ft.op, ft.Status); r != nil {
+	if r := contract.ExactResponse(ft.op, ft.Status); r != nil {
 		node, file, ok := nodeAt(ft.doc, r.Source)
 		if !ok {
 			return fmt.Errorf("response %s of %s %s cannot be located", key, ft.Method, ft.Path)
