@@ -1,6 +1,7 @@
 package wsdl
 
 import (
+	"bytes"
 	"context"
 	"encoding/xml"
 	"fmt"
@@ -66,6 +67,7 @@ func group(parent *spec.Node, key string, name xml.Name, e *element) *spec.Node 
 	}
 	v := srctree.Object(rng)
 	srctree.Set(g, k, e.attrRange("name"), v)
+	e.file.elements.Add(rng.Start.Line, v)
 	return v
 }
 
@@ -83,6 +85,9 @@ func keyOf(parent *spec.Node, key string) string {
 // file reads the definitions of one file into the model and its tree.
 func (r *reader) file(f *xmlFile) *spec.Node {
 	root := srctree.Object(f.lines.Range(0, len(f.data)))
+	// A directive before the root element holds for the whole file.
+	f.elements.Add(f.lines.Pos(f.root.start).Line, root)
+	defer func() { srctree.Ignore(f.elements, f.comments) }()
 	tns := f.root.get("targetNamespace")
 	wsdlNS := NSWSDL11
 	if r.d.Version == "2.0" {
@@ -98,7 +103,7 @@ func (r *reader) file(f *xmlFile) *spec.Node {
 		}
 	}
 	for _, m := range f.root.children(wsdlNS, "message") {
-		msg := &Message{Name: qn(m.get("name")), File: f.name}
+		msg := &Message{Name: qn(m.get("name")), File: f.name, Documentation: documentation(m, wsdlNS)}
 		node := group(root, "messages", msg.Name, m)
 		msg.Source = spec.Path{"messages", keyOf(root, "messages")}
 		for _, p := range m.children(wsdlNS, "part") {
@@ -120,7 +125,7 @@ func (r *reader) file(f *xmlFile) *spec.Node {
 		ptKey, ptElem = "interfaces", "interface"
 	}
 	for _, p := range f.root.children(wsdlNS, ptElem) {
-		pt := &PortType{Name: qn(p.get("name")), File: f.name}
+		pt := &PortType{Name: qn(p.get("name")), File: f.name, Documentation: documentation(p, wsdlNS)}
 		node := group(root, ptKey, pt.Name, p)
 		pt.Source = spec.Path{ptKey, keyOf(root, ptKey)}
 		for _, ext := range strings.Fields(p.get("extends")) {
@@ -148,7 +153,7 @@ func (r *reader) file(f *xmlFile) *spec.Node {
 		r.binding(root, f, b, qn(b.get("name")), wsdlNS)
 	}
 	for _, s := range f.root.children(wsdlNS, "service") {
-		svc := &Service{Name: qn(s.get("name")), File: f.name}
+		svc := &Service{Name: qn(s.get("name")), File: f.name, Documentation: documentation(s, wsdlNS)}
 		node := group(root, "services", svc.Name, s)
 		svc.Source = spec.Path{"services", keyOf(root, "services")}
 		portElem, portsKey := "port", "ports"
@@ -181,7 +186,7 @@ func (r *reader) addMessage(msg *Message, e *element) {
 }
 
 func (r *reader) operation(parent *spec.Node, at spec.Path, o *element, wsdlNS string) *Operation {
-	op := &Operation{Name: o.get("name")}
+	op := &Operation{Name: o.get("name"), Documentation: documentation(o, wsdlNS)}
 	node := group(parent, "operations", xml.Name{Local: op.Name}, o)
 	op.Source = extend(at, "operations", keyOf(parent, "operations"))
 	io := func(e *element, key string) *IO {
@@ -237,7 +242,7 @@ func (r *reader) operation(parent *spec.Node, at spec.Path, o *element, wsdlNS s
 }
 
 func (r *reader) binding(root *spec.Node, f *xmlFile, b *element, name xml.Name, wsdlNS string) {
-	bd := &Binding{Name: name, File: f.name}
+	bd := &Binding{Name: name, File: f.name, Documentation: documentation(b, wsdlNS)}
 	node := group(root, "bindings", name, b)
 	bd.Source = spec.Path{"bindings", keyOf(root, "bindings")}
 	typeAttr := "type"
@@ -459,4 +464,31 @@ func (r *reader) importFile(imp *element, attr string) {
 
 func (r *reader) problem(e *element, rng spec.Range, format string, args ...any) {
 	r.d.Problems = append(r.d.Problems, Problem{File: e.file.name, Range: rng, Message: fmt.Sprintf(format, args...)})
+}
+
+// documentation is the text of an element's wsdl:documentation, its
+// markup's text included, trimmed; "" for none.
+func documentation(e *element, wsdlNS string) string {
+	d := e.child(wsdlNS, "documentation")
+	if d == nil {
+		return ""
+	}
+	// The text in document order: the element's own Text is its character
+	// data without the markup between.
+	var sb strings.Builder
+	dec := xml.NewDecoder(bytes.NewReader(d.file.data[d.end:max(d.end, d.close)]))
+	dec.Strict = false
+	for {
+		tok, err := dec.RawToken()
+		if err != nil {
+			break
+		}
+		if cd, ok := tok.(xml.CharData); ok {
+			sb.Write(cd)
+		}
+	}
+	if text := strings.TrimSpace(sb.String()); text != "" {
+		return text
+	}
+	return strings.TrimSpace(d.Text) // offsets of a file decoded from another encoding may be off
 }

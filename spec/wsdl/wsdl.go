@@ -102,10 +102,13 @@ type Problem struct {
 
 // Message is a WSDL 1.1 message.
 type Message struct {
-	Name   xml.Name
-	Parts  []*Part
-	File   string
-	Source spec.Path
+	Name  xml.Name
+	Parts []*Part
+	// Documentation is the text of its wsdl:documentation, "" for none
+	// (so for each element below).
+	Documentation string
+	File          string
+	Source        spec.Path
 }
 
 // Part is a part of a WSDL 1.1 message: an element or a type.
@@ -118,12 +121,13 @@ type Part struct {
 
 // PortType is a WSDL 1.1 port type or a WSDL 2.0 interface.
 type PortType struct {
-	Name       xml.Name
-	Extends    []xml.Name // WSDL 2.0
-	Faults     []*IO      // WSDL 2.0: the interface's faults, which operations name
-	Operations []*Operation
-	File       string
-	Source     spec.Path
+	Name          xml.Name
+	Extends       []xml.Name // WSDL 2.0
+	Faults        []*IO      // WSDL 2.0: the interface's faults, which operations name
+	Operations    []*Operation
+	Documentation string
+	File          string
+	Source        spec.Path
 }
 
 // Operation returns the operation of a name, or nil.
@@ -142,11 +146,12 @@ type Operation struct {
 	// Pattern is the message exchange pattern: "in-out", "in-only",
 	// "out-only", "out-in" (WSDL 1.1 notification and solicit-response)
 	// or a WSDL 2.0 pattern URI's last segment.
-	Pattern string
-	Input   *IO
-	Output  *IO
-	Faults  []*IO
-	Source  spec.Path
+	Pattern       string
+	Input         *IO
+	Output        *IO
+	Faults        []*IO
+	Documentation string
+	Source        spec.Path
 }
 
 // IO is an operation's input, output or fault: a message (WSDL 1.1) or an
@@ -168,11 +173,13 @@ type Binding struct {
 	// SOAPVersion is "1.1" or "1.2" for a SOAP binding, "" otherwise (an
 	// HTTP binding).
 	SOAPVersion string
-	Style       string // "document" or "rpc" (WSDL 1.1)
+	Style       string // "document" or "rpc" as written (WSDL 1.1); "" means document
 	Transport   string
 	Operations  []*BindingOperation
-	File        string
-	Source      spec.Path
+	// Documentation is the text of its wsdl:documentation.
+	Documentation string
+	File          string
+	Source        spec.Path
 }
 
 // BindingOperation is an operation of a binding.
@@ -186,10 +193,11 @@ type BindingOperation struct {
 
 // Service is a service with its ports (WSDL 1.1) or endpoints (2.0).
 type Service struct {
-	Name   xml.Name
-	Ports  []*Port
-	File   string
-	Source spec.Path
+	Name          xml.Name
+	Ports         []*Port
+	Documentation string
+	File          string
+	Source        spec.Path
 }
 
 // Port is a port or endpoint: a binding at an address.

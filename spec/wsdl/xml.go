@@ -46,6 +46,11 @@ type xmlFile struct {
 	data  []byte
 	lines *srctree.Lines
 	root  *element
+	// comments are the file's comments when one holds an ignore
+	// directive, and elements its elements by the line they start on,
+	// which the directives stand for.
+	comments []srctree.Comment
+	elements srctree.Elements
 }
 
 func (e *element) attr(local string) (string, bool) {
@@ -138,7 +143,16 @@ func attrPattern(local string) *regexp.Regexp {
 // maxDepth and more than maxElements elements. Errors are *spec.Error at
 // their position.
 func parseXML(name string, data []byte) (*xmlFile, error) {
-	f := &xmlFile{name: name, data: data, lines: srctree.NewLines(data)}
+	f := &xmlFile{name: name, data: data, lines: srctree.NewLines(data), elements: srctree.Elements{}}
+	var comments *srctree.Comments
+	if bytes.Contains(data, []byte(srctree.IgnoreDirective)) {
+		comments = srctree.NewComments(data)
+	}
+	code := func(off int) {
+		if comments != nil {
+			comments.Code(f.lines.Pos(off).Line)
+		}
+	}
 	d := xml.NewDecoder(bytes.NewReader(data))
 	d.Strict = true
 	d.CharsetReader = charsetReader
@@ -165,11 +179,18 @@ func parseXML(name string, data []byte) (*xmlFile, error) {
 			start++
 		}
 		switch t := tok.(type) {
+		case xml.Comment:
+			if comments != nil {
+				comments.Comment(start, int(d.InputOffset()), string(t))
+			}
+		case xml.ProcInst:
+			code(start)
 		case xml.Directive:
 			if bytes.HasPrefix(bytes.TrimSpace(t), []byte("DOCTYPE")) {
 				return nil, errAt(start, "a DOCTYPE is not allowed: DTDs and their entities are refused, so that an entity expansion (an XML bomb) cannot run")
 			}
 		case xml.StartElement:
+			code(start)
 			count++
 			if count > maxElements {
 				return nil, errAt(start, "more than %d elements", maxElements)
@@ -202,6 +223,7 @@ func parseXML(name string, data []byte) (*xmlFile, error) {
 			if len(stack) == 0 {
 				return nil, errAt(start, "unexpected end element </%s>", t.Name.Local)
 			}
+			code(start)
 			e := stack[len(stack)-1]
 			if e.Name != t.Name {
 				return nil, errAt(start, "XML syntax error: element <%s> closed by </%s>", rawName(e.Name), rawName(t.Name))
@@ -212,6 +234,9 @@ func parseXML(name string, data []byte) (*xmlFile, error) {
 			if len(stack) > 0 {
 				stack[len(stack)-1].Text += string(t)
 			}
+			if i := bytes.IndexFunc(t, func(r rune) bool { return r > 0x7f || !isSpace(byte(r)) }); i >= 0 && comments != nil {
+				code(before + i)
+			}
 		}
 	}
 	if len(stack) > 0 {
@@ -219,6 +244,9 @@ func parseXML(name string, data []byte) (*xmlFile, error) {
 	}
 	if f.root == nil {
 		return nil, &spec.Error{File: name, Msg: "no XML element in the file"}
+	}
+	if comments != nil {
+		f.comments = comments.List()
 	}
 	// Names were read raw (prefix in Space): resolve them now that every
 	// element knows its prefixes.
