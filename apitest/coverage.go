@@ -8,28 +8,8 @@ import (
 	"strings"
 
 	"github.com/specgate/specgate/contract"
+	"github.com/specgate/specgate/reports"
 	"github.com/specgate/specgate/spec"
-)
-
-// CoverageStatus says what a run did with one combination of the five
-// identifiers of an operation.
-type CoverageStatus string
-
-const (
-	// Covered: the service answered a test with this response.
-	Covered CoverageStatus = "covered"
-	// NotCovered: a test of the run aimed at it (after the filters), but
-	// the service's answer matched another response, or none came (the
-	// request could not be sent, the test was skipped, or it ran in
-	// another shard or beyond --max-tests).
-	NotCovered CoverageStatus = "not covered"
-	// NotTested: no test of the run aimed at it: the filters left its
-	// tests out, or it has none (a 4xx without an example, without
-	// --negative).
-	NotTested CoverageStatus = "not tested"
-	// MissingInSpec: the service answered with a status, or a content
-	// type, that the specification does not declare for the operation.
-	MissingInSpec CoverageStatus = "missing in spec"
 )
 
 // Coverage is what a run covered of one spec: one row per combination of
@@ -44,7 +24,7 @@ type Coverage struct {
 // CoverageRow is one combination of the five identifiers.
 type CoverageRow struct {
 	Path, Method, RequestType, Status, ResponseType string
-	Coverage                                        CoverageStatus
+	Coverage                                        reports.CoverageStatus
 	// Tests counts the tests whose answer matched the row.
 	Tests int
 }
@@ -64,14 +44,14 @@ func (r CoverageRow) key() covKey {
 func (c *Coverage) Counts() (covered, afterFilters, total, missing int) {
 	for _, r := range c.Rows {
 		switch r.Coverage {
-		case MissingInSpec:
+		case reports.MissingInSpec:
 			missing++
 			continue
-		case Covered:
+		case reports.Covered:
 			covered++
 		}
 		total++
-		if r.Coverage != NotTested {
+		if r.Coverage != reports.NotTested {
 			afterFilters++
 		}
 	}
@@ -244,11 +224,11 @@ func (c *coverageTracker) finish() []*Coverage {
 				declared[k] = true
 				switch {
 				case c.hits[k] > 0:
-					rows[i].Coverage, rows[i].Tests = Covered, c.hits[k]
+					rows[i].Coverage, rows[i].Tests = reports.Covered, c.hits[k]
 				case aimed[k]:
-					rows[i].Coverage = NotCovered
+					rows[i].Coverage = reports.NotCovered
 				default:
-					rows[i].Coverage = NotTested
+					rows[i].Coverage = reports.NotTested
 				}
 			}
 			// Answers to example requests of a type the operation does not
@@ -262,7 +242,7 @@ func (c *coverageTracker) finish() []*Coverage {
 			}
 			sort.Slice(extra, func(i, j int) bool { return lessKey(extra[i], extra[j]) })
 			for _, k := range extra {
-				rows = append(rows, CoverageRow{Path: k.path, Method: k.method, RequestType: k.reqType, Status: k.status, ResponseType: k.respType, Coverage: Covered, Tests: c.hits[k]})
+				rows = append(rows, CoverageRow{Path: k.path, Method: k.method, RequestType: k.reqType, Status: k.status, ResponseType: k.respType, Coverage: reports.Covered, Tests: c.hits[k]})
 			}
 			cov.Rows = append(cov.Rows, rows...)
 			var ms []covKey
@@ -271,7 +251,7 @@ func (c *coverageTracker) finish() []*Coverage {
 			}
 			sort.Slice(ms, func(i, j int) bool { return lessKey(ms[i], ms[j]) })
 			for _, k := range ms {
-				missing = append(missing, CoverageRow{Path: k.path, Method: k.method, RequestType: k.reqType, Status: k.status, ResponseType: k.respType, Coverage: MissingInSpec})
+				missing = append(missing, CoverageRow{Path: k.path, Method: k.method, RequestType: k.reqType, Status: k.status, ResponseType: k.respType, Coverage: reports.MissingInSpec})
 			}
 		}
 		cov.Rows = append(cov.Rows, missing...)

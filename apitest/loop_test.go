@@ -13,6 +13,7 @@ import (
 
 	"github.com/specgate/specgate/internal/httpx"
 	"github.com/specgate/specgate/mock"
+	"github.com/specgate/specgate/reports"
 	"github.com/specgate/specgate/spec"
 )
 
@@ -85,7 +86,7 @@ func checkLoop(t *testing.T, c *collect, allowSkips bool, gaps map[string]string
 	}
 	for _, cov := range c.summary.Coverage {
 		for _, row := range cov.Rows {
-			bad := row.Coverage == NotCovered && (!allowSkips || ranFor[row.key()]) || row.Coverage == MissingInSpec && declaresStatus(c, row)
+			bad := row.Coverage == reports.NotCovered && (!allowSkips || ranFor[row.key()]) || row.Coverage == reports.MissingInSpec && declaresStatus(c, row)
 			if !bad {
 				continue
 			}
@@ -198,7 +199,7 @@ func TestLoopBundledExamples(t *testing.T) {
 	}
 	for _, cov := range c.summary.Coverage {
 		for _, row := range cov.Rows {
-			if row.Coverage == MissingInSpec {
+			if row.Coverage == reports.MissingInSpec {
 				t.Errorf("%s %s %s %s: missing in spec", row.Method, row.Path, row.Status, row.ResponseType)
 			}
 		}

@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/specgate/specgate/reports"
 )
 
 // accountsService is a correct service of testdata/refusals/accounts.yaml:
@@ -141,13 +143,13 @@ func TestRefusalsInCoverage(t *testing.T) {
 		t.Fatalf("coverage of %d specs", len(c.summary.Coverage))
 	}
 	for _, row := range c.summary.Coverage[0].Rows {
-		if row.Coverage == MissingInSpec || row.Status == "405" || strings.Contains(row.RequestType, "unsupported") || row.RequestType == "text/plain" {
+		if row.Coverage == reports.MissingInSpec || row.Status == "405" || strings.Contains(row.RequestType, "unsupported") || row.RequestType == "text/plain" {
 			t.Errorf("row %s %s [%s] %s %s: %s", row.Method, row.Path, row.RequestType, row.Status, row.ResponseType, row.Coverage)
 		}
 	}
 	for _, row := range c.summary.Coverage[0].Rows {
 		if row.Method == "POST" && row.Status == "default" {
-			if row.Coverage != Covered || row.RequestType != "application/json" {
+			if row.Coverage != reports.Covered || row.RequestType != "application/json" {
 				t.Errorf("POST /accounts default: %s [%s], want covered by the 400 and 415 answers", row.Coverage, row.RequestType)
 			}
 			return

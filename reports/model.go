@@ -429,16 +429,23 @@ type Problem struct {
 	Schema string `json:"schema,omitempty"`
 }
 
-// CoverageStatus is what the tests of a run did with an operation.
+// CoverageStatus is what the tests of a run did with an operation, by its
+// five identifiers (path, method, request content type, response status,
+// response content type).
 type CoverageStatus string
 
 const (
-	// Covered: a test exercised the operation and checked the response.
+	// Covered: the service answered a test with this response (or the
+	// mock was asked for the operation).
 	Covered CoverageStatus = "covered"
-	// NotCovered: the operation was selected, but no test reached it (no
-	// example or generated request gave that status or content type).
+	// NotCovered: a test of the run aimed at it (after the filters), but
+	// the service's answer matched another response, or none came (the
+	// request could not be sent, the test was skipped, or it ran in
+	// another shard or beyond --max-tests); for the mock, never requested.
 	NotCovered CoverageStatus = "not covered"
-	// NotTested: filters left the operation out of the run.
+	// NotTested: no test of the run aimed at it: the filters left its
+	// tests out, or it has none (a 4xx without an example, without
+	// --negative).
 	NotTested CoverageStatus = "not tested"
 	// MissingInSpec: the service answered with a status, content type or
 	// path the specification does not declare.

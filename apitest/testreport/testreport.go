@@ -2,7 +2,8 @@
 // apitest) through the report writers every specgate command shares
 // (package reports): CTRF with outputs, retryAttempts and coverageMetrics,
 // JUnit, the HTML page grouped by the five identifiers, the terminal
-// summary. apitest stays free of the report model; this package converts.
+// summary. apitest shares only the coverage statuses of the report model;
+// this package converts the rest.
 package testreport
 
 import (
@@ -79,7 +80,7 @@ func Coverage(cov []*apitest.Coverage) []reports.Coverage {
 		for j, row := range c.Rows {
 			out[i].Operations[j] = reports.CoverageRow{
 				OperationKey: reports.OperationKey{Path: row.Path, Method: row.Method, RequestType: row.RequestType, Status: row.Status, ResponseType: row.ResponseType},
-				Status:       reports.CoverageStatus(row.Coverage),
+				Status:       row.Coverage,
 				Tests:        row.Tests,
 			}
 		}
