@@ -34,7 +34,7 @@ func main() {
 	runs := flag.Int("runs", 1, "evaluations (the fastest is shown)")
 	profile := flag.String("cpuprofile", "", "write the CPU profile of the whole run to this file")
 	cpuClock := flag.Bool("cpuclock", false, "time the rules by the process's CPU time, not the wall clock (with -cpu 1: for a busy machine)")
-	memprofile := flag.String("memprofile", "", "write the heap profile after the input is built to this file")
+	memprofile := flag.String("memprofile", "", "write the heap profile after the input is built to this file, and after the rules ran to this file with .eval appended (go tool pprof -sample_index=alloc_space -base FILE FILE.eval shows what the rules allocated)")
 	flag.Parse()
 	if *specFile == "" {
 		flag.Usage()
@@ -102,15 +102,9 @@ func run(specFile, ruleset string, top, cpu, runs int, profile, memprofile strin
 	input := policy.Input(doc)
 	step("input", start)
 	if memprofile != "" {
-		f, err := os.Create(memprofile)
-		if err != nil {
+		if err := writeHeapProfile(memprofile); err != nil {
 			return err
 		}
-		runtime.GC()
-		if err := pprof.WriteHeapProfile(f); err != nil {
-			return err
-		}
-		f.Close()
 	}
 	if cpu > 0 {
 		runtime.GOMAXPROCS(cpu)
@@ -134,6 +128,11 @@ func run(specFile, ruleset string, top, cpu, runs int, profile, memprofile strin
 		}
 	}
 	fmt.Printf("%-8s %8v  %d findings on %d cores\n", "rules", bestTime.Round(time.Millisecond), findings, runtime.GOMAXPROCS(0))
+	if memprofile != "" {
+		if err := writeHeapProfile(memprofile + ".eval"); err != nil {
+			return err
+		}
+	}
 	var sum time.Duration
 	for _, t := range best {
 		sum += t.Time
@@ -162,6 +161,19 @@ func run(specFile, ruleset string, top, cpu, runs int, profile, memprofile strin
 		fmt.Printf("\npeak RSS of this process %d MiB\n", ru.Maxrss/1024)
 	}
 	return nil
+}
+
+func writeHeapProfile(path string) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	runtime.GC()
+	if err := pprof.WriteHeapProfile(f); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
 }
 
 // cpuTime is the CPU time the process has used.
