@@ -5,11 +5,13 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	yaml "go.yaml.in/yaml/v3"
 
 	"github.com/specgate/specgate/schema"
+	"github.com/specgate/specgate/spec"
 )
 
 // ExampleInputs generates, for each workflow that declares inputs, a value
@@ -126,4 +128,68 @@ func yamlValue(v any) (*yaml.Node, error) {
 		return nil, err
 	}
 	return yamlValue(j) // a decoded value is of the kinds above
+}
+
+// CheckInputs checks the inputs that Run gives each workflow
+// (Options.Inputs) against its inputs schema, before anything runs: an
+// error per workflow whose inputs do not fit, in document order, or nil.
+func (r *Runner) CheckInputs() []error {
+	var errs []error
+	for _, w := range r.c.Workflows {
+		inputs := r.opts.Inputs[w.ID]
+		if inputs == nil {
+			inputs = map[string]any{}
+		}
+		if msg := r.inputProblems(w, inputs); msg != "" {
+			errs = append(errs, fmt.Errorf("workflow %q cannot run: %s", w.ID, msg))
+		}
+	}
+	return errs
+}
+
+// checkInputs validates a workflow's inputs against its inputs schema.
+func (r *Runner) checkInputs(w *Workflow, inputs map[string]any) string {
+	if msg := r.inputProblems(w, inputs); msg != "" {
+		return fmt.Sprintf("workflow %q: %s", w.ID, msg)
+	}
+	return ""
+}
+
+// inputProblems says how inputs do not fit a workflow's inputs schema: ""
+// when they do.
+func (r *Runner) inputProblems(w *Workflow, inputs map[string]any) string {
+	if w.Inputs == nil {
+		return ""
+	}
+	sch, err := r.schemas.Compile(w.Inputs, w.InputsPath)
+	if err != nil {
+		return fmt.Sprintf("its inputs schema does not compile: %v", err)
+	}
+	var missing []string
+	if req := w.Inputs.Get("required"); req != nil && req.Kind == spec.Array {
+		for _, it := range req.Items {
+			if _, ok := inputs[it.Value]; it.Kind == spec.String && !ok {
+				missing = append(missing, strconv.Quote(it.Value))
+			}
+		}
+	}
+	var parts, msgs []string
+	switch len(missing) {
+	case 0:
+	case 1:
+		parts = append(parts, "input "+missing[0]+" is missing")
+	default:
+		parts = append(parts, "inputs "+strings.Join(missing, ", ")+" are missing")
+	}
+	for _, p := range sch.Validate(any(inputs), schema.Request) {
+		// The missing inputs are named above.
+		if len(p.Path) == 0 && p.Keyword == "required" && len(missing) > 0 {
+			continue
+		}
+		msgs = append(msgs, p.String())
+	}
+	if len(msgs) > 0 {
+		parts = append(parts, "its inputs do not fit its inputs schema: "+strings.Join(msgs, "; "))
+	}
+	return strings.Join(parts, "; ")
 }
