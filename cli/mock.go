@@ -96,8 +96,8 @@ type mockRun struct {
 
 func runMock(c *cli.Context, env Env) error {
 	startup.resume()
-	// One write per batch of log lines rather than per request: at tens of
-	// thousands of requests a second the writes cost more than the answers.
+	// One write per batch of log lines rather than per request: under load
+	// the writes would cost more than the answers.
 	logs := httpx.NewLogBuffer(env.Stderr, 64<<10, 200*time.Millisecond)
 	defer logs.Close()
 	logger, err := commandLogger(c, logs)

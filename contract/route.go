@@ -474,22 +474,15 @@ func (m *matcher) split(path string) {
 // which only templates that write a query of their own look at). The error
 // is a *RouteError (404 or 405).
 //
-// Precedence: the longest server prefix first; then, segment by segment, a
-// literal segment before templated ones, and among templated segments the
-// one with more literal text first ("{name}.json" before "{name}"); the
-// first template in that order that declares the method wins, so a
-// literal path wins over a templated one and a longer literal start wins
-// over a shorter. Templates of the same shape keep source order, except
-// that one asking for query pairs ("/responses?beta=true") comes before
-// one that does not. A
-// trailing slash is matched as written when a template ends in one;
-// otherwise "/pets/" is routed as "/pets".
-//
-// A template's fragment ("/#X-Amz-Target=Service.Action") is no part of
-// the path: it names a query or header parameter that tells operations of
-// one path apart (see endpoint.fragQuery). Route does not see headers:
-// RouteRequest does, and CheckRequest routes with it. A fragment in path
-// is dropped, as a client drops it.
+// The first template that declares the method wins, in this order: the
+// longest server prefix; then, segment by segment, a literal segment before
+// templated ones, and the templated one with more literal text first
+// ("{name}.json" before "{name}"); same shapes in source order, but one
+// asking for query pairs ("/responses?beta=true") first. A trailing slash
+// matches as written where a template ends in one, else "/pets/" is
+// "/pets". A template's fragment ("/#X-Amz-Target=Service.Action") names a
+// query or header parameter that tells operations of one path apart; only
+// RouteRequest sees headers. A fragment in path is dropped, as by clients.
 func (c *Contract) Route(method, path string) (*Route, error) {
 	return c.routeWith(method, path, nil, false)
 }

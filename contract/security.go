@@ -19,8 +19,7 @@ import (
 //   - http bearer, oauth2, openIdConnect: "Authorization: Bearer" and a
 //     token that is not empty;
 //   - another http scheme: an Authorization header with its name;
-//   - mutualTLS, and schemes the document does not declare: not checkable
-//     here, so accepted.
+//   - mutualTLS, and schemes the document does not declare: accepted.
 //
 // No requirement, an empty one (security: []) or an empty alternative
 // ({}) needs no credentials. The result is nil when the request passes,

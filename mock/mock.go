@@ -5,20 +5,13 @@
 // status the contract calls for (404, 405, 401, 415, 406, 400 or 422) and
 // an RFC 9457 problem naming the JSON path of each failure.
 //
-// A request goes through small steps that each return a value (see
-// pipeline.go): route, check security, validate, negotiate, select an
-// example or generate, render. The loaded specs and examples are one
-// immutable generation behind an atomic pointer: a change of a spec or
-// example file builds a new generation aside and swaps it in, so requests
-// in flight finish on the one they started with and a spec that no longer
-// loads leaves the last good generation serving. The mock keeps no state
-// beyond expectations added at run time and the bookkeeping of transient
-// examples, so N replicas behind a load balancer answer alike.
-//
-// The stateful mock (Options.Stateful; stateful*.go, state.go, seed.go)
-// plugs a store into the Responder seam: the operations shaped as create,
-// read, update and delete of a collection keep their effects across
-// requests, in a store per spec seeded from the examples.
+// A request goes through small steps that each return a value
+// (pipeline.go). The loaded specs and examples are one immutable
+// generation behind an atomic pointer, rebuilt aside and swapped in when
+// their files change; beyond run-time expectations the mock keeps no
+// state, so replicas answer alike. The stateful mock (Options.Stateful;
+// stateful*.go, state.go, seed.go) plugs a store per spec, seeded from
+// the examples, into the Responder seam.
 package mock
 
 import (

@@ -147,22 +147,13 @@ type (
 )
 
 // WriteHTML writes one self-contained page (styles and script inline, a
-// content security policy that lets it load nothing).
-//
-// For lint: the files with their counts and maturity; the findings in a
-// table sortable by every column and filterable by rule, severity,
-// category, file and path (JSON pointer), with counts that follow the
-// filters; each file's operations by path, method, request content type,
-// status and response content type, with the findings written inside
-// them; and the documentation of every rule that reported, linked from the
-// findings.
-//
-// For compat: the verdict on each specification and the changes, with a
-// filter above each column.
-//
-// For a test run: the coverage of each specification, its operations
-// grouped by the five identifiers, and the tests, filterable by each
-// identifier, name and result, each with its requests and responses.
+// content security policy that lets it load nothing): for lint, the files,
+// the findings in a table sortable and filterable by every column with
+// counts that follow the filters, each file's operations with their
+// findings inside, and the documentation of every rule that reported; for
+// compat, the verdict on each specification and its changes; for a test
+// run, the coverage of each specification, its operations grouped by the
+// five identifiers, and the tests with their requests and responses.
 func WriteHTML(w io.Writer, run *Run) error {
 	switch {
 	case run.Compat != nil:

@@ -31,8 +31,7 @@ type gitBase struct {
 }
 
 // refreshEvery bounds how often HEAD is read: a check every pause in typing
-// need not start git (three processes, 0.1–0.3 s on a busy machine) each
-// time.
+// need not start git's three processes each time.
 const refreshEvery = 10 * time.Second
 
 // refresh reads HEAD and, when it moved, the base again.
