@@ -16,25 +16,11 @@ func init() {
 	policy.RegisterFormatInput(policy.FormatInput{Format: spec.Arazzo, Field: "arazzo", Build: LintInput})
 }
 
-// LintInput is the value of input.arazzo for an Arazzo document (its shape
-// is in docs/input.md):
-//
-//	workflows[]: {id, source, inputs: [{name, source}] or null when the
-//	             inputs schema does not list its properties}
-//	steps[]:     {workflow, id, source, kind (operation, workflow,
-//	             asyncapi), parameters: [{name, in, source, workflowLevel}]
-//	             as sent (a step's replaces its workflow's of the same name
-//	             and location), operation: null or {name, parameters:
-//	             [{name, in}], credentials: [{name, in}]}}
-//	uses[]:      {workflow, step, kind, id, field, name, expression, source}
-//	broken[]:    {message, source}: what Check found that leaves the
-//	             document unrunnable as written (Problem.Broken)
-//
-// The operation is null when the step calls none that resolves (Check
-// reports why). Credentials are the parameters the operation's security
-// schemes send (an apiKey's, Authorization for http, oauth2 and
-// openIdConnect): OpenAPI declares those in securitySchemes, not as
-// parameters.
+// LintInput is the value of input.arazzo for an Arazzo document: its
+// workflows, their steps with the operation each calls (and the credentials
+// its security schemes send, which OpenAPI declares as schemes, not as
+// parameters), the runtime expressions used, and what Check found that
+// leaves the document unrunnable. docs/input.md gives its shape.
 func LintInput(doc *spec.Document) any {
 	c, problems := Check(context.Background(), doc)
 	if c == nil {

@@ -49,28 +49,10 @@ func (k *Checker) FixFile(path, defaultName string, opts Options, g *schema.Gene
 
 // Fix repairs the example in data (the text of the file name) with the
 // smallest changes that make it valid, round after round until a check
-// finds nothing a repair can change:
-//
-//   - a property its schema forbids is dropped; a missing required
-//     property, parameter, header or body is added with a generated value;
-//   - a scalar of the wrong type whose text reads as the right type is
-//     converted ("5" becomes 5); a placeholder of the wrong type takes the
-//     schema's type ((string) becomes (integer)); any other value that
-//     breaks its schema (enum, pattern, bounds, format, …) is replaced by a
-//     generated valid value;
-//   - a credential of the wrong form is repaired ("Token x" becomes
-//     "Bearer x" for a bearer scheme, user:password is encoded for basic);
-//     credentials, security headers and security query parameters are
-//     never dropped;
-//   - a query parameter the operation does not declare is dropped (not
-//     from a badRequest example, which may send one); a Content-Type the
-//     operation does not take becomes one it takes, except in a 415
-//     example, whose Content-Type is the point of it, as a 405 example's
-//     method is.
-//
-// What is valid is kept as written, notations included. A JSON file keeps
-// its bytes outside the repaired values (key order, layout); a YAML file
-// is rewritten through yaml.v3 nodes, with its comments, key order and
+// finds nothing a repair can change; docs/examples.md ("Fixing examples")
+// lists the repairs. What is valid is kept as written, notations included:
+// a JSON file keeps its bytes outside the repaired values, a YAML file is
+// rewritten through yaml.v3 nodes with its comments, key order and
 // indentation. Values are drawn from g. The error is an Errors when the
 // file is not an example.
 func (k *Checker) Fix(name string, data []byte, defaultName string, opts Options, g *schema.Generator) (*FixResult, error) {

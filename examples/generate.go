@@ -27,29 +27,12 @@ type GeneratedFile struct {
 }
 
 // Generate makes one external example per operation, declared response
-// status and response media type, with values drawn from g (the same seed
-// gives the same files), each valid against the specification:
-//
-//   - the request carries the path parameters, the required query
-//     parameters, headers and cookies, a body when the operation declares
-//     one (form fields and multipart parts for forms), and the credentials
-//     of the operation's first security alternative as ${SCHEME:placeholder}
-//     templates, so that a run reads them from the environment;
-//   - a 400 or 422 example's request breaks the contract in one place (a
-//     required property, parameter or body left out, a value of the wrong
-//     type, else a query parameter the operation does not declare); a 401
-//     example's carries no credentials;
-//   - the response has the status (a range 4XX as 400, default as a status
-//     nothing else declares), a Content-Type, the required headers, and a
-//     body of the media type's schema;
-//   - besides, one 405 example per path, with a method the path does not
-//     declare, and one 415 example per operation that takes a body, with a
-//     Content-Type it does not accept, when there is one.
-//
-// Files are named after the operation (its operationId, else the method
-// and path) and the status, with the media type when a status declares
-// several. The error lists what could not be generated (a schema no value
-// satisfies); the other files are still returned.
+// status and response media type, each valid against the specification,
+// with values drawn from g (the same seed gives the same files), and a 405
+// example per path and a 415 example per operation that takes a body;
+// docs/examples.md ("Generating examples") says what each holds. The error
+// lists what could not be generated (a schema no value satisfies); the
+// other files are still returned.
 func (k *Checker) Generate(g *schema.Generator) ([]GeneratedFile, error) {
 	return k.generateAll(&generator{k: k, g: g, names: map[string]bool{}, failed: map[*spec.Operation]bool{}})
 }

@@ -18,21 +18,8 @@ type InlineSet struct {
 }
 
 // Inline extracts the inline examples of every operation under paths and
-// pairs requests with responses:
-//
-//   - a request example (of a parameter or a request body media type) and a
-//     response example (of a response media type or header) of the same
-//     name form one example (Paired); a name under several responses gives
-//     one example per response;
-//   - a named request example that no response shares is RequestOnly (the
-//     response is the operation's lowest 2xx, left to the caller);
-//   - a named response example without a request of its name is
-//     ResponseOnly, with the request built from the unnamed values;
-//   - the unnamed values (example, x-example, and schema examples as
-//     fallbacks) form one Unnamed example with the lowest 2xx response's
-//     unnamed example; the unnamed examples of other responses are
-//     ResponseOnly.
-//
+// pairs requests with responses by name, as Paired, RequestOnly,
+// ResponseOnly and Unnamed examples (docs/examples.md, "Inline examples").
 // Parts of a request that a named example does not name take the unnamed
 // value: the parameter's example, else its schema's example when the
 // parameter is required. Inline values are data: notations are not parsed

@@ -141,38 +141,14 @@ type inlineKey struct {
 	schema *spec.Node
 }
 
-// Check checks one example against the specification.
-//
-// An external example's request must reach an operation (its method and
-// path as written, or under an operation's server prefix). What else is
-// checked depends on its kind:
-//
-//   - positive: the request is checked as a server checks it (parameters
-//     by style, Content-Type, body, Accept), with no query parameter the
-//     operation does not declare and credentials of the form their scheme
-//     takes; credentials may be left out (a run supplies them);
-//   - methodNotAllowed (405): the path exists and does not declare the
-//     method;
-//   - unsupportedMediaType (415): the operation takes a body and does not
-//     accept the Content-Type;
-//   - badRequest, unprocessable and other 4xx/5xx: the request may break
-//     the contract (that is what they exercise), out-of-spec query
-//     parameters included.
-//
-// For every kind the response's status must be declared (itself, its
-// range, or default; 405 and 415 always may be, and 401 for an operation
-// with security), and its headers, Content-Type and body must satisfy
-// what that status declares. Missing required values are findings only
-// in examples that are not partial, and never in responses' headers or an
-// absent response body (a mock fills them, a test does not expect them).
-// Notations are not literal values: $(…), ${NAME} without a default and
-// matchers other than one exact value stand for any valid value and are
-// skipped; (type), captures and dataType matchers are checked by their
-// type alone; ${NAME:default} is checked as its default.
-//
+// Check checks one example against the specification. An external
+// example's request must reach an operation, and is then checked as its
+// kind demands (a positive one as a server checks a request; a 405 or 415
+// one for the method or Content-Type it exercises; other 4xx and 5xx may
+// break the contract); its response must satisfy what its status declares.
 // An inline example's values are each checked against the schema of the
-// place they are written for (parameter, header, media type), and located
-// in the specification.
+// place they are written for. docs/examples.md ("Checking examples against
+// the specification") gives the rules, notations included.
 func (k *Checker) Check(ex *Example) []Finding {
 	var out []Finding
 	if ex.Inline {
