@@ -15,6 +15,7 @@ import (
 	"github.com/open-policy-agent/opa/v1/ast"
 
 	"github.com/specgate/specgate/internal/level"
+	"github.com/specgate/specgate/policy/internal/progcache"
 	"github.com/specgate/specgate/rules"
 )
 
@@ -47,11 +48,11 @@ func compiledBuiltins(t testing.TB) (*Registry, map[string]*ast.Module) {
 func builtinsReadBack(t *testing.T) (compiled, back map[string]*ast.Module) {
 	t.Helper()
 	_, compiled = compiledBuiltins(t)
-	data, err := encodeModules(compiled)
+	data, err := progcache.EncodeModules(compiled)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if back, err = decodeModules(data); err != nil {
+	if back, err = progcache.DecodeModules(data); err != nil {
 		t.Fatal(err)
 	}
 	return compiled, back
@@ -205,19 +206,19 @@ violations contains {"path": [k], "message": sprintf("%v", [v])} if {
 	if c.Failed() {
 		t.Fatal(c.Errors)
 	}
-	data, err := encodeModules(c.Modules)
+	data, err := progcache.EncodeModules(c.Modules)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for n := range len(data) {
-		if _, err := decodeModules(data[:n]); err == nil {
+		if _, err := progcache.DecodeModules(data[:n]); err == nil {
 			t.Fatalf("a truncation to %d of %d bytes decoded without error", n, len(data))
 		}
 	}
 	for i := range data {
 		bad := append([]byte{}, data...)
 		bad[i] ^= 0xff
-		decodeModules(bad) //nolint:errcheck // must only not panic
+		progcache.DecodeModules(bad) //nolint:errcheck // must only not panic
 	}
 }
 
@@ -227,7 +228,7 @@ violations contains {"path": [k], "message": sprintf("%v", [v])} if {
 func TestEncodeRefusesUnknownNodes(t *testing.T) {
 	m := ast.MustParseModuleWithOpts("package p\n\nr := x if { x := [1, {\"k\": input.a}] }\n", parseOpts)
 	m.Rules[0].Body[0].Operand(1).Value.(*ast.Array).Elem(1).Value.(ast.Object).Get(ast.StringTerm("k")).Value = &ast.TemplateString{}
-	data, err := encodeModules(map[string]*ast.Module{"p.rego": m})
+	data, err := progcache.EncodeModules(map[string]*ast.Module{"p.rego": m})
 	if err == nil || !strings.Contains(err.Error(), "cannot encode a term of type *ast.TemplateString") || data != nil {
 		t.Fatalf("encodeModules = %d bytes, %v; want the unknown node named", len(data), err)
 	}
@@ -235,13 +236,13 @@ func TestEncodeRefusesUnknownNodes(t *testing.T) {
 
 func FuzzDecodeModules(f *testing.F) {
 	m := ast.MustParseModuleWithOpts("package p\n\nr contains x if { some x in input.a; x > 1 }\n", parseOpts)
-	data, err := encodeModules(map[string]*ast.Module{"p.rego": m})
+	data, err := progcache.EncodeModules(map[string]*ast.Module{"p.rego": m})
 	if err != nil {
 		f.Fatal(err)
 	}
 	f.Add(data)
 	f.Fuzz(func(t *testing.T, data []byte) {
-		decodeModules(data) //nolint:errcheck // must only not panic
+		progcache.DecodeModules(data) //nolint:errcheck // must only not panic
 	})
 }
 
@@ -330,7 +331,7 @@ func TestCacheEntries(t *testing.T) {
 		t.Fatalf("after corruption, found %v, want %v", got, want)
 	}
 	for _, prog := range entries[1:] {
-		if fixed, _ := os.ReadFile(prog); cache.get(filepath.Base(prog)) == nil || len(fixed) == 0 {
+		if fixed, _ := os.ReadFile(prog); cache.entries().Get(filepath.Base(prog)) == nil || len(fixed) == 0 {
 			t.Fatalf("the corrupt entry %s was not rewritten", filepath.Base(prog))
 		}
 	}
@@ -434,7 +435,7 @@ violations := set()
 			t.Fatalf("%s: %v, %v; want a's violation", run, vs, err)
 		}
 	}
-	if entries, _ := filepath.Glob(filepath.Join(cache.dir, "rules-*")); len(entries) != 1 {
+	if entries, _ := filepath.Glob(filepath.Join(cache.entries().Dir(), "rules-*")); len(entries) != 1 {
 		t.Fatalf("cache holds %d programs, want the whole rule set's only", len(entries))
 	}
 }
@@ -445,9 +446,9 @@ violations := set()
 // none (specgate.group does their grouping).
 func TestComprehensionIndicesAreRecorded(t *testing.T) {
 	_, compiled := compiledBuiltins(t)
-	c := newCompiler(Capabilities()).WithSkipStages(skippedWhenCached...)
+	c := newCompiler(Capabilities()).WithSkipStages(progcache.SkippedWhenCached...)
 	c.Compile(compiled)
-	if hasComprehensionIndices(c, c.Modules) {
+	if progcache.HasComprehensionIndices(c, c.Modules) {
 		for _, m := range c.Modules {
 			ast.WalkTerms(m, func(x *ast.Term) bool {
 				if c.ComprehensionIndex(x) != nil {
@@ -466,7 +467,7 @@ counts := {k: n | some k in ["a", "b"]; n := count([v | some [k2, v] in input.pa
 	if c.Failed() {
 		t.Fatal(c.Errors)
 	}
-	if !hasComprehensionIndices(c, c.Modules) {
+	if !progcache.HasComprehensionIndices(c, c.Modules) {
 		t.Fatal("the indexed comprehension was not found")
 	}
 }
@@ -579,25 +580,25 @@ func TestRegistryCodec(t *testing.T) {
 // stages that build its trees and indices.
 func BenchmarkReadProgram(b *testing.B) {
 	_, compiled := compiledBuiltins(b)
-	data, err := encodeModules(compiled)
+	data, err := progcache.EncodeModules(compiled)
 	if err != nil {
 		b.Fatal(err)
 	}
 	b.Run("decode", func(b *testing.B) {
 		b.SetBytes(int64(len(data)))
 		for b.Loop() {
-			if _, err := decodeModules(data); err != nil {
+			if _, err := progcache.DecodeModules(data); err != nil {
 				b.Fatal(err)
 			}
 		}
 	})
 	b.Run("decode+compile", func(b *testing.B) {
 		for b.Loop() {
-			modules, err := decodeModules(data)
+			modules, err := progcache.DecodeModules(data)
 			if err != nil {
 				b.Fatal(err)
 			}
-			c := newCompiler(Capabilities()).WithSkipStages(skippedWhenCached...)
+			c := newCompiler(Capabilities()).WithSkipStages(progcache.SkippedWhenCached...)
 			if c.Compile(modules); c.Failed() {
 				b.Fatal(c.Errors)
 			}

@@ -3,7 +3,10 @@
 // annotations, compiles the enabled rules once into one program with
 // sandboxed capabilities, builds the OPA input from a spec.Document, and
 // evaluates every rule on it (in parallel, sharing library values) into
-// violations {rule, path, message}.
+// violations {rule, path, message}. specgate's own builtins are package
+// builtins', the program cache and its codec package progcache's, the
+// inlining compiler stage package inline's, and the custom-rule DSL
+// package dsl's.
 package policy
 
 import (

@@ -11,6 +11,7 @@ import (
 
 	"github.com/open-policy-agent/opa/v1/ast"
 	"github.com/open-policy-agent/opa/v1/tester"
+	"github.com/specgate/specgate/policy/internal/inline"
 )
 
 // TestResult is the outcome of one Rego test rule.
@@ -63,7 +64,7 @@ func RunTests(ctx context.Context, reg *Registry, testFiles []string) ([]TestRes
 	}
 	// The tests run the rules as the linter compiles them (template
 	// functions inlined), print statements kept.
-	compiler := ast.NewCompiler().WithCapabilities(Capabilities()).WithStageAfterID(ast.StageResolveRefs, inlineStage)
+	compiler := ast.NewCompiler().WithCapabilities(Capabilities()).WithStageAfterID(ast.StageResolveRefs, inline.Stage)
 	ch, err := tester.NewRunner().SetCompiler(compiler).SetModules(modules).RunTests(ctx, nil)
 	if err != nil {
 		return nil, err

@@ -1,4 +1,8 @@
-package policy
+// Package inline is a compiler stage of specgate's rule programs: it puts
+// the value of template functions and the body of small functions in place
+// of their calls, which OPA would otherwise evaluate in frames of their
+// own, once per finding or per item of a large document.
+package inline
 
 import (
 	"slices"
@@ -6,12 +10,12 @@ import (
 	"github.com/open-policy-agent/opa/v1/ast"
 )
 
-// inlineStage is the compiler stage that replaces calls of template
+// Stage is the compiler stage that replaces calls of template
 // functions by their value, then calls of small functions by their body
 // (inline_bodies.go). It runs right after the compiler has resolved every
 // reference to its full path, and never on a rule set read back from the
 // cache (stored after it ran, and read back without that stage).
-var inlineStage = ast.CompilerStageDefinition{
+var Stage = ast.CompilerStageDefinition{
 	Name:       "InlineFunctions",
 	MetricName: "compile_stage_inline_functions",
 	Stage: func(c *ast.Compiler) *ast.Error {

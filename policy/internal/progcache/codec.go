@@ -1,4 +1,4 @@
-package policy
+package progcache
 
 import (
 	"encoding/binary"
@@ -12,7 +12,7 @@ import (
 
 // The codec writes compiled Rego modules in a compact binary form so that a
 // later run can skip parsing and the compiler's rewriting and checking
-// stages (see cache.go). It covers exactly the node types a compiled
+// stages (see Store). It covers exactly the node types a compiled
 // module can hold; anything else is an error, and the caller compiles from
 // source instead. Locations keep file, row and column; their source text,
 // which only tracing shows, is not kept, and most terms keep none (see
@@ -270,8 +270,8 @@ func (e *encoder) rule(r *ast.Rule) {
 	}
 }
 
-// encodeModules writes modules (compiled or not) in file-name order.
-func encodeModules(modules map[string]*ast.Module) ([]byte, error) {
+// EncodeModules writes modules (compiled or not) in file-name order.
+func EncodeModules(modules map[string]*ast.Module) ([]byte, error) {
 	e := &encoder{strings: map[string]uint64{}}
 	files := make([]string, 0, len(modules))
 	for f := range modules {
@@ -636,8 +636,8 @@ func (d *decoder) rule(m *ast.Module) *ast.Rule {
 	return r
 }
 
-// decodeModules reads what encodeModules wrote.
-func decodeModules(data []byte) (map[string]*ast.Module, error) {
+// DecodeModules reads what EncodeModules wrote.
+func DecodeModules(data []byte) (map[string]*ast.Module, error) {
 	d := &decoder{buf: data}
 	n := d.count()
 	d.table = make([]string, n)

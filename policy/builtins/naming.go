@@ -1,4 +1,4 @@
-package policy
+package builtins
 
 import (
 	"fmt"
@@ -163,12 +163,12 @@ func operationNameBuiltin(_ rego.BuiltinContext, op *ast.Term) (*ast.Term, error
 		return nil, nil
 	}
 	callback, _ := field(callbackKey)
-	return ast.StringTerm(nameOperation(method, path, webhook, callback)), nil
+	return ast.StringTerm(NameOperation(method, path, webhook, callback)), nil
 }
 
-// nameOperation names an operation by its method and its webhook, else
+// NameOperation names an operation by its method and its webhook, else
 // its path and callback (specgate.operation_name).
-func nameOperation(method, path, webhook, callback string) string {
+func NameOperation(method, path, webhook, callback string) string {
 	method = strings.ToUpper(method)
 	switch {
 	case webhook != "":

@@ -1,4 +1,4 @@
-package policy
+package builtins
 
 import (
 	"github.com/open-policy-agent/opa/v1/ast"

@@ -1,8 +1,9 @@
-package policy
+package builtins
 
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/open-policy-agent/opa/v1/ast"
@@ -41,10 +42,9 @@ func proseMatchingBuiltin(bctx rego.BuiltinContext, pattern *ast.Term) (_ *ast.T
 		return nil, fmt.Errorf("specgate.prose_matching: %w", err)
 	}
 	var out []*ast.Term
-	c := newConverter()
-	eachProse(doc, func(file string, at segments, text string) {
+	eachProse(doc, func(file string, at []*ast.Term, text string) {
 		if re.MatchString(text) {
-			out = append(out, ast.ArrayTerm(c.path(at.path()), c.str(text), c.str(file)))
+			out = append(out, ast.ArrayTerm(ast.ArrayTerm(slices.Clone(at)...), ast.StringTerm(text), ast.StringTerm(file)))
 		}
 	})
 	return ast.ArrayTerm(out...), nil
@@ -55,36 +55,34 @@ func proseMatchingBuiltin(bctx rego.BuiltinContext, pattern *ast.Term) (_ *ast.T
 // entry file), the text's path within it (its key last) and the text.
 // Examples, defaults, enums and extensions are skipped, but for the
 // summary and description of an OpenAPI 3 Example Object.
-func eachProse(doc *spec.Document, fn func(file string, at segments, text string)) {
+func eachProse(doc *spec.Document, fn func(file string, at []*ast.Term, text string)) {
 	for _, f := range doc.Files() {
 		name := ""
 		if f != doc.Root {
 			name = f.Name
 		}
-		var at segments
+		var at []*ast.Term
 		var walk func(n *spec.Node)
 		walk = func(n *spec.Node) {
 			switch n.Kind {
 			case spec.Object:
 				for _, fl := range n.Fields {
-					if proseKeys[fl.Key] && fl.Value.Kind == spec.String {
-						at.pushKey(fl.Key)
-						fn(name, at, fl.Value.Value)
-						at.pop()
+					if ProseKeys[fl.Key] && fl.Value.Kind == spec.String {
+						fn(name, append(at, ast.StringTerm(fl.Key)), fl.Value.Value)
 						continue
 					}
 					if strings.HasPrefix(fl.Key, "x-") || (literalKeys[fl.Key] && !exampleObjects(doc, fl)) {
 						continue
 					}
-					at.pushKey(fl.Key)
+					at = append(at, ast.StringTerm(fl.Key))
 					walk(fl.Value)
-					at.pop()
+					at = at[:len(at)-1]
 				}
 			case spec.Array:
 				for i, it := range n.Items {
-					at.pushIndex(i)
+					at = append(at, ast.IntNumberTerm(i))
 					walk(it)
-					at.pop()
+					at = at[:len(at)-1]
 				}
 			}
 		}
@@ -92,8 +90,8 @@ func eachProse(doc *spec.Document, fn func(file string, at segments, text string
 	}
 }
 
-// proseKeys are the fields whose string values are prose for readers.
-var proseKeys = map[string]bool{"description": true, "summary": true, "title": true}
+// ProseKeys are the fields whose string values are prose for readers.
+var ProseKeys = map[string]bool{"description": true, "summary": true, "title": true}
 
 // literalKeys hold data rather than description: examples, defaults,
 // enums and extensions are not searched for prose.

@@ -1,0 +1,143 @@
+// Package builtins holds specgate's own Rego builtins (specgate.*), which
+// every rule may call: Go implementations of what is slow or awkward in
+// Rego (schema validation, word splitting, grouping, naming a schema's
+// place), registered with OPA when the package is loaded. Package policy
+// imports it, so every engine has them.
+package builtins
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/open-policy-agent/opa/v1/ast"
+	"github.com/open-policy-agent/opa/v1/rego"
+	"github.com/open-policy-agent/opa/v1/types"
+
+	"github.com/specgate/specgate/spec"
+)
+
+// specgate's own builtins, available to every rule:
+//
+//	specgate.json_schema(value, schema, dialect, allErrors) -> [{"message", "path"}]
+//	    validates a value against a JSON Schema (draft 4 to 2020-12);
+//	specgate.match_example(value, schema, prefix, shared) -> [valid, errors]
+//	    specgate.match_schema({"value": value}, <schema as property "value">)
+//	    where $refs prefix + name (e.g. "#/components/schemas/Pet") name
+//	    the schemas of the object shared, compiled once per evaluation;
+//	specgate.object_keys(file, path) -> [key]
+//	    the keys of the object at path in the document's file ("" for the
+//	    entry file) in source order, which OPA's objects do not keep;
+//	specgate.prose_matching(pattern) -> [[path, text, file]]: see prose.go;
+//	specgate.words(s), specgate.respell(s, style): see naming.go;
+//	specgate.group(pairs): see group.go;
+//	specgate.blank_members(obj, field), specgate.blank_members_in(items, key, field),
+//	specgate.lacking(items, keys): see blank.go;
+//	specgate.repeats(list): see repeats.go;
+//	specgate.path_overlaps(items): see overlaps.go;
+//	specgate.schema_place(path, document, format): see place.go.
+//
+// The schema builtins are not memoized by OPA, which keys its memo by the
+// arguments' text: the text of a large schema, on every call. They keep
+// their compiled schemas per evaluation instead, found by value.
+func init() {
+	rego.RegisterBuiltin4(&rego.Function{
+		Name: "specgate.json_schema",
+		Decl: types.NewFunction(types.Args(types.A, types.A, types.S, types.B), types.NewArray(nil, types.A)),
+	}, jsonSchemaBuiltin)
+	rego.RegisterBuiltin2(&rego.Function{
+		Name: "specgate.match_schema",
+		Decl: types.NewFunction(types.Args(types.A, types.A), types.NewArray([]types.Type{types.B, types.NewArray(nil, types.A)}, nil)),
+	}, matchSchemaBuiltin)
+	rego.RegisterBuiltin4(&rego.Function{
+		Name: "specgate.match_example",
+		Decl: types.NewFunction(types.Args(types.A, types.A, types.S, types.A), types.NewArray([]types.Type{types.B, types.NewArray(nil, types.A)}, nil)),
+	}, matchExampleBuiltin)
+	rego.RegisterBuiltin2(&rego.Function{
+		Name:    "specgate.object_keys",
+		Decl:    types.NewFunction(types.Args(types.S, types.NewArray(nil, types.A)), types.NewArray(nil, types.S)),
+		Memoize: true,
+	}, objectKeysBuiltin)
+	rego.RegisterBuiltin1(&rego.Function{
+		Name: "specgate.prose_matching",
+		Decl: types.NewFunction(types.Args(types.S),
+			types.NewArray(nil, types.NewArray([]types.Type{types.NewArray(nil, types.A), types.S, types.S}, nil))),
+		Memoize: true,
+	}, proseMatchingBuiltin)
+}
+
+// guard turns a panic in a builtin into an evaluation error: a bug in one
+// builtin must not take the whole process down.
+func guard(name string, err *error) {
+	if r := recover(); r != nil {
+		*err = fmt.Errorf("internal error in %s: %v", name, r)
+	}
+}
+
+// WithEvaluation gives the schema builtins a state of their own for one
+// evaluation (every rule of it, on every worker): the schemas they compile,
+// kept by value. Without it, each call compiles its schema again.
+func WithEvaluation(ctx context.Context) context.Context {
+	return context.WithValue(ctx, stateKey{}, newEvalState())
+}
+
+type docKey struct{}
+
+// WithDocument attaches the document being evaluated to ctx, for the
+// builtins that read its source (specgate.object_keys,
+// specgate.prose_matching).
+func WithDocument(ctx context.Context, doc *spec.Document) context.Context {
+	return context.WithValue(ctx, docKey{}, doc)
+}
+
+// documentOf is the document WithDocument attached to a builtin's
+// evaluation; an error naming the builtin when there is none.
+func documentOf(bctx rego.BuiltinContext, builtin string) (*spec.Document, error) {
+	doc, _ := bctx.Context.Value(docKey{}).(*spec.Document)
+	if doc == nil {
+		return nil, fmt.Errorf("%s: no document in the evaluation context", builtin)
+	}
+	return doc, nil
+}
+
+func objectKeysBuiltin(bctx rego.BuiltinContext, file, path *ast.Term) (_ *ast.Term, err error) {
+	defer guard("specgate.object_keys", &err)
+	doc, err := documentOf(bctx, "specgate.object_keys")
+	if err != nil {
+		return nil, err
+	}
+	name, _ := file.Value.(ast.String)
+	start := doc.Root
+	if name != "" {
+		if start = doc.FileNamed(string(name)); start == nil {
+			return ast.ArrayTerm(), nil
+		}
+	}
+	arr, ok := path.Value.(*ast.Array)
+	if !ok {
+		return ast.ArrayTerm(), nil
+	}
+	segs := make([]any, 0, arr.Len())
+	for i := range arr.Len() {
+		switch s := arr.Elem(i).Value.(type) {
+		case ast.String:
+			segs = append(segs, string(s))
+		case ast.Number:
+			n, ok := s.Int()
+			if !ok {
+				return ast.ArrayTerm(), nil
+			}
+			segs = append(segs, n)
+		}
+	}
+	var last *spec.Node
+	loc := doc.LocateIn(start, segs, func(n *spec.Node) { last = n })
+	if !loc.Exact || last == nil {
+		return ast.ArrayTerm(), nil
+	}
+	last = doc.Deref(last)
+	keys := make([]*ast.Term, 0, len(last.Fields))
+	for _, f := range last.Fields {
+		keys = append(keys, ast.StringTerm(f.Key))
+	}
+	return ast.ArrayTerm(keys...), nil
+}

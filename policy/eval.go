@@ -1,0 +1,390 @@
+package policy
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/open-policy-agent/opa/v1/ast"
+	"github.com/open-policy-agent/opa/v1/storage"
+	"github.com/open-policy-agent/opa/v1/topdown"
+	"github.com/open-policy-agent/opa/v1/topdown/cache"
+
+	"github.com/specgate/specgate/policy/builtins"
+)
+
+// resultVar is the variable a rule's query binds its violations to.
+var resultVar = ast.Var("violations")
+
+// ruleQuery is `violations = data.specgate.rules[id].violations`: a query
+// evaluated by topdown directly. Every rule would otherwise be a prepared
+// query of OPA's rego package, which compiles each query (a few
+// milliseconds for the rule set at every start) and converts every result
+// to Go values.
+func ruleQuery(id string) ast.Body {
+	ref := ast.Ref{ast.DefaultRootDocument, ast.StringTerm("specgate"), ast.StringTerm("rules"), ast.StringTerm(id), ast.StringTerm("violations")}
+	return ast.NewBody(ast.Equality.Expr(ast.NewTerm(resultVar), ast.NewTerm(ref)))
+}
+
+// maxWorkers bounds the number of rules evaluated at once.
+const maxWorkers = 8
+
+// Eval runs the rules that apply to the input's formats over one input
+// value and returns the violations, ordered by rule then path. Rules are
+// evaluated in parallel, each core taking rules from a ruleQueue, and share
+// the values of the library rules and functions they compute (see
+// sharedValues).
+func (e *Engine) Eval(ctx context.Context, input ast.Value) ([]Violation, error) {
+	vs, _, err := e.eval(ctx, input, false)
+	return vs, err
+}
+
+// RuleTime is what one rule's evaluation of one input took.
+type RuleTime struct {
+	Rule     string
+	Time     time.Duration // the rule's query, on the core that ran it
+	Findings int
+	// Shared is the part of Time spent computing library values (rules
+	// of the libraries under data.specgate.lib) that other rules read as
+	// well: the first rule to need such a value computes it, and the
+	// rules after it read it for free.
+	Shared time.Duration
+	// Values are the library values the rule computed, slowest first,
+	// each with its time (a value's time includes the values it needed).
+	Values []ValueTime
+}
+
+// ValueTime is the time a library value took to compute.
+type ValueTime struct {
+	Value string // its reference, such as data.specgate.lib.pagination._users
+	Time  time.Duration
+}
+
+// EvalTimed is Eval that also reports what each rule that ran took,
+// slowest first. The rules run as Eval runs them, in parallel and sharing
+// library values; timing them costs two clock readings per rule, and one
+// per library value computed.
+func (e *Engine) EvalTimed(ctx context.Context, input ast.Value) ([]Violation, []RuleTime, error) {
+	return e.eval(ctx, input, true)
+}
+
+// clockKey is the context key of WithClock's clock.
+type clockKey struct{}
+
+// WithClock makes EvalTimed read now instead of the wall clock, which
+// measures time from any fixed moment. It is meant for measuring rules on
+// a busy machine, where a rule's wall time is mostly time spent waiting
+// for a core: with one core (GOMAXPROCS 1), the process's CPU time is the
+// time of the rule that runs.
+func WithClock(ctx context.Context, now func() time.Duration) context.Context {
+	return context.WithValue(ctx, clockKey{}, now)
+}
+
+// clockOf is the clock of WithClock, else the wall clock.
+func clockOf(ctx context.Context) func() time.Duration {
+	if now, ok := ctx.Value(clockKey{}).(func() time.Duration); ok {
+		return now
+	}
+	start := time.Now()
+	return func() time.Duration { return time.Since(start) }
+}
+func (e *Engine) eval(ctx context.Context, input ast.Value, timed bool) ([]Violation, []RuleTime, error) {
+	if e.timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, e.timeout)
+		defer cancel()
+	}
+	todo := e.applicable(inputFormats(input))
+	compiler, err := e.program(todo)
+	if err != nil {
+		return nil, nil, err
+	}
+	results := make([][]Violation, len(e.rules))
+	var times []RuleTime
+	var clock func() time.Duration
+	if timed {
+		times = make([]RuleTime, len(e.rules))
+		clock = clockOf(ctx)
+	}
+	schemas := schemaCache(ctx) // builtins' compiled patterns, shared by every rule
+	values := &sharedValues{cache: topdown.NewVirtualCache()}
+	ctx = builtins.WithEvaluation(ctx)
+	ctx, stop := context.WithCancelCause(ctx)
+	defer stop(nil)
+	// Queries check their Cancel, not the context: cancel them all when
+	// the context ends (the time limit, or a rule's error).
+	cancel := topdown.NewCancel()
+	context.AfterFunc(ctx, cancel.Cancel)
+	var wg sync.WaitGroup
+	workers := e.Workers(len(todo))
+	queue := newRuleQueue(len(todo), workers)
+	running := make([]int, workers) // 1 + the rule each worker evaluates; 0 between rules
+	for w := range workers {
+		wg.Go(func() {
+			txn, err := e.store.NewTransaction(ctx)
+			if err != nil {
+				stop(err)
+				return
+			}
+			defer e.store.Abort(ctx, txn)
+			run := &ruleRun{engine: e, compiler: compiler, input: ast.NewTerm(input), txn: txn, cancel: cancel, schemas: schemas, values: newWorkerValues(values, clock), segments: map[*ast.Term]any{}}
+			for {
+				n, ok := queue.take(w)
+				if !ok || ctx.Err() != nil {
+					return
+				}
+				i := todo[n]
+				running[w] = i + 1
+				var began time.Duration
+				if timed {
+					began = run.values.clock()
+				}
+				if results[i], err = run.eval(ctx, i); err != nil {
+					stop(err)
+					return
+				}
+				if timed {
+					times[i] = run.values.ruleTime(e.rules[i].ID, run.values.clock()-began, len(results[i]))
+				}
+				running[w] = 0
+			}
+		})
+	}
+	wg.Wait()
+	if err := context.Cause(ctx); err != nil {
+		var te *topdown.Error
+		if errors.Is(err, context.DeadlineExceeded) || (errors.As(err, &te) && te.Code == topdown.CancelErr) {
+			// The rules a worker was still in when the time ran out.
+			var stopped []string
+			for _, r := range running {
+				if r > 0 {
+					stopped = append(stopped, e.rules[r-1].ID)
+				}
+			}
+			slices.Sort(stopped)
+			if len(stopped) == 0 {
+				return nil, nil, fmt.Errorf("%w (%s)", ErrTimeout, e.timeout)
+			}
+			return nil, nil, fmt.Errorf("%w (%s) while running %s", ErrTimeout, e.timeout, strings.Join(stopped, ", "))
+		}
+		return nil, nil, err
+	}
+	var out []Violation
+	for _, vs := range results {
+		out = append(out, vs...)
+	}
+	// Within a rule, violations keep OPA's order (by value); across rules,
+	// the order is by id, whatever order the rules were given in.
+	slices.SortStableFunc(out, func(a, b Violation) int { return strings.Compare(a.Rule, b.Rule) })
+	if !timed {
+		return out, nil, nil
+	}
+	ran := make([]RuleTime, 0, len(todo))
+	for _, i := range todo {
+		ran = append(ran, times[i])
+	}
+	slices.SortStableFunc(ran, func(a, b RuleTime) int { return cmp.Compare(b.Time, a.Time) })
+	return out, ran, nil
+}
+
+// Workers is the number of rules an evaluation of n rules runs at once:
+// one per core, up to a bound.
+func (e *Engine) Workers(n int) int { return min(runtime.GOMAXPROCS(0), maxWorkers, n) }
+
+// Prepare reads or compiles, ahead of Eval, the program that evaluating
+// an input of these formats (spec.Document.FormatTags) needs; Eval would
+// do it on first use.
+func (e *Engine) Prepare(formats []string) error {
+	_, err := e.program(e.applicable(formats))
+	return err
+}
+
+// applicable are the indices of the rules that apply to an input of
+// these formats.
+func (e *Engine) applicable(formats []string) []int {
+	var todo []int
+	for i, r := range e.rules {
+		if len(r.Formats) == 0 || r.AppliesTo(formats) {
+			todo = append(todo, i)
+		}
+	}
+	return todo
+}
+
+// inputFormats reads the input's format tags.
+func inputFormats(input ast.Value) []string {
+	obj, ok := input.(ast.Object)
+	if !ok {
+		return nil
+	}
+	arr := arrayField(obj, "formats")
+	if arr == nil {
+		return nil
+	}
+	out := make([]string, 0, arr.Len())
+	for i := range arr.Len() {
+		if s, ok := arr.Elem(i).Value.(ast.String); ok {
+			out = append(out, string(s))
+		}
+	}
+	return out
+}
+
+// arrayField is obj[key] when it is an array, else nil.
+func arrayField(obj ast.Object, key string) *ast.Array {
+	if t := obj.Get(ast.InternedTerm(key)); t != nil {
+		if arr, ok := t.Value.(*ast.Array); ok {
+			return arr
+		}
+	}
+	return nil
+}
+
+// ruleQueue hands out the rules of one evaluation (positions in its list,
+// which the linter orders by id) to its workers. Worker w starts at the
+// start of the w-th of as many equal parts of the list and takes the rules
+// after it in turn, skipping those taken, and wrapping around at the end.
+//
+// Rules whose ids share a prefix mostly share library values too (the
+// page-* rules the pagination library's, the response-* rules the
+// responses'), and the first rule to need such a value computes it (see
+// sharedValues). Had every worker taken the next rule of one list, two
+// neighbours would start at once and both compute the value their family
+// shares: on kubernetes.json five library values were computed twice in
+// every run, the pagination's among them. Worker by worker, a family is
+// mostly one worker's, and its values are computed once (in-process and
+// without collections, kubernetes.json's evaluation is 7% and stripe.yaml's
+// 12% faster on two cores; whole runs, 3–5%).
+type ruleQueue struct {
+	taken []atomic.Bool
+	next  []int // per worker, the position it looks at next
+}
+
+func newRuleQueue(rules, workers int) *ruleQueue {
+	q := &ruleQueue{taken: make([]atomic.Bool, rules), next: make([]int, workers)}
+	for w := range workers {
+		q.next[w] = w * rules / workers
+	}
+	return q
+}
+
+// take is the position of worker w's next rule; false when every rule
+// has been taken. Each worker calls it for itself only.
+func (q *ruleQueue) take(w int) (int, bool) {
+	n := len(q.taken)
+	for range n {
+		i := q.next[w]
+		q.next[w] = (i + 1) % n
+		if q.taken[i].CompareAndSwap(false, true) {
+			return i, true
+		}
+	}
+	return 0, false
+}
+
+// ruleRun is what a worker evaluates its rules with.
+type ruleRun struct {
+	engine   *Engine
+	compiler *ast.Compiler
+	input    *ast.Term
+	txn      storage.Transaction
+	cancel   topdown.Cancel
+	schemas  cache.InterQueryValueCache
+	values   *workerValues
+	segments map[*ast.Term]any // the boxed segments of findings' paths (see decodeViolation)
+}
+
+func (r *ruleRun) eval(ctx context.Context, i int) ([]Violation, error) {
+	e := r.engine
+	r.values.nextRule()
+	rs, err := topdown.NewQuery(e.queries[i]).
+		WithCompiler(r.compiler).
+		WithStore(e.store).
+		WithTransaction(r.txn).
+		WithInput(r.input).
+		WithCancel(r.cancel).
+		WithInterQueryBuiltinValueCache(r.schemas).
+		WithVirtualCache(r.values).
+		Run(ctx)
+	if err != nil || len(rs) == 0 {
+		return nil, err
+	}
+	id := e.rules[i].ID
+	var out []Violation
+	add := func(v *ast.Term) { out = append(out, decodeViolation(id, v.Value, r.segments)) }
+	switch vs := rs[0][resultVar].Value.(type) {
+	case ast.Set:
+		vs.Foreach(add)
+	case *ast.Array: // violations := [...]
+		vs.Foreach(add)
+	default:
+		return []Violation{{Rule: id, Message: fmt.Sprintf("rule %s: violations is not a set but %s", id, ast.ValueName(vs))}}, nil
+	}
+	return out, nil
+}
+
+// The keys of a finding's object.
+var messageKey, fileKey, findingPathKey = ast.StringTerm("message"), ast.StringTerm("file"), ast.StringTerm("path")
+
+// decodeViolation reads {"path": [...], "message": "...", "file"?: "..."}.
+// A malformed violation is kept, with a message saying what is wrong with
+// it, rather than dropped.
+//
+// The segments of paths are mostly the same few terms, the input's keys
+// and the rules' constants, in finding after finding (stripe.yaml has
+// 13,000 findings of 10 segments): boxed is where each string term is
+// boxed once, by the term.
+func decodeViolation(id string, v ast.Value, boxed map[*ast.Term]any) Violation {
+	out := Violation{Rule: id}
+	obj, ok := v.(ast.Object)
+	if !ok {
+		out.Message = fmt.Sprintf("rule %s returned a violation that is not an object: %v", id, v)
+		return out
+	}
+	str := func(key *ast.Term) string {
+		s, _ := valueOf(obj, key).(ast.String)
+		return string(s)
+	}
+	out.Message, out.File = str(messageKey), str(fileKey)
+	if out.Message == "" {
+		out.Message = fmt.Sprintf("rule %s returned a violation without a message", id)
+	}
+	out.Path = []any{}
+	raw, ok := valueOf(obj, findingPathKey).(*ast.Array)
+	if !ok {
+		return out
+	}
+	out.Path = make([]any, 0, raw.Len())
+	for i := range raw.Len() {
+		t := raw.Elem(i)
+		switch s := t.Value.(type) {
+		case ast.String:
+			seg, ok := boxed[t]
+			if !ok {
+				seg = string(s)
+				boxed[t] = seg
+			}
+			out.Path = append(out.Path, seg)
+		case ast.Number:
+			if n, ok := s.Int(); ok {
+				out.Path = append(out.Path, n)
+			}
+		}
+	}
+	return out
+}
+
+// valueOf is obj[key], or nil.
+func valueOf(obj ast.Object, key *ast.Term) ast.Value {
+	if t := obj.Get(key); t != nil {
+		return t.Value
+	}
+	return nil
+}
