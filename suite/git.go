@@ -6,11 +6,10 @@ import (
 	"encoding/hex"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"strings"
 
 	"github.com/specgate/specgate/config"
+	"github.com/specgate/specgate/internal/gitx"
 )
 
 // GitTokenVar names the environment variable whose token clones private
@@ -31,35 +30,25 @@ func clone(ctx context.Context, cache string, g *config.Git, getenv func(string)
 	}
 	sum := sha256.Sum256([]byte(g.URL + "\x00" + g.Branch))
 	dir := filepath.Join(cache, hex.EncodeToString(sum[:8]))
-	env := append(os.Environ(), "GIT_TERMINAL_PROMPT=0")
 	if getenv == nil {
 		getenv = os.Getenv
 	}
+	git := &gitx.Runner{Mask: "****"}
 	if tok := getenv(GitTokenVar); tok != "" {
-		env = append(env, "GIT_CONFIG_COUNT=1", "GIT_CONFIG_KEY_0=http.extraHeader", "GIT_CONFIG_VALUE_0=Authorization: Bearer "+tok)
-	}
-	run := func(args ...string) error {
-		cmd := exec.CommandContext(ctx, "git", args...)
-		cmd.Env = env
-		out, err := cmd.CombinedOutput()
-		if err != nil {
-			msg := strings.TrimSpace(string(out))
-			if tok := getenv(GitTokenVar); tok != "" {
-				msg = strings.ReplaceAll(msg, tok, "****")
-			}
-			return fmt.Errorf("git %s: %s", args[0], msg)
-		}
-		return nil
+		git.Config = [][2]string{{"http.extraHeader", "Authorization: Bearer " + tok}}
+		git.Secrets = []string{tok}
 	}
 	if _, err := os.Stat(filepath.Join(dir, ".git")); err == nil {
 		ref := "HEAD"
 		if g.Branch != "" {
 			ref = g.Branch
 		}
-		if err := run("-C", dir, "fetch", "--depth", "1", "origin", ref); err != nil {
+		git.Dir = dir
+		if _, err := git.Run(ctx, "fetch", "--depth", "1", "origin", ref); err != nil {
 			return "", err
 		}
-		return dir, run("-C", dir, "reset", "--hard", "FETCH_HEAD")
+		_, err := git.Run(ctx, "reset", "--hard", "FETCH_HEAD")
+		return dir, err
 	}
 	if err := os.MkdirAll(cache, 0o755); err != nil {
 		return "", err
@@ -72,7 +61,7 @@ func clone(ctx context.Context, cache string, g *config.Git, getenv func(string)
 	if err != nil {
 		return "", err
 	}
-	if err := run(append(args, "--", g.URL, tmp)...); err != nil {
+	if _, err := git.Run(ctx, append(args, "--", g.URL, tmp)...); err != nil {
 		os.RemoveAll(tmp)
 		return "", fmt.Errorf("cloning %s: %v", g.URL, err)
 	}

@@ -34,8 +34,10 @@ type Runner struct {
 	Config [][2]string
 	// Env is added to the environment of every command.
 	Env []string
-	// Secrets are replaced by *** in the messages of failed commands.
+	// Secrets are replaced by Mask in the messages of failed commands.
 	Secrets []string
+	// Mask is what a secret is replaced by; "" is ***.
+	Mask string
 	// Rewrite, when set, rewrites those messages further (a clone's
 	// temporary URL shown as the repository the user named).
 	Rewrite func(string) string
@@ -121,9 +123,13 @@ func (r *Runner) fail(ctx context.Context, args []string, stderr string, err err
 
 // Scrub removes the secrets from text git printed, and rewrites it.
 func (r *Runner) Scrub(s string) string {
+	mask := r.Mask
+	if mask == "" {
+		mask = "***"
+	}
 	for _, secret := range r.Secrets {
 		if secret != "" {
-			s = strings.ReplaceAll(s, secret, "***")
+			s = strings.ReplaceAll(s, secret, mask)
 		}
 	}
 	if r.Rewrite != nil {

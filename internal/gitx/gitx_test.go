@@ -136,6 +136,22 @@ func TestErrorsScrubSecrets(t *testing.T) {
 	}
 }
 
+// Mask replaces the default *** where a caller shows secrets otherwise.
+func TestScrubMask(t *testing.T) {
+	for _, tc := range []struct {
+		r    Runner
+		want string
+	}{
+		{Runner{Secrets: []string{"t0k", ""}}, "Bearer *** of ***"},
+		{Runner{Secrets: []string{"t0k"}, Mask: "****"}, "Bearer **** of ****"},
+		{Runner{Secrets: []string{"t0k"}, Mask: "****", Rewrite: strings.ToUpper}, "BEARER **** OF ****"},
+	} {
+		if got := tc.r.Scrub("Bearer t0k of t0k"); got != tc.want {
+			t.Errorf("Scrub with mask %q = %q, want %q", tc.r.Mask, got, tc.want)
+		}
+	}
+}
+
 // Configuration travels in the environment, and reaches git.
 func TestConfig(t *testing.T) {
 	if _, err := exec.LookPath("git"); err != nil {
