@@ -6,65 +6,10 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/netip"
-	"net/url"
 	"strings"
 	"sync/atomic"
 	"testing"
 )
-
-func TestForbiddenAddresses(t *testing.T) {
-	tests := []struct{ addr, want string }{
-		{"127.0.0.1", "loopback"},
-		{"127.8.9.10", "loopback"},
-		{"::1", "loopback"},
-		{"::ffff:127.0.0.1", "loopback"},
-		{"10.0.0.1", "private"},
-		{"172.16.5.4", "private"},
-		{"172.31.255.255", "private"},
-		{"192.168.1.1", "private"},
-		{"fd00::1", "private"},
-		{"fc00::1", "private"},
-		{"::ffff:10.1.2.3", "private"},
-		{"169.254.169.254", "cloud metadata"},
-		{"::ffff:169.254.169.254", "cloud metadata"},
-		{"fd00:ec2::254", "cloud metadata"},
-		{"100.100.100.200", "cloud metadata"},
-		{"192.0.0.192", "cloud metadata"},
-		{"169.254.1.1", "link-local"},
-		{"fe80::1", "link-local"},
-		{"0.0.0.0", "unspecified"},
-		{"::", "unspecified"},
-		{"0.1.2.3", "reserved"},
-		{"100.64.0.1", "shared (carrier-grade NAT)"},
-		{"100.127.255.255", "shared (carrier-grade NAT)"},
-		{"224.0.0.1", "multicast"},
-		{"ff02::1", "multicast"},
-		{"255.255.255.255", "reserved"},
-		{"240.0.0.1", "reserved"},
-		{"198.18.0.1", "reserved"},
-		{"192.0.0.8", "reserved"},
-		{"fec0::1", "reserved"},
-		{"100::1", "reserved"},
-		{"64:ff9b::a00:1", "private (embedded in 64:ff9b::a00:1)"},              // NAT64 of 10.0.0.1
-		{"64:ff9b::7f00:1", "loopback (embedded in 64:ff9b::7f00:1)"},           // NAT64 of 127.0.0.1
-		{"2002:a9fe:a9fe::1", "cloud metadata (embedded in 2002:a9fe:a9fe::1)"}, // 6to4 of 169.254.169.254
-		{"::a00:1", "private (embedded in ::a00:1)"},                            // IPv4-compatible 10.0.0.1
-		// Public addresses pass.
-		{"93.184.216.34", ""},
-		{"8.8.8.8", ""},
-		{"100.63.255.255", ""},
-		{"100.128.0.0", ""},
-		{"172.32.0.1", ""},
-		{"2606:4700:4700::1111", ""},
-		{"64:ff9b::808:808", ""}, // NAT64 of 8.8.8.8
-		{"::ffff:8.8.8.8", ""},
-	}
-	for _, tt := range tests {
-		if got := forbidden(netip.MustParseAddr(tt.addr)); got != tt.want {
-			t.Errorf("forbidden(%s) = %q, want %q", tt.addr, got, tt.want)
-		}
-	}
-}
 
 // specOrigin serves smallSpec at every path and counts requests.
 func specOrigin(t *testing.T) (*httptest.Server, *atomic.Int32) {
@@ -202,12 +147,5 @@ func TestRefToPrivateAddressRefused(t *testing.T) {
 	}
 	if privateHits.Load() != 0 {
 		t.Errorf("the private server got %d requests", privateHits.Load())
-	}
-}
-
-func TestRedactURL(t *testing.T) {
-	u, _ := url.Parse("https://user:secret@example.com/spec.yaml?sig=abc#frag")
-	if got := redactURL(u); got != "https://example.com/spec.yaml?…" {
-		t.Errorf("redactURL = %q", got)
 	}
 }

@@ -1,7 +1,10 @@
 // Package httpx is what every specgate server shares: RFC 9457 problem
 // documents, request ids and one structured access log line per request,
 // recovery from panics, request body limits, loopback-by-default
-// listening and graceful shutdown on SIGINT and SIGTERM. The lint server,
+// listening and graceful shutdown on SIGINT and SIGTERM; and what their
+// clients share: the contract tests' client with proxies, mutual TLS and
+// retries, and the guarded fetch of URLs a request names (GuardedClient,
+// FetchSpec), which refuses private addresses. The lint server,
 // the mock server and the front ends over them (studio, MCP over HTTP)
 // build on it, so that they answer, log and stop alike.
 package httpx
