@@ -11,10 +11,11 @@ import (
 	"golang.org/x/term"
 
 	"github.com/specgate/specgate/cli"
+	"github.com/specgate/specgate/linter"
 )
 
 func main() {
-	cli.HoldFirstCollection(cli.StartupHeap)
+	linter.HoldFirstCollection(linter.StartupHeap)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	code := cli.Main(ctx, os.Args, cli.Env{
 		Stdin:      os.Stdin,

@@ -92,7 +92,7 @@ func runLint(c *cli.Context, env Env) error {
 	loader := newLoader(c, env)
 	start := time.Now()
 	names, expandErrs := spec.Expand(c.Args().Slice())
-	pre := preload(c.Context, loader, names)
+	pre := linter.Preload(c.Context, loader, names)
 	cache := policy.OpenCache(policy.DefaultCacheDir(env.Getenv))
 	setup, err := rulesets.Load(rulesets.Options{
 		Cache:                cache,
@@ -122,7 +122,7 @@ func runLint(c *cli.Context, env Env) error {
 	if err != nil {
 		return exitf(ExitUsage, "%v", err)
 	}
-	if formats, ok := pre.formats(); ok {
+	if formats, ok := pre.Formats(); ok {
 		// Read the program of the spec's rules while its input is built
 		// (an error shows when it is linted).
 		_ = l.Prepare(formats)

@@ -12,6 +12,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/specgate/specgate/internal/httpx"
+	"github.com/specgate/specgate/linter"
 	"github.com/specgate/specgate/mcp"
 )
 
@@ -54,7 +55,7 @@ func mcpCommand(env Env) *cli.Command {
 }
 
 func runMCP(c *cli.Context, env Env) error {
-	startup.resume()
+	linter.ResumePace()
 	if c.NArg() > 0 {
 		return exitf(ExitUsage, "mcp takes no arguments, found %q (paths are given to its tools)", c.Args().First())
 	}

@@ -18,6 +18,7 @@ import (
 
 	"github.com/specgate/specgate/config"
 	"github.com/specgate/specgate/internal/httpx"
+	"github.com/specgate/specgate/linter"
 	"github.com/specgate/specgate/mock"
 	"github.com/specgate/specgate/spec"
 )
@@ -95,7 +96,7 @@ type mockRun struct {
 }
 
 func runMock(c *cli.Context, env Env) error {
-	startup.resume()
+	linter.ResumePace()
 	// One write per batch of log lines rather than per request: under load
 	// the writes would cost more than the answers.
 	logs := httpx.NewLogBuffer(env.Stderr, 64<<10, 200*time.Millisecond)

@@ -10,7 +10,6 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/open-policy-agent/opa/v1/ast"
 	"github.com/urfave/cli/v2"
 	"golang.org/x/term"
 
@@ -144,7 +143,7 @@ func writeFile(path string, write func(io.Writer) error) error {
 // each file. With operations set, it also lists the operations of each
 // file it loaded (for the html report); standard input is read once, so it
 // has none.
-func lintInputs(ctx context.Context, l *linter.Linter, loader *spec.Loader, pre *preloaded, names []string, bar *progressBar, operations bool) ([]linter.Result, map[string][]reports.Operation) {
+func lintInputs(ctx context.Context, l *linter.Linter, loader *spec.Loader, pre *linter.Preloaded, names []string, bar *progressBar, operations bool) ([]linter.Result, map[string][]reports.Operation) {
 	results := make([]linter.Result, len(names))
 	ops := make([][]reports.Operation, len(names))
 	next := make(chan int)
@@ -177,14 +176,9 @@ func lintInputs(ctx context.Context, l *linter.Linter, loader *spec.Loader, pre 
 	return results, byFile
 }
 
-func lintInput(ctx context.Context, l *linter.Linter, loader *spec.Loader, pre *preloaded, name string, operations bool) (linter.Result, []reports.Operation) {
-	doc, input, ok, err := pre.take(name)
-	if ok {
-		// The hold of the spec's loading ends: the first collection comes
-		// once the evaluation has allocated half as much as the heap
-		// holds (see EvalHeadroom), or at the usual floor.
-		startup.settle(evalFloor(), EvalPercent)
-	} else {
+func lintInput(ctx context.Context, l *linter.Linter, loader *spec.Loader, pre *linter.Preloaded, name string, operations bool) (linter.Result, []reports.Operation) {
+	doc, input, ok, err := pre.Take(name)
+	if !ok {
 		if !operations || name == "-" {
 			return l.LintFile(ctx, name), nil
 		}
@@ -201,71 +195,6 @@ func lintInput(ctx context.Context, l *linter.Linter, loader *spec.Loader, pre *
 		return res, nil
 	}
 	return res, reports.OperationsOf(doc)
-}
-
-// preloaded is a spec read, and its OPA input built, while the rules load.
-type preloaded struct {
-	name   string
-	loaded chan struct{} // closed once doc (its format known) and err are set
-	done   chan struct{} // closed once input is set too
-	doc    *spec.Document
-	input  ast.Value
-	err    error // of loading
-}
-
-// preload starts reading the only input of a run (not standard input)
-// and building its OPA input while the rules load: on a large spec each
-// takes from tens to hundreds of milliseconds, on one core. Nil when there
-// is nothing to preload.
-func preload(ctx context.Context, loader *spec.Loader, names []string) *preloaded {
-	if len(names) != 1 || names[0] == "-" {
-		return nil
-	}
-	p := &preloaded{name: names[0], loaded: make(chan struct{}), done: make(chan struct{})}
-	// The collector waits for the spec's document and input (see
-	// LoadHeap); lintInput settles its pace.
-	startup.raise(LoadHeap)
-	go func() {
-		defer close(p.done)
-		// The format is known before the $refs are followed (one core):
-		// the rules that apply load meanwhile (see formats).
-		p.doc, p.err = loader.Open(ctx, p.name)
-		close(p.loaded)
-		if p.err == nil {
-			p.doc.Resolve(ctx)
-			if heapObjects() > ParsedHeap {
-				// The garbage of parsing goes while only the document
-				// is live (see LoadHeap).
-				startup.collect()
-			}
-			p.input = policy.Input(p.doc)
-		}
-	}()
-	return p
-}
-
-// formats waits for the preloaded spec's document and returns its format
-// tags; false when there is none (nothing preloaded, or it failed to
-// load).
-func (p *preloaded) formats() ([]string, bool) {
-	if p == nil {
-		return nil, false
-	}
-	<-p.loaded
-	if p.err != nil {
-		return nil, false
-	}
-	return p.doc.FormatTags(), true
-}
-
-// take waits for the preloaded spec of name, its input and the error of
-// loading it; false when name was not preloaded.
-func (p *preloaded) take(name string) (doc *spec.Document, input ast.Value, ok bool, err error) {
-	if p == nil || p.name != name {
-		return nil, nil, false, nil
-	}
-	<-p.done
-	return p.doc, p.input, true, p.err
 }
 
 // repoRoot is the folder SARIF and GitHub annotations make paths relative

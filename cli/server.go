@@ -12,6 +12,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/specgate/specgate/internal/httpx"
+	"github.com/specgate/specgate/linter"
 	"github.com/specgate/specgate/server"
 )
 
@@ -89,7 +90,7 @@ func lintServerCommand(env Env) *cli.Command {
 func runLintServer(c *cli.Context, env Env) error {
 	// The server reads and sets the memory limit: it runs at the usual
 	// pace from the start.
-	startup.resume()
+	linter.ResumePace()
 	logger, err := commandLogger(c, env.Stderr)
 	if err != nil {
 		return exitf(ExitUsage, "%v", err)

@@ -12,6 +12,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/specgate/specgate/internal/httpx"
+	"github.com/specgate/specgate/linter"
 	"github.com/specgate/specgate/studio"
 )
 
@@ -49,7 +50,7 @@ func studioCommand(env Env) *cli.Command {
 }
 
 func runStudio(c *cli.Context, env Env) error {
-	startup.resume()
+	linter.ResumePace()
 	if c.NArg() > 1 {
 		return exitf(ExitUsage, "studio takes one folder, found %d arguments", c.NArg())
 	}

@@ -1,4 +1,4 @@
-package cli
+package linter
 
 import (
 	"os"
@@ -15,8 +15,8 @@ const StartupHeap = 32 << 20
 
 // LoadHeap is the memory a lint run of one spec may take before its first
 // garbage collection while the spec is parsed and its input built: it is
-// the document, the input and the garbage of parsing (see preload and
-// lintInput). Collections along the way would mark a growing heap that is
+// the document, the input and the garbage of parsing (see Preload and
+// Preloaded.Take). Collections along the way would mark a growing heap that is
 // all live; a spec that takes more than LoadHeap is collected on the way,
 // at the usual pace.
 //
@@ -83,8 +83,8 @@ var startup pace
 // runs at the pace GOGC and GOMEMLIMIT set. The first collection comes
 // when the Go runtime's memory (heap, stacks and their bookkeeping)
 // reaches the floor (Go's memory limit, set to floor meanwhile) or when a
-// command calls for the usual pace (the lint server, which sets a memory
-// limit of its own); a collection a command asks for meanwhile (collect)
+// command calls for the usual pace (ResumePace: the lint server, which sets
+// a memory limit of its own); a collection asked for meanwhile (collect)
 // keeps the hold. A process whose environment sets GOGC or GOMEMLIMIT
 // keeps those settings from the start. Call it once, first thing in main.
 func HoldFirstCollection(floor int64) {
@@ -191,6 +191,11 @@ func heapObjects() int64 {
 	metrics.Read(samples)
 	return int64(samples[0].Value.Uint64())
 }
+
+// ResumePace gives the collector back the pace GOGC and GOMEMLIMIT set,
+// now, if HoldFirstCollection holds it: a server, which sets a memory
+// limit of its own or runs for long, calls it as it starts.
+func ResumePace() { startup.resume() }
 
 // resume gives the collector back the settings it had before hold (or
 // the percent settle set). It does nothing if the pace is not held.

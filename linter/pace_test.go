@@ -1,13 +1,13 @@
-package cli
+package linter
 
 import (
-	"bytes"
 	"context"
 	"runtime"
 	"runtime/debug"
-	"strings"
 	"testing"
 	"time"
+
+	"github.com/specgate/specgate/spec"
 )
 
 // gcSettings reads the collector's percent and memory limit.
@@ -131,31 +131,24 @@ func TestPaceNotHeldIgnoresRaiseAndSettle(t *testing.T) {
 	wantGC(t, "not held", percent, limit)
 }
 
-// A lint run of one spec holds the collector while the spec loads and
-// settles its pace as the evaluation starts: resumed, or held to a floor
+// A preloaded spec holds the collector while it loads, and its Take
+// settles the pace as the evaluation starts: resumed, or held to a floor
 // of at least StartupHeap (EvalHeadroom above the heap it starts with).
-func TestLintSettlesTheLoadingHold(t *testing.T) {
+func TestTakeSettlesTheLoadingHold(t *testing.T) {
 	percent, limit := gcSettings()
 	t.Cleanup(func() {
 		startup.resume()
 		debug.SetGCPercent(percent)
 		debug.SetMemoryLimit(limit)
 	})
-	// A pace before the hold unlike EvalPercent, so that the one the run
+	// A pace before the hold unlike EvalPercent, so that the one Take
 	// settles shows.
 	debug.SetGCPercent(EvalPercent / 2)
 	startup.hold(1 << 40)
-	getenv := func(k string) string {
-		if k == "SPECGATE_CACHE_DIR" {
-			return "off"
-		}
-		return ""
-	}
-	var out bytes.Buffer
-	code := Main(context.Background(), []string{"specgate", "lint", "--no-report", "../examples/petstore.yaml"},
-		Env{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &out, Getenv: getenv})
-	if code != ExitOK && code != ExitFindings {
-		t.Fatalf("exit %d: %s", code, out.String())
+	p := Preload(context.Background(), spec.NewLoader(spec.Options{}), []string{"../examples/petstore.yaml"})
+	wantGC(t, "preloading", -1, LoadHeap)
+	if _, input, ok, err := p.Take("../examples/petstore.yaml"); !ok || err != nil || input == nil {
+		t.Fatalf("take: input %v, %v, %v; want an input", input != nil, ok, err)
 	}
 	gotPercent, gotLimit := gcSettings()
 	startup.mu.Lock()

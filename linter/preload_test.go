@@ -1,4 +1,4 @@
-package cli
+package linter
 
 import (
 	"context"
@@ -14,21 +14,21 @@ import (
 func TestPreloadedFormats(t *testing.T) {
 	loader := spec.NewLoader(spec.Options{})
 	ctx := context.Background()
-	p := preload(ctx, loader, []string{"../examples/petstore.yaml"})
-	formats, ok := p.formats()
+	p := Preload(ctx, loader, []string{"../examples/petstore.yaml"})
+	formats, ok := p.Formats()
 	if want := []string{"oas", "oas3", "oas3.1"}; !ok || !slices.Equal(formats, want) {
 		t.Errorf("formats of petstore.yaml: %q, %v; want %q", formats, ok, want)
 	}
-	if _, input, ok, err := p.take("../examples/petstore.yaml"); !ok || err != nil || input == nil {
+	if _, input, ok, err := p.Take("../examples/petstore.yaml"); !ok || err != nil || input == nil {
 		t.Errorf("take: input %v, %v, %v; want an input", input != nil, ok, err)
 	}
 
-	missing := preload(ctx, loader, []string{filepath.Join(t.TempDir(), "missing.yaml")})
-	if formats, ok := missing.formats(); ok {
+	missing := Preload(ctx, loader, []string{filepath.Join(t.TempDir(), "missing.yaml")})
+	if formats, ok := missing.Formats(); ok {
 		t.Errorf("formats of a missing spec: %q, want none", formats)
 	}
 	for _, names := range [][]string{{"-"}, {"a.yaml", "b.yaml"}} {
-		if formats, ok := preload(ctx, loader, names).formats(); ok {
+		if formats, ok := Preload(ctx, loader, names).Formats(); ok {
 			t.Errorf("formats with %q (nothing preloaded): %q, want none", names, formats)
 		}
 	}

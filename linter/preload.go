@@ -1,0 +1,79 @@
+package linter
+
+import (
+	"context"
+
+	"github.com/open-policy-agent/opa/v1/ast"
+
+	"github.com/specgate/specgate/policy"
+	"github.com/specgate/specgate/spec"
+)
+
+// Preloaded is a spec read, and its OPA input built, while the rules load.
+type Preloaded struct {
+	name   string
+	loaded chan struct{} // closed once doc (its format known) and err are set
+	done   chan struct{} // closed once input is set too
+	doc    *spec.Document
+	input  ast.Value
+	err    error // of loading
+}
+
+// Preload starts reading the only input of a run (not standard input)
+// and building its OPA input while the rules load: on a large spec each
+// takes from tens to hundreds of milliseconds, on one core. Nil when there
+// is nothing to preload. A nil Preloaded has no formats and takes nothing.
+func Preload(ctx context.Context, loader *spec.Loader, names []string) *Preloaded {
+	if len(names) != 1 || names[0] == "-" {
+		return nil
+	}
+	p := &Preloaded{name: names[0], loaded: make(chan struct{}), done: make(chan struct{})}
+	// The collector waits for the spec's document and input (see
+	// LoadHeap); Take settles its pace.
+	startup.raise(LoadHeap)
+	go func() {
+		defer close(p.done)
+		// The format is known before the $refs are followed (one core):
+		// the rules that apply load meanwhile (see Formats).
+		p.doc, p.err = loader.Open(ctx, p.name)
+		close(p.loaded)
+		if p.err == nil {
+			p.doc.Resolve(ctx)
+			if heapObjects() > ParsedHeap {
+				// The garbage of parsing goes while only the document
+				// is live (see LoadHeap).
+				startup.collect()
+			}
+			p.input = policy.Input(p.doc)
+		}
+	}()
+	return p
+}
+
+// Formats waits for the preloaded spec's document and returns its format
+// tags; false when there is none (nothing preloaded, or it failed to
+// load).
+func (p *Preloaded) Formats() ([]string, bool) {
+	if p == nil {
+		return nil, false
+	}
+	<-p.loaded
+	if p.err != nil {
+		return nil, false
+	}
+	return p.doc.FormatTags(), true
+}
+
+// Take waits for the preloaded spec of name, its input and the error of
+// loading it; false when name was not preloaded. The hold of the spec's
+// loading ends: the first collection of its evaluation comes once it has
+// allocated EvalHeadroom percent of what the heap holds, or at the usual
+// floor, and the collector then runs at EvalPercent.
+func (p *Preloaded) Take(name string) (doc *spec.Document, input ast.Value, ok bool, err error) {
+	if p == nil || p.name != name {
+		return nil, nil, false, nil
+	}
+	<-p.done
+	startup.settle(evalFloor(), EvalPercent)
+	return p.doc, p.input, true, p.err
+}
