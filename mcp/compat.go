@@ -10,6 +10,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/specgate/specgate/internal/fsroot"
+
 	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/specgate/specgate/compat"
@@ -231,7 +233,7 @@ func (s *Server) fromWD(name string) string {
 	if err != nil {
 		return name
 	}
-	abs, err := evalExisting(filepath.Join(wd, name))
+	abs, err := fsroot.EvalExisting(filepath.Join(wd, name))
 	if err != nil {
 		return name
 	}

@@ -7,6 +7,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/specgate/specgate/internal/fsroot"
 )
 
 // Root is the folder every path a tool is given is resolved against, and
@@ -23,20 +25,9 @@ func NewRoot(dir string) (*Root, error) {
 	if dir == "" {
 		dir = "."
 	}
-	abs, err := filepath.Abs(dir)
+	real, err := fsroot.Folder(dir)
 	if err != nil {
-		return nil, err
-	}
-	real, err := filepath.EvalSymlinks(abs)
-	if err != nil {
-		return nil, fmt.Errorf("root %s: %w", dir, unwrapPath(err))
-	}
-	st, err := os.Stat(real)
-	if err != nil {
-		return nil, fmt.Errorf("root %s: %w", dir, unwrapPath(err))
-	}
-	if !st.IsDir() {
-		return nil, fmt.Errorf("root %s is a file, not a folder", dir)
+		return nil, fmt.Errorf("root %w", err)
 	}
 	return &Root{dir: real}, nil
 }
@@ -60,11 +51,11 @@ func (r *Root) Resolve(what, p string) (string, error) {
 		abs = filepath.Join(r.dir, abs)
 	}
 	abs = filepath.Clean(abs)
-	real, err := evalExisting(abs)
+	real, err := fsroot.EvalExisting(abs)
 	if err != nil {
-		return "", fmt.Errorf("%s %q: %w", what, p, unwrapPath(err))
+		return "", fmt.Errorf("%s %q: %w", what, p, fsroot.UnwrapPath(err))
 	}
-	if !r.contains(real) {
+	if !fsroot.Within(r.dir, real) {
 		return "", fmt.Errorf("%s %q is outside the root %s (paths are resolved against it; start the server with another --root to read elsewhere)", what, p, r.dir)
 	}
 	return real, nil
@@ -81,7 +72,7 @@ func (r *Root) File(what, p string) (string, error) {
 	case errors.Is(err, fs.ErrNotExist):
 		return "", fmt.Errorf("%s %q: no such file under the root %s", what, p, r.dir)
 	case err != nil:
-		return "", fmt.Errorf("%s %q: %w", what, p, unwrapPath(err))
+		return "", fmt.Errorf("%s %q: %w", what, p, fsroot.UnwrapPath(err))
 	case st.IsDir():
 		return "", fmt.Errorf("%s %q is a folder, not a file", what, p)
 	}
@@ -99,7 +90,7 @@ func (r *Root) Folder(what, p string) (string, error) {
 	case errors.Is(err, fs.ErrNotExist):
 		return "", fmt.Errorf("%s %q: no such folder under the root %s", what, p, r.dir)
 	case err != nil:
-		return "", fmt.Errorf("%s %q: %w", what, p, unwrapPath(err))
+		return "", fmt.Errorf("%s %q: %w", what, p, fsroot.UnwrapPath(err))
 	case !st.IsDir():
 		return "", fmt.Errorf("%s %q is a file, not a folder", what, p)
 	}
@@ -108,50 +99,4 @@ func (r *Root) Folder(what, p string) (string, error) {
 
 // Show writes an absolute path under the root relative to it, as agents
 // name files; other names are returned unchanged.
-func (r *Root) Show(p string) string {
-	if !filepath.IsAbs(p) {
-		return p
-	}
-	rel, err := filepath.Rel(r.dir, p)
-	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
-		return p
-	}
-	return filepath.ToSlash(rel)
-}
-
-func (r *Root) contains(p string) bool {
-	rel, err := filepath.Rel(r.dir, p)
-	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
-}
-
-// evalExisting follows the symbolic links of the longest part of p that
-// exists and appends the rest, so that a path to a file yet to be written
-// is judged by the folder it would be written in.
-func evalExisting(p string) (string, error) {
-	rest := ""
-	for cur := p; ; {
-		real, err := filepath.EvalSymlinks(cur)
-		if err == nil {
-			return filepath.Join(real, rest), nil
-		}
-		if !errors.Is(err, fs.ErrNotExist) {
-			return "", err
-		}
-		parent := filepath.Dir(cur)
-		if parent == cur {
-			return p, nil
-		}
-		rest = filepath.Join(filepath.Base(cur), rest)
-		cur = parent
-	}
-}
-
-// unwrapPath drops the operation and path of an *fs.PathError, which the
-// message names already.
-func unwrapPath(err error) error {
-	var pe *fs.PathError
-	if errors.As(err, &pe) {
-		return pe.Err
-	}
-	return err
-}
+func (r *Root) Show(p string) string { return fsroot.Rel(r.dir, p) }

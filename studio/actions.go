@@ -14,6 +14,8 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/specgate/specgate/internal/fsroot"
+
 	"github.com/rogpeppe/go-internal/diff"
 
 	"github.com/specgate/specgate/internal/httpx"
@@ -179,7 +181,7 @@ func (s *Server) apply(plan *Plan, expect map[string]string) error {
 				err = os.Remove(c.abs)
 			}
 			if err != nil {
-				return fmt.Errorf("%s %s: %w (the changes before it were written)", op, c.Path, unwrapPath(err))
+				return fmt.Errorf("%s %s: %w (the changes before it were written)", op, c.Path, fsroot.UnwrapPath(err))
 			}
 			s.checker.forget(c.abs)
 		}

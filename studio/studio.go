@@ -33,6 +33,8 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/specgate/specgate/internal/fsroot"
+
 	"github.com/specgate/specgate/internal/httpx"
 	"github.com/specgate/specgate/spec"
 )
@@ -250,7 +252,7 @@ func (s *Server) fail(w http.ResponseWriter, r *http.Request, err error) {
 	case errors.Is(err, errOutside):
 		p = problems.New(http.StatusForbidden, kindOutside, err.Error())
 	case errors.Is(err, fs.ErrNotExist):
-		p = problems.New(http.StatusNotFound, httpx.KindNotFound, unwrapPath(err).Error())
+		p = problems.New(http.StatusNotFound, httpx.KindNotFound, fsroot.UnwrapPath(err).Error())
 	default:
 		p = problems.New(http.StatusBadRequest, httpx.KindBadRequest, err.Error())
 	}

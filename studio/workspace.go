@@ -13,6 +13,8 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/specgate/specgate/internal/fsroot"
+
 	"github.com/specgate/specgate/config"
 	"github.com/specgate/specgate/examples"
 	"github.com/specgate/specgate/rulesets"
@@ -42,20 +44,9 @@ type Workspace struct {
 
 // NewWorkspace returns the workspace of dir, which must be a folder.
 func NewWorkspace(dir string) (*Workspace, error) {
-	abs, err := filepath.Abs(dir)
+	real, err := fsroot.Folder(dir)
 	if err != nil {
 		return nil, err
-	}
-	real, err := filepath.EvalSymlinks(abs)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", dir, unwrapPath(err))
-	}
-	st, err := os.Stat(real)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", dir, unwrapPath(err))
-	}
-	if !st.IsDir() {
-		return nil, fmt.Errorf("%s is a file, not a folder", dir)
 	}
 	return &Workspace{dir: real}, nil
 }
@@ -82,9 +73,9 @@ func (w *Workspace) Resolve(rel string) (string, error) {
 		return "", fmt.Errorf("%q: %w", rel, errOutside)
 	}
 	abs := filepath.Join(w.dir, filepath.FromSlash(clean))
-	real, err := evalExisting(abs)
+	real, err := fsroot.EvalExisting(abs)
 	if err != nil {
-		return "", fmt.Errorf("%q: %w", rel, unwrapPath(err))
+		return "", fmt.Errorf("%q: %w", rel, fsroot.UnwrapPath(err))
 	}
 	if !w.contains(real) {
 		return "", fmt.Errorf("%q: %w (it leads to %s)", rel, errOutside, real)
@@ -94,48 +85,9 @@ func (w *Workspace) Resolve(rel string) (string, error) {
 
 // Rel writes an absolute path under the workspace relative to it, with
 // slashes; a path outside is returned unchanged.
-func (w *Workspace) Rel(abs string) string {
-	rel, err := filepath.Rel(w.dir, abs)
-	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
-		return abs
-	}
-	return filepath.ToSlash(rel)
-}
+func (w *Workspace) Rel(abs string) string { return fsroot.Rel(w.dir, abs) }
 
-func (w *Workspace) contains(p string) bool {
-	rel, err := filepath.Rel(w.dir, p)
-	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
-}
-
-// evalExisting follows the symbolic links of the longest part of p that
-// exists and appends the rest, so that a file yet to be written is judged
-// by the folder it would be written in.
-func evalExisting(p string) (string, error) {
-	rest := ""
-	for cur := p; ; {
-		real, err := filepath.EvalSymlinks(cur)
-		if err == nil {
-			return filepath.Join(real, rest), nil
-		}
-		if !errors.Is(err, fs.ErrNotExist) {
-			return "", err
-		}
-		parent := filepath.Dir(cur)
-		if parent == cur {
-			return p, nil
-		}
-		rest = filepath.Join(filepath.Base(cur), rest)
-		cur = parent
-	}
-}
-
-func unwrapPath(err error) error {
-	var pe *fs.PathError
-	if errors.As(err, &pe) {
-		return pe.Err
-	}
-	return err
-}
+func (w *Workspace) contains(p string) bool { return fsroot.Within(w.dir, p) }
 
 // Version names a file's content: the studio compares versions to tell a
 // file changed on disk since it was opened. "" is a file that does not
