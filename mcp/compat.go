@@ -10,11 +10,10 @@ import (
 	"strings"
 	"time"
 
-	"github.com/specgate/specgate/internal/fsroot"
-
 	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/specgate/specgate/compat"
+	"github.com/specgate/specgate/internal/fsroot"
 	"github.com/specgate/specgate/spec"
 )
 

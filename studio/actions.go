@@ -14,10 +14,9 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/specgate/specgate/internal/fsroot"
-
 	"github.com/rogpeppe/go-internal/diff"
 
+	"github.com/specgate/specgate/internal/fsroot"
 	"github.com/specgate/specgate/internal/httpx"
 	"github.com/specgate/specgate/spec"
 )

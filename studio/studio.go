@@ -10,8 +10,8 @@
 // It owns the HTTP API of the page, the confinement of every path to the
 // folder, the per-run token and Origin checks that keep other sites from
 // driving it, atomic saves that refuse to overwrite a file changed on disk,
-// and the text edits that keep a file's formatting. The page's sources are
-// in web/ and its bundle, built by go generate, in assets/.
+// and the text edits that keep a file's formatting. The page is assets/;
+// its script, app.js, is bundled by go generate from the sources in web/.
 package studio
 
 //go:generate sh web/build.sh
@@ -34,7 +34,6 @@ import (
 	"sync"
 
 	"github.com/specgate/specgate/internal/fsroot"
-
 	"github.com/specgate/specgate/internal/httpx"
 	"github.com/specgate/specgate/spec"
 )

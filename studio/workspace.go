@@ -13,10 +13,9 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/specgate/specgate/internal/fsroot"
-
 	"github.com/specgate/specgate/config"
 	"github.com/specgate/specgate/examples"
+	"github.com/specgate/specgate/internal/fsroot"
 	"github.com/specgate/specgate/rulesets"
 	"github.com/specgate/specgate/spec"
 )
