@@ -2,7 +2,6 @@ package arazzo
 
 import (
 	"embed"
-	"encoding/json"
 	"fmt"
 	"sort"
 	"strconv"
@@ -16,6 +15,7 @@ import (
 	"golang.org/x/text/language"
 	"golang.org/x/text/message"
 
+	"github.com/specgate/specgate/schema"
 	"github.com/specgate/specgate/spec"
 )
 
@@ -73,32 +73,7 @@ func (e ecma) MatchString(s string) bool {
 }
 
 // NodeValue converts a node into a JSON value (json.Number for numbers).
-func NodeValue(n *spec.Node) any {
-	if n == nil {
-		return nil
-	}
-	switch n.Kind {
-	case spec.Bool:
-		return n.Value == "true"
-	case spec.Number:
-		return json.Number(n.Value)
-	case spec.String:
-		return n.Value
-	case spec.Object:
-		m := make(map[string]any, len(n.Fields))
-		for _, f := range n.Fields {
-			m[f.Key] = NodeValue(f.Value)
-		}
-		return m
-	case spec.Array:
-		s := make([]any, len(n.Items))
-		for i, it := range n.Items {
-			s[i] = NodeValue(it)
-		}
-		return s
-	}
-	return nil
-}
+func NodeValue(n *spec.Node) any { return schema.JSONValue(n) }
 
 // schemaProblems validates the document's entry file against the official
 // schema of its version. Each problem is a leaf of the validator's error

@@ -308,24 +308,3 @@ func (d *decoder) value(n *spec.Node, ptr string) any {
 	}
 	return nil
 }
-
-// rawValue converts a node into a JSON value without expanding templates.
-func (d *decoder) rawValue(n *spec.Node) any {
-	switch n.Kind {
-	case spec.String:
-		return n.Value
-	case spec.Object:
-		m := make(map[string]any, len(n.Fields))
-		for _, f := range n.Fields {
-			m[f.Key] = d.rawValue(f.Value)
-		}
-		return m
-	case spec.Array:
-		s := make([]any, len(n.Items))
-		for i, it := range n.Items {
-			s[i] = d.rawValue(it)
-		}
-		return s
-	}
-	return d.value(n, "")
-}

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/specgate/specgate/schema"
 	"github.com/specgate/specgate/spec"
 )
 
@@ -171,8 +172,7 @@ func (r *resolver) dictionaryFile(at *spec.Node, ptr, written, file string) map[
 		r.errorf(at, ptr, "dictionary %s must hold a mapping, found %s", written, found(root))
 		return nil
 	}
-	plain := decoder{getenv: func(string) string { return "" }}
-	m, _ := plain.rawValue(root).(map[string]any)
+	m, _ := schema.JSONValue(root).(map[string]any)
 	return m
 }
 

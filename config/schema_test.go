@@ -8,6 +8,7 @@ import (
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
+	"github.com/specgate/specgate/schema"
 	"github.com/specgate/specgate/spec"
 )
 
@@ -49,7 +50,7 @@ func jsonValue(t *testing.T, file string) any {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return (&decoder{}).rawValue(root)
+	return schema.JSONValue(root)
 }
 
 // TestSchemaAgreesWithLoader validates every fixture against the published
@@ -128,7 +129,7 @@ func TestSchemaCatchesEachMistake(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		schemaErr := sch.Validate((&decoder{}).rawValue(root))
+		schemaErr := sch.Validate(schema.JSONValue(root))
 		if loadErr == nil || schemaErr == nil {
 			t.Errorf("%q → %q: loader error %v, schema error %v; want both", tc.old, tc.new, loadErr, schemaErr)
 		}
@@ -157,7 +158,7 @@ func TestDocExamples(t *testing.T) {
 			t.Errorf("block %d: %v", i+1, err)
 			continue
 		}
-		if err := sch.Validate((&decoder{}).rawValue(root)); err != nil {
+		if err := sch.Validate(schema.JSONValue(root)); err != nil {
 			t.Errorf("block %d does not pass the schema: %v\n%s", i+1, err, text)
 		}
 	}

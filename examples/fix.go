@@ -151,7 +151,7 @@ func (fx *fixer) current(segs []any) (any, bool) {
 	if n == nil {
 		return nil, false
 	}
-	return plainJSON(n), true
+	return schema.JSONValue(n), true
 }
 
 func (fx *fixer) reqSegs(more ...any) []any {

@@ -143,12 +143,12 @@ func (k *Checker) mediaValue(m *spec.MediaType, g *schema.Generator, dir schema.
 func (k *Checker) mediaExample(m *spec.MediaType) (any, bool) {
 	n := k.doc.Deref(m.Node)
 	if v := n.Get("example"); v != nil {
-		return plainJSON(v), true
+		return schema.JSONValue(v), true
 	}
 	if exs := n.Get("examples"); exs != nil && exs.Kind == spec.Object {
 		for _, f := range exs.Fields {
 			if v := k.doc.Deref(f.Value).Get("value"); v != nil {
-				return plainJSON(v), true
+				return schema.JSONValue(v), true
 			}
 		}
 	}

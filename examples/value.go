@@ -340,22 +340,3 @@ func scalar(n *spec.Node) any {
 	}
 	return nil
 }
-
-// plainJSON converts a node into plain JSON values.
-func plainJSON(n *spec.Node) any {
-	switch n.Kind {
-	case spec.Object:
-		m := make(map[string]any, len(n.Fields))
-		for _, f := range n.Fields {
-			m[f.Key] = plainJSON(f.Value)
-		}
-		return m
-	case spec.Array:
-		out := make([]any, len(n.Items))
-		for i, it := range n.Items {
-			out[i] = plainJSON(it)
-		}
-		return out
-	}
-	return scalar(n)
-}

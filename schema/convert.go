@@ -67,9 +67,9 @@ func (cv *converter) pop(n int) {
 	cv.cpath = cv.cpath[:len(cv.cpath)-n]
 }
 
-// jsonValue converts a node into a JSON value as encoding/json decodes it
+// JSONValue converts a node into a JSON value as encoding/json decodes it
 // with UseNumber.
-func jsonValue(n *spec.Node) any {
+func JSONValue(n *spec.Node) any {
 	if n == nil {
 		return nil
 	}
@@ -83,13 +83,13 @@ func jsonValue(n *spec.Node) any {
 	case spec.Object:
 		m := make(map[string]any, len(n.Fields))
 		for _, f := range n.Fields {
-			m[f.Key] = jsonValue(f.Value)
+			m[f.Key] = JSONValue(f.Value)
 		}
 		return m
 	case spec.Array:
 		s := make([]any, len(n.Items))
 		for i, it := range n.Items {
-			s[i] = jsonValue(it)
+			s[i] = JSONValue(it)
 		}
 		return s
 	}
@@ -211,14 +211,14 @@ func (cv *converter) object(n *spec.Node, inherited map[string]bool) map[string]
 				out[k] = t
 			}
 		case k == "example":
-			out["examples"] = append(toList(out["examples"]), jsonValue(v))
+			out["examples"] = append(toList(out["examples"]), JSONValue(v))
 		case k == "examples":
 			if v.Kind == spec.Array {
-				out[k] = append(toList(jsonValue(v)), toList(out[k])...)
+				out[k] = append(toList(JSONValue(v)), toList(out[k])...)
 			}
 		case dataKeywords[k]:
 			if k != "enum" || v.Kind == spec.Array {
-				out[k] = jsonValue(v)
+				out[k] = JSONValue(v)
 			}
 		case k == "required":
 			if names := cv.required(v, optional); names != nil {
@@ -320,7 +320,7 @@ func (cv *converter) object(n *spec.Node, inherited map[string]bool) map[string]
 			if v.Kind == spec.String && v.Value == "#" {
 				out["$ref"] = cv.s.resourceOf(cv.u).url
 			} else {
-				out[k] = jsonValue(v)
+				out[k] = JSONValue(v)
 			}
 		case k == "$schema":
 			if v.Kind == spec.String && knownDraft(v.Value) {
@@ -328,7 +328,7 @@ func (cv *converter) object(n *spec.Node, inherited map[string]bool) map[string]
 			}
 		case plainKeywords[k]:
 			if k == "format" && v.Kind == spec.String || k != "format" {
-				out[k] = jsonValue(v)
+				out[k] = JSONValue(v)
 			}
 		}
 		cv.pop(1)
