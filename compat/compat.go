@@ -215,6 +215,12 @@ func (d *differ) changes() []Change {
 		ch.place(loc, other, rc.hasOther)
 		out = append(out, ch)
 	}
+	return sortChanges(out)
+}
+
+// sortChanges orders changes by where they are (side, file, line, column),
+// then by rule, keeping the order of changes at the same place and rule.
+func sortChanges(out []Change) []Change {
 	sort.SliceStable(out, func(i, j int) bool {
 		a, b := out[i].Location, out[j].Location
 		if a.Side != b.Side {

@@ -3,7 +3,6 @@ package compat
 import (
 	"fmt"
 	"slices"
-	"sort"
 	"strings"
 
 	"github.com/specgate/specgate/spec"
@@ -112,26 +111,7 @@ func (md *modelDiff) locate(side Side, at site, nearest bool) Location {
 		EndLine: int(l.Range.End.Line), EndColumn: int(l.Range.End.Col), Pointer: l.Pointer}
 }
 
-func (md *modelDiff) sorted() []Change {
-	out := md.out
-	sort.SliceStable(out, func(i, j int) bool {
-		a, b := out[i].Location, out[j].Location
-		if a.Side != b.Side {
-			return a.Side < b.Side
-		}
-		if a.File != b.File {
-			return a.File < b.File
-		}
-		if a.Line != b.Line {
-			return a.Line < b.Line
-		}
-		if a.Column != b.Column {
-			return a.Column < b.Column
-		}
-		return out[i].RuleID < out[j].RuleID
-	})
-	return out
-}
+func (md *modelDiff) sorted() []Change { return sortChanges(md.out) }
 
 // pairByKey calls fn for each key of base and rev, in base order then the
 // revision's additions, with hasB or hasR false for the side that lacks
