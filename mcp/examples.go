@@ -54,19 +54,29 @@ func (s *Server) addValidateExamples() {
 	}, nil, s.validateExamples)
 }
 
-func (s *Server) validateExamples(ctx context.Context, c *call, in ValidateExamplesInput) (ValidateExamplesOutput, error) {
-	var out ValidateExamplesOutput
-	path, err := s.root.File("spec", in.Spec)
+// specAndExamples resolves a tool's spec file and example folders under
+// the root.
+func (s *Server) specAndExamples(spec string, folders []string) (string, []string, error) {
+	path, err := s.root.File("spec", spec)
 	if err != nil {
-		return out, err
+		return "", nil, err
 	}
 	var dirs []string
-	for _, d := range in.Examples {
+	for _, d := range folders {
 		abs, err := s.root.Folder("examples", d)
 		if err != nil {
-			return out, err
+			return "", nil, err
 		}
 		dirs = append(dirs, abs)
+	}
+	return path, dirs, nil
+}
+
+func (s *Server) validateExamples(ctx context.Context, c *call, in ValidateExamplesInput) (ValidateExamplesOutput, error) {
+	var out ValidateExamplesOutput
+	path, dirs, err := s.specAndExamples(in.Spec, in.Examples)
+	if err != nil {
+		return out, err
 	}
 	c.notify(ctx, 0, 1, "checking the examples of "+in.Spec)
 	v, err := examples.ValidateSpec(ctx, path, examples.SpecOptions{Loader: s.loader(), Dirs: dirs})

@@ -119,17 +119,9 @@ const maxDiff = 4 << 10
 
 func (s *Server) fixExamples(ctx context.Context, c *call, in FixExamplesInput) (FixExamplesOutput, error) {
 	out := FixExamplesOutput{Fixed: []FixedFile{}, Left: []ExampleProblem{}}
-	path, err := s.root.File("spec", in.Spec)
+	path, dirs, err := s.specAndExamples(in.Spec, in.Examples)
 	if err != nil {
 		return out, err
-	}
-	var dirs []string
-	for _, d := range in.Examples {
-		abs, err := s.root.Folder("examples", d)
-		if err != nil {
-			return out, err
-		}
-		dirs = append(dirs, abs)
 	}
 	c.notify(ctx, 0, 1, "checking the examples of "+in.Spec)
 	fixes, err := examples.FixSpec(ctx, path, examples.SpecOptions{Loader: s.loader(), Dirs: dirs, Seed: in.Seed})

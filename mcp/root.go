@@ -62,25 +62,18 @@ func (r *Root) Resolve(what, p string) (string, error) {
 }
 
 // File resolves p as Resolve does and requires an existing file.
-func (r *Root) File(what, p string) (string, error) {
-	abs, err := r.Resolve(what, p)
-	if err != nil {
-		return "", err
-	}
-	st, err := os.Stat(abs)
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		return "", fmt.Errorf("%s %q: no such file under the root %s", what, p, r.dir)
-	case err != nil:
-		return "", fmt.Errorf("%s %q: %w", what, p, fsroot.UnwrapPath(err))
-	case st.IsDir():
-		return "", fmt.Errorf("%s %q is a folder, not a file", what, p)
-	}
-	return abs, nil
-}
+func (r *Root) File(what, p string) (string, error) { return r.existing(what, p, false) }
 
 // Folder resolves p as Resolve does and requires an existing folder.
-func (r *Root) Folder(what, p string) (string, error) {
+func (r *Root) Folder(what, p string) (string, error) { return r.existing(what, p, true) }
+
+// existing resolves p as Resolve does and requires a folder (dir) or a
+// file there.
+func (r *Root) existing(what, p string, dir bool) (string, error) {
+	kind, other := "file", "folder"
+	if dir {
+		kind, other = other, kind
+	}
 	abs, err := r.Resolve(what, p)
 	if err != nil {
 		return "", err
@@ -88,11 +81,11 @@ func (r *Root) Folder(what, p string) (string, error) {
 	st, err := os.Stat(abs)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		return "", fmt.Errorf("%s %q: no such folder under the root %s", what, p, r.dir)
+		return "", fmt.Errorf("%s %q: no such %s under the root %s", what, p, kind, r.dir)
 	case err != nil:
 		return "", fmt.Errorf("%s %q: %w", what, p, fsroot.UnwrapPath(err))
-	case !st.IsDir():
-		return "", fmt.Errorf("%s %q is a file, not a folder", what, p)
+	case st.IsDir() != dir:
+		return "", fmt.Errorf("%s %q is a %s, not a %s", what, p, other, kind)
 	}
 	return abs, nil
 }
