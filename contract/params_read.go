@@ -80,6 +80,19 @@ func splitRaw(raw string, st style) []string {
 	return append(out, raw[start:])
 }
 
+// claim returns the raw values of the pairs named name, in order, and
+// marks them used.
+func claim(pairs []qpair, used []bool, name string) []string {
+	var mine []string
+	for i, q := range pairs {
+		if q.key == name {
+			used[i] = true
+			mine = append(mine, q.raw)
+		}
+	}
+	return mine
+}
+
 // readQuery reads a query parameter (or a field of a form body) from the
 // pairs of the query string, marking the pairs it takes in used.
 func (c *Contract) readQuery(p *param, in In, pairs []qpair, used []bool, declared map[string]bool) (any, bool, []Problem) {
@@ -89,13 +102,7 @@ func (c *Contract) readQuery(p *param, in In, pairs []qpair, used []bool, declar
 	case p.content == nil && p.shape == object && p.explode:
 		return c.readExplodedObject(p, in, pairs, used, declared, queryUnescape)
 	}
-	var mine []string
-	for i, q := range pairs {
-		if q.key == p.name {
-			used[i] = true
-			mine = append(mine, q.raw)
-		}
-	}
+	mine := claim(pairs, used, p.name)
 	if len(mine) == 0 {
 		return nil, false, nil
 	}
@@ -438,13 +445,7 @@ func (c *Contract) readCookie(p *param, pairs []qpair, used []bool, declared map
 	if p.content == nil && p.shape == object && p.explode {
 		return c.readExplodedObject(p, InCookie, pairs, used, declared, cookieUnescape)
 	}
-	var mine []string
-	for i, q := range pairs {
-		if q.key == p.name {
-			used[i] = true
-			mine = append(mine, q.raw)
-		}
-	}
+	mine := claim(pairs, used, p.name)
 	if len(mine) == 0 {
 		return nil, false, nil
 	}
