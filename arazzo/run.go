@@ -60,16 +60,7 @@ func NewRunner(c *Checked, opts Options) (*Runner, error) {
 		opts.MaxSteps = 1000
 	}
 	if opts.Sleep == nil {
-		opts.Sleep = func(ctx context.Context, d time.Duration) error {
-			t := time.NewTimer(d)
-			defer t.Stop()
-			select {
-			case <-t.C:
-				return nil
-			case <-ctx.Done():
-				return ctx.Err()
-			}
-		}
+		opts.Sleep = httpx.Sleep
 	}
 	r := &Runner{c: c, opts: opts, contracts: map[string]*contract.Contract{}, schemas: schema.NewSet(c.Doc)}
 	for name, ls := range c.Loaded {

@@ -73,6 +73,19 @@ func printWarnings(env Env, warns []*spec.Error) {
 	}
 }
 
+// loadConfig loads the specgate.yaml a command runs from and prints its
+// warnings; a file that does not load is a usage error.
+func loadConfig(env Env, path string) (*config.Config, error) {
+	cfg, err := config.Load(path, config.Options{Getenv: env.Getenv})
+	if err != nil {
+		return nil, exitf(ExitUsage, "%v", err)
+	}
+	for _, w := range cfg.Warnings {
+		fmt.Fprintln(env.Stderr, "specgate: warning: "+w.Error())
+	}
+	return cfg, nil
+}
+
 func runConfigUpgrade(c *cli.Context, env Env) error {
 	if c.Bool("in-place") && c.IsSet("output") {
 		return exitf(ExitUsage, "--in-place and --output are exclusive")

@@ -77,6 +77,14 @@ func runSuite(c *cli.Context, env Env) error {
 		}
 		opts.Shard = shard
 	}
+	color := env.IsTerminal && env.Getenv("NO_COLOR") == ""
+	return runSuiteReported(c, env, cfg, opts, color)
+}
+
+// runSuiteReported runs a suite into the reports the command line asks
+// for, says where they went, and submits them with --ci (a CTRF report
+// per kind of test). The error is silent ExitFindings when a test failed.
+func runSuiteReported(c *cli.Context, env Env, cfg *config.Config, opts suite.Options, color bool) error {
 	outputs, err := testOutputs(c, cfg, env, false)
 	if err != nil {
 		return exitf(ExitUsage, "%v", err)
@@ -87,7 +95,6 @@ func runSuite(c *cli.Context, env Env) error {
 	}
 	ctx, stop := httpx.SignalContext(c.Context)
 	defer stop()
-	color := env.IsTerminal && env.Getenv("NO_COLOR") == ""
 	run := &reports.Run{Tool: reports.Tool{Name: "specgate", Version: version()}, Color: color}
 	sum, err := suite.Run(ctx, opts, sink, run)
 	if err != nil {
@@ -196,14 +203,7 @@ func suiteConfig(c *cli.Context, env Env) (*config.Config, error) {
 		}
 		path = found
 	}
-	cfg, err := config.Load(path, config.Options{Getenv: env.Getenv})
-	if err != nil {
-		return nil, exitf(ExitUsage, "%v", err)
-	}
-	for _, w := range cfg.Warnings {
-		fmt.Fprintln(env.Stderr, "specgate: warning: "+w.Error())
-	}
-	return cfg, nil
+	return loadConfig(env, path)
 }
 
 // setInputs gives a run of workflows its --inputs, with where the file
@@ -277,28 +277,7 @@ func testWorkflows(c *cli.Context, env Env) error {
 	if err := setInputs(c, env, &opts); err != nil {
 		return err
 	}
-	outputs, err := testOutputs(c, nil, env, false)
-	if err != nil {
-		return exitf(ExitUsage, "%v", err)
-	}
-	sink, err := reports.NewSink(outputs...)
-	if err != nil {
-		return exitf(ExitUsage, "%v", err)
-	}
-	ctx, stop := httpx.SignalContext(c.Context)
-	defer stop()
-	sum, err := suite.Run(ctx, opts, sink, &reports.Run{Tool: reports.Tool{Name: "specgate", Version: version()}})
-	if err != nil {
-		return exitf(ExitUsage, "%v", err)
-	}
-	if len(outputs) > 1 {
-		fmt.Fprintf(env.Stderr, "reports written to %s\n", reportDir(c, nil))
-	}
-	var runErr error
-	if sum.Failed > 0 {
-		runErr = silent(ExitFindings)
-	}
-	return submitReports(c.Context, c, env, ciRun{CTRF: ctrfReportOf(outputs, reportDir(c, nil)), ReportDir: reportDir(c, nil)}, runErr)
+	return runSuiteReported(c, env, nil, opts, false)
 }
 
 // generateInputs is specgate examples generate on Arazzo documents: for

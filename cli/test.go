@@ -302,14 +302,7 @@ func loadTestConfig(c *cli.Context, env Env) (*config.Config, error) {
 	if path == "" {
 		return nil, nil
 	}
-	cfg, err := config.Load(path, config.Options{Getenv: env.Getenv})
-	if err != nil {
-		return nil, exitf(ExitUsage, "%v", err)
-	}
-	for _, w := range cfg.Warnings {
-		fmt.Fprintln(env.Stderr, "specgate: warning: "+w.Error())
-	}
-	return cfg, nil
+	return loadConfig(env, path)
 }
 
 // configTestFor finds the configuration's test of a spec given on the
