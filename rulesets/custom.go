@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -11,7 +12,6 @@ import (
 	"strings"
 
 	"github.com/bmatcuk/doublestar/v4"
-	"github.com/open-policy-agent/opa/v1/ast"
 
 	"github.com/specgate/specgate/internal/level"
 	"github.com/specgate/specgate/policy"
@@ -409,22 +409,13 @@ func (l *rulesetLoader) functions(set *customSet, rs *dsl.Ruleset, dir string) {
 			l.fail(err)
 			continue
 		}
-		m, err := ast.ParseModuleWithOpts(f, string(src), ast.ParserOptions{RegoVersion: ast.RegoV1})
+		funcs, err := policy.Functions(f, string(src))
 		if err != nil {
 			l.fail(err)
 			continue
 		}
 		set.modules[f] = string(src)
-		for _, r := range m.Rules {
-			if len(r.Head.Args) == 0 {
-				continue
-			}
-			name := r.Head.Name.String()
-			if name == "" && len(r.Head.Reference) > 0 {
-				name = r.Head.Reference[len(r.Head.Reference)-1].Value.String()
-			}
-			found[name] = m.Package.Path.String() + "." + name
-		}
+		maps.Copy(found, funcs)
 	}
 	for _, fn := range rs.Functions {
 		if ref, ok := found[fn.Value]; ok {
