@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"strings"
 	"time"
 
 	"github.com/urfave/cli/v2"
@@ -12,7 +11,6 @@ import (
 	"github.com/specgate/specgate/internal/level"
 	"github.com/specgate/specgate/linter"
 	"github.com/specgate/specgate/policy"
-	"github.com/specgate/specgate/reports"
 	"github.com/specgate/specgate/reports/lintreport"
 	"github.com/specgate/specgate/rulesets"
 	"github.com/specgate/specgate/spec"
@@ -93,49 +91,43 @@ func runLint(c *cli.Context, env Env) error {
 	start := time.Now()
 	names, expandErrs := spec.Expand(c.Args().Slice())
 	pre := linter.Preload(c.Context, loader, names)
-	cache := policy.OpenCache(policy.DefaultCacheDir(env.Getenv))
-	setup, err := rulesets.Load(rulesets.Options{
-		Cache:                cache,
-		Config:               c.String("config"),
-		Profile:              c.String("profile"),
-		Ruleset:              c.String("ruleset"),
-		Fetch:                func(u string) ([]byte, error) { return loader.Fetch(c.Context, u) },
-		SkipMissingFunctions: c.Bool("skip-unsupported-rules"),
+	p, err := linter.Open(c.Context, linter.Config{
+		Rules: rulesets.Options{
+			Cache:                policy.OpenCache(policy.DefaultCacheDir(env.Getenv)),
+			Config:               c.String("config"),
+			Profile:              c.String("profile"),
+			Ruleset:              c.String("ruleset"),
+			Fetch:                func(u string) ([]byte, error) { return loader.Fetch(c.Context, u) },
+			SkipMissingFunctions: c.Bool("skip-unsupported-rules"),
+		},
+		Only:    c.StringSlice("rule"),
+		Loader:  loader,
+		Timeout: c.Duration("timeout"),
+		Timings: c.Bool("timings"),
 	})
 	if err != nil {
 		return exitf(ExitUsage, "%v", err)
 	}
-	reg, sevs, profile := setup.Registry, setup.Severities, setup.Profile
-	for _, w := range setup.Warnings {
+	for _, w := range p.Setup.Warnings {
 		fmt.Fprintln(env.Stderr, "warning:", w)
 	}
-	for _, s := range setup.Skipped {
+	for _, s := range p.Setup.Skipped {
 		fmt.Fprintf(env.Stderr, "%s:%d:%d: rule %q skipped: %s\n", s.File, s.Pos.Line, s.Pos.Col, s.Rule, s.Reason)
-	}
-	if only := c.StringSlice("rule"); len(only) > 0 {
-		if sevs, err = onlyRules(reg, sevs, only); err != nil {
-			return exitf(ExitUsage, "%v", err)
-		}
-	}
-
-	l, err := linter.New(c.Context, linter.Options{Registry: reg, Severities: sevs, Overrides: setup.Overrides, Loader: loader, Timeout: c.Duration("timeout"), Cache: cache, Timings: c.Bool("timings")})
-	if err != nil {
-		return exitf(ExitUsage, "%v", err)
 	}
 	if formats, ok := pre.Formats(); ok {
 		// Read the program of the spec's rules while its input is built
 		// (an error shows when it is linted).
-		_ = l.Prepare(formats)
+		_ = p.Prepare(formats)
 	}
-	results, operations := lintInputs(c.Context, l, loader, pre, names, newProgressBar(env, len(names)), hasFormat(outs, "html"))
+	results, operations := lintInputs(c.Context, p.Linter, loader, pre, names, newProgressBar(env, len(names)), hasFormat(outs, "html"))
 	for _, e := range expandErrs {
 		results = append(results, linter.Result{File: inputName(e), Err: e,
 			Diagnostics: []linter.Diagnostic{{RuleID: linter.LoadErrorRule, Severity: level.Error, Message: inputMessage(e), File: inputName(e)}}})
 	}
 
 	wd, _ := os.Getwd()
-	run := lintreport.New(results, lintreport.Rules(reg, sevs), operations)
-	run.Tool = reports.Tool{Name: "specgate", Version: version(), Ruleset: rulesetName(c.String("ruleset"), profile), Profile: profile, RuleCount: l.RuleCount(), Skipped: skippedRules(setup)}
+	run := lintreport.Of(p, results, operations)
+	run.Tool.Version, run.Tool.Ruleset = version(), rulesetName(c.String("ruleset"), p.Setup.Profile)
 	run.FailSeverity, run.Start, run.Elapsed, run.Dir, run.Root = failAt, start, time.Since(start), wd, repoRoot(env, wd)
 	run.Color = env.IsTerminal && env.Getenv("NO_COLOR") == ""
 	if err := writeOutputs(outs, run, env.Stdout); err != nil {
@@ -154,33 +146,6 @@ func rulesetName(flag, profile string) string {
 		return rulesets.Default
 	}
 	return flag
-}
-
-func skippedRules(setup *rulesets.Setup) []reports.SkippedRule {
-	var out []reports.SkippedRule
-	for _, s := range setup.Skipped {
-		out = append(out, reports.SkippedRule{Rule: s.Rule, Function: s.Function,
-			Reason: fmt.Sprintf("%s (%s:%d:%d)", s.Reason, s.File, s.Pos.Line, s.Pos.Col)})
-	}
-	return out
-}
-
-// onlyRules keeps the named rules: at their resolved severity, or at their
-// original one when the ruleset turns them off.
-func onlyRules(reg *policy.Registry, sevs rulesets.Severities, ids []string) (rulesets.Severities, error) {
-	out := rulesets.Severities{}
-	for _, name := range ids {
-		id := strings.TrimPrefix(name, rulesets.BuiltinPrefix)
-		r := reg.Rule(id)
-		if r == nil {
-			return nil, fmt.Errorf("--rule: no rule %q%s", name, rulesets.Suggest(id, reg.IDs()))
-		}
-		out[id] = sevs[id]
-		if out[id] == level.Off {
-			out[id] = r.Severity
-		}
-	}
-	return out, nil
 }
 
 // exitCode is 2 when an input could not be linted, else 1 when a

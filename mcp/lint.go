@@ -3,6 +3,7 @@ package mcp
 import (
 	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -130,13 +131,11 @@ func (s *Server) lint(ctx context.Context, c *call, in LintInput) (LintOutput, e
 			ropts.Ruleset = abs
 		}
 	}
-	setup, err := rulesets.Load(ropts)
-	if err != nil {
-		return out, s.inputErrors([]error{err})
+	l, err := linter.Open(ctx, linter.Config{Rules: ropts, Loader: s.loader(), Timeout: s.opts.Timeout})
+	var setupErr *linter.SetupError
+	if errors.As(err, &setupErr) {
+		return out, s.inputErrors([]error{setupErr.Err})
 	}
-	loader := s.loader()
-	l, err := linter.New(ctx, linter.Options{Registry: setup.Registry, Severities: setup.Severities, Overrides: setup.Overrides,
-		Loader: loader, Timeout: s.opts.Timeout, Cache: ropts.Cache})
 	if err != nil {
 		return out, err
 	}
@@ -151,10 +150,10 @@ func (s *Server) lint(ctx context.Context, c *call, in LintInput) (LintOutput, e
 	}
 	c.notify(ctx, len(linted), len(linted), "linted")
 
-	run := lintreport.New(results, lintreport.Rules(setup.Registry, setup.Severities), nil)
-	run.Tool = reports.Tool{Name: "specgate", Version: s.opts.Version, Ruleset: in.Ruleset, Profile: setup.Profile, RuleCount: l.RuleCount()}
+	run := lintreport.Of(l, results, nil)
+	run.Tool.Version, run.Tool.Ruleset = s.opts.Version, in.Ruleset
 	run.Start, run.Elapsed, run.Dir = start, time.Since(start), s.root.Dir()
-	out.Ruleset = cmp.Or(in.Ruleset, setup.Profile, rulesets.Default)
+	out.Ruleset = cmp.Or(in.Ruleset, l.Setup.Profile, rulesets.Default)
 	all := []LintFinding{}
 	var done []LintFile
 	for i := range run.Files {

@@ -14,8 +14,6 @@ import (
 	"time"
 
 	"github.com/specgate/specgate/linter"
-	"github.com/specgate/specgate/reports"
-	"github.com/specgate/specgate/reports/lintreport"
 	"github.com/specgate/specgate/rulesets"
 	"github.com/specgate/specgate/spec"
 )
@@ -36,8 +34,7 @@ type generation struct {
 // profile is one profile's compiled rules.
 type profile struct {
 	name    string
-	linter  *linter.Linter
-	rules   []reports.Rule
+	lint    *linter.Pipeline
 	ruleset string // the report's tool.ruleset
 }
 
@@ -95,16 +92,12 @@ func builtinGeneration(ctx context.Context, def string, opts buildOptions) (*gen
 	}
 	gen := &generation{profiles: map[string]*profile{}, names: slices.Sorted(slices.Values(rulesets.Names)), def: def}
 	for _, name := range rulesets.Names {
-		setup, err := rulesets.Load(rulesets.Options{NoSearch: true, Ruleset: name})
+		p, err := linter.Open(ctx, linter.Config{Rules: rulesets.Options{NoSearch: true, Ruleset: name}, Loader: opts.loader, Timeout: opts.timeout})
 		if err != nil {
 			return nil, err
 		}
-		l, err := linter.New(ctx, linter.Options{Registry: setup.Registry, Severities: setup.Severities, Loader: opts.loader, Timeout: opts.timeout})
-		if err != nil {
-			return nil, err
-		}
-		gen.profiles[name] = &profile{name: name, linter: l, rules: lintreport.Rules(setup.Registry, setup.Severities), ruleset: name}
-		gen.ruleCount = max(gen.ruleCount, len(setup.Registry.Rules))
+		gen.profiles[name] = &profile{name: name, lint: p, ruleset: name}
+		gen.ruleCount = max(gen.ruleCount, len(p.Setup.Registry.Rules))
 	}
 	return gen, nil
 }
@@ -132,11 +125,12 @@ func buildGeneration(ctx context.Context, file string, opts buildOptions) (*gene
 	}
 	gen := &generation{profiles: map[string]*profile{}, names: names}
 	for _, name := range names {
-		setup, err := rulesets.Load(rulesets.Options{Config: file, NoSearch: true, Profile: name, Fetch: opts.fetch})
-		if err != nil {
+		p, err := linter.Open(ctx, linter.Config{Rules: rulesets.Options{Config: file, NoSearch: true, Profile: name, Fetch: opts.fetch},
+			Loader: opts.loader, Timeout: opts.timeout})
+		var setupErr *linter.SetupError
+		if errors.As(err, &setupErr) {
 			return nil, err
 		}
-		l, err := linter.New(ctx, linter.Options{Registry: setup.Registry, Severities: setup.Severities, Overrides: setup.Overrides, Loader: opts.loader, Timeout: opts.timeout})
 		if err != nil {
 			if name != "" {
 				return nil, fmt.Errorf("profile %q: %w", name, err)
@@ -147,8 +141,8 @@ func buildGeneration(ctx context.Context, file string, opts buildOptions) (*gene
 		if name == "" {
 			ruleset = rulesets.Default
 		}
-		gen.profiles[name] = &profile{name: name, linter: l, rules: lintreport.Rules(setup.Registry, setup.Severities), ruleset: ruleset}
-		gen.ruleCount = max(gen.ruleCount, len(setup.Registry.Rules))
+		gen.profiles[name] = &profile{name: name, lint: p, ruleset: ruleset}
+		gen.ruleCount = max(gen.ruleCount, len(p.Setup.Registry.Rules))
 	}
 	switch {
 	case len(names) == 1:
@@ -411,7 +405,7 @@ func (c *configSource) status() ConfigStatus {
 		s.DefaultProfile = &gen.def
 	}
 	for _, name := range gen.names {
-		s.Profiles = append(s.Profiles, ProfileStatus{Name: name, RuleCount: gen.profiles[name].linter.RuleCount()})
+		s.Profiles = append(s.Profiles, ProfileStatus{Name: name, RuleCount: gen.profiles[name].lint.RuleCount()})
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()

@@ -317,7 +317,7 @@ func (s *Server) handleLint(w http.ResponseWriter, r *http.Request) {
 		writeProblem(w, r, p)
 		return
 	}
-	res := prof.linter.LintDocument(ctx, doc)
+	res := prof.lint.LintDocument(ctx, doc)
 	if ctx.Err() != nil {
 		writeProblem(w, r, s.canceled(ctx))
 		return
@@ -325,8 +325,8 @@ func (s *Server) handleLint(w http.ResponseWriter, r *http.Request) {
 	if req.Spec != nil {
 		renameInline(&res)
 	}
-	run := lintreport.New([]linter.Result{res}, prof.rules, nil)
-	run.Tool = reports.Tool{Name: "specgate", Version: s.opts.Version, Ruleset: prof.ruleset, Profile: prof.name, RuleCount: prof.linter.RuleCount()}
+	run := lintreport.Of(prof.lint, []linter.Result{res}, nil)
+	run.Tool.Version, run.Tool.Ruleset, run.Tool.Profile = s.opts.Version, prof.ruleset, prof.name
 	run.Start, run.Elapsed = start, time.Since(start)
 	format, _ := reports.Lookup(req.Format)
 	var out bytes.Buffer

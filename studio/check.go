@@ -462,10 +462,9 @@ func (c *checker) linter(ctx context.Context) (*linter.Linter, error) {
 		return c.lint.l, c.lint.err
 	}
 	st := &lintState{key: key}
-	setup, err := rulesets.Load(opts)
+	p, err := linter.Open(ctx, linter.Config{Rules: opts, Loader: c.s.loader, Timeout: time.Minute})
 	if err == nil {
-		st.l, err = linter.New(ctx, linter.Options{Registry: setup.Registry, Severities: setup.Severities, Overrides: setup.Overrides,
-			Loader: c.s.loader, Timeout: time.Minute, Cache: opts.Cache})
+		st.l = p.Linter
 	}
 	st.err = err
 	if ctx.Err() == nil {
