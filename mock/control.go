@@ -49,7 +49,7 @@ func (s *Server) serveControl(w http.ResponseWriter, r *http.Request) {
 		routes = []route{{http.MethodGet, s.handleHealth}}
 	case "usage":
 		routes = []route{{http.MethodGet, func(w http.ResponseWriter, r *http.Request) {
-			writeJSON(w, http.StatusOK, "application/json", s.Usage())
+			httpx.WriteJSON(w, http.StatusOK, "application/json", s.Usage())
 		}}}
 	case "expectations":
 		routes = []route{{http.MethodGet, s.listExpectations}, {http.MethodPost, s.addExpectation}, {http.MethodDelete, s.clearExpectations}}
@@ -97,21 +97,6 @@ func joinComma(s []string) string {
 	return b.String()
 }
 
-func writeJSON(w http.ResponseWriter, status int, contentType string, v any) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		http.Error(w, err.Error(), http.StatusInternalServerError)
-		return
-	}
-	w.Header().Set("Content-Type", contentType)
-	w.Header().Set("Cache-Control", "no-store")
-	w.WriteHeader(status)
-	_, _ = w.Write(buf.Bytes())
-}
-
 // Health is the body of GET /_specgate/health.
 type Health struct {
 	Status string       `json:"status"` // pass, warn (the last reload failed), fail (shutting down)
@@ -156,7 +141,7 @@ func (s *Server) handleHealth(w http.ResponseWriter, r *http.Request) {
 	if s.draining.Load() {
 		h.Status, h.Output, status = "fail", "shutting down: finishing the requests in flight", http.StatusServiceUnavailable
 	}
-	writeJSON(w, status, "application/health+json", h)
+	httpx.WriteJSON(w, status, "application/health+json", h)
 }
 
 // expectations are the examples added at run time, newest first. They
@@ -266,7 +251,7 @@ func (s *Server) addExpectation(w http.ResponseWriter, r *http.Request) {
 	}
 	s.usage.mu.Unlock()
 	w.Header().Set("Location", ReservedPrefix+"expectations")
-	writeJSON(w, http.StatusCreated, "application/json", ExpectationAdded{Name: ex.name, Spec: op.api.name, Operation: op.String(), Status: ex.status})
+	httpx.WriteJSON(w, http.StatusCreated, "application/json", ExpectationAdded{Name: ex.name, Spec: op.api.name, Operation: op.String(), Status: ex.status})
 }
 
 // breaks checks an expectation against the spec of its operation as
@@ -320,7 +305,7 @@ func (s *Server) saveState(w http.ResponseWriter, r *http.Request) {
 		httpx.WriteProblem(w, r, problems.New(http.StatusInternalServerError, kindInternal, err.Error()))
 		return
 	}
-	writeJSON(w, http.StatusOK, "application/json", map[string]string{"file": s.state.file})
+	httpx.WriteJSON(w, http.StatusOK, "application/json", map[string]string{"file": s.state.file})
 }
 
 func (s *Server) listExpectations(w http.ResponseWriter, r *http.Request) {
@@ -330,7 +315,7 @@ func (s *Server) listExpectations(w http.ResponseWriter, r *http.Request) {
 		out = append(out, x.body)
 	}
 	s.expectations.mu.RUnlock()
-	writeJSON(w, http.StatusOK, "application/json", out)
+	httpx.WriteJSON(w, http.StatusOK, "application/json", out)
 }
 
 func (s *Server) clearExpectations(w http.ResponseWriter, r *http.Request) {

@@ -2,6 +2,7 @@ package httpx
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
@@ -60,4 +61,21 @@ func FormatBytes(n int64) string {
 		}
 	}
 	return fmt.Sprintf("%d bytes", n)
+}
+
+// WriteJSON answers status with v as indented JSON of contentType, not to
+// be cached; a value that does not encode is a 500 instead.
+func WriteJSON(w http.ResponseWriter, status int, contentType string, v any) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		http.Error(w, err.Error(), http.StatusInternalServerError)
+		return
+	}
+	w.Header().Set("Content-Type", contentType)
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(status)
+	_, _ = w.Write(buf.Bytes())
 }

@@ -551,3 +551,20 @@ func TestServeShutdownClosesUnusedConnections(t *testing.T) {
 		t.Errorf("Serve returned %s after the shutdown began", took)
 	}
 }
+
+func TestWriteJSON(t *testing.T) {
+	rec := httptest.NewRecorder()
+	WriteJSON(rec, http.StatusCreated, "application/health+json", map[string]any{"status": "pass", "note": "<a & b>"})
+	want := "{\n  \"note\": \"<a & b>\",\n  \"status\": \"pass\"\n}\n"
+	if rec.Code != http.StatusCreated || rec.Body.String() != want {
+		t.Errorf("WriteJSON: %d %q, want 201 %q", rec.Code, rec.Body.String(), want)
+	}
+	if ct, cc := rec.Header().Get("Content-Type"), rec.Header().Get("Cache-Control"); ct != "application/health+json" || cc != "no-store" {
+		t.Errorf("headers: Content-Type %q, Cache-Control %q", ct, cc)
+	}
+	rec = httptest.NewRecorder()
+	WriteJSON(rec, http.StatusOK, "application/json", map[string]any{"c": make(chan int)})
+	if rec.Code != http.StatusInternalServerError || !strings.Contains(rec.Body.String(), "unsupported type") {
+		t.Errorf("a value that does not encode: %d %q, want a 500 saying why", rec.Code, rec.Body.String())
+	}
+}
