@@ -3,7 +3,9 @@ package apitest
 import (
 	"encoding/base64"
 	"fmt"
+	"maps"
 	"net/url"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -40,7 +42,7 @@ func resolveCredentials(sp *specPlan, configured map[string]string, getenv func(
 		names = append(names, name)
 	}
 	sort.Strings(names)
-	for _, name := range sortedKeys(configured) {
+	for _, name := range slices.Sorted(maps.Keys(configured)) {
 		if sp.schemes[name] == nil {
 			where := "components.securitySchemes"
 			if sp.doc.Format == spec.Swagger {

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/big"
-	"sort"
 	"strconv"
 	"strings"
 
@@ -180,16 +179,6 @@ func beyond(bound *spec.Node, delta int64) (json.Number, bool) {
 	}
 	r.Add(r, ratInt(delta))
 	return json.Number(formatRat(r)), true
-}
-
-// sortedKeys returns the keys of m in order.
-func sortedKeys[V any](m map[string]V) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
 }
 
 func parseRat(s string) (*big.Rat, bool) { return new(big.Rat).SetString(s) }

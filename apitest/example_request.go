@@ -3,6 +3,7 @@ package apitest
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"mime"
 	"os"
 	"slices"
@@ -261,7 +262,7 @@ func (p *Plan) exampleCredentials(s *runState, o *operation, v *contract.Values)
 	}
 	word, rest, _ := strings.Cut(auth, " ")
 	usedAuth := false
-	for _, name := range sortedKeys(creds) {
+	for _, name := range slices.Sorted(maps.Keys(creds)) {
 		sc := o.spec.schemes[name]
 		if sc == nil {
 			continue

@@ -1,6 +1,7 @@
 package arazzo
 
 import (
+	"maps"
 	"slices"
 	"strings"
 
@@ -167,13 +168,13 @@ func (ch *checker) checkExpr(sc *scope, e *Expr, path spec.Path) {
 		var names []string
 		switch e.ID {
 		case "parameters":
-			names = keys(ch.desc.Components.Parameters)
+			names = slices.Sorted(maps.Keys(ch.desc.Components.Parameters))
 		case "inputs":
-			names = keys(ch.desc.Components.Inputs)
+			names = slices.Sorted(maps.Keys(ch.desc.Components.Inputs))
 		case "successActions":
-			names = keys(ch.desc.Components.SuccessActions)
+			names = slices.Sorted(maps.Keys(ch.desc.Components.SuccessActions))
 		case "failureActions":
-			names = keys(ch.desc.Components.FailureActions)
+			names = slices.Sorted(maps.Keys(ch.desc.Components.FailureActions))
 		}
 		if !slices.Contains(names, e.Name) {
 			ch.broken(path, "%s: components.%s has no %q%s", e.Raw, e.ID, e.Name, suggest.Hint(e.Name, names))

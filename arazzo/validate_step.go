@@ -1,6 +1,7 @@
 package arazzo
 
 import (
+	"maps"
 	"slices"
 	"strings"
 
@@ -163,7 +164,7 @@ func (ch *checker) checkParameter(sc *scope, p *Parameter, op *Target) {
 		case e.Kind != ExprComponents || e.ID != "parameters":
 			ch.broken(with(p.Path, "reference"), "a parameter's reference names $components.parameters.<name>, found %q", p.Reference)
 		case ch.desc.Components.Parameters[e.Name] == nil:
-			ch.broken(with(p.Path, "reference"), "components.parameters has no %q%s", e.Name, suggest.Hint(e.Name, keys(ch.desc.Components.Parameters)))
+			ch.broken(with(p.Path, "reference"), "components.parameters has no %q%s", e.Name, suggest.Hint(e.Name, slices.Sorted(maps.Keys(ch.desc.Components.Parameters))))
 		}
 		if p.Value != nil {
 			ch.checkValue(sc, p.Value, with(p.Path, "value"))
@@ -216,15 +217,6 @@ func inputNames(schema *spec.Node) []string {
 	return names
 }
 
-func keys[V any](m map[string]V) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	slices.Sort(out)
-	return out
-}
-
 func (ch *checker) checkAction(sc *scope, a *Action, which string) {
 	if a.Reference != "" {
 		e, err := ParseExpr(a.Reference)
@@ -239,7 +231,7 @@ func (ch *checker) checkAction(sc *scope, a *Action, which string) {
 		case e.Kind != ExprComponents || e.ID != field:
 			ch.broken(with(a.Path, "reference"), "a %s action's reference names $components.%s.<name>, found %q", which, field, a.Reference)
 		case comps[e.Name] == nil:
-			ch.broken(with(a.Path, "reference"), "components.%s has no %q%s", field, e.Name, suggest.Hint(e.Name, keys(comps)))
+			ch.broken(with(a.Path, "reference"), "components.%s has no %q%s", field, e.Name, suggest.Hint(e.Name, slices.Sorted(maps.Keys(comps))))
 		}
 		return
 	}
@@ -264,14 +256,14 @@ func (ch *checker) checkAction(sc *scope, a *Action, which string) {
 // checkComponents checks the reusable objects written under components.
 func (ch *checker) checkComponents() {
 	sc := &scope{}
-	for _, name := range keys(ch.desc.Components.Parameters) {
+	for _, name := range slices.Sorted(maps.Keys(ch.desc.Components.Parameters)) {
 		p := ch.desc.Components.Parameters[name]
 		ch.checkValue(sc, p.Value, with(p.Path, "value"))
 	}
-	for _, name := range keys(ch.desc.Components.SuccessActions) {
+	for _, name := range slices.Sorted(maps.Keys(ch.desc.Components.SuccessActions)) {
 		ch.checkAction(sc, ch.desc.Components.SuccessActions[name], "success")
 	}
-	for _, name := range keys(ch.desc.Components.FailureActions) {
+	for _, name := range slices.Sorted(maps.Keys(ch.desc.Components.FailureActions)) {
 		ch.checkAction(sc, ch.desc.Components.FailureActions[name], "failure")
 	}
 }

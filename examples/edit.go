@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -218,7 +219,7 @@ func writeJSON(b *strings.Builder, v any, indent, unit string, compact bool) {
 			return
 		}
 		b.WriteByte('{')
-		for i, k := range sortedKeys(v) {
+		for i, k := range slices.Sorted(maps.Keys(v)) {
 			if i > 0 {
 				b.WriteByte(',')
 			}
@@ -397,7 +398,7 @@ func yamlValue(v any) *yaml.Node {
 	switch v := v.(type) {
 	case map[string]any:
 		n := &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map"}
-		for _, k := range sortedKeys(v) {
+		for _, k := range slices.Sorted(maps.Keys(v)) {
 			n.Content = append(n.Content, &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: k}, yamlValue(v[k]))
 		}
 		return n

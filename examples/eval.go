@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"net/http"
 	"net/url"
 	"os"
+	"slices"
 	"strings"
 )
 
@@ -553,7 +555,7 @@ func (c *Context) refValue(l *Lookup, depth int) (Value, bool, error) {
 func valueOf(v any, at Loc) Value {
 	switch v := v.(type) {
 	case map[string]any:
-		keys := sortedKeys(v)
+		keys := slices.Sorted(maps.Keys(v))
 		o := &Object{At: at}
 		for _, k := range keys {
 			o.Fields = append(o.Fields, Field{Key: k, KeyAt: at, Value: valueOf(v[k], at)})

@@ -4,6 +4,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -320,7 +321,7 @@ func (fx *fixer) addAll(object string, members map[string]any) {
 		fx.add(edit{kind: editAdd, segs: fx.reqSegs(), key: object, value: members})
 		return
 	}
-	for _, k := range sortedKeys(members) {
+	for _, k := range slices.Sorted(maps.Keys(members)) {
 		fx.add(edit{kind: editAdd, segs: segs, key: k, value: members[k]})
 	}
 }

@@ -2,8 +2,10 @@ package examples
 
 import (
 	"fmt"
+	"maps"
 	"net/http"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/specgate/specgate/contract"
@@ -19,16 +21,16 @@ func (gen *generator) breakRequest(x *exchange) bool {
 	}
 	var changes []change
 	if obj, ok := x.body.(map[string]any); ok && x.media != "" {
-		for _, key := range sortedKeys(obj) {
+		for _, key := range slices.Sorted(maps.Keys(obj)) {
 			v := obj[key]
 			changes = append(changes, change{func() { delete(obj, key) }, func() { obj[key] = v }})
 		}
-		for _, key := range sortedKeys(obj) {
+		for _, key := range slices.Sorted(maps.Keys(obj)) {
 			v := obj[key]
 			changes = append(changes, change{func() { obj[key] = []any{[]any{}} }, func() { obj[key] = v }})
 		}
 	}
-	for _, key := range sortedKeys(x.query) {
+	for _, key := range slices.Sorted(maps.Keys(x.query)) {
 		if x.secret[key] {
 			continue
 		}
@@ -37,7 +39,7 @@ func (gen *generator) breakRequest(x *exchange) bool {
 			change{func() { delete(x.query, key) }, func() { x.query[key] = v }},
 			change{func() { x.query[key] = "specgate-invalid" }, func() { x.query[key] = v }})
 	}
-	for _, key := range sortedKeys(x.headers) {
+	for _, key := range slices.Sorted(maps.Keys(x.headers)) {
 		if x.secret[key] || key == "Cookie" {
 			continue
 		}

@@ -5,9 +5,11 @@ import (
 	"encoding/json"
 	"errors"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -49,7 +51,7 @@ func (x *exchange) file() []byte {
 			req = append(req, kv{"form-fields", obj})
 		case isObject && strings.HasPrefix(x.media, "multipart/"):
 			parts := []any{}
-			for _, name := range sortedKeys(obj) {
+			for _, name := range slices.Sorted(maps.Keys(obj)) {
 				parts = append(parts, orderedMap{{"name", name}, {"content", obj[name]}})
 			}
 			req = append(req, kv{"multipart-formdata", parts})

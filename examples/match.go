@@ -2,7 +2,8 @@ package examples
 
 import (
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -138,7 +139,7 @@ func (c *Context) check(exp Value, act any, present bool, path string, mode Mode
 			c.check(f.Value, v, has, childPath(path, f.Key), mode, r, depth)
 		}
 		if mode == Equal {
-			for _, k := range sortedKeys(m) {
+			for _, k := range slices.Sorted(maps.Keys(m)) {
 				if e.Get(k) == nil {
 					r.add(childPath(path, k), e.At, "unexpected key %q", k)
 				}
@@ -252,15 +253,6 @@ func equal(a, b any) bool {
 	x, ok1 := number(a)
 	y, ok2 := number(b)
 	return ok1 && ok2 && x.Cmp(y) == 0
-}
-
-func sortedKeys(m map[string]any) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }
 
 // match evaluates a matcher on a received value.

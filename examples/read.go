@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/specgate/specgate/internal/suggest"
+	"github.com/specgate/specgate/schema"
 	"github.com/specgate/specgate/spec"
 )
 
@@ -214,7 +215,7 @@ func (r *reader) value(n *spec.Node) Value {
 		}
 		return v
 	}
-	return &Literal{Value: scalar(n), At: at}
+	return &Literal{Value: schema.JSONValue(n), At: at}
 }
 
 func (r *reader) str(f *spec.Field, what string) (string, bool) {

@@ -1,10 +1,10 @@
 package examples
 
 import (
-	"encoding/json"
 	"strconv"
 	"strings"
 
+	"github.com/specgate/specgate/schema"
 	"github.com/specgate/specgate/spec"
 )
 
@@ -325,18 +325,5 @@ func literalValue(n *spec.Node, file string) Value {
 		}
 		return a
 	}
-	return &Literal{Value: scalar(n), At: at}
-}
-
-// scalar converts a scalar node to its JSON value.
-func scalar(n *spec.Node) any {
-	switch n.Kind {
-	case spec.Bool:
-		return n.Value == "true"
-	case spec.Number:
-		return json.Number(n.Value)
-	case spec.String:
-		return n.Value
-	}
-	return nil
+	return &Literal{Value: schema.JSONValue(n), At: at}
 }
