@@ -193,12 +193,9 @@ func configMocks(c *cli.Context, env Env, base mock.Options) ([]mockRun, error) 
 		}
 		path = found
 	}
-	cfg, err := config.Load(path, config.Options{Getenv: env.Getenv})
+	cfg, err := loadConfig(env, path)
 	if err != nil {
-		return nil, exitf(ExitUsage, "%v", err)
-	}
-	for _, w := range cfg.Warnings {
-		fmt.Fprintln(env.Stderr, "specgate: warning: "+w.Error())
+		return nil, err
 	}
 	var runs []mockRun
 	for _, m := range cfg.Mocks {
