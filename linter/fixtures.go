@@ -23,9 +23,14 @@ func (w Want) String() string { return fmt.Sprintf("line %d: %s", w.Line, w.Rule
 var wantRE = regexp.MustCompile(`(?:#|//)\s*want((?:\s+"[^"]+")+)\s*$`)
 var quotedRE = regexp.MustCompile(`"([^"]+)"`)
 
+// wantXMLRE is the want comment of XML fixtures (WSDL), which have no line
+// comments: `<!-- want "rule-id" -->` at the end of the line.
+var wantXMLRE = regexp.MustCompile(`<!--\s*want((?:\s+"[^"]+")+)\s*-->\s*$`)
+
 // ReadWants reads a fixture's expectations. YAML and GraphQL fixtures
 // carry `# want "rule-id" ["rule-id" …]` at the end of the offending line,
-// Protocol Buffers fixtures `// want "rule-id"`; JSON fixtures, which have
+// Protocol Buffers fixtures `// want "rule-id"`, WSDL fixtures
+// `<!-- want "rule-id" -->`; JSON fixtures, which have
 // no comments, carry a sidecar file `<name>.want` with one "LINE rule-id"
 // per line.
 func ReadWants(path string) ([]Want, error) {
@@ -41,6 +46,9 @@ func ReadWants(path string) ([]Want, error) {
 	sc.Buffer(make([]byte, 0, 64<<10), 16<<20)
 	for line := 1; sc.Scan(); line++ {
 		m := wantRE.FindStringSubmatch(sc.Text())
+		if m == nil {
+			m = wantXMLRE.FindStringSubmatch(sc.Text())
+		}
 		if m == nil {
 			continue
 		}

@@ -2,6 +2,7 @@ package policy
 
 import (
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/specgate/specgate/spec"
@@ -109,8 +110,9 @@ func graphqlInput(s *graphql.Schema) map[string]any {
 	}
 }
 
-// wsdlInput lists operations, bindings and ports; each item names the
-// file its source path starts in ("" for the entry file).
+// wsdlInput lists the description's messages, port types (interfaces),
+// operations, bindings with their operations, services and ports; each
+// item names the file its source path starts in ("" for the entry file).
 func wsdlInput(d *wsdl.Definitions, entry string) map[string]any {
 	file := func(name string) string {
 		if name == entry {
@@ -118,21 +120,104 @@ func wsdlInput(d *wsdl.Definitions, entry string) map[string]any {
 		}
 		return name
 	}
-	ops, bindings, ports := []any{}, []any{}, []any{}
+	part := func(m *wsdl.Message, p *wsdl.Part) map[string]any {
+		return map[string]any{"name": p.Name, "message": m.Name.Local, "element": p.Element.Local, "type": p.Type.Local,
+			"file": file(m.File), "source": srcPath(p.Source)}
+	}
+	messages, portTypes, ops := []any{}, []any{}, []any{}
+	for _, m := range d.Messages {
+		parts := make([]any, len(m.Parts))
+		for i, p := range m.Parts {
+			parts[i] = part(m, p)
+		}
+		messages = append(messages, map[string]any{"name": m.Name.Local, "documentation": m.Documentation, "parts": parts,
+			"file": file(m.File), "source": srcPath(m.Source)})
+	}
 	for _, pt := range d.PortTypes {
-		for _, o := range pt.Operations {
-			ops = append(ops, map[string]any{"name": o.Name, "portType": pt.Name.Local, "pattern": o.Pattern, "file": file(pt.File), "source": srcPath(o.Source)})
+		names := make([]any, len(pt.Operations))
+		for i, o := range pt.Operations {
+			names[i] = o.Name
+			ops = append(ops, map[string]any{"name": o.Name, "portType": pt.Name.Local, "pattern": o.Pattern,
+				"documentation": o.Documentation, "file": file(pt.File), "source": srcPath(o.Source)})
 		}
+		portTypes = append(portTypes, map[string]any{"name": pt.Name.Local, "documentation": pt.Documentation, "operations": names,
+			"file": file(pt.File), "source": srcPath(pt.Source)})
 	}
+	bindings, bindingOps := []any{}, []any{}
 	for _, b := range d.Bindings {
-		bindings = append(bindings, map[string]any{"name": b.Name.Local, "soapVersion": b.SOAPVersion, "contentType": b.ContentType(),
-			"style": b.Style, "file": file(b.File), "source": srcPath(b.Source)})
-	}
-	for _, s := range d.Services {
-		for _, p := range s.Ports {
-			ports = append(ports, map[string]any{"name": p.Name, "service": s.Name.Local, "address": p.Address,
-				"https": strings.HasPrefix(p.Address, "https://"), "file": file(s.File), "source": srcPath(p.Source)})
+		bindings = append(bindings, map[string]any{"name": b.Name.Local, "portType": b.Type.Local, "soapVersion": b.SOAPVersion,
+			"contentType": b.ContentType(), "style": b.Style, "documentation": b.Documentation, "file": file(b.File), "source": srcPath(b.Source)})
+		pt := d.PortType(b.Type)
+		for _, bo := range b.Operations {
+			var op *wsdl.Operation
+			if pt != nil {
+				op = pt.Operation(bo.Name)
+			}
+			style := ""
+			if d.Version == "1.1" && b.SOAPVersion != "" {
+				style = b.EffectiveStyle(bo)
+			}
+			uses, versions := []any{}, []any{}
+			for _, body := range bo.Bodies {
+				uses = append(uses, map[string]any{"in": body.In, "element": body.Element, "use": body.Use, "soapVersion": body.SOAPVersion})
+			}
+			for _, v := range bo.SOAPVersions {
+				versions = append(versions, v)
+			}
+			item := map[string]any{"name": bo.Name, "binding": b.Name.Local, "portType": b.Type.Local, "soapVersion": b.SOAPVersion,
+				"soapVersions": versions, "style": style, "soapAction": bo.SOAPAction, "bodies": uses,
+				"file": file(b.File), "source": srcPath(bo.Source)}
+			// The parts each soap:body carries: those its parts attribute
+			// names, else every part of the operation's message.
+			for _, dir := range []string{"input", "output"} {
+				var io *wsdl.IO
+				if op != nil {
+					io = map[string]*wsdl.IO{"input": op.Input, "output": op.Output}[dir]
+				}
+				body := soapBody(bo, dir)
+				if io == nil || body == nil {
+					continue
+				}
+				m := d.Message(io.Message)
+				if m == nil {
+					continue
+				}
+				parts := []any{}
+				for _, p := range m.Parts {
+					if !body.PartsWritten || slices.Contains(body.Parts, p.Name) {
+						parts = append(parts, part(m, p))
+					}
+				}
+				item[dir] = map[string]any{"message": m.Name.Local, "partsWritten": body.PartsWritten, "parts": parts}
+			}
+			bindingOps = append(bindingOps, item)
 		}
 	}
-	return map[string]any{"version": d.Version, "targetNamespace": d.TargetNamespace, "operations": ops, "bindings": bindings, "ports": ports}
+	services, ports := []any{}, []any{}
+	for _, s := range d.Services {
+		services = append(services, map[string]any{"name": s.Name.Local, "documentation": s.Documentation, "file": file(s.File), "source": srcPath(s.Source)})
+		for _, p := range s.Ports {
+			bindingVersion := ""
+			if b := d.Binding(p.Binding); b != nil {
+				bindingVersion = b.SOAPVersion
+			}
+			ports = append(ports, map[string]any{"name": p.Name, "service": s.Name.Local, "binding": p.Binding.Local, "address": p.Address,
+				"https": strings.HasPrefix(p.Address, "https://"), "soapVersion": p.SOAPVersion, "bindingSoapVersion": bindingVersion,
+				"file": file(s.File), "source": srcPath(p.Source)})
+		}
+	}
+	return map[string]any{"version": d.Version, "targetNamespace": d.TargetNamespace,
+		"messages": messages, "portTypes": portTypes, "operations": ops, "bindings": bindings, "bindingOperations": bindingOps,
+		"services": services, "ports": ports}
+}
+
+// soapBody is the soap:body of a binding operation's input or output, or
+// nil.
+func soapBody(op *wsdl.BindingOperation, in string) *wsdl.SOAPBody {
+	for _, b := range op.Bodies {
+		if b.In == in && b.Element == "body" {
+			return b
+		}
+	}
+	return nil
 }

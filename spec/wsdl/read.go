@@ -6,6 +6,7 @@ import (
 	"encoding/xml"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -165,6 +166,7 @@ func (r *reader) file(f *xmlFile) *spec.Node {
 			for _, a := range p.Children {
 				if a.Name.Local == "address" {
 					port.Address = a.get("location")
+					port.SOAPVersion = soapVersionOf(a.Name.Space)
 				}
 			}
 			group(node, portsKey, xml.Name{Local: port.Name}, p)
@@ -290,14 +292,11 @@ func (r *reader) binding(root *spec.Node, f *xmlFile, b *element, name xml.Name,
 		}
 		for _, c := range o.Children {
 			switch {
-			case c.Name.Local == "operation" && (c.Name.Space == NSSOAP11 || c.Name.Space == NSSOAP12):
+			case c.Name.Local == "operation" && soapVersionOf(c.Name.Space) != "":
 				op.SOAPAction, op.Style = c.get("soapAction"), c.get("style")
-			case c.Name.Local == "input" && c.Name.Space == wsdlNS:
-				for _, body := range c.Children {
-					if body.Name.Local == "body" {
-						op.Use = body.get("use")
-					}
-				}
+				op.addVersion(soapVersionOf(c.Name.Space))
+			case c.Name.Space == wsdlNS && (c.Name.Local == "input" || c.Name.Local == "output" || c.Name.Local == "fault"):
+				op.bodies(c)
 			}
 		}
 		if v, ok := o.attrNS(NSWSOAP, "action"); ok {
@@ -491,4 +490,52 @@ func documentation(e *element, wsdlNS string) string {
 		return text
 	}
 	return strings.TrimSpace(d.Text) // offsets of a file decoded from another encoding may be off
+}
+
+// soapVersionOf is the SOAP version of a WSDL 1.1 SOAP binding namespace,
+// "" for another namespace.
+func soapVersionOf(space string) string {
+	switch space {
+	case NSSOAP11:
+		return "1.1"
+	case NSSOAP12:
+		return "1.2"
+	}
+	return ""
+}
+
+func (op *BindingOperation) addVersion(v string) {
+	if !slices.Contains(op.SOAPVersions, v) {
+		op.SOAPVersions = append(op.SOAPVersions, v)
+	}
+}
+
+// bodies reads the SOAP extension elements of a binding operation's input,
+// output or fault (io), headerfaults inside headers included.
+func (op *BindingOperation) bodies(io *element) {
+	var walk func(e *element)
+	walk = func(e *element) {
+		for _, c := range e.Children {
+			v := soapVersionOf(c.Name.Space)
+			if v == "" {
+				continue
+			}
+			switch c.Name.Local {
+			case "body", "header", "headerfault", "fault":
+			default:
+				continue
+			}
+			b := &SOAPBody{In: io.Name.Local, Element: c.Name.Local, SOAPVersion: v, Use: c.get("use")}
+			if parts, ok := c.attr("parts"); ok && c.Name.Local == "body" {
+				b.Parts, b.PartsWritten = strings.Fields(parts), true
+			}
+			if io.Name.Local == "input" && c.Name.Local == "body" {
+				op.Use = b.Use
+			}
+			op.Bodies = append(op.Bodies, b)
+			op.addVersion(v)
+			walk(c)
+		}
+	}
+	walk(io)
 }

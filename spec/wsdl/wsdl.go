@@ -188,7 +188,43 @@ type BindingOperation struct {
 	SOAPAction string
 	Style      string
 	Use        string // "literal" or "encoded" (the input's soap:body)
-	Source     spec.Path
+	// Bodies are the SOAP extension elements of its input, output and
+	// faults (WSDL 1.1): soap:body, soap:header, soap:headerfault and
+	// soap:fault, in order.
+	Bodies []*SOAPBody
+	// SOAPVersions are the SOAP versions of the SOAP extension elements
+	// written in it (soap:operation and the Bodies), each once, in order.
+	SOAPVersions []string
+	Source       spec.Path
+}
+
+// SOAPBody is a soap:body, soap:header, soap:headerfault or soap:fault
+// element of a WSDL 1.1 binding operation.
+type SOAPBody struct {
+	// In is "input", "output" or "fault": the message it binds.
+	In string
+	// Element is the extension element's local name: "body", "header",
+	// "headerfault" or "fault".
+	Element     string
+	SOAPVersion string // "1.1" (soap:) or "1.2" (soap12:)
+	Use         string // as written: "literal", "encoded" or ""
+	// Parts lists the parts a soap:body names in its parts attribute;
+	// PartsWritten says whether it has one (without one, the body carries
+	// every part of the message).
+	Parts        []string
+	PartsWritten bool
+}
+
+// EffectiveStyle is the style of a binding operation: its soap:operation's,
+// else its binding's, else "document" (WSDL 1.1 section 3.4).
+func (b *Binding) EffectiveStyle(op *BindingOperation) string {
+	switch {
+	case op.Style != "":
+		return op.Style
+	case b.Style != "":
+		return b.Style
+	}
+	return "document"
 }
 
 // Service is a service with its ports (WSDL 1.1) or endpoints (2.0).
@@ -205,7 +241,10 @@ type Port struct {
 	Name    string
 	Binding xml.Name
 	Address string
-	Source  spec.Path
+	// SOAPVersion is the version of its soap:address or soap12:address
+	// (WSDL 1.1), "" for another address.
+	SOAPVersion string
+	Source      spec.Path
 }
 
 // Kinds of schema types.

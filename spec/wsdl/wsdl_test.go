@@ -247,3 +247,40 @@ func TestDocumentationAndIgnores(t *testing.T) {
 		}
 	}
 }
+
+// TestBindingBodies: the SOAP extension elements of a binding operation's
+// input, output and faults are read with their version, use and parts; a
+// soap:operation's style overrides its binding's; a port's address knows
+// its SOAP version. The lint rules judge bindings by them.
+func TestBindingBodies(t *testing.T) {
+	_, d := load(t, "testdata/bodies.wsdl")
+	if len(d.Problems) > 0 {
+		t.Fatal(d.Problems)
+	}
+	b := d.Bindings[0]
+	op := b.Operations[0]
+	var got []string
+	for _, body := range op.Bodies {
+		got = append(got, fmt.Sprintf("%s %s %s %s %v/%v", body.In, body.Element, body.SOAPVersion, body.Use, body.PartsWritten, body.Parts))
+	}
+	want := []string{
+		"input body 1.2 literal true/[symbol]",
+		"input header 1.2 literal false/[]",
+		"input headerfault 1.2 encoded false/[]",
+		"output body 1.2 encoded false/[]",
+		"fault fault 1.2 literal false/[]",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("bodies:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if strings.Join(op.SOAPVersions, ",") != "1.1,1.2" || op.Use != "literal" {
+		t.Errorf("versions %v, use %q", op.SOAPVersions, op.Use)
+	}
+	if b.Style != "rpc" || b.EffectiveStyle(op) != "document" || b.EffectiveStyle(&wsdl.BindingOperation{}) != "rpc" ||
+		(&wsdl.Binding{}).EffectiveStyle(&wsdl.BindingOperation{}) != "document" {
+		t.Errorf("styles: binding %q, operation %q", b.Style, b.EffectiveStyle(op))
+	}
+	if p := d.Services[0].Ports[0]; p.SOAPVersion != "1.1" {
+		t.Errorf("port address version %q", p.SOAPVersion)
+	}
+}
