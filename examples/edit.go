@@ -212,6 +212,23 @@ func encodeJSON(v any, indent, unit string, compact bool) string {
 }
 
 func writeJSON(b *strings.Builder, v any, indent, unit string, compact bool) {
+	// item starts the i-th member or element; end closes the container.
+	item := func(i int) {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		if !compact {
+			b.WriteString("\n" + indent + unit)
+		} else if i > 0 {
+			b.WriteByte(' ')
+		}
+	}
+	end := func(c byte) {
+		if !compact {
+			b.WriteString("\n" + indent)
+		}
+		b.WriteByte(c)
+	}
 	switch v := v.(type) {
 	case map[string]any:
 		if len(v) == 0 {
@@ -220,24 +237,12 @@ func writeJSON(b *strings.Builder, v any, indent, unit string, compact bool) {
 		}
 		b.WriteByte('{')
 		for i, k := range slices.Sorted(maps.Keys(v)) {
-			if i > 0 {
-				b.WriteByte(',')
-			}
-			if compact {
-				if i > 0 {
-					b.WriteByte(' ')
-				}
-			} else {
-				b.WriteString("\n" + indent + unit)
-			}
+			item(i)
 			writeString(b, k)
 			b.WriteString(": ")
 			writeJSON(b, v[k], indent+unit, unit, compact)
 		}
-		if !compact {
-			b.WriteString("\n" + indent)
-		}
-		b.WriteByte('}')
+		end('}')
 	case []any:
 		if len(v) == 0 {
 			b.WriteString("[]")
@@ -245,22 +250,10 @@ func writeJSON(b *strings.Builder, v any, indent, unit string, compact bool) {
 		}
 		b.WriteByte('[')
 		for i, it := range v {
-			if i > 0 {
-				b.WriteByte(',')
-			}
-			if compact {
-				if i > 0 {
-					b.WriteByte(' ')
-				}
-			} else {
-				b.WriteString("\n" + indent + unit)
-			}
+			item(i)
 			writeJSON(b, it, indent+unit, unit, compact)
 		}
-		if !compact {
-			b.WriteString("\n" + indent)
-		}
-		b.WriteByte(']')
+		end(']')
 	case string:
 		writeString(b, v)
 	default:

@@ -14,6 +14,18 @@ func (x *exampleCheck) loc(segs []any) Loc {
 		rest = rest[1:]
 		return s
 	}
+	// named locates a named value (a query parameter, header or form
+	// field) by the next segment, and the part of it the rest names.
+	named := func(find func(name string) *Param) Loc {
+		if len(rest) == 0 {
+			return at
+		}
+		name, _ := next().(string)
+		if p := find(name); p != nil {
+			return paramLoc(p, rest)
+		}
+		return at
+	}
 	switch next() {
 	case "http-request":
 		r := ex.Request
@@ -22,10 +34,7 @@ func (x *exampleCheck) loc(segs []any) Loc {
 		}
 		at = r.Loc
 		if len(rest) == 0 {
-			if r.keyAt.File != "" {
-				return r.keyAt
-			}
-			return at
+			return keyOr(r.keyAt, at)
 		}
 		switch next() {
 		case "method":
@@ -33,31 +42,13 @@ func (x *exampleCheck) loc(segs []any) Loc {
 		case "path":
 			return r.Path.Where()
 		case "query":
-			if len(rest) == 0 {
-				return at
-			}
-			name, _ := next().(string)
-			if p := findParam(r.Query, name); p != nil {
-				return paramLoc(p, rest)
-			}
+			return named(func(name string) *Param { return findParam(r.Query, name) })
 		case "headers":
-			if len(rest) == 0 {
-				return at
-			}
-			name, _ := next().(string)
-			if p := r.Header(name); p != nil {
-				return paramLoc(p, rest)
-			}
+			return named(r.Header)
 		case "body":
 			return bodyLoc(r.Body, r.bodyKeyAt, rest)
 		case "form-fields":
-			if len(rest) == 0 {
-				return at
-			}
-			name, _ := next().(string)
-			if p := findParam(r.FormFields, name); p != nil {
-				return paramLoc(p, rest)
-			}
+			return named(func(name string) *Param { return findParam(r.FormFields, name) })
 		case "multipart-formdata":
 			if len(rest) == 0 {
 				return at
@@ -86,27 +77,24 @@ func (x *exampleCheck) loc(segs []any) Loc {
 		}
 		at = r.Loc
 		if len(rest) == 0 {
-			if r.keyAt.File != "" {
-				return r.keyAt
-			}
-			return at
+			return keyOr(r.keyAt, at)
 		}
 		switch next() {
 		case "status":
-			if r.StatusLoc.File != "" {
-				return r.StatusLoc
-			}
+			return keyOr(r.StatusLoc, at)
 		case "headers":
-			if len(rest) == 0 {
-				return at
-			}
-			name, _ := next().(string)
-			if p := r.Header(name); p != nil {
-				return paramLoc(p, rest)
-			}
+			return named(r.Header)
 		case "body":
 			return bodyLoc(r.Body, r.bodyKeyAt, rest)
 		}
+	}
+	return at
+}
+
+// keyOr is the location of a key, else at when it is not written.
+func keyOr(key, at Loc) Loc {
+	if key.File != "" {
+		return key
 	}
 	return at
 }
