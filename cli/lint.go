@@ -119,7 +119,7 @@ func runLint(c *cli.Context, env Env) error {
 		// (an error shows when it is linted).
 		_ = p.Prepare(formats)
 	}
-	results, operations := lintInputs(c.Context, p.Linter, loader, pre, names, newProgressBar(env, len(names)), hasFormat(outs, "html"))
+	results, operations := lintInputs(c.Context, p.Linter, pre, names, newProgressBar(env, len(names)), hasFormat(outs, "html"))
 	for _, e := range expandErrs {
 		results = append(results, linter.Result{File: inputName(e), Err: e,
 			Diagnostics: []linter.Diagnostic{{RuleID: linter.LoadErrorRule, Severity: level.Error, Message: inputMessage(e), File: inputName(e)}}})

@@ -14,9 +14,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/specgate/specgate/linter"
-	"github.com/specgate/specgate/policy"
 	"github.com/specgate/specgate/reports"
-	"github.com/specgate/specgate/spec"
 )
 
 // DefaultReport is where lint writes its JSON report, next to the terminal
@@ -143,7 +141,7 @@ func writeFile(path string, write func(io.Writer) error) error {
 // each file. With operations set, it also lists the operations of each
 // file it loaded (for the html report); standard input is read once, so it
 // has none.
-func lintInputs(ctx context.Context, l *linter.Linter, loader *spec.Loader, pre *linter.Preloaded, names []string, bar *progressBar, operations bool) ([]linter.Result, map[string][]reports.Operation) {
+func lintInputs(ctx context.Context, l *linter.Linter, pre *linter.Preloaded, names []string, bar *progressBar, operations bool) ([]linter.Result, map[string][]reports.Operation) {
 	results := make([]linter.Result, len(names))
 	ops := make([][]reports.Operation, len(names))
 	next := make(chan int)
@@ -153,7 +151,7 @@ func lintInputs(ctx context.Context, l *linter.Linter, loader *spec.Loader, pre 
 		go func() {
 			defer wg.Done()
 			for i := range next {
-				results[i], ops[i] = lintInput(ctx, l, loader, pre, names[i], operations)
+				results[i], ops[i] = lintInput(ctx, l, pre, names[i], operations)
 				bar.tick()
 			}
 		}()
@@ -176,22 +174,9 @@ func lintInputs(ctx context.Context, l *linter.Linter, loader *spec.Loader, pre 
 	return results, byFile
 }
 
-func lintInput(ctx context.Context, l *linter.Linter, loader *spec.Loader, pre *linter.Preloaded, name string, operations bool) (linter.Result, []reports.Operation) {
-	doc, input, ok, err := pre.Take(name)
-	if !ok {
-		if !operations || name == "-" {
-			return l.LintFile(ctx, name), nil
-		}
-		doc, err = loader.Load(ctx, name)
-	}
-	if err != nil {
-		return linter.LoadFailed(name, err), nil
-	}
-	if input == nil {
-		input = policy.Input(doc)
-	}
-	res := l.LintInput(ctx, doc, input)
-	if !operations {
+func lintInput(ctx context.Context, l *linter.Linter, pre *linter.Preloaded, name string, operations bool) (linter.Result, []reports.Operation) {
+	res, doc := l.LintPreloaded(ctx, pre, name, operations)
+	if !operations || doc == nil {
 		return res, nil
 	}
 	return res, reports.OperationsOf(doc)

@@ -151,7 +151,7 @@ func (l *Linter) severitiesFor(file string) rulesets.Severities {
 }
 
 // Prepare gets ready to lint inputs of these formats
-// (spec.Document.FormatTags), which LintInput would otherwise do on first
+// (spec.Document.FormatTags), which linting would otherwise do on first
 // use: a caller that knows the formats early can do it while other work
 // is under way.
 func (l *Linter) Prepare(formats []string) error { return l.engine.Prepare(formats) }
@@ -206,12 +206,33 @@ func LoadFailed(name string, err error) Result {
 
 // LintDocument lints a loaded document.
 func (l *Linter) LintDocument(ctx context.Context, doc *spec.Document) Result {
-	return l.LintInput(ctx, doc, policy.Input(doc))
+	return l.lintInput(ctx, doc, policy.Input(doc))
 }
 
-// LintInput is LintDocument with the document's OPA input already built
-// (policy.Input), for a caller that built it while the rules loaded.
-func (l *Linter) LintInput(ctx context.Context, doc *spec.Document, input ast.Value) Result {
+// LintPreloaded lints the input name as LintFile does, with its document
+// and input from pre when pre preloaded it (see Preload; a nil pre
+// preloads nothing). With keep, it returns the document as well (nil when
+// it did not load), for a caller that reports more of it; standard input
+// ("-") is read once, and not kept.
+func (l *Linter) LintPreloaded(ctx context.Context, pre *Preloaded, name string, keep bool) (Result, *spec.Document) {
+	doc, input, ok, err := pre.Take(name)
+	if !ok {
+		if !keep || name == "-" {
+			return l.LintFile(ctx, name), nil
+		}
+		doc, err = l.loader.Load(ctx, name)
+	}
+	if err != nil {
+		return LoadFailed(name, err), nil
+	}
+	if input == nil {
+		input = policy.Input(doc)
+	}
+	return l.lintInput(ctx, doc, input), doc
+}
+
+// lintInput is LintDocument with the document's OPA input already built.
+func (l *Linter) lintInput(ctx context.Context, doc *spec.Document, input ast.Value) Result {
 	res := Result{File: doc.Root.Name, Format: doc.String()}
 	// The structure is checked on another core while the rules run.
 	structure := make(chan []Diagnostic, 1)
