@@ -321,10 +321,15 @@ func (r reader) names(n *spec.Node, p spec.Path) []Named {
 }
 
 func (r reader) parameters(n *spec.Node, p spec.Path) []*Parameter {
-	var out []*Parameter
+	return objects(r, n, p, r.parameter)
+}
+
+// objects reads each object of the list n with read, skipping other items.
+func objects[T any](r reader, n *spec.Node, p spec.Path, read func(*spec.Node, spec.Path) T) []T {
+	var out []T
 	for i, it := range r.items(n) {
 		if it.Kind == spec.Object {
-			out = append(out, r.parameter(it, with(p, i)))
+			out = append(out, read(it, with(p, i)))
 		}
 	}
 	return out
@@ -354,13 +359,7 @@ func (r reader) criteria(n *spec.Node, p spec.Path) []*Criterion {
 }
 
 func (r reader) actions(n *spec.Node, p spec.Path) []*Action {
-	var out []*Action
-	for i, it := range r.items(n) {
-		if it.Kind == spec.Object {
-			out = append(out, r.action(it, with(p, i)))
-		}
-	}
-	return out
+	return objects(r, n, p, r.action)
 }
 
 func (r reader) action(n *spec.Node, p spec.Path) *Action {
