@@ -266,17 +266,24 @@ func TestV2ResolvesAsItsUpgrade(t *testing.T) {
 	}
 }
 
+// upgradeFile upgrades a version 2 file with no environment variables set.
+func upgradeFile(t *testing.T, file string) []byte {
+	t.Helper()
+	data, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, _, err := Upgrade(file, data, Options{Getenv: func(string) string { return "" }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
 // TestUpgradeOutput pins the upgrade of a version 2 file: its shape, the
 // comments that travel with their values, the templates left unexpanded.
 func TestUpgradeOutput(t *testing.T) {
-	data, err := os.ReadFile("testdata/v2/groups.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	out, _, err := Upgrade("testdata/v2/groups.yaml", data, Options{Getenv: func(string) string { return "" }})
-	if err != nil {
-		t.Fatal(err)
-	}
+	out := upgradeFile(t, "testdata/v2/groups.yaml")
 	want, err := os.ReadFile("testdata/upgrade/groups.v3.yaml")
 	if err != nil {
 		t.Fatal(err)
@@ -293,14 +300,7 @@ func TestUpgradeOutput(t *testing.T) {
 
 // TestUpgradeJSON: a JSON file is upgraded to JSON, keys in their order.
 func TestUpgradeJSON(t *testing.T) {
-	data, err := os.ReadFile("testdata/v2/legacy.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	out, _, err := Upgrade("testdata/v2/legacy.json", data, Options{Getenv: func(string) string { return "" }})
-	if err != nil {
-		t.Fatal(err)
-	}
+	out := upgradeFile(t, "testdata/v2/legacy.json")
 	if !json.Valid(out) || !bytes.HasPrefix(out, []byte("{\n  \"version\": 3,\n  \"systemUnderTest\": {")) {
 		t.Errorf("not the JSON of version 3:\n%s", out)
 	}

@@ -30,6 +30,31 @@ func generateInto(t *testing.T, k *Checker, seed uint64) (string, []string) {
 	return dir, names
 }
 
+// generatedValid checks that the files generated into dir are the names
+// wanted and that none has findings, and returns them loaded and a reader
+// of their text.
+func generatedValid(t *testing.T, k *Checker, dir string, names, want []string) (*Set, func(name string) string) {
+	t.Helper()
+	if !reflect.DeepEqual(names, want) {
+		t.Errorf("files\n%q\nwant\n%q", names, want)
+	}
+	set := Load([]string{dir}, Options{})
+	if len(set.Errors) > 0 {
+		t.Fatal(set.Errors)
+	}
+	if fs := k.CheckAll(set.Examples); len(fs) > 0 {
+		t.Errorf("generated examples have findings:\n%v", fs)
+	}
+	return set, func(name string) string {
+		t.Helper()
+		data, err := os.ReadFile(filepath.Join(dir, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(data)
+	}
+}
+
 // Generated examples cover every operation, status and media type, and
 // 405 and 415 where an operation can answer them; each validates.
 func TestGenerate(t *testing.T) {
@@ -44,23 +69,7 @@ func TestGenerate(t *testing.T) {
 		"deletePet_204.json",
 		"put_pets_petId_405.json",
 	}
-	if !reflect.DeepEqual(names, want) {
-		t.Errorf("files\n%q\nwant\n%q", names, want)
-	}
-	set := Load([]string{dir}, Options{})
-	if len(set.Errors) > 0 {
-		t.Fatal(set.Errors)
-	}
-	if fs := k.CheckAll(set.Examples); len(fs) > 0 {
-		t.Errorf("generated examples have findings:\n%v", fs)
-	}
-	read := func(name string) string {
-		data, err := os.ReadFile(filepath.Join(dir, name))
-		if err != nil {
-			t.Fatal(err)
-		}
-		return string(data)
-	}
+	set, read := generatedValid(t, k, dir, names, want)
 	for name, parts := range map[string][]string{
 		"createPet_201.json":      {`"Authorization": "Bearer ${bearerAuth:specgate-token}"`, `"Content-Type": "application/json"`, `"status": 201`},
 		"createPet_415.json":      {`"Content-Type": "text/plain"`, `"body": "unsupported content"`, `"status": 415`},
@@ -142,23 +151,7 @@ func TestGenerateWhereTheSpecLeavesRoom(t *testing.T) {
 		"searchBeta_200.json", "searchBeta_415.json", "put_search_beta_true_405.json",
 		"search_200.json", "search_415.json", "put_search_405.json",
 	}
-	if !reflect.DeepEqual(names, want) {
-		t.Errorf("files\n%q\nwant\n%q", names, want)
-	}
-	set := Load([]string{dir}, Options{})
-	if len(set.Errors) > 0 {
-		t.Fatal(set.Errors)
-	}
-	if fs := k.CheckAll(set.Examples); len(fs) > 0 {
-		t.Errorf("generated examples have findings:\n%v", fs)
-	}
-	read := func(name string) string {
-		data, err := os.ReadFile(filepath.Join(dir, name))
-		if err != nil {
-			t.Fatal(err)
-		}
-		return string(data)
-	}
+	_, read := generatedValid(t, k, dir, names, want)
 	for name, parts := range map[string][]string{
 		// year left out: the contract rejects it, and only default covers 400
 		"listReports_default.json": {`"path": "/reports"`, `"status": 400`, `"code":`, `"message":`},

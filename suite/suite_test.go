@@ -59,6 +59,21 @@ func sut(t *testing.T, broken bool) string {
 	return srv.URL
 }
 
+// loadSuite loads testdata/specgate.yaml with SUT_URL set to url.
+func loadSuite(t *testing.T, url string) *config.Config {
+	t.Helper()
+	cfg, err := config.Load("testdata/specgate.yaml", config.Options{Getenv: func(k string) string {
+		if k == "SUT_URL" {
+			return url
+		}
+		return ""
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cfg
+}
+
 // TestSuiteEndToEnd runs specgate.yaml's suite: two specs of the system
 // under test contract-tested, a dependency mocked on a free port, and a
 // workflow calling both; one CTRF report covers them all and validates
@@ -67,15 +82,7 @@ func TestSuiteEndToEnd(t *testing.T) {
 	for _, broken := range []bool{false, true} {
 		t.Run(fmt.Sprintf("broken=%v", broken), func(t *testing.T) {
 			url := sut(t, broken)
-			cfg, err := config.Load("testdata/specgate.yaml", config.Options{Getenv: func(k string) string {
-				if k == "SUT_URL" {
-					return url
-				}
-				return ""
-			}})
-			if err != nil {
-				t.Fatal(err)
-			}
+			cfg := loadSuite(t, url)
 			dir := t.TempDir()
 			ctrf := filepath.Join(dir, "ctrf-report.json")
 			sink, err := reports.NewSink(reports.Output{Format: "ctrf", Path: ctrf}, reports.Output{Format: "junit", Path: filepath.Join(dir, "junit.xml")})
@@ -284,15 +291,7 @@ func TestAddressNotice(t *testing.T) {
 // ends equal to the summary's.
 func TestProgress(t *testing.T) {
 	url := sut(t, false)
-	cfg, err := config.Load("testdata/specgate.yaml", config.Options{Getenv: func(k string) string {
-		if k == "SUT_URL" {
-			return url
-		}
-		return ""
-	}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	cfg := loadSuite(t, url)
 	sink, err := reports.NewSink(reports.Output{Format: "summary", W: io.Discard})
 	if err != nil {
 		t.Fatal(err)
