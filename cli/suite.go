@@ -295,14 +295,10 @@ func generateInputs(c *cli.Context, env Env) error {
 			code = max(code, ExitUsage)
 			continue
 		}
-		dir := c.String("dir")
-		if dir == "" {
-			if name == "-" || strings.Contains(name, "://") {
-				fmt.Fprintf(env.Stderr, "%s: the document is not a local file: write its inputs somewhere with --dir\n", name)
-				code = max(code, ExitUsage)
-				continue
-			}
-			dir = filepath.Dir(name)
+		dir, ok := outputDir(c, env, name, "document", "inputs")
+		if !ok {
+			code = max(code, ExitUsage)
+			continue
 		}
 		d := arazzo.Read(doc)
 		inputs, err := arazzo.ExampleInputs(d, c.Uint64("seed"))
@@ -330,6 +326,20 @@ func generateInputs(c *cli.Context, env Env) error {
 		}
 	}
 	return silent(code)
+}
+
+// outputDir is where a file generated from the document name goes: --dir,
+// else the document's folder. A document that is not a local file (a URL,
+// standard input) has no folder: that is said, and ok is false.
+func outputDir(c *cli.Context, env Env, name, kind, what string) (dir string, ok bool) {
+	if dir := c.String("dir"); dir != "" {
+		return dir, true
+	}
+	if name == "-" || strings.Contains(name, "://") {
+		fmt.Fprintf(env.Stderr, "%s: the %s is not a local file: write its %s somewhere with --dir\n", name, kind, what)
+		return "", false
+	}
+	return filepath.Dir(name), true
 }
 
 // inputsFileName names the inputs file of an Arazzo document: its name
@@ -381,14 +391,10 @@ func generateWorkflows(c *cli.Context, env Env) error {
 			continue
 		}
 		remote := strings.Contains(name, "://")
-		dir := c.String("dir")
-		if dir == "" {
-			if name == "-" || remote {
-				fmt.Fprintf(env.Stderr, "%s: the description is not a local file: write its workflows somewhere with --dir\n", name)
-				code = max(code, ExitUsage)
-				continue
-			}
-			dir = filepath.Dir(name)
+		dir, ok := outputDir(c, env, name, "description", "workflows")
+		if !ok {
+			code = max(code, ExitUsage)
+			continue
 		}
 		out, err := filepath.Abs(filepath.Join(dir, workflowsFileName(name)))
 		if err != nil {
