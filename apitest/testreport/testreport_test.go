@@ -6,15 +6,11 @@ import (
 	"encoding/json"
 	"encoding/xml"
 	"fmt"
-	"io"
-	"net"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -24,6 +20,7 @@ import (
 
 	"github.com/specgate/specgate/apitest"
 	"github.com/specgate/specgate/apitest/testreport"
+	"github.com/specgate/specgate/internal/browsertest"
 	"github.com/specgate/specgate/internal/httpx"
 	"github.com/specgate/specgate/reports"
 )
@@ -245,138 +242,28 @@ func TestReportsOfARun(t *testing.T) {
 // test's request shows its masked credentials. It skips without
 // chromedriver, unless SPECGATE_REQUIRE_BROWSER is set.
 func TestHTMLReportInBrowser(t *testing.T) {
-	if testing.Short() {
-		t.Skip("starts a browser")
-	}
-	driver, err := exec.LookPath("chromedriver")
-	if err != nil {
-		if os.Getenv("SPECGATE_REQUIRE_BROWSER") != "" {
-			t.Fatal("SPECGATE_REQUIRE_BROWSER is set but chromedriver is not on PATH")
-		}
-		t.Skip("chromedriver is not on PATH (apt-get install chromium chromium-driver)")
-	}
+	driver := browsertest.Chromedriver(t)
 	dir := t.TempDir()
 	writeReports(t, dir)
-	b := newBrowser(t, driver, filepath.Join(dir, "profile"))
-	b.open((&url.URL{Scheme: "file", Path: filepath.ToSlash(filepath.Join(dir, "report.html"))}).String())
+	b := browsertest.Start(t, driver, filepath.Join(dir, "profile"))
+	b.Open((&url.URL{Scheme: "file", Path: filepath.ToSlash(filepath.Join(dir, "report.html"))}).String())
 
 	rows := func() string {
-		return fmt.Sprint(b.script(`return Array.from(document.querySelectorAll("#tests tbody tr[data-status]:not([hidden])"), function (r) { return r.dataset.status; }).length`))
+		return fmt.Sprint(b.Script(`return Array.from(document.querySelectorAll("#tests tbody tr[data-status]:not([hidden])"), function (r) { return r.dataset.status; }).length`))
 	}
 	if got := rows(); got != "5" {
 		t.Errorf("%s test rows shown, want 5", got)
 	}
-	b.script(`var s = document.getElementById("tests-filter-method"); s.value = "POST"; s.dispatchEvent(new Event("change", {bubbles: true})); return null`)
+	b.Script(`var s = document.getElementById("tests-filter-method"); s.value = "POST"; s.dispatchEvent(new Event("change", {bubbles: true})); return null`)
 	if got := rows(); got != "1" {
 		t.Errorf("with method POST, %s rows shown, want 1", got)
 	}
-	b.script(`var s = document.getElementById("tests-filter-method"); s.value = ""; s.dispatchEvent(new Event("change", {bubbles: true})); return null`)
-	got := fmt.Sprint(b.script(`var rows = Array.from(document.querySelectorAll("#tests tbody tr[data-status=failed]"));
+	b.Script(`var s = document.getElementById("tests-filter-method"); s.value = ""; s.dispatchEvent(new Event("change", {bubbles: true})); return null`)
+	got := fmt.Sprint(b.Script(`var rows = Array.from(document.querySelectorAll("#tests tbody tr[data-status=failed]"));
 		if (rows.length !== 1) { return "failed rows: " + rows.length; }
 		var d = rows[0].querySelector("details"); d.open = true;
 		return d.querySelector("pre.request").innerText;`))
 	if !strings.Contains(got, "GET ") || !strings.Contains(got, "/v1/pets/1") || !strings.Contains(got, "Authorization: Bearer ****") {
 		t.Errorf("the failed test's request reads %q", got)
 	}
-}
-
-// browser is a minimal WebDriver client for one headless Chromium.
-type browser struct {
-	t    *testing.T
-	base string
-}
-
-func newBrowser(t *testing.T, driver, profile string) *browser {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	port := l.Addr().(*net.TCPAddr).Port
-	l.Close()
-	var logs bytes.Buffer
-	cmd := exec.Command(driver, "--port="+strconv.Itoa(port), "--allowed-ips=127.0.0.1")
-	cmd.Stdout, cmd.Stderr = &logs, &logs
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		_ = cmd.Process.Kill()
-		_ = cmd.Wait()
-	})
-	b := &browser{t: t, base: "http://127.0.0.1:" + strconv.Itoa(port)}
-	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(100 * time.Millisecond) {
-		var st struct {
-			Ready bool `json:"ready"`
-		}
-		if b.do("GET", "/status", nil, &st) == nil && st.Ready {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("chromedriver did not start:\n%s", logs.String())
-		}
-	}
-	opts := map[string]any{"args": []string{"--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--user-data-dir=" + profile}}
-	for _, name := range []string{"chromium", "chromium-browser"} {
-		if bin, err := exec.LookPath(name); err == nil {
-			opts["binary"] = bin
-			break
-		}
-	}
-	var session struct {
-		SessionID string `json:"sessionId"`
-	}
-	caps := map[string]any{"capabilities": map[string]any{"alwaysMatch": map[string]any{"browserName": "chrome", "goog:chromeOptions": opts}}}
-	if err := b.do("POST", "/session", caps, &session); err != nil {
-		t.Fatalf("starting Chromium: %v\n%s", err, logs.String())
-	}
-	b.base += "/session/" + session.SessionID
-	t.Cleanup(func() { _ = b.do("DELETE", "", nil, nil) })
-	return b
-}
-
-func (b *browser) do(method, path string, body, out any) error {
-	var r io.Reader
-	if body != nil {
-		data, _ := json.Marshal(body)
-		r = bytes.NewReader(data)
-	}
-	req, err := http.NewRequest(method, b.base+path, r)
-	if err != nil {
-		return err
-	}
-	req.Header.Set("Content-Type", "application/json")
-	resp, err := (&http.Client{Timeout: time.Minute}).Do(req)
-	if err != nil {
-		return err
-	}
-	defer resp.Body.Close()
-	var reply struct {
-		Value json.RawMessage `json:"value"`
-	}
-	if err := json.NewDecoder(resp.Body).Decode(&reply); err != nil {
-		return err
-	}
-	if resp.StatusCode != http.StatusOK {
-		return fmt.Errorf("%s %s: %s: %s", method, path, resp.Status, reply.Value)
-	}
-	if out != nil {
-		return json.Unmarshal(reply.Value, out)
-	}
-	return nil
-}
-
-func (b *browser) open(u string) {
-	b.t.Helper()
-	if err := b.do("POST", "/url", map[string]string{"url": u}, nil); err != nil {
-		b.t.Fatal(err)
-	}
-}
-
-func (b *browser) script(js string) any {
-	b.t.Helper()
-	var v any
-	if err := b.do("POST", "/execute/sync", map[string]any{"script": js, "args": []any{}}, &v); err != nil {
-		b.t.Fatal(err)
-	}
-	return v
 }
