@@ -4,9 +4,9 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"maps"
 	"net/http"
 	"slices"
-	"sort"
 	"strings"
 
 	"github.com/specgate/specgate/spec"
@@ -135,7 +135,7 @@ func (c *Contract) BuildRequest(op *spec.Operation, v Values) (*BuiltRequest, er
 			}
 		}
 	}
-	for _, name := range sortedKeys(v.Query) {
+	for _, name := range slices.Sorted(maps.Keys(v.Query)) {
 		if byName("query", name) == nil {
 			p := &param{name: name, in: "query", style: styleForm, explode: true, shape: shapeOfValue(v.Query[name])}
 			query, _ = c.writeQuery(p, v.Query[name], query)
@@ -143,7 +143,7 @@ func (c *Contract) BuildRequest(op *spec.Operation, v Values) (*BuiltRequest, er
 	}
 	r.RawQuery = strings.Join(query, "&")
 	// Headers.
-	for _, name := range sortedKeys(v.Header) {
+	for _, name := range slices.Sorted(maps.Keys(v.Header)) {
 		val := v.Header[name]
 		p := byName("header", name)
 		if p == nil {
@@ -173,7 +173,7 @@ func (c *Contract) BuildRequest(op *spec.Operation, v Values) (*BuiltRequest, er
 			cookies = append(cookies, pairs...)
 		}
 	}
-	for _, name := range sortedKeys(v.Cookie) {
+	for _, name := range slices.Sorted(maps.Keys(v.Cookie)) {
 		if byName("cookie", name) == nil {
 			p := &param{name: name, in: "cookie", style: styleForm, shape: shapeOfValue(v.Cookie[name])}
 			pairs, _ := c.cookiePairs(p, v.Cookie[name])
@@ -263,13 +263,4 @@ func concreteType(rng mediaRange, v any) string {
 		return "application/octet-stream"
 	}
 	return rng.typ + "/octet-stream"
-}
-
-func sortedKeys(m map[string]any) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }

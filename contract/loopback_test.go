@@ -95,17 +95,7 @@ func TestLoopbackStyles(t *testing.T) {
 			if row.in == "header" && kind == "string" {
 				value = "a b/ü?#%"
 			}
-			v := contract.Values{}
-			switch row.in {
-			case "path":
-				v.Path = map[string]any{name: value}
-			case "query":
-				v.Query = map[string]any{name: value}
-			case "header":
-				v.Header = map[string]any{name: value}
-			case "cookie":
-				v.Cookie = map[string]any{name: value}
-			}
+			v := valuesIn(row.in, name, value)
 			built, err := c.BuildRequest(findOp(t, doc, "get", path), v)
 			if err != nil {
 				t.Fatal(err)

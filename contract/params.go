@@ -68,14 +68,9 @@ func (c *Contract) newParam(sp *spec.Parameter) *param {
 		if sp.In == "formData" {
 			p.style = styleForm
 		}
-		switch n.GetStr("collectionFormat") {
-		case "ssv":
-			p.style = styleSpace
-		case "tsv":
-			p.style = styleTab
-		case "pipes":
-			p.style = stylePipe
-		case "multi":
+		format := n.GetStr("collectionFormat")
+		p.style = collectionStyle(format, p.style)
+		if format == "multi" {
 			p.style, p.explode = styleForm, true
 		}
 	} else {
@@ -100,6 +95,20 @@ func (c *Contract) newParam(sp *spec.Parameter) *param {
 	return p
 }
 
+// collectionStyle is the style of a Swagger 2.0 collectionFormat that
+// names a delimiter other than the comma; def for the others.
+func collectionStyle(format string, def style) style {
+	switch format {
+	case "ssv":
+		return styleSpace
+	case "tsv":
+		return styleTab
+	case "pipes":
+		return stylePipe
+	}
+	return def
+}
+
 var labels = map[string]string{
 	"path": "path parameter", "query": "query parameter", "header": "header", "cookie": "cookie",
 	"formData": "form field",
@@ -109,14 +118,7 @@ func (c *Contract) newHeader(h *spec.Header) *param {
 	n := h.Node
 	p := &param{name: h.Name, in: "header", required: h.Required, style: styleSimple, src: h.Source, label: "response header"}
 	if c.doc.Format == spec.Swagger {
-		switch n.GetStr("collectionFormat") {
-		case "ssv":
-			p.style = styleSpace
-		case "tsv":
-			p.style = styleTab
-		case "pipes":
-			p.style = stylePipe
-		}
+		p.style = collectionStyle(n.GetStr("collectionFormat"), p.style)
 	} else {
 		p.explode = n.Get("explode").IsTrue()
 	}

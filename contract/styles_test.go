@@ -113,17 +113,7 @@ func TestStyleExamples(t *testing.T) {
 				if row.in == "header" {
 					name = "X-Color"
 				}
-				v := contract.Values{}
-				switch row.in {
-				case "path":
-					v.Path = map[string]any{name: value}
-				case "query":
-					v.Query = map[string]any{name: value}
-				case "header":
-					v.Header = map[string]any{name: value}
-				case "cookie":
-					v.Cookie = map[string]any{name: value}
-				}
+				v := valuesIn(row.in, name, value)
 				built, err := c.BuildRequest(op, v)
 				if err != nil {
 					t.Fatal(err)
@@ -265,4 +255,20 @@ func without(list []any, drop any) []any {
 		}
 	}
 	return out
+}
+
+// valuesIn are the values of one parameter, name, in the place in names.
+func valuesIn(in, name string, value any) contract.Values {
+	v := contract.Values{}
+	switch in {
+	case "path":
+		v.Path = map[string]any{name: value}
+	case "query":
+		v.Query = map[string]any{name: value}
+	case "header":
+		v.Header = map[string]any{name: value}
+	case "cookie":
+		v.Cookie = map[string]any{name: value}
+	}
+	return v
 }

@@ -2,6 +2,8 @@ package mock
 
 import (
 	"encoding/json"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/specgate/specgate/contract"
@@ -168,7 +170,7 @@ func literalTree(v any, at examples.Loc) examples.Value {
 		return out
 	case map[string]any:
 		out := &examples.Object{At: at}
-		for _, k := range sortedKeys(x) {
+		for _, k := range slices.Sorted(maps.Keys(x)) {
 			out.Fields = append(out.Fields, examples.Field{Key: k, KeyAt: at, Value: literalTree(x[k], at)})
 		}
 		return out

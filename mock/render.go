@@ -6,8 +6,10 @@ import (
 	"fmt"
 	"hash/fnv"
 	"log/slog"
+	"maps"
 	"mime"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -353,7 +355,7 @@ func headerText(v any) string {
 		return strings.Join(parts, ",")
 	case map[string]any:
 		var parts []string
-		for _, k := range sortedKeys(t) {
+		for _, k := range slices.Sorted(maps.Keys(t)) {
 			parts = append(parts, k, scalarText(t[k]))
 		}
 		return strings.Join(parts, ",")

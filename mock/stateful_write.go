@@ -442,7 +442,7 @@ func mergePatch(target, patch any) any {
 // checkForeignKeys refuses (400) a resource whose field that
 // x-foreign-keys names holds the id of no resource of its collection.
 func (s *Server) checkForeignKeys(x *Exchange, st *store, c *crud, v map[string]any) *Answer {
-	for _, field := range sortedKeysOf(c.foreignKeys) {
+	for _, field := range slices.Sorted(maps.Keys(c.foreignKeys)) {
 		val, ok := v[field]
 		if !ok || val == nil {
 			continue
@@ -454,13 +454,4 @@ func (s *Server) checkForeignKeys(x *Exchange, st *store, c *crud, v map[string]
 		}
 	}
 	return nil
-}
-
-func sortedKeysOf(m map[string]string) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
 }
