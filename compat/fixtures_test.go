@@ -114,23 +114,7 @@ func (fx fixture) check(t *testing.T) Result {
 			t.Errorf("%s at %s names no operation", c.RuleID, c.Location)
 		}
 	}
-	for _, w := range fx.wants {
-		if got[w] > 0 {
-			got[w]--
-		} else {
-			t.Errorf("missing: %s", w)
-		}
-	}
-	var extra []string
-	for w, n := range got {
-		for range n {
-			extra = append(extra, w.String())
-		}
-	}
-	sort.Strings(extra)
-	for _, e := range extra {
-		t.Errorf("unexpected: %s", e)
-	}
+	compareWants(t, "", fx.wants, got)
 	if t.Failed() {
 		for _, c := range res.Changes {
 			t.Logf("found: %s %s %s %v: %s", c.Location, c.Level, c.RuleID, c.Operations, c.Message)
@@ -213,5 +197,28 @@ func TestRuleCatalogue(t *testing.T) {
 		if hooks == 0 {
 			t.Errorf("%s has no hook", r.ID)
 		}
+	}
+}
+
+// compareWants reports each wanted change that got lacks ("missing") and
+// each one got has beyond them ("unexpected"); what qualifies the words.
+func compareWants(t *testing.T, what string, wants []want, got map[want]int) {
+	t.Helper()
+	for _, w := range wants {
+		if got[w] > 0 {
+			got[w]--
+		} else {
+			t.Errorf("missing%s: %s", what, w)
+		}
+	}
+	var extra []string
+	for w, n := range got {
+		for range n {
+			extra = append(extra, w.String())
+		}
+	}
+	sort.Strings(extra)
+	for _, e := range extra {
+		t.Errorf("unexpected%s: %s", what, e)
 	}
 }
