@@ -106,6 +106,34 @@ func TestIntrospection(t *testing.T) {
 	}
 }
 
+// TestDefaultsAgree: a default value reads the same from SDL and from an
+// introspection result, whose values graphql-js prints with spaces after
+// ':' and ',', so that the compatibility check sees no change between the
+// two forms of one schema (GitHub's SDL and JSON showed 127 "changed"
+// defaults before).
+func TestDefaultsAgree(t *testing.T) {
+	_, sdl := load(t, "testdata/defaults.graphql")
+	_, js := load(t, "testdata/defaults.json")
+	if len(sdl.Problems)+len(js.Problems) > 0 {
+		t.Fatalf("problems: %v %v", sdl.Problems, js.Problems)
+	}
+	for _, arg := range []string{"order", "ids", "q"} {
+		a, b := sdl.Type("Query").Field("books").Arg(arg), js.Type("Query").Field("books").Arg(arg)
+		if !a.HasDefault || !b.HasDefault || a.Default != b.Default {
+			t.Errorf("argument %s: SDL %q, introspection %q", arg, a.Default, b.Default)
+		}
+	}
+	for _, f := range []string{"field", "direction"} {
+		a, b := sdl.Type("Order").Field(f), js.Type("Order").Field(f)
+		if a.Default != b.Default || a.Default == "" {
+			t.Errorf("input field %s: SDL %q, introspection %q", f, a.Default, b.Default)
+		}
+	}
+	if d := js.Type("Query").Field("books").Arg("q").Default; d != `"a, b: c"` {
+		t.Errorf("a string keeps its text: %q", d)
+	}
+}
+
 // TestProblems: every semantic error of a schema, each at the element it
 // is about.
 func TestProblems(t *testing.T) {

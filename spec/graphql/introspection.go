@@ -3,6 +3,9 @@ package graphql
 import (
 	"fmt"
 
+	"github.com/vektah/gqlparser/v2/ast"
+	"github.com/vektah/gqlparser/v2/parser"
+
 	"github.com/specgate/specgate/spec"
 )
 
@@ -99,7 +102,7 @@ func (r *introspection) field(n *spec.Node, at spec.Path) *Field {
 	f := &Field{Name: n.GetStr("name"), Description: n.GetStr("description"), Type: typeRefJSON(n.Get("type"), 0), Source: at}
 	f.Deprecated, f.DeprecationReason = deprecated(n)
 	if dv := n.Get("defaultValue"); dv != nil && dv.Kind == spec.String {
-		f.Default, f.HasDefault = dv.Value, true
+		f.Default, f.HasDefault = literal(dv.Value), true
 	}
 	for j, an := range items(n.Get("args")) {
 		f.Args = append(f.Args, r.argument(an, extend(at, "args", j)))
@@ -111,9 +114,23 @@ func (r *introspection) argument(n *spec.Node, at spec.Path) *Argument {
 	a := &Argument{Name: n.GetStr("name"), Description: n.GetStr("description"), Type: typeRefJSON(n.Get("type"), 0), Source: at}
 	a.Deprecated, a.DeprecationReason = deprecated(n)
 	if dv := n.Get("defaultValue"); dv != nil && dv.Kind == spec.String {
-		a.Default, a.HasDefault = dv.Value, true
+		a.Default, a.HasDefault = literal(dv.Value), true
 	}
 	return a
+}
+
+// literal spells a default value of an introspection result as the SDL
+// reader spells one (gqlparser's printing, without spaces after ':' and
+// ','), so that a default read from SDL and from JSON compares equal:
+// graphql-js prints `{field: NAME, direction: ASC}` where the SDL reader
+// has `{field:NAME,direction:ASC}`. A value that does not parse is kept as
+// written.
+func literal(v string) string {
+	doc, err := parser.ParseSchema(&ast.Source{Input: "input I { f: T = " + v + " }"})
+	if err != nil || len(doc.Definitions) != 1 || len(doc.Definitions[0].Fields) != 1 || doc.Definitions[0].Fields[0].DefaultValue == nil {
+		return v
+	}
+	return doc.Definitions[0].Fields[0].DefaultValue.String()
 }
 
 func deprecated(n *spec.Node) (bool, string) {
