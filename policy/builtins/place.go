@@ -2,13 +2,14 @@ package builtins
 
 import (
 	"fmt"
+	"math/big"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/open-policy-agent/opa/v1/ast"
 	"github.com/open-policy-agent/opa/v1/rego"
 	"github.com/open-policy-agent/opa/v1/types"
+	"github.com/open-policy-agent/opa/v1/util"
 )
 
 // specgate.schema_place(path, document, format) -> string
@@ -22,12 +23,10 @@ import (
 // names are read from it) and format the input's ("swagger" has anchors
 // of its own).
 //
-// It is data.specgate.lib.correctness._where(path) written in Go, branch
-// for branch (TestSchemaPlacesSpellAsRego): rules name a schema in every
-// finding about one, and in Rego the name cost more than the finding.
-// Where the Rego would format a value that is not a string (a number
-// where a key should be) or could not decide between two anchors, it is
-// undefined, and correctness.where computes it in Rego.
+// Rules name a schema in every finding about one (correctness.where), and
+// in Rego the name cost more than the finding. A segment or parameter name
+// that is not a string is formatted as OPA's sprintf formats it, so
+// messages read the same as when the name was spelled in Rego.
 func init() {
 	rego.RegisterBuiltin3(&rego.Function{
 		Name: "specgate.schema_place",
@@ -47,11 +46,7 @@ func schemaPlaceBuiltin(_ rego.BuiltinContext, path, document, format *ast.Term)
 	for i := range arr.Len() {
 		p.segs[i] = arr.Elem(i).Value
 	}
-	s, ok := p.where()
-	if !ok {
-		return nil, nil
-	}
-	return ast.StringTerm(s), nil
+	return ast.StringTerm(p.where()), nil
 }
 
 // placePath is a schema's source path with what naming it reads.
@@ -68,25 +63,11 @@ type anchor struct {
 	text string
 }
 
-// unsure marks a name that only the Rego can spell.
-type unsure struct{}
-
-func (p *placePath) where() (text string, ok bool) {
-	defer func() {
-		if r := recover(); r != nil {
-			if _, is := r.(unsure); !is {
-				panic(r)
-			}
-			text, ok = "", false
-		}
-	}()
+func (p *placePath) where() string {
 	best, found := anchor{}, false
 	for _, a := range p.anchors(p.segs) {
-		switch {
-		case !found || a.n > best.n:
+		if !found || a.n > best.n {
 			best, found = a, true
-		case a.n == best.n && a.text != best.text:
-			panic(unsure{}) // Rego would report a conflict
 		}
 	}
 	if !found {
@@ -100,26 +81,42 @@ func (p *placePath) where() (text string, ok bool) {
 				b.WriteString(verb(seg))
 			}
 		}
-		return b.String(), true
+		return b.String()
 	}
-	if best.n > len(p.segs) {
-		panic(unsure{})
-	}
-	tokens := p.tokens(p.segs[best.n:])
+	tokens := p.tokens(p.segs[min(best.n, len(p.segs)):])
 	slices.Reverse(tokens)
-	return strings.Join(append(tokens, best.text), " of "), true
+	return strings.Join(append(tokens, best.text), " of ")
 }
 
-// str is segment i, which must be a string where a branch formats it.
-func str(segs []ast.Value, i int) string {
-	if i < 0 || i >= len(segs) {
-		panic(unsure{})
+// arg is segment i as an argument of fmt.Sprintf (see sprintfArg); every
+// caller has checked that the path is long enough.
+func arg(segs []ast.Value, i int) any { return sprintfArg(segs[i]) }
+
+// sprintfArg is what OPA's sprintf makes of a value before formatting it:
+// a string is itself, an integer an int64 (a larger one a big.Int), a
+// number with a fraction or exponent a float64, anything else its Rego
+// text.
+func sprintfArg(v ast.Value) any {
+	switch x := v.(type) {
+	case ast.String:
+		return string(x)
+	case ast.Number:
+		ns := string(x)
+		if strings.ContainsAny(ns, ".eE") {
+			if f, ok := x.Float64(); ok {
+				return f
+			}
+			return ns
+		}
+		if n, ok := util.Atoi64(ns); ok {
+			return n
+		}
+		if b, ok := new(big.Int).SetString(ns, 10); ok {
+			return b
+		}
+		return ns
 	}
-	s, ok := segs[i].(ast.String)
-	if !ok {
-		panic(unsure{})
-	}
-	return string(s)
+	return v.String()
 }
 
 // is tells whether segment i is the string want.
@@ -131,19 +128,8 @@ func is(segs []ast.Value, i int, want string) bool {
 	return ok && string(s) == want
 }
 
-// verb is OPA's sprintf("%v") of a segment: a string as it is, an integer
-// in digits.
-func verb(v ast.Value) string {
-	switch x := v.(type) {
-	case ast.String:
-		return string(x)
-	case ast.Number:
-		if n, ok := x.Int(); ok {
-			return strconv.Itoa(n)
-		}
-	}
-	panic(unsure{})
-}
+// verb is OPA's sprintf("%v") of a segment.
+func verb(v ast.Value) string { return fmt.Sprint(sprintfArg(v)) }
 
 var placeMethods = map[string]bool{"get": true, "put": true, "post": true, "delete": true, "options": true, "head": true, "patch": true, "trace": true, "query": true}
 
@@ -151,31 +137,31 @@ func (p *placePath) anchors(s []ast.Value) []anchor {
 	var out []anchor
 	n := len(s)
 	if n >= 3 && is(s, 0, "components") && is(s, 1, "schemas") {
-		out = append(out, anchor{3, fmt.Sprintf("schema %q", str(s, 2))})
+		out = append(out, anchor{3, fmt.Sprintf("schema %q", arg(s, 2))})
 	}
 	if n >= 2 && is(s, 0, "definitions") {
-		out = append(out, anchor{2, fmt.Sprintf("schema %q", str(s, 1))})
+		out = append(out, anchor{2, fmt.Sprintf("schema %q", arg(s, 1))})
 	}
 	if n >= 3 && is(s, 0, "components") {
 		switch {
 		case is(s, 1, "parameters") && is(s, 3, "schema"):
-			out = append(out, anchor{4, fmt.Sprintf("parameter %q", str(s, 2))})
+			out = append(out, anchor{4, fmt.Sprintf("parameter %q", arg(s, 2))})
 		case is(s, 1, "headers") && is(s, 3, "schema"):
-			out = append(out, anchor{4, fmt.Sprintf("header %q", str(s, 2))})
+			out = append(out, anchor{4, fmt.Sprintf("header %q", arg(s, 2))})
 		case is(s, 1, "responses") && is(s, 3, "content") && is(s, 5, "schema"):
-			out = append(out, anchor{6, fmt.Sprintf("response %q (%s)", str(s, 2), str(s, 4))})
+			out = append(out, anchor{6, fmt.Sprintf("response %q (%s)", arg(s, 2), arg(s, 4))})
 		case is(s, 1, "requestBodies") && is(s, 3, "content") && is(s, 5, "schema"):
-			out = append(out, anchor{6, fmt.Sprintf("request body %q (%s)", str(s, 2), str(s, 4))})
+			out = append(out, anchor{6, fmt.Sprintf("request body %q (%s)", arg(s, 2), arg(s, 4))})
 		}
 	}
 	if p.swagger && n >= 2 {
 		switch {
 		case is(s, 0, "parameters"):
-			out = append(out, anchor{2, fmt.Sprintf("parameter %q", str(s, 1))})
+			out = append(out, anchor{2, fmt.Sprintf("parameter %q", arg(s, 1))})
 		case is(s, 0, "responses") && is(s, 2, "schema"):
-			out = append(out, anchor{3, fmt.Sprintf("response %q", str(s, 1))})
+			out = append(out, anchor{3, fmt.Sprintf("response %q", arg(s, 1))})
 		case is(s, 0, "responses") && is(s, 2, "headers") && n > 3:
-			out = append(out, anchor{4, fmt.Sprintf("header %q of response %q", str(s, 3), str(s, 1))})
+			out = append(out, anchor{4, fmt.Sprintf("header %q of response %q", arg(s, 3), arg(s, 1))})
 		}
 	}
 	for _, op := range p.operations(s) {
@@ -185,7 +171,7 @@ func (p *placePath) anchors(s []ast.Value) []anchor {
 	}
 	if n > 3 && is(s, 0, "paths") && is(s, 2, "parameters") {
 		name := p.nameAt(append(slices.Clip(s[:2]), ast.String("parameters"), s[3]))
-		out = append(out, anchor{4, fmt.Sprintf("parameter %q of path %s", name, str(s, 1))})
+		out = append(out, anchor{4, fmt.Sprintf("parameter %q of path %s", name, arg(s, 1))})
 	}
 	return out
 }
@@ -204,34 +190,34 @@ func (p *placePath) operations(s []ast.Value) []operation {
 		return ok && placeMethods[string(m)]
 	}
 	if n > 3 && is(s, 0, "paths") && method(2) {
-		out = append(out, operation{s[:3], fmt.Sprintf("%s %s", strings.ToUpper(str(s, 2)), str(s, 1))})
+		out = append(out, operation{s[:3], fmt.Sprintf("%s %s", upper(s, 2), arg(s, 1))})
 	}
 	if n > 3 && is(s, 0, "webhooks") && method(2) {
-		out = append(out, operation{s[:3], fmt.Sprintf("%s webhook %s", strings.ToUpper(str(s, 2)), str(s, 1))})
+		out = append(out, operation{s[:3], fmt.Sprintf("%s webhook %s", upper(s, 2), arg(s, 1))})
 	}
 	for i := range s {
 		if is(s, i, "callbacks") && n > i+4 && method(i+3) {
-			out = append(out, operation{s[:i+4], fmt.Sprintf("%s %s (callback %s)", strings.ToUpper(str(s, i+3)), str(s, i+2), str(s, i+1))})
+			out = append(out, operation{s[:i+4], fmt.Sprintf("%s %s (callback %s)", upper(s, i+3), arg(s, i+2), arg(s, i+1))})
 		}
 	}
 	return out
 }
 
 func (p *placePath) bodyAnchor(prefix []ast.Value, op string, rest []ast.Value) (anchor, bool) {
-	param := func() string {
-		return p.nameAt(append(slices.Clip(prefix), ast.String("parameters"), at(rest, 1)))
+	param := func() any {
+		return p.nameAt(append(slices.Clip(prefix), ast.String("parameters"), rest[1]))
 	}
 	switch {
 	case is(rest, 0, "requestBody") && is(rest, 1, "content") && is(rest, 3, "schema"):
-		return anchor{4, fmt.Sprintf("the request body of %s (%s)", op, str(rest, 2))}, true
+		return anchor{4, fmt.Sprintf("the request body of %s (%s)", op, arg(rest, 2))}, true
 	case is(rest, 0, "responses") && is(rest, 2, "content") && is(rest, 4, "schema"):
-		return anchor{5, fmt.Sprintf("the response %s of %s (%s)", str(rest, 1), op, str(rest, 3))}, true
+		return anchor{5, fmt.Sprintf("the response %s of %s (%s)", arg(rest, 1), op, arg(rest, 3))}, true
 	case is(rest, 0, "responses") && is(rest, 2, "headers") && is(rest, 4, "schema"):
-		return anchor{5, fmt.Sprintf("header %q of the response %s of %s", str(rest, 3), str(rest, 1), op)}, true
+		return anchor{5, fmt.Sprintf("header %q of the response %s of %s", arg(rest, 3), arg(rest, 1), op)}, true
 	case p.swagger && is(rest, 0, "responses") && is(rest, 2, "headers") && len(rest) > 3:
-		return anchor{4, fmt.Sprintf("header %q of the response %s of %s", str(rest, 3), str(rest, 1), op)}, true
+		return anchor{4, fmt.Sprintf("header %q of the response %s of %s", arg(rest, 3), arg(rest, 1), op)}, true
 	case is(rest, 0, "responses") && is(rest, 2, "schema"):
-		return anchor{3, fmt.Sprintf("the response %s of %s", str(rest, 1), op)}, true
+		return anchor{3, fmt.Sprintf("the response %s of %s", arg(rest, 1), op)}, true
 	case p.swagger && is(rest, 0, "parameters") && is(rest, 2, "schema"):
 		return anchor{3, fmt.Sprintf("the body of %s", op)}, true
 	case is(rest, 0, "parameters") && is(rest, 2, "schema"):
@@ -242,17 +228,9 @@ func (p *placePath) bodyAnchor(prefix []ast.Value, op string, rest []ast.Value) 
 	return anchor{}, false
 }
 
-// at is segment i, which must exist.
-func at(segs []ast.Value, i int) ast.Value {
-	if i >= len(segs) {
-		panic(unsure{})
-	}
-	return segs[i]
-}
-
 // nameAt is the "name" of the object at path in the document, "" when
-// there is none (object.get's default).
-func (p *placePath) nameAt(path []ast.Value) string {
+// there is none (object.get's default), as an argument of fmt.Sprintf.
+func (p *placePath) nameAt(path []ast.Value) any {
 	v := p.doc
 	for _, seg := range append(path, ast.String("name")) {
 		switch x := v.(type) {
@@ -273,11 +251,7 @@ func (p *placePath) nameAt(path []ast.Value) string {
 			return ""
 		}
 	}
-	s, ok := v.(ast.String)
-	if !ok {
-		panic(unsure{})
-	}
-	return string(s)
+	return sprintfArg(v)
 }
 
 func (p *placePath) tokens(rest []ast.Value) []string {
@@ -322,12 +296,18 @@ func (p *placePath) token(rest []ast.Value, i int) string {
 	if isStr && i+1 < len(rest) {
 		switch k := string(kw); {
 		case k == "properties":
-			return fmt.Sprintf("property %q", str(rest, i+1))
+			return fmt.Sprintf("property %q", arg(rest, i+1))
 		case indexedKeywords[k]:
 			return fmt.Sprintf("%s member %s", k, verb(rest[i+1]))
 		case namedKeywords[k]:
-			return fmt.Sprintf("%s %q", k, str(rest, i+1))
+			return fmt.Sprintf("%s %q", k, arg(rest, i+1))
 		}
 	}
 	return verb(rest[i])
+}
+
+// upper is segment i, an HTTP method, in upper case.
+func upper(segs []ast.Value, i int) string {
+	m, _ := segs[i].(ast.String)
+	return strings.ToUpper(string(m))
 }

@@ -150,18 +150,12 @@ describe(s) := where(s.source)
 
 # where(source) names the place a schema path leads to: the longest known
 # anchor (a named schema, a body, a parameter, a header) followed by the
-# keywords that lead from it to the schema. specgate.schema_place does it
-# in Go (policy/place.go), from the chain of _where below, which names
-# what it declines to (and serves inputs without a document).
+# keywords that lead from it to the schema, or its JSON pointer
+# (specgate.schema_place, policy/builtins/place.go). An input without a
+# document (a test's) names parameters "".
 where(source) := text if {
 	text := specgate.schema_place(source, input.document, input.format)
-} else := _where(source)
-
-_where(source) := text if {
-	[n, anchor] := _best_anchor(source)
-	tokens := _tokens(array.slice(source, n, count(source)))
-	text := concat(" of ", array.concat(array.reverse(tokens), [anchor]))
-} else := sprintf("the schema at %s", [pointer(source)])
+} else := specgate.schema_place(source, null, object.get(input, "format", ""))
 
 # pointer renders a path as a JSON pointer.
 pointer(source) := concat("", [sprintf("/%s", [_escape(seg)]) | some seg in source])
@@ -169,163 +163,6 @@ pointer(source) := concat("", [sprintf("/%s", [_escape(seg)]) | some seg in sour
 _escape(seg) := util.escape(seg) if is_string(seg)
 
 else := sprintf("%v", [seg])
-
-_best_anchor(source) := [n, text] if {
-	n := max({k | some [k, _] in _anchors(source)})
-	some [k, text] in _anchors(source)
-	k == n
-}
-
-_anchors(source) := {a |
-	some a in (_named_anchors(source) | _operation_anchors(source))
-}
-
-_named_anchors(source) := {[3, sprintf("schema %q", [source[2]])] |
-	count(source) >= 3
-	source[0] == "components"
-	source[1] == "schemas"
-} | {[2, sprintf("schema %q", [source[1]])] |
-	count(source) >= 2
-	source[0] == "definitions"
-} | {[n, text] |
-	count(source) >= 3
-	source[0] == "components"
-	some [n, text] in _component_anchor(source)
-} | {[n, text] |
-	util.is_oas2
-	count(source) >= 2
-	some [n, text] in _swagger_anchor(source)
-}
-
-_swagger_anchor(source) := {[2, sprintf("parameter %q", [source[1]])]} if {
-	source[0] == "parameters"
-} else := {[3, sprintf("response %q", [source[1]])]} if {
-	source[0] == "responses"
-	source[2] == "schema"
-} else := {[4, sprintf("header %q of response %q", [source[3], source[1]])]} if {
-	source[0] == "responses"
-	source[2] == "headers"
-} else := set()
-
-_component_anchor(source) := {[4, sprintf("parameter %q", [source[2]])]} if {
-	array.slice(source, 0, 2) == ["components", "parameters"]
-	source[3] == "schema"
-} else := {[4, sprintf("header %q", [source[2]])]} if {
-	array.slice(source, 0, 2) == ["components", "headers"]
-	source[3] == "schema"
-} else := {[6, sprintf("response %q (%s)", [source[2], source[4]])]} if {
-	array.slice(source, 0, 2) == ["components", "responses"]
-	source[3] == "content"
-	source[5] == "schema"
-} else := {[6, sprintf("request body %q (%s)", [source[2], source[4]])]} if {
-	array.slice(source, 0, 2) == ["components", "requestBodies"]
-	source[3] == "content"
-	source[5] == "schema"
-} else := set()
-
-_operation_anchors(source) := {[count(prefix) + k, text] |
-	some [prefix, op] in _operation_prefixes(source)
-	rest := array.slice(source, count(prefix), count(source))
-	some [k, text] in _body_anchor(prefix, op, rest)
-} | {[count(item) + 2, sprintf("parameter %q of path %s", [_name_at(array.concat(item, ["parameters", source[count(item) + 1]])), item[1]])] |
-	count(source) > 3
-	source[0] == "paths"
-	source[2] == "parameters"
-	item := array.slice(source, 0, 2)
-}
-
-_methods := {"get", "put", "post", "delete", "options", "head", "patch", "trace", "query"}
-
-# _operation_prefixes are the paths of the operations a source path passes
-# through, with the operation's name in messages; read from the path
-# itself rather than by looking through every operation.
-_operation_prefixes(source) := {[array.slice(source, 0, 3), sprintf("%s %s", [upper(source[2]), source[1]])] |
-	count(source) > 3
-	source[0] == "paths"
-	source[2] in _methods
-} | {[array.slice(source, 0, 3), sprintf("%s webhook %s", [upper(source[2]), source[1]])] |
-	count(source) > 3
-	source[0] == "webhooks"
-	source[2] in _methods
-} | {[array.slice(source, 0, i + 4), sprintf("%s %s (callback %s)", [upper(source[i + 3]), source[i + 2], source[i + 1]])] |
-	some i, seg in source
-	seg == "callbacks"
-	count(source) > i + 4
-	source[i + 3] in _methods
-}
-
-_name_at(path) := object.get(input.document, array.concat(path, ["name"]), "")
-
-_body_anchor(prefix, op, rest) := {[4, sprintf("the request body of %s (%s)", [op, rest[2]])]} if {
-	rest[0] == "requestBody"
-	rest[1] == "content"
-	rest[3] == "schema"
-} else := {[5, sprintf("the response %s of %s (%s)", [rest[1], op, rest[3]])]} if {
-	rest[0] == "responses"
-	rest[2] == "content"
-	rest[4] == "schema"
-} else := {[5, sprintf("header %q of the response %s of %s", [rest[3], rest[1], op])]} if {
-	rest[0] == "responses"
-	rest[2] == "headers"
-	rest[4] == "schema"
-} else := {[4, sprintf("header %q of the response %s of %s", [rest[3], rest[1], op])]} if {
-	util.is_oas2
-	rest[0] == "responses"
-	rest[2] == "headers"
-} else := {[3, sprintf("the response %s of %s", [rest[1], op])]} if {
-	rest[0] == "responses"
-	rest[2] == "schema"
-} else := {[3, sprintf("the body of %s", [op])]} if {
-	util.is_oas2
-	rest[0] == "parameters"
-	rest[2] == "schema"
-} else := {[3, sprintf("parameter %q of %s", [_name_at(array.concat(prefix, ["parameters", rest[1]])), op])]} if {
-	rest[0] == "parameters"
-	rest[2] == "schema"
-} else := {[2, sprintf("parameter %q of %s", [_name_at(array.concat(prefix, ["parameters", rest[1]])), op])]} if {
-	rest[0] == "parameters"
-} else := set()
-
-# _tokens turns the keywords from an anchor to a schema into words, the
-# outermost first: properties/name is `property "name"`, items is `items`,
-# allOf/0 is `allOf member 0`.
-_tokens(rest) := [t |
-	some i, _ in rest
-	not _is_argument(rest, i)
-	t := _token(rest, i)
-]
-
-_named_keywords := {"properties", "patternProperties", "$defs", "definitions", "dependentSchemas"}
-
-_indexed_keywords := {"allOf", "anyOf", "oneOf", "prefixItems"}
-
-_pair_keywords := _named_keywords | _indexed_keywords
-
-# _is_argument(rest, i) holds when rest[i] is the name or index that
-# follows a keyword such as properties or allOf. A run of such keywords
-# always starts at a keyword (a property may itself be named "properties"),
-# so within a run, every other segment is an argument.
-_is_argument(rest, i) if {
-	i > 0
-	rest[i - 1] in _pair_keywords
-	breaks := {j | some j, seg in rest; j < i; not seg in _pair_keywords}
-	(i - _run_start(breaks)) % 2 == 1
-}
-
-_run_start(breaks) := max(breaks) + 1 if count(breaks) > 0
-
-else := 0
-
-_token(rest, i) := sprintf("property %q", [rest[i + 1]]) if {
-	rest[i] == "properties"
-	count(rest) > i + 1
-} else := sprintf("%s member %v", [rest[i], rest[i + 1]]) if {
-	rest[i] in _indexed_keywords
-	count(rest) > i + 1
-} else := sprintf("%s %q", [rest[i], rest[i + 1]]) if {
-	rest[i] in _named_keywords
-	count(rest) > i + 1
-} else := sprintf("%v", [rest[i]])
 
 # members(s, keyword) are the members of an allOf, anyOf or oneOf of s, each
 # dereferenced when it is a local $ref (else as written).
