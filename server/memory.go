@@ -13,14 +13,9 @@ import (
 
 // The estimated memory cost of a lint request: a fixed part (the request,
 // the report, the rules' working set on a small spec) and a part in
-// proportion to the spec's size. Loading keeps the text, the node tree with
-// positions and the value the rules read, and the rules build their own
-// collections over it. Measured through the handler on the corpus
-// (TestMemoryEstimate: petstore to GitHub's 13 MB description, profiles
-// recommended and strict), the heap grows by 20 to 52 times the spec's size
-// when the garbage collector runs often, as it does near the memory limit
-// lint-server sets, and by up to 88 times, garbage included, with its
-// default pacing; small specs take 1 to 3 MiB.
+// proportion to the spec's size, which its text, node tree, input and the
+// rules' collections take. TestMemoryEstimate checks it against the corpus
+// (the measurements are in docs/lint-server.md).
 const (
 	memoryPerRequest = 4 << 20
 	memoryPerByte    = 60
@@ -28,7 +23,7 @@ const (
 
 // DefaultMaxMemory is the lint requests' memory budget when neither
 // --max-memory nor GOMEMLIMIT sets one: enough for the largest request
-// body the defaults admit (32 MiB) and then some.
+// body the defaults admit, and then some.
 const DefaultMaxMemory = 2 << 30
 
 // memoryCost is the estimated memory cost of linting a spec of n bytes.

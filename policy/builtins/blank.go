@@ -9,35 +9,9 @@ import (
 	"github.com/open-policy-agent/opa/v1/types"
 )
 
-// specgate.blank_members(obj, field) -> [key]
-//
-// the keys of obj, sorted, whose value is an object in which field is
-// missing, not a string, or blank (whitespace only): the properties of a
-// schema without a description, say. Rules about missing texts test every
-// member of large objects (stripe.yaml's schemas have 10,000 properties),
-// and in Rego each member costs an iteration and a call (is it an object,
-// is the text blank); in Go the whole object is one call. Members that
-// are not objects are left out, and so are references (a member with a
-// $ref that is not false, as `not member["$ref"]` would leave it out):
-// their text is where they point; so are members whose allOf, anyOf or
-// oneOf holds the text or a reference.
-//
-// specgate.lacking(items, keys) -> [item]
-//
-// the items of a list (objects with a node, as those of input.schemas)
-// whose node has none of the keys, with whatever value (a node that is not
-// an object has none), in order: specgate.lacking(security.received_of.array, ["maxItems",
-// "enum", "const"]) are the arrays the API receives without a bound. The
-// rules about unbounded and unrestricted input test thousands of schemas
-// for a few keywords each; in Rego each is an iteration and a call.
-//
-// specgate.blank_members_in(items, key, field) -> [[item, [key]]]
-//
-// blank_members of item.node[key] for each item of a list (the schemas of
-// input.schemasWith.properties, say) whose node holds an object at key,
-// paired with the item, where there is at least one; in the items' order.
-// Iterating thousands of schemas costs Rego a few microseconds each, for
-// a test that finds nothing in most of them.
+// The blank builtins test every member or item of large collections for
+// a missing text or keyword in one call: in Rego, each member costs an
+// iteration and a call.
 func init() {
 	rego.RegisterBuiltin2(&rego.Function{
 		Name: "specgate.blank_members",
@@ -55,6 +29,13 @@ func init() {
 	}, blankMembersInBuiltin)
 }
 
+// blankMembersBuiltin is specgate.blank_members(obj, field) -> [key]:
+// the keys of obj, sorted, whose value is an object in which field is
+// missing, not a string, or blank (whitespace only): the properties of a
+// schema without a description, say. Members that are not objects are left out, and so are references (a member with a
+// $ref that is not false, as `not member["$ref"]` would leave it out):
+// their text is where they point; so are members whose allOf, anyOf or
+// oneOf holds the text or a reference.
 func blankMembersBuiltin(_ rego.BuiltinContext, obj, field *ast.Term) (*ast.Term, error) {
 	o, ok := obj.Value.(ast.Object)
 	if !ok {
@@ -66,6 +47,11 @@ func blankMembersBuiltin(_ rego.BuiltinContext, obj, field *ast.Term) (*ast.Term
 	return ast.ArrayTerm(blankMembers(o, field)...), nil
 }
 
+// lackingBuiltin is specgate.lacking(items, keys) -> [item]:
+// the items of a list (objects with a node, as those of input.schemas)
+// whose node has none of the keys, with whatever value (a node that is not
+// an object has none), in order: specgate.lacking(security.received_of.array, ["maxItems",
+// "enum", "const"]) are the arrays the API receives without a bound.
 func lackingBuiltin(_ rego.BuiltinContext, items, keys *ast.Term) (*ast.Term, error) {
 	list, ok := items.Value.(*ast.Array)
 	if !ok {
@@ -84,6 +70,11 @@ func lackingBuiltin(_ rego.BuiltinContext, items, keys *ast.Term) (*ast.Term, er
 	return ast.ArrayTerm(out...), nil
 }
 
+// blankMembersInBuiltin is specgate.blank_members_in(items, key, field)
+// -> [[item, [key]]]:
+// blank_members of item.node[key] for each item of a list (the schemas of
+// input.schemasWith.properties, say) whose node holds an object at key,
+// paired with the item, where there is at least one; in the items' order.
 func blankMembersInBuiltin(_ rego.BuiltinContext, items, key, field *ast.Term) (*ast.Term, error) {
 	list, ok := items.Value.(*ast.Array)
 	if !ok {

@@ -16,28 +16,13 @@ import (
 	"github.com/specgate/specgate/spec"
 )
 
-// specgate's own builtins, available to every rule:
-//
-//	specgate.json_schema(value, schema, dialect, allErrors) -> [{"message", "path"}]
-//	    validates a value against a JSON Schema (draft 4 to 2020-12);
-//	specgate.match_example(value, schema, prefix, shared) -> [valid, errors]
-//	    specgate.match_schema({"value": value}, <schema as property "value">)
-//	    where $refs prefix + name (e.g. "#/components/schemas/Pet") name
-//	    the schemas of the object shared, compiled once per evaluation;
-//	specgate.object_keys(file, path) -> [key]
-//	    the keys of the object at path in the document's file ("" for the
-//	    entry file) in source order, which OPA's objects do not keep;
-//	specgate.prose_matching(pattern) -> [[path, text, file]]: see prose.go;
-//	specgate.words(s), specgate.respell(s, style): see naming.go;
-//	specgate.group(pairs): see group.go;
-//	specgate.blank_members(obj, field), specgate.blank_members_in(items, key, field),
-//	specgate.lacking(items, keys): see blank.go;
-//	specgate.repeats(list): see repeats.go;
-//	specgate.path_overlaps(items): see overlaps.go;
-//	specgate.schema_place(path, document, format): see place.go.
-//
-// The schema builtins are not memoized by OPA, which keys its memo by the
-// arguments' text: the text of a large schema, on every call. They keep
+// specgate's own builtins, each documented at its Go function:
+// specgate.json_schema, match_schema and match_example validate values
+// against JSON Schemas (schema.go); specgate.object_keys lists an object's
+// keys in source order, which OPA's objects do not keep; the others are in
+// prose.go, naming.go, group.go, blank.go, repeats.go, overlaps.go and
+// place.go. The schema builtins are not memoized by OPA, which keys its
+// memo by the arguments' text (a large schema's, on every call): they keep
 // their compiled schemas per evaluation instead, found by value.
 func init() {
 	rego.RegisterBuiltin4(&rego.Function{
@@ -99,6 +84,9 @@ func documentOf(bctx rego.BuiltinContext, builtin string) (*spec.Document, error
 	return doc, nil
 }
 
+// objectKeysBuiltin is specgate.object_keys(file, path) -> [key]: the keys
+// of the object at path in the document's file ("" for the entry file) in
+// source order.
 func objectKeysBuiltin(bctx rego.BuiltinContext, file, path *ast.Term) (_ *ast.Term, err error) {
 	defer guard("specgate.object_keys", &err)
 	doc, err := documentOf(bctx, "specgate.object_keys")

@@ -13,28 +13,8 @@ import (
 
 // The naming builtins split identifiers into words and spell them in a
 // case convention. The naming rules call them for every name of a large
-// API (tens of thousands of properties, operation ids and path segments);
-// written in Rego, with two regex.replace, a regex.split and a
-// comprehension per word, they were a tenth of a large API's lint.
-//
-//	specgate.words(s) -> [string]
-//	    the words of an identifier: split at every character that is not an
-//	    ASCII letter or digit, and at case changes ("userAccounts",
-//	    "user_accounts" and "User-Accounts" give "user"/"User",
-//	    "Accounts"/"accounts"); an acronym stays one word when a
-//	    capitalized word follows it ("HTTPServer" is "HTTP", "Server");
-//	specgate.respell(s, style) -> string
-//	    the words of s in style "camel", "pascal", "snake" or "kebab";
-//	specgate.case_of(s) -> string
-//	    the case convention of an identifier (data.specgate.lib.style's
-//	    case_of): "snake", "kebab", "camel", "pascal", "other" (mixed, or
-//	    other characters); undefined for a single lower-case word, which
-//	    fits snake, kebab and camel case alike;
-//	specgate.operation_name(op) -> string
-//	    an HTTP operation of input.operations (input.webhooks,
-//	    input.callbacks) named for messages: "GET /pets/{id}", "POST
-//	    webhook newPet", "POST {$request.body#/url} (callback onEvent)";
-//	    undefined when its method or path is not a string.
+// API; written in Rego, with two regex.replace, a regex.split and a
+// comprehension per word, they were a tenth of its lint.
 func init() {
 	rego.RegisterBuiltin1(&rego.Function{
 		Name: "specgate.words",
@@ -109,6 +89,12 @@ func respell(s, style string) (string, bool) {
 	return b.String(), true
 }
 
+// wordsBuiltin is specgate.words(s) -> [string]: the words of an
+// identifier, split at every character that is not an ASCII letter or
+// digit, and at case changes ("userAccounts", "user_accounts" and
+// "User-Accounts" give "user"/"User", "Accounts"/"accounts"); an acronym
+// stays one word when a capitalized word follows it ("HTTPServer" is
+// "HTTP", "Server").
 func wordsBuiltin(_ rego.BuiltinContext, s *ast.Term) (*ast.Term, error) {
 	str, ok := s.Value.(ast.String)
 	if !ok {
@@ -122,6 +108,8 @@ func wordsBuiltin(_ rego.BuiltinContext, s *ast.Term) (*ast.Term, error) {
 	return ast.ArrayTerm(terms...), nil
 }
 
+// respellBuiltin is specgate.respell(s, style) -> string: the words of s
+// in style "camel", "pascal", "snake" or "kebab".
 func respellBuiltin(_ rego.BuiltinContext, s, style *ast.Term) (*ast.Term, error) {
 	str, ok1 := s.Value.(ast.String)
 	st, ok2 := style.Value.(ast.String)
@@ -135,7 +123,11 @@ func respellBuiltin(_ rego.BuiltinContext, s, style *ast.Term) (*ast.Term, error
 	return ast.StringTerm(out), nil
 }
 
-// operationNameBuiltin names an operation as data.specgate.lib.naming's
+// operationNameBuiltin is specgate.operation_name(op) -> string: an HTTP
+// operation of input.operations (input.webhooks, input.callbacks) named
+// for messages ("GET /pets/{id}", "POST webhook newPet", "POST
+// {$request.body#/url} (callback onEvent)"), undefined when its method or
+// path is not a string. It names it as data.specgate.lib.naming's
 // operation did in Rego, an else-chain of tests and sprintf that a large
 // API's messages called thousands of times: by its webhook when it has a
 // non-empty one, else its path and its callback when it has a non-empty
@@ -206,6 +198,10 @@ func caseOf(s string) (string, bool) {
 	return "", false
 }
 
+// caseOfBuiltin is specgate.case_of(s) -> string: the case convention of
+// an identifier (data.specgate.lib.style's case_of): "snake", "kebab",
+// "camel", "pascal", "other" (mixed, or other characters); undefined for
+// a single lower-case word, which fits snake, kebab and camel case alike.
 func caseOfBuiltin(_ rego.BuiltinContext, s *ast.Term) (*ast.Term, error) {
 	str, ok := s.Value.(ast.String)
 	if !ok {

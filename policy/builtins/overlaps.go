@@ -9,29 +9,19 @@ import (
 	"github.com/open-policy-agent/opa/v1/types"
 )
 
-// specgate.path_overlaps(items) -> [[a, b, checks]]
-//
-// the pairs of paths that one request may match with neither more
-// specific than the other, as far as their segments say, and what their
-// templates must accept for such a request to exist. items are path
-// items as data.specgate.lib.naming.path_items gives them: each with
-// `segments` (as written), `shape` (each whole template written "{}")
-// and `methods`. A pair [a, b] (positions in items) has a method in
-// common and as many segments; at the first segment k where their shapes
-// differ, a has a whole template and b does not; every later segment
-// where they differ has a whole template in one of them; and b is less
-// specific than a somewhere after k (a whole template facing a's text), or
-// a segment that mixes text and templates ("{}.json") faces a whole
-// template at k or after. checks lists [i, j, text]: the template at
-// segment j of path i must accept text, the other path's segment, where
-// that segment is text (a segment that mixes text and templates is
-// accepted: it stands for more than one text).
-//
-// In Rego the pairs were candidates found through an index of templates
-// by prefix, then for each a walk over the segments in several functions:
-// a few thousand candidates (loket.nl's 424 paths) took most of a second.
-// The rule no-ambiguous-paths decides the checks against the parameters'
-// schemas.
+// specgate.path_overlaps(items) -> [[a, b, checks]]: the pairs of paths
+// that one request may match with neither more specific than the other,
+// as far as their segments say. items are as naming.path_items gives them
+// (segments, shape with each whole template "{}", methods). A pair [a, b]
+// (positions in items) shares a method and a segment count; at the first
+// segment k where their shapes differ, a has a whole template and b not;
+// every later difference has a whole template on one side; and b is less
+// specific than a somewhere after k, or a segment mixing text and
+// templates faces a whole template at k or after. checks lists [i, j,
+// text]: the template at segment j of path i must accept text, the other
+// path's segment, where that is text. no-ambiguous-paths decides them
+// against the parameters' schemas; in Rego, walking every candidate pair
+// took most of a second on an API of a few hundred paths.
 func init() {
 	rego.RegisterBuiltin1(&rego.Function{
 		Name: "specgate.path_overlaps",

@@ -23,10 +23,8 @@ import (
 // regex.match's.
 //
 // The texts are searched here rather than given to the rules as part of
-// the input: a large API has tens of thousands of them (in the input of
-// kubernetes.json, 7 MiB of objects and a joined copy of their text, held
-// through the whole evaluation), for the one rule that looks for a
-// pattern in them, and they are almost never reported.
+// the input: a large API has tens of thousands of them, held through the
+// whole evaluation for the one rule that looks for a pattern in them.
 func proseMatchingBuiltin(bctx rego.BuiltinContext, pattern *ast.Term) (_ *ast.Term, err error) {
 	defer guard("specgate.prose_matching", &err)
 	doc, err := documentOf(bctx, "specgate.prose_matching")

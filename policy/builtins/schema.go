@@ -15,7 +15,10 @@ import (
 	"github.com/specgate/specgate/policy/dsl"
 )
 
-// ast.JSON decodes numbers as json.Number, as the validator expects.
+// jsonSchemaBuiltin is specgate.json_schema(value, schema, dialect,
+// allErrors) -> [{"message", "path"}]: it validates a value against a JSON
+// Schema (draft 4 to 2020-12). ast.JSON decodes numbers as json.Number, as
+// the validator expects.
 func jsonSchemaBuiltin(bctx rego.BuiltinContext, value, schema, dialect, all *ast.Term) (_ *ast.Term, err error) {
 	defer guard("specgate.json_schema", &err)
 	v, err := ast.JSON(value.Value)
@@ -85,6 +88,11 @@ func schemaErrorsTerm(errs []dsl.SchemaError) *ast.Term {
 	return ast.ArrayTerm(ast.BooleanTerm(len(errs) == 0), ast.ArrayTerm(items...))
 }
 
+// matchExampleBuiltin is specgate.match_example(value, schema, prefix,
+// shared) -> [valid, errors]: specgate.match_schema({"value": value},
+// <schema as property "value">) where $refs prefix + name (e.g.
+// "#/components/schemas/Pet") name the schemas of the object shared,
+// compiled once per evaluation.
 func matchExampleBuiltin(bctx rego.BuiltinContext, value, schema, prefix, shared *ast.Term) (_ *ast.Term, err error) {
 	defer guard("specgate.match_example", &err)
 	p, _ := prefix.Value.(ast.String)

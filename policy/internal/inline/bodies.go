@@ -7,37 +7,19 @@ import (
 )
 
 // A small function is one whose body the compiler may put in place of a
-// call: one definition, no else, no default, and no `with` that replaces
-// it (inlineCandidates); parameters that are distinct variables; a body of
-// at most maxInlinedBody expressions with no `some`, `every` or `with`, in
-// which every variable is a parameter or assigned (:=) before it is used,
-// so that the body has one solution at most; no relation builtin (walk)
-// is called. Comprehensions are allowed, without `some` or `every` inside:
-// they are values, whatever they enumerate.
-//
-//	is_ref(s) if is_string(s["$ref"])
-//	response_ref(op, resp) := r if {
-//		r := op.node.responses[resp.status]["$ref"]
-//		is_string(r)
-//	}
-//
-// OPA evaluates a call in a frame of its own: it unifies the arguments
-// with the parameters, evaluates the body, and caches the value under the
-// arguments, about 3 µs a call on top of the body itself; the rules call
-// such helpers once per item of a large document, tens of thousands of
-// times. Inlined, a call is the body in place: each argument that is not
-// a variable or a constant is assigned to a fresh variable first (so it
-// is evaluated once, and an undefined one fails the body as it failed the
-// call), the body's variables are renamed apart from the caller's, and the
-// call's value is the function's value.
-//
-// Where a call is inlined: a call that is a whole expression, not negated
-// (the function's value then decides the expression as it did the call:
-// false fails it); and a call nested in an expression that is not negated,
-// whose inlined body goes right before it in the same body; in rule bodies
-// and in the bodies of comprehensions and `every`, wherever they are. A
-// call in a rule's head (outside a comprehension), in a negated expression,
-// in one with `with`, or that a reference starts with stays a call.
+// call (is_ref(s) if is_string(s["$ref"])): one definition, no else, no
+// default, no `with` that replaces it; distinct variables as parameters; a
+// body of at most maxInlinedBody expressions without `some`, `every`,
+// `with` or a relation builtin, in which every variable is a parameter or
+// assigned before use, so that it has one solution at most. The rules
+// call such helpers once per item of a large document, and OPA evaluates
+// each call in a frame of its own. Arguments that are not variables or
+// constants are assigned to fresh variables first (evaluated once; an
+// undefined one fails the body as it failed the call), and the body's
+// variables are renamed apart. Calls are inlined where the body can stand
+// in their place: a whole or nested call in an expression that is not
+// negated nor under `with`, in rule, comprehension and `every` bodies, not
+// in a rule's head.
 const maxInlinedBody = 4
 
 // small is a function that may be inlined.

@@ -31,28 +31,18 @@ var Stage = ast.CompilerStageDefinition{
 
 // inlineTemplates replaces each call of a template function by the
 // function's value with the call's arguments in place of its parameters.
-//
-// A template function has one definition, no body and no else, and its
-// value is a term built of its parameters, each used exactly once, and of
-// constants and references that hold no variable; no call:
+// A template function has one definition, no body and no else, and a value
+// built of its parameters, each used once, and of constants and references
+// that hold no variable, with no call:
 //
 //	violation(path, message) := {"path": path, "message": message}
 //
-// Every rule reports through util.violation, once per finding, and OPA
-// evaluates a call of a function in full: it unifies the arguments with
-// the parameters in a new frame, evaluates the body, and keeps the result
-// in its cache under the arguments (hashing a path and a message to keep
-// a value no one looks up again). Inlined, the finding is built in place:
-// kubernetes.json's evaluation allocates 8% less. A function whose value
-// calls something is not a template: OPA's cache of its results may spare
-// more than the call costs (naming.words, a regex.replace).
-//
-// Inlining keeps the meaning of every call: the arguments are the same
-// terms, each evaluated once, and one that is undefined makes the value
-// undefined as it made the call. A function that a `with` modifier
-// replaces anywhere (`with data.specgate.lib.util.violation as mock`, or a
-// package that holds it) is left alone, and so is a call with the wrong
-// number of arguments, for the type checker to report.
+// Every rule reports through util.violation once per finding, and OPA
+// evaluates and caches each call in full. Inlining keeps every call's
+// meaning (the same terms, each evaluated once; an undefined one makes the
+// value undefined); a function that a `with` replaces anywhere is left
+// alone, and so is a call with the wrong number of arguments, for the type
+// checker to report.
 func inlineTemplates(c *ast.Compiler, templates map[string]*template) *ast.Error {
 	if len(templates) == 0 {
 		return nil
