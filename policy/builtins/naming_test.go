@@ -1,68 +1,57 @@
 package builtins
 
 import (
-	"context"
 	"slices"
 	"testing"
-
-	"github.com/open-policy-agent/opa/v1/rego"
 )
 
-// regoNaming is how the naming library spelled words in Rego before the
-// builtins: the builtins must give the same results.
-const regoNaming = `package naming
-
-words(s) := [w | some w in regex.split(` + "`[^A-Za-z0-9]+`" + `, _humps(s)); w != ""]
-
-_humps(s) := regex.replace(
-	regex.replace(s, ` + "`([a-z0-9])([A-Z])`" + `, "${1} ${2}"),
-	` + "`([A-Z]+)([A-Z][a-z]{2,})`" + `, "${1} ${2}",
-)
-
-kebab(s) := concat("-", [lower(w) | some w in words(s)])
-
-snake(s) := concat("_", [lower(w) | some w in words(s)])
-
-camel(s) := concat("", [_camel_word(i, w) | some i, w in words(s)])
-
-pascal(s) := concat("", [capitalize(w) | some w in words(s)])
-
-_camel_word(0, w) := lower(w)
-
-_camel_word(i, w) := capitalize(w) if i > 0
-
-capitalize(w) := concat("", [upper(substring(w, 0, 1)), lower(substring(w, 1, -1))])
-
-all(s) := {"words": words(s), "camel": camel(s), "pascal": pascal(s), "snake": snake(s), "kebab": kebab(s)}
-`
-
-func TestNamingBuiltinsSpellAsRego(t *testing.T) {
-	inputs := []string{
-		"", "x", "userAccounts", "user_accounts", "User-Accounts", "HTTPServer", "getHTTPResponseCode",
-		"io.k8s.api.core.v1.Pod", "2010-04-01", "__x__", "ÄpfelBaum", "a1B2c3", "ABC", "ABCdef", "ABCDef",
-		"already_snake_case", "kebab-case-name", "PascalCase", "camelCase", "X-RateLimit-Limit", "$ref", "@type",
-		"v1beta1", "APIKey", "getAPIKeys", "OAuth2Token", "a--b__c  d", "日本語Name", "URLs", "iOS", "x-amz-date",
-	}
-	q, err := rego.New(rego.Module("naming.rego", regoNaming), rego.Query("x := data.naming.all(input.s)")).PrepareForEval(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, in := range inputs {
-		rs, err := q.Eval(context.Background(), rego.EvalInput(map[string]any{"s": in}))
-		if err != nil {
-			t.Fatal(err)
+// TestWordsAndRespell: identifiers are split and respelled as the naming
+// library did in Rego (two regex.replace and a regex.split) before the
+// builtins replaced it.
+func TestWordsAndRespell(t *testing.T) {
+	for _, tc := range []struct {
+		in                          string
+		words                       []string
+		camel, pascal, snake, kebab string
+	}{
+		{"", []string{}, "", "", "", ""},
+		{"x", []string{"x"}, "x", "X", "x", "x"},
+		{"userAccounts", []string{"user", "Accounts"}, "userAccounts", "UserAccounts", "user_accounts", "user-accounts"},
+		{"user_accounts", []string{"user", "accounts"}, "userAccounts", "UserAccounts", "user_accounts", "user-accounts"},
+		{"User-Accounts", []string{"User", "Accounts"}, "userAccounts", "UserAccounts", "user_accounts", "user-accounts"},
+		{"HTTPServer", []string{"HTTP", "Server"}, "httpServer", "HttpServer", "http_server", "http-server"},
+		{"getHTTPResponseCode", []string{"get", "HTTP", "Response", "Code"}, "getHttpResponseCode", "GetHttpResponseCode", "get_http_response_code", "get-http-response-code"},
+		{"io.k8s.api.core.v1.Pod", []string{"io", "k8s", "api", "core", "v1", "Pod"}, "ioK8sApiCoreV1Pod", "IoK8sApiCoreV1Pod", "io_k8s_api_core_v1_pod", "io-k8s-api-core-v1-pod"},
+		{"2010-04-01", []string{"2010", "04", "01"}, "20100401", "20100401", "2010_04_01", "2010-04-01"},
+		{"__x__", []string{"x"}, "x", "X", "x", "x"},
+		{"ÄpfelBaum", []string{"pfel", "Baum"}, "pfelBaum", "PfelBaum", "pfel_baum", "pfel-baum"},
+		{"a1B2c3", []string{"a1", "B2c3"}, "a1B2c3", "A1B2c3", "a1_b2c3", "a1-b2c3"},
+		{"ABC", []string{"ABC"}, "abc", "Abc", "abc", "abc"},
+		{"ABCdef", []string{"AB", "Cdef"}, "abCdef", "AbCdef", "ab_cdef", "ab-cdef"},
+		{"ABCDef", []string{"ABC", "Def"}, "abcDef", "AbcDef", "abc_def", "abc-def"},
+		{"already_snake_case", []string{"already", "snake", "case"}, "alreadySnakeCase", "AlreadySnakeCase", "already_snake_case", "already-snake-case"},
+		{"kebab-case-name", []string{"kebab", "case", "name"}, "kebabCaseName", "KebabCaseName", "kebab_case_name", "kebab-case-name"},
+		{"PascalCase", []string{"Pascal", "Case"}, "pascalCase", "PascalCase", "pascal_case", "pascal-case"},
+		{"camelCase", []string{"camel", "Case"}, "camelCase", "CamelCase", "camel_case", "camel-case"},
+		{"X-RateLimit-Limit", []string{"X", "Rate", "Limit", "Limit"}, "xRateLimitLimit", "XRateLimitLimit", "x_rate_limit_limit", "x-rate-limit-limit"},
+		{"$ref", []string{"ref"}, "ref", "Ref", "ref", "ref"},
+		{"@type", []string{"type"}, "type", "Type", "type", "type"},
+		{"v1beta1", []string{"v1beta1"}, "v1beta1", "V1beta1", "v1beta1", "v1beta1"},
+		{"APIKey", []string{"API", "Key"}, "apiKey", "ApiKey", "api_key", "api-key"},
+		{"getAPIKeys", []string{"get", "API", "Keys"}, "getApiKeys", "GetApiKeys", "get_api_keys", "get-api-keys"},
+		{"OAuth2Token", []string{"O", "Auth2", "Token"}, "oAuth2Token", "OAuth2Token", "o_auth2_token", "o-auth2-token"},
+		{"a--b__c  d", []string{"a", "b", "c", "d"}, "aBCD", "ABCD", "a_b_c_d", "a-b-c-d"},
+		{"日本語Name", []string{"Name"}, "name", "Name", "name", "name"},
+		{"URLs", []string{"URLs"}, "urls", "Urls", "urls", "urls"},
+		{"iOS", []string{"i", "OS"}, "iOs", "IOs", "i_os", "i-os"},
+		{"x-amz-date", []string{"x", "amz", "date"}, "xAmzDate", "XAmzDate", "x_amz_date", "x-amz-date"},
+	} {
+		if got := words(tc.in); !slices.Equal(got, tc.words) {
+			t.Errorf("words(%q) = %q, want %q", tc.in, got, tc.words)
 		}
-		want := rs[0].Bindings["x"].(map[string]any)
-		var wantWords []string
-		for _, w := range want["words"].([]any) {
-			wantWords = append(wantWords, w.(string))
-		}
-		if got := words(in); !slices.Equal(got, wantWords) {
-			t.Errorf("words(%q) = %q, Rego gives %q", in, got, wantWords)
-		}
-		for _, style := range []string{"camel", "pascal", "snake", "kebab"} {
-			if got, _ := respell(in, style); got != want[style] {
-				t.Errorf("respell(%q, %s) = %q, Rego gives %q", in, style, got, want[style])
+		for style, want := range map[string]string{"camel": tc.camel, "pascal": tc.pascal, "snake": tc.snake, "kebab": tc.kebab} {
+			if got, _ := respell(tc.in, style); got != want {
+				t.Errorf("respell(%q, %s) = %q, want %q", tc.in, style, got, want)
 			}
 		}
 	}
@@ -88,47 +77,19 @@ func TestOperationName(t *testing.T) {
 	}
 }
 
-// regoCaseOf is style.case_of as it was written in Rego.
-const regoCaseOf = `package c
-
-case_of(s) := "snake" if {
-	contains(s, "_")
-	regex.match(` + "`^[a-z][a-z0-9]*(_[a-z0-9]+)*$`" + `, s)
-} else := "kebab" if {
-	contains(s, "-")
-	regex.match(` + "`^[a-z0-9]+(-[a-z0-9]+)*$`" + `, s)
-} else := "camel" if {
-	regex.match(` + "`^[a-z][a-z0-9]*[A-Z]`" + `, s)
-	regex.match(` + "`^[a-z][a-zA-Z0-9]*$`" + `, s)
-} else := "pascal" if {
-	regex.match(` + "`^[A-Z][a-zA-Z0-9]*$`" + `, s)
-} else := "other" if {
-	not regex.match(` + "`^[a-z][a-z0-9]*$`" + `, s)
-}
-
-all := {s: c | some s in input; c := case_of(s)}
-`
-
-func TestCaseOfSpellsAsRego(t *testing.T) {
-	ids := []string{
-		"", "list", "list2", "listPets", "ListPets", "List", "list_pets", "list-pets", "list_Pets", "2010-04-01",
-		"beta_createResponse", "find pet", "a1B2c3", "x", "X", "_x", "x_", "x-", "-x", "HTTPServer", "getHTTP",
-		"get.pets", "repos/get-content", "ÄpfelBaum", "listPets2", "list__pets", "list--pets", "a-b_c",
-	}
-	q, err := rego.New(rego.Module("c.rego", regoCaseOf), rego.Query("x := data.c.all")).PrepareForEval(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	rs, err := q.Eval(context.Background(), rego.EvalInput(ids))
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := rs[0].Bindings["x"].(map[string]any)
-	for _, id := range ids {
-		got, ok := caseOf(id)
-		w, wok := want[id]
-		if ok != wok || (ok && got != w) {
-			t.Errorf("caseOf(%q) = %q, %v; Rego says %v, %v", id, got, ok, w, wok)
+// TestCaseOf: identifiers are judged as style.case_of judged them when it
+// was written in Rego (an else-chain of regex.match); "" is undefined.
+func TestCaseOf(t *testing.T) {
+	for id, want := range map[string]string{
+		"": "other", "list": "", "list2": "", "listPets": "camel", "ListPets": "pascal", "List": "pascal",
+		"list_pets": "snake", "list-pets": "kebab", "list_Pets": "other", "2010-04-01": "kebab",
+		"beta_createResponse": "other", "find pet": "other", "a1B2c3": "camel", "x": "", "X": "pascal",
+		"_x": "other", "x_": "other", "x-": "other", "-x": "other", "HTTPServer": "pascal", "getHTTP": "camel",
+		"get.pets": "other", "repos/get-content": "other", "ÄpfelBaum": "other", "listPets2": "camel",
+		"list__pets": "other", "list--pets": "other", "a-b_c": "other",
+	} {
+		if got, ok := caseOf(id); got != want || ok != (want != "") {
+			t.Errorf("caseOf(%q) = %q, %v; want %q", id, got, ok, want)
 		}
 	}
 	if got := evalX(t, `x := specgate.case_of("listPets")`); got != `"camel"` {
