@@ -51,34 +51,9 @@ received_with := input.receivedWith
 label(v) := v.label
 
 # schema_label names any schema ({node, source, name}, as in input.schemas)
-# as label does the items of `received`.
-schema_label(v) := sprintf("schema %q", [v.name]) if {
-	v.name != ""
-} else := concat(" in ", [sprintf("property %q", [last]), root]) if {
-	n := count(v.source)
-	v.source[n - 2] == "properties"
-	last := v.source[n - 1]
-	root := _root(v.source)
-} else := sprintf("property %q", [v.source[count(v.source) - 1]]) if {
-	v.source[count(v.source) - 2] == "properties"
-} else := _param_label(p) if {
-	p := _params_by_value[v.source]
-} else := concat(" ", ["items of", _param_label(p)]) if {
-	n := count(v.source)
-	v.source[n - 1] == "items"
-	p := _params_by_value[array.slice(v.source, 0, n - 1)]
-} else := root if {
-	v.source[count(v.source) - 1] == "schema"
-	root := _root(v.source)
-} else := concat(" in ", [_tail_label(v.source), root]) if {
-	root := _root(v.source)
-} else := _tail_label(v.source)
-
-_tail_label(source) := "array items" if {
-	source[count(source) - 1] == "items"
-} else := "additional properties" if {
-	source[count(source) - 1] == "additionalProperties"
-} else := "a schema"
+# as label does the items of `received` (specgate.schema_label,
+# policy/builtins/label.go).
+schema_label(v) := specgate.schema_label(object.get(v, "name", ""), v.source, _params_by_value, object.get(input, "format", ""))
 
 # _params_by_value maps where a parameter's schema is written to the
 # parameter (for Swagger 2.0 non-body parameters, the parameter itself).
@@ -94,45 +69,6 @@ _form_data contains p if {
 	some op in input.operations
 	op.requestBody != null
 	some p in op.requestBody.formData
-}
-
-_param_label(p) := sprintf("%s parameter %q", [p["in"], p.name])
-
-# _root names the top-level object a schema is written in: a named schema,
-# a request body, a response or a parameter.
-_root(source) := sprintf("schema %q", [source[2]]) if {
-	source[1] == "schemas"
-	source[0] == "components"
-} else := sprintf("schema %q", [source[1]]) if {
-	source[0] == "definitions"
-} else := sprintf("the request body of %s %s", [upper(source[2]), source[1]]) if {
-	source[3] == "requestBody"
-	source[0] == "paths"
-} else := sprintf("the request body of %s %s", [upper(source[2]), source[1]]) if {
-	source[5] == "schema"
-	source[3] == "parameters"
-	source[0] == "paths"
-	input.format == "swagger"
-} else := sprintf("response %s of %s %s", [source[4], upper(source[2]), source[1]]) if {
-	source[3] == "responses"
-	source[0] == "paths"
-} else := _param_label(p) if {
-	source[3] == "parameters"
-	p := _params_by_value[array.slice(source, 0, 6)]
-} else := _param_label(p) if {
-	source[2] == "parameters"
-	p := _params_by_value[array.slice(source, 0, 5)]
-} else := _param_label(p) if {
-	source[1] == "parameters"
-	p := _params_by_value[array.slice(source, 0, 4)]
-} else := sprintf("the request body %q", [source[2]]) if {
-	source[1] == "requestBodies"
-	source[0] == "components"
-} else := sprintf("response %q", [source[2]]) if {
-	source[1] == "responses"
-	source[0] == "components"
-} else := sprintf("response %q", [source[1]]) if {
-	source[0] == "responses"
 }
 
 # Security requirements and schemes.
