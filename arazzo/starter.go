@@ -230,6 +230,13 @@ var portableKeys = map[string]string{
 	"additionalProperties": "schemaOrBool", "required": "strings", "allOf": "schemaList", "anyOf": "schemaList", "oneOf": "schemaList",
 }
 
+// valueKinds are the kinds of node the keywords read as plain values may
+// hold (by portableKeys' reading); a value of another kind is left out.
+var valueKinds = map[string][]spec.Kind{
+	"typed": {spec.String, spec.Array}, "string": {spec.String}, "number": {spec.Number},
+	"bool": {spec.Bool}, "list": {spec.Array}, "strings": {spec.Array},
+}
+
 // portable is a schema reduced to portableKeys; a $ref (or a value that
 // is not a schema) is any value, {}.
 func portable(s *spec.Node) any {
@@ -239,33 +246,9 @@ func portable(s *spec.Node) any {
 	out := map[string]any{}
 	for _, f := range s.Fields {
 		v := f.Value
-		switch portableKeys[f.Key] {
-		case "typed":
-			if v.Kind == spec.String || v.Kind == spec.Array {
-				out[f.Key] = NodeValue(v)
-			}
-		case "string":
-			if v.Kind == spec.String {
-				out[f.Key] = v.Value
-			}
-		case "number":
-			if v.Kind == spec.Number {
-				out[f.Key] = NodeValue(v)
-			}
-		case "bool":
-			if v.Kind == spec.Bool {
-				out[f.Key] = NodeValue(v)
-			}
+		switch read := portableKeys[f.Key]; read {
 		case "value":
 			out[f.Key] = NodeValue(v)
-		case "list":
-			if v.Kind == spec.Array {
-				out[f.Key] = NodeValue(v)
-			}
-		case "strings":
-			if v.Kind == spec.Array {
-				out[f.Key] = NodeValue(v)
-			}
 		case "schema":
 			out[f.Key] = portable(v)
 		case "schemaOrBool":
@@ -294,6 +277,10 @@ func portable(s *spec.Node) any {
 			}
 			if len(list) > 0 {
 				out[f.Key] = list
+			}
+		default:
+			if slices.Contains(valueKinds[read], v.Kind) {
+				out[f.Key] = NodeValue(v)
 			}
 		}
 	}
