@@ -14,7 +14,7 @@ test_plain_http if {
 		_port("None", ""),
 	]}}
 	vs == {
-		{"path": ["services", "S", "ports", "Plain"], "file": "", "message": "port Plain of service S is addressed over plain HTTP (http://library.acme.com/soap)"},
-		{"path": ["services", "S", "ports", "Upper"], "file": "", "message": "port Upper of service S is addressed over plain HTTP (HTTP://library.acme.com/soap)"},
+		{"path": ["services", "S", "ports", "Plain"], "message": "port Plain of service S is addressed over plain HTTP (http://library.acme.com/soap)"},
+		{"path": ["services", "S", "ports", "Upper"], "message": "port Upper of service S is addressed over plain HTTP (HTTP://library.acme.com/soap)"},
 	}
 }

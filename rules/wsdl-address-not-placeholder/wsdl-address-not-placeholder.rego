@@ -26,8 +26,9 @@
 #     override it for the others.
 package specgate.rules["wsdl-address-not-placeholder"]
 
-violations contains {"path": p.source, "file": p.file, "message": msg} if {
+violations contains {"path": p.source, "message": msg} if {
 	some p in input.wsdl.ports
+	p.file == ""
 	reason := _placeholder(p.address)
 	msg := sprintf("port %s of service %s is addressed at %s, %s", [p.name, p.service, p.address, reason])
 }

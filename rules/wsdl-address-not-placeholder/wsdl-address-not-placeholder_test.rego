@@ -16,10 +16,10 @@ test_placeholders if {
 		_port("Empty", ""),
 	]}}
 	vs == {
-		{"path": ["services", "S", "ports", "Local"], "file": "", "message": "port Local of service S is addressed at http://localhost:8080/ws, the local machine"},
-		{"path": ["services", "S", "ports", "Loop6"], "file": "", "message": "port Loop6 of service S is addressed at http://[::1]:8080/ws, the local machine"},
-		{"path": ["services", "S", "ports", "Dev"], "file": "", "message": "port Dev of service S is addressed at http://api.localhost/ws, the local machine"},
-		{"path": ["services", "S", "ports", "Example"], "file": "", "message": "port Example of service S is addressed at https://user@WS.Example.com/soap, a host reserved for examples"},
-		{"path": ["services", "S", "ports", "JaxWs"], "file": "", "message": "port JaxWs of service S is addressed at REPLACE_WITH_ACTUAL_URL, a placeholder JAX-WS writes"},
+		{"path": ["services", "S", "ports", "Local"], "message": "port Local of service S is addressed at http://localhost:8080/ws, the local machine"},
+		{"path": ["services", "S", "ports", "Loop6"], "message": "port Loop6 of service S is addressed at http://[::1]:8080/ws, the local machine"},
+		{"path": ["services", "S", "ports", "Dev"], "message": "port Dev of service S is addressed at http://api.localhost/ws, the local machine"},
+		{"path": ["services", "S", "ports", "Example"], "message": "port Example of service S is addressed at https://user@WS.Example.com/soap, a host reserved for examples"},
+		{"path": ["services", "S", "ports", "JaxWs"], "message": "port JaxWs of service S is addressed at REPLACE_WITH_ACTUAL_URL, a placeholder JAX-WS writes"},
 	}
 }

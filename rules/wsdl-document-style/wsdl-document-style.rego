@@ -35,16 +35,18 @@
 #     on the wire when the elements mirror the rpc wrappers.
 package specgate.rules["wsdl-document-style"]
 
-violations contains {"path": b.source, "file": b.file, "message": msg} if {
+violations contains {"path": b.source, "message": msg} if {
 	some b in input.wsdl.bindings
+	b.file == ""
 	ops := _operations[b.name]
 	styles := {o.style | some o in ops}
 	styles == {"rpc"}
 	msg := sprintf("binding %s is rpc style (%s); prefer document/literal, whose messages the description's schema validates", [b.name, _names(ops, "rpc")])
 }
 
-violations contains {"path": b.source, "file": b.file, "message": msg} if {
+violations contains {"path": b.source, "message": msg} if {
 	some b in input.wsdl.bindings
+	b.file == ""
 	ops := _operations[b.name]
 	styles := {o.style | some o in ops}
 	count(styles) > 1

@@ -17,7 +17,7 @@ test_rpc_and_mixed_bindings if {
 		],
 	}}
 	vs == {
-		{"path": ["bindings", "Rpc"], "file": "", "message": "binding Rpc is rpc style (getName, getQuote); prefer document/literal, whose messages the description's schema validates"},
-		{"path": ["bindings", "Mixed"], "file": "", "message": "binding Mixed mixes document operations (a) and rpc operations (b); WS-I Basic Profile R2705 requires one style per binding"},
+		{"path": ["bindings", "Rpc"], "message": "binding Rpc is rpc style (getName, getQuote); prefer document/literal, whose messages the description's schema validates"},
+		{"path": ["bindings", "Mixed"], "message": "binding Mixed mixes document operations (a) and rpc operations (b); WS-I Basic Profile R2705 requires one style per binding"},
 	}
 }

@@ -12,5 +12,5 @@ test_reports_encoded_bodies_once_per_operation if {
 		{"name": "ping", "binding": "QuoteSoap", "file": "", "source": ["bindings", "QuoteSoap", "operations", "ping"], "bodies": [{"in": "input", "element": "body", "use": "literal"}]},
 		{"name": "get", "binding": "QuoteHttp", "file": "", "source": ["bindings", "QuoteHttp", "operations", "get"], "bodies": []},
 	]}}
-	vs == {{"path": ["bindings", "QuoteSoap", "operations", "getQuote"], "file": "", "message": "operation getQuote of binding QuoteSoap uses encoded in its input's soap:body, output's soap:body; WS-I Basic Profile R2706 allows literal only"}}
+	vs == {{"path": ["bindings", "QuoteSoap", "operations", "getQuote"], "message": "operation getQuote of binding QuoteSoap uses encoded in its input's soap:body, output's soap:body; WS-I Basic Profile R2706 allows literal only"}}
 }

@@ -38,16 +38,18 @@ package specgate.rules["wsdl-operation-camel-case"]
 
 violations contains _violation(o, sprintf("operation %s of %s %s is not camel case (use %s)", [o.name, _kind, o.portType, _suggest(o.name)])) if {
 	some o in input.wsdl.operations
+	o.file == ""
 	not _camel(o.name)
 }
 
 violations contains _violation(o, sprintf("operation %s of %s %s starts with %s letter while the description's operations are %s (%d of %d; use %s)", [o.name, _kind, o.portType, _other_letter, _case_name[_case], _counts[_case], _total, _suggest(o.name)])) if {
 	some o in input.wsdl.operations
+	o.file == ""
 	_camel(o.name)
 	_case_of(o.name) != _case
 }
 
-_violation(o, msg) := {"path": o.source, "file": o.file, "message": msg}
+_violation(o, msg) := {"path": o.source, "message": msg}
 
 _camel(name) if regex.match(`^[A-Za-z][A-Za-z0-9]*$`, name)
 

@@ -29,8 +29,9 @@
 #     saying what the operation does, what it needs and what it returns.
 package specgate.rules["wsdl-operation-documentation"]
 
-violations contains {"path": o.source, "file": o.file, "message": sprintf("operation %s of %s %s has no wsdl:documentation", [o.name, _kind, o.portType])} if {
+violations contains {"path": o.source, "message": sprintf("operation %s of %s %s has no wsdl:documentation", [o.name, _kind, o.portType])} if {
 	some o in input.wsdl.operations
+	o.file == ""
 	trim_space(o.documentation) == ""
 }
 

@@ -15,7 +15,9 @@
 #   Toolkits refuse such descriptions: wsimport rejects a document-literal
 #   operation whose part names a type. The rule reports on the part (on
 #   the message for too many parts), naming the operation that sends it;
-#   bodies with encoded use are left to `wsdl-literal-use`.
+#   when the message is in a file the description imports, it reports on
+#   the binding operation, naming the file. Bodies with encoded use are
+#   left to `wsdl-literal-use`.
 #
 #   ```xml
 #   <wsdl:message name="GetBookRequest">
@@ -36,36 +38,50 @@
 #     messages are written for.
 package specgate.rules["wsdl-parts-match-style"]
 
-violations contains {"path": p.source, "file": p.file, "message": msg} if {
+violations contains _at(p, o, msg) if {
 	some [o, dir, body] in _bodies
 	o.style == "document"
 	some p in body.parts
 	p.element == ""
-	msg := sprintf("part %s of message %s names a type, not an element, but the document-literal operation %s carries it in its %s's soap:body (WS-I Basic Profile R2204)", [p.name, p.message, o.name, dir])
+	msg := sprintf("%s names a type, not an element, but the document-literal operation %s carries it in its %s's soap:body (WS-I Basic Profile R2204)", [_part(p), o.name, dir])
 }
 
-violations contains {"path": p.source, "file": p.file, "message": msg} if {
+violations contains _at(p, o, msg) if {
 	some [o, dir, body] in _bodies
 	o.style == "rpc"
 	some p in body.parts
 	p.type == ""
-	msg := sprintf("part %s of message %s names an element, not a type, but the rpc-literal operation %s carries it in its %s's soap:body (WS-I Basic Profile R2203)", [p.name, p.message, o.name, dir])
+	msg := sprintf("%s names an element, not a type, but the rpc-literal operation %s carries it in its %s's soap:body (WS-I Basic Profile R2203)", [_part(p), o.name, dir])
 }
 
-violations contains {"path": m.source, "file": m.file, "message": msg} if {
+violations contains _at(m, o, msg) if {
 	some [o, dir, body] in _bodies
 	o.style == "document"
 	count(body.parts) > 1
 	some m in input.wsdl.messages
 	m.name == body.message
 	req := {true: "R2201", false: "R2210"}[body.partsWritten]
-	msg := sprintf("the document-literal operation %s carries %d parts of message %s (%s) in its %s's soap:body, which holds at most one (WS-I Basic Profile %s)", [o.name, count(body.parts), m.name, concat(", ", [p.name | some p in body.parts]), dir, req])
+	msg := sprintf("the document-literal operation %s carries %d parts of message %s%s (%s) in its %s's soap:body, which holds at most one (WS-I Basic Profile %s)", [o.name, count(body.parts), m.name, _in(m), concat(", ", [p.name | some p in body.parts]), dir, req])
 }
+
+# _at places a finding on the part or message when the linted file writes
+# it, else on the binding operation that carries it: an imported file is
+# linted as an entry of its own, where no binding makes its parts wrong.
+_at(x, o, msg) := {"path": x.source, "message": msg} if x.file == ""
+
+else := {"path": o.source, "message": msg}
+
+_part(p) := sprintf("part %s of message %s%s", [p.name, p.message, _in(p)])
+
+_in(x) := "" if x.file == ""
+
+else := sprintf(" (%s)", [x.file])
 
 # _bodies are the literal soap:bodies of the operations: [operation,
 # direction, what input.wsdl.bindingOperations says of the body].
 _bodies contains [o, dir, o[dir]] if {
 	some o in input.wsdl.bindingOperations
+	o.file == ""
 	some dir in ["input", "output"]
 	o[dir]
 	not _encoded(o, dir)

@@ -36,24 +36,27 @@
 #     versions the others have (often both, in two bindings).
 package specgate.rules["wsdl-soap-version-consistent"]
 
-violations contains {"path": o.source, "file": o.file, "message": msg} if {
+violations contains {"path": o.source, "message": msg} if {
 	some o in input.wsdl.bindingOperations
+	o.file == ""
 	o.soapVersion != ""
 	others := [v | some v in o.soapVersions; v != o.soapVersion]
 	count(others) > 0
 	msg := sprintf("operation %s of the SOAP %s binding %s writes SOAP %s elements (%s)", [o.name, o.soapVersion, o.binding, concat(", ", others), _prefix[others[0]]])
 }
 
-violations contains {"path": p.source, "file": p.file, "message": msg} if {
+violations contains {"path": p.source, "message": msg} if {
 	some p in input.wsdl.ports
+	p.file == ""
 	p.soapVersion != ""
 	p.bindingSoapVersion != ""
 	p.soapVersion != p.bindingSoapVersion
 	msg := sprintf("port %s of service %s has a SOAP %s address (%saddress) for the SOAP %s binding %s", [p.name, p.service, p.soapVersion, _prefix[p.soapVersion], p.bindingSoapVersion, p.binding])
 }
 
-violations contains {"path": array.concat(b.source, ["soapVersion"]), "file": b.file, "message": msg} if {
+violations contains {"path": array.concat(b.source, ["soapVersion"]), "message": msg} if {
 	some b in input.wsdl.bindings
+	b.file == ""
 	b.soapVersion != ""
 	mine := _versions[b.portType]
 	mine != _all

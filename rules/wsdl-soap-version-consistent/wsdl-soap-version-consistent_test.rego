@@ -15,8 +15,8 @@ test_mixed_elements_and_addresses if {
 		],
 	}}
 	vs == {
-		{"path": ["bindings", "B12", "operations", "get"], "file": "", "message": "operation get of the SOAP 1.2 binding B12 writes SOAP 1.1 elements (soap:)"},
-		{"path": ["services", "S", "ports", "P12"], "file": "", "message": "port P12 of service S has a SOAP 1.1 address (soap:address) for the SOAP 1.2 binding B12"},
+		{"path": ["bindings", "B12", "operations", "get"], "message": "operation get of the SOAP 1.2 binding B12 writes SOAP 1.1 elements (soap:)"},
+		{"path": ["services", "S", "ports", "P12"], "message": "port P12 of service S has a SOAP 1.1 address (soap:address) for the SOAP 1.2 binding B12"},
 	}
 }
 
@@ -27,7 +27,7 @@ test_port_types_bound_in_different_versions if {
 		{"name": "B11", "portType": "B", "soapVersion": "1.1", "file": "", "source": ["bindings", "B11"]},
 		{"name": "BHttp", "portType": "B", "soapVersion": "", "file": "", "source": ["bindings", "BHttp"]},
 	]}}
-	vs == {{"path": ["bindings", "B11", "soapVersion"], "file": "", "message": "port type B is bound in SOAP 1.1 only, while other port types of the description are bound in SOAP 1.2 too"}}
+	vs == {{"path": ["bindings", "B11", "soapVersion"], "message": "port type B is bound in SOAP 1.1 only, while other port types of the description are bound in SOAP 1.2 too"}}
 }
 
 test_both_versions_for_every_port_type_is_clean if {
