@@ -87,23 +87,8 @@ func (t *Test) refusal() bool {
 // ID is the test's identity: stable across runs of the same spec,
 // examples and options, whatever the order, parallelism or shard.
 func (t *Test) ID() string {
-	var b strings.Builder
-	b.WriteString(t.Spec)
-	b.WriteString(" | ")
-	b.WriteString(t.Method)
-	b.WriteByte(' ')
-	b.WriteString(t.Path)
-	b.WriteString(" | ")
-	b.WriteString(t.RequestType)
-	b.WriteString(" | ")
-	b.WriteString(t.Status)
-	b.WriteString(" | ")
-	b.WriteString(t.ResponseType)
-	b.WriteString(" | ")
-	b.WriteString(t.Kind.String())
-	b.WriteString(": ")
-	b.WriteString(t.Name)
-	return b.String()
+	return t.Spec + " | " + t.Method + " " + t.Path + " | " + t.RequestType + " | " + t.Status + " | " +
+		t.ResponseType + " | " + t.Kind.String() + ": " + t.Name
 }
 
 // Title names the test on one line: "GET /pets/{id} -> 200
