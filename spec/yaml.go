@@ -89,10 +89,25 @@ type yamlConv struct {
 	indent int
 	// lineOff[i] is the byte offset of line i+1, built on first use.
 	lineOff []int
+	// strs interns keys and string values, as the JSON parser does (see
+	// maxInterned): the YAML parser allocates each scalar anew.
+	strs map[string]string
 }
 
 func newYAMLConv(root *yaml.Node, src []byte, lim Limits) *yamlConv {
-	return &yamlConv{lim: lim, src: src, root: root, memo: map[*yaml.Node]*Node{}, size: map[*Node]int64{}}
+	return &yamlConv{lim: lim, src: src, root: root, memo: map[*yaml.Node]*Node{}, size: map[*Node]int64{}, strs: map[string]string{}}
+}
+
+// intern returns the string equal to s that the tree already holds, if
+// any.
+func (c *yamlConv) intern(s string) string {
+	if t, ok := c.strs[s]; ok {
+		return t
+	}
+	if len(c.strs) < maxInterned {
+		c.strs[s] = s
+	}
+	return s
 }
 
 // parallelYAML is the size from which a YAML file's largest top-level
@@ -281,9 +296,9 @@ func (c *yamlConv) mapping(n *Node, y *yaml.Node, depth int) (Pos, error) {
 func (c *yamlConv) key(ky *yaml.Node) (string, Pos, error) {
 	switch {
 	case ky.Kind == yaml.ScalarNode:
-		return ky.Value, c.scalarEnd(ky), nil
+		return c.intern(ky.Value), c.scalarEnd(ky), nil
 	case ky.Kind == yaml.AliasNode && ky.Alias != nil && ky.Alias.Kind == yaml.ScalarNode:
-		return ky.Alias.Value, c.valueEnd(ky, nil), nil
+		return c.intern(ky.Alias.Value), c.valueEnd(ky, nil), nil
 	case ky.Kind == yaml.AliasNode && ky.Alias != nil:
 		return "", Pos{}, &SyntaxError{Pos: c.pos(ky.Line, ky.Column), Msg: fmt.Sprintf("mapping keys must be scalars; *%s stands for a %s", ky.Value, yamlKindName(ky.Alias.Kind))}
 	}
@@ -376,7 +391,7 @@ func (c *yamlConv) scalar(n *Node, y *yaml.Node) {
 			n.Kind = String
 		}
 	case "!!str":
-		n.Kind = String
+		n.Kind, n.Value = String, c.intern(y.Value)
 		// yaml.v3 resolves a plain number beyond float64 (1e400) as a
 		// string; YAML's core schema, and JSON, make it a number. Its
 		// literal is kept as written, like every number's.
@@ -384,7 +399,7 @@ func (c *yamlConv) scalar(n *Node, y *yaml.Node) {
 			n.Kind = Number
 		}
 	default:
-		n.Kind = String
+		n.Kind, n.Value = String, c.intern(y.Value)
 	}
 }
 

@@ -1,0 +1,56 @@
+package spec
+
+import (
+	"testing"
+	"unsafe"
+)
+
+// The readers keep one copy of each string a file repeats (keys and string
+// values), and each node keeps its own place: interning changes what the
+// tree holds in memory, not a value or a position.
+func TestRepeatedStringsShareTheirBytesAndKeepTheirPlaces(t *testing.T) {
+	const desc = "A description long enough to be worth sharing between two operations"
+	tests := []struct {
+		name, src string
+		// where the two copies of desc start, and the "type" keys
+		first, second Pos
+	}{
+		{"a.json", `{
+  "a": {"type": "string", "description": "` + desc + `"},
+  "b": {"type": "string",
+        "description": "` + desc + `"}
+}`, Pos{2, 42}, Pos{4, 24}},
+		{"a.yaml", `a:
+  type: string
+  description: ` + desc + `
+b:
+  type: string
+  description: "` + desc + `"
+`, Pos{3, 16}, Pos{6, 16}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			root, err := Parse(tt.name, []byte(tt.src), Limits{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			a, b := root.Get("a").Get("description"), root.Get("b").Get("description")
+			if a.Value != desc || b.Value != desc {
+				t.Fatalf("values %q and %q, want %q twice", a.Value, b.Value, desc)
+			}
+			if a.Range.Start != tt.first || b.Range.Start != tt.second {
+				t.Errorf("the two copies start at %v and %v, want %v and %v", a.Range.Start, b.Range.Start, tt.first, tt.second)
+			}
+			if unsafe.StringData(a.Value) != unsafe.StringData(b.Value) {
+				t.Errorf("the two copies of the description are two strings, want one")
+			}
+			ta, tb := root.Get("a").Field("type"), root.Get("b").Field("type")
+			if unsafe.StringData(ta.Key) != unsafe.StringData(tb.Key) || unsafe.StringData(ta.Value.Value) != unsafe.StringData(tb.Value.Value) {
+				t.Errorf("the keys and values of the two type fields are not shared")
+			}
+			if ta.KeyRange == tb.KeyRange {
+				t.Errorf("the two type keys share a range, %v", ta.KeyRange)
+			}
+		})
+	}
+}
