@@ -123,7 +123,6 @@ type converter struct {
 	numbers map[string]*ast.Term     // interned numbers
 	indices []*ast.Term              // interned small array indices
 	params  map[*spec.Parameter]*ast.Term
-	empty   *ast.Term    // the empty list
 	recent  [4]*ast.Term // paths converted lately
 	next    int          // where the next path goes in recent
 }
@@ -141,7 +140,7 @@ var noParent = &converter{}
 // converts itself: forks of c can work in parallel while c is left alone.
 func (c *converter) fork() *converter {
 	f := newConverter()
-	f.parent, f.empty = c, c.empty
+	f.parent = c
 	return f
 }
 
@@ -167,13 +166,13 @@ var (
 	falseTerm = ast.BooleanTerm(false)
 )
 
-// Values are interned while the tables are small: the common ones ("string",
-// "object", 0, 1) come early in any document, and a document of half a
-// million distinct enum values must not grow a table as large.
-const (
-	maxInterned     = 32   // longest value interned
-	maxInternedVals = 4096 // values per table
-)
+// Values are interned, whatever their length, while a table holds fewer
+// than maxInternedVals: a large API writes each of its strings ten times
+// over (Microsoft Graph v1.0: 435,000 strings, 43,000 distinct; the same
+// descriptions in every operation's view and in the document), and the
+// tables go once the input is built. A document of millions of distinct
+// enum values does not grow a table past that.
+const maxInternedVals = 1 << 18
 
 func (c *converter) number(v string) *ast.Term {
 	return intern(c.numbers, c.parent.numbers, v, func() *ast.Term { return ast.NumberTerm(json.Number(v)) })
@@ -190,7 +189,7 @@ func intern(table, inherited map[string]*ast.Term, v string, mk func() *ast.Term
 		return t
 	}
 	t := mk()
-	if len(v) <= maxInterned && len(table) < maxInternedVals {
+	if len(table) < maxInternedVals {
 		table[v] = t
 	}
 	return t
@@ -205,10 +204,7 @@ func (c *converter) str(s string) *ast.Term {
 func (c *converter) strs(ss []string) *ast.Term {
 	if len(ss) == 0 {
 		// Empty lists (the siblings of nearly every $ref, say) are one.
-		if c.empty == nil {
-			c.empty = ast.ArrayTerm()
-		}
-		return c.empty
+		return ast.InternedEmptyArray
 	}
 	items := make([]*ast.Term, len(ss))
 	for i, s := range ss {
@@ -241,6 +237,13 @@ func (c *converter) node(n *spec.Node) *ast.Term {
 		return c.number(n.Value)
 	case spec.String:
 		return c.str(n.Value)
+	}
+	// Empty objects and lists are OPA's one of each.
+	switch {
+	case n.Kind == spec.Object && len(n.Fields) == 0:
+		return ast.InternedEmptyObject
+	case n.Kind == spec.Array && len(n.Items) == 0:
+		return ast.InternedEmptyArray
 	}
 	if t, ok := c.parent.terms[n]; ok {
 		return t
@@ -363,7 +366,12 @@ func (c *converter) index(i int) *ast.Term {
 	return t
 }
 
+// list converts items; an empty list is OPA's one empty array (the
+// headers, servers and parameters most views lack).
 func list[T any](items []T, fn func(T) *ast.Term) *ast.Term {
+	if len(items) == 0 {
+		return ast.InternedEmptyArray
+	}
 	out := make([]*ast.Term, len(items))
 	for i, it := range items {
 		out[i] = fn(it)
