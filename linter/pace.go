@@ -32,6 +32,14 @@ const StartupHeap = 32 << 20
 // longer sits beside the input).
 const LoadHeap = 256 << 20
 
+// InputHeap is what the building of a spec's views and OPA input may
+// allocate before a collection, in multiples of the spec's bytes, above
+// the heap its parsed document leaves. Nearly all of it stays live, so a
+// collection on the way would mark a growing heap of live values for
+// nothing; a spec whose input takes more is collected on the way, at the
+// usual pace.
+const InputHeap = 24
+
 // ParsedHeap is the heap a parsed spec leaves (its document and the
 // garbage of parsing) above which that garbage is collected before the
 // input is built (see LoadHeap): 26 MiB for kubernetes.json (4 MB), 12

@@ -44,10 +44,22 @@ func Preload(ctx context.Context, loader *spec.Loader, names []string) *Preloade
 				// is live (see LoadHeap).
 				startup.collect()
 			}
+			// The building of its input is not collected on the way
+			// either: nearly all of it stays live (see InputHeap).
+			startup.raise(max(LoadHeap, goMemory()+InputHeap*specBytes(p.doc)))
 			p.input = policy.Input(p.doc)
 		}
 	}()
 	return p
+}
+
+// specBytes is the size of a document's files.
+func specBytes(doc *spec.Document) int64 {
+	var n int64
+	for _, f := range doc.Files() {
+		n += int64(f.Size)
+	}
+	return n
 }
 
 // Formats waits for the preloaded spec's document and returns its format
