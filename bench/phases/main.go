@@ -35,18 +35,19 @@ func main() {
 	profile := flag.String("cpuprofile", "", "write the CPU profile of the whole run to this file")
 	cpuClock := flag.Bool("cpuclock", false, "time the rules by the process's CPU time, not the wall clock (with -cpu 1: for a busy machine)")
 	memprofile := flag.String("memprofile", "", "write the heap profile after the input is built to this file, and after the rules ran to this file with .eval appended (go tool pprof -sample_index=alloc_space -base FILE FILE.eval shows what the rules allocated)")
+	inputOnly := flag.Bool("input-only", false, "stop once the input is built (no rules are compiled or evaluated): the load, views and input phases alone")
 	flag.Parse()
 	if *specFile == "" {
 		flag.Usage()
 		os.Exit(2)
 	}
-	if err := run(*specFile, *ruleset, *top, *cpu, *runs, *profile, *memprofile, *cpuClock); err != nil {
+	if err := run(*specFile, *ruleset, *top, *cpu, *runs, *profile, *memprofile, *cpuClock, *inputOnly); err != nil {
 		fmt.Fprintln(os.Stderr, "phases:", err)
 		os.Exit(1)
 	}
 }
 
-func run(specFile, ruleset string, top, cpu, runs int, profile, memprofile string, cpuClock bool) error {
+func run(specFile, ruleset string, top, cpu, runs int, profile, memprofile string, cpuClock, inputOnly bool) error {
 	ctx := context.Background()
 	if cpuClock {
 		ctx = policy.WithClock(ctx, cpuTime)
@@ -72,9 +73,11 @@ func run(specFile, ruleset string, top, cpu, runs int, profile, memprofile strin
 			rules = append(rules, r)
 		}
 	}
-	engine, err := policy.Compile(ctx, rules, setup.Registry.Libs, 0, nil)
-	if err != nil {
-		return err
+	var engine *policy.Engine
+	if !inputOnly {
+		if engine, err = policy.Compile(ctx, rules, setup.Registry.Libs, 0, nil); err != nil {
+			return err
+		}
 	}
 	size := int64(0)
 	if st, err := os.Stat(specFile); err == nil {
@@ -105,6 +108,11 @@ func run(specFile, ruleset string, top, cpu, runs int, profile, memprofile strin
 		if err := writeHeapProfile(memprofile); err != nil {
 			return err
 		}
+	}
+	if inputOnly {
+		runtime.KeepAlive(input)
+		runtime.KeepAlive(doc)
+		return nil
 	}
 	if cpu > 0 {
 		runtime.GOMAXPROCS(cpu)
@@ -156,6 +164,9 @@ func run(specFile, ruleset string, top, cpu, runs int, profile, memprofile strin
 		}
 		fmt.Println()
 	}
+	// The document was live to the end, as in a lint run, which locates
+	// the findings in it.
+	runtime.KeepAlive(doc)
 	var ru syscall.Rusage
 	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) == nil {
 		fmt.Printf("\npeak RSS of this process %d MiB\n", ru.Maxrss/1024)
