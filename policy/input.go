@@ -167,11 +167,10 @@ var (
 )
 
 // Values are interned, whatever their length, while a table holds fewer
-// than maxInternedVals: a large API writes each of its strings ten times
-// over (Microsoft Graph v1.0: 435,000 strings, 43,000 distinct; the same
-// descriptions in every operation's view and in the document), and the
-// tables go once the input is built. A document of millions of distinct
-// enum values does not grow a table past that.
+// than maxInternedVals: a large API writes most of its strings many times
+// over (types, $refs, the descriptions an operation's view repeats from
+// the document), and the tables go once the input is built. A document of
+// millions of distinct enum values does not grow a table past that.
 const maxInternedVals = 1 << 18
 
 func (c *converter) number(v string) *ast.Term {
