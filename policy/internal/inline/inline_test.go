@@ -1,4 +1,4 @@
-package policy
+package inline_test
 
 import (
 	"context"
@@ -7,6 +7,9 @@ import (
 
 	"github.com/open-policy-agent/opa/v1/ast"
 	"github.com/open-policy-agent/opa/v1/rego"
+
+	"github.com/specgate/specgate/policy"
+	"github.com/specgate/specgate/policy/internal/inline"
 )
 
 // inlineLib holds a template and functions that are not templates, each
@@ -43,7 +46,7 @@ func compileInline(t *testing.T, modules map[string]string) *ast.Compiler {
 		}
 		parsed[name] = m
 	}
-	c := newCompiler(Capabilities())
+	c := newCompiler()
 	c.Compile(parsed)
 	if c.Failed() {
 		t.Fatal(c.Errors)
@@ -155,9 +158,16 @@ func TestInlineWrongArity(t *testing.T) {
 		t.Fatal(err)
 	}
 	lib := ast.MustParseModuleWithOpts(inlineLib, ast.ParserOptions{RegoVersion: ast.RegoV1})
-	c := newCompiler(Capabilities())
+	c := newCompiler()
 	c.Compile(map[string]*ast.Module{"lib.rego": lib, "rule.rego": m})
 	if !c.Failed() || !strings.Contains(c.Errors.Error(), "rule.rego:5") || !strings.Contains(c.Errors.Error(), "data.lib.violation") {
 		t.Errorf("errors = %v, want an arity error at rule.rego:5", c.Errors)
 	}
+}
+
+// newCompiler is the compiler of specgate's engine: its sandbox and the
+// inlining stage.
+func newCompiler() *ast.Compiler {
+	return ast.NewCompiler().WithCapabilities(policy.Capabilities()).WithEnablePrintStatements(false).
+		WithStageAfterID(ast.StageResolveRefs, inline.Stage)
 }

@@ -1,4 +1,4 @@
-package policy
+package inline_test
 
 import (
 	"context"
@@ -8,6 +8,8 @@ import (
 
 	"github.com/open-policy-agent/opa/v1/ast"
 	"github.com/open-policy-agent/opa/v1/rego"
+
+	"github.com/specgate/specgate/policy"
 )
 
 // smallLib holds small functions, and functions that are not small, each
@@ -177,7 +179,7 @@ func plainCompile(t *testing.T, modules map[string]string) *ast.Compiler {
 	for name, src := range modules {
 		parsed[name] = ast.MustParseModuleWithOpts(src, ast.ParserOptions{RegoVersion: ast.RegoV1})
 	}
-	c := ast.NewCompiler().WithCapabilities(Capabilities())
+	c := ast.NewCompiler().WithCapabilities(policy.Capabilities())
 	c.Compile(parsed)
 	if c.Failed() {
 		t.Fatal(c.Errors)
