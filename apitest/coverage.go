@@ -102,6 +102,13 @@ func (c *coverageTracker) add(r *Result) {
 			return
 		}
 		k.respType = name
+	} else if r.ResponseType == "" && len(d.Content) > 0 && (len(d.Content) == 1 || strings.EqualFold(o.op.Method, "head")) {
+		// An answer without a body or a content type (always so for HEAD)
+		// covers the type the test asked for, else the one declared.
+		k.respType = d.Content[0].Name
+		if t.ResponseType != "" {
+			k.respType = t.ResponseType
+		}
 	}
 	c.hits[k]++
 }
