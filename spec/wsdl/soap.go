@@ -98,9 +98,9 @@ func CheckExchange(version, contentType string, body []byte) error {
 	}
 	mt := strings.TrimSpace(strings.SplitN(contentType, ";", 2)[0])
 	if mt == "" {
-		return fmt.Errorf("a SOAP %s exchange has no Content-Type; SOAP %s uses %s", version, version, want)
+		return fmt.Errorf("a SOAP %s exchange has no Content-Type; SOAP %s travels as %s", version, version, want)
 	}
-	return fmt.Errorf("a SOAP %s exchange uses Content-Type %s; SOAP %s uses %s", version, mt, version, want)
+	return fmt.Errorf("a SOAP %s exchange has Content-Type %s, but SOAP %s travels as %s", version, mt, version, want)
 }
 
 func envelopeNS(version string) string {

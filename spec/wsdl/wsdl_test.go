@@ -191,12 +191,12 @@ func TestSOAPExchange(t *testing.T) {
 	}{
 		{"1.1", "text/xml; charset=utf-8", env11, ""},
 		{"1.2", `application/soap+xml; charset=utf-8; action="urn:x"`, env12, ""},
-		{"1.1", "application/soap+xml", env11, "a SOAP 1.1 exchange uses Content-Type application/soap+xml; SOAP 1.1 uses text/xml"},
-		{"1.2", "text/xml", env12, "a SOAP 1.2 exchange uses Content-Type text/xml; SOAP 1.2 uses application/soap+xml"},
-		{"1.2", "", env12, "a SOAP 1.2 exchange has no Content-Type; SOAP 1.2 uses application/soap+xml"},
+		{"1.1", "application/soap+xml", env11, "a SOAP 1.1 exchange has Content-Type application/soap+xml, but SOAP 1.1 travels as text/xml"},
+		{"1.2", "text/xml", env12, "a SOAP 1.2 exchange has Content-Type text/xml, but SOAP 1.2 travels as application/soap+xml"},
+		{"1.2", "", env12, "a SOAP 1.2 exchange has no Content-Type; SOAP 1.2 travels as application/soap+xml"},
 		{"1.1", "text/xml", env12, "a SOAP 1.1 exchange carries a SOAP 1.2 envelope (http://www.w3.org/2003/05/soap-envelope); its envelope must be in http://schemas.xmlsoap.org/soap/envelope/"},
 		// Without a binding, the envelope says the version.
-		{"", "application/soap+xml", env11, "a SOAP 1.1 exchange uses Content-Type application/soap+xml; SOAP 1.1 uses text/xml"},
+		{"", "application/soap+xml", env11, "a SOAP 1.1 exchange has Content-Type application/soap+xml, but SOAP 1.1 travels as text/xml"},
 		{"", "application/json", `{"a": 1}`, ""},
 	}
 	for _, tt := range tests {
