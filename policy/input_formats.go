@@ -121,8 +121,8 @@ func wsdlInput(d *wsdl.Definitions, entry string) map[string]any {
 		return name
 	}
 	part := func(m *wsdl.Message, p *wsdl.Part) map[string]any {
-		return map[string]any{"name": p.Name, "message": m.Name.Local, "element": p.Element.Local, "type": p.Type.Local,
-			"file": file(m.File), "source": srcPath(p.Source)}
+		return map[string]any{"name": p.Name, "message": m.Name.Local, "element": p.Element.Local, "elementNamespace": p.Element.Space,
+			"type": p.Type.Local, "file": file(m.File), "source": srcPath(p.Source)}
 	}
 	messages, portTypes, ops := []any{}, []any{}, []any{}
 	for _, m := range d.Messages {

@@ -31,15 +31,15 @@ func TestFormatInputs(t *testing.T) {
 			`{"binding": "OrdersSoap11", "bodies": [{"element": "body", "in": "input", "soapVersion": "1.1", "use": "literal"}, {"element": "body", "in": "output", "soapVersion": "1.1", "use": "literal"}],
 			  "file": "", "name": "GetOrder", "portType": "OrdersPort", "soapAction": "http://example.com/orders/GetOrder", "soapVersion": "1.1", "soapVersions": ["1.1"],
 			  "source": ["bindings", "OrdersSoap11", "operations", "GetOrder"], "style": "document",
-			  "input": {"message": "GetOrderRequest", "partsWritten": false, "parts": [{"element": "GetOrder", "file": "", "message": "GetOrderRequest", "name": "parameters", "source": ["messages", "GetOrderRequest", "parts", "parameters"], "type": ""}]},
-			  "output": {"message": "GetOrderResponse", "partsWritten": false, "parts": [{"element": "GetOrderResponse", "file": "", "message": "GetOrderResponse", "name": "parameters", "source": ["messages", "GetOrderResponse", "parts", "parameters"], "type": ""}]}}`},
+			  "input": {"message": "GetOrderRequest", "partsWritten": false, "parts": [{"element": "GetOrder", "elementNamespace": "http://example.com/orders", "file": "", "message": "GetOrderRequest", "name": "parameters", "source": ["messages", "GetOrderRequest", "parts", "parameters"], "type": ""}]},
+			  "output": {"message": "GetOrderResponse", "partsWritten": false, "parts": [{"element": "GetOrderResponse", "elementNamespace": "http://example.com/orders", "file": "", "message": "GetOrderResponse", "name": "parameters", "source": ["messages", "GetOrderResponse", "parts", "parameters"], "type": ""}]}}`},
 		{"../wsdl/testdata/orders.wsdl", `input.wsdl.ports[1]`,
 			`{"address": "http://example.com/orders/soap12", "binding": "OrdersSoap12", "bindingSoapVersion": "1.2", "file": "", "https": false, "name": "OrdersSoap12Port", "service": "OrdersService", "soapVersion": "1.2", "source": ["services", "OrdersService", "ports", "OrdersSoap12Port"]}`},
 		{"../wsdl/testdata/documented.wsdl", `input.wsdl.portTypes[0]`,
 			`{"documentation": "The shop.", "file": "", "name": "Shop", "operations": ["Ping", "Pong"], "source": ["portTypes", "Shop"]}`},
 		{"../wsdl/testdata/documented.wsdl", `input.wsdl.operations[0].documentation`, `""`},
 		{"../wsdl/testdata/documented.wsdl", `input.wsdl.messages[0]`,
-			`{"documentation": "", "file": "", "name": "PingRequest", "parts": [{"element": "", "file": "", "message": "PingRequest", "name": "text", "source": ["messages", "PingRequest", "parts", "text"], "type": "string"}], "source": ["messages", "PingRequest"]}`},
+			`{"documentation": "", "file": "", "name": "PingRequest", "parts": [{"element": "", "elementNamespace": "", "file": "", "message": "PingRequest", "name": "text", "source": ["messages", "PingRequest", "parts", "text"], "type": "string"}], "source": ["messages", "PingRequest"]}`},
 	}
 	// From the folder of the proto fixtures: a module root (testdata/library)
 	// must lie inside the working directory.
