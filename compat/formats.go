@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/specgate/specgate/reports"
 	"github.com/specgate/specgate/spec"
 )
 
@@ -157,7 +158,7 @@ func pairByKey[T any](base, rev []T, keyB, keyR func(T) string, fn func(b, r T, 
 // counted apart, "1 operation and 2 directives (…)".
 func affected(f spec.Format, names []string) string {
 	if !modelFormat(f) {
-		return fmt.Sprintf("%s (%s)", count(len(names), "operation"), shortList(names))
+		return fmt.Sprintf("%s (%s)", count(len(names), "operation"), reports.ShortList(names, 3))
 	}
 	var kinds []string
 	counts := map[string]int{}
@@ -176,7 +177,7 @@ func affected(f spec.Format, names []string) string {
 	if len(parts) > 1 {
 		text = strings.Join(parts[:len(parts)-1], ", ") + " and " + parts[len(parts)-1]
 	}
-	return fmt.Sprintf("%s (%s)", text, shortList(names))
+	return fmt.Sprintf("%s (%s)", text, reports.ShortList(names, 3))
 }
 
 // affectedKind is the kind of what a format change names: its first word

@@ -3,9 +3,9 @@ package compat
 import (
 	"context"
 	"fmt"
-	"strings"
 	"sync"
 
+	"github.com/specgate/specgate/reports"
 	"github.com/specgate/specgate/spec"
 )
 
@@ -144,7 +144,7 @@ func (r *Result) judge(base, rev *spec.Document, strict bool) {
 	case len(missingOps) > 0:
 		r.Verdict, r.Reason = Incompatible, ReasonMissingOps
 		r.Message = fmt.Sprintf("%s is NOT backward compatible with %s: %s of the base %s missing from the revision (%s), so consumers' requests to %s fail; %s in all",
-			r.Spec, r.Base, count(len(missingOps), "operation"), plural(len(missingOps), "is", "are"), shortList(missingOps), plural(len(missingOps), "it", "them"), count(breaking, "breaking change"))
+			r.Spec, r.Base, count(len(missingOps), "operation"), plural(len(missingOps), "is", "are"), reports.ShortList(missingOps, 3), plural(len(missingOps), "it", "them"), count(breaking, "breaking change"))
 	case breaking > 0:
 		r.Verdict, r.Reason = Incompatible, ReasonBreaking
 		r.Message = fmt.Sprintf("%s is NOT backward compatible with %s: %s affecting %s",
@@ -152,7 +152,7 @@ func (r *Result) judge(base, rev *spec.Document, strict bool) {
 	case strict && warnings > 0:
 		r.Verdict, r.Reason = Incompatible, ReasonStrict
 		r.Message = fmt.Sprintf("%s fails the strict backward-compatibility check against %s: no breaking change, but %s fail%s in strict mode (%s)",
-			r.Spec, r.Base, count(warnings, "warning"), plural(warnings, "s", ""), shortList(failing))
+			r.Spec, r.Base, count(warnings, "warning"), plural(warnings, "s", ""), reports.ShortList(failing, 3))
 	case len(r.Changes) > 0:
 		r.Verdict, r.Reason = Compatible, ReasonNonBreaking
 		r.Message = fmt.Sprintf("%s is backward compatible with %s: no breaking change (%s, %s)",
@@ -175,13 +175,4 @@ func plural(n int, one, many string) string {
 		return one
 	}
 	return many
-}
-
-// shortList names up to three items and counts the rest.
-func shortList(items []string) string {
-	const shown = 3
-	if len(items) <= shown {
-		return strings.Join(items, ", ")
-	}
-	return strings.Join(items[:shown], ", ") + fmt.Sprintf(" and %d more", len(items)-shown)
 }

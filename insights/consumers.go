@@ -4,9 +4,9 @@ import (
 	"context"
 	"fmt"
 	"sort"
-	"strings"
 
 	"github.com/specgate/specgate/compat"
+	"github.com/specgate/specgate/reports"
 )
 
 // ConsumerCheck is what the insights service said of the consumers of one
@@ -77,7 +77,7 @@ func operationsPhrase(ops []string) string {
 	case 1:
 		return ops[0]
 	}
-	return shortList(ops, 3)
+	return reports.ShortList(ops, 3)
 }
 
 // consumersPhrase names each consumer with the operations it uses: "2
@@ -90,19 +90,11 @@ func consumersPhrase(byConsumer map[string][]string) string {
 	sort.Strings(names)
 	parts := make([]string, len(names))
 	for i, n := range names {
-		parts[i] = fmt.Sprintf("%s (%s)", n, shortList(byConsumer[n], 3))
+		parts[i] = fmt.Sprintf("%s (%s)", n, reports.ShortList(byConsumer[n], 3))
 	}
 	word := "affected consumers"
 	if len(names) == 1 {
 		word = "affected consumer"
 	}
-	return fmt.Sprintf("%d %s: %s", len(names), word, shortList(parts, 5))
-}
-
-// shortList names up to n items and counts the rest.
-func shortList(items []string, n int) string {
-	if len(items) <= n {
-		return strings.Join(items, ", ")
-	}
-	return strings.Join(items[:n], ", ") + fmt.Sprintf(" and %d more", len(items)-n)
+	return fmt.Sprintf("%d %s: %s", len(names), word, reports.ShortList(parts, 5))
 }

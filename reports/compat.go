@@ -181,7 +181,7 @@ func writeCompatText(w io.Writer, run *Run) error {
 				lvl = paint(ansiYellow, lvl)
 			}
 			fmt.Fprintf(&b, "  %s %s %s %s: %s; %s", paint(ansiBold, compatWhere(f, c)), lvl, paint(ansiDim, c.Rule),
-				shortList(c.Change.Operations), c.Message, c.Change.Why)
+				ShortList(c.Change.Operations, 3), c.Message, c.Change.Why)
 			if other := compatOther(f, c); other != "" {
 				b.WriteString(paint(ansiDim, " ("+other+")"))
 			}
@@ -214,13 +214,4 @@ func compatSummary(c *CompatRun) string {
 		b.WriteString(" (strict: warnings fail)")
 	}
 	return b.String()
-}
-
-// shortList names up to three items and counts the rest.
-func shortList(items []string) string {
-	const shown = 3
-	if len(items) <= shown {
-		return strings.Join(items, ", ")
-	}
-	return strings.Join(items[:shown], ", ") + fmt.Sprintf(" and %d more", len(items)-shown)
 }

@@ -314,3 +314,12 @@ func appendNew(list []string, s string) []string {
 	}
 	return append(list, s)
 }
+
+// ShortList joins the first n items with commas and says how many more
+// there are, for messages that name a few of many.
+func ShortList(items []string, n int) string {
+	if len(items) <= n {
+		return strings.Join(items, ", ")
+	}
+	return strings.Join(items[:n], ", ") + fmt.Sprintf(" and %d more", len(items)-n)
+}

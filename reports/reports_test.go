@@ -402,3 +402,22 @@ func TestRealLintMatchesSchemas(t *testing.T) {
 		t.Errorf("html: %v", err)
 	}
 }
+
+func TestShortList(t *testing.T) {
+	tests := []struct {
+		items []string
+		n     int
+		want  string
+	}{
+		{nil, 3, ""},
+		{[]string{"GET /a"}, 3, "GET /a"},
+		{[]string{"a", "b", "c"}, 3, "a, b, c"},
+		{[]string{"a", "b", "c", "d", "e"}, 3, "a, b, c and 2 more"},
+		{[]string{"a", "b"}, 1, "a and 1 more"},
+	}
+	for _, tt := range tests {
+		if got := reports.ShortList(tt.items, tt.n); got != tt.want {
+			t.Errorf("ShortList(%q, %d) = %q, want %q", tt.items, tt.n, got, tt.want)
+		}
+	}
+}
