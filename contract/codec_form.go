@@ -45,7 +45,7 @@ func (formCodec) Encode(v any, t *BodyType) ([]byte, string, error) {
 	c := t.c
 	m, ok := v.(map[string]any)
 	if !ok && v != nil {
-		return nil, "", fmt.Errorf("a form body is an object of fields, not %s", kindOf(v))
+		return nil, "", fmt.Errorf("a form body is an object of fields, not %s", KindOf(v))
 	}
 	var parts []string
 	done := map[string]bool{}
@@ -122,7 +122,9 @@ func shapeOfValue(v any) shape {
 	return primitive
 }
 
-func kindOf(v any) string {
+// KindOf names the JSON type of a value as messages say it ("a string",
+// "an object", "null").
+func KindOf(v any) string {
 	switch v.(type) {
 	case nil:
 		return "null"

@@ -147,7 +147,7 @@ func (c *Contract) partValue(fp *param, part Part, s sref, path []any, m *media)
 func (multipartCodec) Encode(v any, t *BodyType) ([]byte, string, error) {
 	m, ok := v.(map[string]any)
 	if !ok && v != nil {
-		return nil, "", fmt.Errorf("a multipart body is an object of parts, not %s", kindOf(v))
+		return nil, "", fmt.Errorf("a multipart body is an object of parts, not %s", KindOf(v))
 	}
 	ct, _ := parseMediaRange(t.ContentType)
 	if bd := t.Param("boundary"); bd != "" {

@@ -117,3 +117,17 @@ paths:
 		t.Errorf("%v", res.Problems)
 	}
 }
+
+func TestKindOf(t *testing.T) {
+	for _, tt := range []struct {
+		v    any
+		want string
+	}{
+		{nil, "null"}, {true, "a boolean"}, {json.Number("1.5"), "a number"}, {"x", "a string"},
+		{[]any{}, "an array"}, {map[string]any{}, "an object"}, {struct{}{}, "struct {}"},
+	} {
+		if got := contract.KindOf(tt.v); got != tt.want {
+			t.Errorf("KindOf(%#v) = %q, want %q", tt.v, got, tt.want)
+		}
+	}
+}

@@ -1,7 +1,6 @@
 package mock
 
 import (
-	"encoding/json"
 	"fmt"
 	"hash/fnv"
 	"log/slog"
@@ -11,6 +10,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/specgate/specgate/contract"
 	"github.com/specgate/specgate/internal/httpx"
 	"github.com/specgate/specgate/schema"
 	"github.com/specgate/specgate/spec"
@@ -30,7 +30,7 @@ func (s *Server) respondState(x *Exchange) (*Answer, bool) {
 			// and the schema give, an empty merge patch.
 			body = map[string]any{}
 		case !isObject:
-			stateless(x, fmt.Sprintf("the request body is %s, not a JSON object: not one resource", jsonKind(x.Value)))
+			stateless(x, fmt.Sprintf("the request body is %s, not a JSON object: not one resource", contract.KindOf(x.Value)))
 			return nil, false
 		}
 	}
@@ -85,23 +85,6 @@ func (s *Server) respondState(x *Exchange) (*Answer, bool) {
 		return s.stateAnswer(x, c, c.status, r.Value), true
 	}
 	return nil, false
-}
-
-// jsonKind names the kind of a JSON value, for messages.
-func jsonKind(v any) string {
-	switch v.(type) {
-	case nil:
-		return "null"
-	case []any:
-		return "an array"
-	case string:
-		return "a string"
-	case bool:
-		return "a boolean"
-	case json.Number:
-		return "a number"
-	}
-	return "an object"
 }
 
 // create stores a new resource: the request's body with a new id, the
