@@ -154,12 +154,13 @@ func (p *pace) collect() {
 	p.sentinel()
 }
 
-// raise moves the floor of a held pace up: the heap may grow to floor
-// before the first collection. It does nothing if the pace is not held.
+// raise moves the floor of a held pace up to floor: the heap may grow to
+// floor before the first collection. It does nothing if the pace is not
+// held or its floor is higher already.
 func (p *pace) raise(floor int64) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if p.held {
+	if p.held && floor > debug.SetMemoryLimit(-1) {
 		debug.SetMemoryLimit(floor)
 	}
 }
