@@ -9,8 +9,16 @@ import (
 	"strings"
 )
 
-// xmlCodec reads and writes XML bodies by the rules in the package
-// documentation ("XML bodies").
+// xmlCodec reads XML into a JSON value its schema can validate, and
+// writes one back, by the schema's xml object: xml.name names a
+// property's element or attribute (else its own name); xml.attribute (3.2:
+// nodeType attribute) reads it from an attribute, nodeType text from the
+// element's text; an array's items repeat, inside one element with
+// xml.wrapped. Names match by local name (prefixes, namespaces and the
+// root's name are not checked); text is typed by the schema; an element
+// the schema does not describe is kept, as a string or an object, so that
+// additionalProperties: false sees it. The root written is named by
+// xml.name, else the component the media type refers to, else "root".
 type xmlCodec struct{}
 
 // maxDepth bounds the nesting of the values a body or a parameter is read
