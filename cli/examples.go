@@ -43,8 +43,8 @@ func examplesValidateCommand(env Env) *cli.Command {
 			"or other 4xx example's request may break it). Each finding is printed as\n" +
 			"file:line:col code message (at JSON path).\n\n" +
 			"Codes: " + strings.Join(examples.Codes, ", ") + ".\n\n" +
-			"Exit codes: 0 no finding, 1 findings, 2 a spec or example file that cannot be read, or a\n" +
-			"usage error.",
+			"Exit codes: 0 no finding, 1 findings, 2 a spec or example file that cannot be read (a $ref\n" +
+			"of the spec that does not resolve is one), or a usage error.",
 		Flags: append([]cli.Flag{
 			&cli.StringSliceFlag{Name: "examples", Usage: "folder `DIR` of external examples, searched recursively (repeatable)"},
 			&cli.StringFlag{Name: "config", Usage: "specgate.yaml `FILE` whose example folders (of the spec's tests and mocks, and data.examples) are read too"},
@@ -211,6 +211,9 @@ type validateExamplesSpec struct {
 	Inline   int             `json:"inline"`
 	Files    int             `json:"files"`
 	Findings []findingReport `json:"findings"`
+	// BrokenRefs counts the spec's $refs that do not resolve (each one is
+	// in errors): examples under them are not checked.
+	BrokenRefs int `json:"brokenRefs,omitempty"`
 }
 
 func runExamplesValidate(c *cli.Context, env Env) error {
@@ -236,7 +239,7 @@ func runExamplesValidate(c *cli.Context, env Env) error {
 			continue
 		}
 		errs = append(errs, flatten([]error{v.Errors.Err()})...)
-		rep := validateExamplesSpec{Spec: v.Doc.Root.Name, Inline: v.Inline, Files: v.Files, Findings: []findingReport{}}
+		rep := validateExamplesSpec{Spec: v.Doc.Root.Name, Inline: v.Inline, Files: v.Files, Findings: []findingReport{}, BrokenRefs: v.BrokenRefs}
 		for _, f := range v.Findings {
 			rep.Findings = append(rep.Findings, reportFinding(f))
 		}
@@ -272,7 +275,11 @@ func runExamplesValidate(c *cli.Context, env Env) error {
 		for _, f := range r.Findings {
 			fmt.Fprintf(env.Stdout, "%s:%d:%d %s %s (at %s)\n", f.File, f.Line, f.Column, f.Code, f.Message, f.Path)
 		}
-		fmt.Fprintf(env.Stdout, "%s: %d %s (%d inline, %d in files), %d %s\n", r.Spec, r.Inline+r.Files, plural(r.Inline+r.Files, "example"), r.Inline, r.Files, len(r.Findings), plural(len(r.Findings), "finding"))
+		broken := ""
+		if r.BrokenRefs > 0 {
+			broken = fmt.Sprintf("; %d $ref %s not resolve, so the examples under %s are not checked", r.BrokenRefs, pluralVerb(r.BrokenRefs, "does", "do"), pluralVerb(r.BrokenRefs, "it", "them"))
+		}
+		fmt.Fprintf(env.Stdout, "%s: %d %s (%d inline, %d in files), %d %s%s\n", r.Spec, r.Inline+r.Files, plural(r.Inline+r.Files, "example"), r.Inline, r.Files, len(r.Findings), plural(len(r.Findings), "finding"), broken)
 	}
 	return silent(code)
 }
@@ -388,4 +395,12 @@ func runExamplesFix(c *cli.Context, env Env) error {
 		return silent(ExitFindings)
 	}
 	return nil
+}
+
+// pluralVerb is one when n is 1, else many: "does"/"do", "it"/"them".
+func pluralVerb(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }

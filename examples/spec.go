@@ -91,8 +91,13 @@ type Validation struct {
 	// order of their files and positions.
 	Findings []Finding
 	// Errors are the example files (and externalValue files) that could
-	// not be read, each with its place.
+	// not be read, and the specification's $refs that do not resolve, each
+	// with its place.
 	Errors Errors
+	// BrokenRefs counts the $refs of Errors: an example under one is not
+	// checked against what the $ref should have named, so a validation
+	// with one is not clean.
+	BrokenRefs int
 }
 
 // ValidateSpec loads a specification and checks its inline examples
@@ -104,6 +109,8 @@ func ValidateSpec(ctx context.Context, path string, opts SpecOptions) (*Validati
 		return nil, err
 	}
 	v := &Validation{Loaded: l}
+	v.Errors = brokenRefs(l.Doc)
+	v.BrokenRefs = len(v.Errors)
 	set := l.External(opts.Dirs, opts.Read)
 	v.Errors = append(v.Errors, set.Errors...)
 	list := set.Examples
@@ -144,7 +151,7 @@ func FixSpec(ctx context.Context, path string, opts SpecOptions) (*Fixes, error)
 	if err != nil {
 		return nil, err
 	}
-	f := &Fixes{Loaded: l}
+	f := &Fixes{Loaded: l, Errors: brokenRefs(l.Doc)}
 	set := l.External(opts.Dirs, opts.Read)
 	f.Errors = append(f.Errors, set.Errors...)
 	for _, ex := range set.Examples {
@@ -164,6 +171,18 @@ func FixSpec(ctx context.Context, path string, opts SpecOptions) (*Fixes, error)
 	}
 	SortFindings(f.Left)
 	return f, nil
+}
+
+// brokenRefs lists the $refs of doc that do not resolve, each where it is
+// written: the schema an example should be checked against is missing.
+func brokenRefs(doc *spec.Document) Errors {
+	var out Errors
+	for _, r := range doc.Refs {
+		if r.Err != nil {
+			out = append(out, r.Err)
+		}
+	}
+	return out
 }
 
 // asErrors lists the errors of err, each located (at least at file).

@@ -104,3 +104,41 @@ func TestGenerateSpec(t *testing.T) {
 		t.Errorf("a URL without a folder: %v", err)
 	}
 }
+
+// A $ref that does not resolve is an error at the $ref, of the validation
+// and of a fix: the example under it cannot be checked, so it is not
+// called valid; a broken $ref away from any example is one too.
+func TestValidateSpecBrokenRef(t *testing.T) {
+	const head = "openapi: 3.0.3\ninfo: {title: X, version: \"1\"}\npaths:\n  /items:\n    get:\n      responses:\n        \"200\":\n          description: ok\n          content:\n            application/json:\n"
+	for name, tc := range map[string]struct {
+		src    string
+		inline int
+		want   string
+	}{
+		"under-example": {head + "              schema: {$ref: \"#/components/schemas/Nope\"}\n              example: {id: 1}\n", 1,
+			`:11:30: $ref "#/components/schemas/Nope" does not resolve: the document root of`},
+		"elsewhere": {head + "              schema: {type: object}\ncomponents:\n  schemas:\n    A: {$ref: \"#/components/schemas/B\"}\n", 0,
+			`:14:15: $ref "#/components/schemas/B" does not resolve: `},
+	} {
+		t.Run(name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "api.yaml")
+			if err := os.WriteFile(path, []byte(tc.src), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			v, err := ValidateSpec(context.Background(), path, SpecOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if v.Inline != tc.inline || v.BrokenRefs != 1 || len(v.Errors) != 1 || !strings.Contains(v.Errors[0].Error(), tc.want) {
+				t.Errorf("%d inline, %d broken refs, errors %v; want %d inline and one error with %q", v.Inline, v.BrokenRefs, v.Errors, tc.inline, tc.want)
+			}
+			f, err := FixSpec(context.Background(), path, SpecOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(f.Errors) != 1 || !strings.Contains(f.Errors[0].Error(), tc.want) {
+				t.Errorf("fix: errors %v, want one with %q", f.Errors, tc.want)
+			}
+		})
+	}
+}
