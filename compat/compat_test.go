@@ -114,6 +114,27 @@ func TestUnsupportedAndBadInput(t *testing.T) {
 	if !strings.Contains(res.Message, "rev.yaml:3:1: invalid YAML") {
 		t.Errorf("load error without file:line:col: %q", res.Message)
 	}
+
+	// A $ref that resolves nowhere, on either side, makes the pair
+	// impossible to compare: the schema behind it is not known, and must
+	// not be compared as one that admits anything.
+	withSchema := func(ref string) string {
+		return "openapi: 3.0.3\ninfo: {title: t, version: \"1\"}\npaths:\n  /a:\n    get:\n      responses:\n        \"200\":\n          description: ok\n          content:\n            application/json:\n              schema: {$ref: '" + ref + "'}\ncomponents:\n  schemas:\n    Pet: {type: object, properties: {id: {type: integer}}}\n"
+	}
+	for _, side := range []string{"base", "rev"} {
+		good, broken := withSchema("#/components/schemas/Pet"), withSchema("#/components/schemas/Nope")
+		base, rev := good, broken
+		if side == "base" {
+			base, rev = broken, good
+		}
+		res = checkPair(t, base, rev, false)
+		if res.Verdict != Error || res.Reason != ReasonLoadError || len(res.Changes) != 0 || !errors.As(res.Err, &se) || se.Pos.Line != 11 {
+			t.Errorf("unresolved $ref in the %s: %s/%s %v %v", side, res.Verdict, res.Reason, res.Err, res.Changes)
+		}
+		if !strings.Contains(res.Message, side+".yaml:11:30") || !strings.Contains(res.Message, "Nope") {
+			t.Errorf("unresolved $ref in the %s without its place: %q", side, res.Message)
+		}
+	}
 }
 
 // Comparing a document with itself finds nothing, at any level, for every

@@ -2,6 +2,7 @@ package compat
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sync"
 
@@ -107,10 +108,29 @@ func loadPair(ctx context.Context, l *spec.Loader, basePath, revPath string) (ba
 		}
 	}()
 	wg.Wait()
+	if baseErr == nil {
+		baseErr = refErrors(base)
+	}
 	if baseErr != nil {
 		return nil, nil, baseErr
 	}
+	if revErr == nil {
+		revErr = refErrors(rev)
+	}
 	return base, rev, revErr
+}
+
+// refErrors are the $refs of a document that could not be resolved: a
+// schema behind one would be compared as one that admits anything, and
+// report a type change where the document is broken.
+func refErrors(doc *spec.Document) error {
+	var errs []error
+	for _, r := range doc.Refs {
+		if r.Err != nil {
+			errs = append(errs, r.Err)
+		}
+	}
+	return errors.Join(errs...)
 }
 
 func (r *Result) fail(reason Reason, err error) {
