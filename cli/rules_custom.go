@@ -2,6 +2,7 @@ package cli
 
 import (
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -10,6 +11,7 @@ import (
 
 	"github.com/specgate/specgate/linter"
 	"github.com/specgate/specgate/policy"
+	"github.com/specgate/specgate/rules"
 	"github.com/specgate/specgate/rulesets"
 	"github.com/specgate/specgate/spec"
 )
@@ -183,6 +185,9 @@ func rulesNewCommand(env Env) *cli.Command {
 			if !policy.IsKebab(id) {
 				return exitf(ExitUsage, "rule id %q must be kebab-case (lower-case words joined by '-')", id)
 			}
+			if isBuiltinRule(id) {
+				return exitf(ExitUsage, "%s is a built-in rule; choose another id (or change its severity in the profile)", id)
+			}
 			dir := filepath.Join(c.String("dir"), id)
 			if _, err := os.Stat(dir); err == nil {
 				return exitf(ExitUsage, "%s already exists", dir)
@@ -234,6 +239,14 @@ func connectRego(c *cli.Context, env Env, dir, id string) error {
 	}
 	fmt.Fprintf(env.Stderr, "%s: %s; list %s under its rego: key (rego: [..., %s]), then run 'specgate rules test %s'\n", config, why, filepath.ToSlash(rel), filepath.ToSlash(rel), dir)
 	return nil
+}
+
+// isBuiltinRule reports whether id names one of specgate's own rules: a
+// custom rule of that id would be a second definition, and every lint of
+// its folder would stop at it.
+func isBuiltinRule(id string) bool {
+	_, err := fs.Stat(rules.FS, id+"/"+id+".rego")
+	return err == nil
 }
 
 func newRulesLoader(env Env) *spec.Loader { return spec.NewLoader(spec.Options{Stdin: env.Stdin}) }

@@ -204,6 +204,9 @@ func (r *Registry) addSource(src *Source, builtin bool) error {
 // add adds a rule, keeping the rules sorted by id.
 func (r *Registry) add(rule *Rule) error {
 	if prev := r.byID[rule.ID]; prev != nil {
+		if prev.Builtin && !rule.Builtin {
+			return fmt.Errorf("%s: rule %q is already defined as a built-in rule; choose another id (or change its severity in the profile)", rule.File, rule.ID)
+		}
 		return fmt.Errorf("%s: rule %q is already defined in %s", rule.File, rule.ID, prev.File)
 	}
 	r.byID[rule.ID] = rule
