@@ -3,8 +3,11 @@ package apitest
 import (
 	"fmt"
 	"path"
+	"slices"
 	"strings"
 	"unicode"
+
+	"github.com/specgate/specgate/internal/suggest"
 )
 
 // Filter selects tests by an expression over their PATH, METHOD and
@@ -430,4 +433,60 @@ func globMatch(pattern, s string) bool {
 		s = s[i+len(mid):]
 	}
 	return strings.HasSuffix(s, parts[len(parts)-1])
+}
+
+// positive lists the conditions of the filter that must hold for a test
+// to be selected (not under a !, not !=): a value of one that matches no
+// test can only be a mistake.
+func (f *Filter) positive() []condNode {
+	if f.Empty() {
+		return nil
+	}
+	var out []condNode
+	var walk func(n fnode)
+	walk = func(n fnode) {
+		switch n := n.(type) {
+		case orNode:
+			walk(n.l)
+			walk(n.r)
+		case andNode:
+			walk(n.l)
+			walk(n.r)
+		case condNode:
+			if !n.negate {
+				out = append(out, n)
+			}
+		}
+	}
+	walk(f.root)
+	return out
+}
+
+// unmatched checks each value of the filter's positive conditions against
+// the paths, methods and statuses of tests (those of specs, named by of),
+// and says of each that matches none which one it is, with the nearest
+// path or method that exists, or the statuses tests expect:
+// PATH /itemz matches no operation of items.yaml; did you mean "/items"?
+func (f *Filter) unmatched(tests []*Test, of string) []string {
+	var out []string
+	for _, c := range f.positive() {
+		for _, v := range c.values {
+			one := condNode{field: c.field, values: []string{v}}
+			if slices.ContainsFunc(tests, one.match) {
+				continue
+			}
+			var have []string
+			for _, t := range tests {
+				have = append(have, map[string]string{"PATH": t.Path, "METHOD": t.Method, "STATUS": t.Status}[c.field])
+			}
+			slices.Sort(have)
+			have = slices.Compact(have)
+			if c.field == "STATUS" {
+				out = append(out, fmt.Sprintf("STATUS %s matches no test of %s (they expect %s)", v, of, strings.Join(have, ", ")))
+				continue
+			}
+			out = append(out, fmt.Sprintf("%s %s matches no operation of %s%s", c.field, v, of, suggest.Hint(v, have)))
+		}
+	}
+	return out
 }

@@ -1,6 +1,7 @@
 package apitest
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"testing"
@@ -137,5 +138,40 @@ func TestShard(t *testing.T) {
 	}
 	if (Shard{}).Has(a) != true {
 		t.Error("the zero shard does not hold every test")
+	}
+}
+
+// A filter that selects nothing would pass a CI run that tested nothing:
+// NewPlan refuses a value that matches no test (with the nearest path or
+// method), and filters that together leave no test; one that selects
+// some tests, or a shard that has none, is a plan.
+func TestPlanRefusesEmptySelection(t *testing.T) {
+	for _, tc := range []struct {
+		filter, not string
+		want        string // "" for a plan
+	}{
+		{"PATH=/petz", "", `--filter "PATH=/petz": PATH /petz matches no operation of testdata/pets.yaml; did you mean "/pets"?`},
+		{"METHOD=PTCH", "", `--filter "METHOD=PTCH": METHOD PTCH matches no operation of testdata/pets.yaml`},
+		{"PATH=/health && STATUS=418", "", `--filter "PATH=/health && STATUS=418": STATUS 418 matches no test of testdata/pets.yaml (they expect `},
+		{"PATH=/health && METHOD=POST", "", `--filter "PATH=/health && METHOD=POST" selects none of the `},
+		{"PATH=/health", "METHOD=GET", `--filter "PATH=/health" and --filter-not "METHOD=GET" together select none of the `},
+		{"PATH=/health || PATH=/pets/12", "", ""},
+		{"!PATH=/nowhere", "", ""},
+		{"", "PATH=/nowhere", ""},
+	} {
+		_, err := NewPlan(context.Background(), Options{Specs: []SpecSource{{Path: "testdata/pets.yaml"}}, BaseURL: "http://127.0.0.1:1",
+			Filter: tc.filter, FilterNot: tc.not, Getenv: func(string) string { return "" }})
+		switch {
+		case tc.want == "" && err != nil:
+			t.Errorf("--filter %q --filter-not %q: %v", tc.filter, tc.not, err)
+		case tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)):
+			t.Errorf("--filter %q --filter-not %q: %v, want %q", tc.filter, tc.not, err, tc.want)
+		}
+	}
+	// A shard with no test of the selection is not a mistake of the filter.
+	p, err := NewPlan(context.Background(), Options{Specs: []SpecSource{{Path: "testdata/pets.yaml"}}, BaseURL: "http://127.0.0.1:1",
+		Filter: "PATH=/health", Shard: Shard{Index: 50, Count: 50}, Getenv: func(string) string { return "" }})
+	if err != nil || p.Count() != 0 {
+		t.Fatalf("a shard of a filtered run: %v (%d tests), want a plan of no test", err, p.Count())
 	}
 }

@@ -254,7 +254,74 @@ func NewPlan(ctx context.Context, opts Options) (*Plan, error) {
 	if len(errs) > 0 {
 		return nil, errors.Join(errs...)
 	}
+	if err := p.checkSelection(); err != nil {
+		return nil, err
+	}
 	return p, nil
+}
+
+// checkSelection refuses filters that select nothing, which would pass a
+// CI run that tests nothing: a value of --filter that matches no test of
+// any spec (a misspelt path), and filters that together leave no test.
+// A shard or --max-tests that leaves none is not refused.
+func (p *Plan) checkSelection() error {
+	filtered := !p.filter.Empty() || !p.filterNot.Empty()
+	for _, sp := range p.specs {
+		filtered = filtered || !sp.filter.Empty()
+	}
+	if !filtered {
+		return nil
+	}
+	var all []*Test
+	selected := 0
+	for _, sp := range p.specs {
+		for _, o := range sp.ops {
+			for _, t := range p.opTests(o) {
+				all = append(all, t)
+				if p.selects(sp, t) {
+					selected++
+				}
+			}
+		}
+	}
+	if msgs := p.filter.unmatched(all, specNames(p.specs)); len(msgs) > 0 {
+		return fmt.Errorf("--filter %q: %s", p.filter, strings.Join(msgs, "; "))
+	}
+	for _, sp := range p.specs {
+		var own []*Test
+		for _, t := range all {
+			if t.op.spec == sp {
+				own = append(own, t)
+			}
+		}
+		if msgs := sp.filter.unmatched(own, sp.name); len(msgs) > 0 {
+			return fmt.Errorf("the filter %q of %s: %s", sp.filter, sp.name, strings.Join(msgs, "; "))
+		}
+	}
+	if selected > 0 {
+		return nil
+	}
+	var given []string
+	if !p.filter.Empty() {
+		given = append(given, fmt.Sprintf("--filter %q", p.filter))
+	}
+	if !p.filterNot.Empty() {
+		given = append(given, fmt.Sprintf("--filter-not %q", p.filterNot))
+	}
+	for _, sp := range p.specs {
+		if !sp.filter.Empty() {
+			given = append(given, fmt.Sprintf("the filter %q of %s", sp.filter, sp.name))
+		}
+	}
+	verb := "selects"
+	if len(given) > 1 {
+		verb = "together select"
+	}
+	tests := "tests"
+	if len(all) == 1 {
+		tests = "test"
+	}
+	return fmt.Errorf("%s %s none of the %d %s of %s", strings.Join(given, " and "), verb, len(all), tests, specNames(p.specs))
 }
 
 // Left lists why each spec left out of the run (Options.KeepGoing) could
