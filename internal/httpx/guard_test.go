@@ -216,3 +216,30 @@ func TestFetchSpecLimits(t *testing.T) {
 		t.Errorf("a spec of exactly the limit: %d bytes, %v", len(data), err)
 	}
 }
+
+// FuzzForbidden holds the address check to what it promises for any
+// address: an IPv4 address is judged alike written as IPv6 (mapped), and
+// an address it lets through is none of the kinds netip can name as
+// special.
+func FuzzForbidden(f *testing.F) {
+	for _, s := range []string{"127.0.0.1", "10.1.2.3", "8.8.8.8", "::1", "fe80::1", "64:ff9b::a00:1", "2002:a9fe:a9fe::1", "2606:4700:4700::1111"} {
+		b := netip.MustParseAddr(s).As16()
+		f.Add(b[:])
+	}
+	f.Fuzz(func(t *testing.T, raw []byte) {
+		var b [16]byte
+		copy(b[:], raw)
+		a := netip.AddrFrom16(b)
+		why := Forbidden(a)
+		if a.Is4In6() {
+			if v4 := Forbidden(a.Unmap()); v4 != why {
+				t.Fatalf("Forbidden(%s) = %q but Forbidden(%s) = %q", a, why, a.Unmap(), v4)
+			}
+		}
+		u := a.Unmap()
+		if why == "" && (u.IsLoopback() || u.IsPrivate() || u.IsLinkLocalUnicast() || u.IsLinkLocalMulticast() ||
+			u.IsMulticast() || u.IsUnspecified() || u.IsInterfaceLocalMulticast()) {
+			t.Fatalf("Forbidden(%s) lets through a special address", a)
+		}
+	})
+}
