@@ -72,6 +72,55 @@ func resolveCredentials(sp *specPlan, configured map[string]string, getenv func(
 	return c, nil
 }
 
+// placeholders names the schemes of creds (the credentials a request
+// carries) whose value is the placeholder: no credential was given.
+func (c *credentials) placeholders(creds map[string]string) []string {
+	var out []string
+	for name, v := range creds {
+		if c.sources[name] == fromPlaceholder && c.values[name] == v {
+			out = append(out, name)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// missing names the schemes that some operation of sp requires and that
+// get the placeholder, no credential being configured or in the
+// environment.
+func (c *credentials) missing(sp *specPlan) []string {
+	used := map[string]bool{}
+	for _, o := range sp.ops {
+		if o.op.Security == nil {
+			continue
+		}
+		for _, alt := range o.op.Security.Alternatives {
+			for _, s := range alt.Schemes {
+				used[s.Name] = true
+			}
+		}
+	}
+	var out []string
+	for name := range used {
+		if c.sources[name] == fromPlaceholder {
+			out = append(out, name)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// howToGiveCredentials says where the credentials of schemes come from,
+// for a warning and for the failure of a request a placeholder was
+// refused for.
+func howToGiveCredentials(schemes []string) string {
+	vars := make([]string, len(schemes))
+	for i, s := range schemes {
+		vars[i] = s + "=…"
+	}
+	return fmt.Sprintf("set the environment variable %s, or give it in specgate.yaml's securitySchemes (docs/test.md, Authentication)", strings.Join(vars, " and "))
+}
+
 // forOperation returns the credentials of the schemes op's effective
 // security requirement names; nil when it needs none.
 func (c *credentials) forOperation(op *spec.Operation) map[string]string {

@@ -128,6 +128,10 @@ func (p *Plan) exec(ctx context.Context, t *Test) *Result {
 		if reason := last.Reason; reason != "" && len(r.Failures) > 0 {
 			r.Failures[0].Message += " (" + reason + ")"
 		}
+		if (r.Status == http.StatusUnauthorized || r.Status == http.StatusForbidden) && len(r.Failures) > 0 && len(prep.placeholders) > 0 {
+			r.Failures[0].Message += fmt.Sprintf(" (the request carried the placeholder credential of %s, none being given: %s)",
+				strings.Join(prep.placeholders, ", "), howToGiveCredentials(prep.placeholders))
+		}
 	}
 	if st.after != nil {
 		st.after()

@@ -24,6 +24,9 @@ type prepared struct {
 	authorized bool
 	// stripAuth removes the credentials from a copy of the request.
 	stripAuth func(r *contract.BuiltRequest)
+	// placeholders names the schemes whose placeholder credential the
+	// request carries, none having been given.
+	placeholders []string
 	// negative is the broken part of a negative test's request.
 	negative *mutation
 	// example is what an example test expects.
@@ -337,7 +340,16 @@ func (p *Plan) buildCreds(s *runState, t *Test, v contract.Values, creds map[str
 	}
 	pr := &prepared{built: b}
 	if len(creds) > 0 {
-		s.secrets.addCredentials(creds)
+		// A placeholder is no secret: shown as sent, a report says that
+		// no credential was given.
+		pr.placeholders = o.spec.creds.placeholders(creds)
+		real := make(map[string]string, len(creds))
+		for name, v := range creds {
+			if !slices.Contains(pr.placeholders, name) {
+				real[name] = v
+			}
+		}
+		s.secrets.addCredentials(real)
 		v.Credentials = nil
 		pr.authorized = true
 		pr.stripAuth = func(r *contract.BuiltRequest) {

@@ -324,6 +324,32 @@ func (p *Plan) checkSelection() error {
 	return fmt.Errorf("%s %s none of the %d %s of %s", strings.Join(given, " and "), verb, len(all), tests, specNames(p.specs))
 }
 
+// Warnings are what a user should know before the run: for each spec,
+// the security schemes its operations require that have no credential
+// (none configured, none in the environment), whose placeholder is sent.
+func (p *Plan) Warnings() []string {
+	var out []string
+	for _, sp := range p.specs {
+		names := sp.creds.missing(sp)
+		if len(names) == 0 {
+			continue
+		}
+		var list []string
+		for _, n := range names {
+			list = append(list, fmt.Sprintf("%s (sending %q)", n, examples.PlaceholderCredential(sp.schemes[n])))
+		}
+		out = append(out, fmt.Sprintf("%s: no credential for security %s %s: %s", sp.name, pluralWord(len(names), "scheme", "schemes"), strings.Join(list, ", "), howToGiveCredentials(names)))
+	}
+	return out
+}
+
+func pluralWord(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
 // Left lists why each spec left out of the run (Options.KeepGoing) could
 // not be tested.
 func (p *Plan) Left() []error { return p.left }

@@ -118,6 +118,9 @@ func runTest(c *cli.Context, env Env) error {
 	for _, e := range plan.Left() {
 		fmt.Fprintf(env.Stderr, "specgate: not tested: %v\n", e)
 	}
+	for _, w := range plan.Warnings() {
+		fmt.Fprintln(env.Stderr, "specgate: warning: "+w)
+	}
 	for _, s := range plan.Info() {
 		if s.BaseURLFromServers {
 			fmt.Fprintf(env.Stderr, "specgate: %s: no base URL given: testing %s, the spec's first absolute server (--testBaseURL tests elsewhere)\n", s.Name, s.BaseURL)
