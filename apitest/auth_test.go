@@ -205,3 +205,115 @@ func TestPlaceholderCredentialRefused(t *testing.T) {
 		t.Errorf("with the credential: %s %s", c.results[0].Outcome, c.results[0].Message())
 	}
 }
+
+func TestConfiguredSchemeTheSpecLacks(t *testing.T) {
+	_, err := NewPlan(context.Background(), Options{BaseURL: "http://127.0.0.1:1", Getenv: func(string) string { return "" },
+		Specs: []SpecSource{{Path: "testdata/auth/auth.yaml", Credentials: map[string]string{"oAuth": "x"}}}})
+	want := `credentials are configured for security scheme "oAuth", which testdata/auth/auth.yaml does not declare in components.securitySchemes (it has basic, bearerB, cookieKey, key, oauth, oidc, queryKey)`
+	if err == nil || err.Error() != want {
+		t.Errorf("got %v\nwant %s", err, want)
+	}
+}
+
+// TestExamplesCarryTheirOwnCredentials runs two examples of one operation,
+// one with a valid token and one with an expired one, each from its own
+// template: the service is right to accept one and refuse the other.
+func TestExamplesCarryTheirOwnCredentials(t *testing.T) {
+	svc := &orderService{bearer: []string{"good-tok"}}
+	c := runAuth(t, svc, Options{Examples: []string{"testdata/auth/valid_invalid"}, Filter: "PATH=/orders && METHOD=GET"},
+		map[string]string{"VALID_TOKEN": "good-tok"})
+	ok := c.byTitle(t, "GET /orders -> 200 application/json (example: list_ok)")
+	expired := c.byTitle(t, "GET /orders -> 401 (example: list_expired)")
+	for _, r := range []*Result{ok, expired} {
+		if r.Outcome != Passed {
+			t.Errorf("%s: %s", r.Test.Title(), r.Message())
+		}
+	}
+	if got := svc.seen["GET /orders"]; !slices.Contains(got, "Authorization: Bearer good-tok") || !slices.Contains(got, "Authorization: Bearer expired-tok") {
+		t.Errorf("the service saw %q", got)
+	}
+	if out := resultsJSON(c); strings.Contains(out, "good-tok") || strings.Contains(out, "expired-tok") {
+		t.Error("the results show a token")
+	}
+	// An example's Authorization header, in any case, serves every bearer
+	// scheme of the operation's alternatives.
+	c = runAuth(t, svc, Options{Examples: []string{"testdata/auth/valid_invalid"}, Filter: "PATH=/alt"},
+		map[string]string{"VALID_TOKEN": "good-tok"})
+	if r := c.byTitle(t, "GET /alt -> 200 (example: alt_ok)"); r.Outcome != Passed {
+		t.Errorf("%s: %s", r.Test.Title(), r.Message())
+	}
+	if got := svc.seen["GET /alt"]; len(got) == 0 || got[0] != "Authorization: Bearer good-tok" {
+		t.Errorf("GET /alt carried %q", got)
+	}
+	// A service that accepts the expired token fails the 401 example.
+	lax := &orderService{bearer: []string{"good-tok", "expired-tok"}}
+	c = runAuth(t, lax, Options{Examples: []string{"testdata/auth/valid_invalid"}, Filter: "PATH=/orders && METHOD=GET"},
+		map[string]string{"VALID_TOKEN": "good-tok"})
+	r := c.byTitle(t, "GET /orders -> 401 (example: list_expired)")
+	if r.Outcome != Failed || !strings.Contains(r.Message(), `example_status: expected 401, as example "list_expired" gives`) {
+		t.Errorf("against a service that takes the expired token: %s %s", r.Outcome, r.Message())
+	}
+}
+
+// TestFixtureCapturesAToken gets a token from a token endpoint of another
+// service in a before fixture, sends it, and runs the after fixture with a
+// value captured from the test's own response.
+func TestFixtureCapturesAToken(t *testing.T) {
+	var tokenCalls []string
+	auth := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		r.ParseForm()
+		tokenCalls = append(tokenCalls, r.Method+" "+r.URL.Path+" "+r.PostForm.Encode())
+		w.Header().Set("Content-Type", "application/json")
+		fmt.Fprint(w, `{"access_token": "fixture-tok", "expires_in": 3600}`)
+	}))
+	defer auth.Close()
+	svc := &orderService{bearer: []string{"fixture-tok"}}
+	c := runAuth(t, svc, Options{Examples: []string{"testdata/auth/fixtures"}, Filter: "PATH=/orders && METHOD=GET"},
+		map[string]string{"AUTH_URL": auth.URL})
+	r := c.byTitle(t, "GET /orders -> 200 application/json (example: list_with_token)")
+	if r.Outcome != Passed {
+		t.Fatalf("%s: %s", r.Outcome, r.Message())
+	}
+	if len(tokenCalls) != 1 || tokenCalls[0] != "POST /token client_id=specgate&grant_type=client_credentials" {
+		t.Errorf("the token endpoint got %q", tokenCalls)
+	}
+	if got := svc.seen["GET /public"]; !slices.Equal(got, []string{"query: last=o-17; Authorization: ; X-Trace: "}) {
+		t.Errorf("the after fixture sent %q", got)
+	}
+	if len(r.Fixtures) != 2 || r.Fixtures[0].Phase != "before" || r.Fixtures[1].Phase != "after" ||
+		!slices.Equal(r.Fixtures[0].Captures, []string{"token"}) || r.Fixtures[1].Outcome != Passed {
+		t.Errorf("fixtures: %+v", r.Fixtures)
+	}
+	if out := resultsJSON(c); strings.Contains(out, "fixture-tok") {
+		t.Errorf("the results show the captured token: %s", out)
+	}
+	// The token endpoint down: the test fails, saying which fixture.
+	auth.Close()
+	c = runAuth(t, svc, Options{Examples: []string{"testdata/auth/fixtures"}, Filter: "PATH=/orders && METHOD=GET"},
+		map[string]string{"AUTH_URL": auth.URL})
+	r = c.byTitle(t, "GET /orders -> 200 application/json (example: list_with_token)")
+	if r.Outcome != Failed || !strings.Contains(r.Error, "before fixture 1 (testdata/auth/fixtures/list_with_token.json:3:5) failed: POST "+auth.URL+"/token: the service could not be reached") {
+		t.Errorf("%s: %q", r.Outcome, r.Error)
+	}
+	if len(r.Attempts) != 0 {
+		t.Errorf("the test's request was sent after its fixture failed")
+	}
+}
+
+func TestStrictMode(t *testing.T) {
+	svc := &orderService{}
+	opts := Options{Examples: []string{"testdata/auth/strict"}, Filter: "PATH=/public"}
+	c := runAuth(t, svc, opts, nil)
+	if r := c.byTitle(t, "GET /public -> 200 (example: trace)"); r.Outcome != Passed {
+		t.Errorf("lenient: %s %s", r.Outcome, r.Message())
+	}
+	if got := svc.seen["GET /public"]; !slices.Equal(got, []string{"query: ; Authorization: ; X-Trace: generated-TRACE_ID"}) {
+		t.Errorf("lenient: the service saw %q", got)
+	}
+	opts.StrictMode = true
+	c = runAuth(t, svc, opts, nil)
+	r := c.byTitle(t, "GET /public -> 200 (example: trace)")
+	if r.Outcome != Failed || !strings.Contains(r.Error, "testdata/auth/strict/trace.json:2:80") || !strings.Contains(r.Error, "strict mode forbids generating it") {
+		t.Errorf("strict: %s %q", r.Outcome, r.Error)
+	}
+}
