@@ -163,10 +163,13 @@ func (sp *specPlan) echo(o *operation, req *http.Request, b *contract.BuiltReque
 	return e
 }
 
-// base is the URL the operation's path is joined to (see Options.BaseURL).
+// base is the URL the operation's path is joined to (see Options.BaseURL):
+// a base URL without a path gets the operation's server prefix, and one
+// with a path, "/" included, replaces it (http://svc/ tests a service
+// mounted at the root).
 func (sp *specPlan) base(o *operation) string {
 	b := strings.TrimRight(sp.baseURL.String(), "/")
-	if p := sp.baseURL.Path; p == "" || p == "/" {
+	if sp.baseURL.Path == "" {
 		return b + strings.TrimRight(sp.contract.Prefix(o.op), "/")
 	}
 	return b

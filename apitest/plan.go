@@ -26,7 +26,8 @@ type Options struct {
 	// BaseURL is where the service answers (--testBaseURL). A base URL
 	// without a path gets each operation's server prefix (its first
 	// server's path, Swagger's basePath) before the operation's path; one
-	// with a path replaces it, as a gateway's route does.
+	// with a path replaces it, as a gateway's route does, and "/" is a
+	// path: http://svc/ tests a service mounted at the root.
 	BaseURL string
 	// Examples are folders of external examples, read for every spec.
 	Examples []string

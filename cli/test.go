@@ -61,7 +61,7 @@ func testCommand(env Env) *cli.Command {
 			"Exit codes: 0 every test passed, 1 a test failed, 2 usage, configuration or input errors\n" +
 			"(a spec, example or configuration that does not load).",
 		Flags: append([]cli.Flag{
-			&cli.StringFlag{Name: "testBaseURL", Aliases: []string{"test-base-url"}, Usage: "`URL` of the service under test (without a path, each operation's server prefix is added)"},
+			&cli.StringFlag{Name: "testBaseURL", Aliases: []string{"test-base-url"}, Usage: "`URL` of the service under test (without a path, each operation's server prefix is added; a path, / included, replaces it)"},
 			&cli.StringSliceFlag{Name: "examples", Usage: "folder `DIR` of external examples, searched recursively (repeatable)"},
 			&cli.StringFlag{Name: "config", Usage: "the specgate.yaml `FILE` (default: found from the working directory upward when no SPEC is given)"},
 			&cli.StringFlag{Name: "report-dir", Usage: "`DIR` to write the reports to (default: " + DefaultTestReportDir + ", or specgate.yaml's report.dir)"},
