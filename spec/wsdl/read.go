@@ -25,6 +25,10 @@ type reader struct {
 	seen  map[string]bool       // keys of the files read
 	trees []*spec.File          // trees of the imported files
 	roots map[string]*spec.Node // the tree of each file, by name
+	// keys are the keys each group node holds, for group: looking a name
+	// up among a node's fields made a description of 40,000 messages take
+	// seconds.
+	keys map[*spec.Node]map[string]bool
 }
 
 func read(ctx context.Context, src *spec.Source) (*spec.Document, error) {
@@ -45,7 +49,7 @@ func read(ctx context.Context, src *spec.Source) (*spec.Document, error) {
 			Msg: fmt.Sprintf("not a WSDL description: the root element is {%s}%s, expected wsdl:definitions (WSDL 1.1, %s) or wsdl:description (WSDL 2.0, %s)", root.Name.Space, root.Name.Local, NSWSDL11, NSWSDL20)}
 	}
 	d.TargetNamespace, d.Name = root.get("targetNamespace"), root.get("name")
-	r := &reader{ctx: ctx, src: src, d: d, seen: map[string]bool{src.Key(): true}, roots: map[string]*spec.Node{}}
+	r := &reader{ctx: ctx, src: src, d: d, seen: map[string]bool{src.Key(): true}, roots: map[string]*spec.Node{}, keys: map[*spec.Node]map[string]bool{}}
 	tree := r.file(f)
 	r.roots[src.Name] = tree
 	r.check()
@@ -54,7 +58,7 @@ func read(ctx context.Context, src *spec.Source) (*spec.Document, error) {
 
 // group adds an element under key of parent, keyed by its name (its
 // qualified name when the local name is taken by another namespace).
-func group(parent *spec.Node, key string, name xml.Name, e *element) *spec.Node {
+func (r *reader) group(parent *spec.Node, key string, name xml.Name, e *element) *spec.Node {
 	rng := e.file.lines.Range(e.start, max(e.close, e.end))
 	g := srctree.Child(parent, key, rng)
 	if len(g.Fields) == 0 {
@@ -62,10 +66,16 @@ func group(parent *spec.Node, key string, name xml.Name, e *element) *spec.Node 
 	} else if rng.End.Line > g.Range.End.Line || (rng.End.Line == g.Range.End.Line && rng.End.Col > g.Range.End.Col) {
 		g.Range.End = rng.End
 	}
+	taken := r.keys[g]
+	if taken == nil {
+		taken = map[string]bool{}
+		r.keys[g] = taken
+	}
 	k := name.Local
-	if g.Get(k) != nil {
+	if taken[k] {
 		k = "{" + name.Space + "}" + name.Local
 	}
+	taken[k] = true
 	v := srctree.Object(rng)
 	srctree.Set(g, k, e.attrRange("name"), v)
 	e.file.elements.Add(rng.Start.Line, v)
@@ -105,7 +115,7 @@ func (r *reader) file(f *xmlFile) *spec.Node {
 	}
 	for _, m := range f.root.children(wsdlNS, "message") {
 		msg := &Message{Name: qn(m.get("name")), File: f.name, Documentation: documentation(m, wsdlNS)}
-		node := group(root, "messages", msg.Name, m)
+		node := r.group(root, "messages", msg.Name, m)
 		msg.Source = spec.Path{"messages", keyOf(root, "messages")}
 		for _, p := range m.children(wsdlNS, "part") {
 			part := &Part{Name: p.get("name"), Source: extend(msg.Source, "parts", p.get("name"))}
@@ -115,7 +125,7 @@ func (r *reader) file(f *xmlFile) *spec.Node {
 			if v, ok := p.attr("type"); ok {
 				part.Type = p.qname(v)
 			}
-			group(node, "parts", xml.Name{Local: part.Name}, p)
+			r.group(node, "parts", xml.Name{Local: part.Name}, p)
 			part.Source[len(part.Source)-1] = keyOf(node, "parts")
 			msg.Parts = append(msg.Parts, part)
 		}
@@ -127,7 +137,7 @@ func (r *reader) file(f *xmlFile) *spec.Node {
 	}
 	for _, p := range f.root.children(wsdlNS, ptElem) {
 		pt := &PortType{Name: qn(p.get("name")), File: f.name, Documentation: documentation(p, wsdlNS)}
-		node := group(root, ptKey, pt.Name, p)
+		node := r.group(root, ptKey, pt.Name, p)
 		pt.Source = spec.Path{ptKey, keyOf(root, ptKey)}
 		for _, ext := range strings.Fields(p.get("extends")) {
 			pt.Extends = append(pt.Extends, p.qname(ext))
@@ -137,7 +147,7 @@ func (r *reader) file(f *xmlFile) *spec.Node {
 			if v, ok := fe.attr("element"); ok && !strings.HasPrefix(v, "#") {
 				fault.Element = fe.qname(v)
 			}
-			group(node, "faults", xml.Name{Local: fault.Name}, fe)
+			r.group(node, "faults", xml.Name{Local: fault.Name}, fe)
 			pt.Faults = append(pt.Faults, fault)
 		}
 		for _, o := range p.children(wsdlNS, "operation") {
@@ -155,7 +165,7 @@ func (r *reader) file(f *xmlFile) *spec.Node {
 	}
 	for _, s := range f.root.children(wsdlNS, "service") {
 		svc := &Service{Name: qn(s.get("name")), File: f.name, Documentation: documentation(s, wsdlNS)}
-		node := group(root, "services", svc.Name, s)
+		node := r.group(root, "services", svc.Name, s)
 		svc.Source = spec.Path{"services", keyOf(root, "services")}
 		portElem, portsKey := "port", "ports"
 		if r.d.Version == "2.0" {
@@ -169,7 +179,7 @@ func (r *reader) file(f *xmlFile) *spec.Node {
 					port.SOAPVersion = soapVersionOf(a.Name.Space)
 				}
 			}
-			group(node, portsKey, xml.Name{Local: port.Name}, p)
+			r.group(node, portsKey, xml.Name{Local: port.Name}, p)
 			port.Source = extend(svc.Source, portsKey, keyOf(node, portsKey))
 			svc.Ports = append(svc.Ports, port)
 		}
@@ -189,7 +199,7 @@ func (r *reader) addMessage(msg *Message, e *element) {
 
 func (r *reader) operation(parent *spec.Node, at spec.Path, o *element, wsdlNS string) *Operation {
 	op := &Operation{Name: o.get("name"), Documentation: documentation(o, wsdlNS)}
-	node := group(parent, "operations", xml.Name{Local: op.Name}, o)
+	node := r.group(parent, "operations", xml.Name{Local: op.Name}, o)
 	op.Source = extend(at, "operations", keyOf(parent, "operations"))
 	io := func(e *element, key string) *IO {
 		x := &IO{Name: e.get("name"), Source: extend(op.Source, key)}
@@ -245,7 +255,7 @@ func (r *reader) operation(parent *spec.Node, at spec.Path, o *element, wsdlNS s
 
 func (r *reader) binding(root *spec.Node, f *xmlFile, b *element, name xml.Name, wsdlNS string) {
 	bd := &Binding{Name: name, File: f.name, Documentation: documentation(b, wsdlNS)}
-	node := group(root, "bindings", name, b)
+	node := r.group(root, "bindings", name, b)
 	bd.Source = spec.Path{"bindings", keyOf(root, "bindings")}
 	typeAttr := "type"
 	if r.d.Version == "2.0" {
@@ -302,7 +312,7 @@ func (r *reader) binding(root *spec.Node, f *xmlFile, b *element, name xml.Name,
 		if v, ok := o.attrNS(NSWSOAP, "action"); ok {
 			op.SOAPAction = v
 		}
-		group(node, "operations", xml.Name{Local: op.Name}, o)
+		r.group(node, "operations", xml.Name{Local: op.Name}, o)
 		op.Source = extend(bd.Source, "operations", keyOf(node, "operations"))
 		bd.Operations = append(bd.Operations, op)
 	}
@@ -336,7 +346,7 @@ func (r *reader) schema(root *spec.Node, s *element, _ []string) {
 			continue
 		}
 		t := &XSDType{Kind: kind, Name: xml.Name{Space: tns, Local: c.get("name")}, File: c.file.name}
-		node := group(root, key, t.Name, c)
+		node := r.group(root, key, t.Name, c)
 		t.Source = spec.Path{key, keyOf(root, key)}
 		if v, ok := c.attr("type"); ok {
 			t.Type = c.qname(v)
@@ -403,7 +413,7 @@ func (r *reader) content(node *spec.Node, t *XSDType, e *element, inChoice bool)
 			}
 			f.Optional = c.get("use") != "required"
 			f.Nillable = c.get("nillable") == "true"
-			group(node, "fields", xml.Name{Local: f.Name}, c)
+			r.group(node, "fields", xml.Name{Local: f.Name}, c)
 			f.Source = extend(t.Source, "fields", keyOf(node, "fields"))
 			t.Fields = append(t.Fields, f)
 		}

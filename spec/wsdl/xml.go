@@ -32,7 +32,10 @@ type element struct {
 	Children []*element
 	Text     string
 	// ns maps the prefixes in scope to namespaces, for QName attributes.
-	ns    map[string]string
+	ns map[string]string
+	// text gathers Text while the element is read: appending to the
+	// string made a root of many children quadratic.
+	text  []byte
 	start int // offset of '<'
 	end   int // offset just past the start tag's '>'
 	close int // offset just past the element's end
@@ -229,10 +232,12 @@ func parseXML(name string, data []byte) (*xmlFile, error) {
 				return nil, errAt(start, "XML syntax error: element <%s> closed by </%s>", rawName(e.Name), rawName(t.Name))
 			}
 			e.close = int(d.InputOffset())
+			e.Text, e.text = string(e.text), nil
 			stack = stack[:len(stack)-1]
 		case xml.CharData:
 			if len(stack) > 0 {
-				stack[len(stack)-1].Text += string(t)
+				top := stack[len(stack)-1]
+				top.text = append(top.text, t...)
 			}
 			if i := bytes.IndexFunc(t, func(r rune) bool { return r > 0x7f || !isSpace(byte(r)) }); i >= 0 && comments != nil {
 				code(before + i)
