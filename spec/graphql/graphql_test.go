@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/specgate/specgate/spec"
 	"github.com/specgate/specgate/spec/graphql"
@@ -273,5 +274,39 @@ func TestIgnoreDirectives(t *testing.T) {
 	}
 	if n := doc.Root.Root.Get("types").Get("Query").Get("x-lint-ignore"); n != nil {
 		t.Errorf("Query: %v", n)
+	}
+}
+
+// TestWideSchemaLoads: a type of 100,000 fields and 100,000 types load in
+// linear time. Looking names up among a tree node's fields, and
+// gqlparser's validator comparing every two fields of a type, made a
+// schema of that size take minutes; the deadline turns such a regression
+// into a failure and asserts no duration otherwise.
+func TestWideSchemaLoads(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("type Query {\n")
+	for i := range 100_000 {
+		fmt.Fprintf(&b, "  f%d: T%d\n", i, i)
+	}
+	b.WriteString("}\n")
+	for i := range 100_000 {
+		fmt.Fprintf(&b, "type T%d { a: Int }\n", i)
+	}
+	done := make(chan error, 1)
+	var s *graphql.Schema
+	go func() {
+		doc, err := spec.NewLoader(spec.Options{}).LoadBytes(context.Background(), "wide.graphql", []byte(b.String()))
+		if err == nil {
+			s = graphql.Of(doc)
+		}
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		if err != nil || len(s.Problems) > 0 || len(s.Types) != 100_001 || len(s.Type("Query").Fields) != 100_000 {
+			t.Fatalf("wide schema: %v", err)
+		}
+	case <-time.After(time.Minute):
+		t.Fatal("a schema of 100,000 fields and types did not load within a minute")
 	}
 }

@@ -60,13 +60,13 @@ func readSDL(src *spec.Source) (doc *spec.Document, err error) {
 		return nil, e
 	}
 	b := &sdlBuilder{runes: runes, s: &Schema{byName: map[string]*Type{}, named: map[any]spec.Range{}},
-		root: srctree.Object(runes.Range(0, len([]rune(source.Input)))), elements: srctree.Elements{}}
+		root: srctree.Object(runes.Range(0, len([]rune(source.Input)))), elements: srctree.Elements{}, groups: map[*spec.Node]map[string]*spec.Node{}}
 	b.build(sd)
 	if bytes.Contains(src.Data, []byte(srctree.IgnoreDirective)) {
 		srctree.Ignore(b.elements, comments(src.Data))
 	}
 	b.s.check(b.root)
-	if len(b.s.Problems) == 0 {
+	if len(b.s.Problems) == 0 && b.s.widest() <= maxValidated {
 		b.s.Problems = validateWithGQLParser(source)
 	}
 	return src.Document(spec.GraphQL, "SDL", b.root, nil, b.s), nil
@@ -80,6 +80,10 @@ type sdlBuilder struct {
 	// directives by the line their name is on, for the ignore directives
 	// of the comments.
 	elements srctree.Elements
+	// groups are the elements each group node holds by name, for set:
+	// looking a name up among a node's fields made a type of 40,000
+	// fields take seconds.
+	groups map[*spec.Node]map[string]*spec.Node
 }
 
 func (b *sdlBuilder) rng(p *ast.Position) spec.Range {
@@ -93,11 +97,17 @@ func (b *sdlBuilder) rng(p *ast.Position) spec.Range {
 func (b *sdlBuilder) set(parent *spec.Node, group, name string, pos *ast.Position) *spec.Node {
 	r := b.rng(pos)
 	g := srctree.Child(parent, group, r)
-	if v := g.Get(name); v != nil {
+	byName := b.groups[g]
+	if byName == nil {
+		byName = map[string]*spec.Node{}
+		b.groups[g] = byName
+	}
+	if v := byName[name]; v != nil {
 		return v // an extension adds to what is already there
 	}
 	v := srctree.Object(r)
 	srctree.Set(g, name, r, v)
+	byName[name] = v
 	b.elements.Add(r.Start.Line, v)
 	return v
 }
