@@ -417,7 +417,7 @@ func locationWord(l string) string {
 
 // maxValidated bounds the fields, enum values or arguments of one element
 // for gqlparser's validator, which compares every two of them to find
-// duplicates (a type of 40,000 fields took seconds). The checks above find
+// duplicates, in quadratic time. The checks above find
 // duplicates in one pass; a schema with a wider element skips the
 // validator's further checks.
 const maxValidated = 5000

@@ -81,8 +81,8 @@ type sdlBuilder struct {
 	// of the comments.
 	elements srctree.Elements
 	// groups are the elements each group node holds by name, for set:
-	// looking a name up among a node's fields made a type of 40,000
-	// fields take seconds.
+	// searching a node's fields for a name made reading quadratic in its
+	// elements.
 	groups map[*spec.Node]map[string]*spec.Node
 }
 

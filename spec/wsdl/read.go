@@ -25,9 +25,8 @@ type reader struct {
 	seen  map[string]bool       // keys of the files read
 	trees []*spec.File          // trees of the imported files
 	roots map[string]*spec.Node // the tree of each file, by name
-	// keys are the keys each group node holds, for group: looking a name
-	// up among a node's fields made a description of 40,000 messages take
-	// seconds.
+	// keys are the keys each group node holds, for group: searching a
+	// node's fields for a name made reading quadratic in its elements.
 	keys map[*spec.Node]map[string]bool
 }
 
