@@ -1,6 +1,7 @@
 package spec
 
 import (
+	"fmt"
 	"testing"
 	"unsafe"
 )
@@ -52,5 +53,36 @@ b:
 				t.Errorf("the two type keys share a range, %v", ta.KeyRange)
 			}
 		})
+	}
+}
+
+// The table shares what a file repeats, and stops taking strings once a
+// sample shows the file's strings are distinct (a huge enum): it would
+// only grow. What it holds is still shared after that.
+func TestStringTableStopsOnDistinctStrings(t *testing.T) {
+	distinct := newStringTable()
+	for i := range 3 * sampleInterned {
+		distinct.string(fmt.Sprintf("v%d", i))
+	}
+	if !distinct.closed || len(distinct.m) != sampleInterned {
+		t.Errorf("distinct strings: closed %v with %d strings, want closed with %d", distinct.closed, len(distinct.m), sampleInterned)
+	}
+	first := distinct.bytes([]byte("v0"))
+	if again := distinct.string("v0"); unsafe.StringData(first) != unsafe.StringData(again) {
+		t.Errorf("a string the closed table holds is not shared")
+	}
+
+	repeated := newStringTable()
+	for i := range 3 * sampleInterned {
+		repeated.string("type")
+		repeated.string(fmt.Sprintf("v%d", i))
+	}
+	if repeated.closed || len(repeated.m) != 3*sampleInterned+1 {
+		t.Errorf("repeated strings: closed %v with %d strings, want open with %d", repeated.closed, len(repeated.m), 3*sampleInterned+1)
+	}
+
+	var none *stringTable
+	if none.bytes([]byte("x")) != "x" || none.string("y") != "y" {
+		t.Errorf("a nil table changes strings")
 	}
 }

@@ -10,7 +10,7 @@ import (
 // It is the fast path for .json specifications: a single pass, no reflection,
 // nodes allocated in slabs, object keys and string values interned.
 func parseJSON(data []byte, lim Limits) (*Node, error) {
-	p := &jsonParser{data: data, line: 1, colVal: 1, lim: lim, keys: make(map[string]string, 1024)}
+	p := &jsonParser{data: data, line: 1, colVal: 1, lim: lim, keys: newStringTable()}
 	p.skipSpace()
 	if p.pos >= len(p.data) {
 		return nil, p.errorf("empty document")
@@ -38,7 +38,7 @@ type jsonParser struct {
 	colAt, colVal int
 
 	slab   []Node
-	keys   map[string]string
+	keys   *stringTable
 	fields []Field
 	items  []*Node
 	nodes  int
@@ -227,7 +227,7 @@ func (p *jsonParser) invalidUTF8(b, end int) error {
 // str parses a string starting at the opening quote and returns its decoded
 // value: the equal string in intern when there is one (nothing is
 // allocated), else a new string, added to intern when intern is not nil.
-func (p *jsonParser) str(intern map[string]string) (string, error) {
+func (p *jsonParser) str(intern *stringTable) (string, error) {
 	d := p.data
 	p.pos++ // opening quote
 	b := p.pos
@@ -241,7 +241,7 @@ func (p *jsonParser) str(intern map[string]string) (string, error) {
 				return "", p.invalidUTF8(b, i)
 			}
 			p.pos = i + 1
-			return interned(intern, raw), nil
+			return intern.bytes(raw), nil
 		}
 		if c == '\\' {
 			break
@@ -273,7 +273,7 @@ func (p *jsonParser) str(intern map[string]string) (string, error) {
 				return "", p.invalidUTF8(b, i)
 			}
 			p.pos = i + 1
-			return interned(intern, buf), nil
+			return intern.bytes(buf), nil
 		case c == '\\':
 			if i+1 >= len(d) {
 				p.pos = i
@@ -299,29 +299,6 @@ func (p *jsonParser) str(intern map[string]string) (string, error) {
 	p.pos = i
 	return "", p.errorf("unterminated string")
 }
-
-// interned is the string of b: intern's when it holds one, else a new
-// string, added to intern when intern is not nil and holds fewer than
-// maxInterned strings.
-func interned(intern map[string]string, b []byte) string {
-	if intern == nil {
-		return string(b)
-	}
-	if s, ok := intern[string(b)]; ok {
-		return s
-	}
-	s := string(b)
-	if len(intern) < maxInterned {
-		intern[s] = s
-	}
-	return s
-}
-
-// maxInterned bounds the strings a parse interns. Keys and string values
-// are interned: a large API repeats most of its strings (types, $refs,
-// descriptions), and the tree keeps one copy of each; a file of millions
-// of distinct values stops adding to the table there.
-const maxInterned = 1 << 20
 
 // AppendUnescaped appends the character of the JSON escape at d[i] (a
 // backslash) to buf and returns the index after the escape; a \u escape of

@@ -89,26 +89,18 @@ type yamlConv struct {
 	indent int
 	// lineOff[i] is the byte offset of line i+1, built on first use.
 	lineOff []int
-	// strs interns keys and string values, as the JSON parser does (see
-	// maxInterned): the YAML parser allocates each scalar anew.
-	strs map[string]string
+	// strs interns keys and string values, as the JSON parser does: the
+	// YAML parser allocates each scalar anew.
+	strs *stringTable
 }
 
 func newYAMLConv(root *yaml.Node, src []byte, lim Limits) *yamlConv {
-	return &yamlConv{lim: lim, src: src, root: root, memo: map[*yaml.Node]*Node{}, size: map[*Node]int64{}, strs: map[string]string{}}
+	return &yamlConv{lim: lim, src: src, root: root, memo: map[*yaml.Node]*Node{}, size: map[*Node]int64{}, strs: newStringTable()}
 }
 
 // intern returns the string equal to s that the tree already holds, if
 // any.
-func (c *yamlConv) intern(s string) string {
-	if t, ok := c.strs[s]; ok {
-		return t
-	}
-	if len(c.strs) < maxInterned {
-		c.strs[s] = s
-	}
-	return s
-}
+func (c *yamlConv) intern(s string) string { return c.strs.string(s) }
 
 // parallelYAML is the size from which a YAML file's largest top-level
 // value is converted on a core of its own: stripe.yaml's conversion took
