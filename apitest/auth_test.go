@@ -191,7 +191,7 @@ func TestPlaceholderCredentialRefused(t *testing.T) {
 		t.Fatalf("want one failed test, got %d results", len(c.results))
 	}
 	msg := c.results[0].Message()
-	if want := "status 401 is not declared by DELETE /items (declared: 204) (the request carried the placeholder credential of key, none being given: set the environment variable key=…, or give it in specgate.yaml's securitySchemes (docs/test.md, Authentication))"; !strings.Contains(msg, want) {
+	if want := "status 401 is not declared by DELETE /items (declared: 204) (schema at testdata/auth/keyed.yaml:8:7) (the request carried the placeholder credential of key, none being given: set the environment variable key=…, or give it in specgate.yaml's securitySchemes (docs/test.md, Authentication))"; !strings.Contains(msg, want) {
 		t.Errorf("message %q\nwant it to contain %q", msg, want)
 	}
 	// With the credential given: no warning, no hint, and it is masked.

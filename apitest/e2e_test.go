@@ -402,7 +402,7 @@ func TestRetryAfterTooLong(t *testing.T) {
 	if r.Outcome != Failed || len(r.Attempts) != 1 {
 		t.Fatalf("%s after %d attempts", r.Outcome, len(r.Attempts))
 	}
-	if !strings.Contains(r.Message(), `status_code_conformance: status 429 is not declared by GET /health (declared: 200) (429 with Retry-After "3600" asks for a wait of 1h0m0s, longer than the longest allowed (5s): not retried)`) {
+	if !strings.Contains(r.Message(), `status_code_conformance: status 429 is not declared by GET /health (declared: 200) (schema at testdata/pets.yaml:83:7) (429 with Retry-After "3600" asks for a wait of 1h0m0s, longer than the longest allowed (5s): not retried)`) {
 		t.Errorf("message: %s", r.Message())
 	}
 }

@@ -2,6 +2,7 @@ package apitest
 
 import (
 	"encoding/base64"
+	"fmt"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -74,11 +75,35 @@ func (r *Result) Message() string {
 		}
 		b.WriteString(f.Check)
 		b.WriteString(": ")
-		b.WriteString(f.Message)
-		for _, p := range f.Problems {
-			b.WriteString("\n  ")
-			b.WriteString(p.String())
+		b.WriteString(f.text())
+	}
+	return b.String()
+}
+
+// text is the failure's message with its problems, each said once: a
+// failure whose message is its one problem's is one line, with the
+// problem's place; one of several problems is a count and a line each.
+func (f Failure) text() string {
+	if len(f.Problems) == 1 {
+		p := f.Problems[0]
+		if core := p.text(); strings.Contains(f.Message, core) {
+			return strings.Replace(f.Message, core, core+p.place(), 1)
 		}
+		if p.Message != "" && strings.Contains(f.Message, p.Message) {
+			return strings.Replace(f.Message, p.Message, p.String(), 1)
+		}
+	}
+	head := f.Message
+	if n := len(f.Problems); n > 1 {
+		if first := fmt.Sprintf("%s (and %d more)", f.Problems[0].Message, n-1); strings.HasPrefix(head, first) {
+			head = fmt.Sprintf("%d problems", n) + head[len(first):]
+		}
+	}
+	var b strings.Builder
+	b.WriteString(head)
+	for _, p := range f.Problems {
+		b.WriteString("\n  ")
+		b.WriteString(p.String())
 	}
 	return b.String()
 }
@@ -113,18 +138,27 @@ type Problem struct {
 	Example string
 }
 
-func (p Problem) String() string {
-	s := p.Message
-	if p.Path != "" && !strings.Contains(s, p.Path) {
-		s = p.Path + ": " + s
+func (p Problem) String() string { return p.text() + p.place() }
+
+// text is the problem's message, after its JSON path when it does not
+// name it.
+func (p Problem) text() string {
+	if p.Path != "" && !strings.Contains(p.Message, p.Path) {
+		return p.Path + ": " + p.Message
 	}
+	return p.Message
+}
+
+// place says where the broken rule is written: " (schema at …)", or
+// " (example at …)" for an example's expectation; "" when nowhere.
+func (p Problem) place() string {
 	switch {
 	case p.Schema != "":
-		s += " (schema at " + p.Schema + ")"
+		return " (schema at " + p.Schema + ")"
 	case p.Example != "":
-		s += " (example at " + p.Example + ")"
+		return " (example at " + p.Example + ")"
 	}
-	return s
+	return ""
 }
 
 // Exchange is one request and its response, as the reports show them.

@@ -159,6 +159,9 @@ func junitCaseOf(t *Test) junitCase {
 		var b strings.Builder
 		b.WriteString(text)
 		for _, p := range t.Problems {
+			if saidIn(text, p) {
+				continue
+			}
 			if b.Len() > 0 {
 				b.WriteByte('\n')
 			}
@@ -184,6 +187,13 @@ func junitCaseOf(t *Test) junitCase {
 		tc.SystemOut = out
 	}
 	return tc
+}
+
+// saidIn reports whether a test's message already says a problem, with
+// its place: the problem is not written a second time.
+func saidIn(message string, p Problem) bool {
+	_, what, ok := strings.Cut(p.Message, ": ")
+	return ok && strings.Contains(message, what) && (p.Schema == "" || strings.Contains(message, "(schema at "+p.Schema+")"))
 }
 
 // problemLine is a problem on one line: "body $.id: must be an integer

@@ -231,6 +231,29 @@ func TestReportsOfARun(t *testing.T) {
 	if err := xml.Unmarshal(data, &suites); err != nil || suites.Tests != 5 || suites.Failures != 1 {
 		t.Errorf("junit.xml: %d tests, %d failures (%v)", suites.Tests, suites.Failures, err)
 	}
+	// The failure says its problem once, with the schema's place.
+	var cases struct {
+		Cases []struct {
+			Failure *struct {
+				Message string `xml:"message,attr"`
+				Text    string `xml:",chardata"`
+			} `xml:"failure"`
+		} `xml:"testsuite>testcase"`
+	}
+	xml.Unmarshal(data, &cases)
+	failures := 0
+	for _, c := range cases.Cases {
+		if c.Failure == nil {
+			continue
+		}
+		failures++
+		if n := strings.Count(c.Failure.Text, "expected integer"); n != 1 || !strings.Contains(c.Failure.Text, "$.id: expected integer, found string \"1\" (schema at ") {
+			t.Errorf("the JUnit failure says the problem %d times, want once with its place:\n%s", n, c.Failure.Text)
+		}
+	}
+	if failures != 1 {
+		t.Errorf("%d JUnit failures read, want 1", failures)
+	}
 	summary, _ := os.ReadFile(filepath.Join(dir, "summary.txt"))
 	if !strings.Contains(string(summary), "5 tests: 4 passed, 1 failed") {
 		t.Errorf("summary:\n%s", summary)
