@@ -50,6 +50,10 @@ import data.specgate.lib.util
 # The rule looks up the places it judges in the document rather than
 # going through input.refs: a large API has tens of thousands of references,
 # nearly all of schemas, and a test on each costs more than these lookups.
+# Where the places are many (every method of every path item, the
+# responses and parameters of every operation, every media type),
+# specgate.reaching first keeps, in one call, the few items that hold a
+# $ref at one of them; the clauses then read those as they read any.
 
 violations contains _finding(path, ref, what) if {
 	some key in _top_level
@@ -85,7 +89,7 @@ violations contains _finding(path, ref, what) if {
 # may itself be a reference), those of components.pathItems, and those of
 # webhooks and callbacks written in place.
 violations contains _finding(path, ref, what) if {
-	some item in input.pathItems
+	some item in _path_items
 	some method in _methods
 	ref := item.node[method]["$ref"]
 	path := array.concat(item.source, [method])
@@ -107,21 +111,21 @@ violations contains _finding(op.source, ref, what) if {
 }
 
 violations contains _finding(path, ref, what) if {
-	some op in style.operations
+	some op in _operations
 	ref := op.node.responses["$ref"]
 	path := array.concat(op.source, ["responses"])
 	what := sprintf("field responses of %s", [naming.operation(op)])
 }
 
 violations contains _finding(path, ref, what) if {
-	some op in style.operations
+	some op in _operations
 	ref := op.node.parameters["$ref"]
 	path := array.concat(op.source, ["parameters"])
 	what := sprintf("field parameters of %s", [naming.operation(op)])
 }
 
 violations contains _finding(path, ref, what) if {
-	some item in input.pathItems
+	some item in _path_items
 	some field in ["parameters", "servers"]
 	ref := item.node[field]["$ref"]
 	path := array.concat(item.source, [field])
@@ -130,17 +134,31 @@ violations contains _finding(path, ref, what) if {
 
 # Content of request bodies and responses, where they are written.
 violations contains _finding(array.concat(b.path, ["content"]), ref, what) if {
-	some b in _bodies
+	some b in _bodies_with_refs
 	ref := b.node.content["$ref"]
 	what := sprintf("field content of %s", [_owner(b.path)])
 }
 
 violations contains _finding(array.concat(b.path, ["content", media]), ref, what) if {
-	some b in _bodies
+	some b in _bodies_with_refs
 	some media, value in b.node.content
 	ref := value["$ref"]
 	what := sprintf("media type %s of %s", [media, _owner(b.path)])
 }
+
+# _path_items are the path items with a $ref in an operation's place or
+# in their parameters or servers; _operations the operations under paths
+# with one as their responses or parameters.
+_path_items := specgate.reaching(input.pathItems, array.concat(
+	[[method, "$ref"] | some method in _methods],
+	[["parameters", "$ref"], ["servers", "$ref"]],
+))
+
+_operations := specgate.reaching(style.operations, [["responses", "$ref"], ["parameters", "$ref"]])
+
+# _bodies_with_refs are the bodies below with a $ref as their content or
+# as one of its media types.
+_bodies_with_refs := specgate.reaching(_bodies, [["content", "$ref"], ["content", null, "$ref"]])
 
 # _bodies are the request bodies and responses written in place in
 # operations and under components ({path, node}, as the library lists

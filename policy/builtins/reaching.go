@@ -1,0 +1,140 @@
+package builtins
+
+import (
+	"fmt"
+
+	"github.com/open-policy-agent/opa/v1/ast"
+	"github.com/open-policy-agent/opa/v1/rego"
+	"github.com/open-policy-agent/opa/v1/types"
+)
+
+// specgate.reaching finds the few items of a large list that hold
+// something at one of several places (a $ref where the specification
+// allows none, say) in one call: in Rego, each item and each place costs
+// a lookup.
+func init() {
+	rego.RegisterBuiltin2(&rego.Function{
+		Name: "specgate.reaching",
+		Decl: types.NewFunction(types.Args(types.NewArray(nil, types.A), types.NewArray(nil, types.NewArray(nil, types.A))),
+			types.NewArray(nil, types.A)),
+	}, reachingBuiltin)
+}
+
+// reachingBuiltin is specgate.reaching(items, paths) -> [item]:
+// the items of a list (objects with a node, as those of input.pathItems)
+// whose node has a value, whatever it is, at one of the paths, in order.
+// A path is a list of object keys (strings) and array indices (numbers),
+// as a Rego reference reads them (`item.node.get["$ref"]` is ["get",
+// "$ref"]); null stands for any member of an object or element of an
+// array (`some media; item.node.content[media]["$ref"]` is ["content",
+// null, "$ref"]). The rule then reads the few items returned as it
+// would have read them all.
+func reachingBuiltin(_ rego.BuiltinContext, items, paths *ast.Term) (*ast.Term, error) {
+	list, ok := items.Value.(*ast.Array)
+	if !ok {
+		return nil, fmt.Errorf("specgate.reaching: operand 1 must be an array, got %s", ast.ValueName(items.Value))
+	}
+	ps, ok := paths.Value.(*ast.Array)
+	if !ok {
+		return nil, fmt.Errorf("specgate.reaching: operand 2 must be an array, got %s", ast.ValueName(paths.Value))
+	}
+	root := &place{}
+	for i := range ps.Len() {
+		p, ok := ps.Elem(i).Value.(*ast.Array)
+		if !ok {
+			return nil, fmt.Errorf("specgate.reaching: path %d must be an array, got %s", i, ast.ValueName(ps.Elem(i).Value))
+		}
+		at := root
+		for j := range p.Len() {
+			switch k := p.Elem(j).Value.(type) {
+			case ast.String:
+				if at.keys == nil {
+					at.keys = map[string]*place{}
+				}
+				if at.keys[string(k)] == nil {
+					at.keys[string(k)] = &place{key: p.Elem(j)}
+				}
+				at = at.keys[string(k)]
+			case ast.Number:
+				n, ok := k.Int()
+				if !ok {
+					return nil, fmt.Errorf("specgate.reaching: element %d of path %d must be an integer, got %s", j, i, k)
+				}
+				if at.indices == nil {
+					at.indices = map[int]*place{}
+				}
+				if at.indices[n] == nil {
+					at.indices[n] = &place{}
+				}
+				at = at.indices[n]
+			case ast.Null:
+				if at.any == nil {
+					at.any = &place{}
+				}
+				at = at.any
+			default:
+				return nil, fmt.Errorf("specgate.reaching: element %d of path %d must be a string, a number or null, got %s", j, i, ast.ValueName(k))
+			}
+		}
+		at.end = true
+	}
+	var out []*ast.Term
+	eachNode(list, func(item *ast.Term, node ast.Value) {
+		if root.reached(node) {
+			out = append(out, item)
+		}
+	})
+	return ast.ArrayTerm(out...), nil
+}
+
+// place is a tree of the paths given to specgate.reaching, merged where
+// they share a start: the keys, indices and wildcard that lead on from a
+// place, and whether a path ends there.
+type place struct {
+	key     *ast.Term // the key that leads here from an object, if one does
+	keys    map[string]*place
+	indices map[int]*place
+	any     *place
+	end     bool
+}
+
+// reached tells whether v has a value at one of the paths from p. An
+// object's members are read by going through its keys when it has fewer
+// than the keys sought (a path item's few methods against nine), else by
+// looking each key up.
+func (p *place) reached(v ast.Value) bool {
+	if p.end {
+		return true
+	}
+	switch c := v.(type) {
+	case ast.Object:
+		if p.any != nil && c.Until(func(_, member *ast.Term) bool { return p.any.reached(member.Value) }) {
+			return true
+		}
+		if len(p.keys) == 0 {
+			return false
+		}
+		if c.Len() < len(p.keys) {
+			return c.Until(func(k, member *ast.Term) bool {
+				s, ok := k.Value.(ast.String)
+				next := p.keys[string(s)]
+				return ok && next != nil && next.reached(member.Value)
+			})
+		}
+		for _, next := range p.keys {
+			if member := c.Get(next.key); member != nil && next.reached(member.Value) {
+				return true
+			}
+		}
+	case *ast.Array:
+		if p.any != nil && c.Until(func(elem *ast.Term) bool { return p.any.reached(elem.Value) }) {
+			return true
+		}
+		for i, next := range p.indices {
+			if i >= 0 && i < c.Len() && next.reached(c.Elem(i).Value) {
+				return true
+			}
+		}
+	}
+	return false
+}
