@@ -42,7 +42,7 @@ type checkCase struct {
 	problems []contract.Problem
 	// probe sends another request (ignored_auth) and keeps it for the
 	// report.
-	probe func(r *contract.BuiltRequest) *httpx.Attempt
+	probe func(why string, r *contract.BuiltRequest) *httpx.Attempt
 }
 
 // Checks lists every check in the order they run and are reported.
@@ -313,7 +313,7 @@ func ignoredAuth(c *checkCase) *Failure {
 	}
 	bare := *c.prep.built
 	c.prep.stripAuth(&bare)
-	a := c.probe(&bare)
+	a := c.probe("the request again, without its credentials", &bare)
 	if a == nil || a.Err != nil || a.Response == nil {
 		return nil
 	}

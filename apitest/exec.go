@@ -86,6 +86,8 @@ func (p *Plan) exec(ctx context.Context, t *Test) *Result {
 	attempts := sp.sender.Do(ctx, req, prep.built.Body)
 	last := attempts[len(attempts)-1]
 	var probes []httpx.Attempt
+	var probeWhy []string // of each probe: the check and why
+	checking := ""        // the check running
 	switch {
 	case last.Err != nil && ctx.Err() != nil:
 		r.Outcome, r.SkipReason = Skipped, "the run was interrupted"
@@ -105,7 +107,7 @@ func (p *Plan) exec(ctx context.Context, t *Test) *Result {
 		}
 		c := &checkCase{ctx: ctx, t: t, prep: prep, status: resp.StatusCode, header: resp.Header, body: last.Body, truncated: last.Truncated}
 		c.problems = sp.contract.CheckResponse(t.op.op, &contract.Response{Status: resp.StatusCode, Header: resp.Header, Body: last.Body, Method: req.Method})
-		c.probe = func(b *contract.BuiltRequest) *httpx.Attempt {
+		c.probe = func(why string, b *contract.BuiltRequest) *httpx.Attempt {
 			preq, err := b.HTTPRequest(ctx, sp.base(t.op))
 			if err != nil {
 				return nil
@@ -113,9 +115,13 @@ func (p *Plan) exec(ctx context.Context, t *Test) *Result {
 			preq.Header.Set("User-Agent", userAgent)
 			as := sp.sender.Do(ctx, preq, b.Body)
 			probes = append(probes, as...)
+			for range as {
+				probeWhy = append(probeWhy, checking+": "+why)
+			}
 			return &as[len(as)-1]
 		}
 		for _, ch := range p.checks {
+			checking = ch.Name
 			if f := ch.run(c); f != nil {
 				f.Check = ch.Name
 				r.Failures = append(r.Failures, *f)
@@ -137,6 +143,9 @@ func (p *Plan) exec(ctx context.Context, t *Test) *Result {
 		st.after()
 	}
 	st.finish(r, attempts, probes)
+	for i := range r.Probes {
+		r.Probes[i].Probe = probeWhy[i]
+	}
 	if r.Outcome == Passed {
 		for _, f := range r.Fixtures {
 			if f.Outcome == Failed {

@@ -172,6 +172,10 @@ type Exchange struct {
 	// Retry says why another attempt followed (a 429 and its Retry-After)
 	// or why none did.
 	Retry string
+	// Probe says, of an exchange of Result.Probes, which check sent it and
+	// why ("ignored_auth: the request again, without its credentials"),
+	// so that reports do not show it as a retry.
+	Probe string
 }
 
 // HTTPRequest is a request as sent.

@@ -85,6 +85,7 @@ type (
 	// ctrfExchange is an Exchange as CTRF outputs hold it.
 	ctrfExchange struct {
 		Attempt  int       `json:"attempt,omitempty"`
+		Probe    string    `json:"probe,omitempty"`
 		Start    int64     `json:"start,omitempty"`
 		Duration int64     `json:"duration"`
 		Request  Request   `json:"request"`
@@ -184,7 +185,7 @@ func operationLabels(k OperationKey) [5][2]string {
 func ctrfExchanges(xs []Exchange) []ctrfExchange {
 	out := make([]ctrfExchange, len(xs))
 	for i, x := range xs {
-		out[i] = ctrfExchange{Attempt: x.Attempt, Duration: x.Duration.Milliseconds(), Request: x.Request, Response: x.Response, Error: x.Error}
+		out[i] = ctrfExchange{Attempt: x.Attempt, Probe: x.Probe, Duration: x.Duration.Milliseconds(), Request: x.Request, Response: x.Response, Error: x.Error}
 		if !x.Start.IsZero() {
 			out[i].Start = x.Start.UnixMilli()
 		}
@@ -328,7 +329,7 @@ func decodeExchanges(raw json.RawMessage) ([]Exchange, bool) {
 func exchangesOf(cs []ctrfExchange) ([]Exchange, bool) {
 	xs := make([]Exchange, len(cs))
 	for i, c := range cs {
-		xs[i] = Exchange{Attempt: c.Attempt, Duration: time.Duration(c.Duration) * time.Millisecond, Request: c.Request, Response: c.Response, Error: c.Error}
+		xs[i] = Exchange{Attempt: c.Attempt, Probe: c.Probe, Duration: time.Duration(c.Duration) * time.Millisecond, Request: c.Request, Response: c.Response, Error: c.Error}
 		if c.Start != 0 {
 			xs[i].Start = time.UnixMilli(c.Start)
 		}

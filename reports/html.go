@@ -132,6 +132,7 @@ type (
 	}
 	htmlExchange struct {
 		Attempt           int
+		Probe             string
 		Request, Response string
 		Error             string
 	}
@@ -397,7 +398,7 @@ func htmlExchanges(xs []Exchange) []htmlExchange {
 	var out []htmlExchange
 	for i := range xs {
 		x := &xs[i]
-		hx := htmlExchange{Attempt: x.Attempt, Error: x.Error}
+		hx := htmlExchange{Attempt: x.Attempt, Probe: x.Probe, Error: x.Error}
 		var b strings.Builder
 		b.WriteString(x.Request.Method + " " + x.Request.URL + "\n")
 		writeHTTP(&b, x.Request.Headers, x.Request.Body)

@@ -227,7 +227,10 @@ func exchangesText(xs []Exchange) string {
 		if i > 0 {
 			b.WriteString("\n")
 		}
-		if hx.Attempt > 0 {
+		switch {
+		case hx.Probe != "":
+			fmt.Fprintf(&b, "--- probe by %s\n", hx.Probe)
+		case hx.Attempt > 0:
 			fmt.Fprintf(&b, "--- attempt %d\n", hx.Attempt)
 		}
 		b.WriteString("> " + strings.ReplaceAll(strings.TrimSuffix(hx.Request, "\n"), "\n", "\n> ") + "\n")

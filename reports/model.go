@@ -333,7 +333,11 @@ func (t *Test) Flaky() bool {
 // Exchange is one HTTP request and what came back: a response, or the
 // error that kept one from coming.
 type Exchange struct {
-	Attempt  int // 1-based
+	Attempt int // 1-based; 0 for a probe
+	// Probe says which check sent a further request and why
+	// ("ignored_auth: the request again, without its credentials"); ""
+	// for an attempt of the test's own request.
+	Probe    string
 	Start    time.Time
 	Duration time.Duration
 	Request  Request

@@ -135,8 +135,12 @@ func Test(r *apitest.Result) reports.Test {
 			out.Attempts = append(out.Attempts, reports.Attempt{Attempt: i + 1, Status: reports.Failed, Start: a.Start, Duration: a.Duration, Message: msg})
 		}
 	}
-	for i, a := range r.Probes {
-		out.Outputs = append(out.Outputs, exchange(len(r.Attempts)+i+1, a))
+	// A check's probe is no attempt of the test's request: it has no
+	// attempt number, and says which check sent it and why.
+	for _, a := range r.Probes {
+		x := exchange(0, a)
+		x.Probe = a.Probe
+		out.Outputs = append(out.Outputs, x)
 	}
 	if len(r.Probes) > 0 {
 		out.Extra["probes"] = len(r.Probes)

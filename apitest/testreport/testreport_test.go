@@ -146,6 +146,8 @@ func TestReportsOfARun(t *testing.T) {
 				} `json:"retryAttempts"`
 				Extra struct {
 					Outputs []struct {
+						Attempt int    `json:"attempt"`
+						Probe   string `json:"probe"`
 						Request struct {
 							Method  string              `json:"method"`
 							URL     string              `json:"url"`
@@ -202,9 +204,12 @@ func TestReportsOfARun(t *testing.T) {
 	if !strings.Contains(paths, "$.id") {
 		t.Errorf("the problems of the wrong body name no $.id: %+v", found.Extra.Problems)
 	}
-	// The request, then ignored_auth's probe without credentials.
+	// The request, then ignored_auth's probe without credentials, labelled
+	// as such and not as a second attempt (a retry).
 	if out := found.Extra.Outputs; len(out) != 2 || out[0].Request.Headers["Authorization"][0] != "Bearer ****" || out[0].Response.Status != 200 ||
-		out[1].Request.Headers["Authorization"] != nil || out[1].Response.Status != 401 {
+		out[0].Attempt != 1 || out[0].Probe != "" ||
+		out[1].Request.Headers["Authorization"] != nil || out[1].Response.Status != 401 ||
+		out[1].Attempt != 0 || out[1].Probe != "ignored_auth: the request again, without its credentials" {
 		t.Errorf("outputs: %+v", out)
 	}
 	cov := rep.Results.Extra.CoverageMetrics
@@ -253,6 +258,13 @@ func TestReportsOfARun(t *testing.T) {
 	}
 	if failures != 1 {
 		t.Errorf("%d JUnit failures read, want 1", failures)
+	}
+	if !bytes.Contains(data, []byte("--- attempt 1&#xA;&gt; GET ")) || !bytes.Contains(data, []byte("--- probe by ignored_auth: the request again, without its credentials&#xA;&gt; GET ")) {
+		t.Errorf("junit.xml does not label ignored_auth's probe as one")
+	}
+	html, _ := os.ReadFile(filepath.Join(dir, "report.html"))
+	if !bytes.Contains(html, []byte("Probe by ignored_auth: the request again, without its credentials: request")) {
+		t.Errorf("report.html does not label ignored_auth's probe")
 	}
 	summary, _ := os.ReadFile(filepath.Join(dir, "summary.txt"))
 	if !strings.Contains(string(summary), "5 tests: 4 passed, 1 failed") {
