@@ -8,16 +8,81 @@ import (
 	"github.com/open-policy-agent/opa/v1/types"
 )
 
-// specgate.reaching finds the few items of a large list that hold
-// something at one of several places (a $ref where the specification
-// allows none, say) in one call: in Rego, each item and each place costs
-// a lookup.
+// specgate.reaching and specgate.members_with find the few items of a
+// large list that a rule must read (those with a $ref where the
+// specification allows none; the allOf lists whose members can disagree)
+// in one call: in Rego, each item, place and member costs a lookup.
 func init() {
 	rego.RegisterBuiltin2(&rego.Function{
 		Name: "specgate.reaching",
 		Decl: types.NewFunction(types.Args(types.NewArray(nil, types.A), types.NewArray(nil, types.NewArray(nil, types.A))),
 			types.NewArray(nil, types.A)),
 	}, reachingBuiltin)
+	rego.RegisterBuiltin4(&rego.Function{
+		Name: "specgate.members_with",
+		Decl: types.NewFunction(types.Args(types.NewArray(nil, types.A), types.S, types.NewArray(nil, types.S), types.N),
+			types.NewArray(nil, types.A)),
+	}, membersWithBuiltin)
+}
+
+// membersWithBuiltin is specgate.members_with(items, key, keys, least) ->
+// [item]: the items of a list (objects with a node, as those of
+// input.schemasWith.allOf) whose node holds at key an array or object
+// with at least least members that are objects with one of the keys,
+// whatever their values, in order: specgate.members_with(schemas,
+// "allOf", ["$ref", "type"], 2) are the schemas with two allOf members
+// that may give a type, where most allOf lists pair one $ref with a
+// member that only describes it.
+func membersWithBuiltin(_ rego.BuiltinContext, items, key, keys, least *ast.Term) (*ast.Term, error) {
+	list, ok := items.Value.(*ast.Array)
+	if !ok {
+		return nil, fmt.Errorf("specgate.members_with: operand 1 must be an array, got %s", ast.ValueName(items.Value))
+	}
+	if _, ok := key.Value.(ast.String); !ok {
+		return nil, fmt.Errorf("specgate.members_with: operand 2 must be a string, got %s", ast.ValueName(key.Value))
+	}
+	ks, ok := keys.Value.(*ast.Array)
+	if !ok {
+		return nil, fmt.Errorf("specgate.members_with: operand 3 must be an array, got %s", ast.ValueName(keys.Value))
+	}
+	n, ok := least.Value.(ast.Number)
+	if !ok {
+		return nil, fmt.Errorf("specgate.members_with: operand 4 must be a number, got %s", ast.ValueName(least.Value))
+	}
+	want, ok := n.Int()
+	if !ok {
+		return nil, fmt.Errorf("specgate.members_with: operand 4 must be an integer, got %s", n)
+	}
+	has := func(member *ast.Term) bool {
+		o, ok := member.Value.(ast.Object)
+		return ok && ks.Until(func(k *ast.Term) bool { return o.Get(k) != nil })
+	}
+	var out []*ast.Term
+	eachNode(list, func(item *ast.Term, node ast.Value) {
+		o, ok := node.(ast.Object)
+		if !ok {
+			return
+		}
+		found := 0
+		enough := func(member *ast.Term) bool {
+			if has(member) {
+				found++
+			}
+			return found >= want
+		}
+		switch members := valueOf(o, key).(type) {
+		case *ast.Array:
+			members.Until(enough)
+		case ast.Object:
+			members.Until(func(_, member *ast.Term) bool { return enough(member) })
+		default:
+			return
+		}
+		if found >= want {
+			out = append(out, item)
+		}
+	})
+	return ast.ArrayTerm(out...), nil
 }
 
 // reachingBuiltin is specgate.reaching(items, paths) -> [item]:
