@@ -120,6 +120,11 @@ func runLint(c *cli.Context, env Env) error {
 		_ = p.Prepare(formats)
 	}
 	results, operations := lintInputs(c.Context, p.Linter, pre, names, newProgressBar(env, len(names)), hasFormat(outs, "html"))
+	for _, r := range results {
+		for _, w := range r.Warnings {
+			fmt.Fprintln(env.Stderr, "warning:", w)
+		}
+	}
 	for _, e := range expandErrs {
 		results = append(results, linter.Result{File: inputName(e), Err: e,
 			Diagnostics: []linter.Diagnostic{{RuleID: linter.LoadErrorRule, Severity: level.Error, Message: inputMessage(e), File: inputName(e)}}})

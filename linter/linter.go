@@ -70,6 +70,10 @@ type Result struct {
 	// Timings say what the rules took on this input, when the Linter was
 	// asked for them (Options.Timings) and the rules ran.
 	Timings *Timings
+	// Warnings are notes about the input that change no finding and no
+	// exit code, each file:line:col: message (an x-lint-ignore naming a
+	// rule that does not exist).
+	Warnings []string
 }
 
 // Timings are what evaluating the rules took on one input.
@@ -270,6 +274,9 @@ func (l *Linter) lintInput(ctx context.Context, doc *spec.Document, input ast.Va
 	// every object on the path, such as the thousand schemas of a large
 	// API's components).
 	ignorable := hasKey(doc, IgnoreKey)
+	if ignorable {
+		res.Warnings = l.unknownIgnores(doc)
+	}
 	// Violations are located on every core (a large API's ten thousand
 	// walk paths through objects of hundreds of fields).
 	located := make([]Diagnostic, len(violations))
@@ -370,6 +377,45 @@ func hasKey(doc *spec.Document, key string) bool {
 // IgnoreKey is the extension that silences rules on a node and everything
 // under it: `x-lint-ignore: [rule-id, …]` (or a single id).
 const IgnoreKey = "x-lint-ignore"
+
+// unknownIgnores warns of each id in an x-lint-ignore of doc that names
+// no rule (a misspelt id silences nothing), where the id is written, with
+// the nearest rule id.
+func (l *Linter) unknownIgnores(doc *spec.Document) []string {
+	var out []string
+	check := func(file string, id *spec.Node) {
+		if id.Kind != spec.String {
+			return
+		}
+		name := strings.TrimPrefix(id.Value, rulesets.BuiltinPrefix)
+		if l.reg.Rule(name) != nil {
+			return
+		}
+		out = append(out, fmt.Sprintf("%s:%d:%d: %s names no rule %q, and silences nothing%s", file, id.Range.Start.Line, id.Range.Start.Col,
+			IgnoreKey, id.Value, rulesets.Suggest(name, l.reg.IDs())))
+	}
+	var walk func(file string, n *spec.Node)
+	walk = func(file string, n *spec.Node) {
+		for i := range n.Fields {
+			f := &n.Fields[i]
+			if f.Key == IgnoreKey {
+				check(file, f.Value)
+				for _, it := range f.Value.Items {
+					check(file, it)
+				}
+				continue
+			}
+			walk(file, f.Value)
+		}
+		for _, it := range n.Items {
+			walk(file, it)
+		}
+	}
+	for _, f := range doc.Files() {
+		walk(f.Name, f.Root)
+	}
+	return out
+}
 
 func ignores(n *spec.Node, rule string) bool {
 	ig := n.Get(IgnoreKey)
