@@ -59,6 +59,33 @@ func (d Diagnostic) DocURL() string {
 	return DocsURL + d.RuleID + ".md"
 }
 
+// RuleDocURL is where a rule is documented: a built-in rule's page under
+// DocsURL, a custom rule's first related_resources URL in its METADATA,
+// else "" (a custom rule has no page under docs/rules).
+func RuleDocURL(r *policy.Rule) string {
+	if r.Builtin {
+		return DocsURL + r.ID + ".md"
+	}
+	if r.Source == nil {
+		return ""
+	}
+	m, err := r.Source.Module()
+	if err != nil {
+		return ""
+	}
+	for _, a := range m.Annotations {
+		if a.Scope != "package" {
+			continue
+		}
+		for _, rr := range a.RelatedResources {
+			if rr != nil && rr.Ref.String() != "" {
+				return rr.Ref.String()
+			}
+		}
+	}
+	return ""
+}
+
 // Result is the outcome for one input.
 type Result struct {
 	File        string // as named by the user

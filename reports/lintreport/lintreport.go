@@ -27,7 +27,7 @@ func Rules(reg *policy.Registry, sevs rulesets.Severities) []reports.Rule {
 func Rule(r *policy.Rule, sev level.Severity) reports.Rule {
 	return reports.Rule{ID: r.ID, Title: r.Title, Description: r.Description, HowToFix: r.HowToFix,
 		Category: r.Category, Maturity: r.Maturity, Family: r.Family, Formats: r.Formats, Severity: sev,
-		DocURL: linter.DocsURL + r.ID + ".md"}
+		DocURL: linter.RuleDocURL(r)}
 }
 
 // Pipeline documents the findings the lint pipeline reports without a
@@ -77,5 +77,20 @@ func finding(d *linter.Diagnostic, doc string) reports.Finding {
 // failing at error. operations are as for Files. Callers set the tool, the
 // times and folders, and the fail severity when it is not error.
 func New(results []linter.Result, rules []reports.Rule, operations map[string][]reports.Operation) *reports.Run {
-	return &reports.Run{Kind: reports.Lint, Rules: rules, Pipeline: Pipeline, Files: Files(results, operations), FailSeverity: level.Error}
+	files := Files(results, operations)
+	// A finding links to its rule's page as the rule does: a custom rule
+	// has none under docs/rules.
+	pages := make(map[string]string, len(rules))
+	for _, r := range rules {
+		pages[r.ID] = r.DocURL
+	}
+	for i := range files {
+		for j := range files[i].Findings {
+			f := &files[i].Findings[j]
+			if page, ok := pages[f.Rule]; ok {
+				f.DocURL = page
+			}
+		}
+	}
+	return &reports.Run{Kind: reports.Lint, Rules: rules, Pipeline: Pipeline, Files: files, FailSeverity: level.Error}
 }

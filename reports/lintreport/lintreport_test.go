@@ -7,7 +7,9 @@ import (
 
 	"github.com/specgate/specgate/internal/level"
 	"github.com/specgate/specgate/linter"
+	"github.com/specgate/specgate/policy"
 	"github.com/specgate/specgate/reports"
+	"github.com/specgate/specgate/rulesets"
 	"github.com/specgate/specgate/spec"
 )
 
@@ -51,5 +53,52 @@ func TestFiles(t *testing.T) {
 	}
 	if s := run.Files[2]; s.Loaded || s.Findings[0].Rule != linter.TimeoutRule || s.Findings[0].DocURL != "" {
 		t.Errorf("a file whose rules timed out = %+v", s)
+	}
+}
+
+// A built-in rule links to its page under docs/rules; a custom rule to
+// the first related_resources URL of its METADATA, or nowhere: docs/rules
+// has no page of it. Its findings link as it does.
+func TestCustomRuleDocURL(t *testing.T) {
+	module := func(id, related string) string {
+		return "# METADATA\n# title: T\n# description: D\n" + related +
+			"# custom:\n#   category: Operations\n#   maturity: Gold\n#   severity: warn\n#   family: correctness\n#   formats: [oas3]\n" +
+			"package specgate.rules[\"" + id + "\"]\n\nviolations contains {\"path\": [], \"message\": \"m\"} if false\n"
+	}
+	reg := &policy.Registry{}
+	for _, m := range []struct {
+		file, id, related string
+		builtin           bool
+	}{
+		{"info-license/info-license.rego", "info-license", "", true},
+		{"policies/operation-has-owner.rego", "operation-has-owner", "# related_resources:\n# - ref: https://wiki.example.com/api-guidelines#owners\n#   description: the guideline\n", false},
+		{"policies/no-page.rego", "no-page", "", false},
+	} {
+		if err := reg.AddModule(m.file, module(m.id, m.related), m.builtin); err != nil {
+			t.Fatal(err)
+		}
+	}
+	sevs := rulesets.Severities{"info-license": level.Warn, "operation-has-owner": level.Warn, "no-page": level.Warn}
+	want := map[string]string{
+		"info-license":        linter.DocsURL + "info-license.md",
+		"operation-has-owner": "https://wiki.example.com/api-guidelines#owners",
+		"no-page":             "",
+	}
+	var results []linter.Result
+	res := linter.Result{File: "api.yaml", Format: "OpenAPI 3.1.0"}
+	for id := range want {
+		res.Diagnostics = append(res.Diagnostics, linter.Diagnostic{RuleID: id, Severity: level.Warn, Message: "m", File: "api.yaml"})
+	}
+	results = append(results, res)
+	run := New(results, Rules(reg, sevs), nil)
+	for _, r := range run.Rules {
+		if r.DocURL != want[r.ID] {
+			t.Errorf("rule %s links to %q, want %q", r.ID, r.DocURL, want[r.ID])
+		}
+	}
+	for _, f := range run.Files[0].Findings {
+		if f.DocURL != want[f.Rule] {
+			t.Errorf("a finding of %s links to %q, want %q", f.Rule, f.DocURL, want[f.Rule])
+		}
 	}
 }
