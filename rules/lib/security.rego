@@ -103,6 +103,12 @@ scoped(op) if {
 # by status, built once, rather than each scanning every response.
 responses_with(status) := [[input.operations[i], r] | some [i, r] in object.get(_by_status, status, [])]
 
+# responses_at(status) are the entries of that index for the status,
+# [i, response] with i in input.operations: a rule that reads the
+# responses alone (their sources, their headers) iterates these, with no
+# pair built for each.
+responses_at(status) := object.get(_by_status, status, [])
+
 # describing(wanted) are the indices of the operations under paths that
 # describe one of the statuses wanted, given as written: callers list
 # both cases of a range ("4XX", "4xx"). The operations that lack them all

@@ -43,23 +43,42 @@ package specgate.rules["response-rate-limit-headers"]
 import data.specgate.lib.security
 import data.specgate.lib.util
 
-# _responses pairs each success response, as the site to report on (a
-# response shared through a $ref is one site), with whether it lacks a
-# rate-limit header. The success statuses are picked from those written,
-# and their responses found through the index by status.
-_responses := [[security.response_site(op, r), _lacks(r)] |
-	some status in security.statuses_written
+# _checked are the sites of the success responses (a response shared
+# through a $ref is one site, at its definition), _limited those with a
+# rate-limit header, and _lacking the rest: every response of a site is
+# the same object. A large API has tens of thousands of success
+# responses, nearly all written in place and without headers, so each is
+# read once for its source and its headers, and only the operations
+# that write a $ref as a success response (found by specgate.reaching)
+# are read again, to move those responses to their definition.
+_success := [status | some status in security.statuses_written; startswith(status, "2")]
+
+_sources := {r.source | some status in _success; some [_, r] in security.responses_at(status)}
+
+# _written_as_refs are the success responses of operations that write
+# them as a $ref, by the $ref: {ref: [source]}. Those of a local $ref
+# are reported at its target, as security.response_site does, instead
+# of at their source.
+_written_as_refs := specgate.group([[raw["$ref"], array.concat(op.source, ["responses", status])] |
+	some op in specgate.reaching(input.operations, [["responses", status, "$ref"] | some status in _success])
+	some status, raw in op.node.responses
 	startswith(status, "2")
-	some [op, r] in security.responses_with(status)
-]
+])
 
-_lacks(r) := false if _rate_limited(r)
+_moved := {source | some ref, sources in _written_as_refs; util.ref_path(ref); some source in sources}
 
-else := true
+_definitions := {site | some ref, _ in _written_as_refs; site := util.ref_path(ref)}
 
-_checked := {pair[0] | some pair in _responses}
+_checked := (_sources - _moved) | _definitions
 
-_lacking := {pair[0] | some pair in _responses; pair[1]}
+_limited := {security.response_site(input.operations[i], r) |
+	some status in _success
+	some [i, r] in security.responses_at(status)
+	some h in r.headers
+	regex.match(`(?i)^(x-)?rate-?limit`, h.name)
+}
+
+_lacking := _checked - _limited
 
 violations contains util.violation(site, msg) if {
 	not security.api_wide(_lacking, _checked)
@@ -70,9 +89,4 @@ violations contains util.violation(site, msg) if {
 violations contains util.violation(security.api_wide_path, msg) if {
 	security.api_wide(_lacking, _checked)
 	msg := sprintf("no rate-limit header (RateLimit, RateLimit-Policy, X-RateLimit-…) in %s", [security.responses_summary(_lacking, _checked, "success responses")])
-}
-
-_rate_limited(r) if {
-	some h in r.headers
-	regex.match(`(?i)^(x-)?rate-?limit`, h.name)
 }

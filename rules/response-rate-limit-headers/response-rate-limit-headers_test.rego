@@ -40,3 +40,19 @@ test_api_without_rate_limit_headers_is_reported_once if {
 	vs := rule.violations with input as {"operations": [op({}, [response("200", []), response("201", []), response("404", [])])]}
 	vs == {{"path": ["paths"], "message": "no rate-limit header (RateLimit, RateLimit-Policy, X-RateLimit-…) in 2 of 2 success responses, such as response 200 of GET /pets"}}
 }
+
+test_reference_to_another_file_is_reported_at_the_response if {
+	node := {"responses": {
+		"200": {"$ref": "common.yaml#/Ok"},
+		"201": {"$ref": "#/components/responses/Made"},
+		"202": {"description": "Accepted"},
+		"203": {"description": "Partial"},
+	}}
+	vs := rule.violations with input as {"operations": [op(node, [
+		response("200", []),
+		response("201", []),
+		response("202", ["RateLimit"]),
+		response("203", ["X-RateLimit-Limit"]),
+	])]}
+	{v.path | some v in vs} == {["paths", "/pets", "get", "responses", "200"], ["components", "responses", "Made"]}
+}
