@@ -41,16 +41,36 @@ import data.specgate.lib.util
 
 violations contains util.violation(array.concat(op.source, ["operationId"]), msg) if {
 	some op in style.operations
-	op.operationId != ""
-	# An id of the convention's class has every part in it: one lookup
-	# spares the search of its parts.
-	object.get(_classes, op.operationId, "") != _convention
-	some part in _parts(op.operationId)
-	not style.fits(part, _convention)
+	hint := _flagged[op.operationId]
 	msg := sprintf("operationId %q of %s is not %s, the convention of most operation ids in this API%s", [
-		op.operationId, naming.operation(op), style.convention_names[_convention], _hint(op.operationId),
+		op.operationId, naming.operation(op), _convention_name, hint,
 	])
 }
+
+# _flagged maps each id with a part outside the convention to the hint of
+# its message. An id of the convention's class has every part in it: one
+# lookup spares the search of its parts; the others are matched whole,
+# part by part, by one regular expression.
+_flagged[id] := _hint(id) if {
+	some id in _ids
+	object.get(_classes, id, "") != _convention
+	not regex.match(_all_parts_fit, id)
+}
+
+# _all_parts_fit matches an id whose every namespace part (see _parts) is
+# written in the convention: the parts are the runs between "/" and ".",
+# and empty runs are not parts. The part patterns are naming.is_snake,
+# is_kebab, is_camel and style.is_pascal's.
+_all_parts_fit := sprintf(`^[/.]*(?:(?:%s)(?:[/.]+|$))*$`, [_part_pattern[_convention]])
+
+_part_pattern := {
+	"snake": `[a-z][a-z0-9]*(_[a-z0-9]+)*`,
+	"kebab": `[a-z0-9]+(-[a-z0-9]+)*`,
+	"camel": `[a-z][a-zA-Z0-9]*`,
+	"pascal": `[A-Z][a-zA-Z0-9]*`,
+}
+
+_convention_name := style.convention_names[_convention]
 
 # _parts are the namespace parts of an id: "repos/get-content" is "repos"
 # and "get-content".
@@ -80,13 +100,17 @@ _counts := {c: count(object.get(_ids_of_class, c, [])) | some c, _ in style.conv
 
 _convention := style.dominant(_counts)
 
+# _hint suggests the id respelled token by token, separators kept, when
+# every part of the respelling is in the convention (a respelling with no
+# separator is one part, even when empty).
 _hint(id) := sprintf(" (use %q)", [fixed]) if {
-	fixed := concat("", [_respell(t) | some t in regex.find_n(`[/.]|[^/.]+`, id, -1)])
-	every p in _parts(fixed) {
-		style.fits(p, _convention)
-	}
+	fixed := concat("", [_respelled(t) | some t in regex.find_n(`[/.]|[^/.]+`, id, -1)])
+	fixed != ""
+	regex.match(_all_parts_fit, fixed)
 } else := ""
 
-_respell(t) := t if t in {"/", "."}
+# _respelled is style.respell's spelling, called at the builtin: the hint
+# respells every token of thousands of ids on a large API.
+_respelled(t) := t if t in {"/", "."}
 
-else := style.respell(t, _convention)
+else := specgate.respell(t, _convention)

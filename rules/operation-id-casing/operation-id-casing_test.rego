@@ -38,3 +38,28 @@ test_spaces_are_respelled if {
 	vs := run(["listPets", "createPet", "find pet"])
 	{v.message | some v in vs} == {`operationId "find pet" of GET /p2 is not camelCase, the convention of most operation ids in this API (use "findPet")`}
 }
+
+# Microsoft Graph's shape: PascalCase ids under lower-case namespaces. An
+# id whose parts are PascalCase or single lower-case words is of the
+# convention's class and passes whole; the parts of the others are judged
+# and respelled one by one.
+test_namespaced_pascal if {
+	vs := run(["users.ListUsers", "users.GetUser", "Users.CreateUser", "users.list_users.Get", "Get.Count.users-51c2", "List"])
+	{v.message | some v in vs} == {
+		`operationId "users.list_users.Get" of GET /p3 is not PascalCase, the convention of most operation ids in this API (use "Users.ListUsers.Get")`,
+		`operationId "Get.Count.users-51c2" of GET /p4 is not PascalCase, the convention of most operation ids in this API (use "Get.Count.Users51c2")`,
+	}
+}
+
+# Empty parts are no parts: "//" and a trailing "." separate nothing, and a
+# part whose respelling is empty is dropped from the hint, unless it is the
+# whole id.
+test_empty_parts if {
+	vs := run(["listPets", "getPet", "createPet", "/repos//listAll", "repos.-", "-", "a/B", "/", "repos.get_x."])
+	{v.message | some v in vs} == {
+		`operationId "repos.-" of GET /p4 is not camelCase, the convention of most operation ids in this API (use "repos.")`,
+		`operationId "-" of GET /p5 is not camelCase, the convention of most operation ids in this API`,
+		`operationId "a/B" of GET /p6 is not camelCase, the convention of most operation ids in this API (use "a/b")`,
+		`operationId "repos.get_x." of GET /p8 is not camelCase, the convention of most operation ids in this API (use "repos.getX.")`,
+	}
+}
