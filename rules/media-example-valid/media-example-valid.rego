@@ -160,21 +160,27 @@ _oas3_media := [e |
 # _media_with_examples are the media types of the OpenAPI 3 request bodies
 # and responses (each where it is written) that have an example or
 # examples, as [holder, media type, media type object]: most have none,
-# and are passed over once, before any path is built.
+# and only the bodies and responses with one are read (specgate.reaching
+# finds them in one pass), before any path is built.
 _media_with_examples := [] if input.hasExamples == false
 
 else := [[holder, mt, media] |
 	not util.is_oas2
-	some holder in array.concat(correctness.written_bodies, correctness.written_responses)
+	some holder in specgate.reaching(
+		array.concat(correctness.written_bodies, correctness.written_responses),
+		[["content", null, "example"], ["content", null, "examples"]],
+	)
 	some mt, media in object.get(holder.node, "content", {})
 	_with_examples(media)
 ]
 
 # _oas3_params are the examples of parameters (each distinct parameter
-# once) and of headers (inline in responses, or under components).
+# once) and of headers (inline in responses, or under components). Only
+# the parameters with an example or examples are read: a large API has
+# tens of thousands without.
 _oas3_params := array.concat(
 	[e |
-		some p in input.parameters
+		some p in specgate.reaching(input.parameters, [["example"], ["examples"]])
 		is_object(p.node.schema)
 		_with_examples(p.node)
 		some e in _media_examples(p.source, p.node, ["parameter", p, "", ""])
@@ -187,9 +193,11 @@ _oas3_params := array.concat(
 	],
 )
 
+# _headers are the headers that may have examples: those of the responses
+# with a header with an example or examples, and those under components.
 _headers := array.concat(
 	[[array.concat(r.path, ["headers", name]), h, name] |
-		some r in correctness.written_responses
+		some r in specgate.reaching(correctness.written_responses, [["headers", null, "example"], ["headers", null, "examples"]])
 		some name, h in object.get(r.node, "headers", {})
 		is_object(h)
 		not health.is_ref(h)
