@@ -2,6 +2,7 @@ package policy
 
 import (
 	"context"
+	"fmt"
 	"testing"
 
 	"github.com/specgate/specgate/spec"
@@ -18,7 +19,9 @@ func TestForkSharesAndLeavesItsParentAlone(t *testing.T) {
 	}
 	c := newConverter()
 	c.node(doc.Root.Root)
-	sizes := func() [5]int { return [5]int{len(c.terms), len(c.keys), len(c.values), len(c.numbers), len(c.params)} }
+	sizes := func() [5]int {
+		return [5]int{len(c.terms), len(c.keys), len(c.values.m), len(c.numbers.m), len(c.params)}
+	}
 	before := sizes()
 	f := c.fork()
 	ops := doc.Root.Root.Get("paths").Get("/a")
@@ -36,5 +39,29 @@ func TestForkSharesAndLeavesItsParentAlone(t *testing.T) {
 	}
 	if f.str("a string the parent never saw") != f.str("a string the parent never saw") {
 		t.Error("a fork does not keep what it interns")
+	}
+}
+
+// A table of values stops taking them once a sample shows they do not
+// repeat (a huge enum of distinct values), and keeps sharing what it holds;
+// values that repeat keep it open.
+func TestTermTableStopsOnDistinctValues(t *testing.T) {
+	c := newConverter()
+	for i := range 3 * sampleInternedVals {
+		c.str(fmt.Sprintf("v%d", i))
+	}
+	if !c.values.closed || len(c.values.m) != sampleInternedVals {
+		t.Errorf("distinct values: closed %v with %d, want closed with %d", c.values.closed, len(c.values.m), sampleInternedVals)
+	}
+	if c.str("v0") != c.str("v0") {
+		t.Error("a value the closed table holds is not shared")
+	}
+	r := newConverter()
+	for i := range 3 * sampleInternedVals {
+		r.str("string")
+		r.str(fmt.Sprintf("v%d", i))
+	}
+	if r.values.closed || len(r.values.m) != 3*sampleInternedVals+1 {
+		t.Errorf("repeated values: closed %v with %d, want open with %d", r.values.closed, len(r.values.m), 3*sampleInternedVals+1)
 	}
 }

@@ -119,8 +119,8 @@ type converter struct {
 	parent  *converter
 	terms   map[*spec.Node]*ast.Term // containers already converted
 	keys    map[string]*ast.Term     // interned object keys and path segments
-	values  map[string]*ast.Term     // interned string values (see intern)
-	numbers map[string]*ast.Term     // interned numbers
+	values  *termTable               // interned string values (see intern)
+	numbers *termTable               // interned numbers
 	indices []*ast.Term              // interned small array indices
 	params  map[*spec.Parameter]*ast.Term
 	recent  [4]*ast.Term // paths converted lately
@@ -128,8 +128,8 @@ type converter struct {
 }
 
 func newConverter() *converter {
-	return &converter{parent: noParent, terms: map[*spec.Node]*ast.Term{}, keys: map[string]*ast.Term{}, values: map[string]*ast.Term{},
-		numbers: map[string]*ast.Term{}, params: map[*spec.Parameter]*ast.Term{}}
+	return &converter{parent: noParent, terms: map[*spec.Node]*ast.Term{}, keys: map[string]*ast.Term{}, values: newTermTable(),
+		numbers: newTermTable(), params: map[*spec.Parameter]*ast.Term{}}
 }
 
 // noParent is the parent of a converter that is no fork: nil tables, which
@@ -166,12 +166,46 @@ var (
 	falseTerm = ast.BooleanTerm(false)
 )
 
-// Values are interned, whatever their length, while a table holds fewer
-// than maxInternedVals: a large API writes most of its strings many times
-// over (types, $refs, the descriptions an operation's view repeats from
-// the document), and the tables go once the input is built. A document of
-// millions of distinct enum values does not grow a table past that.
-const maxInternedVals = 1 << 18
+// Values are interned, whatever their length: a large API writes most of
+// its strings many times over (types, $refs, the descriptions an
+// operation's view repeats from the document), and the tables go once the
+// input is built. A table stops taking values when its first
+// sampleInternedVals additions met fewer than half as many repeats (a huge
+// enum of distinct values would only grow it), or once it holds
+// maxInternedVals.
+const (
+	maxInternedVals    = 1 << 18
+	sampleInternedVals = 1 << 14
+)
+
+// termTable interns the terms of values.
+type termTable struct {
+	m          map[string]*ast.Term
+	hits, adds int
+	closed     bool
+}
+
+func newTermTable() *termTable { return &termTable{m: map[string]*ast.Term{}} }
+
+// get finds v's term; a nil table (noParent's) finds nothing.
+func (t *termTable) get(v string) (*ast.Term, bool) {
+	if t == nil {
+		return nil, false
+	}
+	term, ok := t.m[v]
+	return term, ok
+}
+
+func (t *termTable) add(v string, term *ast.Term) {
+	if t.closed {
+		return
+	}
+	t.m[v] = term
+	t.adds++
+	if t.adds == sampleInternedVals && 2*t.hits < t.adds || len(t.m) >= maxInternedVals {
+		t.closed = true
+	}
+}
 
 func (c *converter) number(v string) *ast.Term {
 	return intern(c.numbers, c.parent.numbers, v, func() *ast.Term { return ast.NumberTerm(json.Number(v)) })
@@ -180,17 +214,17 @@ func (c *converter) number(v string) *ast.Term {
 // intern returns v's term from inherited, the read-only table of a parent
 // converter (where a fork finds most), or from table; else a new one, kept
 // in table.
-func intern(table, inherited map[string]*ast.Term, v string, mk func() *ast.Term) *ast.Term {
-	if t, ok := inherited[v]; ok {
+func intern(table, inherited *termTable, v string, mk func() *ast.Term) *ast.Term {
+	if t, ok := inherited.get(v); ok {
+		table.hits++
 		return t
 	}
-	if t, ok := table[v]; ok {
+	if t, ok := table.get(v); ok {
+		table.hits++
 		return t
 	}
 	t := mk()
-	if len(table) < maxInternedVals {
-		table[v] = t
-	}
+	table.add(v, t)
 	return t
 }
 
