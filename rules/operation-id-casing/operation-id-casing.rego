@@ -57,9 +57,8 @@ _flagged[id] := _hint(id) if {
 	not regex.match(_all_parts_fit, id)
 }
 
-# _all_parts_fit matches an id whose every namespace part (see _parts) is
-# written in the convention: the parts are the runs between "/" and ".",
-# and empty runs are not parts. The part patterns are naming.is_snake,
+# _all_parts_fit matches an id whose every namespace part (see _classes)
+# is written in the convention. The part patterns are naming.is_snake,
 # is_kebab, is_camel and style.is_pascal's.
 _all_parts_fit := sprintf(`^[/.]*(?:(?:%s)(?:[/.]+|$))*$`, [_part_pattern[_convention]])
 
@@ -72,17 +71,14 @@ _part_pattern := {
 
 _convention_name := style.convention_names[_convention]
 
-# _parts are the namespace parts of an id: "repos/get-content" is "repos"
-# and "get-content".
-_parts(id) := [id] if {
-	not contains(id, "/")
-	not contains(id, ".")
-} else := [p | some p in regex.split(`[/.]`, id); p != ""]
-
-# _class is the convention an id is written in; "mixed" when its parts
-# disagree or one fits none; undefined when every part is a single
-# lower-case word.
-_class(id) := _one({style.case_of(p) | some p in _parts(id)})
+# _classes maps each id to the convention it is written in: that of its
+# namespace parts, the runs between "/" and "." ("repos/get-content" is
+# "repos" and "get-content"); "mixed" when its parts disagree or one fits
+# none. An id whose every part is a single lower-case word has none.
+_classes := {id: _one(classes) |
+	some id in _ids
+	classes := {specgate.case_of(p) | some p in regex.split(`[/.]`, id); p != ""}
+}
 
 _one(classes) := c if {
 	count(classes) == 1
@@ -91,8 +87,6 @@ _one(classes) := c if {
 } else := "mixed" if count(classes) > 0
 
 _ids := {op.operationId | some op in style.operations; op.operationId != ""}
-
-_classes := {id: _class(id) | some id in _ids}
 
 _ids_of_class := specgate.group([[c, id] | some id, c in _classes])
 
