@@ -61,6 +61,9 @@ type crud struct {
 	// and where it is written.
 	resource    *spec.Node
 	resourceSrc spec.Path
+	// request is the schema of the request's body, whose defaults fill
+	// what a create or a replace leaves out.
+	request *spec.Node
 	// success is the response answered, its status and its JSON media
 	// type (nil when it has no JSON content).
 	success *spec.Response
@@ -384,6 +387,7 @@ func planOperation(a *api, t typer, op *operation) *crud {
 			c.resource, c.resourceSrc = reqSchema, reqSrc
 		}
 	}
+	c.request = reqSchema
 	c.foreignKeys = map[string]string{}
 	foreignKeys(a.doc, reqSchema, c.foreignKeys, 0)
 	foreignKeys(a.doc, c.resource, c.foreignKeys, 0)

@@ -789,3 +789,26 @@ func TestStatefulBogusCursor(t *testing.T) {
 		t.Errorf("the 400 says %v", got)
 	}
 }
+
+// A field the request leaves out takes the default its request schema
+// declares, not a made-up value: the README's todos, created and replaced
+// without done, are not done.
+func TestStatefulDefaults(t *testing.T) {
+	opts := Options{Specs: []SpecSource{{Path: filepath.Join("..", "examples", "todos.yaml")}}, Stateful: true, WatchInterval: -1}
+	serveOnce(t, opts, func(m *testMock) {
+		for i, tt := range []struct {
+			method, path, body string
+			status             int
+			done               any
+		}{
+			{"POST", "/v1/todos", `{"title": "left out"}`, 201, false},
+			{"POST", "/v1/todos", `{"title": "sent", "done": true}`, 201, true},
+			{"PUT", "/v1/todos/2", `{"title": "replaced"}`, 200, false},
+		} {
+			got := obj(t, m.call(t, nil, tt.method, tt.path, tt.body, tt.status))
+			if got["done"] != tt.done {
+				t.Errorf("%d: %s %s %s: done is %v, want %v", i, tt.method, tt.path, tt.body, got["done"], tt.done)
+			}
+		}
+	})
+}

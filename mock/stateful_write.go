@@ -215,6 +215,13 @@ func (s *Server) buildResource(x *Exchange, c *crud, body map[string]any, id any
 	for k, f := range body {
 		v[k] = f
 	}
+	// A property the body leaves out takes the default its request schema
+	// declares (done: false), rather than a made-up value below.
+	for name, d := range t.defaults(c.request, 0) {
+		if _, sent := v[name]; !sent && t.property(c.resource, name, 0) != nil {
+			v[name] = d
+		}
+	}
 	if t.property(c.resource, c.idField, 0) != nil || t.doc.Deref(c.resource).Get("additionalProperties") == nil {
 		v[c.idField] = id // the resource's schema has room for its id
 	}
@@ -287,6 +294,33 @@ func (t typer) fillRequired(n *spec.Node, v, g any, depth int) any {
 		return out
 	}
 	return v
+}
+
+// defaults are the defaults that object schema n declares for its
+// properties, through allOf; the first one written wins.
+func (t typer) defaults(n *spec.Node, depth int) map[string]any {
+	n = t.doc.Deref(n)
+	if n == nil || n.Kind != spec.Object || depth > 8 {
+		return nil
+	}
+	out := map[string]any{}
+	if props := n.Get("properties"); props != nil && props.Kind == spec.Object {
+		for _, f := range props.Fields {
+			if d := t.doc.Deref(f.Value).Get("default"); d != nil {
+				out[f.Key] = schema.JSONValue(d)
+			}
+		}
+	}
+	if list := n.Get("allOf"); list != nil && list.Kind == spec.Array {
+		for _, m := range list.Items {
+			for k, d := range t.defaults(m, depth+1) {
+				if _, ok := out[k]; !ok {
+					out[k] = d
+				}
+			}
+		}
+	}
+	return out
 }
 
 // required lists the properties that object schema n requires, through
