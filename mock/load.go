@@ -3,6 +3,7 @@ package mock
 import (
 	"context"
 	"fmt"
+	"log/slog"
 	"slices"
 	"strings"
 	"sync"
@@ -121,6 +122,10 @@ func (s *Server) load(ctx context.Context) (*generation, error) {
 		if err != nil {
 			errs = append(errs, err)
 			continue
+		}
+		if len(a.contract.Operations()) == 0 {
+			s.opts.Logger.Warn("the spec declares no operation to serve: every request to it is answered 404", slog.String("spec", src.Path),
+				slog.Int("webhooks", len(a.doc.Views().Webhooks)))
 		}
 		gen.apis = append(gen.apis, a)
 	}

@@ -812,3 +812,17 @@ func TestStatefulDefaults(t *testing.T) {
 		}
 	})
 }
+
+// A spec of webhooks alone serves nothing: the mock starts, and says so.
+func TestNothingToServeIsWarned(t *testing.T) {
+	corpus := filepath.Join("..", "..", "shared", "corpus", "webhook-example-3.1.yaml")
+	if _, err := os.Stat(corpus); err != nil {
+		t.Skip("no corpus beside the repository")
+	}
+	serveOnce(t, Options{Specs: []SpecSource{{Path: corpus}}, WatchInterval: -1}, func(m *testMock) {
+		m.call(t, nil, "GET", "/pets", "", 404)
+		if logs := m.logs.String(); !strings.Contains(logs, `"msg":"the spec declares no operation to serve: every request to it is answered 404"`) || !strings.Contains(logs, `"webhooks":1`) {
+			t.Errorf("no warning of a spec with nothing to serve:\n%s", logs)
+		}
+	})
+}
