@@ -58,8 +58,9 @@ type TestSummary struct {
 type SpecCoverage struct {
 	Spec       string `json:"spec"`
 	Covered    int    `json:"covered" jsonschema:"operation rows (path, method, request type, status, response type) a test exercised"`
-	Selected   int    `json:"selected" jsonschema:"rows left after the filters"`
+	Selected   int    `json:"selected" jsonschema:"rows a test of the run aimed at, after the filters"`
 	Total      int    `json:"total" jsonschema:"rows the specification declares"`
+	Percent    int    `json:"percent" jsonschema:"covered as a share of selected, in whole percent: the coverage the CLI and the reports print"`
 	NotInSpec  int    `json:"notInSpec,omitempty" jsonschema:"responses received that the specification does not declare"`
 	Operations int    `json:"operations"`
 }
@@ -189,6 +190,9 @@ func (s *Server) contractTest(ctx context.Context, c *call, in ContractTestInput
 	for i, cov := range sum.Coverage {
 		covered, selected, total, missing := cov.Counts()
 		sc := SpecCoverage{Spec: cov.Spec, Covered: covered, Selected: selected, Total: total, NotInSpec: missing}
+		if selected > 0 {
+			sc.Percent = covered * 100 / selected
+		}
 		if i < len(plan.Info()) {
 			sc.Operations = plan.Info()[i].Operations
 		}

@@ -491,6 +491,8 @@ func TestContractTest(t *testing.T) {
 	}
 	if len(out.Coverage) != 1 || out.Coverage[0].Spec != "pets.yaml" || out.Coverage[0].Operations != 2 {
 		t.Errorf("coverage = %+v", out.Coverage)
+	} else if c := out.Coverage[0]; c.Selected == 0 || c.Percent != c.Covered*100/c.Selected {
+		t.Errorf("coverage percent %d of %+v, want covered of selected as the CLI prints it", c.Percent, c)
 	}
 	for _, name := range []string{"ctrf-report.json", "junit.xml", "report.html"} {
 		if _, err := os.Stat(filepath.Join(root, out.ReportDir, name)); err != nil {
