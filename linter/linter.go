@@ -190,6 +190,18 @@ func (l *Linter) Prepare(formats []string) error { return l.engine.Prepare(forma
 // RuleCount is the number of rules that run.
 func (l *Linter) RuleCount() int { return len(l.engine.Rules()) }
 
+// DocURL is where the rule of a diagnostic is documented (RuleDocURL): ""
+// for a custom rule without a related_resources URL and for the pipeline's
+// own diagnostics.
+func (l *Linter) DocURL(d Diagnostic) string {
+	for _, r := range l.engine.Rules() {
+		if r.ID == d.RuleID {
+			return RuleDocURL(r)
+		}
+	}
+	return d.DocURL()
+}
+
 // LintFiles lints inputs in parallel, one result per input, in input
 // order. One bad input never stops the others.
 func (l *Linter) LintFiles(ctx context.Context, names []string) []Result {

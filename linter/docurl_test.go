@@ -1,0 +1,51 @@
+package linter_test
+
+import (
+	"context"
+	"testing"
+
+	"github.com/specgate/specgate/internal/level"
+	"github.com/specgate/specgate/linter"
+	"github.com/specgate/specgate/policy"
+	"github.com/specgate/specgate/rulesets"
+)
+
+// A linter links a diagnostic to its rule's documentation as the reports
+// do (the studio shows these links): a built-in rule's page, a custom
+// rule's related_resources URL or nothing, and nothing for the pipeline's
+// own diagnostics.
+func TestLinterDocURL(t *testing.T) {
+	module := func(id, related string) string {
+		return "# METADATA\n# title: T\n# description: D\n" + related +
+			"# custom:\n#   category: Operations\n#   maturity: Gold\n#   severity: warn\n#   family: correctness\n#   formats: [oas3]\n" +
+			"package specgate.rules[\"" + id + "\"]\n\nviolations contains {\"path\": [], \"message\": \"m\"} if false\n"
+	}
+	reg := &policy.Registry{}
+	for _, m := range []struct {
+		file, id, related string
+		builtin           bool
+	}{
+		{"info-license/info-license.rego", "info-license", "", true},
+		{"policies/operation-has-owner.rego", "operation-has-owner", "# related_resources:\n# - ref: https://wiki.example.com/api-guidelines#owners\n#   description: the guideline\n", false},
+		{"policies/no-page.rego", "no-page", "", false},
+	} {
+		if err := reg.AddModule(m.file, module(m.id, m.related), m.builtin); err != nil {
+			t.Fatal(err)
+		}
+	}
+	sevs := rulesets.Severities{"info-license": level.Warn, "operation-has-owner": level.Warn, "no-page": level.Warn}
+	l, err := linter.New(context.Background(), linter.Options{Registry: reg, Severities: sevs})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for id, want := range map[string]string{
+		"info-license":        linter.DocsURL + "info-license.md",
+		"operation-has-owner": "https://wiki.example.com/api-guidelines#owners",
+		"no-page":             "",
+		linter.LoadErrorRule:  "",
+	} {
+		if got := l.DocURL(linter.Diagnostic{RuleID: id}); got != want {
+			t.Errorf("%s links to %q, want %q", id, got, want)
+		}
+	}
+}
