@@ -42,7 +42,7 @@ type profile struct {
 func (g *generation) lookup(name string) (*profile, *Problem) {
 	if name == "" {
 		if g.defErr != "" {
-			p := newProblem(400, kindBadRequest, g.defErr)
+			p := problems.New(400, kindBadRequest, g.defErr)
 			p.Field, p.Allowed = "profile", g.names
 			return nil, p
 		}
@@ -57,7 +57,7 @@ func (g *generation) lookup(name string) (*profile, *Problem) {
 	} else {
 		detail = fmt.Sprintf("no profile %q%s (profiles: %s)", name, rulesets.Suggest(name, g.names), strings.Join(g.names, ", "))
 	}
-	p := newProblem(400, kindBadRequest, detail)
+	p := problems.New(400, kindBadRequest, detail)
 	p.Field, p.Allowed = "profile", g.names
 	return nil, p
 }

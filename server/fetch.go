@@ -1,7 +1,6 @@
 package server
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"net/http"
@@ -64,16 +63,3 @@ func parseSpecURL(raw string) (*url.URL, error) {
 	}
 	return u, nil
 }
-
-// fetchSpec reads u with the client, at most limit bytes, and returns the
-// body and the URL it was finally read from (httpx.FetchSpec).
-func fetchSpec(ctx context.Context, client *http.Client, u *url.URL, limit sizeLimit) ([]byte, string, error) {
-	return httpx.FetchSpec(ctx, client, u, httpx.FetchLimits{MaxBytes: limit.bytes, SizeFlag: limit.flag, TimeoutFlag: "--fetch-timeout"})
-}
-
-// redactURL is u as it may be logged and shown (httpx.RedactURL).
-func redactURL(u *url.URL) string { return httpx.RedactURL(u) }
-
-// formatBytes writes a size in the largest binary unit it reaches
-// (httpx.FormatBytes).
-func formatBytes(n int64) string { return httpx.FormatBytes(n) }

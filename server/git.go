@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/specgate/specgate/internal/gitx"
+	"github.com/specgate/specgate/internal/httpx"
 )
 
 // gitTimeout bounds one git command (a clone or a fetch of the
@@ -45,7 +46,7 @@ func newGitRepo(repo, branch, token, user string) (*gitRepo, error) {
 				return nil, errors.New("--config-repo must not carry a password; put the token in SPECGATE_CONFIG_REPO_TOKEN")
 			}
 		}
-		g.shown = redactURL(u)
+		g.shown = httpx.RedactURL(u)
 	case !isSCPLike(repo):
 		abs, err := filepath.Abs(repo)
 		if err != nil {

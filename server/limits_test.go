@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/specgate/specgate/internal/httpx"
 )
 
 // paddedSpec is smallSpec grown to about n bytes by a long extension
@@ -103,7 +105,7 @@ func TestMemoryBudget(t *testing.T) {
 	}
 	// The same with a length, refused before its body is read.
 	p = problem(t, ts.do(t, http.MethodPost, "/lint-reports", "application/json", string(body)), 503, kindOverloaded)
-	if !strings.Contains(p.Detail, "linting this spec takes about "+formatBytes(cost)+" of memory, and the lint requests in flight hold "+formatBytes(cost)) {
+	if !strings.Contains(p.Detail, "linting this spec takes about "+httpx.FormatBytes(cost)+" of memory, and the lint requests in flight hold "+httpx.FormatBytes(cost)) {
 		t.Errorf("detail %q", p.Detail)
 	}
 	if hi := ts.healthInfo(t); hi.Checks["lint:memory"][0].Status != healthPass {
@@ -130,8 +132,8 @@ func TestMemoryBudgetLowersSizeLimits(t *testing.T) {
 	ts := start(t, Options{ConfigRepo: repo, MaxMemory: 30 << 20, AllowPrivateURLs: true})
 	// (30 MiB - 4 MiB) / 60, rounded down to a KiB.
 	const limit = "443 KiB"
-	if got := formatBytes(ts.bodyLimit.bytes); got != limit || formatBytes(ts.specLimit.bytes) != limit {
-		t.Fatalf("limits %s and %s, want %s", got, formatBytes(ts.specLimit.bytes), limit)
+	if got := httpx.FormatBytes(ts.bodyLimit.bytes); got != limit || httpx.FormatBytes(ts.specLimit.bytes) != limit {
+		t.Fatalf("limits %s and %s, want %s", got, httpx.FormatBytes(ts.specLimit.bytes), limit)
 	}
 	large := paddedSpec(600 << 10)
 	p := problem(t, ts.lint(t, map[string]string{"spec": large}), 413, kindTooLarge)

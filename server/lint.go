@@ -15,6 +15,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/specgate/specgate/internal/httpx"
 	"github.com/specgate/specgate/linter"
 	"github.com/specgate/specgate/reports"
 	"github.com/specgate/specgate/reports/lintreport"
@@ -58,7 +59,7 @@ func decodeLintRequest(body []byte) (*lintRequest, *Problem) {
 	dec := json.NewDecoder(bytes.NewReader(body))
 	// bad is a 400 problem at an offset of the body (none when negative).
 	bad := func(offset int64, field, format string, args ...any) *Problem {
-		p := newProblem(http.StatusBadRequest, kindBadRequest, fmt.Sprintf(format, args...))
+		p := problems.New(http.StatusBadRequest, kindBadRequest, fmt.Sprintf(format, args...))
 		if offset >= 0 {
 			p.Line, p.Column = lineCol(body, offset)
 			p.Detail = fmt.Sprintf("request body:%d:%d: %s", p.Line, p.Column, p.Detail)
@@ -257,15 +258,15 @@ const (
 func (s *Server) handleLint(w http.ResponseWriter, r *http.Request) {
 	start := time.Now()
 	if ct := r.Header.Get("Content-Type"); ct != "" && !isJSONMediaType(ct) {
-		writeProblem(w, r, newProblem(http.StatusUnsupportedMediaType, kindUnsupportedMedia,
+		httpx.WriteProblem(w, r, problems.New(http.StatusUnsupportedMediaType, kindUnsupportedMedia,
 			fmt.Sprintf("Content-Type %q: send the lint request as application/json", ct)))
 		return
 	}
 	if !s.slots.acquire(r.Context()) {
-		p := newProblem(http.StatusServiceUnavailable, kindOverloaded,
+		p := problems.New(http.StatusServiceUnavailable, kindOverloaded,
 			fmt.Sprintf("all %d lint slots are busy (--max-concurrent) and none freed up within %s (--queue-timeout); retry later", cap(s.slots.ch), s.slots.wait))
 		p.RetryAfter = 1
-		writeProblem(w, r, p)
+		httpx.WriteProblem(w, r, p)
 		return
 	}
 	defer s.slots.release()
@@ -275,10 +276,10 @@ func (s *Server) handleLint(w http.ResponseWriter, r *http.Request) {
 	// refused before it is read.
 	mem := &reservation{budget: s.memory}
 	defer mem.release()
-	tooLarge := newProblem(http.StatusRequestEntityTooLarge, kindTooLarge,
-		fmt.Sprintf("the request body is larger than the %s limit (%s); post large specs by specUrl", formatBytes(s.bodyLimit.bytes), s.bodyLimit.flag))
+	tooLarge := problems.New(http.StatusRequestEntityTooLarge, kindTooLarge,
+		fmt.Sprintf("the request body is larger than the %s limit (%s); post large specs by specUrl", httpx.FormatBytes(s.bodyLimit.bytes), s.bodyLimit.flag))
 	if r.ContentLength > s.bodyLimit.bytes {
-		writeProblem(w, r, tooLarge)
+		httpx.WriteProblem(w, r, tooLarge)
 		return
 	}
 	if r.ContentLength >= 0 && !s.reserveMemory(w, r, mem, memoryCost(r.ContentLength)) {
@@ -288,10 +289,10 @@ func (s *Server) handleLint(w http.ResponseWriter, r *http.Request) {
 	if err != nil {
 		var mbe *http.MaxBytesError
 		if errors.As(err, &mbe) {
-			writeProblem(w, r, tooLarge)
+			httpx.WriteProblem(w, r, tooLarge)
 			return
 		}
-		writeProblem(w, r, newProblem(http.StatusBadRequest, kindBadRequest, "reading the request body: "+err.Error()))
+		httpx.WriteProblem(w, r, problems.New(http.StatusBadRequest, kindBadRequest, "reading the request body: "+err.Error()))
 		return
 	}
 	if !s.reserveMemory(w, r, mem, memoryCost(int64(len(body)))) {
@@ -299,27 +300,27 @@ func (s *Server) handleLint(w http.ResponseWriter, r *http.Request) {
 	}
 	req, p := decodeLintRequest(body)
 	if p != nil {
-		writeProblem(w, r, p)
+		httpx.WriteProblem(w, r, p)
 		return
 	}
 	gen := s.config.current.Load()
 	prof, p := gen.lookup(req.Profile)
 	if p != nil {
-		writeProblem(w, r, p)
+		httpx.WriteProblem(w, r, p)
 		return
 	}
-	logAttrs(r.Context(), slog.String("profile", prof.name), slog.String("format", req.Format), slog.String("commit", short(gen.commit)))
+	httpx.LogAttrs(r.Context(), slog.String("profile", prof.name), slog.String("format", req.Format), slog.String("commit", short(gen.commit)))
 
 	ctx, cancel := context.WithTimeout(r.Context(), s.opts.RequestTimeout)
 	defer cancel()
 	doc, p := s.loadSpec(ctx, req, mem)
 	if p != nil {
-		writeProblem(w, r, p)
+		httpx.WriteProblem(w, r, p)
 		return
 	}
 	res := prof.lint.LintDocument(ctx, doc)
 	if ctx.Err() != nil {
-		writeProblem(w, r, s.canceled(ctx))
+		httpx.WriteProblem(w, r, s.canceled(ctx))
 		return
 	}
 	if req.Spec != nil {
@@ -331,11 +332,11 @@ func (s *Server) handleLint(w http.ResponseWriter, r *http.Request) {
 	format, _ := reports.Lookup(req.Format)
 	var out bytes.Buffer
 	if err := format.Write(&out, run); err != nil {
-		writeProblem(w, r, newProblem(http.StatusInternalServerError, kindInternal, "writing the report: "+err.Error()))
+		httpx.WriteProblem(w, r, problems.New(http.StatusInternalServerError, kindInternal, "writing the report: "+err.Error()))
 		return
 	}
 	sum := reports.Summarize(run.Files)
-	logAttrs(r.Context(), slog.Int("errors", sum.Errors), slog.Int("warnings", sum.Warnings))
+	httpx.LogAttrs(r.Context(), slog.Int("errors", sum.Errors), slog.Int("warnings", sum.Warnings))
 	h := w.Header()
 	h.Set("Content-Type", reportFormats[req.Format])
 	h.Set("Cache-Control", "no-store")
@@ -349,16 +350,16 @@ func (s *Server) reserveMemory(w http.ResponseWriter, r *http.Request, mem *rese
 	if mem.growTo(n) {
 		return true
 	}
-	writeProblem(w, r, s.memoryProblem(n))
+	httpx.WriteProblem(w, r, s.memoryProblem(n))
 	return false
 }
 
 // memoryProblem is the 503 of a request whose estimated cost, n bytes, does
 // not fit in what the requests in flight leave of the memory budget.
 func (s *Server) memoryProblem(n int64) *Problem {
-	p := newProblem(http.StatusServiceUnavailable, kindOverloaded,
+	p := problems.New(http.StatusServiceUnavailable, kindOverloaded,
 		fmt.Sprintf("linting this spec takes about %s of memory, and the lint requests in flight hold %s of the %s budget (--max-memory); retry later",
-			formatBytes(n), formatBytes(s.memory.inUse()), formatBytes(s.memory.limit)))
+			httpx.FormatBytes(n), httpx.FormatBytes(s.memory.inUse()), httpx.FormatBytes(s.memory.limit)))
 	p.RetryAfter = memoryRetryAfter
 	return p
 }
@@ -375,12 +376,12 @@ func (s *Server) loadSpec(ctx context.Context, req *lintRequest, mem *reservatio
 	if req.SpecURL != nil {
 		u, err := parseSpecURL(*req.SpecURL)
 		if err != nil {
-			p := newProblem(http.StatusBadRequest, kindBadRequest, err.Error())
+			p := problems.New(http.StatusBadRequest, kindBadRequest, err.Error())
 			p.Field = "specUrl"
 			return nil, p
 		}
-		logAttrs(ctx, slog.String("specUrl", redactURL(u)))
-		if data, name, err = fetchSpec(ctx, s.client, u, s.specLimit); err != nil {
+		httpx.LogAttrs(ctx, slog.String("specUrl", httpx.RedactURL(u)))
+		if data, name, err = httpx.FetchSpec(ctx, s.client, u, httpx.FetchLimits{MaxBytes: s.specLimit.bytes, SizeFlag: s.specLimit.flag, TimeoutFlag: "--fetch-timeout"}); err != nil {
 			if ctx.Err() != nil {
 				return nil, s.canceled(ctx)
 			}
@@ -388,25 +389,25 @@ func (s *Server) loadSpec(ctx context.Context, req *lintRequest, mem *reservatio
 			if errors.As(err, &refused) {
 				// The address is the client's choice, not an upstream's
 				// failure: a client error.
-				p := newProblem(http.StatusForbidden, kindFetchRefused, "fetching "+redactURL(u)+": "+refused.Error())
+				p := problems.New(http.StatusForbidden, kindFetchRefused, "fetching "+httpx.RedactURL(u)+": "+refused.Error())
 				p.Field = "specUrl"
 				return nil, p
 			}
-			return nil, newProblem(http.StatusBadGateway, kindFetchFailed, err.Error())
+			return nil, problems.New(http.StatusBadGateway, kindFetchFailed, err.Error())
 		}
 		if cost := mem.held + memoryPerByte*int64(len(data)); !mem.growTo(cost) {
 			return nil, s.memoryProblem(cost)
 		}
 	} else {
 		data = []byte(*req.Spec)
-		logAttrs(ctx, slog.Int("specBytes", len(data)))
+		httpx.LogAttrs(ctx, slog.Int("specBytes", len(data)))
 	}
 	doc, err := s.loader.LoadBytes(ctx, name, data)
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, s.canceled(ctx)
 		}
-		p := newProblem(http.StatusUnprocessableEntity, kindUnprocessableSpec, err.Error())
+		p := problems.New(http.StatusUnprocessableEntity, kindUnprocessableSpec, err.Error())
 		var se *spec.Error
 		if errors.As(err, &se) {
 			p.File, p.Line, p.Column = se.File, int(se.Pos.Line), int(se.Pos.Col)
@@ -424,9 +425,9 @@ func (s *Server) loadSpec(ctx context.Context, req *lintRequest, mem *reservatio
 // logged).
 func (s *Server) canceled(ctx context.Context) *Problem {
 	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
-		return newProblem(http.StatusGatewayTimeout, kindTimeout, fmt.Sprintf("fetching, loading and linting the spec took more than %s (--request-timeout)", s.opts.RequestTimeout))
+		return problems.New(http.StatusGatewayTimeout, kindTimeout, fmt.Sprintf("fetching, loading and linting the spec took more than %s (--request-timeout)", s.opts.RequestTimeout))
 	}
-	return newProblem(499, kindTimeout, "the client closed the request")
+	return problems.New(499, kindTimeout, "the client closed the request")
 }
 
 // renameInline names an inline spec "spec" in its result instead of the

@@ -42,13 +42,3 @@ type Problem = httpx.Problem
 
 // problems are the lint server's problem types.
 var problems = &httpx.Catalog{Base: ProblemTypes, Titles: problemTitles}
-
-func newProblem(status int, kind, detail string) *Problem {
-	return problems.New(status, kind, detail)
-}
-
-// The shared plumbing under the names this package's code uses.
-var (
-	writeProblem = httpx.WriteProblem
-	logAttrs     = httpx.LogAttrs
-)

@@ -7,6 +7,8 @@ import (
 	"net/netip"
 	"sync"
 	"time"
+
+	"github.com/specgate/specgate/internal/httpx"
 )
 
 // rateWindow is the window of --rate-limit: requests per minute.
@@ -91,10 +93,10 @@ func (l *rateLimiter) limited(h http.Handler) http.Handler {
 		hdr.Set("RateLimit-Policy", fmt.Sprintf("%s;q=%d;w=%d", ratePolicy, l.quota, int(rateWindow/time.Second)))
 		hdr.Set("RateLimit", fmt.Sprintf("%s;r=%d;t=%d", ratePolicy, remaining, reset))
 		if !ok {
-			p := newProblem(http.StatusTooManyRequests, kindRateLimited,
+			p := problems.New(http.StatusTooManyRequests, kindRateLimited,
 				fmt.Sprintf("this client made more than %d requests this minute (--rate-limit); retry in %d s", l.quota, reset))
 			p.RetryAfter = reset
-			writeProblem(w, r, p)
+			httpx.WriteProblem(w, r, p)
 			return
 		}
 		h.ServeHTTP(w, r)

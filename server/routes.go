@@ -5,7 +5,6 @@ import (
 	"crypto/sha256"
 	"embed"
 	"encoding/hex"
-	"encoding/json"
 	"fmt"
 	"net/http"
 	"path"
@@ -13,6 +12,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/specgate/specgate/internal/httpx"
 )
 
 // Endpoints lists the server's endpoints, for --help and the docs.
@@ -57,7 +58,7 @@ func secured(h http.Handler) http.Handler {
 }
 
 func notFound(w http.ResponseWriter, r *http.Request) {
-	writeProblem(w, r, newProblem(http.StatusNotFound, kindNotFound,
+	httpx.WriteProblem(w, r, problems.New(http.StatusNotFound, kindNotFound,
 		fmt.Sprintf("no resource at %s; the API is described at /api-docs", r.URL.Path)))
 }
 
@@ -91,27 +92,12 @@ func (m methods) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		w.WriteHeader(http.StatusNoContent)
 		return
 	}
-	writeProblem(w, r, newProblem(http.StatusMethodNotAllowed, kindMethodNotAllowed,
+	httpx.WriteProblem(w, r, problems.New(http.StatusMethodNotAllowed, kindMethodNotAllowed,
 		fmt.Sprintf("%s does not answer %s; it answers %s", r.URL.Path, r.Method, m.allow())))
 }
 
-func writeJSON(w http.ResponseWriter, status int, contentType string, v any) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		http.Error(w, err.Error(), http.StatusInternalServerError)
-		return
-	}
-	w.Header().Set("Content-Type", contentType)
-	w.Header().Set("Cache-Control", "no-store")
-	w.WriteHeader(status)
-	_, _ = w.Write(buf.Bytes())
-}
-
 func (s *Server) handleStatus(w http.ResponseWriter, r *http.Request) {
-	writeJSON(w, http.StatusOK, "application/json", s.config.status())
+	httpx.WriteJSON(w, http.StatusOK, "application/json", s.config.status())
 }
 
 // RefreshAccepted is the body of a 202 from POST /config/refresh.
@@ -123,7 +109,7 @@ type RefreshAccepted struct {
 func (s *Server) handleRefresh(w http.ResponseWriter, r *http.Request) {
 	s.config.requestRefresh()
 	w.Header().Set("Location", "status")
-	writeJSON(w, http.StatusAccepted, "application/json", RefreshAccepted{RequestedAt: time.Now().UTC(), StatusURL: "/config/status"})
+	httpx.WriteJSON(w, http.StatusAccepted, "application/json", RefreshAccepted{RequestedAt: time.Now().UTC(), StatusURL: "/config/status"})
 }
 
 // Health check statuses (the health check response format for HTTP APIs).
@@ -189,7 +175,7 @@ func (s *Server) handleHealth(w http.ResponseWriter, r *http.Request) {
 	if s.draining.Load() {
 		h = Health{Status: healthFail, Output: drainingOutput}
 	}
-	writeJSON(w, healthStatus(h.Status), "application/health+json", h)
+	httpx.WriteJSON(w, healthStatus(h.Status), "application/health+json", h)
 }
 
 func (s *Server) handleHealthInfo(w http.ResponseWriter, r *http.Request) {
@@ -202,7 +188,7 @@ func (s *Server) handleHealthInfo(w http.ResponseWriter, r *http.Request) {
 	used := s.memory.inUse()
 	memCheck := HealthCheck{ComponentType: "system", ObservedValue: used, ObservedUnit: "bytes", Status: healthPass, Time: now}
 	if used*10 >= s.memory.limit*9 {
-		memCheck.Status, memCheck.Output = healthWarn, fmt.Sprintf("the lint requests in flight hold %s of the %s memory budget (--max-memory)", formatBytes(used), formatBytes(s.memory.limit))
+		memCheck.Status, memCheck.Output = healthWarn, fmt.Sprintf("the lint requests in flight hold %s of the %s memory budget (--max-memory)", httpx.FormatBytes(used), httpx.FormatBytes(s.memory.limit))
 	}
 	info := HealthInfo{
 		Status: healthPass, Version: "1", ReleaseID: s.opts.Version, ServiceID: "specgate-lint-server",
@@ -222,7 +208,7 @@ func (s *Server) handleHealthInfo(w http.ResponseWriter, r *http.Request) {
 	if s.draining.Load() {
 		info.Status, info.Output = healthFail, drainingOutput
 	}
-	writeJSON(w, healthStatus(info.Status), "application/health+json", info)
+	httpx.WriteJSON(w, healthStatus(info.Status), "application/health+json", info)
 }
 
 // The documentation page and its assets, served from the binary.

@@ -214,7 +214,7 @@ func (s *Server) budgetMemory() error {
 	s.specLimit = fitMemory(s.opts.MaxSpecSize, "--max-spec-size", budget)
 	for _, l := range []sizeLimit{s.bodyLimit, s.specLimit} {
 		if l.bytes < 1<<10 {
-			return fmt.Errorf("--max-memory %s admits no spec larger than %s (%s)", formatBytes(budget), formatBytes(l.bytes), l.flag)
+			return fmt.Errorf("--max-memory %s admits no spec larger than %s (%s)", httpx.FormatBytes(budget), httpx.FormatBytes(l.bytes), l.flag)
 		}
 	}
 	s.opts.Logger.Info("memory budget", slog.Int64("maxMemory", budget), slog.Int64("baseline", s.baseline),
@@ -229,13 +229,13 @@ func memoryBudgetFor(maxMemory, goLimit, baseline int64) (int64, error) {
 	switch {
 	case maxMemory > 0:
 		if maxMemory < memoryCost(0) {
-			return 0, fmt.Errorf("--max-memory %s is less than a lint request takes (%s at least)", formatBytes(maxMemory), formatBytes(memoryCost(0)))
+			return 0, fmt.Errorf("--max-memory %s is less than a lint request takes (%s at least)", httpx.FormatBytes(maxMemory), httpx.FormatBytes(memoryCost(0)))
 		}
 		return maxMemory, nil
 	case goLimit > 0:
 		if goLimit-baseline < memoryCost(0) {
 			return 0, fmt.Errorf("GOMEMLIMIT=%s leaves no memory for lint requests: the server holds %s once its configuration is loaded; raise it or set --max-memory",
-				formatBytes(goLimit), formatBytes(baseline))
+				httpx.FormatBytes(goLimit), httpx.FormatBytes(baseline))
 		}
 		return goLimit - baseline, nil
 	}
