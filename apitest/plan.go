@@ -14,6 +14,7 @@ import (
 
 	"github.com/specgate/specgate/contract"
 	"github.com/specgate/specgate/examples"
+	"github.com/specgate/specgate/internal/english"
 	"github.com/specgate/specgate/internal/httpx"
 	"github.com/specgate/specgate/schema"
 	"github.com/specgate/specgate/spec"
@@ -339,16 +340,9 @@ func (p *Plan) Warnings() []string {
 		for _, n := range names {
 			list = append(list, fmt.Sprintf("%s (sending %q)", n, examples.PlaceholderCredential(sp.schemes[n])))
 		}
-		out = append(out, fmt.Sprintf("%s: no credential for security %s %s: %s", sp.name, pluralWord(len(names), "scheme", "schemes"), strings.Join(list, ", "), howToGiveCredentials(names)))
+		out = append(out, fmt.Sprintf("%s: no credential for security %s %s: %s", sp.name, english.Noun(len(names), "scheme", "schemes"), strings.Join(list, ", "), howToGiveCredentials(names)))
 	}
 	return out
-}
-
-func pluralWord(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
 }
 
 // Left lists why each spec left out of the run (Options.KeepGoing) could

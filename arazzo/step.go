@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/specgate/specgate/contract"
+	"github.com/specgate/specgate/internal/english"
 	"github.com/specgate/specgate/internal/httpx"
 )
 
@@ -62,7 +63,7 @@ func (st *runState) runStep(ctx context.Context, f *frame, s *Step) (*StepResult
 		switch a.Type {
 		case "retry":
 			if retries[a] >= a.RetryLimit {
-				sr.Message += fmt.Sprintf(" (after %d %s of failure action %q)", retries[a], plural(retries[a], "retry", "retries"), a.Name)
+				sr.Message += fmt.Sprintf(" (after %d %s of failure action %q)", retries[a], english.Noun(retries[a], "retry", "retries"), a.Name)
 				return sr, next{kind: failWorkflow}
 			}
 			retries[a]++
@@ -105,13 +106,6 @@ func gotoTarget(a *Action) string {
 		return "step " + a.StepID
 	}
 	return "workflow " + a.WorkflowID
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
 }
 
 func (st *runState) recordOutputs(f *frame, s *Step, sr *StepResult) {

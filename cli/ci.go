@@ -17,6 +17,7 @@ import (
 	"github.com/specgate/specgate/compat"
 	"github.com/specgate/specgate/config"
 	"github.com/specgate/specgate/insights"
+	"github.com/specgate/specgate/internal/english"
 	"github.com/specgate/specgate/internal/httpx"
 )
 
@@ -281,7 +282,7 @@ func submitReports(ctx context.Context, c *cli.Context, env Env, run ciRun, runE
 			note = ", which it had already"
 		}
 		fmt.Fprintf(env.Stderr, "reports submitted to the insights service at %s (submission %s%s, repository %s, %s, %s)\n",
-			setup.client.URL, rec.ID, note, s.CI.RepoID, count(len(s.Results), "specification"), time.Since(start).Round(time.Millisecond))
+			setup.client.URL, rec.ID, note, s.CI.RepoID, english.Count(len(s.Results), "specification", "specifications"), time.Since(start).Round(time.Millisecond))
 	}
 	if len(problems) == 0 {
 		return runErr

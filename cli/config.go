@@ -11,6 +11,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/specgate/specgate/config"
+	"github.com/specgate/specgate/internal/english"
 	"github.com/specgate/specgate/spec"
 )
 
@@ -170,7 +171,7 @@ func runConfigValidate(c *cli.Context, env Env) error {
 	}
 	printWarnings(env, cfg.Warnings)
 	fmt.Fprintf(env.Stdout, "%s: valid, version %d: %d %s, %d %s\n", file, cfg.Version,
-		len(cfg.Tests), plural(len(cfg.Tests), "test"), len(cfg.Mocks), plural(len(cfg.Mocks), "mock"))
+		len(cfg.Tests), english.Noun(len(cfg.Tests), "test", "tests"), len(cfg.Mocks), english.Noun(len(cfg.Mocks), "mock", "mocks"))
 	tw := tabwriter.NewWriter(env.Stdout, 0, 4, 2, ' ', 0)
 	for _, t := range cfg.Tests {
 		addr := t.Target.URL()

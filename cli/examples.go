@@ -13,6 +13,7 @@ import (
 
 	"github.com/specgate/specgate/config"
 	"github.com/specgate/specgate/examples"
+	"github.com/specgate/specgate/internal/english"
 	"github.com/specgate/specgate/spec"
 )
 
@@ -277,9 +278,9 @@ func runExamplesValidate(c *cli.Context, env Env) error {
 		}
 		broken := ""
 		if r.BrokenRefs > 0 {
-			broken = fmt.Sprintf("; %d $ref %s not resolve, so the examples under %s are not checked", r.BrokenRefs, pluralVerb(r.BrokenRefs, "does", "do"), pluralVerb(r.BrokenRefs, "it", "them"))
+			broken = fmt.Sprintf("; %d $ref %s not resolve, so the examples under %s are not checked", r.BrokenRefs, english.Noun(r.BrokenRefs, "does", "do"), english.Noun(r.BrokenRefs, "it", "them"))
 		}
-		fmt.Fprintf(env.Stdout, "%s: %d %s (%d inline, %d in files), %d %s%s\n", r.Spec, r.Inline+r.Files, plural(r.Inline+r.Files, "example"), r.Inline, r.Files, len(r.Findings), plural(len(r.Findings), "finding"), broken)
+		fmt.Fprintf(env.Stdout, "%s: %d %s (%d inline, %d in files), %d %s%s\n", r.Spec, r.Inline+r.Files, english.Noun(r.Inline+r.Files, "example", "examples"), r.Inline, r.Files, len(r.Findings), english.Noun(len(r.Findings), "finding", "findings"), broken)
 	}
 	return silent(code)
 }
@@ -326,7 +327,7 @@ func runExamplesGenerate(c *cli.Context, env Env) error {
 		if werr != nil {
 			return exitf(ExitUsage, "writing the examples of %s: %v", name, werr)
 		}
-		fmt.Fprintf(env.Stdout, "%s: %d %s written to %s, %d skipped\n", name, len(written), plural(len(written), "example"), g.Dir, len(skipped))
+		fmt.Fprintf(env.Stdout, "%s: %d %s written to %s, %d skipped\n", name, len(written), english.Noun(len(written), "example", "examples"), g.Dir, len(skipped))
 	}
 	for _, e := range flatten(errs) {
 		fmt.Fprintln(env.Stderr, e)
@@ -371,7 +372,7 @@ func runExamplesFix(c *cli.Context, env Env) error {
 				return exitf(ExitUsage, "writing %s: %v", res.File, err)
 			}
 			fixedFiles++
-			fmt.Fprintf(env.Stdout, "fixed %s: %d %s repaired\n", res.File, len(res.Fixed), plural(len(res.Fixed), "finding"))
+			fmt.Fprintf(env.Stdout, "fixed %s: %d %s repaired\n", res.File, len(res.Fixed), english.Noun(len(res.Fixed), "finding", "findings"))
 		}
 	}
 	errs = flatten(errs)
@@ -384,9 +385,9 @@ func runExamplesFix(c *cli.Context, env Env) error {
 	}
 	switch {
 	case dry:
-		fmt.Fprintf(env.Stdout, "%d %s would change, %d %s left\n", changed, plural(changed, "file"), len(left), plural(len(left), "finding"))
+		fmt.Fprintf(env.Stdout, "%d %s would change, %d %s left\n", changed, english.Noun(changed, "file", "files"), len(left), english.Noun(len(left), "finding", "findings"))
 	default:
-		fmt.Fprintf(env.Stdout, "%d %s fixed, %d %s left\n", fixedFiles, plural(fixedFiles, "file"), len(left), plural(len(left), "finding"))
+		fmt.Fprintf(env.Stdout, "%d %s fixed, %d %s left\n", fixedFiles, english.Noun(fixedFiles, "file", "files"), len(left), english.Noun(len(left), "finding", "findings"))
 	}
 	switch {
 	case len(errs) > 0:
@@ -395,12 +396,4 @@ func runExamplesFix(c *cli.Context, env Env) error {
 		return silent(ExitFindings)
 	}
 	return nil
-}
-
-// pluralVerb is one when n is 1, else many: "does"/"do", "it"/"them".
-func pluralVerb(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
 }

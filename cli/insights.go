@@ -16,6 +16,7 @@ import (
 
 	"github.com/specgate/specgate/insights"
 	"github.com/specgate/specgate/insightsd"
+	"github.com/specgate/specgate/internal/english"
 	"github.com/specgate/specgate/internal/httpx"
 	"github.com/specgate/specgate/reports"
 	"github.com/specgate/specgate/spec"
@@ -75,7 +76,7 @@ func runInsightsServer(c *cli.Context, env Env) error {
 		logger.Warn("listening beyond this machine without a token: anyone who reaches the port can submit and read; set " + insights.TokenEnv)
 	}
 	base := httpx.BaseURL(ln.Addr())
-	fmt.Fprintf(env.Stdout, "serving the insights API at %s (data in %s, %s)\n", base, c.String("data-dir"), count(srv.Store().Count(), "submission"))
+	fmt.Fprintf(env.Stdout, "serving the insights API at %s (data in %s, %s)\n", base, c.String("data-dir"), english.Count(srv.Store().Count(), "submission", "submissions"))
 	if f := c.String("ready-file"); f != "" {
 		if err := writeAtomic(f, []byte(base+"\n")); err != nil {
 			ln.Close()
@@ -153,9 +154,9 @@ func runSpecMetadataReport(c *cli.Context, env Env) error {
 		if title := strings.TrimSpace(m.Title + " " + m.Version); title != "" {
 			line = append(line, title)
 		}
-		ops := count(m.OperationCount(), "operation")
+		ops := english.Count(m.OperationCount(), "operation", "operations")
 		if len(m.Problems) > 0 {
-			ops += ", " + count(len(m.Problems), "problem")
+			ops += ", " + english.Count(len(m.Problems), "problem", "problems")
 		}
 		fmt.Fprintln(env.Stdout, strings.Join(append(line, ops), "  "))
 		for _, p := range m.Problems {
@@ -167,7 +168,7 @@ func runSpecMetadataReport(c *cli.Context, env Env) error {
 	if err != nil {
 		return exitf(ExitUsage, "writing the spec metadata report: %v", err)
 	}
-	fmt.Fprintf(env.Stderr, "spec metadata report of %s written to %s\n", count(len(rep.Specs), "specification"), path)
+	fmt.Fprintf(env.Stderr, "spec metadata report of %s written to %s\n", english.Count(len(rep.Specs), "specification", "specifications"), path)
 	var runErr error
 	if len(errs) > 0 || len(loadErrs) > 0 {
 		runErr = silent(ExitUsage)

@@ -8,6 +8,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/specgate/specgate/internal/english"
 	"github.com/specgate/specgate/reports"
 )
 
@@ -84,7 +85,7 @@ func runReportMerge(c *cli.Context, env Env) error {
 	if err != nil {
 		return exitf(ExitUsage, "report merge: %v", err)
 	}
-	fmt.Fprintf(env.Stderr, "merged %s into %s\n", count(c.NArg(), "report"), dir)
+	fmt.Fprintf(env.Stderr, "merged %s into %s\n", english.Count(c.NArg(), "report", "reports"), dir)
 	if sum.Failed > 0 {
 		return silent(ExitFindings)
 	}
@@ -96,11 +97,4 @@ func sameFile(a, b string) bool {
 	x, err1 := filepath.Abs(a)
 	y, err2 := filepath.Abs(b)
 	return err1 == nil && err2 == nil && x == y
-}
-
-func count(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	return fmt.Sprintf("%d %ss", n, noun)
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/specgate/specgate/apitest"
 	"github.com/specgate/specgate/arazzo"
 	"github.com/specgate/specgate/config"
+	"github.com/specgate/specgate/internal/english"
 	"github.com/specgate/specgate/internal/httpx"
 	"github.com/specgate/specgate/reports"
 	"github.com/specgate/specgate/spec"
@@ -322,7 +323,7 @@ func generateInputs(c *cli.Context, env Env) error {
 		case err != nil:
 			return exitf(ExitUsage, "writing the inputs of %s: %v", name, err)
 		default:
-			fmt.Fprintf(env.Stdout, "wrote %s: the inputs of %d %s\n", path, len(inputs), plural(len(inputs), "workflow"))
+			fmt.Fprintf(env.Stdout, "wrote %s: the inputs of %d %s\n", path, len(inputs), english.Noun(len(inputs), "workflow", "workflows"))
 		}
 	}
 	return silent(code)
@@ -440,7 +441,7 @@ func generateWorkflows(c *cli.Context, env Env) error {
 			return exitf(ExitUsage, "writing the workflows of %s: %v", name, err)
 		default:
 			n := len(arazzo.Read(written).Workflows)
-			fmt.Fprintf(env.Stdout, "wrote %s: %d starter %s, one per operation\n", rel, n, plural(n, "workflow"))
+			fmt.Fprintf(env.Stdout, "wrote %s: %d starter %s, one per operation\n", rel, n, english.Noun(n, "workflow", "workflows"))
 		}
 	}
 	return silent(code)

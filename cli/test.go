@@ -15,6 +15,7 @@ import (
 	"github.com/specgate/specgate/apitest"
 	"github.com/specgate/specgate/apitest/testreport"
 	"github.com/specgate/specgate/config"
+	"github.com/specgate/specgate/internal/english"
 	"github.com/specgate/specgate/internal/httpx"
 	"github.com/specgate/specgate/reports"
 	"github.com/specgate/specgate/spec"
@@ -150,7 +151,7 @@ func runTest(c *cli.Context, env Env) error {
 	case sum.Interrupted:
 		runErr = exitf(ExitFindings, "interrupted after %d of the tests", sum.Tests)
 	case len(plan.Left()) > 0:
-		runErr = exitf(ExitUsage, "%d %s of %s not tested (see above)", len(plan.Left()), plural(len(plan.Left()), "spec"), fromWD(cfg.File))
+		runErr = exitf(ExitUsage, "%d %s of %s not tested (see above)", len(plan.Left()), english.Noun(len(plan.Left()), "spec", "specs"), fromWD(cfg.File))
 	case sum.Failed > 0:
 		runErr = silent(ExitFindings)
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/specgate/specgate/contract"
 	"github.com/specgate/specgate/examples"
+	"github.com/specgate/specgate/internal/english"
 	"github.com/specgate/specgate/schema"
 	"github.com/specgate/specgate/spec"
 	"github.com/specgate/specgate/validate"
@@ -111,7 +112,7 @@ func runValidate(c *cli.Context, env Env) error {
 	// interrupted.
 	finish := func(code int) error {
 		if ctx.Err() != nil {
-			return exitf(ExitUsage, "interrupted: %d of %d %s validated", len(files), len(names), plural(len(names), "file"))
+			return exitf(ExitUsage, "interrupted: %d of %d %s validated", len(files), len(names), english.Noun(len(names), "file", "files"))
 		}
 		return silent(code)
 	}
@@ -159,11 +160,11 @@ func runValidate(c *cli.Context, env Env) error {
 			}
 			switch {
 			case len(f.Problems) > 0 && len(f.Examples) > 0:
-				fmt.Fprintf(env.Stdout, "%s: invalid %s, %d %s, %d example %s\n", f.File, f.Format, len(f.Problems), plural(len(f.Problems), "problem"), len(f.Examples), plural(len(f.Examples), "finding"))
+				fmt.Fprintf(env.Stdout, "%s: invalid %s, %d %s, %d example %s\n", f.File, f.Format, len(f.Problems), english.Noun(len(f.Problems), "problem", "problems"), len(f.Examples), english.Noun(len(f.Examples), "finding", "findings"))
 			case len(f.Problems) > 0 || len(f.Examples) == 0:
-				fmt.Fprintf(env.Stdout, "%s: invalid %s, %d %s\n", f.File, f.Format, len(f.Problems), plural(len(f.Problems), "problem"))
+				fmt.Fprintf(env.Stdout, "%s: invalid %s, %d %s\n", f.File, f.Format, len(f.Problems), english.Noun(len(f.Problems), "problem", "problems"))
 			default:
-				fmt.Fprintf(env.Stdout, "%s: valid %s, but %d example %s\n", f.File, f.Format, len(f.Examples), plural(len(f.Examples), "finding"))
+				fmt.Fprintf(env.Stdout, "%s: valid %s, but %d example %s\n", f.File, f.Format, len(f.Examples), english.Noun(len(f.Examples), "finding", "findings"))
 			}
 		}
 	}
@@ -212,11 +213,4 @@ func validateExamples(c *cli.Context, doc *spec.Document, out *validateFile) {
 	for _, f := range examples.NewChecker(ct, schemas).CheckAll(list) {
 		out.Examples = append(out.Examples, reportFinding(f))
 	}
-}
-
-func plural(n int, word string) string {
-	if n == 1 {
-		return word
-	}
-	return word + "s"
 }

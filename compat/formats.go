@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/specgate/specgate/internal/english"
 	"github.com/specgate/specgate/reports"
 	"github.com/specgate/specgate/spec"
 )
@@ -158,7 +159,7 @@ func pairByKey[T any](base, rev []T, keyB, keyR func(T) string, fn func(b, r T, 
 // counted apart, "1 operation and 2 directives (…)".
 func affected(f spec.Format, names []string) string {
 	if !modelFormat(f) {
-		return fmt.Sprintf("%s (%s)", count(len(names), "operation"), reports.ShortList(names, 3))
+		return fmt.Sprintf("%s (%s)", english.Count(len(names), "operation", "operations"), reports.ShortList(names, 3))
 	}
 	var kinds []string
 	counts := map[string]int{}
@@ -171,7 +172,7 @@ func affected(f spec.Format, names []string) string {
 	}
 	parts := make([]string, len(kinds))
 	for i, k := range kinds {
-		parts[i] = count(counts[k], k)
+		parts[i] = english.Count(counts[k], k, k+"s")
 	}
 	text := parts[0]
 	if len(parts) > 1 {

@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/specgate/specgate/internal/english"
 	"github.com/specgate/specgate/internal/gitx"
 	"github.com/specgate/specgate/spec"
 )
@@ -272,7 +273,7 @@ func (g *gitRepo) check(ctx context.Context, opts Options, branch, baseDir, rel 
 		ops := countOperations(doc)
 		res.Verdict, res.Reason = Incompatible, ReasonDeleted
 		res.Message = fmt.Sprintf("%s is NOT backward compatible with %s: the specification was deleted, and its %s %s missing",
-			shown, branch, count(ops, "operation"), plural(ops, "is", "are"))
+			shown, branch, english.Count(ops, "operation", "operations"), english.Noun(ops, "is", "are"))
 		return res
 	}
 	base, rev, err := loadPair(ctx, opts.Loader, basePath, revPath)

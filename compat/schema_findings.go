@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/specgate/specgate/internal/english"
 	"github.com/specgate/specgate/spec"
 )
 
@@ -74,7 +75,7 @@ func dependencyFindings(s *SchemaCheck) []finding {
 			out = append(out, finding{path, fmt.Sprintf("when %q is present, %s must now be too (dependentRequired)", k, strings.Join(added, ", ")), s.Dir == Request})
 		}
 		if len(gone) > 0 {
-			out = append(out, finding{path, fmt.Sprintf("when %q is present, %s no longer %s with it (dependentRequired)", k, strings.Join(gone, ", "), plural(len(gone), "comes", "come")), s.Dir == Response})
+			out = append(out, finding{path, fmt.Sprintf("when %q is present, %s no longer %s with it (dependentRequired)", k, strings.Join(gone, ", "), english.Noun(len(gone), "comes", "come")), s.Dir == Response})
 		}
 	}
 	bds, rds := dependentSchemas(s.Base), dependentSchemas(s.Rev)

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"sync"
 
+	"github.com/specgate/specgate/internal/english"
 	"github.com/specgate/specgate/reports"
 	"github.com/specgate/specgate/spec"
 )
@@ -164,35 +165,21 @@ func (r *Result) judge(base, rev *spec.Document, strict bool) {
 	case len(missingOps) > 0:
 		r.Verdict, r.Reason = Incompatible, ReasonMissingOps
 		r.Message = fmt.Sprintf("%s is NOT backward compatible with %s: %s of the base %s missing from the revision (%s), so consumers' requests to %s fail; %s in all",
-			r.Spec, r.Base, count(len(missingOps), "operation"), plural(len(missingOps), "is", "are"), reports.ShortList(missingOps, 3), plural(len(missingOps), "it", "them"), count(breaking, "breaking change"))
+			r.Spec, r.Base, english.Count(len(missingOps), "operation", "operations"), english.Noun(len(missingOps), "is", "are"), reports.ShortList(missingOps, 3), english.Noun(len(missingOps), "it", "them"), english.Count(breaking, "breaking change", "breaking changes"))
 	case breaking > 0:
 		r.Verdict, r.Reason = Incompatible, ReasonBreaking
 		r.Message = fmt.Sprintf("%s is NOT backward compatible with %s: %s affecting %s",
-			r.Spec, r.Base, count(breaking, "breaking change"), affected(rev.Format, failing))
+			r.Spec, r.Base, english.Count(breaking, "breaking change", "breaking changes"), affected(rev.Format, failing))
 	case strict && warnings > 0:
 		r.Verdict, r.Reason = Incompatible, ReasonStrict
 		r.Message = fmt.Sprintf("%s fails the strict backward-compatibility check against %s: no breaking change, but %s fail%s in strict mode (%s)",
-			r.Spec, r.Base, count(warnings, "warning"), plural(warnings, "s", ""), reports.ShortList(failing, 3))
+			r.Spec, r.Base, english.Count(warnings, "warning", "warnings"), english.Noun(warnings, "s", ""), reports.ShortList(failing, 3))
 	case len(r.Changes) > 0:
 		r.Verdict, r.Reason = Compatible, ReasonNonBreaking
 		r.Message = fmt.Sprintf("%s is backward compatible with %s: no breaking change (%s, %s)",
-			r.Spec, r.Base, count(warnings, "warning"), count(r.Count(Info), "non-breaking change"))
+			r.Spec, r.Base, english.Count(warnings, "warning", "warnings"), english.Count(r.Count(Info), "non-breaking change", "non-breaking changes"))
 	default:
 		r.Verdict, r.Reason = Compatible, ReasonUnchanged
 		r.Message = fmt.Sprintf("%s is backward compatible with %s: nothing consumers depend on changed", r.Spec, r.Base)
 	}
-}
-
-func count(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	return fmt.Sprintf("%d %ss", n, noun)
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
 }

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/specgate/specgate/internal/english"
 )
 
 // The backward-compatibility check's own documents: its json report and
@@ -202,14 +204,14 @@ func writeCompatText(w io.Writer, run *Run) error {
 func compatSummary(c *CompatRun) string {
 	t := c.Totals
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s checked against %s: %d compatible, %d incompatible", count(t.Specs, "specification"), c.Base, t.Compatible, t.Incompatible)
+	fmt.Fprintf(&b, "%s checked against %s: %d compatible, %d incompatible", english.Count(t.Specs, "specification", "specifications"), c.Base, t.Compatible, t.Incompatible)
 	if t.Errors > 0 {
 		fmt.Fprintf(&b, ", %d not checked (errors)", t.Errors)
 	}
 	if t.Skipped > 0 {
 		fmt.Fprintf(&b, ", %d skipped", t.Skipped)
 	}
-	fmt.Fprintf(&b, "; %s, %s, %d info", count(t.Breaking, "breaking change"), count(t.Warnings, "warning"), t.Info)
+	fmt.Fprintf(&b, "; %s, %s, %d info", english.Count(t.Breaking, "breaking change", "breaking changes"), english.Count(t.Warnings, "warning", "warnings"), t.Info)
 	if c.Strict {
 		b.WriteString(" (strict: warnings fail)")
 	}

@@ -23,6 +23,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/specgate/specgate/internal/english"
 	"github.com/specgate/specgate/internal/level"
 )
 
@@ -234,7 +235,7 @@ func (c *counts) add(f *Finding) {
 }
 
 func (c counts) String() string {
-	return fmt.Sprintf("%d %s, %d %s", c.Errors, plural(c.Errors, "error"), c.Warnings, plural(c.Warnings, "warning"))
+	return fmt.Sprintf("%d %s, %d %s", c.Errors, english.Noun(c.Errors, "error", "errors"), c.Warnings, english.Noun(c.Warnings, "warning", "warnings"))
 }
 
 func countAll(fs []Finding) counts {
@@ -245,17 +246,9 @@ func countAll(fs []Finding) counts {
 	return c
 }
 
-func plural(n int, word string) string {
-	if n == 1 {
-		return word
-	}
-	return word + "s"
-}
-
-// count is "1 noun" or "n nouns".
-func count(n int, noun string) string {
-	return fmt.Sprintf("%d %s", n, plural(n, noun))
-}
+// count is "1 noun" or "n nouns" (english.Count of a regular noun), under
+// the name the lint writers (stylish, markdown) call it by.
+func count(n int, noun string) string { return english.Count(n, noun, noun+"s") }
 
 // failing reports whether a finding fails the run: a change that fails
 // its check, a finding at or above the fail severity, or a pipeline
@@ -302,7 +295,7 @@ func (t Tool) describe() string {
 		parts = append(parts, "ruleset "+t.Ruleset)
 	}
 	if t.RuleCount > 0 {
-		parts = append(parts, count(t.RuleCount, "rule"))
+		parts = append(parts, english.Count(t.RuleCount, "rule", "rules"))
 	}
 	return strings.Join(parts, ", ")
 }

@@ -13,6 +13,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/specgate/specgate/internal/english"
 )
 
 // A test run is written as its tests come, so that memory does not grow
@@ -529,7 +531,7 @@ func (s *summaryWriter) add(t *Test) {
 		if len(t.Problems) > 0 {
 			line += "\n     " + problemLine(t.Problems[0])
 			if n := len(t.Problems) - 1; n > 0 {
-				line += fmt.Sprintf(" (and %s)", count(n, "more problem"))
+				line += fmt.Sprintf(" (and %s)", english.Count(n, "more problem", "more problems"))
 			}
 		}
 		s.failures = append(s.failures, line)
@@ -543,14 +545,14 @@ func (s *summaryWriter) end(run *Run, sum TestSummary, cov []Coverage) error {
 		b.WriteString(paint(ansiRed, f[:4]) + f[4:] + "\n")
 	}
 	if more := s.failed - len(s.failures); more > 0 {
-		fmt.Fprintf(&b, "… and %s: see the reports\n", count(more, "more failed test"))
+		fmt.Fprintf(&b, "… and %s: see the reports\n", english.Count(more, "more failed test", "more failed tests"))
 	}
 	if len(s.failures) > 0 {
 		b.WriteString("\n")
 	}
 	for i := range cov {
 		m := cov[i].Metrics()
-		fmt.Fprintf(&b, "%s  %s of %d %s covered", cov[i].Spec, paint(ansiBold, fmt.Sprint(m.Covered)), m.AfterFilters, plural(m.AfterFilters, "operation"))
+		fmt.Fprintf(&b, "%s  %s of %d %s covered", cov[i].Spec, paint(ansiBold, fmt.Sprint(m.Covered)), m.AfterFilters, english.Noun(m.AfterFilters, "operation", "operations"))
 		if m.AfterFilters > 0 {
 			fmt.Fprintf(&b, " (%d%%)", m.Covered*100/m.AfterFilters)
 		}
@@ -566,7 +568,7 @@ func (s *summaryWriter) end(run *Run, sum TestSummary, cov []Coverage) error {
 	} else {
 		status += ", 0 failed"
 	}
-	fmt.Fprintf(&b, "%s: %s", count(sum.Tests, "test"), status)
+	fmt.Fprintf(&b, "%s: %s", english.Count(sum.Tests, "test", "tests"), status)
 	for _, n := range []struct {
 		n    int
 		word string

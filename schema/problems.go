@@ -16,6 +16,7 @@ import (
 	"golang.org/x/text/language"
 	"golang.org/x/text/message"
 
+	plural "github.com/specgate/specgate/internal/english"
 	"github.com/specgate/specgate/spec"
 )
 
@@ -266,9 +267,9 @@ func wording(ve *jsonschema.ValidationError, got any) string {
 	case *kind.Pattern:
 		return fmt.Sprintf("%s does not match pattern \"%s\"", describe(got), k.Want)
 	case *kind.MinLength:
-		return fmt.Sprintf("expected at least %s, found %d", plural(k.Want, "character"), k.Got)
+		return fmt.Sprintf("expected at least %s, found %d", plural.Count(k.Want, "character", "characters"), k.Got)
 	case *kind.MaxLength:
-		return fmt.Sprintf("expected at most %s, found %d", plural(k.Want, "character"), k.Got)
+		return fmt.Sprintf("expected at most %s, found %d", plural.Count(k.Want, "character", "characters"), k.Got)
 	case *kind.Minimum:
 		return fmt.Sprintf("expected a number >= %s, found %s", ratString(k.Want), describe(got))
 	case *kind.Maximum:
@@ -280,23 +281,23 @@ func wording(ve *jsonschema.ValidationError, got any) string {
 	case *kind.MultipleOf:
 		return fmt.Sprintf("expected a multiple of %s, found %s", ratString(k.Want), describe(got))
 	case *kind.MinItems:
-		return fmt.Sprintf("expected at least %s, found %d", plural(k.Want, "item"), k.Got)
+		return fmt.Sprintf("expected at least %s, found %d", plural.Count(k.Want, "item", "items"), k.Got)
 	case *kind.MaxItems:
-		return fmt.Sprintf("expected at most %s, found %d", plural(k.Want, "item"), k.Got)
+		return fmt.Sprintf("expected at most %s, found %d", plural.Count(k.Want, "item", "items"), k.Got)
 	case *kind.AdditionalItems:
-		return fmt.Sprintf("%s more than the schema allows", plural(k.Count, "item"))
+		return fmt.Sprintf("%s more than the schema allows", plural.Count(k.Count, "item", "items"))
 	case *kind.UniqueItems:
 		return fmt.Sprintf("items %d and %d are equal; expected unique items", k.Duplicates[0], k.Duplicates[1])
 	case *kind.MinProperties:
-		return fmt.Sprintf("expected at least %s, found %d", plurals(k.Want, "property", "properties"), k.Got)
+		return fmt.Sprintf("expected at least %s, found %d", plural.Count(k.Want, "property", "properties"), k.Got)
 	case *kind.MaxProperties:
-		return fmt.Sprintf("expected at most %s, found %d", plurals(k.Want, "property", "properties"), k.Got)
+		return fmt.Sprintf("expected at most %s, found %d", plural.Count(k.Want, "property", "properties"), k.Got)
 	case *kind.Contains:
 		return "expected at least one item valid against the contains schema, found none"
 	case *kind.MinContains:
-		return fmt.Sprintf("expected at least %s valid against the contains schema, found %d", plural(k.Want, "item"), len(k.Got))
+		return fmt.Sprintf("expected at least %s valid against the contains schema, found %d", plural.Count(k.Want, "item", "items"), len(k.Got))
 	case *kind.MaxContains:
-		return fmt.Sprintf("expected at most %s valid against the contains schema, found %d", plural(k.Want, "item"), len(k.Got))
+		return fmt.Sprintf("expected at most %s valid against the contains schema, found %d", plural.Count(k.Want, "item", "items"), len(k.Got))
 	case *kind.Not:
 		return fmt.Sprintf("%s must not be valid against the not schema", describe(got))
 	case *kind.OneOf:
@@ -319,15 +320,6 @@ func wording(ve *jsonschema.ValidationError, got any) string {
 		return k.message()
 	}
 	return ve.ErrorKind.LocalizedString(english)
-}
-
-func plural(n int, noun string) string { return plurals(n, noun, noun+"s") }
-
-func plurals(n int, one, many string) string {
-	if n == 1 {
-		return "1 " + one
-	}
-	return strconv.Itoa(n) + " " + many
 }
 
 // orList joins names with commas and a final "or".

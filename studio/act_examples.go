@@ -14,6 +14,7 @@ import (
 
 	"github.com/specgate/specgate/contract"
 	"github.com/specgate/specgate/examples"
+	"github.com/specgate/specgate/internal/english"
 	"github.com/specgate/specgate/schema"
 	"github.com/specgate/specgate/spec"
 )
@@ -263,7 +264,7 @@ func (p *planner) importExamples(raw json.RawMessage) error {
 	if err != nil {
 		return err
 	}
-	p.summary("Import %s into %s (%s added)", plural(imported, "example file"), in.Spec, plural(n, "inline example"))
+	p.summary("Import %s into %s (%s added)", english.Count(imported, "example file", "example files"), in.Spec, english.Count(n, "inline example", "inline examples"))
 	return nil
 }
 
@@ -337,7 +338,7 @@ func (p *planner) exportExamples(raw json.RawMessage) error {
 			return err
 		}
 	}
-	p.summary("Export %s of %s to %s", plural(written, "inline example"), in.Spec, p.s.ws.Rel(dir))
+	p.summary("Export %s of %s to %s", english.Count(written, "inline example", "inline examples"), in.Spec, p.s.ws.Rel(dir))
 	return nil
 }
 
@@ -579,7 +580,7 @@ func (p *planner) generateExamples(raw json.RawMessage) error {
 			n++
 		}
 	}
-	p.summary("Generate %s for %s in %s", plural(n, "example"), in.Operation, p.s.ws.Rel(dir))
+	p.summary("Generate %s for %s in %s", english.Count(n, "example", "examples"), in.Operation, p.s.ws.Rel(dir))
 	return nil
 }
 
@@ -640,7 +641,7 @@ func (p *planner) fixExamples(raw json.RawMessage) error {
 			fixed++
 		}
 	}
-	p.summary("Fix %s of %s (%s left)", plural(fixed, "example file"), specRel, plural(left, "finding"))
+	p.summary("Fix %s of %s (%s left)", english.Count(fixed, "example file", "example files"), specRel, english.Count(left, "finding", "findings"))
 	return nil
 }
 

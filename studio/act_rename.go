@@ -12,6 +12,7 @@ import (
 
 	"github.com/specgate/specgate/config"
 	"github.com/specgate/specgate/examples"
+	"github.com/specgate/specgate/internal/english"
 	"github.com/specgate/specgate/spec"
 )
 
@@ -77,7 +78,7 @@ func (p *planner) rename(raw json.RawMessage) error {
 			return err
 		}
 	}
-	p.summary("Rename %s to %s (%s)", p.s.ws.Rel(abs), p.s.ws.Rel(to), plural(len(p.plan.Changes), "change"))
+	p.summary("Rename %s to %s (%s)", p.s.ws.Rel(abs), p.s.ws.Rel(to), english.Count(len(p.plan.Changes), "change", "changes"))
 	return nil
 }
 

@@ -336,10 +336,3 @@ func nodeAt(doc *spec.Document, path spec.Path) (*spec.Node, *spec.File, bool) {
 func (p *planner) summary(format string, args ...any) {
 	p.plan.Summary = fmt.Sprintf(format, args...)
 }
-
-func plural(n int, word string) string {
-	if n == 1 {
-		return fmt.Sprintf("%d %s", n, word)
-	}
-	return fmt.Sprintf("%d %ss", n, word)
-}
