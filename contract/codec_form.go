@@ -130,7 +130,7 @@ func KindOf(v any) string {
 		return "null"
 	case bool:
 		return "a boolean"
-	case json.Number, float64, int, int64:
+	case json.Number, float64, float32, int, int64, int32, uint64:
 		return "a number"
 	case string:
 		return "a string"

@@ -125,6 +125,8 @@ func TestKindOf(t *testing.T) {
 	}{
 		{nil, "null"}, {true, "a boolean"}, {json.Number("1.5"), "a number"}, {"x", "a string"},
 		{[]any{}, "an array"}, {map[string]any{}, "an object"}, {struct{}{}, "struct {}"},
+		// Go numbers a caller built rather than decoded name the JSON type too.
+		{int32(3), "a number"}, {float32(1.5), "a number"}, {uint64(7), "a number"},
 	} {
 		if got := contract.KindOf(tt.v); got != tt.want {
 			t.Errorf("KindOf(%#v) = %q, want %q", tt.v, got, tt.want)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"sort"
 
+	"github.com/specgate/specgate/contract"
 	"github.com/specgate/specgate/internal/suggest"
 )
 
@@ -232,7 +233,7 @@ func (r *reader) checkDataPath(data *Object, l *Lookup) {
 	where := "data"
 	for _, s := range l.Steps {
 		if lit, ok := cur.(*Literal); ok && s.Ref == nil {
-			r.errorf(l.At.Range.Start, "%s: %s is %s, which has no %s", l.Raw, where, kindOf(lit.Value), stepText(s))
+			r.errorf(l.At.Range.Start, "%s: %s is %s, which has no %s", l.Raw, where, contract.KindOf(lit.Value), stepText(s))
 			return
 		}
 		o, ok := cur.(*Object)

@@ -177,23 +177,3 @@ func number(v any) (*big.Rat, bool) {
 	r, ok := new(big.Rat).SetString(s)
 	return r, ok
 }
-
-// kindOf names the JSON type of v for messages.
-func kindOf(v any) string {
-	switch v.(type) {
-	case nil:
-		return "null"
-	case bool:
-		return "a boolean"
-	case string:
-		return "a string"
-	case map[string]any:
-		return "an object"
-	case []any:
-		return "an array"
-	}
-	if _, ok := number(v); ok {
-		return "a number"
-	}
-	return "a value"
-}

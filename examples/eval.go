@@ -10,6 +10,8 @@ import (
 	"os"
 	"slices"
 	"strings"
+
+	"github.com/specgate/specgate/contract"
 )
 
 // Context is what notations are resolved against: the environment, the
@@ -354,7 +356,7 @@ func (c *Context) steps(l *Lookup, depth int) ([]Step, bool, error) {
 		case bool:
 			out[i] = Step{Key: text(k)}
 		default:
-			return nil, false, &EvalError{At: s.Ref.At, Msg: fmt.Sprintf("the index %s of %s is %s, not a key or an index", s.Ref.Raw, l.Raw, kindOf(v))}
+			return nil, false, &EvalError{At: s.Ref.At, Msg: fmt.Sprintf("the index %s of %s is %s, not a key or an index", s.Ref.Raw, l.Raw, contract.KindOf(v))}
 		}
 	}
 	return out, true, nil
