@@ -19,6 +19,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/specgate/specgate/internal/fsroot"
 	"github.com/specgate/specgate/spec"
 )
 
@@ -285,23 +286,7 @@ type Options struct {
 
 // Find looks for a configuration file (FileNames) in dir and its parents.
 func Find(dir string) (string, bool) {
-	dir, err := filepath.Abs(dir)
-	if err != nil {
-		return "", false
-	}
-	for {
-		for _, name := range FileNames {
-			p := filepath.Join(dir, name)
-			if st, err := os.Stat(p); err == nil && !st.IsDir() {
-				return p, true
-			}
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return "", false
-		}
-		dir = parent
-	}
+	return fsroot.FindUp(dir, FileNames...)
 }
 
 // Load reads and resolves a configuration file. The error, when there is

@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/specgate/specgate/internal/fsroot"
 	"github.com/specgate/specgate/internal/level"
 	"github.com/specgate/specgate/policy"
 	"github.com/specgate/specgate/policy/dsl"
@@ -45,21 +46,7 @@ type Profile struct {
 
 // FindConfig looks for ConfigName in dir and its parents.
 func FindConfig(dir string) (string, bool) {
-	dir, err := filepath.Abs(dir)
-	if err != nil {
-		return "", false
-	}
-	for {
-		p := filepath.Join(dir, ConfigName)
-		if st, err := os.Stat(p); err == nil && !st.IsDir() {
-			return p, true
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return "", false
-		}
-		dir = parent
-	}
+	return fsroot.FindUp(dir, ConfigName)
 }
 
 // LoadConfig reads and checks a configuration file against the registry.

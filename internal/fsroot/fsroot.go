@@ -1,7 +1,8 @@
 // Package fsroot confines paths to a folder: the MCP server's root and the
 // studio's workspace resolve the paths they are given through it, so that
 // a path leaving the folder by .. or through a symbolic link is judged
-// alike in both.
+// alike in both. It also finds the configuration file nearest a folder
+// (FindUp), the one search the lint and the runtime configurations share.
 package fsroot
 
 import (
@@ -80,4 +81,28 @@ func UnwrapPath(err error) error {
 		return pe.Err
 	}
 	return err
+}
+
+// FindUp looks in dir, then in each of its parents up to the root, for a
+// regular file named one of names (in that order within a folder), and
+// returns the absolute path of the first found. A folder of one of those
+// names does not count.
+func FindUp(dir string, names ...string) (string, bool) {
+	dir, err := filepath.Abs(dir)
+	if err != nil {
+		return "", false
+	}
+	for {
+		for _, name := range names {
+			p := filepath.Join(dir, name)
+			if st, err := os.Stat(p); err == nil && !st.IsDir() {
+				return p, true
+			}
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return "", false
+		}
+		dir = parent
+	}
 }

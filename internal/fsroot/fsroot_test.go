@@ -98,3 +98,62 @@ func TestUnwrapPath(t *testing.T) {
 		t.Error("UnwrapPath changed an error that is not an *fs.PathError")
 	}
 }
+
+func TestFindUp(t *testing.T) {
+	root := t.TempDir()
+	deep := filepath.Join(root, "a", "b", "c")
+	for _, d := range []string{deep, filepath.Join(root, "a", "b", "dir.yaml")} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write := func(rel string) string {
+		p := filepath.Join(root, rel)
+		if err := os.WriteFile(p, []byte("x: 1\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	top := write("first.yaml")
+	second := write(filepath.Join("a", "second.yaml"))
+	both := write(filepath.Join("a", "first.yaml"))
+	for _, tc := range []struct {
+		name  string
+		dir   string
+		names []string
+		want  string
+	}{
+		{"in a parent", deep, []string{"second.yaml"}, second},
+		{"nearest folder wins", deep, []string{"first.yaml"}, both},
+		{"names in order within a folder", filepath.Join(root, "a"), []string{"second.yaml", "first.yaml"}, second},
+		{"first name absent, second found", filepath.Join(root, "a"), []string{"none.yaml", "first.yaml"}, both},
+		{"the folder itself", root, []string{"first.yaml"}, top},
+		{"a folder of that name does not count", deep, []string{"dir.yaml"}, ""},
+		{"none anywhere", deep, []string{"specgate-none-such.yaml"}, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, ok := FindUp(tc.dir, tc.names...)
+			if got != tc.want || ok != (tc.want != "") {
+				t.Errorf("FindUp(%q, %q) = %q, %v; want %q", tc.dir, tc.names, got, ok, tc.want)
+			}
+		})
+	}
+	// A relative folder is taken from the working directory.
+	t.Chdir(deep)
+	if got, ok := FindUp(".", "second.yaml"); !ok || !sameFile(t, got, second) {
+		t.Errorf("FindUp(\".\") = %q, %v; want %q", got, ok, second)
+	}
+}
+
+func sameFile(t *testing.T, a, b string) bool {
+	t.Helper()
+	sa, err := os.Stat(a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sb, err := os.Stat(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return os.SameFile(sa, sb)
+}
