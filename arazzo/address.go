@@ -79,7 +79,8 @@ type base struct{ url, path string }
 
 // baseURL is where a step's request goes: the source's base URL (see
 // Options.BaseURL), with the operation's server prefix when it has no
-// path.
+// path; a path, a lone "/" included, replaces the prefix, as in a
+// contract test (http://svc/ calls a service mounted at the root).
 func (r *Runner) baseURL(t *Target, ct *contract.Contract) (base, error) {
 	b := r.opts.BaseURLs[t.Source.Name]
 	if b == "" {
@@ -97,7 +98,7 @@ func (r *Runner) baseURL(t *Target, ct *contract.Contract) (base, error) {
 		return base{}, fmt.Errorf("base URL %q of source description %q is not an http(s) URL with a host", b, t.Source.Name)
 	}
 	b = strings.TrimRight(b, "/")
-	if u.Path == "" || u.Path == "/" {
+	if u.Path == "" {
 		prefix := strings.TrimRight(ct.Prefix(t.Operation), "/")
 		return base{url: b + prefix, path: prefix}, nil
 	}

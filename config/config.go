@@ -155,7 +155,7 @@ type Target struct {
 	Scheme   string // http or https
 	Host     string
 	Port     int    // 0 when not written (the scheme's default port)
-	BasePath string // "" or a path starting with "/", without a trailing "/"
+	BasePath string // "", "/" (the root), or a path starting with "/" without a trailing "/"
 }
 
 // URL joins the parts, or returns "" when no host is set.

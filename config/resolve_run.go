@@ -52,7 +52,7 @@ func (r *resolver) target(n *spec.Node, ptr string) targetPatch {
 		}
 		if u, ok := r.httpURL(b.Value, join(ptr, "baseUrl"), "baseUrl"); ok {
 			pu, _ := url.Parse(u)
-			all := Target{Scheme: pu.Scheme, Host: pu.Hostname(), BasePath: strings.TrimSuffix(pu.Path, "/")}
+			all := Target{Scheme: pu.Scheme, Host: pu.Hostname(), BasePath: basePath(pu.Path)}
 			if p := pu.Port(); p != "" {
 				fmt.Sscan(p, &all.Port)
 			}
@@ -89,12 +89,24 @@ func (r *resolver) target(n *spec.Node, ptr string) targetPatch {
 			if v != "" && !strings.HasPrefix(v, "/") {
 				r.errorf(b, join(ptr, "basePath"), "basePath must start with /, found %q", v)
 			} else {
-				v = strings.TrimSuffix(v, "/")
+				v = basePath(v)
 				t.basePath = &v
 			}
 		}
 	}
 	return t
+}
+
+// basePath is a written path prefix as a Target keeps it: without its
+// trailing slashes, so that "/v1/" joined with an operation's /pets is
+// /v1/pets, but a lone "/" stays: the service is mounted at the root, and
+// its tests and mocks use the bare paths, as with --testBaseURL http://svc/
+// or mock --prefix /. An empty path is no prefix (the spec's servers say).
+func basePath(p string) string {
+	if t := strings.TrimRight(p, "/"); t != "" || p == "" {
+		return t
+	}
+	return "/"
 }
 
 // httpURL reads an absolute http(s) URL.
