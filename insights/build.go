@@ -12,6 +12,7 @@ import (
 	"os"
 	"sort"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/specgate/specgate/compat"
 	"github.com/specgate/specgate/reports"
@@ -166,16 +167,13 @@ func testStatus(c TestCounts) string {
 	return StatusSkipped
 }
 
+// lineCol is the 1-based line and column of a byte offset; the column
+// counts characters, as spec.Pos does, so that an editor finds the place
+// on a line that holds a multi-byte character before it.
 func lineCol(data []byte, off int64) (line, col int) {
-	line, col = 1, 1
-	for _, b := range data[:min(int(off), len(data))] {
-		if b == '\n' {
-			line, col = line+1, 1
-		} else {
-			col++
-		}
-	}
-	return line, col
+	data = data[:min(max(int(off), 0), len(data))]
+	start := bytes.LastIndexByte(data, '\n') + 1
+	return 1 + bytes.Count(data[:start], []byte("\n")), 1 + utf8.RuneCount(data[start:])
 }
 
 // AddCompat puts a compatibility check in the submission: its JSON report

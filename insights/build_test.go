@@ -113,6 +113,18 @@ func TestAddCTRFNotCTRF(t *testing.T) {
 	}
 }
 
+// A CTRF report that is not CTRF is located by line and column, the
+// column in characters: "é" and "—" before the mistake take 2 and 3 bytes.
+func TestAddCTRFNotCTRFColumn(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "ctrf-report.json")
+	os.WriteFile(path, []byte("{\n  \"results\": {\"tool\": {\"name\": \"café—\"}, \"tests\": [{\"name\": 3}]}\n}"), 0o644)
+	s := insights.NewSubmission("test", "", insights.Tool{}, insights.CI{})
+	err := s.AddCTRF(context.Background(), path, &insights.Resolver{})
+	if err == nil || !strings.HasPrefix(err.Error(), path+":2:63: ") {
+		t.Errorf("error %v, want it at %s:2:63, the end of the test", err, path)
+	}
+}
+
 func loader() *spec.Loader { return spec.NewLoader(spec.Options{}) }
 
 // TestAddCompat: each operation a failing change affects is sent once,

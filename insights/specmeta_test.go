@@ -105,6 +105,7 @@ func TestReadSpecMetadataErrors(t *testing.T) {
 	dir := t.TempDir()
 	for _, tc := range []struct{ name, data, want string }{
 		{"syntax", "{\n  \"specs\": [\n    {\"file\": 1,}\n  ]\n}", ":3:16: invalid character '}'"},
+		{"syntax after a multi-byte character", `{"specs": [{"title": "café—",}]}`, ":1:30: invalid character '}'"},
 		{"type", `{"specs": [{"file": 1}]}`, ":1:21: json: cannot unmarshal number into Go struct field"},
 		{"neither", `{"reports": []}`, "not a spec metadata report (it has neither specs nor specifications)"},
 		{"unknown member", `{"specs": [], "extra": 1}`, `unknown field "extra"`},

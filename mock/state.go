@@ -17,6 +17,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"unicode/utf8"
 )
 
 // The stateful mock's store: one per served spec, holding its
@@ -468,7 +469,7 @@ func decodeState(name string, data []byte) (*stateDoc, error) {
 			line, col := lineCol(data, int(se.Offset)-1)
 			return nil, fmt.Errorf("%s:%d:%d: the state file is not valid JSON: %v", name, line, col, se)
 		case errors.As(err, &te):
-			line, col := lineCol(data, int(te.Offset))
+			line, col := lineCol(data, int(te.Offset)-1) // the value's last byte
 			return nil, fmt.Errorf("%s:%d:%d: the state file has %s where %s belongs (at %s)", name, line, col, te.Value, te.Type, te.Field)
 		case errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF):
 			line, col := lineCol(data, len(data))
@@ -487,12 +488,13 @@ func decodeState(name string, data []byte) (*stateDoc, error) {
 	return &doc, nil
 }
 
-// lineCol is the 1-based line and column of a byte offset.
+// lineCol is the 1-based line and column of a byte offset; the column
+// counts characters, as spec.Pos does, so that an editor finds the place
+// on a line that holds a multi-byte character before it.
 func lineCol(data []byte, off int) (int, int) {
-	off = min(max(off, 0), len(data))
-	line := 1 + bytes.Count(data[:off], []byte("\n"))
-	col := off - bytes.LastIndexByte(data[:off], '\n')
-	return line, col
+	data = data[:min(max(off, 0), len(data))]
+	start := bytes.LastIndexByte(data, '\n') + 1
+	return 1 + bytes.Count(data[:start], []byte("\n")), 1 + utf8.RuneCount(data[start:])
 }
 
 // checkWritable makes sure the state can be saved where the state file
