@@ -381,9 +381,7 @@ components:
 // is judged once, with the first operation that uses its reference in
 // that place, even where an earlier operation uses the same reference in
 // the other (no valid document does; the loader reads it all the same).
-// Its name quotes the first user of the reference. (TestBodyUsesSpellAsRego
-// holds the Rego that builds them for hand-made inputs to the same, on
-// this document too.)
+// Its name quotes the first user of the reference.
 func TestInputBodyUsesOfSharedReferences(t *testing.T) {
 	doc, err := spec.NewLoader(spec.Options{}).Load(context.Background(), filepath.Join("testdata", "spell", "shared-refs.yaml"))
 	if err != nil {

@@ -63,9 +63,10 @@ func RunTests(ctx context.Context, reg *Registry, testFiles []string) ([]TestRes
 		modules[f] = m
 	}
 	// The tests run the rules as the linter compiles them (template
-	// functions inlined), print statements kept.
-	compiler := ast.NewCompiler().WithCapabilities(Capabilities()).WithStageAfterID(ast.StageResolveRefs, inline.Stage)
-	ch, err := tester.NewRunner().SetCompiler(compiler).SetModules(modules).RunTests(ctx, nil)
+	// functions inlined), print statements kept, and may build inputs as
+	// lint does (specgate.test_input).
+	compiler := ast.NewCompiler().WithCapabilities(TestCapabilities()).WithStageAfterID(ast.StageResolveRefs, inline.Stage)
+	ch, err := tester.NewRunner().SetCompiler(compiler).AddCustomBuiltins(TestBuiltins()).SetModules(modules).RunTests(ctx, nil)
 	if err != nil {
 		return nil, err
 	}

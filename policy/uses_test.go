@@ -1,79 +1,147 @@
-package policy
+package policy_test
 
-import "testing"
+import (
+	"context"
+	"os"
+	"strings"
+	"testing"
 
-// TestBodyUsesSpellAsRego: input.responseUses and input.requestBodyUses,
-// built in Go, hold the same {op, response, name, at} and {op,
-// requestBody, name, at} uses as data.specgate.lib.style.response_uses and
-// request_body_uses compute from the operations when the input lacks
-// them, on every rule fixture and corpus spec (the largest aside).
-func TestBodyUsesSpellAsRego(t *testing.T) {
-	for _, c := range []struct{ field, rule, part string }{
-		{"responseUses", "response_uses", "response"},
-		{"requestBodyUses", "request_body_uses", "requestBody"},
-	} {
-		pairs := `[[u.op.source, u.` + c.part + `.source, u.name, u.at] | some u in uses]`
-		alike, _ := eachSpecAsRego(t, `[["`+c.field+`", [sort(g)], sort(r)] |
-			uses := input.`+c.field+`
-			g := `+pairs+`
-			rego_uses := data.specgate.lib.style.`+c.rule+` with input.`+c.field+` as null
-			r := [[u.op.source, u.`+c.part+`.source, u.name, u.at] | some u in rego_uses]
-		]`, 5<<20)
-		if alike < 100 {
-			t.Errorf("%s: only %d specs compared", c.field, alike)
+	"github.com/open-policy-agent/opa/v1/ast"
+
+	"github.com/specgate/specgate/policy"
+)
+
+// field is the input's value at a dotted path of keys.
+func field(t *testing.T, in ast.Value, path string) *ast.Term {
+	t.Helper()
+	term := ast.NewTerm(in)
+	for _, k := range strings.Split(path, ".") {
+		obj, ok := term.Value.(ast.Object)
+		if !ok {
+			t.Fatalf("input.%s: %s is not an object", path, k)
+		}
+		if term = obj.Get(ast.StringTerm(k)); term == nil {
+			t.Fatalf("input.%s: no key %s", path, k)
 		}
 	}
+	return term
 }
 
-// TestPathSegmentsSpellAsRego: the segments and shape of each path item
-// and input.pathSegments, built in Go, are what
-// data.specgate.lib.naming.path_items and segment_users compute when the
-// input lacks them, on every rule fixture and corpus spec (the largest
-// aside).
-func TestPathSegmentsSpellAsRego(t *testing.T) {
-	alike, _ := eachSpecAsRego(t, `[["pathItems", [g], r] |
-		g := [[[i.segments, i.shape] | some i in input.pathItems], input.pathSegments]
-		items := data.specgate.lib.naming.path_items with input.pathSegments as null
-		users := data.specgate.lib.naming.segment_users with input.pathSegments as null
-		r := [[[i.segments, i.shape] | some i in items], users]
-	]`, 5<<20)
-	if alike < 100 {
-		t.Errorf("only %d specs compared", alike)
+// TestInputPathSegments: each path item's segments stop at a query or a
+// fragment and skip empty ones, its shape writes every template "{}",
+// and input.pathSegments lists the items of each segment once, in order.
+func TestInputPathSegments(t *testing.T) {
+	doc := load(t, `openapi: 3.1.0
+info: {title: T, version: "1"}
+paths:
+  /users/{id}: {}
+  /users//{name}/: {}
+  /search?q={q}#top: {}
+  /files/{id}.{format}: {}
+  /: {}
+`)
+	in := policy.Input(doc)
+	var got []string
+	field(t, in, "pathItems").Value.(*ast.Array).Foreach(func(item *ast.Term) {
+		o := item.Value.(ast.Object)
+		got = append(got, o.Get(ast.StringTerm("segments")).String()+" "+o.Get(ast.StringTerm("shape")).String())
+	})
+	want := []string{
+		`["users", "{id}"] ["users", "{}"]`,
+		`["users", "{name}"] ["users", "{}"]`,
+		`["search"] ["search"]`,
+		`["files", "{id}.{format}"] ["files", "{}.{}"]`,
+		`[] []`,
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("segments and shapes:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	wantUsers := ast.MustParseTerm(`{"users": [0, 1], "{id}": [0], "{name}": [1], "search": [2], "files": [3], "{id}.{format}": [3]}`)
+	if got := field(t, in, "pathSegments"); got.Value.Compare(wantUsers.Value) != 0 {
+		t.Errorf("pathSegments = %v, want %v", got, wantUsers)
 	}
 }
 
-// TestParameterKeysSpellAsRego: input.parameterKeys, built in Go, holds
-// for each path item and operation what
-// data.specgate.lib.correctness.parameter_key makes of each entry of its
-// parameter list, read through health.deref (null where there is no
-// list), on every rule fixture and corpus spec (the largest aside).
-func TestParameterKeysSpellAsRego(t *testing.T) {
-	alike, _ := eachSpecAsRego(t, `[["parameterKeys", [g], r] |
-		some kind, owners in {"pathItems": input.pathItems, "operations": data.specgate.lib.correctness.operations}
-		g := [[i, input.parameterKeys[kind][i]] | some i, _ in owners]
-		r := [[i, k] | some i, owner in owners; k := object.get({"x": [data.specgate.lib.correctness.parameter_key(data.specgate.lib.health.deref(e)) |
-			some e in owner.node.parameters
-		] | is_array(owner.node.parameters)}, "x", null)]
-	]`, 5<<20)
-	if alike < 200 {
-		t.Errorf("only %d lists compared", alike)
+// TestInputParameterKeys: the key of each entry of each parameter list
+// is [in, name], a header's name lower-cased, read through a local $ref;
+// null for an entry that cannot be read and for an owner with no list.
+func TestInputParameterKeys(t *testing.T) {
+	doc := load(t, `openapi: 3.1.0
+info: {title: T, version: "1"}
+paths:
+  /a:
+    parameters:
+      - {name: X-Id, in: header}
+      - {$ref: '#/components/parameters/Limit'}
+    get:
+      parameters:
+        - {$ref: '#/components/parameters/Nope'}
+        - {$ref: '#/components/parameters/Limit'}
+        - {name: 7, in: query}
+    post: {}
+webhooks:
+  ping:
+    post:
+      parameters: [{name: Trace, in: header}]
+components:
+  parameters:
+    Limit: {name: limit, in: query}
+`)
+	got := field(t, policy.Input(doc), "parameterKeys")
+	want := ast.MustParseTerm(`{
+		"pathItems": [[["header", "x-id"], ["query", "limit"]]],
+		"operations": [[null, ["query", "limit"], null], null, [["header", "trace"]]]
+	}`)
+	if got.Value.Compare(want.Value) != 0 {
+		t.Errorf("parameterKeys = %v\nwant %v", got, want)
 	}
 }
 
-// TestReferencedComponentsSpellAsRego: input.referencedComponents, built
-// in Go, holds the components of the kinds unused-components judges that
-// it finds referenced from outside them when the input lacks it, on every
-// rule fixture and corpus spec (the largest aside).
-func TestReferencedComponentsSpellAsRego(t *testing.T) {
-	alike, _ := eachSpecAsRego(t, `[["referencedComponents", [g], r] |
-		g := {container: names |
-			some container, names in input.referencedComponents
-			some [prefix, _] in data.specgate.rules["unused-components"]._containers
-			container == concat("", ["#", data.specgate.lib.correctness.pointer(prefix)])
+// TestTestInput: a Rego test builds its input as lint does with
+// specgate.test_input, from YAML text or from an object; a document that
+// does not load fails the test with the loader's position.
+func TestTestInput(t *testing.T) {
+	dir := t.TempDir()
+	test := `package t_test
+
+test_text if {
+	i := specgate.test_input("openapi: 3.1.0\ninfo: {title: T, version: '1'}\npaths:\n  /a/{id}: {}\n")
+	i.format == "openapi"
+	i.pathItems[0].shape == ["a", "{}"]
+}
+
+test_object if {
+	i := specgate.test_input({"swagger": "2.0", "info": {"title": "T", "version": "1"}, "paths": {}})
+	i.formats == ["oas", "oas2"]
+}
+
+test_broken if {
+	specgate.test_input("openapi: 3.1.0\ninfo: [\n")
+}
+`
+	path := dir + "/t_test.rego"
+	if err := os.WriteFile(path, []byte(test), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	results, err := policy.RunTests(context.Background(), &policy.Registry{}, []string{path})
+	if err != nil {
+		t.Fatal(err)
+	}
+	outcome := map[string]string{}
+	for _, r := range results {
+		switch {
+		case r.Err != nil:
+			outcome[r.Name] = "error: " + r.Err.Error()
+		case r.Failed:
+			outcome[r.Name] = "fail"
+		default:
+			outcome[r.Name] = "ok"
 		}
-		r := data.specgate.rules["unused-components"]._referenced with input.referencedComponents as null
-	]`, 5<<20, "unused-components")
-	if alike < 100 {
-		t.Errorf("only %d specs compared", alike)
+	}
+	if outcome["t_test.test_text"] != "ok" || outcome["t_test.test_object"] != "ok" {
+		t.Errorf("outcomes = %v, want test_text and test_object ok", outcome)
+	}
+	if got := outcome["t_test.test_broken"]; !strings.Contains(got, "specgate.test_input: test.yaml:3:1:") {
+		t.Errorf("test_broken: %s, want an error at test.yaml:3:1", got)
 	}
 }

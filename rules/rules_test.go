@@ -35,8 +35,8 @@ func TestRego(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	compiler := ast.NewCompiler().WithCapabilities(policy.Capabilities())
-	ch, err := tester.NewRunner().SetCompiler(compiler).SetModules(modules).RunTests(context.Background(), nil)
+	compiler := ast.NewCompiler().WithCapabilities(policy.TestCapabilities())
+	ch, err := tester.NewRunner().SetCompiler(compiler).AddCustomBuiltins(policy.TestBuiltins()).SetModules(modules).RunTests(context.Background(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}

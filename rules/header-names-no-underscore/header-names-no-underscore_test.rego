@@ -2,13 +2,20 @@ package specgate.rules["header-names-no-underscore_test"]
 
 import data.specgate.rules["header-names-no-underscore"] as rule
 
-op(headers) := {"path": "/pets", "method": "get", "webhook": "", "callback": "", "responses": [{"status": "200", "headers": headers}]}
-
 hsrc(name) := ["paths", "/pets", "get", "responses", "200", "headers", name]
 
 psrc := ["paths", "/pets", "get", "parameters", 0]
 
-run(params, headers) := vs if vs := rule.violations with input as {"parameters": params, "operations": [op(headers)], "webhooks": [], "callbacks": []}
+# run lints, as lint does (specgate.test_input), a document whose GET
+# /pets takes the parameters and answers 200 with the response headers.
+run(params, headers) := vs if {
+	d := {"openapi": "3.1.0", "info": {"title": "t", "version": "1"}, "paths": {"/pets": {"get": {
+		"parameters": [object.union(object.remove(p, ["source"]), {"schema": {"type": "string"}}) | some p in params],
+		"responses": {"200": {"description": "d", "headers": {h.name: {"schema": {"type": "string"}} | some h in headers}}},
+	}}}}
+	i := specgate.test_input(d)
+	vs := rule.violations with input as i
+}
 
 test_hyphens_pass if {
 	count(run([{"name": "X-Api-Version", "in": "header", "source": psrc}], [{"name": "X-Rate-Limit", "source": hsrc("X-Rate-Limit")}])) == 0

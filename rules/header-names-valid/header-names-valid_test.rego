@@ -2,13 +2,25 @@ package specgate.rules["header-names-valid_test"]
 
 import data.specgate.rules["header-names-valid"] as rule
 
-op(headers) := {"path": "/pets", "method": "get", "webhook": "", "callback": "", "responses": [{"status": "200", "headers": headers}]}
-
 hsrc(name) := ["paths", "/pets", "get", "responses", "200", "headers", name]
 
 psrc := ["components", "parameters", "Trace"]
 
-run(params, headers) := vs if vs := rule.violations with input as {"parameters": params, "operations": [op(headers)], "webhooks": [], "callbacks": []}
+# run lints, as lint does (specgate.test_input), a document whose GET
+# /pets takes the parameters (written under components.parameters.Trace)
+# and answers 200 with the response headers.
+run(params, headers) := vs if {
+	d := {
+		"openapi": "3.1.0", "info": {"title": "t", "version": "1"},
+		"paths": {"/pets": {"get": {
+			"parameters": [{"$ref": "#/components/parameters/Trace"} | some _ in params],
+			"responses": {"200": {"description": "d", "headers": {h.name: {"schema": {"type": "string"}} | some h in headers}}},
+		}}},
+		"components": {"parameters": {"Trace": object.union(object.remove(p, ["source"]), {"schema": {"type": "string"}}) | some p in params}},
+	}
+	i := specgate.test_input(d)
+	vs := rule.violations with input as i
+}
 
 test_valid_names_pass if {
 	count(run([{"name": "X-Request-ID", "in": "header", "source": psrc}], [{"name": "ETag", "source": hsrc("ETag")}, {"name": "x_weird~name!", "source": hsrc("x")}])) == 0

@@ -47,18 +47,6 @@ else := set()
 # array (a set would hash every operation's whole tree).
 operations := array.concat(array.concat(input.operations, input.webhooks), input.callbacks)
 
-# parameter_key(p) identifies a parameter by location and name, header
-# names without case; null for an entry that cannot be read (an
-# unresolved $ref). input.parameterKeys holds the keys of every parameter
-# list as written, built in Go.
-parameter_key(p) := [p["in"], lower(p.name)] if {
-	p["in"] == "header"
-	is_string(p.name)
-} else := [p["in"], p.name] if {
-	is_string(p["in"])
-	is_string(p.name)
-} else := null
-
 # json_types are the type names of JSON Schema.
 json_types := {"string", "number", "integer", "boolean", "array", "object", "null"}
 

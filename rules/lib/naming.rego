@@ -48,18 +48,10 @@ path_segments(path) := [s | some s in split(regex.replace(path, `[?#].*$`, ""), 
 # templates). segment_users indexes them by segment: {segment: [i]}, the
 # positions of the items whose path has it (each once, in order). The
 # rules about segments judge each spelling once, then report it on the
-# paths that have it. Both are built in Go (input.pathSegments); an input
-# made by hand (a test's) has them computed here.
-path_items := input.pathItems if is_object(input.pathSegments)
+# paths that have it. Both are views of the input, built in Go.
+path_items := input.pathItems
 
-else := [object.union(item, {"segments": segs, "shape": [regex.replace(s, `\{[^{}]*\}`, "{}") | some s in segs]}) |
-	some item in input.pathItems
-	segs := path_segments(item.path)
-]
-
-segment_users := input.pathSegments if is_object(input.pathSegments)
-
-else := specgate.group({[seg, i] | some i, item in path_items; some seg in item.segments})
+segment_users := input.pathSegments
 
 # path_templates are the names of the {templates} of a path, in order.
 path_templates(path) := [m[1] | some m in regex.find_all_string_submatch_n(`\{([^{}]*)\}`, path, -1)]

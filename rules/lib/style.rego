@@ -50,140 +50,42 @@ blank(s) if not is_string(s)
 
 blank(s) if trim_space(s) == ""
 
-# _users maps each $ref written for a response or a request body to the
-# positions, in operations, of the operations that use it, in order (an
-# operation twice when it uses the reference twice): built once, in one
-# pass (specgate.group), as a partial rule of sets is slow to build for a
-# reference that a thousand operations share.
-_users := specgate.group(array.concat(
-	[[r, i] |
-		some i, op in operations
-		some resp in op.node.responses
-		r := resp["$ref"]
-		is_string(r)
-	],
-	[[r, i] |
-		some i, op in operations
-		r := op.node.requestBody["$ref"]
-		is_string(r)
-	],
-))
-
 # operations are the operations under paths, webhooks and callbacks, in
 # that order (util.http_operations).
 operations := util.http_operations
 
-# shared_by(r) names the operations that use a reference: the first one in
-# source order and how many others ("GET /a and 2 other operations").
-shared_by(r) := _where(naming.operation(operations[min(users)]), count(users)) if users := {i | some i in _users[r]}
+# response_uses are the responses of the operations under paths, webhooks
+# and callbacks as {"op", "response", "name", "at"}: once per operation
+# for a response written in place, once for a shared response (a $ref,
+# with the first operation that uses the reference for a response). name
+# is how messages name it (response_name), at where it is written
+# (response_at). Rules whose finding does not depend on the operation
+# iterate these rather than every operation's responses, so that a
+# response shared by hundreds of operations is judged once. Built in Go
+# (policy/input_uses.go): it counts each reference's users.
+response_uses := input.responseUses
 
-_where(first, 1) := first
-
-_where(first, 2) := sprintf("%s and 1 other operation", [first])
-
-_where(first, n) := sprintf("%s and %d other operations", [first, n - 1]) if n > 2
+# request_body_uses are the request bodies of the same operations as
+# {"op", "requestBody", "name", "at"}, each judged once as response_uses
+# are. Built in Go for media-type-examples, which judges kubernetes.json's
+# few hundred distinct bodies rather than its thousand operations'.
+request_body_uses := input.requestBodyUses
 
 # response_name(op, resp) names a response in messages. A response written
 # as a $ref (shared by several operations) is named by its reference and
-# its users, so that every operation that leads to it gives the same
-# message and the linter reports it once where it is written.
-response_name(op, resp) := sprintf("response %s (used by %s)", [r, shared_by(r)]) if {
+# its users, as response_uses names it, so that every operation that leads
+# to it gives the same message and the linter reports it once where it is
+# written.
+response_name(op, resp) := _shared_names[r] if {
 	r := response_ref(op, resp)
 } else := sprintf("%s response %s", [naming.operation(op), resp.status])
 
-# request_body_name(op) names the request body of an operation in
-# messages, by its reference and its users when it is shared.
-request_body_name(op) := sprintf("request body %s (used by %s)", [r, shared_by(r)]) if {
-	r := request_body_ref(op)
-} else := sprintf("the request body of %s", [naming.operation(op)])
-
-# response_uses are the responses of the operations under paths, webhooks
-# and callbacks as {"op", "response", "name", "at"}: once per operation
-# for a response written in place, once for a shared response (with the
-# first operation that uses the reference for a response; its messages
-# name the first user of the reference), with the response_name and
-# response_at of the pair. Rules whose finding does not
-# depend on the operation iterate these rather than every operation's
-# responses, so that a response shared by hundreds of operations is judged
-# once. The input holds them, built in Go (input.responseUses); an input
-# made by hand (a test's) has them computed here.
-response_uses := input.responseUses if is_array(input.responseUses)
-
-else := array.concat(
-	[_use(op, resp) |
-		some op in operations
-		some resp in op.responses
-		not response_ref(op, resp)
-	],
-	[_use(op, resp) |
-		some i, op in operations
-		some resp in op.responses
-		r := response_ref(op, resp)
-		not _earlier_response_user(i, r)
-	],
-)
-
-# _earlier_response_user holds when an operation before position i uses
-# the reference r for a response.
-_earlier_response_user(i, r) if {
-	some j in _users[r]
-	j < i
-	some resp in operations[j].responses
-	response_ref(operations[j], resp) == r
+# _shared_names maps each $ref written for a response to its name in
+# response_uses.
+_shared_names := {r: use.name |
+	some use in response_uses
+	r := response_ref(use.op, use.response)
 }
-
-# request_body_uses are the request bodies of the operations under paths,
-# webhooks and callbacks as {"op", "requestBody", "name", "at"}, as
-# response_uses are their responses: once per operation for a body written
-# in place, once for a shared one (with the first operation that uses the
-# reference for its body), with the request_body_name and request_body_at
-# of the operation. The input holds them (input.requestBodyUses); an input
-# made by hand has them computed here.
-request_body_uses := input.requestBodyUses if is_array(input.requestBodyUses)
-
-else := array.concat(
-	[_body_use(op) |
-		some op in operations
-		op.requestBody != null
-		not request_body_ref(op)
-	],
-	[_body_use(op) |
-		some i, op in operations
-		r := request_body_ref(op)
-		op.requestBody != null
-		not _earlier_body_user(i, r)
-	],
-)
-
-# _earlier_body_user holds when an operation before position i uses the
-# reference r for its request body.
-_earlier_body_user(i, r) if {
-	some j in _users[r]
-	j < i
-	request_body_ref(operations[j]) == r
-}
-
-_body_use(op) := {"op": op, "requestBody": op.requestBody, "name": _body_use_name(op), "at": _body_use_at(op)}
-
-_body_use_name(op) := name if name := request_body_name(op)
-
-else := null
-
-_body_use_at(op) := path if path := request_body_at(op)
-
-else := null
-
-# _use is a response use, its name and place null where a hand-made
-# response lacks what they are made of (a test's, without a source).
-_use(op, resp) := {"op": op, "response": resp, "name": _use_name(op, resp), "at": _use_at(op, resp)}
-
-_use_name(op, resp) := name if name := response_name(op, resp)
-
-else := null
-
-_use_at(op, resp) := path if path := response_at(op, resp)
-
-else := null
 
 # is_token(name) holds for a valid HTTP field name: a token of RFC 9110
 # (letters, digits and !#$%&'*+-.^_`|~).

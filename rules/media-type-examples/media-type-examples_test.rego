@@ -2,48 +2,78 @@ package specgate.rules["media-type-examples_test"]
 
 import data.specgate.rules["media-type-examples"] as rule
 
-mt(name, node, schema) := {"mediaType": name, "node": node, "schema": schema, "source": ["x"]}
+# run lints a document as lint does (specgate.test_input).
+run(d) := vs if {
+	i := specgate.test_input(d)
+	vs := rule.violations with input as i
+}
 
-resp(status, mts) := {"status": status, "content": mts, "node": {}, "source": ["paths", "/pets", "get", "responses", status]}
+oas(ops) := {"openapi": "3.1.0", "info": {"title": "t", "version": "1"}, "paths": {"/pets": ops}}
 
-op(method, responses) := {"path": "/pets", "method": method, "webhook": "", "callback": "", "requestBody": null, "responses": responses}
-
-run(ops) := vs if vs := rule.violations with input as {"format": "openapi", "operations": ops, "webhooks": [], "callbacks": []}
+resp(content) := {"description": "d", "content": content}
 
 pet := {"type": "object", "properties": {"id": {"type": "integer"}}}
 
 test_missing_example if {
-	vs := run([op("get", [resp("200", [mt("application/json", {}, pet)])])])
+	vs := run(oas({"get": {"responses": {"200": resp({"application/json": {"schema": pet}})}}}))
 	vs == {{"path": ["paths", "/pets", "get", "responses", "200", "content", "application/json"], "message": "GET /pets response 200 has no example for application/json"}}
 }
 
 test_examples_anywhere_pass if {
-	count(run([op("get", [
-		resp("200", [mt("application/json", {"example": {"id": 1}}, pet)]),
-		resp("201", [mt("application/json", {"examples": {"one": {"value": {"id": 1}}}}, pet)]),
-		resp("202", [mt("application/json", {}, object.union(pet, {"example": {"id": 1}}))]),
-		resp("203", [mt("application/json", {}, {"type": "array", "items": object.union(pet, {"examples": [{"id": 1}]})})]),
-	])])) == 0
+	count(run(oas({"get": {"responses": {
+		"200": resp({"application/json": {"schema": pet, "example": {"id": 1}}}),
+		"201": resp({"application/json": {"schema": pet, "examples": {"one": {"value": {"id": 1}}}}}),
+		"202": resp({"application/json": {"schema": object.union(pet, {"example": {"id": 1}})}}),
+		"203": resp({"application/json": {"schema": {"type": "array", "items": object.union(pet, {"examples": [{"id": 1}]})}}}),
+	}}}))) == 0
 }
 
 test_exempt_bodies if {
-	count(run([
-		op("get", [resp("200", [mt("application/octet-stream", {}, {"type": "string", "format": "binary"}), mt("text/plain", {}, null)])]),
-		op("get", [resp("201", [mt("text/csv", {}, {"type": "string", "contentEncoding": "binary"}), mt("application/json", {}, {"type": ["string", "null"]})])]),
-		op("delete", [resp("204", [mt("application/json", {}, pet)])]),
-		op("head", [resp("200", [mt("application/json", {}, pet)])]),
-	])) == 0
+	count(run({"openapi": "3.1.0", "info": {"title": "t", "version": "1"}, "paths": {
+		"/a": {"get": {"responses": {"200": resp({"application/octet-stream": {"schema": {"type": "string", "format": "binary"}}, "text/plain": {}})}}},
+		"/b": {"get": {"responses": {"201": resp({"text/csv": {"schema": {"type": "string", "contentEncoding": "binary"}}, "application/json": {"schema": {"type": ["string", "null"]}}})}}},
+		"/c": {
+			"delete": {"responses": {"204": resp({"application/json": {"schema": pet}})}},
+			"head": {"responses": {"200": resp({"application/json": {"schema": pet}})}},
+		},
+	}})) == 0
 }
 
 test_request_body if {
-	o := object.union(op("post", []), {"requestBody": {"content": [mt("application/json", {}, pet)], "source": ["paths", "/pets", "post", "requestBody"]}})
-	vs := run([o])
+	vs := run(oas({"post": {"requestBody": {"content": {"application/json": {"schema": pet}}}, "responses": {"204": {"description": "d"}}}}))
 	vs == {{"path": ["paths", "/pets", "post", "requestBody", "content", "application/json"], "message": "the request body of POST /pets has no example for application/json"}}
 }
 
+# A shared request body is judged once, where it is written, and named by
+# its reference and its users.
+test_shared_request_body if {
+	body := {"$ref": "#/components/requestBodies/Pet"}
+	d := object.union(
+		{"openapi": "3.1.0", "info": {"title": "t", "version": "1"}, "paths": {
+			"/pets": {"post": {"requestBody": body, "responses": {"204": {"description": "d"}}}},
+			"/pets/{id}": {"put": {"requestBody": body, "responses": {"204": {"description": "d"}}}},
+		}},
+		{"components": {"requestBodies": {"Pet": {"content": {"application/json": {"schema": pet}}}}}},
+	)
+	run(d) == {{"path": ["components", "requestBodies", "Pet", "content", "application/json"], "message": "request body #/components/requestBodies/Pet (used by POST /pets and 1 other operation) has no example for application/json"}}
+}
+
 test_swagger_response_examples if {
-	r := object.union(resp("200", [mt("application/json", {}, pet), mt("application/xml", {}, pet)]), {"node": {"examples": {"application/json": {"id": 1}}}})
-	bad := resp("201", [mt("application/json", {}, pet)])
-	vs := rule.violations with input as {"format": "swagger", "operations": [op("get", [r, bad])], "webhooks": [], "callbacks": []}
+	vs := run(`
+swagger: "2.0"
+info: {title: t, version: "1"}
+produces: [application/json, application/xml]
+paths:
+  /pets:
+    get:
+      responses:
+        "200":
+          description: d
+          schema: {type: object, properties: {id: {type: integer}}}
+          examples: {application/json: {id: 1}}
+        "201":
+          description: d
+          schema: {type: object, properties: {id: {type: integer}}}
+`)
 	vs == {{"path": ["paths", "/pets", "get", "responses", "201", "schema"], "message": "GET /pets response 201 has no example"}}
 }

@@ -55,8 +55,7 @@ violations contains util.violation(array.concat(_source(list), [i]), msg) if {
 # with what owns them (where the list is, and how messages name it: see
 # _source, _owner), the keys of the entries and the repeats
 # (specgate.repeats: one pass per list in Go). The keys are those of
-# input.parameterKeys, built in Go, or correctness.parameter_key of each
-# entry for an input made by hand (a test's).
+# input.parameterKeys, built in Go.
 _repeating := array.concat(
 	[{"node": item.node.parameters, "item": item, "keys": keys, "repeats": repeats} |
 		some i, keys in input.parameterKeys.pathItems
@@ -72,17 +71,7 @@ _repeating := array.concat(
 		count(repeats) > 0
 		op := correctness.operations[i]
 	],
-) if is_object(input.parameterKeys)
-
-else := [list |
-	some owner in array.concat([{"item": item} | some item in input.pathItems], [{"op": op} | some op in correctness.operations])
-	node := object.get(owner, "item", object.get(owner, "op", null)).node.parameters
-	is_array(node)
-	keys := [correctness.parameter_key(health.deref(raw)) | some raw in node]
-	repeats := specgate.repeats(keys)
-	count(repeats) > 0
-	list := object.union(owner, {"node": node, "keys": keys, "repeats": repeats})
-]
+)
 
 _source(list) := array.concat(list.item.source, ["parameters"]) if list.item
 

@@ -2,7 +2,12 @@ package specgate.rules["path-collections-plural_test"]
 
 import data.specgate.rules["path-collections-plural"] as rule
 
-run(paths) := vs if vs := rule.violations with input as {"pathItems": [{"path": p, "source": ["paths", p]} | some p in paths]}
+# paths(ps) is the input lint builds for a document with these paths
+# (specgate.test_input): each path item's segments and shape, and the
+# items by segment, are built in Go.
+paths(ps) := specgate.test_input({"openapi": "3.1.0", "info": {"title": "t", "version": "1"}, "paths": {p: {} | some p in ps}})
+
+run(ps) := vs if vs := rule.violations with input as paths(ps)
 
 test_singular_collections if {
 	vs := run(["/user/{userId}", "/git/ref/{ref}", "/deployment-record/{record_id}", "/order/{id}/item/{itemId}"])

@@ -2,7 +2,10 @@ package specgate.rules["paths-kebab-case_test"]
 
 import data.specgate.rules["paths-kebab-case"] as rule
 
-paths(ps) := {"pathItems": [{"path": p, "source": ["paths", p]} | some p in ps]}
+# paths(ps) is the input lint builds for a document with these paths
+# (specgate.test_input): each path item's segments and shape, and the
+# items by segment, are built in Go.
+paths(ps) := specgate.test_input({"openapi": "3.1.0", "info": {"title": "t", "version": "1"}, "paths": {p: {} | some p in ps}})
 
 test_camel_case_segment_with_suggestion if {
 	vs := rule.violations with input as paths(["/userAccounts/{id}"])

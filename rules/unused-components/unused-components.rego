@@ -78,25 +78,8 @@ _checked if {
 # _referenced are the components that a reference from outside them
 # points at or into (such as "#/components/schemas/Pet/properties/name"),
 # by the pointer of their map and their name: {"#/components/schemas":
-# {"Pet": true}}. The input holds them, built in Go
-# (input.referencedComponents); an input made by hand has them computed
-# here.
-_referenced := input.referencedComponents if is_object(input.referencedComponents)
-
-else := {container: names |
-	some [prefix, _] in _containers
-	container := concat("", ["#", correctness.pointer(prefix)])
-	names := {name: true |
-		some key, refs in input.refsTo
-		path := util.ref_path(key)
-		count(path) > count(prefix)
-		array.slice(path, 0, count(prefix)) == prefix
-		name := path[count(prefix)]
-		some r in refs
-		_outside(r, array.slice(path, 0, count(prefix) + 1))
-	}
-	count(names) > 0
-}
+# {"Pet": true}}. Built in Go (input.referencedComponents).
+_referenced := input.referencedComponents
 
 # A reference written in an extension counts too: the loader does not
 # follow them, but tools do (GitHub's x-webhooks refer to examples and

@@ -2,7 +2,10 @@ package specgate.rules["uri-names_test"]
 
 import data.specgate.rules["uri-names"] as rule
 
-paths(ps) := {"pathItems": [{"path": p, "source": ["paths", p]} | some p in ps]}
+# paths(ps) is the input lint builds for a document with these paths
+# (specgate.test_input): each path item's segments and shape, and the
+# items by segment, are built in Go.
+paths(ps) := specgate.test_input({"openapi": "3.1.0", "info": {"title": "t", "version": "1"}, "paths": {p: {} | some p in ps}})
 
 messages(ps) := {v.message | some v in vs} if vs := rule.violations with input as paths(ps)
 
