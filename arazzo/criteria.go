@@ -144,7 +144,9 @@ func (cc *criterion) test(resolve Resolver) (bool, any, error) {
 	return false, v, errors.New("the criterion has no condition")
 }
 
-// textOf is a value as a regular expression reads it.
+// textOf is a value as a regular expression reads it and a template
+// writes it: an object or array as JSON, with <, > and & as written, not
+// escaped for HTML as json.Marshal would (a user reads them).
 func textOf(v any) string {
 	switch v := v.(type) {
 	case string:
@@ -156,8 +158,11 @@ func textOf(v any) string {
 	case bool:
 		return strconv.FormatBool(v)
 	}
-	b, _ := json.Marshal(v)
-	return string(b)
+	var b strings.Builder
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	enc.Encode(v)
+	return strings.TrimSuffix(b.String(), "\n")
 }
 
 // compileSelector checks a 1.1 Selector Object's selector.

@@ -1,6 +1,7 @@
 package arazzo
 
 import (
+	"encoding/json"
 	"testing"
 )
 
@@ -89,6 +90,37 @@ func TestJSONPathCriteria(t *testing.T) {
 			}
 			if got != tc.holds {
 				t.Errorf("over %s: holds = %v, want %v", tc.context, got, tc.holds)
+			}
+		})
+	}
+}
+
+// TestRegexCriterionOverJSON: a regex criterion reads an object or array
+// context as its JSON text, with <, > and & as written (json.Marshal
+// escapes them as \u003c, \u003e and \u0026, which no one writes in a
+// pattern).
+func TestRegexCriterionOverJSON(t *testing.T) {
+	for _, tc := range []struct {
+		context   any
+		condition string
+		holds     bool
+	}{
+		{map[string]any{"q": "<a&b>"}, `^\{"q":"<a&b>"\}$`, true},
+		{[]any{"<a&b>", json.Number("2")}, `^\["<a&b>",2\]$`, true},
+		{map[string]any{"q": "<a&b>"}, `u003c`, false},
+		{"<a&b>", `^<a&b>$`, true},
+	} {
+		t.Run(tc.condition, func(t *testing.T) {
+			cc, err := compileCriterion(&Criterion{Context: "$response.body", Condition: tc.condition, Type: "regex"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := cc.eval(func(e *Expr) (any, bool, error) { return tc.context, true, nil })
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got != tc.holds {
+				t.Errorf("over %v: holds = %v, want %v (it read %s)", tc.context, got, tc.holds, textOf(tc.context))
 			}
 		})
 	}
