@@ -95,13 +95,7 @@ func runAuth(t *testing.T, svc http.Handler, opts Options, env map[string]string
 	}
 	opts.BaseURL = srv.URL
 	opts.Getenv = func(k string) string { return env[k] }
-	p, err := NewPlan(context.Background(), opts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := &collect{}
-	p.Run(context.Background(), c)
-	return c
+	return runPlan(t, opts)
 }
 
 // resultsJSON is every result as JSON, to look for secrets in.

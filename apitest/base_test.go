@@ -1,7 +1,6 @@
 package apitest
 
 import (
-	"context"
 	"net/http"
 	"net/http/httptest"
 	"sync"
@@ -28,13 +27,8 @@ func TestBaseURLPath(t *testing.T) {
 		{srv.URL + "/v2/", "/v2/ping"},
 	} {
 		got = nil
-		p, err := NewPlan(context.Background(), Options{Specs: []SpecSource{{Path: "testdata/servers/prefixed.yaml"}}, BaseURL: tc.base,
+		c := runPlan(t, Options{Specs: []SpecSource{{Path: "testdata/servers/prefixed.yaml"}}, BaseURL: tc.base,
 			Getenv: func(string) string { return "" }})
-		if err != nil {
-			t.Fatal(err)
-		}
-		c := &collect{}
-		p.Run(context.Background(), c)
 		if len(got) != 1 || got[0] != tc.want {
 			t.Errorf("--testBaseURL %s: the service got %q, want %q", tc.base, got, tc.want)
 		}

@@ -197,6 +197,19 @@ func (c *collect) failedChecks(r *Result) []string {
 	return out
 }
 
+// runPlan plans opts and runs every test of the plan, failing the test
+// when no plan can be made.
+func runPlan(t *testing.T, opts Options) *collect {
+	t.Helper()
+	p, err := NewPlan(context.Background(), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := &collect{}
+	p.Run(context.Background(), c)
+	return c
+}
+
 // runPets runs testdata/pets.yaml against svc with opts on top of the
 // defaults of these tests.
 func runPets(t *testing.T, svc http.Handler, opts Options) *collect {
@@ -213,13 +226,7 @@ func runPets(t *testing.T, svc http.Handler, opts Options) *collect {
 	if opts.Getenv == nil {
 		opts.Getenv = func(string) string { return "" }
 	}
-	p, err := NewPlan(context.Background(), opts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := &collect{}
-	p.Run(context.Background(), c)
-	return c
+	return runPlan(t, opts)
 }
 
 func TestCorrectServicePasses(t *testing.T) {
@@ -555,13 +562,7 @@ func TestInvalidExampleValues(t *testing.T) {
 	}))
 	defer srv.Close()
 	run := func() *collect {
-		p, err := NewPlan(context.Background(), Options{Specs: []SpecSource{{Path: "testdata/invalid_example.yaml"}}, BaseURL: srv.URL, Getenv: func(string) string { return "" }})
-		if err != nil {
-			t.Fatal(err)
-		}
-		c := &collect{}
-		p.Run(context.Background(), c)
-		return c
+		return runPlan(t, Options{Specs: []SpecSource{{Path: "testdata/invalid_example.yaml"}}, BaseURL: srv.URL, Getenv: func(string) string { return "" }})
 	}
 	c := run()
 	for _, r := range c.results {

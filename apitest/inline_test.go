@@ -1,7 +1,6 @@
 package apitest
 
 import (
-	"context"
 	"net/http"
 	"net/http/httptest"
 	"slices"
@@ -21,13 +20,7 @@ func TestDocumentationExamplesAreHeldToTheirSchema(t *testing.T) {
 	}))
 	defer srv.Close()
 	run := func(path string) *collect {
-		p, err := NewPlan(context.Background(), Options{Specs: []SpecSource{{Path: path}}, BaseURL: srv.URL, Getenv: func(string) string { return "" }})
-		if err != nil {
-			t.Fatal(err)
-		}
-		c := &collect{}
-		p.Run(context.Background(), c)
-		return c
+		return runPlan(t, Options{Specs: []SpecSource{{Path: path}}, BaseURL: srv.URL, Getenv: func(string) string { return "" }})
 	}
 	swagger := run("testdata/inline/fruit_swagger.yaml")
 	if r := swagger.byTitle(t, "GET /fruit/{id} -> 200 application/json (example: GET /fruit/{id})"); r.Outcome != Passed {
@@ -60,12 +53,7 @@ func TestExampleOfAPathWithAQuery(t *testing.T) {
 		w.Write([]byte(`{"id": "tpl_1"}`))
 	}))
 	defer srv.Close()
-	p, err := NewPlan(context.Background(), Options{Specs: []SpecSource{{Path: "testdata/inline/path_query.yaml"}}, BaseURL: srv.URL, Getenv: func(string) string { return "" }})
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := &collect{}
-	p.Run(context.Background(), c)
+	c := runPlan(t, Options{Specs: []SpecSource{{Path: "testdata/inline/path_query.yaml"}}, BaseURL: srv.URL, Getenv: func(string) string { return "" }})
 	for _, title := range []string{
 		"GET /templates/{id} -> 200 application/json (example: getTemplate)",
 		"GET /templates/{id}?full=true -> 200 application/json (example: getFullTemplate)",
@@ -108,12 +96,7 @@ func TestXMLDocumentExample(t *testing.T) {
 				w.Write([]byte(tt.body))
 			}))
 			defer srv.Close()
-			p, err := NewPlan(context.Background(), Options{Specs: []SpecSource{{Path: "testdata/inline/xml_document.yaml"}}, BaseURL: srv.URL, Getenv: func(string) string { return "" }})
-			if err != nil {
-				t.Fatal(err)
-			}
-			c := &collect{}
-			p.Run(context.Background(), c)
+			c := runPlan(t, Options{Specs: []SpecSource{{Path: "testdata/inline/xml_document.yaml"}}, BaseURL: srv.URL, Getenv: func(string) string { return "" }})
 			r := c.byTitle(t, "GET /$metadata -> 200 application/xml (example: metadata)")
 			if tt.fails == "" {
 				if r.Outcome != Passed {
