@@ -53,8 +53,12 @@ type Options struct {
 	// description's requests go when nothing names its address (nil: not
 	// said).
 	Notice func(string)
-	Shard  apitest.Shard
-	Seed   uint64
+	// Warning receives each warning of the contract tests' plan before the
+	// run (a security scheme without a credential, whose placeholder is
+	// sent); nil: they go to Notice as "warning: …".
+	Warning func(string)
+	Shard   apitest.Shard
+	Seed    uint64
 	// Parallel is the number of contract tests in flight.
 	Parallel int
 	Retry    httpx.RetryPolicy
@@ -151,6 +155,16 @@ func Run(ctx context.Context, opts Options, sink *reports.Sink, run *reports.Run
 	}
 	run.Start = time.Now()
 	run.Shard = opts.Shard.String()
+	if testPlan != nil {
+		for _, w := range testPlan.Warnings() {
+			switch {
+			case opts.Warning != nil:
+				opts.Warning(w)
+			case opts.Notice != nil:
+				opts.Notice("warning: " + w)
+			}
+		}
+	}
 	if opts.Notice != nil {
 		for _, d := range shardDocs {
 			for _, a := range d.runner.Addresses() {
