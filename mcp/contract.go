@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"regexp"
 
 	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -39,6 +40,7 @@ type ContractTestOutput struct {
 	Omitted   int          `json:"omitted,omitempty" jsonschema:"failed tests left out of this answer; the reports list them all"`
 	ReportDir string       `json:"reportDir" jsonschema:"the folder of the full reports: ctrf-report.json (CTRF), junit.xml, report.html"`
 	Notices   []string     `json:"notices,omitempty" jsonschema:"what the run said before it started: where an Arazzo source description's requests went when nothing gave its address"`
+	Warnings  []string     `json:"warnings,omitempty" jsonschema:"what to know before trusting the result, as specgate test warns: each security scheme the tests need that has no credential (give it in credentials), whose placeholder was sent"`
 }
 
 // TestSummary counts a run's tests.
@@ -167,6 +169,9 @@ func (s *Server) contractTest(ctx context.Context, c *call, in ContractTestInput
 	if err != nil {
 		return out, fmt.Errorf("%s", s.showErr(err))
 	}
+	for _, w := range plan.Warnings() {
+		out.Warnings = append(out.Warnings, credentialAdvice.ReplaceAllString(s.showText(w), "give it in the input credentials, by scheme name"))
+	}
 	dir, err := c.reportDir()
 	if err != nil {
 		return out, err
@@ -219,9 +224,13 @@ func (s *Server) contractWorkflows(ctx context.Context, c *call, in ContractTest
 	if err != nil {
 		return out, err
 	}
-	out.Summary, out.Coverage, out.Failed, out.Omitted, out.ReportDir, out.Notices = res.Summary, []SpecCoverage{}, res.Failed, res.Omitted, res.ReportDir, res.Notices
+	out.Summary, out.Coverage, out.Failed, out.Omitted, out.ReportDir, out.Notices, out.Warnings = res.Summary, []SpecCoverage{}, res.Failed, res.Omitted, res.ReportDir, res.Notices, res.Warnings
 	return out, nil
 }
+
+// credentialAdvice is how the CLI says to give a missing credential,
+// which a caller of run_contract_test gives in its input instead.
+var credentialAdvice = regexp.MustCompile(`set the environment variables? \S.*?, or give it in specgate\.yaml's securitySchemes`)
 
 // stopped says why a run was interrupted.
 func (s *Server) stopped(ctx context.Context) string {

@@ -37,6 +37,7 @@ type SuiteOutput struct {
 	Omitted   int          `json:"omitted,omitempty" jsonschema:"failed tests left out of this answer; the reports list them all"`
 	ReportDir string       `json:"reportDir" jsonschema:"the folder of the full reports: ctrf-report.json (CTRF), junit.xml, report.html"`
 	Notices   []string     `json:"notices,omitempty" jsonschema:"what the run said before it started: where an Arazzo source description's requests went when nothing gave its address"`
+	Warnings  []string     `json:"warnings,omitempty" jsonschema:"what to know before trusting the result, as specgate run-suite warns: each security scheme the contract tests need that has no credential (none in specgate.yaml or the environment), whose placeholder was sent"`
 }
 
 // inputsHelp is what the tools say of how to give a workflow's inputs.
@@ -113,6 +114,7 @@ func (s *Server) suiteRun(ctx context.Context, c *call, opts suite.Options, dir 
 		c.notify(ctx, done, total, string(t.Status)+" "+title)
 	}
 	opts.Notice = func(msg string) { out.Notices = append(out.Notices, s.showText(msg)) }
+	opts.Warning = func(msg string) { out.Warnings = append(out.Warnings, s.showText(msg)) }
 	start := time.Now()
 	sum, err := suite.Run(ctx, opts, sink, &reports.Run{Tool: reports.Tool{Name: "specgate", Version: s.opts.Version}})
 	if err != nil {
