@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/specgate/specgate/internal/outputtest"
 	"github.com/specgate/specgate/linter"
 	"github.com/specgate/specgate/rulesets"
 	"github.com/specgate/specgate/spec"
@@ -92,30 +93,6 @@ func TestExamplesValidateAndLint(t *testing.T) {
 		t.Fatal(err)
 	}
 	if got := b.String(); got != string(want) {
-		t.Errorf("validate and lint of the examples changed (go test ./arazzo -run TestExamplesValidateAndLint -update rewrites testdata/examples.golden):\n%s", diffLines(string(want), got))
+		t.Errorf("validate and lint of the examples changed (go test ./arazzo -run TestExamplesValidateAndLint -update rewrites testdata/examples.golden):\n%s", outputtest.LineDiff(string(want), got))
 	}
-}
-
-// diffLines lists the lines only one of two texts has.
-func diffLines(want, got string) string {
-	in := func(text string) map[string]bool {
-		m := map[string]bool{}
-		for _, l := range strings.Split(text, "\n") {
-			m[l] = true
-		}
-		return m
-	}
-	w, g := in(want), in(got)
-	var out []string
-	for _, l := range strings.Split(want, "\n") {
-		if !g[l] {
-			out = append(out, "- "+l)
-		}
-	}
-	for _, l := range strings.Split(got, "\n") {
-		if !w[l] {
-			out = append(out, "+ "+l)
-		}
-	}
-	return strings.Join(out, "\n")
 }

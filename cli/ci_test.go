@@ -24,6 +24,7 @@ import (
 	"github.com/specgate/specgate/cli"
 	"github.com/specgate/specgate/insights"
 	"github.com/specgate/specgate/insightsd"
+	"github.com/specgate/specgate/internal/outputtest"
 )
 
 // insightsService is specgate's insights service on loopback, with a
@@ -402,7 +403,7 @@ func TestInsightsServerLogLevel(t *testing.T) {
 			ready := filepath.Join(dir, "ready")
 			ctx, cancel := context.WithCancel(context.Background())
 			defer cancel()
-			stderr := &lockedBuffer{}
+			stderr := &outputtest.Buffer{}
 			exit := make(chan int, 1)
 			args := append([]string{"specgate", "insights-server", "--port", "0", "--data-dir", filepath.Join(dir, "data"), "--ready-file", ready}, tc.args...)
 			go func() {
@@ -427,7 +428,7 @@ func TestInsightsServerLogLevel(t *testing.T) {
 
 // waitReady waits for a server command to write its ready file, and
 // returns the URL it holds.
-func waitReady(t *testing.T, ready string, exit <-chan int, stderr *lockedBuffer) string {
+func waitReady(t *testing.T, ready string, exit <-chan int, stderr *outputtest.Buffer) string {
 	t.Helper()
 	for deadline := time.Now().Add(time.Minute); ; time.Sleep(20 * time.Millisecond) {
 		if data, err := os.ReadFile(ready); err == nil && len(data) > 0 {
@@ -553,7 +554,7 @@ func runMock(t *testing.T, args []string) cliRun {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	var out bytes.Buffer
-	stderr := &lockedBuffer{}
+	stderr := &outputtest.Buffer{}
 	exit := make(chan int, 1)
 	go func() {
 		exit <- cli.Main(ctx, append([]string{"specgate"}, append(args, "--ready-file", ready)...),

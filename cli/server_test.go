@@ -11,31 +11,13 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/specgate/specgate/cli"
+	"github.com/specgate/specgate/internal/outputtest"
 	"github.com/specgate/specgate/server"
 )
-
-// lockedBuffer collects the server's standard error while the test reads it.
-type lockedBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *lockedBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *lockedBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
-}
 
 // configRepo is a git repository holding a lint configuration.
 func configRepo(t *testing.T, config string) string {
@@ -67,7 +49,7 @@ func TestLintServerCommand(t *testing.T) {
 
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	stderr := &lockedBuffer{}
+	stderr := &outputtest.Buffer{}
 	exit := make(chan int, 1)
 	go func() {
 		exit <- cli.Main(ctx, []string{"specgate", "lint-server", "--port", "0", "--host", "127.0.0.1", "--config-repo", repo,
@@ -143,7 +125,7 @@ func TestLintServerReadyFileAndLogLevel(t *testing.T) {
 	ready := filepath.Join(t.TempDir(), "ready")
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	stderr := &lockedBuffer{}
+	stderr := &outputtest.Buffer{}
 	exit := make(chan int, 1)
 	go func() {
 		exit <- cli.Main(ctx, []string{"specgate", "lint-server", "--port", "0", "--ready-file", ready, "--log-level", "warn", "--refresh-interval", "1s"},

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/specgate/specgate/contract"
+	"github.com/specgate/specgate/internal/outputtest"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files of the corpus tests")
@@ -62,7 +63,7 @@ func TestInlineCorpusFindings(t *testing.T) {
 		t.Fatal(err)
 	}
 	if got != string(want) {
-		t.Errorf("the findings on the corpus changed (go test -run TestInlineCorpusFindings -update rewrites %s):\n%s", golden, lineDiff(string(want), got))
+		t.Errorf("the findings on the corpus changed (go test -run TestInlineCorpusFindings -update rewrites %s):\n%s", golden, outputtest.LineDiff(string(want), got))
 	}
 	for line, msg := range map[string]string{
 		// ModelResponseProperties.user is a string; the example has null.
@@ -76,33 +77,6 @@ func TestInlineCorpusFindings(t *testing.T) {
 			t.Errorf("%s: got %q, want %q", line, f.Message, msg)
 		}
 	}
-}
-
-// lineDiff lists the lines only one of two texts has.
-func lineDiff(a, b string) string {
-	in := func(s string) map[string]bool {
-		m := map[string]bool{}
-		for _, l := range strings.Split(s, "\n") {
-			m[l] = true
-		}
-		return m
-	}
-	ina, inb := in(a), in(b)
-	var out []string
-	for _, l := range strings.Split(a, "\n") {
-		if !inb[l] {
-			out = append(out, "- "+l)
-		}
-	}
-	for _, l := range strings.Split(b, "\n") {
-		if !ina[l] {
-			out = append(out, "+ "+l)
-		}
-	}
-	if len(out) > 40 {
-		out = append(out[:40], fmt.Sprintf("… and %d more", len(out)-40))
-	}
-	return strings.Join(out, "\n")
 }
 
 // Examples generated for a corpus spec validate against it. The small

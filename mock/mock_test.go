@@ -17,37 +17,20 @@ import (
 	"time"
 
 	"github.com/specgate/specgate/internal/httpx"
+	"github.com/specgate/specgate/internal/outputtest"
 	"github.com/specgate/specgate/internal/schematest"
 )
-
-// syncBuffer is a bytes.Buffer safe for the logger and the test.
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
-}
 
 // testMock is a mock serving on a loopback port until the test ends.
 type testMock struct {
 	*Server
 	url  string
-	logs *syncBuffer
+	logs *outputtest.Buffer
 }
 
 func start(t testing.TB, opts Options) *testMock {
 	t.Helper()
-	logs := &syncBuffer{}
+	logs := &outputtest.Buffer{}
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.NewJSONHandler(logs, nil))
 	}

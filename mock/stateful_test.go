@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/specgate/specgate/internal/httpx"
+	"github.com/specgate/specgate/internal/outputtest"
 )
 
 const storeSpec = "testdata/stateful/store.yaml"
@@ -406,7 +407,7 @@ func TestStateFile(t *testing.T) {
 // (saving its state file) and fails the test if that fails.
 func serveOnce(t *testing.T, opts Options, fn func(m *testMock)) {
 	t.Helper()
-	logs := &syncBuffer{}
+	logs := &outputtest.Buffer{}
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.NewJSONHandler(logs, nil))
 	}

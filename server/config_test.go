@@ -15,6 +15,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/specgate/specgate/internal/outputtest"
 )
 
 func TestStatus(t *testing.T) {
@@ -324,7 +326,7 @@ func TestGitToken(t *testing.T) {
 // unreachable https repository does not show it, in the error or the log.
 func TestGitTokenNotShown(t *testing.T) {
 	const token = "s3cr3t-t0ken"
-	logs := &syncBuffer{}
+	logs := &outputtest.Buffer{}
 	srvLogs := Options{ConfigRepo: "https://127.0.0.1:1/org/c.git", Token: token}
 	srvLogs.Logger = newTestLogger(logs)
 	_, err := New(context.Background(), srvLogs)

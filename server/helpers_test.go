@@ -1,7 +1,6 @@
 package server
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -16,10 +15,10 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
+	"github.com/specgate/specgate/internal/outputtest"
 	"github.com/specgate/specgate/reports"
 )
 
@@ -112,27 +111,9 @@ paths:
 type testServer struct {
 	*Server
 	url    string
-	logs   *syncBuffer
+	logs   *outputtest.Buffer
 	cancel context.CancelFunc
 	done   chan error
-}
-
-// syncBuffer is a bytes.Buffer safe for the logger and the test.
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
 }
 
 func newTestLogger(w io.Writer) *slog.Logger {
@@ -143,7 +124,7 @@ func newTestLogger(w io.Writer) *slog.Logger {
 // the test ends.
 func start(t testing.TB, opts Options) *testServer {
 	t.Helper()
-	logs := &syncBuffer{}
+	logs := &outputtest.Buffer{}
 	if opts.Logger == nil {
 		opts.Logger = newTestLogger(logs)
 	}

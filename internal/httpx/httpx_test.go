@@ -16,6 +16,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/specgate/specgate/internal/outputtest"
 )
 
 var testCatalog = &Catalog{
@@ -23,24 +25,11 @@ var testCatalog = &Catalog{
 	Titles: map[string]string{KindNotFound: "No such thing", KindInternal: "Internal error", KindTooLarge: "Too large"},
 }
 
-// syncBuffer is a bytes.Buffer safe for a logger and the test.
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *syncBuffer) lines(t *testing.T) []map[string]any {
+// logLines decodes the JSON log lines written so far.
+func logLines(t *testing.T, logs *outputtest.Buffer) []map[string]any {
 	t.Helper()
-	b.mu.Lock()
-	defer b.mu.Unlock()
 	var out []map[string]any
-	for _, line := range strings.Split(strings.TrimSpace(b.buf.String()), "\n") {
+	for _, line := range strings.Split(strings.TrimSpace(logs.String()), "\n") {
 		if line == "" {
 			continue
 		}
@@ -55,9 +44,9 @@ func (b *syncBuffer) lines(t *testing.T) []map[string]any {
 
 // serve runs h behind Logged on a loopback server and returns its URL and
 // its log.
-func serve(t *testing.T, h http.Handler) (string, *syncBuffer) {
+func serve(t *testing.T, h http.Handler) (string, *outputtest.Buffer) {
 	t.Helper()
-	logs := &syncBuffer{}
+	logs := &outputtest.Buffer{}
 	logger := slog.New(slog.NewJSONHandler(logs, nil))
 	ts := httptest.NewServer(Logged(logger, testCatalog, h))
 	t.Cleanup(ts.Close)
@@ -106,7 +95,7 @@ func TestWriteProblem(t *testing.T) {
 	if string(body) != want {
 		t.Errorf("body\n%s\nwant\n%s", body, want)
 	}
-	lines := logs.lines(t)
+	lines := logLines(t, logs)
 	if len(lines) != 1 || lines[0]["problem"] != KindNotFound || lines[0]["detail"] != "no <pets> here" || lines[0]["status"] != 404.0 {
 		t.Errorf("log: %v", lines)
 	}
@@ -149,7 +138,7 @@ func TestLogged(t *testing.T) {
 			t.Errorf("X-Request-Id %q for %q, want a new 16-digit id", got, id)
 		}
 	}
-	lines := logs.lines(t)
+	lines := logLines(t, logs)
 	if len(lines) != 3 {
 		t.Fatalf("%d log lines, want 3: %v", len(lines), lines)
 	}
@@ -184,7 +173,7 @@ func TestLoggedRecovers(t *testing.T) {
 	if resp, _ := get(t, mustRequest(t, http.MethodGet, url+"/", nil)); resp.StatusCode != 200 {
 		t.Errorf("after the panic: %d", resp.StatusCode)
 	}
-	lines := logs.lines(t)
+	lines := logLines(t, logs)
 	if len(lines) != 3 || lines[0]["msg"] != "panic" || lines[0]["panic"] != "boom" || lines[1]["status"] != 500.0 {
 		t.Errorf("log: %v", lines)
 	}
