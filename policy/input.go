@@ -1,7 +1,9 @@
 package policy
 
 import (
+	"encoding/binary"
 	"encoding/json"
+	"hash/maphash"
 	"slices"
 	"strconv"
 	"strings"
@@ -74,15 +76,12 @@ func Input(doc *spec.Document) ast.Value {
 		c.kv("callbacks", callbacks),
 		c.kv("parameters", parameters),
 		c.kv("queryParameters", queryParameters),
-		c.kv("parameterKeys", paramKeys),
 		c.kv("responseUses", responseUses),
-		c.kv("requestBodyUses", requestBodyUses),
 		c.kv("schemas", ast.ArrayTerm(schemas...)),
 		c.kv("requestSchemas", ast.ArrayTerm(pick(schemas, v.Schemas, func(s *spec.Schema) bool { return s.Request })...)),
 		c.kv("responseSchemas", ast.ArrayTerm(pick(schemas, v.Schemas, func(s *spec.Schema) bool { return s.Response })...)),
 		c.kv("schemasWith", schemasWith),
 		c.kv("schemasOfType", schemasOfType),
-		c.kv("propertySchemas", propertySchemas),
 		c.kv("received", received),
 		c.kv("receivedWith", receivedWith),
 		c.kv("receivedOfType", receivedOfType),
@@ -98,15 +97,22 @@ func Input(doc *spec.Document) ast.Value {
 		c.kv("messages", messages),
 		c.kv("refs", refs),
 		c.kv("refsTo", refsTo),
-		c.kv("unresolvedRefs", unresolvedRefs),
-		c.kv("refsWithSiblings", refsWithSiblings),
 		c.kv("componentRefs", components),
-		c.kv("referencedComponents", referenced),
-		c.kv("extensionRefs", extensionRefs),
-		c.kv("markupTexts", markup),
-		c.kv("hasExamples", boolTerm(examples)),
 		c.kv("files", files),
 		c.kv("refTargets", refTargets),
+		// The indexes that one rule (or two) reads to skip a scan, private
+		// to the built-in rules' libraries (docs/input.md).
+		c.kv("index", ast.ObjectTerm(
+			c.kv("parameterKeys", paramKeys),
+			c.kv("requestBodyUses", requestBodyUses),
+			c.kv("propertySchemas", propertySchemas),
+			c.kv("unresolvedRefs", unresolvedRefs),
+			c.kv("refsWithSiblings", refsWithSiblings),
+			c.kv("referencedComponents", referenced),
+			c.kv("extensionRefs", extensionRefs),
+			c.kv("markupTexts", markup),
+			c.kv("hasExamples", boolTerm(examples)),
+		)),
 	}
 	obj = append(obj, formatFields(c, doc)...)
 	return ast.NewObject(obj...)
@@ -117,7 +123,8 @@ type converter struct {
 	// (see fork); a converter that is no fork has noParent, whose tables
 	// are empty.
 	parent  *converter
-	terms   map[*spec.Node]*ast.Term // containers already converted
+	terms   map[*spec.Node]converted // containers already converted
+	shapes  map[uint64][]*spec.Node  // converted containers by shape (see share)
 	keys    map[string]*ast.Term     // interned object keys and path segments
 	values  *termTable               // interned string values (see intern)
 	numbers *termTable               // interned numbers
@@ -128,7 +135,7 @@ type converter struct {
 }
 
 func newConverter() *converter {
-	return &converter{parent: noParent, terms: map[*spec.Node]*ast.Term{}, keys: map[string]*ast.Term{}, values: newTermTable(),
+	return &converter{parent: noParent, terms: map[*spec.Node]converted{}, shapes: map[uint64][]*spec.Node{}, keys: map[string]*ast.Term{}, values: newTermTable(),
 		numbers: newTermTable(), params: map[*spec.Parameter]*ast.Term{}}
 }
 
@@ -278,29 +285,153 @@ func (c *converter) node(n *spec.Node) *ast.Term {
 	case n.Kind == spec.Array && len(n.Items) == 0:
 		return ast.InternedEmptyArray
 	}
-	if t, ok := c.parent.terms[n]; ok {
-		return t
+	if t, ok := c.converted(n); ok {
+		return t.term
 	}
-	if t, ok := c.terms[n]; ok {
-		return t
-	}
-	var t *ast.Term
+	// The members first: the node's shape is made of theirs.
+	var pairs [][2]*ast.Term
+	var items []*ast.Term
 	if n.Kind == spec.Object {
-		pairs := make([][2]*ast.Term, len(n.Fields))
+		pairs = make([][2]*ast.Term, len(n.Fields))
 		for i := range n.Fields {
 			f := &n.Fields[i]
 			pairs[i] = [2]*ast.Term{c.key(f.Key), c.node(f.Value)}
 		}
-		t = ast.NewTerm(ast.NewObject(pairs...))
 	} else {
-		items := make([]*ast.Term, len(n.Items))
+		items = make([]*ast.Term, len(n.Items))
 		for i, it := range n.Items {
 			items[i] = c.node(it)
 		}
+	}
+	shape := c.shape(n)
+	if same := c.sameShape(n, shape); same != nil {
+		c.terms[n] = converted{same, shape}
+		return same
+	}
+	var t *ast.Term
+	if n.Kind == spec.Object {
+		t = ast.NewTerm(ast.NewObject(pairs...))
+	} else {
 		t = ast.NewTerm(ast.NewArray(items...))
 	}
-	c.terms[n] = t
+	c.terms[n] = converted{t, shape}
+	c.shapes[shape] = append(c.shapes[shape], n)
 	return t
+}
+
+// converted is the term of a container node and the hash of its shape.
+type converted struct {
+	term  *ast.Term
+	shape uint64
+}
+
+// converted finds the term of a container converted by c or its parent.
+func (c *converter) converted(n *spec.Node) (converted, bool) {
+	if t, ok := c.parent.terms[n]; ok {
+		return t, true
+	}
+	t, ok := c.terms[n]
+	return t, ok
+}
+
+// Containers of the same shape share one term (hash-consing): a large API
+// writes the same small objects thousands of times ({"type": "string"},
+// {"$ref": …}, the same list of required keys), and Graph v1.0's 220,000
+// objects have 54,000 shapes. OPA's values are immutable and compared by
+// value, and findings are located by the paths the rules build, never by
+// a term's identity, so a shared term changes no result. Two containers
+// have the same shape when their keys are the same in the same order and
+// their members are the same scalars or share one term; a hash of the
+// shape finds the candidates.
+
+// shapeSeed seeds the hashes of shapes; forks hash as their parent does.
+var shapeSeed = maphash.MakeSeed()
+
+// shape hashes the shape of a container whose members are converted.
+func (c *converter) shape(n *spec.Node) uint64 {
+	var h maphash.Hash
+	h.SetSeed(shapeSeed)
+	var buf [8]byte
+	member := func(m *spec.Node) {
+		h.WriteByte(byte(m.Kind))
+		if m.Kind == spec.Object || m.Kind == spec.Array {
+			t, _ := c.converted(m)
+			binary.LittleEndian.PutUint64(buf[:], t.shape) // 0 for an empty one
+			h.Write(buf[:])
+			return
+		}
+		h.WriteString(m.Value)
+		h.WriteByte(0)
+	}
+	h.WriteByte(byte(n.Kind))
+	if n.Kind == spec.Object {
+		for i := range n.Fields {
+			h.WriteString(n.Fields[i].Key)
+			h.WriteByte(0)
+			member(n.Fields[i].Value)
+		}
+	} else {
+		for _, it := range n.Items {
+			member(it)
+		}
+	}
+	return h.Sum64()
+}
+
+// sameShape returns the term of a converted container of n's shape, or
+// nil.
+func (c *converter) sameShape(n *spec.Node, shape uint64) *ast.Term {
+	for _, table := range [...]map[uint64][]*spec.Node{c.parent.shapes, c.shapes} {
+		for _, o := range table[shape] {
+			if c.alike(n, o) {
+				t, _ := c.converted(o)
+				return t.term
+			}
+		}
+	}
+	return nil
+}
+
+// alike tells whether two containers whose members are converted have the
+// same shape.
+func (c *converter) alike(a, b *spec.Node) bool {
+	if a.Kind != b.Kind || len(a.Fields) != len(b.Fields) || len(a.Items) != len(b.Items) {
+		return false
+	}
+	if a.Kind == spec.Object {
+		for i := range a.Fields {
+			if a.Fields[i].Key != b.Fields[i].Key || !c.same(a.Fields[i].Value, b.Fields[i].Value) {
+				return false
+			}
+		}
+		return true
+	}
+	for i := range a.Items {
+		if !c.same(a.Items[i], b.Items[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// same tells whether two converted members are one value: equal scalars,
+// or containers of one term.
+func (c *converter) same(a, b *spec.Node) bool {
+	if a == b {
+		return true
+	}
+	if a.Kind != b.Kind {
+		return false
+	}
+	if a.Kind != spec.Object && a.Kind != spec.Array {
+		return a.Value == b.Value
+	}
+	if len(a.Fields)+len(a.Items) == 0 || len(b.Fields)+len(b.Items) == 0 {
+		return len(a.Fields)+len(a.Items) == len(b.Fields)+len(b.Items)
+	}
+	ta, _ := c.converted(a)
+	tb, _ := c.converted(b)
+	return ta.term == tb.term
 }
 
 // path converts a source path; indices stay numbers.
