@@ -346,7 +346,7 @@ components:
 	}
 	// The indexes of a few list the very items of refs.
 	for key, want := range map[string]string{"unresolvedRefs": `"#/components/schemas/Nope"`, "refsWithSiblings": `"pet.yaml#/Pet"`} {
-		list := policy.Input(doc).(ast.Object).Get(ast.StringTerm(key)).Value.(*ast.Array)
+		list := policy.Input(doc).(ast.Object).Get(ast.StringTerm("index")).Value.(ast.Object).Get(ast.StringTerm(key)).Value.(*ast.Array)
 		if list.Len() != 1 || list.Elem(0).Value.(ast.Object).Get(ast.StringTerm("ref")).String() != want {
 			t.Errorf("%s = %v, want the item of %s", key, list, want)
 		}
@@ -408,7 +408,7 @@ components:
     Ping: {type: object, x-see: [{$ref: "#/components/schemas/Pong"}]}
     Pong: {$ref: "#/components/schemas/Ping"}
 `)
-	refs := policy.Input(doc).(ast.Object).Get(ast.StringTerm("extensionRefs")).String()
+	refs := policy.Input(doc).(ast.Object).Get(ast.StringTerm("index")).Value.(ast.Object).Get(ast.StringTerm("extensionRefs")).String()
 	want := `[{"path": ["x-webhooks", "ping", "post", "requestBody", "content", "application/json", "schema"], "ref": "#/components/schemas/Ping"}, ` +
 		`{"path": ["components", "schemas", "Ping", "x-see", 0], "ref": "#/components/schemas/Pong"}]`
 	if refs != want {
@@ -538,7 +538,7 @@ paths:
               example: {description: "<i>in an example</i>"}
 x-logo: {title: "jAvAsCrIpT:x"}
 `)
-	got := policy.Input(doc).(ast.Object).Get(ast.StringTerm("markupTexts")).Value
+	got := policy.Input(doc).(ast.Object).Get(ast.StringTerm("index")).Value.(ast.Object).Get(ast.StringTerm("markupTexts")).Value
 	want := ast.MustParseTerm(`{"About <b>pets</b>", "1 < 2", "See JAVASCRIPT:alert(1)", "<i>in an example</i>", "jAvAsCrIpT:x"}`).Value
 	if got.Compare(want) != 0 {
 		t.Errorf("markupTexts = %v, want %v", got, want)

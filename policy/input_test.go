@@ -282,7 +282,7 @@ components:
         owner: {$ref: '#/components/schemas/properties'}
 `)
 	in := policy.Input(doc).(ast.Object)
-	index := in.Get(ast.StringTerm("propertySchemas"))
+	index := in.Get(ast.StringTerm("index")).Value.(ast.Object).Get(ast.StringTerm("propertySchemas"))
 	if index == nil {
 		t.Fatal("input has no propertySchemas")
 	}
@@ -330,7 +330,7 @@ paths:
 		{"a null example", "components: {responses: {Ok: {description: ok, headers: {X: {schema: {type: string}, example: null}}}}}\n", true},
 	} {
 		doc, _ := loadFiles(t, map[string]string{"api.yaml": entry, "other.yaml": c.other})
-		got := policy.Input(doc).(ast.Object).Get(ast.StringTerm("hasExamples"))
+		got := field(t, policy.Input(doc), "index.hasExamples")
 		if got == nil || got.Value.Compare(ast.Boolean(c.want)) != 0 {
 			t.Errorf("%s: hasExamples = %v, want %v", c.name, got, c.want)
 		}
@@ -370,7 +370,7 @@ components:
 	const other = `components: {schemas: {Back: {$ref: 'api.yaml#/components/schemas/Back'}}}
 `
 	doc, _ := loadFiles(t, map[string]string{"api.yaml": entry, "other.yaml": other})
-	got := policy.Input(doc).(ast.Object).Get(ast.StringTerm("referencedComponents"))
+	got := field(t, policy.Input(doc), "index.referencedComponents")
 	want := ast.MustParseTerm(`{"#/components/schemas": {"Back": true, "Owner": true, "Tag": true, "a/b": true}}`)
 	if got == nil || got.Value.Compare(want.Value) != 0 {
 		t.Errorf("referencedComponents = %v, want %v", got, want)
@@ -387,10 +387,10 @@ func TestInputBodyUsesOfSharedReferences(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	input := policy.Input(doc).(ast.Object)
-	uses := func(field, part string) []string {
+	input := policy.Input(doc)
+	uses := func(key, part string) []string {
 		var out []string
-		input.Get(ast.StringTerm(field)).Value.(*ast.Array).Foreach(func(u *ast.Term) {
+		field(t, input, key).Value.(*ast.Array).Foreach(func(u *ast.Term) {
 			o := u.Value.(ast.Object)
 			src := o.Get(ast.StringTerm(part)).Value.(ast.Object).Get(ast.StringTerm("source"))
 			out = append(out, fmt.Sprintf("%v %v at %v", src, o.Get(ast.StringTerm("name")), o.Get(ast.StringTerm("at"))))
@@ -409,7 +409,7 @@ func TestInputBodyUsesOfSharedReferences(t *testing.T) {
 	wantBodies := []string{
 		`["paths", "/a", "post", "requestBody"] "request body #/components/responses/Thing (used by POST /a and 2 other operations)" at ["components", "responses", "Thing"]`,
 	}
-	if got := uses("requestBodyUses", "requestBody"); !slices.Equal(got, wantBodies) {
+	if got := uses("index.requestBodyUses", "requestBody"); !slices.Equal(got, wantBodies) {
 		t.Errorf("requestBodyUses:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(wantBodies, "\n"))
 	}
 }

@@ -87,7 +87,7 @@ components:
   parameters:
     Limit: {name: limit, in: query}
 `)
-	got := field(t, policy.Input(doc), "parameterKeys")
+	got := field(t, policy.Input(doc), "index.parameterKeys")
 	want := ast.MustParseTerm(`{
 		"pathItems": [[["header", "x-id"], ["query", "limit"]]],
 		"operations": [[null, ["query", "limit"], null], null, [["header", "trace"]]]

@@ -49,9 +49,9 @@ violations contains util.violation(array.concat(path, [second]), msg) if {
 }
 
 # _examples are [path, Example Object] pairs, each written once: none in
-# an API without any example (input.hasExamples, from one pass over its
+# an API without any example (correctness.no_examples, from one pass over its
 # files), whose media types, parameters and headers are not read then.
-_examples := [] if input.hasExamples == false
+_examples := [] if correctness.no_examples
 
 else := array.concat(
 	[[["components", "examples", name], ex] |

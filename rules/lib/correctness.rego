@@ -47,6 +47,43 @@ else := set()
 # array (a set would hash every operation's whole tree).
 operations := array.concat(array.concat(input.operations, input.webhooks), input.callbacks)
 
+# Indexes of the input built in Go for one rule (or two) each, under the
+# private input.index (docs/input.md): read through these, never by name.
+
+# parameter_keys are the keys of every parameter list as written,
+# {"pathItems": [keys], "operations": [keys]} (one per item of
+# input.pathItems and of operations), each key [in, name] with a header's
+# name lower-cased, read through a local $ref; null for an entry that
+# cannot be read and where there is no list. Built in Go for
+# operation-parameters-unique: kubernetes.json's 2,000 lists have 11,500
+# entries, nearly all $refs, which Rego read one by one.
+parameter_keys := input.index.parameterKeys
+
+# refs_with_siblings are the items of input.refs whose object has keys
+# besides $ref. Built in Go for ref-siblings: a scan of every reference
+# costs Microsoft Graph 75 ms for a handful of findings.
+refs_with_siblings := input.index.refsWithSiblings
+
+# referenced_components are the entry file's reusable objects that a
+# resolved $ref from outside them points at or into, by the pointer of
+# their map and their name: {"#/components/schemas": {"Pet": true}}. Built
+# in Go for unused-components (Rego over input.refsTo: github.json 49 → 12
+# ms).
+referenced_components := input.index.referencedComponents
+
+# extension_refs are the $refs written inside x- extensions of the entry
+# file, {ref, path}, which the loader does not follow and input.refs does
+# not list: found in Go for unused-components, since Rego would walk the
+# whole document for them.
+extension_refs := input.index.extensionRefs
+
+# no_examples holds when no object of the document's files has an example
+# or examples key. Found in Go in the pass that finds markup (see
+# security.markup_texts), for example-value-exclusive and
+# media-example-valid, which then read no media type, parameter or header
+# (Microsoft Graph has no example).
+no_examples if input.index.hasExamples == false
+
 # json_types are the type names of JSON Schema.
 json_types := {"string", "number", "integer", "boolean", "array", "object", "null"}
 

@@ -67,9 +67,10 @@ response_uses := input.responseUses
 
 # request_body_uses are the request bodies of the same operations as
 # {"op", "requestBody", "name", "at"}, each judged once as response_uses
-# are. Built in Go for media-type-examples, which judges kubernetes.json's
-# few hundred distinct bodies rather than its thousand operations'.
-request_body_uses := input.requestBodyUses
+# are. An index of the input (input.index, private: docs/input.md), built
+# in Go for media-type-examples, which judges a body that many operations
+# share once.
+request_body_uses := input.index.requestBodyUses
 
 # response_name(op, resp) names a response in messages. A response written
 # as a $ref (shared by several operations) is named by its reference and

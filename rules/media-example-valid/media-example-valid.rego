@@ -142,10 +142,10 @@ _media(_) := "" if util.is_oas2
 
 _media(mt) := sprintf(" (%s)", [mt]) if not util.is_oas2
 
-# An API without any example (input.hasExamples, from one pass over its
+# An API without any example (correctness.no_examples, from one pass over its
 # files in Go) has none to check: its media types, parameters and headers
 # are not read.
-_examples := [] if input.hasExamples == false
+_examples := [] if correctness.no_examples
 
 else := array.concat(array.concat(_oas3_media, _oas3_params), _swagger) if not util.is_oas2
 
@@ -162,7 +162,7 @@ _oas3_media := [e |
 # examples, as [holder, media type, media type object]: most have none,
 # and only the bodies and responses with one are read (specgate.reaching
 # finds them in one pass), before any path is built.
-_media_with_examples := [] if input.hasExamples == false
+_media_with_examples := [] if correctness.no_examples
 
 else := [[holder, mt, media] |
 	not util.is_oas2

@@ -44,7 +44,7 @@ import data.specgate.lib.security
 import data.specgate.lib.util
 
 # The schemas written as properties are indexed by the property's name
-# (input.propertySchemas): the few names like a password are read, then
+# (security.property_schemas): the few names like a password are read, then
 # those of their schemas that responses reach, not every response schema.
 violations contains util.violation(s.source, msg) if {
 	some name, props in _properties
@@ -57,19 +57,9 @@ violations contains util.violation(s.source, msg) if {
 	msg := sprintf("property %q of %s sends a password in responses; mark it writeOnly unless the API issues it on purpose", [name, _owner(s.source)])
 }
 
-_properties := input.propertySchemas if is_object(input.propertySchemas)
-
-# An input without the index (a test's) is indexed from its
-# responseSchemas, each written as properties/<name>.
-else := specgate.group([[s.source[n - 1], s] |
-	some s in input.responseSchemas
-	n := count(s.source)
-	s.source[n - 2] == "properties"
-])
+_properties := security.property_schemas
 
 _response(s) if s.response
-
-_response(_) if not input.propertySchemas
 
 # _owner names the schema that holds the property.
 _owner(source) := security.schema_label({"name": name, "node": {}, "source": owner}) if {

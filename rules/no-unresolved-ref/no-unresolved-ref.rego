@@ -34,16 +34,17 @@
 #     component.
 package specgate.rules["no-unresolved-ref"]
 
+import data.specgate.lib.integrity
 import data.specgate.lib.util
 
 violations contains util.violation(array.concat(r.path, ["$ref"]), _message(r)) if {
-	some r in input.unresolvedRefs
+	some r in integrity.unresolved_refs
 	r.file == ""
 }
 
 # A reference written in another file of the document is reported there.
 violations contains {"path": array.concat(r.path, ["$ref"]), "message": _message(r), "file": r.file} if {
-	some r in input.unresolvedRefs
+	some r in integrity.unresolved_refs
 	r.file != ""
 }
 

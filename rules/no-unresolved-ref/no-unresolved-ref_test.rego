@@ -7,9 +7,24 @@ ref(value, file, path, resolved, err) := {"ref": value, "file": file, "path": pa
 # The input gives a resolved reference's target, null for the others.
 _target := {true: ["components", "schemas", "Pet"], false: null}
 
-# refs_input is an input with refs and, as policy.Input builds it, the
-# unresolved ones among them.
-refs_input(refs) := {"refs": refs, "unresolvedRefs": [r | some r in refs; r.target == null]}
+# refs_input is an input made by hand with refs and, as policy.Input
+# builds it, its index of the unresolved ones among them: a test document
+# (specgate.test_input) has one file, and these name others.
+refs_input(refs) := {"refs": refs, "index": {"unresolvedRefs": [r | some r in refs; r.target == null]}}
+
+# run lints, as lint does (specgate.test_input), a document.
+run(d) := vs if {
+	i := specgate.test_input(d)
+	vs := rule.violations with input as i
+}
+
+test_unresolved_ref_in_a_document if {
+	vs := run({"openapi": "3.1.0", "info": {"title": "t", "version": "1"}, "paths": {"/pets": {"get": {"responses": {
+		"200": {"$ref": "#/components/responses/Ok"},
+		"404": {"$ref": "#/components/responses/Nope"},
+	}}}}, "components": {"responses": {"Ok": {"description": "d"}}}})
+	vs == {{"path": ["paths", "/pets", "get", "responses", "404", "$ref"], "message": `$ref "#/components/responses/Nope" does not resolve: test.yaml#/components/responses has no "Nope"`}}
+}
 
 test_resolved_refs_pass if {
 	count(rule.violations) == 0 with input as refs_input([

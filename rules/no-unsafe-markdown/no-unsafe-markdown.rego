@@ -38,6 +38,7 @@
 #     came from user input, find out how it got into the description.
 package specgate.rules["no-unsafe-markdown"]
 
+import data.specgate.lib.security
 import data.specgate.lib.util
 
 # Each collection is scanned in a rule of its own, looking the fields up
@@ -108,7 +109,7 @@ violations contains _finding(array.concat(base, [name, "description"]), text) if
 _named_schemas := array.slice(input.schemas, 0, count(object.get(input.document, ["components", "schemas"], {})) + count(object.get(input.document, "definitions", {})))
 
 # The patterns of unsafe markup. Only the texts with a "<" or a
-# "javascript:" can match them: input.markupTexts, found in Go, a few
+# "javascript:" can match them: security.markup_texts, found in Go, a few
 # dozen or hundred of a large API's thousands.
 _patterns := {
 	`(?i)<script\b`: "a <script> tag",
@@ -116,10 +117,10 @@ _patterns := {
 	`(?i)(\]\(\s*<?|\]:\s*<?|<|\b(href|src)\s*=\s*["']?\s*)javascript:`: "a javascript: link",
 }
 
-# _unsafe are the texts the patterns match, among input.markupTexts. Each
+# _unsafe are the texts the patterns match, among security.markup_texts. Each
 # body tests that its text is one of them, and first that there is one:
 # where there is none (most documents), no place is read.
-_unsafe := {text | some text in input.markupTexts; some pattern, _ in _patterns; regex.match(pattern, text)}
+_unsafe := {text | some text in security.markup_texts; some pattern, _ in _patterns; regex.match(pattern, text)}
 
 # _finding is the violation for an unsafe text; undefined for a safe one.
 _finding(path, text) := util.violation(path, msg) if {

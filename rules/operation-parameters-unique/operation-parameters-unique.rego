@@ -54,18 +54,18 @@ violations contains util.violation(array.concat(_source(list), [i]), msg) if {
 # and each operation's, in which an entry has the key of an earlier one,
 # with what owns them (where the list is, and how messages name it: see
 # _source, _owner), the keys of the entries and the repeats
-# (specgate.repeats: one pass per list in Go). The keys are those of
-# input.parameterKeys, built in Go.
+# (specgate.repeats: one pass per list in Go). The keys are
+# correctness.parameter_keys, built in Go.
 _repeating := array.concat(
 	[{"node": item.node.parameters, "item": item, "keys": keys, "repeats": repeats} |
-		some i, keys in input.parameterKeys.pathItems
+		some i, keys in correctness.parameter_keys.pathItems
 		keys != null
 		repeats := specgate.repeats(keys)
 		count(repeats) > 0
 		item := input.pathItems[i]
 	],
 	[{"node": op.node.parameters, "op": op, "keys": keys, "repeats": repeats} |
-		some i, keys in input.parameterKeys.operations
+		some i, keys in correctness.parameter_keys.operations
 		keys != null
 		repeats := specgate.repeats(keys)
 		count(repeats) > 0

@@ -49,7 +49,7 @@ import data.specgate.lib.correctness
 import data.specgate.lib.util
 
 violations contains _violation(r, key, msg) if {
-	some r in input.refsWithSiblings
+	some r in correctness.refs_with_siblings
 	not _path_item(r.path)
 	not _allowed_everything(r)
 	some key in r.siblings

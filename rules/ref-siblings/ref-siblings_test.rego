@@ -4,9 +4,23 @@ import data.specgate.rules["ref-siblings"] as rule
 
 ref(path, target, siblings) := {"ref": "#/x", "file": "", "path": path, "target": target, "siblings": siblings}
 
-# doc is an input with refs and, as policy.Input builds it, those with
-# siblings.
-doc(format, version, refs) := {"format": format, "version": version, "refs": refs, "refsWithSiblings": [r | some r in refs; count(r.siblings) > 0]}
+# doc is an input made by hand with refs and, as policy.Input builds it,
+# its index of those with siblings: a test document (specgate.test_input)
+# has one file, and one of these is in another.
+doc(format, version, refs) := {"format": format, "version": version, "refs": refs, "index": {"refsWithSiblings": [r | some r in refs; count(r.siblings) > 0]}}
+
+# run lints, as lint does (specgate.test_input), a document.
+run(d) := vs if {
+	i := specgate.test_input(d)
+	vs := rule.violations with input as i
+}
+
+test_siblings_in_a_document if {
+	vs := run({"openapi": "3.0.3", "info": {"title": "t", "version": "1"}, "paths": {"/a": {"get": {"responses": {
+		"200": {"$ref": "#/components/responses/Ok", "description": "shadowed", "x-note": "kept"},
+	}}}}, "components": {"responses": {"Ok": {"description": "d"}}}})
+	vs == {{"path": ["paths", "/a", "get", "responses", "200", "description"], "message": `description beside $ref "#/components/responses/Ok" is ignored: in OpenAPI 3.0 a Reference Object takes no other keys`}}
+}
 
 test_plain_refs_pass if {
 	count(rule.violations) == 0 with input as doc("openapi", "3.0.3", [ref(["a"], ["b"], [])])

@@ -78,15 +78,15 @@ _checked if {
 # _referenced are the components that a reference from outside them
 # points at or into (such as "#/components/schemas/Pet/properties/name"),
 # by the pointer of their map and their name: {"#/components/schemas":
-# {"Pet": true}}. Built in Go (input.referencedComponents).
-_referenced := input.referencedComponents
+# {"Pet": true}}.
+_referenced := correctness.referenced_components
 
 # A reference written in an extension counts too: the loader does not
 # follow them, but tools do (GitHub's x-webhooks refer to examples and
 # schemas that nothing else uses). These are the paths of the components
 # they point at or into.
 _used_by_extensions contains array.slice(path, 0, _depth) if {
-	some r in input.extensionRefs
+	some r in correctness.extension_refs
 	path := util.ref_path(r.ref)
 	count(path) >= _depth
 }
