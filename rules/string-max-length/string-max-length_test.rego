@@ -8,7 +8,7 @@ schema(source, node, request) := {"name": "", "node": node, "source": source, "r
 doc(schemas) := security_test.received_input({"format": "openapi", "requestSchemas": [s | some s in schemas; s.request], "parameters": [], "operations": []})
 
 test_unbounded_request_string if {
-	vs := rule.violations with input as doc([
+	vs := {v | some v in rule.violations} with input as doc([
 		schema(["components", "schemas", "Pet", "properties", "name"], {"type": "string"}, true),
 		schema(["components", "schemas", "Pet", "properties", "tag"], {"type": ["string", "null"]}, true),
 	])
@@ -38,7 +38,7 @@ test_response_only_and_read_only_strings_pass if {
 test_swagger_parameters if {
 	p := {"name": "q", "in": "query", "schema": {"type": "string"}, "node": {"type": "string"}, "source": ["paths", "/a", "get", "parameters", 0], "schemaSource": ["paths", "/a", "get", "parameters", 0]}
 	f := {"name": "note", "in": "formData", "node": {"type": "string"}, "source": ["paths", "/a", "post", "parameters", 0]}
-	vs := rule.violations with input as security_test.received_input({"format": "swagger", "requestSchemas": [], "parameters": [p], "operations": [
+	vs := {v | some v in rule.violations} with input as security_test.received_input({"format": "swagger", "requestSchemas": [], "parameters": [p], "operations": [
 		{"parameters": [p], "requestBody": null},
 		{"parameters": [], "requestBody": {"formData": [f]}},
 	]})
