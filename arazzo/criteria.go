@@ -14,6 +14,7 @@ import (
 	"github.com/dlclark/regexp2/v2"
 	"github.com/theory/jsonpath"
 
+	"github.com/specgate/specgate/contract"
 	"github.com/specgate/specgate/spec"
 )
 
@@ -103,7 +104,7 @@ func (cc *criterion) test(resolve Resolver) (bool, any, error) {
 	}
 	switch {
 	case cc.regex != nil:
-		s := textOf(v)
+		s := contract.InlineText(v)
 		m, err := cc.regex.MatchString(s)
 		if err != nil {
 			return false, v, fmt.Errorf("regular expression %q: %v", cc.c.Condition, err)
@@ -142,27 +143,6 @@ func (cc *criterion) test(resolve Resolver) (bool, any, error) {
 		return false, v, nil
 	}
 	return false, v, errors.New("the criterion has no condition")
-}
-
-// textOf is a value as a regular expression reads it and a template
-// writes it: an object or array as JSON, with <, > and & as written, not
-// escaped for HTML as json.Marshal would (a user reads them).
-func textOf(v any) string {
-	switch v := v.(type) {
-	case string:
-		return v
-	case json.Number:
-		return string(v)
-	case nil:
-		return "null"
-	case bool:
-		return strconv.FormatBool(v)
-	}
-	var b strings.Builder
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	enc.Encode(v)
-	return strings.TrimSuffix(b.String(), "\n")
 }
 
 // compileSelector checks a 1.1 Selector Object's selector.

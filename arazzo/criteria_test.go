@@ -3,6 +3,8 @@ package arazzo
 import (
 	"encoding/json"
 	"testing"
+
+	"github.com/specgate/specgate/contract"
 )
 
 // TestXPathCriteria evaluates XPath criteria over an XML body with a
@@ -120,7 +122,7 @@ func TestRegexCriterionOverJSON(t *testing.T) {
 				t.Fatal(err)
 			}
 			if got != tc.holds {
-				t.Errorf("over %v: holds = %v, want %v (it read %s)", tc.context, got, tc.holds, textOf(tc.context))
+				t.Errorf("over %v: holds = %v, want %v (it read %s)", tc.context, got, tc.holds, contract.InlineText(tc.context))
 			}
 		})
 	}

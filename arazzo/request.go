@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/specgate/specgate/contract"
 	"github.com/specgate/specgate/internal/httpx"
 	"github.com/specgate/specgate/spec"
 	"github.com/theory/jsonpath"
@@ -225,7 +226,7 @@ func (r *Runner) substituteJSON(text string, f *frame, ec *evalCtx) (string, err
 			b.WriteByte('"')
 		}
 		if ok {
-			s := textOf(v)
+			s := contract.InlineText(v)
 			j, _ := json.Marshal(s)
 			b.WriteString(string(j[1 : len(j)-1]))
 		}

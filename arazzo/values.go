@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/specgate/specgate/contract"
 	"github.com/specgate/specgate/spec"
 )
 
@@ -47,7 +48,7 @@ func (r *Runner) evalValue(n *spec.Node, f *frame, ec *evalCtx) (any, bool, erro
 				if !ok {
 					return nil, false, nil
 				}
-				b.WriteString(textOf(v))
+				b.WriteString(contract.InlineText(v))
 			}
 			b.WriteString(tmpl.Text[len(tmpl.Text)-1])
 			return b.String(), true, nil

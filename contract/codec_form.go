@@ -1,8 +1,10 @@
 package contract
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
+	"strconv"
 	"strings"
 )
 
@@ -140,4 +142,28 @@ func KindOf(v any) string {
 		return "an object"
 	}
 	return fmt.Sprintf("%T", v)
+}
+
+// InlineText writes a JSON value inside a longer string (a template of an
+// example, a runtime expression of a workflow, the subject of a regular
+// expression): strings as they are, numbers and booleans as written, null
+// as "null", objects and arrays as compact JSON with <, > and & kept.
+func InlineText(v any) string {
+	switch v := v.(type) {
+	case string:
+		return v
+	case json.Number:
+		return string(v)
+	case nil:
+		return "null"
+	case bool:
+		return strconv.FormatBool(v)
+	}
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return fmt.Sprint(v)
+	}
+	return strings.TrimSuffix(b.String(), "\n")
 }

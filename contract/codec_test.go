@@ -118,6 +118,23 @@ paths:
 	}
 }
 
+// InlineText writes values as a template or a runtime expression puts them
+// inside a string: objects and arrays as compact JSON, <, > and & as they are.
+func TestInlineText(t *testing.T) {
+	for _, tt := range []struct {
+		v    any
+		want string
+	}{
+		{"a <b> & c", "a <b> & c"}, {json.Number("1.50"), "1.50"}, {nil, "null"}, {true, "true"}, {false, "false"},
+		{map[string]any{"b": json.Number("2"), "a": "<x>&"}, `{"a":"<x>&","b":2}`},
+		{[]any{"x", nil, []any{}}, `["x",null,[]]`}, {map[string]any{}, "{}"},
+	} {
+		if got := contract.InlineText(tt.v); got != tt.want {
+			t.Errorf("InlineText(%#v) = %q, want %q", tt.v, got, tt.want)
+		}
+	}
+}
+
 func TestKindOf(t *testing.T) {
 	for _, tt := range []struct {
 		v    any

@@ -428,7 +428,7 @@ func (k *Checker) completeCookie(req *Request, p *spec.Parameter, g *schema.Gene
 		if !ok {
 			return nil // a notation writes the cookies
 		}
-		cur = text(l.Value)
+		cur = contract.InlineText(l.Value)
 		for _, pair := range strings.Split(cur, ";") {
 			if name, _, _ := strings.Cut(strings.TrimSpace(pair), "="); name == p.Name {
 				return nil
@@ -439,7 +439,7 @@ func (k *Checker) completeCookie(req *Request, p *spec.Parameter, g *schema.Gene
 	if err != nil {
 		return err
 	}
-	pair := p.Name + "=" + text(v)
+	pair := p.Name + "=" + contract.InlineText(v)
 	if cur != "" {
 		pair = cur + "; " + pair
 	}

@@ -12,6 +12,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/specgate/specgate/contract"
 	"github.com/specgate/specgate/spec"
 )
 
@@ -257,7 +258,7 @@ func writeJSON(b *strings.Builder, v any, indent, unit string, compact bool) {
 	case string:
 		writeString(b, v)
 	default:
-		b.WriteString(text(v))
+		b.WriteString(contract.InlineText(v))
 	}
 }
 
@@ -414,5 +415,5 @@ func yamlValue(v any) *yaml.Node {
 	case string:
 		return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: v}
 	}
-	return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: text(v)}
+	return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: contract.InlineText(v)}
 }

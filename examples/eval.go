@@ -1,7 +1,6 @@
 package examples
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"maps"
@@ -186,13 +185,13 @@ func (c *Context) template(t *Template, path, field string, depth int) (any, err
 			if err != nil {
 				return nil, err
 			}
-			b.WriteString(text(v))
+			b.WriteString(contract.InlineText(v))
 		case seg.Lookup != nil:
 			v, err := c.lookupValue(seg.Lookup, path, field, depth)
 			if err != nil {
 				return nil, err
 			}
-			b.WriteString(text(v))
+			b.WriteString(contract.InlineText(v))
 		default:
 			b.WriteString(seg.Text)
 		}
@@ -237,32 +236,6 @@ func typedText(s string) any {
 		return s
 	}
 	return v
-}
-
-// text writes a value inside a longer string: strings as they are, numbers
-// and booleans as written, null as "null", objects and arrays as compact
-// JSON.
-func text(v any) string {
-	switch v := v.(type) {
-	case string:
-		return v
-	case json.Number:
-		return string(v)
-	case nil:
-		return "null"
-	case bool:
-		if v {
-			return "true"
-		}
-		return "false"
-	}
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return fmt.Sprint(v)
-	}
-	return strings.TrimSuffix(b.String(), "\n")
 }
 
 // fill resolves what no notation resolved: an error in strict mode (for
@@ -354,7 +327,7 @@ func (c *Context) steps(l *Lookup, depth int) ([]Step, bool, error) {
 				out[i] = Step{Key: string(k)}
 			}
 		case bool:
-			out[i] = Step{Key: text(k)}
+			out[i] = Step{Key: contract.InlineText(k)}
 		default:
 			return nil, false, &EvalError{At: s.Ref.At, Msg: fmt.Sprintf("the index %s of %s is %s, not a key or an index", s.Ref.Raw, l.Raw, contract.KindOf(v))}
 		}

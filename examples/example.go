@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/specgate/specgate/contract"
 	"github.com/specgate/specgate/spec"
 )
 
@@ -172,7 +173,7 @@ func (r *Request) RouteQuery() string {
 	q := url.Values{}
 	for _, p := range r.Query {
 		if lit, ok := p.Value.(*Literal); ok && isScalar(lit.Value) {
-			q.Add(p.Name, text(lit.Value))
+			q.Add(p.Name, contract.InlineText(lit.Value))
 		}
 	}
 	return q.Encode()

@@ -350,7 +350,7 @@ func (fx *fixer) pathValue(f Finding) {
 					if err != nil {
 						return
 					}
-					fixed := strings.Replace(p, "/"+pp.Raw, "/"+url.PathEscape(text(v)), 1)
+					fixed := strings.Replace(p, "/"+pp.Raw, "/"+url.PathEscape(contract.InlineText(v)), 1)
 					if hasQuery {
 						fixed += "?" + q
 					}
@@ -372,7 +372,7 @@ func (fx *fixer) pathValue(f Finding) {
 		if err != nil {
 			return
 		}
-		fx.add(edit{kind: editSet, segs: f.segs, value: p + "?" + setQuery(q, sp.Name, text(v))})
+		fx.add(edit{kind: editSet, segs: f.segs, value: p + "?" + setQuery(q, sp.Name, contract.InlineText(v))})
 		return
 	}
 }
@@ -620,11 +620,11 @@ func coerce(v any, want []string) (any, bool) {
 			switch v.(type) {
 			case bool, nil:
 				if v != nil {
-					return text(v), true
+					return contract.InlineText(v), true
 				}
 			case map[string]any, []any, string:
 			default:
-				return text(v), true
+				return contract.InlineText(v), true
 			}
 		}
 	}

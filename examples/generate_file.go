@@ -14,6 +14,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/specgate/specgate/contract"
 	"github.com/specgate/specgate/spec"
 )
 
@@ -85,7 +86,7 @@ func (x *exchange) file() []byte {
 func headerText(v any) any {
 	switch v.(type) {
 	case map[string]any, []any:
-		return text(v)
+		return contract.InlineText(v)
 	}
 	return v
 }

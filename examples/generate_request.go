@@ -38,7 +38,7 @@ func (gen *generator) request(op *spec.Operation) (*exchange, error) {
 		case "header":
 			x.headers[p.Name] = v
 		case "cookie":
-			cookies = append(cookies, p.Name+"="+text(v))
+			cookies = append(cookies, p.Name+"="+contract.InlineText(v))
 		}
 	}
 	cookies = append(cookies, gen.credentials(x)...)

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/specgate/specgate/contract"
 	"github.com/specgate/specgate/spec"
 )
 
@@ -472,7 +473,7 @@ func (in *inliner) request(op *spec.Operation, smp *opSamples, name string) *Req
 		case "path":
 			req.PathParams = append(req.PathParams, param)
 			if lit, ok := s.value.(*Literal); ok && lit.Value != nil {
-				path = strings.ReplaceAll(path, "{"+p.Name+"}", url.PathEscape(text(lit.Value)))
+				path = strings.ReplaceAll(path, "{"+p.Name+"}", url.PathEscape(contract.InlineText(lit.Value)))
 			}
 		case "query":
 			req.Query = append(req.Query, param)
@@ -480,7 +481,7 @@ func (in *inliner) request(op *spec.Operation, smp *opSamples, name string) *Req
 			req.Headers = append(req.Headers, param)
 		case "cookie":
 			if lit, ok := s.value.(*Literal); ok {
-				cookies = append(cookies, p.Name+"="+text(lit.Value))
+				cookies = append(cookies, p.Name+"="+contract.InlineText(lit.Value))
 			}
 		}
 	}

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/specgate/specgate/contract"
 	"github.com/specgate/specgate/spec"
 )
 
@@ -26,7 +27,7 @@ func summary(ex *Example) string {
 	var b strings.Builder
 	b.WriteString(ex.Name + " | " + ex.Pairing.String() + " | ")
 	if r := ex.Request; r != nil {
-		b.WriteString(r.Method + " " + text(lit(r.Path)))
+		b.WriteString(r.Method + " " + contract.InlineText(lit(r.Path)))
 		if len(r.PathParams) > 0 {
 			b.WriteString(" path{" + params(r.PathParams) + "}")
 		}
@@ -40,7 +41,7 @@ func summary(ex *Example) string {
 			b.WriteString(" form{" + params(r.FormFields) + "}")
 		}
 		if r.Body != nil {
-			b.WriteString(" body " + text(lit(r.Body)))
+			b.WriteString(" body " + contract.InlineText(lit(r.Body)))
 		}
 		if r.ContentType != "" {
 			b.WriteString(" (" + r.ContentType + ")")
@@ -53,7 +54,7 @@ func summary(ex *Example) string {
 			b.WriteString(" headers{" + params(r.Headers) + "}")
 		}
 		if r.Body != nil {
-			b.WriteString(" body " + text(lit(r.Body)))
+			b.WriteString(" body " + contract.InlineText(lit(r.Body)))
 		}
 		if r.ContentType != "" {
 			b.WriteString(" (" + r.ContentType + ")")

@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+
+	"github.com/specgate/specgate/contract"
 )
 
 // Mode is how Check compares a received value with an expected one.
@@ -206,7 +208,7 @@ func show(v any) string {
 	case string:
 		s = strconv.Quote(v)
 	default:
-		s = text(v)
+		s = contract.InlineText(v)
 	}
 	if len(s) > 80 {
 		s = s[:77] + "..."
@@ -271,7 +273,7 @@ func (c *Context) match(m *Match, v any, path string, r *Result, depth int) {
 		case map[string]any, []any, nil:
 			r.add(path, m.At, "pattern %s applies to a string, a number or a boolean, found %s", m.Pattern, show(v))
 		default:
-			if !m.Pattern.MatchString(text(v)) {
+			if !m.Pattern.MatchString(contract.InlineText(v)) {
 				r.add(path, m.At, "%s does not match the pattern %s", show(v), m.Pattern)
 			}
 		}
@@ -598,7 +600,7 @@ func (u *Uses) Record(m *Match, v any) {
 
 func useKey(m *Match, v any) string {
 	if m.PerValue {
-		return text(v)
+		return contract.InlineText(v)
 	}
 	return ""
 }

@@ -7,6 +7,8 @@ import (
 	"regexp/syntax"
 	"strings"
 	"unicode"
+
+	"github.com/specgate/specgate/contract"
 )
 
 // matchValue is the value a matcher without exact stands for when a value
@@ -61,7 +63,7 @@ func (c *Context) satisfies(m *Match, v any, path string, depth int) bool {
 func (c *Context) patternValue(m *Match, u Unresolved) (any, error) {
 	if m.DataType != "" {
 		if typ, format := m.DataType.JSONType(); format != "" || typ == "" {
-			if v, err := c.fill(u, false); err == nil && m.Pattern.MatchString(text(v)) {
+			if v, err := c.fill(u, false); err == nil && m.Pattern.MatchString(contract.InlineText(v)) {
 				return v, nil
 			}
 		}

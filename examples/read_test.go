@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/specgate/specgate/contract"
 	"github.com/specgate/specgate/spec"
 )
 
@@ -30,7 +31,7 @@ func lit(v Value) any { return Literalize(v) }
 func params(ps []Param) string {
 	var out []string
 	for _, p := range ps {
-		out = append(out, p.Name+"="+text(Literalize(p.Value)))
+		out = append(out, p.Name+"="+contract.InlineText(Literalize(p.Value)))
 	}
 	return strings.Join(out, " ")
 }
@@ -38,7 +39,7 @@ func params(ps []Param) string {
 func fieldsText(fs []Field) string {
 	var out []string
 	for _, f := range fs {
-		out = append(out, f.Key+"="+text(Literalize(f.Value)))
+		out = append(out, f.Key+"="+contract.InlineText(Literalize(f.Value)))
 	}
 	return strings.Join(out, " ")
 }
@@ -87,7 +88,7 @@ func TestReadFullExample(t *testing.T) {
 				body = lit(ex.Request.Body)
 			}
 			got := view{
-				Name: ex.Name, Method: ex.Request.Method, RawPath: ex.Request.RawPath, Path: text(lit(ex.Request.Path)),
+				Name: ex.Name, Method: ex.Request.Method, RawPath: ex.Request.RawPath, Path: contract.InlineText(lit(ex.Request.Path)),
 				Query: params(ex.Request.Query), Headers: params(ex.Request.Headers), ContentType: ex.Request.ContentType,
 				Body: body, Status: ex.Response.Status, StatusText: ex.Response.StatusText,
 				RespHeaders: params(ex.Response.Headers), RespBody: lit(ex.Response.Body), Data: lit(ex.Data),

@@ -194,7 +194,7 @@ func (k *Checker) Route(ex *Example) Target {
 		return Target{Status: http.StatusNotFound}
 	}
 	var p plainer
-	path := text(p.value(ex.Request.Path, nil))
+	path := contract.InlineText(p.value(ex.Request.Path, nil))
 	if q := ex.Request.RouteQuery(); q != "" {
 		path += "?" + q
 	}

@@ -43,7 +43,7 @@ func (x *exampleCheck) contentType() (ct string, segs []any, known bool) {
 		segs := x.reqSegs("headers", h.Name)
 		var p plainer
 		v := p.value(h.Value, segs)
-		return text(v), segs, len(p.holes) == 0
+		return contract.InlineText(v), segs, len(p.holes) == 0
 	}
 	switch {
 	case req.FormFields != nil:

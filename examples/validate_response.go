@@ -68,11 +68,11 @@ func (x *exampleCheck) response(op *spec.Operation) {
 		v := x.p.value(h.Value, x.respSegs("headers", h.Name))
 		if list, ok := v.([]any); ok {
 			for _, it := range list {
-				cres.Header.Add(h.Name, text(it))
+				cres.Header.Add(h.Name, contract.InlineText(it))
 			}
 			continue
 		}
-		cres.Header.Add(h.Name, text(v))
+		cres.Header.Add(h.Name, contract.InlineText(v))
 	}
 	var direct *spec.MediaType
 	var body any
@@ -219,5 +219,5 @@ func encodeBody(v any, ct string) ([]byte, bool) {
 	case map[string]any, []any:
 		return nil, false
 	}
-	return []byte(text(v)), true
+	return []byte(contract.InlineText(v)), true
 }

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/specgate/specgate/contract"
 	"github.com/specgate/specgate/spec"
 )
 
@@ -92,7 +93,7 @@ func (x *exampleCheck) apiKey(s *spec.SecurityScheme) {
 func leadingText(v Value) (s string, whole, ok bool) {
 	switch v := v.(type) {
 	case *Literal:
-		return text(v.Value), true, true
+		return contract.InlineText(v.Value), true, true
 	case *Template:
 		var b strings.Builder
 		for _, seg := range v.Parts {
