@@ -287,6 +287,33 @@ func testWorkflows(c *cli.Context, env Env) error {
 // document (checkout.arazzo.yaml gives checkout.inputs.yaml), in --dir or
 // beside it. An existing file is never overwritten.
 func generateInputs(c *cli.Context, env Env) error {
+	return generateFrom(c, env, "document", "inputs", func(name string, doc *spec.Document, dir string) (int, error) {
+		d := arazzo.Read(doc)
+		inputs, err := arazzo.ExampleInputs(d, c.Uint64("seed"))
+		if err != nil {
+			fmt.Fprintf(env.Stderr, "%s: the inputs cannot be generated: %v\n", name, err)
+			return ExitFindings, nil
+		}
+		if len(inputs) == 0 {
+			fmt.Fprintf(env.Stdout, "%s: no workflow declares inputs; nothing to write\n", name)
+			return ExitOK, nil
+		}
+		data, err := arazzo.MarshalInputs(d, inputs)
+		if err != nil {
+			return 0, exitf(ExitUsage, "%s: %v", name, err)
+		}
+		return ExitOK, writeGenerated(env, filepath.Join(dir, inputsFileName(name)), data, "the inputs of "+name, func() string {
+			return fmt.Sprintf("the inputs of %d %s", len(inputs), english.Noun(len(inputs), "workflow", "workflows"))
+		})
+	})
+}
+
+// generateFrom runs gen on each document named on the command line, loaded,
+// with the folder its output goes to (outputDir, which kind and what word
+// the message of a document without one). The exit code is the worst gen
+// returns, ExitUsage for a document that does not load or has no folder;
+// an error from gen ends the command.
+func generateFrom(c *cli.Context, env Env, kind, what string, gen func(name string, doc *spec.Document, dir string) (int, error)) error {
 	loader := newLoader(c, env)
 	code := ExitOK
 	for _, name := range c.Args().Slice() {
@@ -296,37 +323,34 @@ func generateInputs(c *cli.Context, env Env) error {
 			code = max(code, ExitUsage)
 			continue
 		}
-		dir, ok := outputDir(c, env, name, "document", "inputs")
+		dir, ok := outputDir(c, env, name, kind, what)
 		if !ok {
 			code = max(code, ExitUsage)
 			continue
 		}
-		d := arazzo.Read(doc)
-		inputs, err := arazzo.ExampleInputs(d, c.Uint64("seed"))
+		n, err := gen(name, doc, dir)
 		if err != nil {
-			fmt.Fprintf(env.Stderr, "%s: the inputs cannot be generated: %v\n", name, err)
-			code = max(code, ExitFindings)
-			continue
+			return err
 		}
-		if len(inputs) == 0 {
-			fmt.Fprintf(env.Stdout, "%s: no workflow declares inputs; nothing to write\n", name)
-			continue
-		}
-		data, err := arazzo.MarshalInputs(d, inputs)
-		if err != nil {
-			return exitf(ExitUsage, "%s: %v", name, err)
-		}
-		path := filepath.Join(dir, inputsFileName(name))
-		switch err := writeNew(path, data); {
-		case errors.Is(err, fs.ErrExist):
-			fmt.Fprintf(env.Stdout, "skipped %s: the file exists\n", path)
-		case err != nil:
-			return exitf(ExitUsage, "writing the inputs of %s: %v", name, err)
-		default:
-			fmt.Fprintf(env.Stdout, "wrote %s: the inputs of %d %s\n", path, len(inputs), english.Noun(len(inputs), "workflow", "workflows"))
-		}
+		code = max(code, n)
 	}
 	return silent(code)
+}
+
+// writeGenerated writes a generated file that must be new and says so,
+// with wrote's account of it; an existing file is kept (skipped, said),
+// and a file that cannot be written (what it holds: "the inputs of …")
+// ends the command.
+func writeGenerated(env Env, path string, data []byte, what string, wrote func() string) error {
+	switch err := writeNew(path, data); {
+	case errors.Is(err, fs.ErrExist):
+		fmt.Fprintf(env.Stdout, "skipped %s: the file exists\n", path)
+	case err != nil:
+		return exitf(ExitUsage, "writing %s: %v", what, err)
+	default:
+		fmt.Fprintf(env.Stdout, "wrote %s: %s\n", path, wrote())
+	}
+	return nil
 }
 
 // outputDir is where a file generated from the document name goes: --dir,
@@ -382,33 +406,20 @@ func writeNew(path string, data []byte) error {
 // validate checks any (the official schema, then arazzo.Check) before it
 // is written; an existing file is never overwritten.
 func generateWorkflows(c *cli.Context, env Env) error {
-	loader := newLoader(c, env)
-	code := ExitOK
-	for _, name := range c.Args().Slice() {
-		doc, err := loader.Load(c.Context, name)
-		if err != nil {
-			fmt.Fprintln(env.Stderr, err)
-			code = max(code, ExitUsage)
-			continue
-		}
+	return generateFrom(c, env, "description", "workflows", func(name string, doc *spec.Document, dir string) (int, error) {
 		remote := strings.Contains(name, "://")
-		dir, ok := outputDir(c, env, name, "description", "workflows")
-		if !ok {
-			code = max(code, ExitUsage)
-			continue
-		}
 		out, err := filepath.Abs(filepath.Join(dir, workflowsFileName(name)))
 		if err != nil {
-			return exitf(ExitUsage, "%v", err)
+			return 0, exitf(ExitUsage, "%v", err)
 		}
 		source := name
 		if !remote {
 			abs, err := filepath.Abs(name)
 			if err != nil {
-				return exitf(ExitUsage, "%v", err)
+				return 0, exitf(ExitUsage, "%v", err)
 			}
 			if source, err = filepath.Rel(filepath.Dir(out), abs); err != nil {
-				return exitf(ExitUsage, "%v", err)
+				return 0, exitf(ExitUsage, "%v", err)
 			}
 			source = filepath.ToSlash(source)
 			if !strings.HasPrefix(source, "../") {
@@ -418,8 +429,7 @@ func generateWorkflows(c *cli.Context, env Env) error {
 		data, err := arazzo.Starter(doc, source)
 		if err != nil {
 			fmt.Fprintf(env.Stderr, "%s: %v\n", name, err)
-			code = max(code, ExitUsage)
-			continue
+			return ExitUsage, nil
 		}
 		check := spec.NewLoader(spec.Options{AllowExternalRefs: true, AllowRemoteRefs: remote || c.Bool("allow-remote-refs")})
 		written, err := check.LoadBytes(c.Context, out, data)
@@ -430,21 +440,13 @@ func generateWorkflows(c *cli.Context, env Env) error {
 		}
 		if err != nil {
 			fmt.Fprintf(env.Stderr, "%s: the starter workflows do not validate (please report it):\n%v\n", name, err)
-			code = max(code, ExitFindings)
-			continue
+			return ExitFindings, nil
 		}
-		rel := filepath.Join(dir, workflowsFileName(name))
-		switch err := writeNew(rel, data); {
-		case errors.Is(err, fs.ErrExist):
-			fmt.Fprintf(env.Stdout, "skipped %s: the file exists\n", rel)
-		case err != nil:
-			return exitf(ExitUsage, "writing the workflows of %s: %v", name, err)
-		default:
+		return ExitOK, writeGenerated(env, filepath.Join(dir, workflowsFileName(name)), data, "the workflows of "+name, func() string {
 			n := len(arazzo.Read(written).Workflows)
-			fmt.Fprintf(env.Stdout, "wrote %s: %d starter %s, one per operation\n", rel, n, english.Noun(n, "workflow", "workflows"))
-		}
-	}
-	return silent(code)
+			return fmt.Sprintf("%d starter %s, one per operation", n, english.Noun(n, "workflow", "workflows"))
+		})
+	})
 }
 
 func problemErrors(ps []arazzo.Problem) []error {
