@@ -16,15 +16,15 @@ import (
 // with their converted terms), each judged once: once per operation for
 // one written in place, and once for one written as a $ref, with the
 // first operation that uses the reference for it (for a response, or for
-// a request body). They are
-// data.specgate.lib.style.response_uses and request_body_uses built in
-// Go: the rules about what responses and request bodies declare judge one
-// that hundreds of operations share once.
+// a request body). They are input.responseUses and
+// input.index.requestBodyUses (data.specgate.lib.style.response_uses and
+// request_body_uses): the rules about what responses and request bodies
+// declare judge one that hundreds of operations share once.
 //
 // Responses are {op, response, name, at}, request bodies {op,
-// requestBody, name, at}: name and at are style.response_name and
-// response_at of the pair (request_body_name and request_body_at of the
-// operation), which messages and paths of findings take. A shared one is
+// requestBody, name, at}: name is how messages name it (style.response_name
+// reads a shared response's here), at where findings about it go (the
+// target of a local $ref, as style.response_at says). A shared one is
 // named by its reference and by the operations that use it, for a
 // response or a request body, the first of them in order.
 func bodyUses(ops []*spec.Operation, terms []*ast.Term) (responses, requestBodies *ast.Term) {
