@@ -402,7 +402,7 @@ func (p *Plan) loadSpec(ctx context.Context, loader *spec.Loader, src SpecSource
 	}
 	fromServers := false
 	if base == "" {
-		if base = serverURL(doc); base == "" {
+		if base = contract.ServerURL(doc); base == "" {
 			return nil, fmt.Errorf("%s: no base URL: give --testBaseURL, the spec's baseUrl in specgate.yaml, or an absolute URL among the spec's servers", name)
 		}
 		fromServers = true
@@ -445,26 +445,6 @@ func (p *Plan) loadSpec(ctx context.Context, loader *spec.Loader, src SpecSource
 		sp.ops = append(sp.ops, o)
 	}
 	return sp, nil
-}
-
-// serverURL is the URL of the spec's first server with an absolute
-// http(s) URL (Swagger 2.0's host and basePath), its variables at their
-// defaults: where a spec says it is served, when no base URL is given.
-// "" when there is none.
-func serverURL(doc *spec.Document) string {
-	for _, s := range doc.Views().Servers {
-		text := s.URL
-		if vars := s.Node.Get("variables"); vars != nil && vars.Kind == spec.Object {
-			for _, f := range vars.Fields {
-				text = strings.ReplaceAll(text, "{"+f.Key+"}", f.Value.GetStr("default"))
-			}
-		}
-		u, err := url.Parse(text)
-		if err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Host != "" && !strings.ContainsAny(u.Host, "{}") {
-			return strings.TrimRight(text, "/")
-		}
-	}
-	return ""
 }
 
 // Tests yields the plan's tests in order, spec by spec and operation by

@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/specgate/specgate/contract"
-	"github.com/specgate/specgate/spec"
 )
 
 // AddressFrom says where a source description's address comes from.
@@ -55,24 +54,13 @@ func (r *Runner) Addresses() []Address {
 		case r.opts.BaseURL != "":
 			a.URL, a.From = r.opts.BaseURL, FromBase
 		default:
-			if u := serverURL(ls.Doc); u != "" {
+			if u := contract.ServerURL(ls.Doc); u != "" {
 				a.URL, a.From = u, FromServers
 			}
 		}
 		out = append(out, a)
 	}
 	return out
-}
-
-// serverURL is a description's first server URL with a host, without its
-// trailing slash; "" when it has none.
-func serverURL(doc *spec.Document) string {
-	for _, s := range doc.Views().Servers {
-		if u, err := url.Parse(s.URL); err == nil && u.Host != "" {
-			return strings.TrimRight(s.URL, "/")
-		}
-	}
-	return ""
 }
 
 type base struct{ url, path string }
@@ -87,7 +75,7 @@ func (r *Runner) baseURL(t *Target, ct *contract.Contract) (base, error) {
 		b = r.opts.BaseURL
 	}
 	if b == "" {
-		if s := serverURL(t.Source.Doc); s != "" {
+		if s := contract.ServerURL(t.Source.Doc); s != "" {
 			u, _ := url.Parse(s)
 			return base{url: s, path: u.Path}, nil
 		}

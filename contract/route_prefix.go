@@ -1,6 +1,7 @@
 package contract
 
 import (
+	"net/url"
 	"strings"
 
 	"github.com/specgate/specgate/spec"
@@ -68,6 +69,25 @@ func serverPrefix(s *spec.Server) (template, withDefaults string) {
 		withDefaults = strings.ReplaceAll(withDefaults, "{"+f.Key+"}", strings.Trim(f.Value.GetStr("default"), "/"))
 	}
 	return template, strings.TrimRight(withDefaults, "/")
+}
+
+// ServerURL is the URL of the document's first server that is an absolute
+// http(s) URL with a host once its variables take their defaults (Swagger
+// 2.0's host and basePath count), without trailing slashes: where the
+// document says it is served, called by contract tests and workflows when
+// no base URL is given. "" when no server is such a URL.
+func ServerURL(doc *spec.Document) string {
+	for _, s := range doc.Views().Servers {
+		text := s.URL
+		for _, f := range fields(s.Node.Get("variables")) {
+			text = strings.ReplaceAll(text, "{"+f.Key+"}", f.Value.GetStr("default"))
+		}
+		u, err := url.Parse(text)
+		if err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Host != "" && !strings.ContainsAny(u.Host, "{}") {
+			return strings.TrimRight(text, "/")
+		}
+	}
+	return ""
 }
 
 func fields(n *spec.Node) []spec.Field {
