@@ -120,15 +120,15 @@ var adversarialFindings = map[string][]finding{
 	// An inline spec has no location: its $refs to other files, to
 	// /etc/passwd and to file: URLs are all unresolved, none is read.
 	"ref-cycle/openapi.yaml": {
-		{"no-unresolved-ref", 11, 24, `"tree.yaml#/Tree": fetch failed: Get "tree.yaml": ` + noLocation},
-		{"no-unresolved-ref", 13, 11, `"a.yaml#/NotFound": fetch failed: Get "a.yaml": ` + noLocation},
+		{"no-unresolved-ref", 11, 30, `"tree.yaml#/Tree": fetch failed: Get "tree.yaml": ` + noLocation},
+		{"no-unresolved-ref", 13, 17, `"a.yaml#/NotFound": fetch failed: Get "a.yaml": ` + noLocation},
 	},
 	"ref-escape/openapi.yaml": {
-		{"no-unresolved-ref", 11, 24, `"schemas/pet.yaml#/Pet": fetch failed: Get "schemas/pet.yaml": ` + noLocation},
-		{"no-unresolved-ref", 14, 14, `"/etc/passwd": fetch failed: Get "etc/passwd": ` + noLocation},
-		{"no-unresolved-ref", 15, 17, `$ref "file:///etc/passwd" is in a remote document and names a local file; a remote document may only reference URLs`},
-		{"no-unresolved-ref", 16, 13, `"../../../../../../../../../../etc/passwd#/root": fetch failed: Get "etc/passwd": ` + noLocation},
-		{"no-unresolved-ref", 17, 15, `"../outside.yaml#/Secret": fetch failed: Get "outside.yaml": ` + noLocation},
+		{"no-unresolved-ref", 11, 30, `"schemas/pet.yaml#/Pet": fetch failed: Get "schemas/pet.yaml": ` + noLocation},
+		{"no-unresolved-ref", 14, 20, `"/etc/passwd": fetch failed: Get "etc/passwd": ` + noLocation},
+		{"no-unresolved-ref", 15, 23, `$ref "file:///etc/passwd" is in a remote document and names a local file; a remote document may only reference URLs`},
+		{"no-unresolved-ref", 16, 19, `"../../../../../../../../../../etc/passwd#/root": fetch failed: Get "etc/passwd": ` + noLocation},
+		{"no-unresolved-ref", 17, 21, `"../outside.yaml#/Secret": fetch failed: Get "outside.yaml": ` + noLocation},
 	},
 }
 

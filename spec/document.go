@@ -196,7 +196,8 @@ type Location struct {
 // ignores).
 //
 // A path ending in an object key points to the key (through its value when
-// that is a scalar); a path ending in an index points to the whole item.
+// that is a scalar), except a $ref, which points to its value; a path
+// ending in an index points to the whole item.
 func (d *Document) Locate(path []any, visit func(*Node)) Location {
 	return d.LocateIn(d.Root, path, visit)
 }
@@ -243,13 +244,18 @@ func (d *Document) LocateIn(start *File, path []any, visit func(*Node)) Location
 		// The pointer is joined once, after the walk: joining at every
 		// step costs the square of the depth.
 		loc.File, located = file, ptr
-		if keyRange != nil && i == len(path)-1 {
+		switch {
+		case seg == "$ref" && i == len(path)-1 && cur.Kind == String:
+			// A reference is located where it is written, its value, as
+			// an unresolvable one's Error is: lint and validate agree.
+			loc.Range = cur.Range
+		case keyRange != nil && i == len(path)-1:
 			end := keyRange.End
 			if cur.Kind != Object && cur.Kind != Array {
 				end = cur.Range.End
 			}
 			loc.Range = Range{Start: keyRange.Start, End: end}
-		} else {
+		default:
 			loc.Range = cur.Range
 		}
 	}

@@ -382,3 +382,34 @@ func TestPointerEscapes(t *testing.T) {
 		t.Errorf("Pointer(nil) = %q, want the empty pointer", got)
 	}
 }
+
+// A path ending in a $ref points to the reference as written, its value,
+// where an unresolvable one's Error is placed; another scalar member is
+// pointed to from its key.
+func TestLocateRefValue(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "api.yaml")
+	src := "openapi: 3.0.3\ninfo: {title: t, version: \"1\"}\npaths:\n  /a:\n    get:\n      responses:\n        \"200\": {$ref: \"#/components/responses/Nope\"}\n"
+	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	doc, err := spec.NewLoader(spec.Options{}).Load(context.Background(), path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp := []any{"paths", "/a", "get", "responses", "200"}
+	for _, tc := range []struct {
+		path       []any
+		start, end spec.Pos
+	}{
+		{append(resp, "$ref"), spec.Pos{Line: 7, Col: 23}, spec.Pos{Line: 7, Col: 52}},
+		{[]any{"openapi"}, spec.Pos{Line: 1, Col: 1}, spec.Pos{Line: 1, Col: 15}},
+	} {
+		if loc := doc.Locate(tc.path, nil); loc.Range.Start != tc.start || loc.Range.End != tc.end {
+			t.Errorf("%v: %v, want %v to %v", tc.path, loc.Range, tc.start, tc.end)
+		}
+	}
+	n := doc.Root.Root.Get("paths").Get("/a").Get("get").Get("responses").Get("200")
+	if r := doc.RefOf(n); r == nil || r.Err == nil || r.Err.Pos != (spec.Pos{Line: 7, Col: 23}) {
+		t.Errorf("ref %+v, want its error at 7:23", r)
+	}
+}
