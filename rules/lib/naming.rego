@@ -38,10 +38,6 @@ pascal(s) := specgate.respell(s, "pascal")
 # capitalize upper-cases the first letter and lower-cases the rest.
 capitalize(w) := concat("", [upper(substring(w, 0, 1)), lower(substring(w, 1, -1))])
 
-# path_segments are the non-empty segments of a path template, up to any
-# query string or fragment written into it.
-path_segments(path) := [s | some s in split(regex.replace(path, `[?#].*$`, ""), "/"); s != ""]
-
 # path_items are input.pathItems, each with the path_segments of its path
 # as `segments` and its `shape`: the segments with every template written
 # as "{}" (two paths of the same shape differ only in the names of their
@@ -52,6 +48,13 @@ path_segments(path) := [s | some s in split(regex.replace(path, `[?#].*$`, ""), 
 path_items := input.pathItems
 
 segment_users := input.pathSegments
+
+# segments(path) are the segments of a path under paths, as its item of
+# input.pathItems gives them: the non-empty ones, up to any query string
+# or fragment written into the path.
+segments(path) := _segments[path]
+
+_segments := {item.path: item.segments | some item in input.pathItems}
 
 # path_templates are the names of the {templates} of a path, in order.
 path_templates(path) := [m[1] | some m in regex.find_all_string_submatch_n(`\{([^{}]*)\}`, path, -1)]

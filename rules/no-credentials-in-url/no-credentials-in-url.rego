@@ -120,7 +120,7 @@ _string_valued(p) if security.has_type(p.schema, "string")
 # word, is the collection's name without its plural ending.
 _names_resource(op, p) if {
 	p["in"] == "path"
-	segments := naming.path_segments(op.path)
+	segments := naming.segments(op.path)
 	some i, seg in segments
 	seg == sprintf("{%s}", [p.name])
 	i > 0

@@ -2,9 +2,14 @@ package specgate.rules["no-credentials-in-url_test"]
 
 import data.specgate.rules["no-credentials-in-url"] as rule
 
-param(name, where, type) := {"name": name, "in": where, "schema": {"type": type}, "source": ["paths", "/a", "get", "parameters", name]}
+param(name, where, type) := {"name": name, "in": where, "schema": {"type": type}}
 
-ops(path, params) := {"parameters": params, "operations": [{"path": path, "method": "get", "parameters": params}]}
+# ops(path, params) is the input lint builds (specgate.test_input) for a
+# document whose GET operation at path takes the parameters.
+ops(path, params) := specgate.test_input({"openapi": "3.1.0", "info": {"title": "t", "version": "1"}, "paths": {path: {"get": {
+	"parameters": params,
+	"responses": {"200": {"description": "d"}},
+}}}})
 
 flagged(path, params) := {v.message | some v in vs} if {
 	vs := rule.violations with input as ops(path, params)
@@ -30,7 +35,7 @@ test_credentials_in_query_and_path if {
 
 test_reports_on_the_name if {
 	vs := rule.violations with input as ops("/a", [param("token", "query", "string")])
-	vs == {{"path": ["paths", "/a", "get", "parameters", "token", "name"], "message": `query parameter "token" sends a credential in the URL`}}
+	vs == {{"path": ["paths", "/a", "get", "parameters", 0, "name"], "message": `query parameter "token" sends a credential in the URL`}}
 }
 
 test_names_that_are_not_credentials if {
