@@ -1,11 +1,10 @@
 package specgate.rules["array-items_test"]
 
-import data.specgate.lib.correctness_test
-
-import data.specgate.lib.correctness
 import data.specgate.rules["array-items"] as rule
 
-doc(schemas) := {"format": "openapi", "version": "3.0.3", "schemas": schemas, "schemasOfType": correctness.type_index(schemas), "operations": [], "webhooks": [], "callbacks": [], "pathItems": []}
+# doc(schemas) is the input lint builds (specgate.test_input) for a
+# document whose named schemas are these.
+doc(schemas) := specgate.test_input({"openapi": "3.0.3", "info": {"title": "t", "version": "1"}, "paths": {}, "components": {"schemas": {s.name: s.node | some s in schemas}}})
 
 named(name, node) := {"name": name, "node": node, "source": ["components", "schemas", name]}
 
@@ -22,8 +21,10 @@ test_array_without_items_is_reported_on_type if {
 }
 
 test_swagger_parameters_are_checked if {
-	p := {"name": "ids", "in": "query", "node": {"name": "ids", "in": "query", "type": "array"}, "source": ["paths", "/a", "get", "parameters", 0]}
-	op := {"path": "/a", "method": "get", "webhook": "", "callback": "", "source": ["paths", "/a", "get"], "node": {"parameters": [p.node]}}
-	vs := rule.violations with input as correctness_test.swagger_input({"format": "swagger", "version": "2.0", "schemas": [], "schemasOfType": {}, "parameters": [p], "operations": [op], "webhooks": [], "callbacks": [], "pathItems": [], "document": {"paths": {"/a": {"get": op.node}}}})
+	i := specgate.test_input({"swagger": "2.0", "info": {"title": "t", "version": "1"}, "paths": {"/a": {"get": {
+		"parameters": [{"name": "ids", "in": "query", "type": "array"}],
+		"responses": {"200": {"description": "d"}},
+	}}}})
+	vs := rule.violations with input as i
 	vs == {{"path": ["paths", "/a", "get", "parameters", 0, "type"], "message": `parameter "ids" of GET /a is of type array but has no items; say what the array holds`}}
 }

@@ -1,9 +1,10 @@
 package specgate.rules["readonly-writeonly-exclusive_test"]
 
-import data.specgate.lib.correctness
 import data.specgate.rules["readonly-writeonly-exclusive"] as rule
 
-doc(schemas) := {"format": "openapi", "version": "3.0.3", "schemas": schemas, "schemasWith": correctness.index(schemas), "document": {}}
+# doc(schemas) is the input lint builds (specgate.test_input) for a
+# document whose named schemas are these.
+doc(schemas) := specgate.test_input({"openapi": "3.0.3", "info": {"title": "t", "version": "1"}, "paths": {}, "components": {"schemas": {s.name: s.node | some s in schemas}}})
 
 named(name, node) := {"name": name, "node": node, "source": ["components", "schemas", name]}
 

@@ -1,19 +1,19 @@
 package specgate.rules["schema-default-valid_test"]
 
-import data.specgate.lib.correctness_test
-
-import data.specgate.lib.correctness
 import data.specgate.rules["schema-default-valid"] as rule
 
-named(name, node) := {"name": name, "node": node, "source": ["components", "schemas", name]}
+# doc(nodes) is the input lint builds (specgate.test_input) for a
+# document whose named schemas are these.
+doc(nodes) := specgate.test_input({"openapi": "3.0.3", "info": {"title": "t", "version": "1"}, "paths": {}, "components": {"schemas": nodes}})
 
-doc(nodes) := {
-	"format": "openapi", "version": "3.0.3",
-	"schemas": [named(n, s) | some n, s in nodes],
-	"schemasWith": correctness.index([named(n, s) | some n, s in nodes]),
-	"document": {"components": {"schemas": nodes}},
-	"componentRefs": {},
-}
+# swagger_parameter(node) is the input lint builds (specgate.test_input)
+# for a Swagger 2.0 document whose GET /a takes the reusable parameter
+# node, written under parameters.<name>.
+swagger_parameter(node) := specgate.test_input({
+	"swagger": "2.0", "info": {"title": "t", "version": "1"},
+	"paths": {"/a": {"get": {"parameters": [{"$ref": concat("", ["#/parameters/", node.name])}], "responses": {"200": {"description": "d"}}}}},
+	"parameters": {node.name: node},
+})
 
 test_valid_defaults_pass if {
 	count(rule.violations) == 0 with input as doc({"A": {"type": "integer", "default": 10, "maximum": 100}, "B": {"type": "string", "enum": ["a"], "default": "a"}})
@@ -25,7 +25,6 @@ test_default_above_maximum if {
 }
 
 test_swagger_parameters_are_schemas_without_their_own_keys if {
-	p := {"name": "limit", "in": "query", "node": {"name": "limit", "in": "query", "required": true, "type": "integer", "default": "ten"}, "source": ["parameters", "limit"]}
-	vs := rule.violations with input as correctness_test.swagger_input({"format": "swagger", "version": "2.0", "schemas": [], "schemasWith": {}, "parameters": [p], "operations": [], "document": {}, "componentRefs": {}})
+	vs := rule.violations with input as swagger_parameter({"name": "limit", "in": "query", "required": true, "type": "integer", "default": "ten"})
 	vs == {{"path": ["parameters", "limit", "default"], "message": `the default "ten" of parameter "limit" does not match its schema: Invalid type. Expected: integer, given: string`}}
 }

@@ -1,12 +1,19 @@
 package specgate.rules["typed-enum_test"]
 
-import data.specgate.lib.correctness_test
-
 import data.specgate.rules["typed-enum"] as rule
 
-import data.specgate.lib.correctness
+# doc(version, schemas) is the input lint builds (specgate.test_input)
+# for a document of the OpenAPI version whose named schemas are these.
+doc(version, schemas) := specgate.test_input({"openapi": version, "info": {"title": "t", "version": "1"}, "paths": {}, "components": {"schemas": {s.name: s.node | some s in schemas}}})
 
-doc(version, schemas) := {"format": "openapi", "version": version, "schemas": schemas, "schemasWith": correctness.index(schemas), "operations": [], "webhooks": [], "callbacks": [], "parameters": [], "pathItems": []}
+# swagger_parameter(node) is the input lint builds (specgate.test_input)
+# for a Swagger 2.0 document whose GET /a takes the reusable parameter
+# node, written under parameters.<name>.
+swagger_parameter(node) := specgate.test_input({
+	"swagger": "2.0", "info": {"title": "t", "version": "1"},
+	"paths": {"/a": {"get": {"parameters": [{"$ref": concat("", ["#/parameters/", node.name])}], "responses": {"200": {"description": "d"}}}}},
+	"parameters": {node.name: node},
+})
 
 named(name, node) := {"name": name, "node": node, "source": ["components", "schemas", name]}
 
@@ -47,7 +54,6 @@ test_unknown_types_are_left_alone if {
 }
 
 test_swagger_parameters_are_checked if {
-	p := {"name": "limit", "in": "query", "node": {"name": "limit", "in": "query", "type": "integer", "enum": ["10"]}, "source": ["parameters", "limit"]}
-	vs := rule.violations with input as correctness_test.swagger_input({"format": "swagger", "version": "2.0", "schemas": [], "schemasWith": {}, "parameters": [p], "operations": [], "webhooks": [], "callbacks": [], "pathItems": [], "document": {}})
+	vs := rule.violations with input as swagger_parameter({"name": "limit", "in": "query", "type": "integer", "enum": ["10"]})
 	vs == {{"path": ["parameters", "limit", "enum", 0], "message": `enum value "10" of parameter "limit" is a string, but its type is integer`}}
 }
