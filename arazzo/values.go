@@ -1,9 +1,7 @@
 package arazzo
 
 import (
-	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"mime"
 	"net/url"
@@ -121,7 +119,7 @@ func (r *Runner) resolver(f *frame, ec *evalCtx) Resolver {
 				return v, ok, nil
 			}
 			if s, isText := v.(string); isText {
-				if parsed, err := decodeJSON([]byte(s)); err == nil {
+				if parsed, err := contract.DecodeJSON([]byte(s)); err == nil {
 					v = parsed
 				}
 			}
@@ -315,22 +313,9 @@ func pathParam(template, rawURL, name string) (any, bool, error) {
 func bodyValue(body []byte, contentType string) any {
 	mt, _, _ := mime.ParseMediaType(contentType)
 	if mt == "application/json" || strings.HasSuffix(mt, "+json") || mt == "" {
-		if v, err := decodeJSON(body); err == nil {
+		if v, err := contract.DecodeJSON(body); err == nil {
 			return v
 		}
 	}
 	return string(body)
-}
-
-func decodeJSON(b []byte) (any, error) {
-	d := json.NewDecoder(bytes.NewReader(b))
-	d.UseNumber()
-	var v any
-	if err := d.Decode(&v); err != nil {
-		return nil, err
-	}
-	if d.More() {
-		return nil, errors.New("more than one JSON value")
-	}
-	return v, nil
 }

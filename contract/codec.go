@@ -153,7 +153,7 @@ func (c *Contract) encode(v any, m *media, contentType string) ([]byte, string, 
 
 type jsonCodec struct{}
 
-func (jsonCodec) Decode(body []byte, _ *BodyType) (any, error) { return decodeJSON(body) }
+func (jsonCodec) Decode(body []byte, _ *BodyType) (any, error) { return DecodeJSON(body) }
 
 func (jsonCodec) Encode(v any, t *BodyType) ([]byte, string, error) {
 	if raw, ok := v.(json.RawMessage); ok {
@@ -168,9 +168,11 @@ func (jsonCodec) Encode(v any, t *BodyType) ([]byte, string, error) {
 	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), t.ContentType, nil
 }
 
-// decodeJSON reads one JSON value with UseNumber. A syntax error names its
+// DecodeJSON reads a body that holds one JSON value, with UseNumber (the
+// values of every runtime package). A syntax error, a body cut short and
+// anything but white space after the value are errors that name their
 // line and column in the body.
-func decodeJSON(body []byte) (any, error) {
+func DecodeJSON(body []byte) (any, error) {
 	d := json.NewDecoder(bytes.NewReader(body))
 	d.UseNumber()
 	var v any
@@ -180,18 +182,18 @@ func decodeJSON(body []byte) (any, error) {
 		}
 		var se *json.SyntaxError
 		if errors.As(err, &se) {
-			line, col := lineCol(body, int(se.Offset))
-			return nil, fmt.Errorf("line %d, column %d: %s", line, col, se.Error())
+			at := spec.PosAt(body, int(se.Offset))
+			return nil, fmt.Errorf("line %d, column %d: %s", at.Line, at.Col, se.Error())
 		}
 		if errors.Is(err, io.ErrUnexpectedEOF) {
-			line, col := lineCol(body, len(body))
-			return nil, fmt.Errorf("line %d, column %d: unexpected end of JSON input", line, col)
+			at := spec.PosAt(body, len(body))
+			return nil, fmt.Errorf("line %d, column %d: unexpected end of JSON input", at.Line, at.Col)
 		}
 		return nil, err
 	}
 	if off := d.InputOffset(); len(bytes.TrimSpace(body[off:])) > 0 {
-		line, col := lineCol(body, int(off)+firstNonSpace(body[off:]))
-		return nil, fmt.Errorf("line %d, column %d: data after the JSON value", line, col)
+		at := spec.PosAt(body, int(off)+firstNonSpace(body[off:]))
+		return nil, fmt.Errorf("line %d, column %d: data after the JSON value", at.Line, at.Col)
 	}
 	return v, nil
 }
@@ -203,21 +205,6 @@ func firstNonSpace(b []byte) int {
 		}
 	}
 	return len(b)
-}
-
-// lineCol converts a byte offset into a 1-based line and column (in
-// characters).
-func lineCol(b []byte, off int) (int, int) {
-	if off > len(b) {
-		off = len(b)
-	}
-	line, start := 1, 0
-	for i := 0; i < off; i++ {
-		if b[i] == '\n' {
-			line, start = line+1, i+1
-		}
-	}
-	return line, utf8.RuneCount(b[start:off]) + 1
 }
 
 // --- text ---

@@ -128,7 +128,7 @@ func (c *Contract) partValue(fp *param, part Part, s sref, path []any, m *media)
 		ct = "application/json"
 	}
 	if r, ok := parseMediaRange(ct); ok && familyOf(r) == famJSON {
-		v, err := decodeJSON(part.Data)
+		v, err := DecodeJSON(part.Data)
 		if err != nil {
 			pr := Problem{In: InBody, Key: part.Name, Path: path, Keyword: "syntax", Message: "part " + keyPath(part.Name, path) + ": not JSON: " + err.Error()}
 			return nil, &pr

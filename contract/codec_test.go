@@ -150,3 +150,23 @@ func TestKindOf(t *testing.T) {
 		}
 	}
 }
+
+// DecodeJSON reads one JSON value with numbers as json.Number; what is not
+// one value is an error placed by line and column (in characters).
+func TestDecodeJSON(t *testing.T) {
+	v, err := contract.DecodeJSON([]byte(" {\"n\": 12345678901234567890, \"s\": \"é\"}\n"))
+	if m, ok := v.(map[string]any); err != nil || !ok || m["n"] != json.Number("12345678901234567890") || m["s"] != "é" {
+		t.Errorf("DecodeJSON = %#v, %v", v, err)
+	}
+	for _, tc := range []struct{ body, err string }{
+		{"", "empty JSON document"},
+		{"  \n", "empty JSON document"},
+		{"[1, 2", "line 1, column 6: unexpected end of JSON input"},
+		{"{}\n\n  ]", "line 3, column 3: data after the JSON value"},
+		{"1 2", "line 1, column 3: data after the JSON value"},
+	} {
+		if _, err := contract.DecodeJSON([]byte(tc.body)); err == nil || err.Error() != tc.err {
+			t.Errorf("DecodeJSON(%q): %v, want %q", tc.body, err, tc.err)
+		}
+	}
+}

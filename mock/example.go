@@ -1,7 +1,6 @@
 package mock
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"strconv"
@@ -175,20 +174,6 @@ func scalarText(v any) string {
 		return fmt.Sprint(v)
 	}
 	return string(b)
-}
-
-// decodeJSON decodes a JSON body with UseNumber.
-func decodeJSON(data []byte) (any, error) {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.UseNumber()
-	var v any
-	if err := dec.Decode(&v); err != nil {
-		return nil, err
-	}
-	if dec.More() {
-		return nil, fmt.Errorf("text follows the JSON value")
-	}
-	return v, nil
 }
 
 // usedSet records the transient examples already used: each answers one

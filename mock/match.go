@@ -101,7 +101,7 @@ func (x *Exchange) body() (any, bool) {
 	if len(x.Body) == 0 {
 		return nil, false
 	}
-	v, err := decodeJSON(x.Body)
+	v, err := contract.DecodeJSON(x.Body)
 	if err != nil {
 		return nil, false
 	}
@@ -111,7 +111,7 @@ func (x *Exchange) body() (any, bool) {
 
 // jsonText is the request's body read as JSON whatever its media type.
 func (x *Exchange) jsonText() (any, bool) {
-	v, err := decodeJSON(x.Body)
+	v, err := contract.DecodeJSON(x.Body)
 	return v, err == nil
 }
 

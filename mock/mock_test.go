@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/specgate/specgate/contract"
 	"github.com/specgate/specgate/internal/httpx"
 	"github.com/specgate/specgate/internal/outputtest"
 	"github.com/specgate/specgate/internal/schematest"
@@ -69,7 +70,7 @@ type response struct {
 
 func (r response) json(t testing.TB) any {
 	t.Helper()
-	v, err := decodeJSON(r.body)
+	v, err := contract.DecodeJSON(r.body)
 	if err != nil {
 		t.Fatalf("body %q: %v", r.body, err)
 	}

@@ -240,7 +240,7 @@ func problemValue(r *http.Request, p *httpx.Problem) any {
 	if err != nil {
 		return nil
 	}
-	v, err := decodeJSON(b)
+	v, err := contract.DecodeJSON(b)
 	if err != nil {
 		return nil
 	}

@@ -61,7 +61,8 @@ func decodeLintRequest(body []byte) (*lintRequest, *Problem) {
 	bad := func(offset int64, field, format string, args ...any) *Problem {
 		p := problems.New(http.StatusBadRequest, kindBadRequest, fmt.Sprintf(format, args...))
 		if offset >= 0 {
-			p.Line, p.Column = lineCol(body, offset)
+			at := spec.PosAt(body, int(offset))
+			p.Line, p.Column = int(at.Line), int(at.Col)
 			p.Detail = fmt.Sprintf("request body:%d:%d: %s", p.Line, p.Column, p.Detail)
 		}
 		p.Field = field
@@ -235,16 +236,6 @@ func skipSeparators(text []byte, offset int64) int64 {
 		offset++
 	}
 	return offset
-}
-
-// lineCol converts a byte offset of text to a 1-based line and column
-// (counted in characters).
-func lineCol(text []byte, offset int64) (int, int) {
-	offset = min(max(offset, 0), int64(len(text)))
-	before := text[:offset]
-	line := bytes.Count(before, []byte("\n")) + 1
-	start := bytes.LastIndexByte(before, '\n') + 1
-	return line, len(bytes.Runes(before[start:])) + 1
 }
 
 // inlineBase is the made-up location inline specs are loaded under (see
