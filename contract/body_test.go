@@ -118,7 +118,7 @@ func TestBodyProblems(t *testing.T) {
 		want   []string
 	}{
 		{"malformed JSON", post("/pets", "application/json", []byte("{\"name\": \"x\",\n}")), 400, []string{
-			`body "" $ syntax: request body: not application/json: line 2, column 2: invalid character '}' looking for beginning of object key string (testdata/bodies-3.0.yaml:9:11)`,
+			`body "" $ syntax: request body: not application/json: line 2, column 1: invalid character '}' looking for beginning of object key string (testdata/bodies-3.0.yaml:9:11)`,
 		}},
 		{"data after JSON", post("/pets", "application/json", []byte(`{"name":"x"} {}`)), 400, []string{
 			`body "" $ syntax: request body: not application/json: line 1, column 14: data after the JSON value (testdata/bodies-3.0.yaml:9:11)`,

@@ -182,7 +182,7 @@ func DecodeJSON(body []byte) (any, error) {
 		}
 		var se *json.SyntaxError
 		if errors.As(err, &se) {
-			at := spec.PosAt(body, int(se.Offset))
+			at := spec.PosAt(body, int(se.Offset)-1) // the offending byte, which Offset counts as read
 			return nil, fmt.Errorf("line %d, column %d: %s", at.Line, at.Col, se.Error())
 		}
 		if errors.Is(err, io.ErrUnexpectedEOF) {

@@ -161,6 +161,7 @@ func TestDecodeJSON(t *testing.T) {
 	for _, tc := range []struct{ body, err string }{
 		{"", "empty JSON document"},
 		{"  \n", "empty JSON document"},
+		{"{\"a\": 1,\n \"é\": }", "line 2, column 7: invalid character '}' looking for beginning of value"},
 		{"[1, 2", "line 1, column 6: unexpected end of JSON input"},
 		{"{}\n\n  ]", "line 3, column 3: data after the JSON value"},
 		{"1 2", "line 1, column 3: data after the JSON value"},

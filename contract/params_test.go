@@ -71,7 +71,7 @@ func TestParameterProblems(t *testing.T) {
 			`header "X-Rate-Limit" $ type: header X-Rate-Limit: expected integer, got "x5" (testdata/params-3.0.yaml:50:20)`,
 		}},
 		{name: "content", query: "limit=1&coords=%7Bbad", want: []string{
-			`query "coords" $ syntax: query parameter coords: not application/json: line 1, column 3: invalid character 'b' looking for beginning of object key string (testdata/params-3.0.yaml:41:11)`,
+			`query "coords" $ syntax: query parameter coords: not application/json: line 1, column 2: invalid character 'b' looking for beginning of object key string (testdata/params-3.0.yaml:41:11)`,
 		}},
 		{name: "not declared", query: "limit=1&zzz=1", want: []string{
 			`query "zzz" $ undeclared: query parameter zzz: not declared by GET /search/{id} (testdata/params-3.0.yaml:5:5)`,
