@@ -9,7 +9,7 @@ test_described if {
 }
 
 test_missing_or_blank_description if {
-	vs := rule.violations with input as {"parameters": [
+	vs := {v | some v in rule.violations} with input as {"parameters": [
 		param("limit", "query", {}, ["paths", "/pets", "get", "parameters", 0]),
 		param("id", "path", {"description": "  "}, ["components", "parameters", "id"]),
 		param("X-Trace", "header", {"description": "Trace id."}, ["p", 2]),
