@@ -2,6 +2,7 @@ package arazzo
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/agnivade/levenshtein"
@@ -104,7 +105,7 @@ func misspeltRoot(s string) string {
 		return ""
 	}
 	word := s[:i]
-	if contains(KnownExpressions(), word) {
+	if slices.Contains(KnownExpressions(), word) {
 		return ""
 	}
 	if i < len(s) {
@@ -253,7 +254,7 @@ func ParseExpr(s string) (*Expr, error) {
 		}
 		want := "." + strings.Join(fields, " or .")
 		field, name, ok := strings.Cut(strings.TrimPrefix(tail, "."), ".")
-		if !strings.HasPrefix(tail, ".") || !ok || !contains(fields, field) {
+		if !strings.HasPrefix(tail, ".") || !ok || !slices.Contains(fields, field) {
 			form := "$steps.<stepId>.outputs.<name>"
 			if e.Kind == ExprWorkflows {
 				form = "$workflows.<workflowId>.inputs.<name> or .outputs.<name>"
@@ -284,7 +285,7 @@ func ParseExpr(s string) (*Expr, error) {
 	case ExprComponents:
 		field, name, ok := strings.Cut(rest, ".")
 		kinds := []string{"inputs", "parameters", "successActions", "failureActions"}
-		if !ok || !contains(kinds, field) {
+		if !ok || !slices.Contains(kinds, field) {
 			return fail(off, "expected inputs, parameters, successActions or failureActions after $components.")
 		}
 		if name == "" {
@@ -316,15 +317,6 @@ func idPrefix(s string) string {
 		i++
 	}
 	return s[:i]
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // Template is a string with runtime expressions embedded in braces

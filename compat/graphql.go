@@ -1,6 +1,8 @@
 package compat
 
 import (
+	"slices"
+
 	"github.com/specgate/specgate/spec"
 	"github.com/specgate/specgate/spec/graphql"
 )
@@ -410,12 +412,12 @@ func (d *graphqlDiff) typ(b, r *graphql.Type) {
 		})
 	case graphql.Union:
 		for _, m := range b.Members {
-			if !contains(r.Members, m) {
+			if !slices.Contains(r.Members, m) {
 				d.report("graphql-union-member-removed", Revision, r.Source, b.Source, d.typeOps(r.Name, true), "union %s no longer includes %s", r.Name, m)
 			}
 		}
 		for _, m := range r.Members {
-			if !contains(b.Members, m) {
+			if !slices.Contains(b.Members, m) {
 				d.report("graphql-union-member-added", Revision, r.Source, b.Source, d.typeOps(r.Name, true), "union %s now includes %s", r.Name, m)
 			}
 		}
@@ -424,12 +426,12 @@ func (d *graphqlDiff) typ(b, r *graphql.Type) {
 
 func (d *graphqlDiff) interfaces(b, r *graphql.Type) {
 	for _, i := range b.Interfaces {
-		if !contains(r.Interfaces, i) {
+		if !slices.Contains(r.Interfaces, i) {
 			d.report("graphql-interface-removed", Revision, r.Source, b.Source, d.typeOps(r.Name, true), "%s no longer implements %s", r.Name, i)
 		}
 	}
 	for _, i := range r.Interfaces {
-		if !contains(b.Interfaces, i) {
+		if !slices.Contains(b.Interfaces, i) {
 			d.report("graphql-element-added", Revision, r.Source, b.Source, d.typeOps(r.Name, false), "%s now implements %s", r.Name, i)
 		}
 	}
@@ -464,7 +466,7 @@ func (d *graphqlDiff) directive(b, r *graphql.Directive) {
 	name := "@" + r.Name
 	ops := []string{"directive " + name}
 	for _, l := range b.Locations {
-		if !contains(r.Locations, l) {
+		if !slices.Contains(r.Locations, l) {
 			d.report("graphql-directive-location-removed", Revision, r.Source, b.Source, ops, "directive %s may no longer be used on %s", name, l)
 		}
 	}

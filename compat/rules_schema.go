@@ -1,6 +1,7 @@
 package compat
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
@@ -278,7 +279,7 @@ var schemaRules = []*Rule{
 			}
 			bp := patterns(s.Base)
 			for _, o := range s.Rev.Occurrences("pattern") {
-				if p := o.Value.Str(); p != "" && !contains(bp, p) {
+				if p := o.Value.Str(); p != "" && !slices.Contains(bp, p) {
 					if len(bp) == 0 {
 						s.InRevision(o.Path, "pattern %q was added", p)
 					} else {
@@ -299,7 +300,7 @@ var schemaRules = []*Rule{
 			rp := patterns(s.Rev)
 			for _, o := range s.Base.Occurrences("pattern") {
 				p := o.Value.Str()
-				if p == "" || contains(rp, p) {
+				if p == "" || slices.Contains(rp, p) {
 					continue
 				}
 				if len(rp) == 0 {

@@ -1,6 +1,7 @@
 package compat
 
 import (
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -107,7 +108,7 @@ func splitByProperty(c *Alternative, must []*Alternative) *split {
 				break
 			}
 			for _, v := range mvals {
-				if contains(seen, v) {
+				if slices.Contains(seen, v) {
 					fits = false
 				}
 			}

@@ -2,6 +2,7 @@ package compat
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -58,12 +59,12 @@ func dependencyFindings(s *SchemaCheck) []finding {
 	for _, k := range append(append([]string(nil), bKeys...), missing(rKeys, bKeys)...) {
 		var added, gone []string
 		for _, name := range rNames[k] {
-			if _, always := s.Base.Required[name]; !always && !contains(bNames[k], name) {
+			if _, always := s.Base.Required[name]; !always && !slices.Contains(bNames[k], name) {
 				added = append(added, strconv.Quote(name))
 			}
 		}
 		for _, name := range bNames[k] {
-			if _, always := s.Rev.Required[name]; !always && !contains(rNames[k], name) {
+			if _, always := s.Rev.Required[name]; !always && !slices.Contains(rNames[k], name) {
 				gone = append(gone, strconv.Quote(name))
 			}
 		}

@@ -3,6 +3,7 @@ package compat
 import (
 	"math"
 	"math/big"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -22,7 +23,7 @@ func typesNotAccepted(from, by []string, text bool) []string {
 	}
 	if len(from) == 0 {
 		// On the wire a text value of any type is a string.
-		if text && contains(by, "string") {
+		if text && slices.Contains(by, "string") {
 			return nil
 		}
 		return []string{"any"}
@@ -48,7 +49,7 @@ func typesNotAccepted(from, by []string, text bool) []string {
 // values, a string or no type is any text, while an integer is only the
 // text of integers.
 func wireTypes(ts []string, text bool) []string {
-	if text && contains(ts, "string") {
+	if text && slices.Contains(ts, "string") {
 		return nil
 	}
 	return ts
@@ -73,7 +74,7 @@ func enumValues(v *SchemaView, text bool) ([]string, bool) {
 		}
 		var both []string
 		for _, x := range out {
-			if contains(vals, x) {
+			if slices.Contains(vals, x) {
 				both = append(both, x)
 			}
 		}
@@ -115,15 +116,6 @@ func missing(a, b []string) []string {
 		}
 	}
 	return out
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 func listValues(vs []string) string {
@@ -238,7 +230,7 @@ func rangeChanges(s *SchemaCheck, widened bool) {
 // or a response's old factors against the revision's values.
 func multipleOfChanges(s *SchemaCheck, from, to *SchemaView) {
 	fromFactors := factors(from)
-	integers := contains(from.Types, "integer") && !contains(from.Types, "number")
+	integers := slices.Contains(from.Types, "integer") && !slices.Contains(from.Types, "number")
 	for _, f := range factors(to) {
 		ok := integers && isMultiple(big.NewRat(1, 1), f.r)
 		for _, g := range fromFactors {

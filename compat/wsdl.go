@@ -3,6 +3,7 @@ package compat
 import (
 	"encoding/xml"
 	"fmt"
+	"slices"
 
 	"github.com/specgate/specgate/spec/wsdl"
 )
@@ -241,13 +242,13 @@ func (d *wsdlDiff) content(op string, dir Direction, b, r *wsdl.XSDType) {
 		d.typeByName(op, dir, b.Base, r.Base)
 	}
 	for _, v := range b.Enumeration {
-		if !contains(r.Enumeration, v) && dir == Request {
+		if !slices.Contains(r.Enumeration, v) && dir == Request {
 			md.report("wsdl-enumeration-changed", Revision, site{r.File, r.Source}, site{b.File, b.Source}, []string{op}, "%s no longer allows the value %q", r.Name.Local, v)
 		}
 	}
 	if len(b.Enumeration) > 0 && dir == Response {
 		for _, v := range r.Enumeration {
-			if !contains(b.Enumeration, v) {
+			if !slices.Contains(b.Enumeration, v) {
 				md.report("wsdl-enumeration-changed", Revision, site{r.File, r.Source}, site{b.File, b.Source}, []string{op}, "%s may now hold the value %q", r.Name.Local, v)
 			}
 		}

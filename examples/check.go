@@ -2,6 +2,7 @@ package examples
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 
 	"github.com/specgate/specgate/contract"
@@ -195,7 +196,7 @@ func (r *reader) checkLookup(ex *Example, st *stage, i int, l *Lookup, defined m
 			r.errorf(at, "%s echoes the incoming request in a mock's response; it cannot be in %s", l.Raw, st.what)
 		}
 		return
-	case defined[l.Root] || contains(r.opts.Names, l.Root):
+	case defined[l.Root] || slices.Contains(r.opts.Names, l.Root):
 		return
 	case l.Root == "data":
 		if ex.Data == nil {

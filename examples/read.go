@@ -8,6 +8,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -155,7 +156,7 @@ func (r *reader) object(n *spec.Node, what string, known []string, ext bool) (fi
 	suggested := map[string]bool{}
 	for i := range n.Fields {
 		f := &n.Fields[i]
-		if contains(known, f.Key) || ext && strings.HasPrefix(f.Key, "x-") {
+		if slices.Contains(known, f.Key) || ext && strings.HasPrefix(f.Key, "x-") {
 			fields[f.Key] = f
 			continue
 		}
@@ -166,15 +167,6 @@ func (r *reader) object(n *spec.Node, what string, known []string, ext bool) (fi
 		r.errorf(f.KeyRange.Start, "unknown key %q in %s%s", f.Key, what, hint)
 	}
 	return fields, func(key string) bool { return fields[key] == nil && !suggested[key] }, true
-}
-
-func contains(list []string, s string) bool {
-	for _, it := range list {
-		if it == s {
-			return true
-		}
-	}
-	return false
 }
 
 func kindName(n *spec.Node) string {
