@@ -12,10 +12,10 @@ import (
 	"os"
 	"sort"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/specgate/specgate/compat"
 	"github.com/specgate/specgate/reports"
+	"github.com/specgate/specgate/spec"
 )
 
 // MaxReportSize bounds a report file read into a submission.
@@ -114,8 +114,8 @@ func (s *Submission) AddCTRF(ctx context.Context, path string, res *Resolver) er
 	if err != nil {
 		var ce *reports.CTRFError
 		if errors.As(err, &ce) {
-			line, col := lineCol(data, ce.Offset)
-			return fmt.Errorf("%s:%d:%d: %v", path, line, col, ce.Err)
+			at := spec.PosAt(data, int(ce.Offset))
+			return fmt.Errorf("%s:%d:%d: %v", path, at.Line, at.Col, ce.Err)
 		}
 		return fmt.Errorf("%s: %w", path, err)
 	}
@@ -165,15 +165,6 @@ func testStatus(c TestCounts) string {
 		return StatusPassed
 	}
 	return StatusSkipped
-}
-
-// lineCol is the 1-based line and column of a byte offset; the column
-// counts characters, as spec.Pos does, so that an editor finds the place
-// on a line that holds a multi-byte character before it.
-func lineCol(data []byte, off int64) (line, col int) {
-	data = data[:min(max(int(off), 0), len(data))]
-	start := bytes.LastIndexByte(data, '\n') + 1
-	return 1 + bytes.Count(data[:start], []byte("\n")), 1 + utf8.RuneCount(data[start:])
 }
 
 // AddCompat puts a compatibility check in the submission: its JSON report

@@ -432,6 +432,6 @@ func jsonError(path string, data []byte, err error) error {
 	if off < 0 {
 		return fmt.Errorf("%s: %w", path, err)
 	}
-	line, col := lineCol(data, off)
-	return fmt.Errorf("%s:%d:%d: %w", path, line, col, err)
+	at := spec.PosAt(data, int(off))
+	return fmt.Errorf("%s:%d:%d: %w", path, at.Line, at.Col, err)
 }

@@ -17,7 +17,8 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"unicode/utf8"
+
+	"github.com/specgate/specgate/spec"
 )
 
 // The stateful mock's store: one per served spec, holding its
@@ -466,35 +467,25 @@ func decodeState(name string, data []byte) (*stateDoc, error) {
 		switch {
 		case errors.As(err, &se):
 			// Offset counts the bytes read, the offending one included.
-			line, col := lineCol(data, int(se.Offset)-1)
-			return nil, fmt.Errorf("%s:%d:%d: the state file is not valid JSON: %v", name, line, col, se)
+			at := spec.PosAt(data, int(se.Offset)-1)
+			return nil, fmt.Errorf("%s:%d:%d: the state file is not valid JSON: %v", name, at.Line, at.Col, se)
 		case errors.As(err, &te):
-			line, col := lineCol(data, int(te.Offset)-1) // the value's last byte
-			return nil, fmt.Errorf("%s:%d:%d: the state file has %s where %s belongs (at %s)", name, line, col, te.Value, te.Type, te.Field)
+			at := spec.PosAt(data, int(te.Offset)-1) // the value's last byte
+			return nil, fmt.Errorf("%s:%d:%d: the state file has %s where %s belongs (at %s)", name, at.Line, at.Col, te.Value, te.Type, te.Field)
 		case errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF):
-			line, col := lineCol(data, len(data))
-			return nil, fmt.Errorf("%s:%d:%d: the state file ends before its JSON does (truncated?)", name, line, col)
+			at := spec.PosAt(data, len(data))
+			return nil, fmt.Errorf("%s:%d:%d: the state file ends before its JSON does (truncated?)", name, at.Line, at.Col)
 		}
 		return nil, fmt.Errorf("%s: the state file cannot be read: %v", name, err)
 	}
 	if dec.More() {
-		off := int(dec.InputOffset())
-		line, col := lineCol(data, off)
-		return nil, fmt.Errorf("%s:%d:%d: the state file has text after its JSON", name, line, col)
+		at := spec.PosAt(data, int(dec.InputOffset()))
+		return nil, fmt.Errorf("%s:%d:%d: the state file has text after its JSON", name, at.Line, at.Col)
 	}
 	if doc.Version != stateVersion {
 		return nil, fmt.Errorf("%s: the state file is version %d; this specgate reads version %d", name, doc.Version, stateVersion)
 	}
 	return &doc, nil
-}
-
-// lineCol is the 1-based line and column of a byte offset; the column
-// counts characters, as spec.Pos does, so that an editor finds the place
-// on a line that holds a multi-byte character before it.
-func lineCol(data []byte, off int) (int, int) {
-	data = data[:min(max(off, 0), len(data))]
-	start := bytes.LastIndexByte(data, '\n') + 1
-	return 1 + bytes.Count(data[:start], []byte("\n")), 1 + utf8.RuneCount(data[start:])
 }
 
 // checkWritable makes sure the state can be saved where the state file
