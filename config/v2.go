@@ -3,6 +3,7 @@ package config
 import (
 	"path"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -51,9 +52,9 @@ func upgradeTree(file string, root *spec.Node) (*spec.Node, []*spec.Error) {
 	u.index(root)
 	for _, f := range root.Fields {
 		switch {
-		case slicesContains(v2Unsupported, f.Key):
+		case slices.Contains(v2Unsupported, f.Key):
 			u.errorAt(f.KeyRange.Start, "", "specgate does not read the legacy key %q: remove it", f.Key)
-		case !slicesContains(v2Keys, f.Key):
+		case !slices.Contains(v2Keys, f.Key):
 			u.errorAt(f.KeyRange.Start, "", "unknown key %q in the configuration (version 2)%s", f.Key, suggest.Hint(f.Key, v2Keys))
 		}
 	}
@@ -70,15 +71,6 @@ func upgradeTree(file string, root *spec.Node) (*spec.Node, []*spec.Error) {
 		return nil, u.errs
 	}
 	return u.tree(root), nil
-}
-
-func slicesContains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 func (u *upgrader) contract(i int, n *spec.Node) {

@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/url"
 	"os"
+	"slices"
 	"sort"
 	"strings"
 
@@ -56,7 +57,7 @@ func (s *Server) loadExamples(gen *generation) ([]string, []error) {
 			seen[d] = true
 			st, err := os.Stat(d)
 			if err != nil || !st.IsDir() {
-				if i == 0 || !containsString(s.opts.Examples, d) {
+				if i == 0 || !slices.Contains(s.opts.Examples, d) {
 					errs = append(errs, fmt.Errorf("%s: the examples folder cannot be read: %v", d, errOrNotDir(err)))
 				}
 				continue

@@ -144,7 +144,7 @@ func (g *generation) routeRequest(method string, r *http.Request) (*operation, *
 			var re *contract.RouteError
 			if errors.As(err, &re) && re.Status == http.StatusMethodNotAllowed {
 				for _, m := range re.Allow {
-					if !containsString(allow, m) {
+					if !slices.Contains(allow, m) {
 						allow = append(allow, m)
 					}
 				}
@@ -173,7 +173,7 @@ func (g *generation) routeRequest(method string, r *http.Request) (*operation, *
 // withHead adds HEAD after GET to the methods a path declares: the mock
 // answers HEAD wherever GET is declared (RFC 9110, 9.3.2).
 func withHead(allow []string) []string {
-	if containsString(allow, http.MethodHead) {
+	if slices.Contains(allow, http.MethodHead) {
 		return allow
 	}
 	i := slices.Index(allow, http.MethodGet)
@@ -219,21 +219,12 @@ func unescape(p string) string {
 	return p
 }
 
-func containsString(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
-}
-
 // serveAPI answers one request to the served specs.
 func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request) {
 	gen := s.current.Load()
 	method := r.Method
 	op, route, p, allow := gen.routeRequest(method, r)
-	if p != nil && method == http.MethodHead && containsString(allow, http.MethodGet) {
+	if p != nil && method == http.MethodHead && slices.Contains(allow, http.MethodGet) {
 		// HEAD where GET is declared: answered as GET, without the body.
 		method = http.MethodGet
 		op, route, p, allow = gen.routeRequest(method, r)
@@ -396,7 +387,7 @@ func codeNote(code int) string {
 func exampleNames(exs []*example) string {
 	var names []string
 	for _, e := range exs {
-		if !containsString(names, e.name) {
+		if !slices.Contains(names, e.name) {
 			names = append(names, e.name)
 		}
 	}
