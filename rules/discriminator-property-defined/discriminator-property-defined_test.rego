@@ -1,25 +1,13 @@
 package specgate.rules["discriminator-property-defined_test"]
 
-import data.specgate.lib.correctness
 import data.specgate.rules["discriminator-property-defined"] as rule
 
-named(name, node, prefix) := {"name": name, "node": node, "source": array.concat(prefix, [name])}
+# doc(format, version, nodes) is the input lint builds
+# (specgate.test_input) for a document of the format and version whose
+# named schemas are these.
+doc("swagger", _, nodes) := specgate.test_input({"swagger": "2.0", "info": {"title": "t", "version": "1"}, "paths": {}, "definitions": nodes})
 
-doc(format, version, nodes) := {
-	"format": format, "version": version,
-	"schemas": [named(n, s, _place(format)) | some n, s in nodes],
-	"schemasWith": correctness.index([named(n, s, _place(format)) | some n, s in nodes]),
-	"parameters": [], "operations": [],
-	"document": _document(format, nodes),
-}
-
-_place("swagger") := ["definitions"]
-
-_place("openapi") := ["components", "schemas"]
-
-_document("swagger", nodes) := {"definitions": nodes}
-
-_document("openapi", nodes) := {"components": {"schemas": nodes}}
+doc("openapi", version, nodes) := specgate.test_input({"openapi": version, "info": {"title": "t", "version": "1"}, "paths": {}, "components": {"schemas": nodes}})
 
 cat := {"properties": {"petType": {}}}
 

@@ -1,16 +1,10 @@
 package specgate.rules["discriminator-property-required_test"]
 
-import data.specgate.lib.correctness
 import data.specgate.rules["discriminator-property-required"] as rule
 
-named(name, node) := {"name": name, "node": node, "source": ["components", "schemas", name]}
-
-doc(version, nodes) := {
-	"format": "openapi", "version": version,
-	"schemas": [named(n, s) | some n, s in nodes],
-	"schemasWith": correctness.index([named(n, s) | some n, s in nodes]),
-	"document": {"components": {"schemas": nodes}},
-}
+# doc(version, nodes) is the input lint builds (specgate.test_input) for
+# a document of the OpenAPI version whose named schemas are these.
+doc(version, nodes) := specgate.test_input({"openapi": version, "info": {"title": "t", "version": "1"}, "paths": {}, "components": {"schemas": nodes}})
 
 test_required_property_passes if {
 	count(rule.violations) == 0 with input as doc("3.1.0", {

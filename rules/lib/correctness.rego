@@ -24,24 +24,13 @@ having(key) := array.concat(object.get(input.schemasWith, key, []), object.get(i
 # and headers (input.swaggerValuesOfType).
 of_type(t) := array.concat(object.get(input.schemasOfType, t, []), object.get(input, ["swaggerValuesOfType", t], []))
 
-# index(schemas) builds input.schemasWith from a list of schemas, for tests.
+# index(schemas) builds input.schemasWith from a list of schemas, for the
+# tests that make their input by hand (placing schemas at any source);
+# others build it with specgate.test_input.
 index(schemas) := {key: [s | some s in schemas; key in object.keys(s.node)] |
 	some s0 in schemas
 	some key, _ in s0.node
 }
-
-# type_index(schemas) builds input.schemasOfType from a list of schemas,
-# for tests.
-type_index(schemas) := {t: [s | some s in schemas; t in _type_names(s.node)] |
-	some s0 in schemas
-	some t in _type_names(s0.node)
-}
-
-_type_names(node) := {node.type} if is_string(node.type)
-
-else := {t | some t in node.type} if is_array(node.type)
-
-else := set()
 
 # operations are the operations under paths, webhooks and callbacks, as an
 # array (a set would hash every operation's whole tree).

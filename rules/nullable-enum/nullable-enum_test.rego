@@ -1,12 +1,10 @@
 package specgate.rules["nullable-enum_test"]
 
-import data.specgate.lib.correctness
 import data.specgate.rules["nullable-enum"] as rule
 
-doc(version, schemas) := {
-	"format": "openapi", "version": version, "schemas": schemas, "document": {},
-	"schemasWith": correctness.index(schemas), "schemasOfType": correctness.type_index(schemas),
-}
+# doc(version, schemas) is the input lint builds (specgate.test_input)
+# for a document of the OpenAPI version whose named schemas are these.
+doc(version, schemas) := specgate.test_input({"openapi": version, "info": {"title": "t", "version": "1"}, "paths": {}, "components": {"schemas": {s.name: s.node | some s in schemas}}})
 
 named(name, node) := {"name": name, "node": node, "source": ["components", "schemas", name]}
 

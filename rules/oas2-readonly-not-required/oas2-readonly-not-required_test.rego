@@ -1,9 +1,10 @@
 package specgate.rules["oas2-readonly-not-required_test"]
 
-import data.specgate.lib.correctness
 import data.specgate.rules["oas2-readonly-not-required"] as rule
 
-doc(schemas, definitions) := {"format": "swagger", "version": "2.0", "schemas": schemas, "schemasWith": correctness.index(schemas), "parameters": [], "operations": [], "document": {"definitions": definitions}}
+# doc(schemas, definitions) is the input lint builds (specgate.test_input)
+# for a Swagger 2.0 document with the schemas named and the definitions.
+doc(schemas, definitions) := specgate.test_input({"swagger": "2.0", "info": {"title": "t", "version": "1"}, "paths": {}, "definitions": object.union(definitions, {s.name: s.node | some s in schemas})})
 
 named(name, node) := {"name": name, "node": node, "source": ["definitions", name]}
 

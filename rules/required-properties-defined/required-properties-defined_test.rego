@@ -1,17 +1,11 @@
 package specgate.rules["required-properties-defined_test"]
 
-import data.specgate.lib.correctness
 import data.specgate.rules["required-properties-defined"] as rule
 
-named(name, node) := {"name": name, "node": node, "source": ["components", "schemas", name]}
-
-doc(nodes, refs) := {
-	"format": "openapi", "version": "3.1.0",
-	"schemas": [named(name, node) | some name, node in nodes],
-	"schemasWith": correctness.index([named(name, node) | some name, node in nodes]),
-	"document": {"components": {"schemas": nodes}},
-	"refsTo": {concat("", ["#", correctness.pointer(r.target)]): [r] | some r in refs}, "operations": [], "webhooks": [], "callbacks": [], "pathItems": [],
-}
+# doc(nodes, _) is the input lint builds (specgate.test_input) for a
+# document whose named schemas are these; the references among them are
+# the builder's.
+doc(nodes, _) := specgate.test_input({"openapi": "3.1.0", "info": {"title": "t", "version": "1"}, "paths": {}, "components": {"schemas": nodes}})
 
 test_defined_properties_pass if {
 	count(rule.violations) == 0 with input as doc({
@@ -27,13 +21,7 @@ test_undefined_name_is_reported_on_its_entry if {
 }
 
 test_inline_member_sees_its_parent if {
-	schemas := [{"name": "", "node": {"required": ["id"]}, "source": ["components", "schemas", "P", "allOf", 1]}]
-	count(rule.violations) == 0 with input as {
-		"format": "openapi", "version": "3.1.0",
-		"schemas": schemas, "schemasWith": correctness.index(schemas),
-		"document": {"components": {"schemas": {"P": {"allOf": [{"properties": {"id": {}}}, {"required": ["id"]}]}}}},
-		"refsTo": {}, "operations": [], "webhooks": [], "callbacks": [], "pathItems": [],
-	}
+	count(rule.violations) == 0 with input as doc({"P": {"allOf": [{"properties": {"id": {}}}, {"required": ["id"]}]}}, [])
 }
 
 test_referenced_member_sees_its_composer if {

@@ -1,9 +1,7 @@
 package specgate.rules["required-string-min-length_test"]
 
-import data.specgate.lib.correctness
 import data.specgate.rules["required-string-min-length"] as rule
 
-schema(name, request, node) := {"name": name, "request": request, "node": node, "source": ["components", "schemas", name]}
 
 test_required_strings_without_minimum if {
 	pet := {"type": "object", "required": ["name", "tag", "born", "id", "code", "nick", "kind", "owner", "age", "missing"], "properties": {
@@ -18,10 +16,16 @@ test_required_strings_without_minimum if {
 		"age": {"type": "integer"},
 		"note": {"type": "string"},
 	}}
-	vs := rule.violations with input as {
-		"document": {"components": {"schemas": {"Owner": {"type": "string"}}}},
-		"schemasWith": correctness.index([schema("Pet", true, pet), schema("Out", false, pet)]),
-	}
+	# Pet is sent in a request, Out only answered.
+	i := specgate.test_input({
+		"openapi": "3.1.0", "info": {"title": "t", "version": "1"},
+		"paths": {"/pets": {"post": {
+			"requestBody": {"content": {"application/json": {"schema": {"$ref": "#/components/schemas/Pet"}}}},
+			"responses": {"200": {"description": "d", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Out"}}}}},
+		}}},
+		"components": {"schemas": {"Owner": {"type": "string"}, "Pet": pet, "Out": pet}},
+	})
+	vs := rule.violations with input as i
 	vs == {
 		{"path": ["components", "schemas", "Pet", "properties", "name"], "message": "property \"name\" of schema \"Pet\" is required but accepts an empty string; set minLength"},
 		{"path": ["components", "schemas", "Pet", "properties", "tag"], "message": "property \"tag\" of schema \"Pet\" is required but accepts an empty string; set minLength"},
