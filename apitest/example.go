@@ -51,12 +51,7 @@ type exampleExpect struct {
 func (p *Plan) loadExamples(sp *specPlan, src SpecSource) (unrouted []*examples.Example, errs []error) {
 	sp.examples = map[*spec.Operation][]*examples.Example{}
 	dirs := append(append([]string(nil), src.Examples...), p.opts.Examples...)
-	var set *examples.Set
-	if isLocal(src.Path) {
-		set = examples.Discover(src.Path, dirs, examples.Options{})
-	} else {
-		set = examples.Load(dirs, examples.Options{})
-	}
+	set := examples.Discover(src.Path, dirs, examples.Options{})
 	for _, e := range set.Errors {
 		errs = append(errs, e)
 	}
@@ -85,10 +80,6 @@ func (p *Plan) loadExamples(sp *specPlan, src SpecSource) (unrouted []*examples.
 		sp.examples[op] = append(sp.examples[op], ex)
 	}
 	return unrouted, errs
-}
-
-func isLocal(path string) bool {
-	return path != "-" && !strings.HasPrefix(path, "http://") && !strings.HasPrefix(path, "https://")
 }
 
 // routeExample finds the operation of an external example's request: its

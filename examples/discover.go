@@ -38,12 +38,13 @@ func DefaultDir(specFile string) string {
 }
 
 // Discover reads the examples of a specification: its default folder (when
-// it exists) and every configured folder, each searched recursively. A
-// configured folder that does not exist is an error.
+// the specification is a local file and the folder exists; a URL or
+// standard input has none) and every configured folder, each searched
+// recursively. A configured folder that does not exist is an error.
 func Discover(specFile string, configured []string, opts Options) *Set {
 	var dirs []string
 	var errs Errors
-	if st, err := os.Stat(DefaultDir(specFile)); err == nil && st.IsDir() {
+	if st, err := os.Stat(DefaultDir(specFile)); err == nil && st.IsDir() && isLocalSpec(specFile) {
 		dirs = append(dirs, DefaultDir(specFile))
 	}
 	for _, d := range configured {

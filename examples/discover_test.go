@@ -1,6 +1,7 @@
 package examples
 
 import (
+	"os"
 	"path/filepath"
 	"reflect"
 	"testing"
@@ -73,5 +74,28 @@ func TestDiscoverNothing(t *testing.T) {
 	set = Discover(filepath.Join("testdata", "discover", "api.yaml"), []string{filepath.Join("testdata", "discover", "api.yaml")}, Options{})
 	if len(set.Errors) == 0 || set.Errors[0].Msg != "is a file, not an examples folder" {
 		t.Errorf("a file as a folder: %v", set.Errors)
+	}
+}
+
+// A specification read from a URL or standard input has no folder of its
+// own: only the configured folders are read, even where a folder of the
+// name a file path would give happens to exist.
+func TestDiscoverRemoteSpec(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	for _, spec := range []string{"https://example.com/api.yaml", "-"} {
+		own := DefaultDir(spec)
+		if err := os.MkdirAll(own, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(own, "stray.json"), []byte("not an example"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if set := Discover(spec, nil, Options{}); len(set.Examples) != 0 || len(set.Errors) != 0 {
+			t.Errorf("%s: read %s: examples %d, errors %v", spec, own, len(set.Examples), set.Errors)
+		}
+		if set := (&Loaded{Path: spec}).External(nil, Options{}); len(set.Examples) != 0 || len(set.Errors) != 0 {
+			t.Errorf("%s: External read %s: examples %d, errors %v", spec, own, len(set.Examples), set.Errors)
+		}
 	}
 }

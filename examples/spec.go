@@ -71,9 +71,6 @@ func LoadSpec(ctx context.Context, path string, opts SpecOptions) (*Loaded, erro
 // External reads the specification's external examples: its
 // <name>_examples folder when it is a local file, and dirs.
 func (l *Loaded) External(dirs []string, opts Options) *Set {
-	if !isLocalSpec(l.Path) {
-		return Load(dirs, opts)
-	}
 	return Discover(l.Path, dirs, opts)
 }
 
