@@ -11,6 +11,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/specgate/specgate/config"
+	"github.com/specgate/specgate/internal/atomicfile"
 	"github.com/specgate/specgate/internal/english"
 	"github.com/specgate/specgate/spec"
 )
@@ -112,7 +113,7 @@ func runConfigUpgrade(c *cli.Context, env Env) error {
 	}
 	switch {
 	case c.Bool("in-place"):
-		if err := writeReplacing(file, out); err != nil {
+		if err := atomicfile.Write(file, out); err != nil {
 			return exitf(ExitUsage, "%v", err)
 		}
 		fmt.Fprintf(env.Stderr, "%s upgraded to version 3\n", file)
@@ -127,32 +128,6 @@ func runConfigUpgrade(c *cli.Context, env Env) error {
 		}
 	}
 	return nil
-}
-
-// writeReplacing replaces a file by writing beside it and renaming, so that
-// an interrupted write leaves the old file whole; the mode is kept.
-func writeReplacing(file string, data []byte) error {
-	mode := os.FileMode(0o644)
-	if st, err := os.Stat(file); err == nil {
-		mode = st.Mode().Perm()
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(file), "."+filepath.Base(file)+".*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Chmod(mode); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), file)
 }
 
 func runConfigValidate(c *cli.Context, env Env) error {

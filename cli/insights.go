@@ -16,6 +16,7 @@ import (
 
 	"github.com/specgate/specgate/insights"
 	"github.com/specgate/specgate/insightsd"
+	"github.com/specgate/specgate/internal/atomicfile"
 	"github.com/specgate/specgate/internal/english"
 	"github.com/specgate/specgate/internal/httpx"
 	"github.com/specgate/specgate/reports"
@@ -78,7 +79,7 @@ func runInsightsServer(c *cli.Context, env Env) error {
 	base := httpx.BaseURL(ln.Addr())
 	fmt.Fprintf(env.Stdout, "serving the insights API at %s (data in %s, %s)\n", base, c.String("data-dir"), english.Count(srv.Store().Count(), "submission", "submissions"))
 	if f := c.String("ready-file"); f != "" {
-		if err := writeAtomic(f, []byte(base+"\n")); err != nil {
+		if err := atomicfile.Write(f, []byte(base+"\n")); err != nil {
 			ln.Close()
 			return exitf(ExitUsage, "insights-server: --ready-file: %v", err)
 		}

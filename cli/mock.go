@@ -17,6 +17,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/specgate/specgate/config"
+	"github.com/specgate/specgate/internal/atomicfile"
 	"github.com/specgate/specgate/internal/httpx"
 	"github.com/specgate/specgate/linter"
 	"github.com/specgate/specgate/mock"
@@ -329,7 +330,7 @@ func serveMocks(ctx context.Context, runs []mockRun, out mockOutputs, env Env, l
 		ready.WriteString(base + "\n")
 	}
 	if out.readyFile != "" {
-		if err := writeAtomic(out.readyFile, []byte(ready.String())); err != nil {
+		if err := atomicfile.Write(out.readyFile, []byte(ready.String())); err != nil {
 			closeAll()
 			return exitf(ExitUsage, "mock: --ready-file: %v", err)
 		}
@@ -364,23 +365,4 @@ func serveMocks(ctx context.Context, runs []mockRun, out mockOutputs, env Env, l
 		return exitf(ExitFindings, "%v", err)
 	}
 	return nil
-}
-
-// writeAtomic writes a file whole: a reader sees it complete or not at
-// all.
-func writeAtomic(path string, data []byte) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
-	if err != nil {
-		return err
-	}
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		os.Remove(tmp.Name())
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		os.Remove(tmp.Name())
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/specgate/specgate/internal/atomicfile"
 	"github.com/specgate/specgate/internal/httpx"
 	"github.com/specgate/specgate/linter"
 	"github.com/specgate/specgate/server"
@@ -168,7 +169,7 @@ func runLintServer(c *cli.Context, env Env) error {
 		logger.Info("memory limit set", slog.Int64("bytes", srv.MemoryLimit()))
 	}
 	if f := c.String("ready-file"); f != "" {
-		if err := writeAtomic(f, []byte(httpx.BaseURL(ln.Addr())+"\n")); err != nil {
+		if err := atomicfile.Write(f, []byte(httpx.BaseURL(ln.Addr())+"\n")); err != nil {
 			ln.Close()
 			srv.Close()
 			return exitf(ExitUsage, "lint-server: --ready-file: %v", err)

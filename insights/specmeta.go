@@ -14,6 +14,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/specgate/specgate/internal/atomicfile"
 	"github.com/specgate/specgate/reports"
 	"github.com/specgate/specgate/spec"
 	"github.com/specgate/specgate/spec/graphql"
@@ -330,21 +331,7 @@ func WriteSpecMetadata(dir string, rep *SpecMetadataReport) (string, error) {
 		return "", err
 	}
 	path := filepath.Join(dir, SpecMetadataFile)
-	tmp, err := os.CreateTemp(dir, "."+SpecMetadataFile+".*")
-	if err != nil {
-		return "", err
-	}
-	if _, err := tmp.Write(buf.Bytes()); err != nil {
-		tmp.Close()
-		os.Remove(tmp.Name())
-		return "", err
-	}
-	if err := tmp.Close(); err != nil {
-		os.Remove(tmp.Name())
-		return "", err
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		os.Remove(tmp.Name())
+	if err := atomicfile.Write(path, buf.Bytes()); err != nil {
 		return "", err
 	}
 	return path, nil

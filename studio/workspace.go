@@ -15,6 +15,7 @@ import (
 
 	"github.com/specgate/specgate/config"
 	"github.com/specgate/specgate/examples"
+	"github.com/specgate/specgate/internal/atomicfile"
 	"github.com/specgate/specgate/internal/fsroot"
 	"github.com/specgate/specgate/rulesets"
 	"github.com/specgate/specgate/spec"
@@ -135,38 +136,14 @@ func currentVersion(abs string) (string, error) {
 	return Version(data), nil
 }
 
-// writeAtomic writes data to abs through a temporary file in the same
-// folder and a rename, so that a reader (or a crash) sees the old content
-// or the new one, never a part. The file keeps its mode.
+// writeAtomic writes data to abs whole or not at all (atomicfile.Write),
+// making its folder first: a save or an action may write a file into a
+// folder that does not exist yet.
 func writeAtomic(abs string, data []byte) error {
-	mode := fs.FileMode(0o644)
-	if st, err := os.Stat(abs); err == nil {
-		mode = st.Mode().Perm()
-	}
 	if err := os.MkdirAll(filepath.Dir(abs), 0o755); err != nil {
 		return err
 	}
-	f, err := os.CreateTemp(filepath.Dir(abs), "."+filepath.Base(abs)+".studio-*")
-	if err != nil {
-		return err
-	}
-	tmp := f.Name()
-	defer os.Remove(tmp) // after a successful rename, nothing is left to remove
-	if _, err := f.Write(data); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Sync(); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Close(); err != nil {
-		return err
-	}
-	if err := os.Chmod(tmp, mode); err != nil {
-		return err
-	}
-	return os.Rename(tmp, abs)
+	return atomicfile.Write(abs, data)
 }
 
 // Entry is one file of the tree.
