@@ -302,7 +302,7 @@ func generateInputs(c *cli.Context, env Env) error {
 		if err != nil {
 			return 0, exitf(ExitUsage, "%s: %v", name, err)
 		}
-		return ExitOK, writeGenerated(env, filepath.Join(dir, inputsFileName(name)), data, "the inputs of "+name, func() string {
+		return ExitOK, writeGenerated(env, filepath.Join(dir, generatedName(name, ".arazzo", ".inputs.yaml")), data, "the inputs of "+name, func() string {
 			return fmt.Sprintf("the inputs of %d %s", len(inputs), english.Noun(len(inputs), "workflow", "workflows"))
 		})
 	})
@@ -367,18 +367,25 @@ func outputDir(c *cli.Context, env Env, name, kind, what string) (dir string, ok
 	return filepath.Dir(name), true
 }
 
-// inputsFileName names the inputs file of an Arazzo document: its name
-// without the .arazzo and format extensions, and .inputs.yaml.
-func inputsFileName(doc string) string {
+// generatedName names a file generated from a document: the document's
+// file name without a URL's query, its format extension and then trim
+// (".arazzo" of a workflows document, ".openapi" of a description),
+// followed by suffix; "workflows" stands for a document without a name
+// (standard input). checkout.arazzo.yaml gives checkout.inputs.yaml,
+// pets.yaml gives pets.arazzo.yaml.
+func generatedName(doc, trim, suffix string) string {
 	base := filepath.Base(doc)
+	if i := strings.Index(base, "?"); i >= 0 {
+		base = base[:i]
+	}
 	for _, ext := range []string{".yaml", ".yml", ".json"} {
 		base = strings.TrimSuffix(base, ext)
 	}
-	base = strings.TrimSuffix(base, ".arazzo")
+	base = strings.TrimSuffix(base, trim)
 	if base == "" || base == "-" {
 		base = "workflows"
 	}
-	return base + ".inputs.yaml"
+	return base + suffix
 }
 
 // writeNew writes a file that must not exist yet (fs.ErrExist when it
@@ -408,7 +415,7 @@ func writeNew(path string, data []byte) error {
 func generateWorkflows(c *cli.Context, env Env) error {
 	return generateFrom(c, env, "description", "workflows", func(name string, doc *spec.Document, dir string) (int, error) {
 		remote := strings.Contains(name, "://")
-		out, err := filepath.Abs(filepath.Join(dir, workflowsFileName(name)))
+		out, err := filepath.Abs(filepath.Join(dir, generatedName(name, ".openapi", ".arazzo.yaml")))
 		if err != nil {
 			return 0, exitf(ExitUsage, "%v", err)
 		}
@@ -442,7 +449,7 @@ func generateWorkflows(c *cli.Context, env Env) error {
 			fmt.Fprintf(env.Stderr, "%s: the starter workflows do not validate (please report it):\n%v\n", name, err)
 			return ExitFindings, nil
 		}
-		return ExitOK, writeGenerated(env, filepath.Join(dir, workflowsFileName(name)), data, "the workflows of "+name, func() string {
+		return ExitOK, writeGenerated(env, filepath.Join(dir, generatedName(name, ".openapi", ".arazzo.yaml")), data, "the workflows of "+name, func() string {
 			n := len(arazzo.Read(written).Workflows)
 			return fmt.Sprintf("%d starter %s, one per operation", n, english.Noun(n, "workflow", "workflows"))
 		})
@@ -455,21 +462,4 @@ func problemErrors(ps []arazzo.Problem) []error {
 		out[i] = p
 	}
 	return out
-}
-
-// workflowsFileName names the starter workflows of a description: its
-// name without the format extension, and .arazzo.yaml.
-func workflowsFileName(desc string) string {
-	base := filepath.Base(desc)
-	if i := strings.Index(base, "?"); i >= 0 {
-		base = base[:i]
-	}
-	for _, ext := range []string{".yaml", ".yml", ".json"} {
-		base = strings.TrimSuffix(base, ext)
-	}
-	base = strings.TrimSuffix(base, ".openapi")
-	if base == "" || base == "-" {
-		base = "workflows"
-	}
-	return base + ".arazzo.yaml"
 }
