@@ -2,14 +2,13 @@ package arazzo
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
-	"slices"
 	"strconv"
 	"strings"
 
 	yaml "go.yaml.in/yaml/v3"
 
+	"github.com/specgate/specgate/internal/yamlvalue"
 	"github.com/specgate/specgate/schema"
 	"github.com/specgate/specgate/spec"
 )
@@ -52,7 +51,7 @@ func MarshalInputs(d *Description, inputs map[string]any) ([]byte, error) {
 		if !ok {
 			continue
 		}
-		n, err := yamlValue(v)
+		n, err := yamlvalue.Node(v)
 		if err != nil {
 			return nil, fmt.Errorf("workflow %q: %w", w.ID, err)
 		}
@@ -72,62 +71,6 @@ func MarshalInputs(d *Description, inputs map[string]any) ([]byte, error) {
 		return nil, err
 	}
 	return b.Bytes(), nil
-}
-
-// yamlValue is the node of a JSON value: numbers keep their text, strings
-// are always strings (quoted where YAML would read them otherwise).
-func yamlValue(v any) (*yaml.Node, error) {
-	switch x := v.(type) {
-	case nil:
-		return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!null", Value: "null"}, nil
-	case bool:
-		return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!bool", Value: fmt.Sprint(x)}, nil
-	case json.Number:
-		tag := "!!int"
-		if strings.ContainsAny(string(x), ".eE") {
-			tag = "!!float"
-		}
-		return &yaml.Node{Kind: yaml.ScalarNode, Tag: tag, Value: string(x)}, nil
-	case string:
-		return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: x}, nil
-	case []any:
-		n := &yaml.Node{Kind: yaml.SequenceNode}
-		for _, it := range x {
-			c, err := yamlValue(it)
-			if err != nil {
-				return nil, err
-			}
-			n.Content = append(n.Content, c)
-		}
-		return n, nil
-	case map[string]any:
-		n := &yaml.Node{Kind: yaml.MappingNode}
-		keys := make([]string, 0, len(x))
-		for k := range x {
-			keys = append(keys, k)
-		}
-		slices.Sort(keys)
-		for _, k := range keys {
-			c, err := yamlValue(x[k])
-			if err != nil {
-				return nil, err
-			}
-			n.Content = append(n.Content, &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: k}, c)
-		}
-		return n, nil
-	}
-	// Other Go values (int, float64, structs) go through their JSON.
-	data, err := json.Marshal(v)
-	if err != nil {
-		return nil, err
-	}
-	d := json.NewDecoder(bytes.NewReader(data))
-	d.UseNumber()
-	var j any
-	if err := d.Decode(&j); err != nil {
-		return nil, err
-	}
-	return yamlValue(j) // a decoded value is of the kinds above
 }
 
 // CheckInputs checks the inputs that Run gives each workflow

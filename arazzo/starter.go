@@ -10,6 +10,7 @@ import (
 
 	yaml "go.yaml.in/yaml/v3"
 
+	"github.com/specgate/specgate/internal/yamlvalue"
 	"github.com/specgate/specgate/spec"
 )
 
@@ -216,7 +217,7 @@ func inputSchema(s *spec.Node, what string) *yaml.Node {
 	if _, ok := m["description"]; !ok {
 		m["description"] = what
 	}
-	n, _ := yamlValue(m)
+	n, _ := yamlvalue.Node(m)
 	return n
 }
 

@@ -7,12 +7,12 @@ import (
 	"maps"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
 
 	"github.com/specgate/specgate/contract"
+	"github.com/specgate/specgate/internal/yamlvalue"
 	"github.com/specgate/specgate/spec"
 )
 
@@ -291,7 +291,10 @@ func applyYAML(data []byte, edits []edit) ([]byte, error) {
 			if slot == nil {
 				continue
 			}
-			n := yamlValue(e.value)
+			n, err := yamlvalue.Node(e.value)
+			if err != nil {
+				return nil, err
+			}
 			if (*slot).Style&yaml.FlowStyle != 0 || parent.Style&yaml.FlowStyle != 0 {
 				n.Style |= yaml.FlowStyle
 			}
@@ -319,7 +322,10 @@ func applyYAML(data []byte, edits []edit) ([]byte, error) {
 			if n == nil || n.Kind != yaml.MappingNode {
 				continue
 			}
-			v := yamlValue(e.value)
+			v, err := yamlvalue.Node(e.value)
+			if err != nil {
+				return nil, err
+			}
 			if n.Style&yaml.FlowStyle != 0 {
 				v.Style |= yaml.FlowStyle
 			}
@@ -385,35 +391,4 @@ func yamlSlot(n *yaml.Node, seg any) **yaml.Node {
 		return &n.Content[s]
 	}
 	return nil
-}
-
-// yamlValue builds the node of a plain JSON value, numbers as written.
-func yamlValue(v any) *yaml.Node {
-	switch v := v.(type) {
-	case map[string]any:
-		n := &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map"}
-		for _, k := range slices.Sorted(maps.Keys(v)) {
-			n.Content = append(n.Content, &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: k}, yamlValue(v[k]))
-		}
-		return n
-	case []any:
-		n := &yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq"}
-		for _, it := range v {
-			n.Content = append(n.Content, yamlValue(it))
-		}
-		return n
-	case json.Number:
-		tag := "!!float"
-		if _, err := strconv.ParseInt(string(v), 10, 64); err == nil {
-			tag = "!!int"
-		}
-		return &yaml.Node{Kind: yaml.ScalarNode, Tag: tag, Value: string(v)}
-	case bool:
-		return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!bool", Value: strconv.FormatBool(v)}
-	case nil:
-		return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!null", Value: "null"}
-	case string:
-		return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: v}
-	}
-	return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: contract.InlineText(v)}
 }
