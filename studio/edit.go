@@ -7,12 +7,12 @@ import (
 	"io"
 	"slices"
 	"sort"
-	"strconv"
 	"strings"
 	"unicode/utf8"
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/specgate/specgate/internal/yamlvalue"
 	"github.com/specgate/specgate/spec"
 )
 
@@ -420,6 +420,8 @@ func yamlScalar(v any) string {
 	return s
 }
 
+// yamlNode is v as a YAML node, an omap's keys in their order and a map's
+// sorted.
 func yamlNode(v any) *yaml.Node {
 	switch x := v.(type) {
 	case omap:
@@ -445,20 +447,11 @@ func yamlNode(v any) *yaml.Node {
 			m = append(m, kv{k, x[k]})
 		}
 		return yamlNode(m)
-	case string:
-		return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: x}
-	case json.Number:
-		tag := "!!int"
-		if strings.ContainsAny(string(x), ".eE") {
-			tag = "!!float"
-		}
-		return &yaml.Node{Kind: yaml.ScalarNode, Tag: tag, Value: string(x)}
-	case bool:
-		return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!bool", Value: strconv.FormatBool(x)}
-	case int:
-		return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!int", Value: strconv.Itoa(x)}
-	case nil:
-		return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!null", Value: "null"}
+	}
+	// Scalars are written as everywhere else (yamlvalue.Node); a value
+	// that has no JSON encoding is written as Go prints it.
+	if n, err := yamlvalue.Node(v); err == nil {
+		return n
 	}
 	return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: fmt.Sprint(v)}
 }
