@@ -189,9 +189,9 @@ func TestAdversarialRefCycles(t *testing.T) {
 	}
 	const circular = "circular $ref chain never reaches a value"
 	wantDiags(t, rep,
-		diag{"no-unresolved-ref", "ref-cycle/a.yaml", 3, 3, circular + ": b.yaml#/Missing → a.yaml#/NotFound"},
-		diag{"no-unresolved-ref", "ref-cycle/b.yaml", 2, 3, circular + ": a.yaml#/NotFound → b.yaml#/Missing"},
-		diag{"no-unresolved-ref", entry, 13, 11, circular + ": a.yaml#/NotFound → b.yaml#/Missing → a.yaml#/NotFound"},
+		diag{"no-unresolved-ref", "ref-cycle/a.yaml", 3, 9, circular + ": b.yaml#/Missing → a.yaml#/NotFound"},
+		diag{"no-unresolved-ref", "ref-cycle/b.yaml", 2, 9, circular + ": a.yaml#/NotFound → b.yaml#/Missing"},
+		diag{"no-unresolved-ref", entry, 13, 17, circular + ": a.yaml#/NotFound → b.yaml#/Missing → a.yaml#/NotFound"},
 	)
 	if got := withRule(rep, "no-unresolved-ref"); len(got) != 3 {
 		t.Errorf("%d no-unresolved-ref diagnostics, want 3 (the recursive tree is legal):\n%s", len(got), describe(rep))
@@ -211,13 +211,13 @@ func TestAdversarialRefEscape(t *testing.T) {
 	const entry = "ref-escape/openapi.yaml"
 	const allow = "(the folder tree $refs may read); pass --allow-external-refs or --ref-root DIR to allow it"
 	passwd := []diag{
-		{"no-unresolved-ref", entry, 14, 14, `$ref "/etc/passwd" reads /etc/passwd, outside ref-escape ` + allow},
-		{"no-unresolved-ref", entry, 15, 17, `$ref "file:///etc/passwd" reads /etc/passwd, outside ref-escape ` + allow},
-		{"no-unresolved-ref", entry, 16, 13, `$ref "../../../../../../../../../../etc/passwd#/root" reads /etc/passwd, outside ref-escape ` + allow},
+		{"no-unresolved-ref", entry, 14, 20, `$ref "/etc/passwd" reads /etc/passwd, outside ref-escape ` + allow},
+		{"no-unresolved-ref", entry, 15, 23, `$ref "file:///etc/passwd" reads /etc/passwd, outside ref-escape ` + allow},
+		{"no-unresolved-ref", entry, 16, 19, `$ref "../../../../../../../../../../etc/passwd#/root" reads /etc/passwd, outside ref-escape ` + allow},
 	}
 	siblings := []diag{
-		{"no-unresolved-ref", entry, 17, 15, `$ref "../outside.yaml#/Secret" reads outside.yaml, outside ref-escape ` + allow},
-		{"no-unresolved-ref", "ref-escape/schemas/pet.yaml", 5, 13, `$ref "../../outside.yaml#/Secret" reads outside.yaml, outside ref-escape ` + allow},
+		{"no-unresolved-ref", entry, 17, 21, `$ref "../outside.yaml#/Secret" reads outside.yaml, outside ref-escape ` + allow},
+		{"no-unresolved-ref", "ref-escape/schemas/pet.yaml", 5, 19, `$ref "../../outside.yaml#/Secret" reads outside.yaml, outside ref-escape ` + allow},
 	}
 	for _, tt := range []struct {
 		name  string
@@ -226,9 +226,9 @@ func TestAdversarialRefEscape(t *testing.T) {
 	}{
 		{"default", nil, append(slices.Clone(passwd), siblings...)},
 		{"ref root", []string{"--ref-root", "."}, []diag{
-			{"no-unresolved-ref", entry, 14, 14, `$ref "/etc/passwd" reads /etc/passwd, outside . ` + allow},
-			{"no-unresolved-ref", entry, 15, 17, "reads /etc/passwd, outside ."},
-			{"no-unresolved-ref", entry, 16, 13, "reads /etc/passwd, outside ."},
+			{"no-unresolved-ref", entry, 14, 20, `$ref "/etc/passwd" reads /etc/passwd, outside . ` + allow},
+			{"no-unresolved-ref", entry, 15, 23, "reads /etc/passwd, outside ."},
+			{"no-unresolved-ref", entry, 16, 19, "reads /etc/passwd, outside ."},
 		}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
@@ -272,7 +272,7 @@ func TestAdversarialSymlinkEscape(t *testing.T) {
 	}
 	t.Chdir(dir)
 	_, rep := lintJSON(t, "api/openapi.yaml")
-	wantDiags(t, rep, diag{"no-unresolved-ref", "api/openapi.yaml", 6, 9, `$ref "link.yaml#/Secret" reads api/link.yaml, a symbolic link to secret.yaml, outside api `})
+	wantDiags(t, rep, diag{"no-unresolved-ref", "api/openapi.yaml", 6, 15, `$ref "link.yaml#/Secret" reads api/link.yaml, a symbolic link to secret.yaml, outside api `})
 }
 
 func writeFiles(t *testing.T, dir string, files map[string]string) {
