@@ -44,12 +44,15 @@ package specgate.rules["numeric-bounds"]
 import data.specgate.lib.security
 import data.specgate.lib.util
 
-violations contains util.violation(array.concat(v.source, ["type"]), msg) if {
+# violations is a list, built in one comprehension, where a set would hash
+# and order each finding: a large API receives thousands of unbounded
+# numbers (the linter drops repeats).
+violations := [util.violation(array.concat(v.source, ["type"]), msg) |
 	some t in ["integer", "number"]
 	some v in specgate.lacking(security.received_of[t], ["enum", "const"])
 	missing := _missing(v.node)
 	msg := sprintf("%s is %s without %s", [security.label(v), _article(t), missing])
-}
+]
 
 _missing(node) := "minimum or maximum" if {
 	not _lower(node)

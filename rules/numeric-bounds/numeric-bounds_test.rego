@@ -8,7 +8,7 @@ schema(name, node) := {"name": name, "node": node, "source": ["components", "sch
 doc(schemas) := security_test.received_input({"format": "openapi", "requestSchemas": schemas, "parameters": [], "operations": []})
 
 messages(schemas) := {v.message | some v in vs} if {
-	vs := rule.violations with input as doc(schemas)
+	vs := {v | some v in rule.violations} with input as doc(schemas)
 }
 
 test_missing_bounds_are_named if {
@@ -39,6 +39,6 @@ test_bounded_values_pass if {
 }
 
 test_reports_on_type if {
-	vs := rule.violations with input as doc([schema("A", {"type": "integer"})])
+	vs := {v | some v in rule.violations} with input as doc([schema("A", {"type": "integer"})])
 	{v.path | some v in vs} == {["components", "schemas", "A", "type"]}
 }

@@ -4,7 +4,7 @@ import data.specgate.rules["operation-description"] as rule
 
 op(path, method, summary, description) := {"path": path, "method": method, "summary": summary, "description": description, "webhook": "", "callback": "", "source": ["paths", path, method]}
 
-run(ops, callbacks) := vs if vs := rule.violations with input as {"operations": ops, "webhooks": [], "callbacks": callbacks}
+run(ops, callbacks) := vs if vs := {v | some v in rule.violations} with input as {"operations": ops, "webhooks": [], "callbacks": callbacks}
 
 test_described if {
 	count(run([op("/pets", "get", "", "Lists the pets for adoption.")], [])) == 0
