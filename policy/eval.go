@@ -135,6 +135,7 @@ func (e *Engine) eval(ctx context.Context, input ast.Value, timed bool) ([]Viola
 			}
 			defer e.store.Abort(ctx, txn)
 			run := &ruleRun{engine: e, compiler: compiler, input: ast.NewTerm(input), txn: txn, cancel: cancel, schemas: schemas, values: newWorkerValues(values, clock), segments: map[*ast.Term]any{}}
+			defer run.release()
 			for {
 				n, ok := queue.take(w)
 				if !ok || ctx.Err() != nil {
@@ -299,6 +300,16 @@ type ruleRun struct {
 	schemas  cache.InterQueryValueCache
 	values   *workerValues
 	segments map[*ast.Term]any // the boxed segments of findings' paths (see decodeViolation)
+}
+
+// release lets go of the input and the library values once the worker's
+// rules have run. OPA's pools keep objects of the last queries (with
+// their input and caches) until the second collection after, so without
+// it a large spec's input outlived the evaluation by a collection: the
+// memory the findings are located and reported in came on top of it.
+func (r *ruleRun) release() {
+	r.input.Value = ast.Null{} // the term is this worker's own, and no query reads it now
+	r.values.own, r.values.shared = topdown.NewVirtualCache(), &sharedValues{cache: topdown.NewVirtualCache()}
 }
 
 func (r *ruleRun) eval(ctx context.Context, i int) ([]Violation, error) {
