@@ -293,6 +293,7 @@ func (l *Linter) lintInput(ctx context.Context, doc *spec.Document, input ast.Va
 		violations, err = l.engine.Eval(policy.WithDocument(ctx, doc), input)
 	}
 	broken := <-structure
+	evaluated()
 	if err != nil {
 		rule := LoadErrorRule
 		if errors.Is(err, policy.ErrTimeout) {

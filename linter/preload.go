@@ -87,5 +87,9 @@ func (p *Preloaded) Take(name string) (doc *spec.Document, input ast.Value, ok b
 	}
 	<-p.done
 	startup.settle(evalFloor(), EvalPercent)
-	return p.doc, p.input, true, p.err
+	// The input is the caller's from here: once its rules have run, it
+	// is garbage while the findings are located and reported (see
+	// evaluated), where p, which the caller holds, would keep it.
+	input, p.input = p.input, nil
+	return p.doc, input, true, p.err
 }

@@ -1,0 +1,40 @@
+package linter
+
+import (
+	"runtime/metrics"
+	"testing"
+)
+
+// forcedCollections counts the collections asked for (runtime.GC).
+func forcedCollections() uint64 {
+	s := []metrics.Sample{{Name: "/gc/cycles/forced:gc-cycles"}}
+	metrics.Read(s)
+	return s[0].Value.Uint64()
+}
+
+// TestEvaluatedCollectsALargeHeap checks that the end of an evaluation is
+// followed by a collection when the heap holds more than the bound, and
+// not when it holds less or while the first collection is held.
+func TestEvaluatedCollectsALargeHeap(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		held    bool
+		above   int64
+		collect bool
+	}{
+		{"large heap", false, 0, true},
+		{"small heap", false, 1 << 50, false},
+		{"held", true, 0, false},
+	} {
+		var p pace
+		if tc.held {
+			p.hold(1 << 40)
+		}
+		before := forcedCollections()
+		p.evaluated(tc.above)
+		if got := forcedCollections() > before; got != tc.collect {
+			t.Errorf("%s: collected %v, want %v", tc.name, got, tc.collect)
+		}
+		p.resume()
+	}
+}
