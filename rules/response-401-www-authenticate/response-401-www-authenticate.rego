@@ -40,13 +40,35 @@ package specgate.rules["response-401-www-authenticate"]
 import data.specgate.lib.security
 import data.specgate.lib.util
 
-# _checked are the responses the rule checks, as sites: a response shared
-# through a $ref is one site.
-_checked := {site | some [site, _] in _sites}
+# _checked are the sites of the 401 responses (a response shared through a
+# $ref is one site, at its definition), and _lacking those without a
+# WWW-Authenticate header: every response of a site is the same object. A
+# large API writes a 401 in each of thousands of operations, so each is
+# read once for its source and its headers, and only the operations that
+# write their 401 as a $ref (found by specgate.reaching) are read again, to
+# move those responses to their definition.
+_sources := {r.source | some [_, r] in security.responses_at("401")}
 
-_lacking := {site | some [site, r] in _sites; not security.header_named(r, {"www-authenticate"})}
+# _written_as_refs are the 401 responses written as a $ref, by the $ref:
+# {ref: [source]}. Those of a local $ref are reported at its target, as
+# security.response_site does, instead of at their source.
+_written_as_refs := specgate.group([[ref, array.concat(op.source, ["responses", "401"])] |
+	some op in specgate.reaching(input.operations, [["responses", "401", "$ref"]])
+	ref := op.node.responses["401"]["$ref"]
+])
 
-_sites := [[security.response_site(op, r), r] | some [op, r] in security.responses_with("401")]
+_moved := {source | some ref, sources in _written_as_refs; util.ref_path(ref); some source in sources}
+
+_definitions := {site | some ref, _ in _written_as_refs; site := util.ref_path(ref)}
+
+_checked := (_sources - _moved) | _definitions
+
+_challenging := {security.response_site(input.operations[i], r) |
+	some [i, r] in security.responses_at("401")
+	security.header_named(r, {"www-authenticate"})
+}
+
+_lacking := _checked - _challenging
 
 violations contains util.violation(site, msg) if {
 	not security.api_wide(_lacking, _checked)
