@@ -6,7 +6,14 @@
 #   style guide and `buf lint` (ENUM_VALUE_PREFIX) ask. Enum values follow
 #   C++ scoping rules: they are siblings of the enum, not members of it, so
 #   two enums of one package cannot both have a value `UNKNOWN` unless each
-#   is prefixed.
+#   is prefixed. The name is spelled as buf spells it: a capital starts a
+#   word when a lower-case letter precedes or follows it, a digit never
+#   does (`IPv4Type` gives `I_PV4_TYPE_`, `HTTP2Version` `HTTP2_VERSION_`,
+#   `Type3D` `TYPE3D_`).
+#
+#   Google's AIP-126 asks the opposite for an enum nested in the one message
+#   that uses it (`State.ACTIVE`, not `State.STATE_ACTIVE`), and googleapis
+#   follows it: an API that follows AIPs turns this rule off.
 #
 #   ```proto
 #   enum Color {
@@ -31,6 +38,54 @@ import data.specgate.lib.util
 
 violations contains util.violation(v.source, sprintf("value %s of enum %s does not start with %s (use %q)", [v.name, v.enumFullName, prefix, sprintf("%s%s", [prefix, v.name])])) if {
 	some v in input.proto.enumValues
-	prefix := sprintf("%s_", [upper(specgate.respell(v.enum, "snake"))])
+	prefix := _prefix(v.enum)
 	not startswith(v.name, prefix)
 }
+
+# _prefix is the enum's name in UPPER_SNAKE_CASE as buf spells it, and an
+# underscore. A word starts at a capital that follows a lower-case letter, or
+# that a lower-case letter follows ("IPv4Type" is I_PV4_TYPE, "HTTP2Version"
+# HTTP2_VERSION); a digit never starts one ("Type3D" is TYPE3D, "Sha256Hash"
+# SHA256_HASH). specgate.words splits at digits and keeps "IPv4" whole, which
+# asked values buf accepts to be renamed.
+_prefix(enum) := sprintf("%s_", [upper(concat("", [_piece(cs, i) | some i, _ in cs]))]) if {
+	cs := split(trim(enum, "_"), "")
+}
+
+_piece(cs, 0) := cs[0]
+
+_piece(cs, i) := "" if {
+	i > 0
+	cs[i] == "_"
+	cs[i - 1] == "_"
+}
+
+_piece(cs, i) := "_" if {
+	i > 0
+	cs[i] == "_"
+	cs[i - 1] != "_"
+}
+
+_piece(cs, i) := sprintf("_%s", [cs[i]]) if {
+	i > 0
+	_word_start(cs, i)
+}
+
+_piece(cs, i) := cs[i] if {
+	i > 0
+	cs[i] != "_"
+	not _word_start(cs, i)
+}
+
+_word_start(cs, i) if {
+	_capital(cs[i])
+	cs[i - 1] != "_"
+	_starts_word(cs, i)
+}
+
+# A capital starts a word when a lower-case letter follows it or precedes it.
+_starts_word(cs, i) if regex.match(`^[a-z]$`, cs[i + 1])
+
+_starts_word(cs, i) if regex.match(`^[a-z]$`, cs[i - 1])
+
+_capital(c) if regex.match(`^[A-Z]$`, c)

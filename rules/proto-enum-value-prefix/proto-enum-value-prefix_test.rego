@@ -9,3 +9,35 @@ test_prefix if {
 	]}}
 	vs == {{"path": ["enums", "BookColor", "values", "RED"], "message": `value RED of enum a.BookColor does not start with BOOK_COLOR_ (use "BOOK_COLOR_RED")`}}
 }
+
+# The prefix is spelled as buf spells it: each case below was checked
+# against buf lint's ENUM_VALUE_PREFIX.
+test_prefix_spelling if {
+	every enum, want in {
+		"BookColor": "BOOK_COLOR_",
+		"HTTP2Version": "HTTP2_VERSION_",
+		"IPv4Type": "I_PV4_TYPE_",
+		"Type3D": "TYPE3D_",
+		"Sha256Hash": "SHA256_HASH_",
+		"ABCKind": "ABC_KIND_",
+		"OAuth2Flow": "O_AUTH2_FLOW_",
+		"V1beta2Kind": "V1BETA2_KIND_",
+		"lower_case": "LOWER_CASE_",
+		"Two__Parts_": "TWO_PARTS_",
+		"X": "X_",
+	} {
+		rule._prefix(enum) == want
+	}
+}
+
+# Values buf accepts are not reported where words would split the name
+# elsewhere; values buf reports still are.
+test_prefix_digits_and_acronyms if {
+	vs := rule.violations with input as {"proto": {"enumValues": [
+		{"name": "I_PV4_TYPE_A", "enum": "IPv4Type", "enumFullName": "a.IPv4Type", "source": ["a"]},
+		{"name": "IPV4_TYPE_B", "enum": "IPv4Type", "enumFullName": "a.IPv4Type", "source": ["b"]},
+		{"name": "TYPE3D_A", "enum": "Type3D", "enumFullName": "a.Type3D", "source": ["c"]},
+		{"name": "TYPE3_D_B", "enum": "Type3D", "enumFullName": "a.Type3D", "source": ["d"]},
+	]}}
+	{v.path | some v in vs} == {["b"], ["d"]}
+}
