@@ -36,3 +36,8 @@ test_number_type if {
 test_string_offset_is_a_token if {
 	count(run(param("offset", {"type": "string"}))) == 0
 }
+
+# A string default is schema-default-valid's finding, not an offset below 0.
+test_string_default_is_left_to_schema_default_valid if {
+	count(run(param("offset", {"type": "integer", "minimum": 0, "default": "0"}))) == 0
+}

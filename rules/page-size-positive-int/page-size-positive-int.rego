@@ -8,7 +8,9 @@
 #   0` with `exclusiveMinimum: true` (Swagger 2.0, OpenAPI 3.0) or
 #   `exclusiveMinimum: 0` or more (OpenAPI 3.1). A parameter that is not an
 #   integer is reported for that only; otherwise a missing or low minimum and a
-#   low default are reported each on their key.
+#   low default are reported each on their key. A default that is not a
+#   number (`default: "20"`) is left to schema-default-valid, which reports
+#   that it does not match the type.
 #
 #   The page-size parameter is a query parameter named `page_size`,
 #   `pageSize`, `per_page` or `perPage`, compared without case (`PageSize`
@@ -49,5 +51,14 @@ import data.specgate.lib.util
 violations contains util.violation(path, msg) if {
 	some p in pagination.size_parameters
 	some [path, problem] in pagination.positive_int_problems(p)
+	not _non_number_default(p, path)
 	msg := sprintf("%s %s", [pagination.subject(p), problem])
+}
+
+# A default that is not a number (`default: "1"` of an integer) is
+# schema-default-valid's finding, that it does not match its type; saying
+# here that "1" is below 1 would report it twice, and wrongly.
+_non_number_default(p, path) if {
+	path == array.concat(p.schemaSource, ["default"])
+	not is_number(p.schema["default"])
 }

@@ -61,3 +61,8 @@ test_string_page_size_is_not_a_token if {
 	vs := rule.violations with input as run({"type": "string"})
 	count(vs) == 1
 }
+
+# A string default is schema-default-valid's finding, not a size below 1.
+test_string_default_is_left_to_schema_default_valid if {
+	count(rule.violations) == 0 with input as run({"type": "integer", "minimum": 1, "default": "20"})
+}
