@@ -2,12 +2,15 @@ package specgate.rules["example-value-exclusive_test"]
 
 import data.specgate.rules["example-value-exclusive"] as rule
 
-doc(version, examples, media) := {
-	"format": "openapi", "version": version,
-	"document": {"components": {"examples": examples}},
-	"operations": [{"requestBody": null, "responses": [{"content": [{"node": media, "source": ["paths", "/a", "get", "responses", "200", "content", "application/json"]}], "headers": []}]}],
-	"webhooks": [], "callbacks": [], "parameters": [],
-}
+# doc(version, examples, media) is the input lint builds
+# (specgate.test_input) for a document of the OpenAPI version with the
+# examples under components and a response of GET /a with the media type
+# application/json.
+doc(version, examples, media) := specgate.test_input({
+	"openapi": version, "info": {"title": "t", "version": "1"},
+	"paths": {"/a": {"get": {"responses": {"200": {"description": "d", "content": {"application/json": media}}}}}},
+	"components": {"examples": examples},
+})
 
 test_one_value_passes if {
 	count(rule.violations) == 0 with input as doc("3.1.0", {"a": {"value": 1}, "b": {"externalValue": "x"}}, {"examples": {"c": {"value": 2}}})
