@@ -12,3 +12,20 @@ test_reports if {
 	]}}
 	vs == {{"path": ["types", "Query", "fields", "products"], "message": "field Query.products returns a list of Product without pagination arguments (first/after, limit/offset, …)"}}
 }
+
+# GitHub's ApproveDeploymentsPayload.deployments lists what the mutation
+# approved; a type that a query also returns stays checked.
+field(t, n, named) := {"name": n, "type": t, "typeKind": "OBJECT", "list": false, "named": named, "namedKind": "OBJECT", "args": [], "source": ["types", t, "fields", n]}
+
+list(t, n, named) := object.union(field(t, n, named), {"list": true})
+
+test_mutation_payloads_are_left_alone if {
+	vs := rule.violations with input as {"graphql": {"mutation": "Mutation", "fields": [
+		field("Mutation", "approveDeployments", "ApproveDeploymentsPayload"),
+		list("ApproveDeploymentsPayload", "deployments", "Deployment"),
+		field("Mutation", "createUser", "User"),
+		field("Query", "viewer", "User"),
+		list("User", "followers", "User"),
+	]}}
+	{v.path | some v in vs} == {["types", "User", "fields", "followers"]}
+}
