@@ -38,10 +38,10 @@ pascal(s) := specgate.respell(s, "pascal")
 # capitalize upper-cases the first letter and lower-cases the rest.
 capitalize(w) := concat("", [upper(substring(w, 0, 1)), lower(substring(w, 1, -1))])
 
-# path_items are input.pathItems, each with the path_segments of its path
-# as `segments` and its `shape`: the segments with every template written
-# as "{}" (two paths of the same shape differ only in the names of their
-# templates). segment_users indexes them by segment: {segment: [i]}, the
+# path_items are input.pathItems, each with the non-empty segments of its
+# path (up to any query string or fragment) as `segments` and its `shape`:
+# the segments with every template written as "{}" (two paths of the same
+# shape differ only in the names of their templates). segment_users indexes them by segment: {segment: [i]}, the
 # positions of the items whose path has it (each once, in order). The
 # rules about segments judge each spelling once, then report it on the
 # paths that have it. Both are views of the input, built in Go.
