@@ -10,8 +10,11 @@
 #   Paths are compared as written, with each template (whole segment or
 #   part of one, `{id}.json`) reduced to a placeholder and any query
 #   string or fragment written into the key left out, since those are not
-#   part of the path (`uri-names` reports them). A trailing slash still
-#   makes a different path. Only `paths` keys are checked. The rule reports
+#   part of the path (`uri-names` reports them). Two paths that differ only
+#   in such a query string or fragment are reported only when both declare
+#   a method (Amazon's `/meetings#operation=create-attendees` and
+#   `/meetings` both take POST): with different methods, a server tells
+#   their requests apart. A trailing slash still makes a different path. Only `paths` keys are checked. The rule reports
 #   each path that repeats an earlier one, on its key, naming the first.
 #
 #   ```yaml
@@ -35,17 +38,33 @@ package specgate.rules["no-identical-paths"]
 
 import data.specgate.lib.util
 
-violations contains util.violation(item.source, msg) if {
+violations contains util.violation(item.source, _message(item, input.pathItems[earlier[0]])) if {
 	some i, item in input.pathItems
-	first := min(_indices[_keys[i]])
-	first != i
-	other := input.pathItems[first].path
-	msg := sprintf("path %s is the same path as %s %s; a server cannot tell them apart", [item.path, other, _why(item.path, other)])
+	group := _indices[_keys[i]]
+	count(group) > 1
+	earlier := [j | some j in group; j < i; _clash(input.pathItems[j], item)]
+	count(earlier) > 0
 }
 
-_why(a, b) := "(a query string or fragment is not part of the path)" if _without_query(a) == _without_query(b)
+# Paths whose templates are named differently clash whatever their methods:
+# the OpenAPI specification forbids them. Paths that differ only in a query
+# string or fragment (Amazon's /meetings#operation=create-attendees beside
+# /meetings) clash only where both declare a method: uri-names reports the
+# fragment, and where the methods differ, a server tells the requests apart
+# and the fix is to merge the two keys.
+_clash(a, b) if _without_query(a.path) != _without_query(b.path)
 
-else := "once template names are set aside"
+_clash(a, b) if {
+	_without_query(a.path) == _without_query(b.path)
+	some m in a.methods
+	m in b.methods
+}
+
+_message(item, other) := sprintf("path %s is the same path as %s once template names are set aside; a server cannot tell them apart", [item.path, other.path]) if {
+	_without_query(item.path) != _without_query(other.path)
+} else := sprintf("path %s is the same path as %s (a query string or fragment is not part of the path) and both declare %s; a server cannot tell them apart", [item.path, other.path, concat(", ", _shared(item, other))])
+
+_shared(a, b) := sort([upper(m) | some m in a.methods; m in b.methods])
 
 _without_query(path) := regex.replace(path, `[?#].*$`, "")
 
