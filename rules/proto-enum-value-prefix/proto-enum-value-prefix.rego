@@ -6,10 +6,12 @@
 #   style guide and `buf lint` (ENUM_VALUE_PREFIX) ask. Enum values follow
 #   C++ scoping rules: they are siblings of the enum, not members of it, so
 #   two enums of one package cannot both have a value `UNKNOWN` unless each
-#   is prefixed. The name is spelled as buf spells it: a capital starts a
-#   word when a lower-case letter precedes or follows it, a digit never
-#   does (`IPv4Type` gives `I_PV4_TYPE_`, `HTTP2Version` `HTTP2_VERSION_`,
-#   `Type3D` `TYPE3D_`).
+#   is prefixed. The name is spelled as buf spells it, where a capital
+#   starts a word when a lower-case letter precedes or follows it and a
+#   digit never does (`IPv4Type` gives `I_PV4_TYPE_`, `HTTP2Version`
+#   `HTTP2_VERSION_`, `Type3D` `TYPE3D_`), or with its acronyms and digits
+#   kept in their words (`IPV4_TYPE_`, `TYPE3_D_`): a value prefixed either
+#   way passes, and the message suggests buf's spelling.
 #
 #   Google's AIP-126 asks the opposite for an enum nested in the one message
 #   that uses it (`State.ACTIVE`, not `State.STATE_ACTIVE`), and googleapis
@@ -40,17 +42,24 @@ violations contains util.violation(v.source, sprintf("value %s of enum %s does n
 	some v in input.proto.enumValues
 	prefix := _prefix(v.enum)
 	not startswith(v.name, prefix)
+	not startswith(v.name, _word_prefix(v.enum))
 }
 
 # _prefix is the enum's name in UPPER_SNAKE_CASE as buf spells it, and an
 # underscore. A word starts at a capital that follows a lower-case letter, or
 # that a lower-case letter follows ("IPv4Type" is I_PV4_TYPE, "HTTP2Version"
 # HTTP2_VERSION); a digit never starts one ("Type3D" is TYPE3D, "Sha256Hash"
-# SHA256_HASH). specgate.words splits at digits and keeps "IPv4" whole, which
-# asked values buf accepts to be renamed.
+# SHA256_HASH). A value with this prefix passes buf too, so the message
+# suggests it.
 _prefix(enum) := sprintf("%s_", [upper(concat("", [_piece(cs, i) | some i, _ in cs]))]) if {
 	cs := split(trim(enum, "_"), "")
 }
+
+# _word_prefix is the name's words in UPPER_SNAKE_CASE, as specgate.words
+# splits them ("IPv6Access" is IPV6_ACCESS): googleapis'
+# PRIVATE_IPV6_GOOGLE_ACCESS_UNSPECIFIED of enum PrivateIPv6GoogleAccess is
+# prefixed with its enum's name, though buf asks for PRIVATE_I_PV6_.
+_word_prefix(enum) := sprintf("%s_", [upper(specgate.respell(enum, "snake"))])
 
 _piece(cs, 0) := cs[0]
 

@@ -30,14 +30,16 @@ test_prefix_spelling if {
 	}
 }
 
-# Values buf accepts are not reported where words would split the name
-# elsewhere; values buf reports still are.
+# A value prefixed with the enum's name as buf spells it or as its words
+# read (googleapis' PRIVATE_IPV6_GOOGLE_ACCESS_UNSPECIFIED of enum
+# PrivateIPv6GoogleAccess) passes; the message suggests buf's spelling.
 test_prefix_digits_and_acronyms if {
 	vs := rule.violations with input as {"proto": {"enumValues": [
 		{"name": "I_PV4_TYPE_A", "enum": "IPv4Type", "enumFullName": "a.IPv4Type", "source": ["a"]},
 		{"name": "IPV4_TYPE_B", "enum": "IPv4Type", "enumFullName": "a.IPv4Type", "source": ["b"]},
 		{"name": "TYPE3D_A", "enum": "Type3D", "enumFullName": "a.Type3D", "source": ["c"]},
 		{"name": "TYPE3_D_B", "enum": "Type3D", "enumFullName": "a.Type3D", "source": ["d"]},
+		{"name": "TYPE_3D_C", "enum": "Type3D", "enumFullName": "a.Type3D", "source": ["e"]},
 	]}}
-	{v.path | some v in vs} == {["b"], ["d"]}
+	vs == {{"path": ["e"], "message": `value TYPE_3D_C of enum a.Type3D does not start with TYPE3D_ (use "TYPE3D_TYPE_3D_C")`}}
 }
