@@ -68,6 +68,15 @@ func evalFloor() int64 {
 // Redocly's 234 and 419–451).
 const EvalPercent = 100
 
+// CollectedEvalPercent is the collector's pace during the evaluation of a
+// spec whose loading was collected on the way (its input took more than
+// InputHeap: specs of ~8 MB and more). Nearly all of such a heap is the
+// input, live to the evaluation's end, and the default pace let the heap
+// grow to twice it: Graph v1.0 peaked at ~1,000 MiB with ~500 MiB live.
+// At 75 it peaks at ~890 MiB for the same CPU within the machine's noise;
+// at 50, ~880 MiB for 5% more CPU (see docs/architecture-notes.md).
+const CollectedEvalPercent = 75
+
 // pace holds the garbage collector off until the heap reaches a floor and
 // then hands it back its settings. Go's collector starts at a 4 MiB heap
 // goal and doubles it from there, so a run that allocates a few tens of
@@ -82,6 +91,9 @@ type pace struct {
 	// The collector's settings before hold.
 	percent int
 	limit   int64
+	// managed is set while the pace is this process's: held, or resumed
+	// by the first collection (not by ResumePace, nor set by GOGC).
+	managed bool
 }
 
 var startup pace
@@ -109,6 +121,7 @@ func (p *pace) hold(floor int64) {
 		return
 	}
 	p.held = true
+	p.managed = true
 	p.percent = debug.SetGCPercent(-1)
 	p.limit = debug.SetMemoryLimit(floor)
 	p.sentinel()
@@ -169,12 +182,17 @@ func (p *pace) raise(floor int64) {
 // moves the floor of a held pace to floor. If the process holds more
 // than that, the pace resumes now, which starts the first collection (a
 // memory limit below the live heap would have the collector run again and
-// again); else the first collection comes at floor. It does nothing if
-// the pace is not held.
-func (p *pace) settle(floor int64, percent int) {
+// again); else the first collection comes at floor. If the first
+// collection has come already, the collector runs at collected from now
+// on. It does nothing if the pace was never held or was resumed on
+// request.
+func (p *pace) settle(floor int64, percent, collected int) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if !p.held {
+		if p.managed {
+			debug.SetGCPercent(collected)
+		}
 		return
 	}
 	p.percent = percent
@@ -234,6 +252,7 @@ func (p *pace) resume() {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.resumeLocked()
+	p.managed = false
 }
 
 func (p *pace) resumeLocked() {

@@ -80,13 +80,14 @@ func (p *Preloaded) Formats() ([]string, bool) {
 // loading it; false when name was not preloaded. The hold of the spec's
 // loading ends: the first collection of its evaluation comes once it has
 // allocated EvalHeadroom percent of what the heap holds, or at the usual
-// floor, and the collector then runs at EvalPercent.
+// floor, and the collector then runs at EvalPercent; if a collection came
+// while the input was built, at CollectedEvalPercent from now on.
 func (p *Preloaded) Take(name string) (doc *spec.Document, input ast.Value, ok bool, err error) {
 	if p == nil || p.name != name {
 		return nil, nil, false, nil
 	}
 	<-p.done
-	startup.settle(evalFloor(), EvalPercent)
+	startup.settle(evalFloor(), EvalPercent, CollectedEvalPercent)
 	// The input is the caller's from here: once its rules have run, it
 	// is garbage while the findings are located and reported (see
 	// evaluated), where p, which the caller holds, would keep it.
