@@ -167,9 +167,12 @@ type Sink func(*StepResult)
 
 // Run runs the workflows named (all of the description's when ids is
 // empty), each after the workflows it dependsOn, each at most once, and
-// hands every step's result to sink. It returns the workflows' results in
-// the order they ran.
+// hands every step's result to sink (nil: no progress report). It returns
+// the workflows' results in the order they ran.
 func (r *Runner) Run(ctx context.Context, ids []string, sink Sink) []*WorkflowResult {
+	if sink == nil {
+		sink = func(*StepResult) {}
+	}
 	if len(ids) == 0 {
 		for _, w := range r.c.Workflows {
 			ids = append(ids, w.ID)

@@ -300,3 +300,29 @@ func TestAsyncAPIStepsSkipped(t *testing.T) {
 		t.Errorf("the report's test of announce: status %s, tags %v, message %q", tc.Status, tc.Tags, tc.Message)
 	}
 }
+
+// A nil sink means no progress report: the run goes on, executed and
+// skipped steps alike, and returns the same results.
+func TestRunNilSink(t *testing.T) {
+	srv, _ := shopServer(t)
+	c := checked(t, "testdata/shop.arazzo.yaml")
+	r, err := NewRunner(c, Options{
+		BaseURL: srv.URL,
+		Inputs:  map[string]map[string]any{"login": {"user": "alice"}, "order": {"item": "tea", "quantity": json.Number("2")}},
+		Sleep:   func(context.Context, time.Duration) error { return nil },
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, res := range r.Run(context.Background(), []string{"order", "after-missing"}, nil) {
+		for _, sr := range res.Steps {
+			got = append(got, sr.Workflow+"."+sr.Step.ID+"="+string(sr.Outcome))
+		}
+	}
+	want := []string{"login.login=passed", "order.wait-ready=passed", "order.create=passed", "order.read=passed",
+		"order.receipt=passed", "order.never=skipped", "missing-order.read-missing=failed", "after-missing.status=skipped"}
+	if strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Fatalf("steps:\n got %v\nwant %v", got, want)
+	}
+}
