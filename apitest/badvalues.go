@@ -194,11 +194,3 @@ func formatRat(r *big.Rat) string {
 	s := strings.TrimRight(r.FloatString(12), "0")
 	return strings.TrimSuffix(s, ".")
 }
-
-// fieldsOf returns the fields of an object node; none for anything else.
-func fieldsOf(n *spec.Node) []spec.Field {
-	if n == nil || n.Kind != spec.Object {
-		return nil
-	}
-	return n.Fields
-}

@@ -257,7 +257,7 @@ func (p *Plan) bodyMutations(o *operation, reqType string) []*mutation {
 		out = append(out, &mutation{check: "negative_data_rejection", desc: "body without required property " + name, expect: p.expect.InvalidData,
 			values: setProp(name, nil, true)})
 	}
-	for _, f := range fieldsOf(root.node.Get("properties")) {
+	for _, f := range root.node.Get("properties").ObjectFields() {
 		prop := p.simple(o.spec, f.Value)
 		if prop == nil || prop.readOnly {
 			continue

@@ -40,7 +40,7 @@ func LintInput(doc *spec.Document) any {
 		if names := inputNames(w.Inputs); names != nil {
 			ins := []any{}
 			for _, n := range names {
-				ins = append(ins, map[string]any{"name": n, "source": pathValue(with(w.InputsPath, "properties", n))})
+				ins = append(ins, map[string]any{"name": n, "source": pathValue(w.InputsPath.With("properties", n))})
 			}
 			wf["inputs"] = ins
 		}

@@ -195,17 +195,17 @@ func Read(doc *spec.Document) *Description {
 	d.Components = Components{Inputs: map[string]*spec.Node{}, Parameters: map[string]*Parameter{},
 		SuccessActions: map[string]*Action{}, FailureActions: map[string]*Action{}}
 	base := spec.Path{"components"}
-	for _, f := range r.fields(c.Get("inputs")) {
+	for _, f := range c.Get("inputs").ObjectFields() {
 		d.Components.Inputs[f.Key] = r.doc.Deref(f.Value)
 	}
-	for _, f := range r.fields(c.Get("parameters")) {
-		d.Components.Parameters[f.Key] = r.parameter(f.Value, with(base, "parameters", f.Key))
+	for _, f := range c.Get("parameters").ObjectFields() {
+		d.Components.Parameters[f.Key] = r.parameter(f.Value, base.With("parameters", f.Key))
 	}
-	for _, f := range r.fields(c.Get("successActions")) {
-		d.Components.SuccessActions[f.Key] = r.action(f.Value, with(base, "successActions", f.Key))
+	for _, f := range c.Get("successActions").ObjectFields() {
+		d.Components.SuccessActions[f.Key] = r.action(f.Value, base.With("successActions", f.Key))
 	}
-	for _, f := range r.fields(c.Get("failureActions")) {
-		d.Components.FailureActions[f.Key] = r.action(f.Value, with(base, "failureActions", f.Key))
+	for _, f := range c.Get("failureActions").ObjectFields() {
+		d.Components.FailureActions[f.Key] = r.action(f.Value, base.With("failureActions", f.Key))
 	}
 	return d
 }
@@ -232,11 +232,6 @@ func (d *Description) Source(name string) *Source {
 
 type reader struct{ doc *spec.Document }
 
-func with(p spec.Path, segs ...any) spec.Path {
-	out := make(spec.Path, 0, len(p)+len(segs))
-	return append(append(out, p...), segs...)
-}
-
 func (r reader) obj(n *spec.Node) *spec.Node {
 	if n == nil || n.Kind != spec.Object {
 		return nil
@@ -255,26 +250,19 @@ func (r reader) items(n *spec.Node) []*spec.Node {
 	return out
 }
 
-func (r reader) fields(n *spec.Node) []spec.Field {
-	if n == nil || n.Kind != spec.Object {
-		return nil
-	}
-	return n.Fields
-}
-
 func (r reader) workflow(n *spec.Node, p spec.Path) *Workflow {
 	w := &Workflow{ID: n.GetStr("workflowId"), Summary: n.GetStr("summary"), Description: n.GetStr("description"), Node: n, Path: p}
 	if in := n.Get("inputs"); in != nil {
-		w.Inputs, w.InputsPath = r.doc.Deref(in), with(p, "inputs")
+		w.Inputs, w.InputsPath = r.doc.Deref(in), p.With("inputs")
 	}
-	w.DependsOn = r.names(n.Get("dependsOn"), with(p, "dependsOn"))
+	w.DependsOn = r.names(n.Get("dependsOn"), p.With("dependsOn"))
 	for i, s := range r.items(n.Get("steps")) {
-		w.Steps = append(w.Steps, r.step(s, with(p, "steps", i)))
+		w.Steps = append(w.Steps, r.step(s, p.With("steps", i)))
 	}
-	w.SuccessActions = r.actions(n.Get("successActions"), with(p, "successActions"))
-	w.FailureActions = r.actions(n.Get("failureActions"), with(p, "failureActions"))
-	w.Parameters = r.parameters(n.Get("parameters"), with(p, "parameters"))
-	w.Outputs = r.outputs(n.Get("outputs"), with(p, "outputs"))
+	w.SuccessActions = r.actions(n.Get("successActions"), p.With("successActions"))
+	w.FailureActions = r.actions(n.Get("failureActions"), p.With("failureActions"))
+	w.Parameters = r.parameters(n.Get("parameters"), p.With("parameters"))
+	w.Outputs = r.outputs(n.Get("outputs"), p.With("outputs"))
 	return w
 }
 
@@ -285,13 +273,13 @@ func (r reader) step(n *spec.Node, p spec.Path) *Step {
 	if t := n.Get("timeout"); t != nil && t.Kind == spec.Number {
 		s.Timeout, _ = strconv.Atoi(t.Value)
 	}
-	s.DependsOn = r.names(n.Get("dependsOn"), with(p, "dependsOn"))
-	s.Parameters = r.parameters(n.Get("parameters"), with(p, "parameters"))
+	s.DependsOn = r.names(n.Get("dependsOn"), p.With("dependsOn"))
+	s.Parameters = r.parameters(n.Get("parameters"), p.With("parameters"))
 	if b := r.obj(n.Get("requestBody")); b != nil {
-		bp := with(p, "requestBody")
+		bp := p.With("requestBody")
 		rb := &RequestBody{ContentType: b.GetStr("contentType"), Payload: b.Get("payload"), Node: b, Path: bp}
 		for i, it := range r.items(b.Get("replacements")) {
-			rep := &Replacement{Target: it.GetStr("target"), Value: it.Get("value"), Path: with(bp, "replacements", i)}
+			rep := &Replacement{Target: it.GetStr("target"), Value: it.Get("value"), Path: bp.With("replacements", i)}
 			switch t := it.Get("targetSelectorType"); {
 			case t == nil:
 			case t.Kind == spec.String:
@@ -303,10 +291,10 @@ func (r reader) step(n *spec.Node, p spec.Path) *Step {
 		}
 		s.RequestBody = rb
 	}
-	s.SuccessCriteria = r.criteria(n.Get("successCriteria"), with(p, "successCriteria"))
-	s.OnSuccess = r.actions(n.Get("onSuccess"), with(p, "onSuccess"))
-	s.OnFailure = r.actions(n.Get("onFailure"), with(p, "onFailure"))
-	s.Outputs = r.outputs(n.Get("outputs"), with(p, "outputs"))
+	s.SuccessCriteria = r.criteria(n.Get("successCriteria"), p.With("successCriteria"))
+	s.OnSuccess = r.actions(n.Get("onSuccess"), p.With("onSuccess"))
+	s.OnFailure = r.actions(n.Get("onFailure"), p.With("onFailure"))
+	s.Outputs = r.outputs(n.Get("outputs"), p.With("outputs"))
 	return s
 }
 
@@ -314,7 +302,7 @@ func (r reader) names(n *spec.Node, p spec.Path) []Named {
 	var out []Named
 	for i, it := range r.items(n) {
 		if it.Kind == spec.String {
-			out = append(out, Named{Value: it.Value, Path: with(p, i)})
+			out = append(out, Named{Value: it.Value, Path: p.With(i)})
 		}
 	}
 	return out
@@ -329,7 +317,7 @@ func objects[T any](r reader, n *spec.Node, p spec.Path, read func(*spec.Node, s
 	var out []T
 	for i, it := range r.items(n) {
 		if it.Kind == spec.Object {
-			out = append(out, read(it, with(p, i)))
+			out = append(out, read(it, p.With(i)))
 		}
 	}
 	return out
@@ -345,7 +333,7 @@ func (r reader) criteria(n *spec.Node, p spec.Path) []*Criterion {
 		if it.Kind != spec.Object {
 			continue
 		}
-		c := &Criterion{Context: it.GetStr("context"), Condition: it.GetStr("condition"), Type: "simple", Node: it, Path: with(p, i)}
+		c := &Criterion{Context: it.GetStr("context"), Condition: it.GetStr("condition"), Type: "simple", Node: it, Path: p.With(i)}
 		switch t := it.Get("type"); {
 		case t == nil:
 		case t.Kind == spec.String:
@@ -374,15 +362,15 @@ func (r reader) action(n *spec.Node, p spec.Path) *Action {
 			a.RetryLimit = l
 		}
 	}
-	a.Criteria = r.criteria(n.Get("criteria"), with(p, "criteria"))
-	a.Parameters = r.parameters(n.Get("parameters"), with(p, "parameters"))
+	a.Criteria = r.criteria(n.Get("criteria"), p.With("criteria"))
+	a.Parameters = r.parameters(n.Get("parameters"), p.With("parameters"))
 	return a
 }
 
 func (r reader) outputs(n *spec.Node, p spec.Path) []*Output {
 	var out []*Output
-	for _, f := range r.fields(n) {
-		out = append(out, &Output{Name: f.Key, Value: f.Value, Path: with(p, f.Key)})
+	for _, f := range n.ObjectFields() {
+		out = append(out, &Output{Name: f.Key, Value: f.Value, Path: p.With(f.Key)})
 	}
 	return out
 }

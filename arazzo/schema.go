@@ -184,7 +184,7 @@ func leafProblem(doc *spec.Document, e *jsonschema.ValidationError) Problem {
 		if len(path) > 0 {
 			key := path[len(path)-1]
 			path = path[:len(path)-1]
-			return locate(doc, with(path, key), fmt.Sprintf("unknown field %q in the %s", fmt.Sprint(key), obj))
+			return locate(doc, path.With(key), fmt.Sprintf("unknown field %q in the %s", fmt.Sprint(key), obj))
 		}
 		msg = "no value is allowed here"
 	case *kind.Required:

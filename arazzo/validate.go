@@ -133,7 +133,7 @@ func (ch *checker) loadSources(ctx context.Context) {
 			continue
 		}
 		if ch.loaded[s.Name] != nil {
-			ch.report(with(s.Path, "name"), "source description name %q is used twice; names must be unique", s.Name)
+			ch.report(s.Path.With("name"), "source description name %q is used twice; names must be unique", s.Name)
 			continue
 		}
 		ls := &LoadedSource{Source: s}
@@ -141,7 +141,7 @@ func (ch *checker) loadSources(ctx context.Context) {
 		doc, err := ch.doc.LoadRelated(ctx, s.URL)
 		if err != nil {
 			ls.Err = err
-			ch.broken(with(s.Path, "url"), "source description %q does not load: %v", s.Name, err)
+			ch.broken(s.Path.With("url"), "source description %q does not load: %v", s.Name, err)
 			continue
 		}
 		ls.Doc = doc
@@ -157,15 +157,15 @@ func (ch *checker) loadSources(ctx context.Context) {
 			}
 		}
 		if formats, ok := want[typ]; ok && !slices.Contains(formats, doc.Format) {
-			where := with(s.Path, "type")
+			where := s.Path.With("type")
 			if s.Type == "" {
-				where = with(s.Path, "url")
+				where = s.Path.With("url")
 			}
 			ch.broken(where, "source description %q is of type %s, but %s is %s", s.Name, typ, doc.Root.Name, doc)
 			continue
 		}
 		if typ == "asyncapi" && ch.desc.Minor < 1 {
-			ch.report(with(s.Path, "type"), "AsyncAPI source descriptions need Arazzo 1.1 (this document is %s)", ch.doc.Version)
+			ch.report(s.Path.With("type"), "AsyncAPI source descriptions need Arazzo 1.1 (this document is %s)", ch.doc.Version)
 		}
 		if doc.Format == spec.Arazzo {
 			ls.Arazzo = Read(doc)
@@ -182,7 +182,7 @@ func (ch *checker) checkIDs() {
 			continue
 		}
 		if seen[w.ID] {
-			ch.report(with(w.Path, "workflowId"), "workflowId %q is used by an earlier workflow; ids must be unique", w.ID)
+			ch.report(w.Path.With("workflowId"), "workflowId %q is used by an earlier workflow; ids must be unique", w.ID)
 		}
 		seen[w.ID] = true
 		steps := map[string]bool{}
@@ -191,7 +191,7 @@ func (ch *checker) checkIDs() {
 				continue
 			}
 			if steps[s.ID] {
-				ch.report(with(s.Path, "stepId"), "stepId %q is used by an earlier step of workflow %q; step ids must be unique in a workflow", s.ID, w.ID)
+				ch.report(s.Path.With("stepId"), "stepId %q is used by an earlier step of workflow %q; step ids must be unique in a workflow", s.ID, w.ID)
 			}
 			steps[s.ID] = true
 		}

@@ -15,19 +15,19 @@ func (ch *checker) checkCriterion(sc *scope, c *Criterion) {
 	if c.Context != "" {
 		e, err := ParseExpr(c.Context)
 		if err != nil {
-			ch.broken(with(c.Path, "context"), "%v", err)
+			ch.broken(c.Path.With("context"), "%v", err)
 		} else {
-			ch.checkExpr(sc, e, with(c.Path, "context"))
+			ch.checkExpr(sc, e, c.Path.With("context"))
 		}
 	}
 	if _, err := compileCriterion(c); err != nil {
-		ch.broken(with(c.Path, "condition"), "%v", err)
+		ch.broken(c.Path.With("condition"), "%v", err)
 		return
 	}
 	if c.Type == "simple" {
 		cond, _ := ParseCondition(c.Condition)
 		for _, e := range cond.Exprs() {
-			ch.checkExpr(sc, e, with(c.Path, "condition"))
+			ch.checkExpr(sc, e, c.Path.With("condition"))
 		}
 	}
 }
@@ -52,13 +52,13 @@ func (ch *checker) checkOutput(sc *scope, o *Output) {
 func (ch *checker) checkSelector(sc *scope, v *spec.Node, path spec.Path) {
 	if ctx := v.GetStr("context"); ctx != "" {
 		if e, err := ParseExpr(ctx); err != nil {
-			ch.broken(with(path, "context"), "%v", err)
+			ch.broken(path.With("context"), "%v", err)
 		} else {
-			ch.checkExpr(sc, e, with(path, "context"))
+			ch.checkExpr(sc, e, path.With("context"))
 		}
 	}
 	if _, err := compileSelector(v); err != nil {
-		ch.broken(with(path, "selector"), "%v", err)
+		ch.broken(path.With("selector"), "%v", err)
 	}
 }
 
@@ -89,11 +89,11 @@ func (ch *checker) checkValue(sc *scope, v *spec.Node, path spec.Path) {
 			return
 		}
 		for _, f := range v.Fields {
-			ch.checkValue(sc, f.Value, with(path, f.Key))
+			ch.checkValue(sc, f.Value, path.With(f.Key))
 		}
 	case spec.Array:
 		for i, it := range v.Items {
-			ch.checkValue(sc, it, with(path, i))
+			ch.checkValue(sc, it, path.With(i))
 		}
 	}
 }

@@ -26,9 +26,9 @@ func (ch *checker) checkStep(w *Workflow, s *Step) {
 	switch {
 	case s.WorkflowID != "":
 		if strings.HasPrefix(s.WorkflowID, "$") {
-			ch.checkForeignWorkflow(s.WorkflowID, with(s.Path, "workflowId"), "workflowId")
+			ch.checkForeignWorkflow(s.WorkflowID, s.Path.With("workflowId"), "workflowId")
 		} else if t := ch.desc.Workflow(s.WorkflowID); t == nil {
-			ch.broken(with(s.Path, "workflowId"), "step %q calls workflow %q, which does not exist%s", s.ID, s.WorkflowID, suggest.Hint(s.WorkflowID, ch.workflowIDs()))
+			ch.broken(s.Path.With("workflowId"), "step %q calls workflow %q, which does not exist%s", s.ID, s.WorkflowID, suggest.Hint(s.WorkflowID, ch.workflowIDs()))
 		} else {
 			sc.called = t
 		}
@@ -43,7 +43,7 @@ func (ch *checker) checkStep(w *Workflow, s *Step) {
 				case s.ChannelPath != "":
 					field = "channelPath"
 				}
-				ch.broken(with(s.Path, field), "step %q: %v", s.ID, err)
+				ch.broken(s.Path.With(field), "step %q: %v", s.ID, err)
 			}
 		}
 		op = t
@@ -56,11 +56,11 @@ func (ch *checker) checkStep(w *Workflow, s *Step) {
 	}
 	if s.RequestBody != nil {
 		if s.WorkflowID != "" {
-			ch.report(with(s.RequestBody.Path), "step %q calls a workflow, which takes no request body (pass values as parameters)", s.ID)
+			ch.report(s.RequestBody.Path.With(), "step %q calls a workflow, which takes no request body (pass values as parameters)", s.ID)
 		}
-		ch.checkValue(sc, s.RequestBody.Payload, with(s.RequestBody.Path, "payload"))
+		ch.checkValue(sc, s.RequestBody.Payload, s.RequestBody.Path.With("payload"))
 		for _, r := range s.RequestBody.Replacements {
-			ch.checkValue(sc, r.Value, with(r.Path, "value"))
+			ch.checkValue(sc, r.Value, r.Path.With("value"))
 			ch.checkTarget(r, s.RequestBody.ContentType)
 		}
 	}
@@ -89,7 +89,7 @@ func (ch *checker) checkTarget(r *Replacement, contentType string) {
 	if typ == "" && isXMLType(contentType) {
 		typ = "xpath"
 	}
-	where := with(r.Path, "target")
+	where := r.Path.With("target")
 	switch typ {
 	case "", "jsonpointer":
 		if r.Target != "" && !strings.HasPrefix(r.Target, "/") {
@@ -160,24 +160,24 @@ func (ch *checker) checkParameter(sc *scope, p *Parameter, op *Target) {
 		e, err := ParseExpr(p.Reference)
 		switch {
 		case err != nil:
-			ch.broken(with(p.Path, "reference"), "%v", err)
+			ch.broken(p.Path.With("reference"), "%v", err)
 		case e.Kind != ExprComponents || e.ID != "parameters":
-			ch.broken(with(p.Path, "reference"), "a parameter's reference names $components.parameters.<name>, found %q", p.Reference)
+			ch.broken(p.Path.With("reference"), "a parameter's reference names $components.parameters.<name>, found %q", p.Reference)
 		case ch.desc.Components.Parameters[e.Name] == nil:
-			ch.broken(with(p.Path, "reference"), "components.parameters has no %q%s", e.Name, suggest.Hint(e.Name, slices.Sorted(maps.Keys(ch.desc.Components.Parameters))))
+			ch.broken(p.Path.With("reference"), "components.parameters has no %q%s", e.Name, suggest.Hint(e.Name, slices.Sorted(maps.Keys(ch.desc.Components.Parameters))))
 		}
 		if p.Value != nil {
-			ch.checkValue(sc, p.Value, with(p.Path, "value"))
+			ch.checkValue(sc, p.Value, p.Path.With("value"))
 		}
 		return
 	}
-	ch.checkValue(sc, p.Value, with(p.Path, "value"))
+	ch.checkValue(sc, p.Value, p.Path.With("value"))
 	if sc.step == nil {
 		return
 	}
 	if sc.called != nil {
 		if names := inputNames(sc.called.Inputs); names != nil && !slices.Contains(names, p.Name) {
-			ch.broken(with(p.Path, "name"), "workflow %q has no input %q%s", sc.called.ID, p.Name, suggest.Hint(p.Name, names))
+			ch.broken(p.Path.With("name"), "workflow %q has no input %q%s", sc.called.ID, p.Name, suggest.Hint(p.Name, names))
 		}
 		return
 	}
@@ -196,7 +196,7 @@ func (ch *checker) checkParameter(sc *scope, p *Parameter, op *Target) {
 			names = append(names, d.Name)
 		}
 	}
-	ch.broken(with(p.Path, "name"), "%s has no %s parameter %q%s", op, p.In, p.Name, suggest.Hint(p.Name, names))
+	ch.broken(p.Path.With("name"), "%s has no %s parameter %q%s", op, p.In, p.Name, suggest.Hint(p.Name, names))
 }
 
 // inputNames are the properties an inputs schema declares; nil when it
@@ -227,29 +227,29 @@ func (ch *checker) checkAction(sc *scope, a *Action, which string) {
 		}
 		switch {
 		case err != nil:
-			ch.broken(with(a.Path, "reference"), "%v", err)
+			ch.broken(a.Path.With("reference"), "%v", err)
 		case e.Kind != ExprComponents || e.ID != field:
-			ch.broken(with(a.Path, "reference"), "a %s action's reference names $components.%s.<name>, found %q", which, field, a.Reference)
+			ch.broken(a.Path.With("reference"), "a %s action's reference names $components.%s.<name>, found %q", which, field, a.Reference)
 		case comps[e.Name] == nil:
-			ch.broken(with(a.Path, "reference"), "components.%s has no %q%s", field, e.Name, suggest.Hint(e.Name, slices.Sorted(maps.Keys(comps))))
+			ch.broken(a.Path.With("reference"), "components.%s has no %q%s", field, e.Name, suggest.Hint(e.Name, slices.Sorted(maps.Keys(comps))))
 		}
 		return
 	}
 	if a.StepID != "" && sc.w != nil && sc.w.Step(a.StepID) == nil {
-		ch.broken(with(a.Path, "stepId"), "%s action %q goes to step %q, which workflow %q does not have%s", which, a.Name, a.StepID, sc.w.ID, suggest.Hint(a.StepID, stepIDs(sc.w)))
+		ch.broken(a.Path.With("stepId"), "%s action %q goes to step %q, which workflow %q does not have%s", which, a.Name, a.StepID, sc.w.ID, suggest.Hint(a.StepID, stepIDs(sc.w)))
 	}
 	if a.WorkflowID != "" {
 		if strings.HasPrefix(a.WorkflowID, "$") {
-			ch.checkForeignWorkflow(a.WorkflowID, with(a.Path, "workflowId"), "workflowId")
+			ch.checkForeignWorkflow(a.WorkflowID, a.Path.With("workflowId"), "workflowId")
 		} else if ch.desc.Workflow(a.WorkflowID) == nil {
-			ch.broken(with(a.Path, "workflowId"), "%s action %q names workflow %q, which does not exist%s", which, a.Name, a.WorkflowID, suggest.Hint(a.WorkflowID, ch.workflowIDs()))
+			ch.broken(a.Path.With("workflowId"), "%s action %q names workflow %q, which does not exist%s", which, a.Name, a.WorkflowID, suggest.Hint(a.WorkflowID, ch.workflowIDs()))
 		}
 	}
 	for _, c := range a.Criteria {
 		ch.checkCriterion(sc, c)
 	}
 	for _, p := range a.Parameters {
-		ch.checkValue(sc, p.Value, with(p.Path, "value"))
+		ch.checkValue(sc, p.Value, p.Path.With("value"))
 	}
 }
 
@@ -258,7 +258,7 @@ func (ch *checker) checkComponents() {
 	sc := &scope{}
 	for _, name := range slices.Sorted(maps.Keys(ch.desc.Components.Parameters)) {
 		p := ch.desc.Components.Parameters[name]
-		ch.checkValue(sc, p.Value, with(p.Path, "value"))
+		ch.checkValue(sc, p.Value, p.Path.With("value"))
 	}
 	for _, name := range slices.Sorted(maps.Keys(ch.desc.Components.SuccessActions)) {
 		ch.checkAction(sc, ch.desc.Components.SuccessActions[name], "success")

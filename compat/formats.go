@@ -192,9 +192,3 @@ func affectedKind(name string) string {
 	}
 	return word
 }
-
-// withSegs returns a new path: p followed by segs.
-func withSegs(p spec.Path, segs ...any) spec.Path {
-	out := make(spec.Path, 0, len(p)+len(segs))
-	return append(append(out, p...), segs...)
-}

@@ -363,9 +363,9 @@ func (d *graphqlDiff) typ(b, r *graphql.Type) {
 				d.report("graphql-element-added", Revision, rf.Source, b.Source, ops, "field %s was added", coord)
 			default:
 				if !safeOutput(bf.Type, rf.Type) {
-					d.report("graphql-field-type-changed", Revision, withSegs(rf.Source, "type"), withSegs(bf.Source, "type"), ops, "field %s changed type from %s to %s", coord, bf.Type, rf.Type)
+					d.report("graphql-field-type-changed", Revision, rf.Source.With("type"), bf.Source.With("type"), ops, "field %s changed type from %s to %s", coord, bf.Type, rf.Type)
 				} else if bf.Type.String() != rf.Type.String() {
-					d.report("graphql-type-changed-safely", Revision, withSegs(rf.Source, "type"), withSegs(bf.Source, "type"), ops, "field %s changed type from %s to %s", coord, bf.Type, rf.Type)
+					d.report("graphql-type-changed-safely", Revision, rf.Source.With("type"), bf.Source.With("type"), ops, "field %s changed type from %s to %s", coord, bf.Type, rf.Type)
 				}
 				d.args(ops, coord, bf.Source, rf.Source, bf.Args, rf.Args)
 				if !bf.Deprecated && rf.Deprecated {
@@ -389,9 +389,9 @@ func (d *graphqlDiff) typ(b, r *graphql.Type) {
 				d.report("graphql-element-added", Revision, rf.Source, b.Source, ops, "input field %s was added", coord)
 			default:
 				if !safeInput(bf.Type, rf.Type) {
-					d.report("graphql-input-field-type-changed", Revision, withSegs(rf.Source, "type"), withSegs(bf.Source, "type"), ops, "input field %s changed type from %s to %s", coord, bf.Type, rf.Type)
+					d.report("graphql-input-field-type-changed", Revision, rf.Source.With("type"), bf.Source.With("type"), ops, "input field %s changed type from %s to %s", coord, bf.Type, rf.Type)
 				} else if bf.Type.String() != rf.Type.String() {
-					d.report("graphql-type-changed-safely", Revision, withSegs(rf.Source, "type"), withSegs(bf.Source, "type"), ops, "input field %s changed type from %s to %s", coord, bf.Type, rf.Type)
+					d.report("graphql-type-changed-safely", Revision, rf.Source.With("type"), bf.Source.With("type"), ops, "input field %s changed type from %s to %s", coord, bf.Type, rf.Type)
 				}
 				if bf.HasDefault != rf.HasDefault || bf.Default != rf.Default {
 					d.report("graphql-input-field-default-changed", Revision, rf.Source, bf.Source, ops, "the default of input field %s changed from %s to %s", coord, defaultOf(bf.HasDefault, bf.Default), defaultOf(rf.HasDefault, rf.Default))
@@ -451,9 +451,9 @@ func (d *graphqlDiff) args(ops []string, coord string, bAt, rAt spec.Path, base,
 			d.report("graphql-element-added", Revision, ra.Source, bAt, ops, "optional argument %s was added", at)
 		default:
 			if !safeInput(ba.Type, ra.Type) {
-				d.report("graphql-argument-type-changed", Revision, withSegs(ra.Source, "type"), withSegs(ba.Source, "type"), ops, "argument %s changed type from %s to %s", at, ba.Type, ra.Type)
+				d.report("graphql-argument-type-changed", Revision, ra.Source.With("type"), ba.Source.With("type"), ops, "argument %s changed type from %s to %s", at, ba.Type, ra.Type)
 			} else if ba.Type.String() != ra.Type.String() {
-				d.report("graphql-type-changed-safely", Revision, withSegs(ra.Source, "type"), withSegs(ba.Source, "type"), ops, "argument %s changed type from %s to %s", at, ba.Type, ra.Type)
+				d.report("graphql-type-changed-safely", Revision, ra.Source.With("type"), ba.Source.With("type"), ops, "argument %s changed type from %s to %s", at, ba.Type, ra.Type)
 			}
 			if ba.HasDefault != ra.HasDefault || ba.Default != ra.Default {
 				d.report("graphql-argument-default-changed", Revision, ra.Source, ba.Source, ops, "the default of argument %s changed from %s to %s", at, defaultOf(ba.HasDefault, ba.Default), defaultOf(ra.HasDefault, ra.Default))

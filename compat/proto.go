@@ -369,14 +369,14 @@ func (d *protoDiff) message(b, r *proto.Message) {
 	for _, rg := range b.ReservedRanges {
 		for n := rg.Start; n <= rg.End && n-rg.Start < 1<<16; n++ {
 			if !r.Reserved(n) {
-				d.report("proto-reserved-removed", Revision, r.Source, withSegs(b.Source, "reserved"), ops, "%s no longer reserves %s", r.FullName, rangeText(rg))
+				d.report("proto-reserved-removed", Revision, r.Source, b.Source.With("reserved"), ops, "%s no longer reserves %s", r.FullName, rangeText(rg))
 				break
 			}
 		}
 	}
 	for _, name := range b.ReservedNames {
 		if !r.ReservedName(name) {
-			d.report("proto-reserved-removed", Revision, r.Source, withSegs(b.Source, "reserved"), ops, "%s no longer reserves the name %q", r.FullName, name)
+			d.report("proto-reserved-removed", Revision, r.Source, b.Source.With("reserved"), ops, "%s no longer reserves the name %q", r.FullName, name)
 		}
 	}
 	for _, rg := range b.ExtensionRanges {
@@ -436,7 +436,7 @@ func (d *protoDiff) field(m *proto.Message, b, r *proto.Field, ops []string) {
 		sameType = b.Map.Key == r.Map.Key && b.Map.Value == r.Map.Value && d.sameType(b.Map.ValueName, r.Map.ValueName)
 	}
 	if !sameType {
-		d.report("proto-field-type-changed", Revision, withSegs(r.Source, "type"), withSegs(b.Source, "type"), ops, "the type of %s changed from %s to %s", full, bt, rt)
+		d.report("proto-field-type-changed", Revision, r.Source.With("type"), b.Source.With("type"), ops, "the type of %s changed from %s to %s", full, bt, rt)
 	}
 	if bc, rc := b.Cardinality(d.bf.Syntax), r.Cardinality(d.rf.Syntax); bc != rc && sameType {
 		d.report("proto-field-cardinality-changed", Revision, r.Source, b.Source, ops, "the cardinality of %s changed from %s to %s", full, bc, rc)
@@ -500,14 +500,14 @@ func (d *protoDiff) enum(b, r *proto.Enum) {
 	for _, rg := range b.ReservedRanges {
 		for n := rg.Start; n <= rg.End && n-rg.Start < 1<<16; n++ {
 			if !r.Reserved(n) {
-				d.report("proto-reserved-removed", Revision, r.Source, withSegs(b.Source, "reserved"), ops, "%s no longer reserves %s", r.FullName, rangeText(rg))
+				d.report("proto-reserved-removed", Revision, r.Source, b.Source.With("reserved"), ops, "%s no longer reserves %s", r.FullName, rangeText(rg))
 				break
 			}
 		}
 	}
 	for _, name := range b.ReservedNames {
 		if !slices.Contains(r.ReservedNames, name) {
-			d.report("proto-reserved-removed", Revision, r.Source, withSegs(b.Source, "reserved"), ops, "%s no longer reserves the name %q", r.FullName, name)
+			d.report("proto-reserved-removed", Revision, r.Source, b.Source.With("reserved"), ops, "%s no longer reserves the name %q", r.FullName, name)
 		}
 	}
 }
@@ -524,16 +524,16 @@ func (d *protoDiff) service(b, r *proto.Service) {
 		}
 		ops := []string{"rpc " + r.FullName + "/" + rm.Name}
 		if !d.sameType(bm.Input, rm.Input) {
-			d.report("proto-rpc-request-changed", Revision, withSegs(rm.Source, "input"), withSegs(bm.Source, "input"), ops, "the request of %s changed from %s to %s", rm.Name, bm.Input, rm.Input)
+			d.report("proto-rpc-request-changed", Revision, rm.Source.With("input"), bm.Source.With("input"), ops, "the request of %s changed from %s to %s", rm.Name, bm.Input, rm.Input)
 		}
 		if !d.sameType(bm.Output, rm.Output) {
-			d.report("proto-rpc-response-changed", Revision, withSegs(rm.Source, "output"), withSegs(bm.Source, "output"), ops, "the response of %s changed from %s to %s", rm.Name, bm.Output, rm.Output)
+			d.report("proto-rpc-response-changed", Revision, rm.Source.With("output"), bm.Source.With("output"), ops, "the response of %s changed from %s to %s", rm.Name, bm.Output, rm.Output)
 		}
 		if bm.ClientStreaming != rm.ClientStreaming {
-			d.report("proto-rpc-streaming-changed", Revision, withSegs(rm.Source, "input"), withSegs(bm.Source, "input"), ops, "%s %s client streaming", rm.Name, startsOrStops(rm.ClientStreaming))
+			d.report("proto-rpc-streaming-changed", Revision, rm.Source.With("input"), bm.Source.With("input"), ops, "%s %s client streaming", rm.Name, startsOrStops(rm.ClientStreaming))
 		}
 		if bm.ServerStreaming != rm.ServerStreaming {
-			d.report("proto-rpc-streaming-changed", Revision, withSegs(rm.Source, "output"), withSegs(bm.Source, "output"), ops, "%s %s server streaming", rm.Name, startsOrStops(rm.ServerStreaming))
+			d.report("proto-rpc-streaming-changed", Revision, rm.Source.With("output"), bm.Source.With("output"), ops, "%s %s server streaming", rm.Name, startsOrStops(rm.ServerStreaming))
 		}
 		if bm.IdempotencyLevel != rm.IdempotencyLevel {
 			d.report("proto-rpc-idempotency-changed", Revision, rm.Source, bm.Source, ops, "the idempotency_level of %s changed from %s to %s", rm.Name, orUnknown(bm.IdempotencyLevel), orUnknown(rm.IdempotencyLevel))

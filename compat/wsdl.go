@@ -325,7 +325,7 @@ func (d *wsdlDiff) binding(b, r *wsdl.Binding) {
 	md := d.md
 	ops := []string{"binding " + r.Name.Local}
 	if b.SOAPVersion != r.SOAPVersion {
-		md.report("wsdl-soap-version-changed", Revision, site{r.File, withSegs(r.Source, "soapVersion")}, site{b.File, withSegs(b.Source, "soapVersion")}, ops, "binding %s changed from %s to %s (%s)", r.Name.Local, soapText(b.SOAPVersion), soapText(r.SOAPVersion), contentTypeText(r.SOAPVersion))
+		md.report("wsdl-soap-version-changed", Revision, site{r.File, r.Source.With("soapVersion")}, site{b.File, b.Source.With("soapVersion")}, ops, "binding %s changed from %s to %s (%s)", r.Name.Local, soapText(b.SOAPVersion), soapText(r.SOAPVersion), contentTypeText(r.SOAPVersion))
 	}
 	pairByKey(b.Operations, r.Operations, func(o *wsdl.BindingOperation) string { return o.Name }, nil, func(bo, ro *wsdl.BindingOperation, hasB, hasR bool) {
 		if hasB && hasR && bo.SOAPAction != ro.SOAPAction {

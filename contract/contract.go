@@ -321,7 +321,7 @@ func (c *Contract) newMedia(mt *spec.MediaType) *media {
 		m.sch = sref{n: c.deref(mt.Schema), src: mt.SchemaSource}
 		m.lazy = &lazySchema{sch: m.sch}
 	}
-	for _, f := range fields(mt.Node.Get("encoding")) {
+	for _, f := range mt.Node.Get("encoding").ObjectFields() {
 		if m.encoding == nil {
 			m.encoding = map[string]*encoding{}
 		}

@@ -82,8 +82,8 @@ func (c *Contract) newParam(sp *spec.Parameter) *param {
 		if e := n.Get("explode"); e != nil && e.Kind == spec.Bool {
 			p.explode = e.IsTrue()
 		}
-		if ct := n.Get("content"); ct != nil && len(fields(ct)) > 0 {
-			f := fields(ct)[0]
+		if ct := n.Get("content"); ct != nil && len(ct.ObjectFields()) > 0 {
+			f := ct.ObjectFields()[0]
 			p.content = c.newMedia(&spec.MediaType{Name: f.Key, Node: c.deref(f.Value), Schema: sp.Schema, SchemaSource: sp.SchemaSource, Source: append(append(spec.Path{}, sp.Source...), "content", f.Key)})
 		}
 	}
@@ -127,8 +127,8 @@ func (c *Contract) newHeader(h *spec.Header) *param {
 	}
 	// A header described by content (OpenAPI 3): the views give it no
 	// schema, its media type does.
-	if ct := n.Get("content"); c.doc.Format != spec.Swagger && len(fields(ct)) > 0 {
-		f := fields(ct)[0]
+	if ct := n.Get("content"); c.doc.Format != spec.Swagger && len(ct.ObjectFields()) > 0 {
+		f := ct.ObjectFields()[0]
 		mt := &spec.MediaType{Name: f.Key, Node: c.deref(f.Value), Source: append(append(spec.Path{}, h.Source...), "content", f.Key)}
 		if s := mt.Node.Get("schema"); s != nil {
 			mt.Schema, mt.SchemaSource = c.deref(s), append(append(spec.Path{}, mt.Source...), "schema")

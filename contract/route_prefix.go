@@ -65,7 +65,7 @@ func serverPrefix(s *spec.Server) (template, withDefaults string) {
 	template = u
 	vars := s.Node.Get("variables")
 	withDefaults = u
-	for _, f := range fields(vars) {
+	for _, f := range vars.ObjectFields() {
 		withDefaults = strings.ReplaceAll(withDefaults, "{"+f.Key+"}", strings.Trim(f.Value.GetStr("default"), "/"))
 	}
 	return template, strings.TrimRight(withDefaults, "/")
@@ -79,7 +79,7 @@ func serverPrefix(s *spec.Server) (template, withDefaults string) {
 func ServerURL(doc *spec.Document) string {
 	for _, s := range doc.Views().Servers {
 		text := s.URL
-		for _, f := range fields(s.Node.Get("variables")) {
+		for _, f := range s.Node.Get("variables").ObjectFields() {
 			text = strings.ReplaceAll(text, "{"+f.Key+"}", f.Value.GetStr("default"))
 		}
 		u, err := url.Parse(text)
@@ -88,13 +88,6 @@ func ServerURL(doc *spec.Document) string {
 		}
 	}
 	return ""
-}
-
-func fields(n *spec.Node) []spec.Field {
-	if n == nil || n.Kind != spec.Object {
-		return nil
-	}
-	return n.Fields
 }
 
 // newPrefix parses a prefix template; variables of a server are limited to

@@ -125,7 +125,7 @@ func (c *Contract) propertyNames(s sref) []string {
 		if n == nil || depth > 8 {
 			return
 		}
-		for _, f := range fields(n.Get("properties")) {
+		for _, f := range n.Get("properties").ObjectFields() {
 			if !seen[f.Key] {
 				seen[f.Key] = true
 				out = append(out, f.Key)

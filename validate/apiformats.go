@@ -89,10 +89,10 @@ func soapExamples(doc *spec.Document) []Problem {
 					Message: fmt.Sprintf("the example of %s is a SOAP message: %v", mt.Name, err)})
 			}
 		}
-		try(mt.Node.Get("example"), extendPath(mt.Source, "example"))
+		try(mt.Node.Get("example"), mt.Source.With("example"))
 		if ex := mt.Node.Get("examples"); ex != nil && ex.Kind == spec.Object {
 			for _, f := range ex.Fields {
-				try(doc.Deref(f.Value).Get("value"), extendPath(mt.Source, "examples", f.Key, "value"))
+				try(doc.Deref(f.Value).Get("value"), mt.Source.With("examples", f.Key, "value"))
 			}
 		}
 	}
@@ -109,9 +109,4 @@ func soapExamples(doc *spec.Document) []Problem {
 		}
 	}
 	return out
-}
-
-func extendPath(p spec.Path, segs ...any) spec.Path {
-	out := make(spec.Path, 0, len(p)+len(segs))
-	return append(append(out, p...), segs...)
 }
