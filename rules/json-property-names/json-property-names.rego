@@ -13,6 +13,8 @@
 #   then snake_case is expected, and the names that break it are reported.
 #   A snake_case API such as GitHub's is not flagged property by property;
 #   its camelCase stragglers are. Single-word names (`id`) fit both.
+#   Likewise PascalCase is expected when more names are PascalCase with a
+#   hump (`OrderId`, as .NET serializers wrote them) than either.
 #
 #   Every schema of the document is checked once, named or inline, except
 #   the schemas written inline under a form (`application/x-www-form-urlencoded`,
@@ -20,11 +22,14 @@
 #   XML elements, not JSON properties. A named schema is checked even when
 #   only forms use it, since telling would need every place that references
 #   it. Names that follow another convention on purpose are exempt: names
-#   starting with `@` (JSON-LD `@id`, OData `@odata.count`), `$`
-#   (`$schema`) or `x-` (extensions, in schemas that describe OpenAPI
-#   documents), and the HAL link containers `_links` and `_embedded`. The
+#   starting with `@` (JSON-LD `@id`, OData `@odata.count`), `odata.`
+#   (OData 3's annotations, `odata.nextLink`), `$` (`$schema`) or `x-`
+#   (extensions, in schemas that describe OpenAPI documents), and the HAL
+#   link containers `_links` and `_embedded`. A dotted name is a key of
+#   another namespace written part by part (PostgreSQL's
+#   `pg_stat_statements.track`, a host name): each part is judged. The
 #   rule reports once per property, on its key under `properties`, and
-#   suggests a camelCase spelling when there is one.
+#   suggests a spelling in the convention when there is one.
 #
 #   ```yaml
 #   properties:
@@ -82,28 +87,63 @@ _snake_names := count({n | some n in _names; contains(n, "_"); naming.is_snake(n
 
 _camel_names := count({n | some n in _names; regex.match(`^[a-z]+[0-9]*[A-Z]`, n); naming.is_camel(n)})
 
-# _convention is snake_case when snake_case names outnumber camelCase ones.
-_convention := "snake" if _snake_names > _camel_names
+_pascal_names := count({n | some n in _names; regex.match(`^[A-Z][a-z]+[0-9]*[A-Z]`, n); _is_pascal(n)})
 
-else := "camel"
+# _convention is snake_case or PascalCase when names in it outnumber the
+# camelCase ones and each other.
+_convention := "snake" if {
+	_snake_names > _camel_names
+	_snake_names >= _pascal_names
+} else := "pascal" if {
+	_pascal_names > _camel_names
+	_pascal_names > _snake_names
+} else := "camel"
 
 _convention_text := "camelCase" if _convention == "camel"
 
-else := "snake_case, the convention of most property names in this API"
+else := "snake_case, the convention of most property names in this API" if _convention == "snake"
+
+else := "PascalCase, the convention of most property names in this API"
+
+# A dotted name is a key of another namespace written part by part (OData
+# 3's `odata.nextLink`, PostgreSQL's `pg_stat_statements.track`, a host name
+# such as `registry.digitalocean.com`): each part follows the convention.
+_fits(name) if {
+	not contains(name, ".")
+	_fits_word(name)
+}
 
 _fits(name) if {
+	contains(name, ".")
+	parts := [p | some p in split(name, "."); p != ""]
+	count(parts) > 0
+	every p in parts {
+		_fits_word(p)
+	}
+}
+
+_fits_word(name) if {
 	_convention == "camel"
 	naming.is_camel(name)
 }
 
-_fits(name) if {
+_fits_word(name) if {
 	_convention == "snake"
 	naming.is_snake(name)
 }
 
+_fits_word(name) if {
+	_convention == "pascal"
+	_is_pascal(name)
+}
+
+_is_pascal(s) if regex.match(`^[A-Z][a-zA-Z0-9]*$`, s)
+
 _exempt(name) if startswith(name, "@")
 
 _exempt(name) if startswith(name, "$")
+
+_exempt(name) if startswith(name, "odata.")
 
 _exempt(name) if startswith(name, "x-")
 
@@ -123,11 +163,12 @@ _of(schema) := sprintf(" of schema %s", [schema.name]) if schema.name != ""
 else := ""
 
 _hint(name) := sprintf(" (use %q)", [fixed]) if {
-	_convention == "camel"
-	fixed := naming.camel(name)
-	naming.is_camel(fixed)
-} else := sprintf(" (use %q)", [fixed]) if {
-	_convention == "snake"
-	fixed := naming.snake(name)
-	naming.is_snake(fixed)
+	fixed := concat(".", [_respelled(p) | some p in split(name, ".")])
+	_fits(fixed)
 } else := ""
+
+_respelled(word) := naming.camel(word) if _convention == "camel"
+
+else := naming.snake(word) if _convention == "snake"
+
+else := naming.pascal(word)

@@ -77,3 +77,32 @@ test_ties_expect_camel_case if {
 }
 
 doc(schemas) := {"schemas": schemas, "schemasWith": correctness.index(schemas)}
+
+# billbee.io and letmc.com write every property in PascalCase, as .NET
+# serializers did: one convention, not one finding per property; the
+# camelCase stragglers are reported.
+test_pascal_case_api if {
+	vs := rule.violations with input as doc([schema("Order", ["definitions", "Order"], ["OrderId", "CreatedAt", "TotalGross", "Net", "vatRate", "ship_to"])])
+	vs == {
+		{"path": ["definitions", "Order", "properties", "vatRate"], "message": `property "vatRate" of schema Order is not PascalCase, the convention of most property names in this API (use "VatRate")`},
+		{"path": ["definitions", "Order", "properties", "ship_to"], "message": `property "ship_to" of schema Order is not PascalCase, the convention of most property names in this API (use "ShipTo")`},
+	}
+}
+
+# A few PascalCase names in a camelCase API are still stragglers.
+test_pascal_minority_is_reported if {
+	vs := rule.violations with input as doc([schema("T", ["definitions", "T"], ["userId", "createdAt", "LastName"])])
+	{v.path | some v in vs} == {["definitions", "T", "properties", "LastName"]}
+}
+
+# OData 3's annotations (odata.nextLink, Azure's graphrbac) are exempt; other
+# dotted names are keys of another namespace, judged part by part
+# (DigitalOcean's PostgreSQL settings and host names); a part that breaks
+# the convention is still reported.
+test_dotted_names_are_judged_by_part if {
+	vs := rule.violations with input as doc([schema("T", ["definitions", "T"], ["odata.nextLink", "odata.type", "pg_partman_bgw.role", "registry.digitalocean.com", "pageSize", "airline.agency_invoice_number"])])
+	vs == {
+		{"path": ["definitions", "T", "properties", "pg_partman_bgw.role"], "message": `property "pg_partman_bgw.role" of schema T is not camelCase (use "pgPartmanBgw.role")`},
+		{"path": ["definitions", "T", "properties", "airline.agency_invoice_number"], "message": `property "airline.agency_invoice_number" of schema T is not camelCase (use "airline.agencyInvoiceNumber")`},
+	}
+}
