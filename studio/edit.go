@@ -281,7 +281,7 @@ func (t *textFile) addField(obj *spec.Node, key string, value any) error {
 
 func (t *textFile) addJSONField(obj *spec.Node, key string, value any) error {
 	start, end := t.offset(obj.Range.Start), t.offset(obj.Range.End)
-	k, _ := json.Marshal(key)
+	k := jsonScalar(key)
 	if len(obj.Fields) == 0 {
 		indent := t.indentOf(obj.Range.Start.Line)
 		t.add(start, end, "{\n"+indent+t.unit+string(k)+": "+jsonText(value, indent+t.unit, t.unit)+"\n"+indent+"}")
@@ -414,8 +414,7 @@ func yamlScalar(v any) string {
 	s := strings.TrimSuffix(yamlBlock(v, 2), "\n")
 	if strings.Contains(s, "\n") {
 		// A multi-line string: write it as a JSON string, which YAML reads.
-		data, _ := json.Marshal(v)
-		return string(data)
+		return string(jsonScalar(v))
 	}
 	return s
 }
@@ -486,8 +485,7 @@ func writeJSONValue(b *strings.Builder, v any, indent, unit string) {
 				b.WriteString(sep)
 			}
 			nl(indent + unit)
-			k, _ := json.Marshal(e.Key)
-			b.Write(k)
+			b.Write(jsonScalar(e.Key))
 			b.WriteString(": ")
 			writeJSONValue(b, e.Value, indent+unit, unit)
 		}
@@ -511,9 +509,18 @@ func writeJSONValue(b *strings.Builder, v any, indent, unit string) {
 	case map[string]any:
 		writeJSONValue(b, yamlOrdered(x), indent, unit)
 	default:
-		data, _ := json.Marshal(x)
-		b.Write(data)
+		b.Write(jsonScalar(x))
 	}
+}
+
+// jsonScalar encodes a key or scalar as JSON without HTML escaping: a
+// value "<a&b>" is written as is, as people write it in a spec.
+func jsonScalar(v any) []byte {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(v)
+	return bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
 }
 
 func yamlOrdered(m map[string]any) omap {

@@ -82,6 +82,26 @@ func TestTextEdits(t *testing.T) {
 			want: "{\"a\": {\"b\": 1, \"c\": [true, null]}}",
 		},
 		{
+			name: "JSON: <, > and & written as is, in keys and values",
+			in:   "{\n  \"a\": {\n    \"b\": 1\n  }\n}\n",
+			edit: func(t *testing.T, f *textFile) error {
+				return f.addField(at(t, f.root, "a"), "<k&>", omap{{"v<", []any{"<a&b>"}}})
+			},
+			want: "{\n  \"a\": {\n    \"b\": 1,\n    \"<k&>\": {\n      \"v<\": [\n        \"<a&b>\"\n      ]\n    }\n  }\n}\n",
+		},
+		{
+			name: "JSON: <, > and & written as is on one line",
+			in:   "{\"a\": {\"b\": 1}}",
+			edit: func(t *testing.T, f *textFile) error { return f.addField(at(t, f.root, "a"), "c&", "<a&b>") },
+			want: "{\"a\": {\"b\": 1, \"c&\": \"<a&b>\"}}",
+		},
+		{
+			name: "YAML: a multi-line string with <, > and & written as is",
+			in:   "a:\n  b: 1\n",
+			edit: func(t *testing.T, f *textFile) error { return f.addField(at(t, f.root, "a"), "c", "<a>\n&b") },
+			want: "a:\n  b: 1\n  c: \"<a>\\n&b\"\n",
+		},
+		{
 			name: "JSON: an empty object",
 			in:   "{\n  \"a\": {}\n}",
 			edit: func(t *testing.T, f *textFile) error { return f.addField(at(t, f.root, "a"), "c", 1) },
