@@ -11,7 +11,8 @@
 #   digit never does (`IPv4Type` gives `I_PV4_TYPE_`, `HTTP2Version`
 #   `HTTP2_VERSION_`, `Type3D` `TYPE3D_`), or with its acronyms and digits
 #   kept in their words (`IPV4_TYPE_`, `TYPE3_D_`): a value prefixed either
-#   way passes, and the message suggests buf's spelling.
+#   way passes. The message suggests the words' spelling when the enum's
+#   other values use it and none uses buf's, else buf's.
 #
 #   Google's AIP-126 asks the opposite for an enum nested in the one message
 #   that uses it (`State.ACTIVE`, not `State.STATE_ACTIVE`), and googleapis
@@ -40,8 +41,32 @@ import data.specgate.lib.util
 
 violations contains util.violation(v.source, sprintf("value %s of enum %s does not start with %s (use %q)", [v.name, v.enumFullName, prefix, sprintf("%s%s", [prefix, v.name])])) if {
 	some v in input.proto.enumValues
-	prefix := _prefix(v.enum)
-	not startswith(v.name, prefix)
+	not startswith(v.name, _prefix(v.enum))
+	not startswith(v.name, _word_prefix(v.enum))
+	prefix := _suggested(v)
+}
+
+# _suggested is the prefix the enum's other values use when they spell it
+# by its words (googleapis' IPv6AccessType has IPV6_ACCESS_TYPE_UNSPECIFIED),
+# else buf's, which passes both linters.
+_suggested(v) := _word_prefix(v.enum) if {
+	v.enumFullName in _word_spelled
+	not v.enumFullName in _buf_spelled
+} else := _prefix(v.enum)
+
+# _word_spelled are the enums of which a value is prefixed by the words of
+# the enum's name but not as buf spells it, _buf_spelled those of which a
+# value is prefixed as buf spells it only. (Sets built once: looking at
+# every value of a file for each finding is quadratic on compute.proto.)
+_word_spelled contains v.enumFullName if {
+	some v in input.proto.enumValues
+	startswith(v.name, _word_prefix(v.enum))
+	not startswith(v.name, _prefix(v.enum))
+}
+
+_buf_spelled contains v.enumFullName if {
+	some v in input.proto.enumValues
+	startswith(v.name, _prefix(v.enum))
 	not startswith(v.name, _word_prefix(v.enum))
 }
 
@@ -49,8 +74,7 @@ violations contains util.violation(v.source, sprintf("value %s of enum %s does n
 # underscore. A word starts at a capital that follows a lower-case letter, or
 # that a lower-case letter follows ("IPv4Type" is I_PV4_TYPE, "HTTP2Version"
 # HTTP2_VERSION); a digit never starts one ("Type3D" is TYPE3D, "Sha256Hash"
-# SHA256_HASH). A value with this prefix passes buf too, so the message
-# suggests it.
+# SHA256_HASH).
 _prefix(enum) := sprintf("%s_", [upper(concat("", [_piece(cs, i) | some i, _ in cs]))]) if {
 	cs := split(trim(enum, "_"), "")
 }

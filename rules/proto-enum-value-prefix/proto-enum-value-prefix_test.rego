@@ -43,3 +43,17 @@ test_prefix_digits_and_acronyms if {
 	]}}
 	vs == {{"path": ["e"], "message": `value TYPE_3D_C of enum a.Type3D does not start with TYPE3D_ (use "TYPE3D_TYPE_3D_C")`}}
 }
+
+# googleapis' IPv6AccessType spells its zero value IPV6_ACCESS_TYPE_: the
+# message suggests that prefix for its other values, not buf's I_PV6_.
+test_suggests_the_enums_own_spelling if {
+	vs := rule.violations with input as {"proto": {"enumValues": [
+		{"name": "IPV6_ACCESS_TYPE_UNSPECIFIED", "enum": "IPv6AccessType", "enumFullName": "c.IPv6AccessType", "source": ["a"]},
+		{"name": "INTERNAL", "enum": "IPv6AccessType", "enumFullName": "c.IPv6AccessType", "source": ["b"]},
+		{"name": "EXTERNAL", "enum": "IPv6Other", "enumFullName": "c.IPv6Other", "source": ["c"]},
+	]}}
+	vs == {
+		{"path": ["b"], "message": `value INTERNAL of enum c.IPv6AccessType does not start with IPV6_ACCESS_TYPE_ (use "IPV6_ACCESS_TYPE_INTERNAL")`},
+		{"path": ["c"], "message": `value EXTERNAL of enum c.IPv6Other does not start with I_PV6_OTHER_ (use "I_PV6_OTHER_EXTERNAL")`},
+	}
+}
