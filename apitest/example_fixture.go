@@ -122,7 +122,19 @@ func (p *Plan) fixtureRequest(s *runState, ctx *examples.Context, f *examples.Fi
 		if err != nil {
 			return nil, nil, err
 		}
+		if val == nil {
+			continue // undefined: no header
+		}
 		text := headerText(val)
+		if list, ok := val.([]any); ok {
+			// A list is one field value, its items separated by commas
+			// (RFC 9110 §5.3), as OpenAPI's default simple style writes it.
+			items := make([]string, len(list))
+			for i, it := range list {
+				items[i] = headerText(it)
+			}
+			text = strings.Join(items, ",")
+		}
 		req.Header.Set(h.Name, text)
 		if secretHeaders[strings.ToLower(h.Name)] {
 			s.secrets.add(text)

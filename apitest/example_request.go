@@ -103,7 +103,17 @@ func (p *Plan) makeExample(s *runState, t *Test, c *exampleCase) (*prepared, err
 			}
 			continue
 		}
-		v.Header[h.Name] = headerText(val)
+		// The value goes to the contract as it is, which writes it as the
+		// header's style or content declares; null is undefined (RFC 6570
+		// §2.3) and leaves the header out, generated value included.
+		for k := range v.Header {
+			if strings.EqualFold(k, h.Name) {
+				delete(v.Header, k)
+			}
+		}
+		if val != nil {
+			v.Header[h.Name] = val
+		}
 	}
 	switch {
 	case req.Body != nil:
@@ -295,18 +305,15 @@ func (p *Plan) exampleCredentials(s *runState, o *operation, v *contract.Values)
 	return out
 }
 
-// headerText writes a value as header text.
+// headerText writes a value as the text of a header, query parameter or
+// form field that no parameter declares: a string as it is, anything else
+// as its JSON text with <, > and & kept. A null writes "", for callers
+// that need text (a path); a header of a null value is left out.
 func headerText(v any) string {
-	switch x := v.(type) {
-	case string:
-		return x
-	case nil:
+	if v == nil {
 		return ""
-	case []any, map[string]any:
-		b, _ := json.Marshal(x)
-		return string(b)
 	}
-	return fmt.Sprint(v)
+	return contract.InlineText(v)
 }
 
 // evalString resolves a value that must be text (a path).
