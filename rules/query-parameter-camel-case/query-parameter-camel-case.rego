@@ -10,6 +10,10 @@
 #
 #   Bracket notation is accepted when each part is camelCase:
 #   `filter[createdAt]` and `ids[]` pass, `filter[created_at]` does not.
+#   Names a protocol or platform defines are left alone: OData's and
+#   Google's system parameters (`$filter`, `$top`, `$.xgafv`), OAuth's
+#   `access_token` (RFC 6750) and `oauth_token` (RFC 5849), and
+#   `api-version` (Microsoft's REST API guidelines).
 #   Every query parameter is checked once, inline or reusable. The rule
 #   reports on the parameter's `name` and suggests a camelCase spelling
 #   when there is one.
@@ -40,10 +44,20 @@ import data.specgate.lib.util
 violations contains util.violation(array.concat(p.source, ["name"]), msg) if {
 	some p in input.parameters
 	p.in == "query"
+	not _protocol_name(p.name)
 	some part in _parts(p.name)
 	not naming.is_camel(part)
 	msg := sprintf("query parameter %q is not camelCase%s", [p.name, _hint(p.name)])
 }
+
+# _protocol_name holds for names a protocol or platform defines, which an
+# API cannot rename: OData's system query options and Google's system
+# parameters (`$filter`, `$top`, `$.xgafv`), OAuth's `access_token` (RFC
+# 6750) and `oauth_token` (RFC 5849), and `api-version` (the Microsoft REST
+# API Guidelines; every Azure API takes it).
+_protocol_name(name) if startswith(name, "$")
+
+_protocol_name(name) if name in {"access_token", "oauth_token", "api-version"}
 
 # _parts splits bracket notation: "filter[createdAt]" is "filter" and
 # "createdAt"; "ids[]" is "ids". A name without brackets is one part.

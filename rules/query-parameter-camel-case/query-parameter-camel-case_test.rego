@@ -15,12 +15,25 @@ test_other_spellings if {
 	messages([
 		param("Limit", "query", ["p", 0]),
 		param("sort-by", "query", ["p", 1]),
-		param("$top", "query", ["p", 2]),
 	]) == {
 		`query parameter "Limit" is not camelCase (use "limit")`,
 		`query parameter "sort-by" is not camelCase (use "sortBy")`,
-		`query parameter "$top" is not camelCase (use "top")`,
 	}
+}
+
+# Azure's and Google's specs take parameters their platform or a protocol
+# names: renaming $top to top, or api-version to apiVersion, breaks the
+# protocol, so they are not reported; an API's own names still are.
+test_protocol_names_are_left_alone if {
+	messages([
+		param("$top", "query", ["p", 0]),
+		param("$filter", "query", ["p", 1]),
+		param("$.xgafv", "query", ["p", 2]),
+		param("access_token", "query", ["p", 3]),
+		param("oauth_token", "query", ["p", 4]),
+		param("api-version", "query", ["p", 5]),
+		param("upload_protocol", "query", ["p", 6]),
+	]) == {`query parameter "upload_protocol" is not camelCase (use "uploadProtocol")`}
 }
 
 test_bracket_notation if {
