@@ -25,7 +25,8 @@
 #   starting with `@` (JSON-LD `@id`, OData `@odata.count`), `odata.`
 #   (OData 3's annotations, `odata.nextLink`), `$` (`$schema`) or `x-`
 #   (extensions, in schemas that describe OpenAPI documents), and the HAL
-#   link containers `_links` and `_embedded`. A dotted name is a key of
+#   link containers `_links` and `_embedded`, and names of digits only
+#   (keys of data, such as Meraki's SSID numbers). A dotted name is a key of
 #   another namespace written part by part (PostgreSQL's
 #   `pg_stat_statements.track`, a host name): each part is judged. The
 #   rule reports once per property, on its key under `properties`, and
@@ -144,6 +145,10 @@ _exempt(name) if startswith(name, "@")
 _exempt(name) if startswith(name, "$")
 
 _exempt(name) if startswith(name, "odata.")
+
+# A name of digits only is a key of data (Meraki's per-SSID policies,
+# "0" to "14"), with no words to spell in any case.
+_exempt(name) if regex.match(`^[0-9]+$`, name)
 
 _exempt(name) if startswith(name, "x-")
 
