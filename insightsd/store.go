@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/specgate/specgate/insights"
+	"github.com/specgate/specgate/internal/atomicfile"
 )
 
 // Store keeps submissions in a folder of plain files:
@@ -279,30 +280,13 @@ func (s *Store) appendIndex(rec *record) error {
 	return s.index.Sync()
 }
 
-// writeFile writes data to path whole: a temporary file beside it,
-// synced, then renamed.
+// writeFile writes data to path whole (atomicfile.Write), making its
+// folder first.
 func writeFile(path string, data []byte) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return err
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".tmp-*")
-	if err != nil {
-		return err
-	}
-	_, err = tmp.Write(data)
-	if err == nil {
-		err = tmp.Sync()
-	}
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp.Name(), path)
-	}
-	if err != nil {
-		os.Remove(tmp.Name())
-	}
-	return err
+	return atomicfile.Write(path, data)
 }
 
 // Submission is the JSON of a stored submission, or nil when there is

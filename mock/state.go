@@ -18,6 +18,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/specgate/specgate/internal/atomicfile"
 	"github.com/specgate/specgate/spec"
 )
 
@@ -509,24 +510,7 @@ func (st *state) save() error {
 	if st.file == "" {
 		return errors.New("no state file: start the mock with --state-file FILE")
 	}
-	data := st.snapshot(false)
-	dir := filepath.Dir(st.file)
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(st.file)+".*")
-	if err != nil {
-		return fmt.Errorf("saving the state: %w", err)
-	}
-	_, err = tmp.Write(data)
-	if err == nil {
-		err = tmp.Sync()
-	}
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp.Name(), st.file)
-	}
-	if err != nil {
-		os.Remove(tmp.Name())
+	if err := atomicfile.Write(st.file, st.snapshot(false)); err != nil {
 		return fmt.Errorf("saving the state to %s: %w", st.file, err)
 	}
 	return nil
