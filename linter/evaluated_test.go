@@ -12,19 +12,22 @@ func forcedCollections() uint64 {
 	return s[0].Value.Uint64()
 }
 
-// TestEvaluatedCollectsALargeHeap checks that the end of an evaluation is
-// followed by a collection when the heap holds more than the bound, and
-// not when it holds less or while the first collection is held.
+// TestEvaluatedCollectsALargeHeap checks that the end of a preloaded
+// spec's evaluation is followed by a collection when the heap holds more
+// than the bound, and not when it holds less, while the first collection
+// is held, or when the spec was not preloaded (one of a folder's).
 func TestEvaluatedCollectsALargeHeap(t *testing.T) {
 	for _, tc := range []struct {
 		name    string
+		taken   bool
 		held    bool
 		above   int64
 		collect bool
 	}{
-		{"large heap", false, 0, true},
-		{"small heap", false, 1 << 50, false},
-		{"held", true, 0, false},
+		{"large heap", true, false, 0, true},
+		{"small heap", true, false, 1 << 50, false},
+		{"held", true, true, 0, false},
+		{"not preloaded", false, false, 0, false},
 	} {
 		var p pace
 		if tc.held {
@@ -34,6 +37,9 @@ func TestEvaluatedCollectsALargeHeap(t *testing.T) {
 		// would count as one: none is wanted in three tries.
 		got := true
 		for try := 0; try < 3 && got; try++ {
+			if tc.taken {
+				p.take()
+			}
 			before := forcedCollections()
 			p.evaluated(tc.above)
 			got = forcedCollections() > before

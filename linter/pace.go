@@ -68,14 +68,17 @@ func evalFloor() int64 {
 // Redocly's 234 and 419–451).
 const EvalPercent = 100
 
-// CollectedEvalPercent is the collector's pace during the evaluation of a
-// spec whose loading was collected on the way (its input took more than
-// InputHeap: specs of ~8 MB and more). Nearly all of such a heap is the
+// LargeEvalPercent is the collector's pace during the evaluation of a
+// spec of LargeSpec bytes or more. Nearly all of such a heap is the
 // input, live to the evaluation's end, and the default pace let the heap
 // grow to twice it: Graph v1.0 peaked at ~1,000 MiB with ~500 MiB live.
 // At 75 it peaks at ~890 MiB for the same CPU within the machine's noise;
 // at 50, ~880 MiB for 5% more CPU (see docs/architecture-notes.md).
-const CollectedEvalPercent = 75
+const LargeEvalPercent = 75
+
+// LargeSpec is the size from which a spec is evaluated at
+// LargeEvalPercent: where its input outgrows LoadHeap.
+const LargeSpec = 8 << 20
 
 // pace holds the garbage collector off until the heap reaches a floor and
 // then hands it back its settings. Go's collector starts at a 4 MiB heap
@@ -94,6 +97,9 @@ type pace struct {
 	// managed is set while the pace is this process's: held, or resumed
 	// by the first collection (not by ResumePace, nor set by GOGC).
 	managed bool
+	// taken is set from a preloaded spec's Take to the end of its
+	// evaluation (see evaluated).
+	taken bool
 }
 
 var startup pace
@@ -183,15 +189,15 @@ func (p *pace) raise(floor int64) {
 // than that, the pace resumes now, which starts the first collection (a
 // memory limit below the live heap would have the collector run again and
 // again); else the first collection comes at floor. If the first
-// collection has come already, the collector runs at collected from now
-// on. It does nothing if the pace was never held or was resumed on
-// request.
-func (p *pace) settle(floor int64, percent, collected int) {
+// collection has come already (a large spec's input outgrew its floor),
+// the collector runs at percent from now on. It does nothing if the pace
+// was never held or was resumed on request.
+func (p *pace) settle(floor int64, percent int) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if !p.held {
 		if p.managed {
-			debug.SetGCPercent(collected)
+			debug.SetGCPercent(percent)
 		}
 		return
 	}
@@ -207,22 +213,32 @@ func (p *pace) settle(floor int64, percent, collected int) {
 // followed by a collection (see evaluated).
 const EvaluatedHeap = LoadHeap
 
-// evaluated is called once a spec's rules have run. Its input and the
+// evaluated is called once a spec's rules have run. If the spec was
+// preloaded (a run of one spec, see Preloaded.Take), its input and the
 // rules' shared values, most of a large spec's heap, are garbage from
 // then on; collected now, their memory is what locating the findings and
 // writing the report allocate in, where the collector's pace let the heap
 // grow on top of them (Graph v1.0: ~250 MiB of input under a report of
-// 88 MB). The collection marks the document and the findings only. Below
-// EvaluatedHeap, or while the first collection is held, it does nothing.
+// 88 MB). The collection marks the document and the findings only. It
+// does nothing for the specs of a folder (whose heap holds the others'
+// inputs), below EvaluatedHeap, or while the first collection is held.
 func evaluated() { startup.evaluated(EvaluatedHeap) }
 
 func (p *pace) evaluated(above int64) {
 	p.mu.Lock()
-	held := p.held
+	held, taken := p.held, p.taken
+	p.taken = false
 	p.mu.Unlock()
-	if !held && heapObjects() > above {
+	if taken && !held && heapObjects() > above {
 		runtime.GC()
 	}
+}
+
+// take notes that a preloaded spec is about to be evaluated.
+func (p *pace) take() {
+	p.mu.Lock()
+	p.taken = true
+	p.mu.Unlock()
 }
 
 // goMemory is the memory Go's runtime holds, as its memory limit counts

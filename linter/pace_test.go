@@ -112,13 +112,13 @@ func TestPaceSettlesNowAboveTheFloor(t *testing.T) {
 	wantGC(t, "raised", -1, 1<<41)
 	p.raise(1 << 40) // no lower
 	wantGC(t, "raised to a lower floor", -1, 1<<41)
-	p.settle(1, 75, 60) // the process holds more than a byte
+	p.settle(1, 75) // the process holds more than a byte
 	wantGC(t, "settled above the floor", 75, limit)
 }
 
 func TestPaceSettlesLaterBelowTheFloor(t *testing.T) {
 	p, limit := heldPace(t, 1<<41)
-	p.settle(1<<40, 75, 60) // more than the process holds
+	p.settle(1<<40, 75) // more than the process holds
 	wantGC(t, "settled below the floor", -1, 1<<40)
 	p.resume() // as the first collection does
 	wantGC(t, "resumed", 75, limit)
@@ -129,17 +129,17 @@ func TestPaceNotHeldIgnoresRaiseAndSettle(t *testing.T) {
 	defer debug.SetGCPercent(percent)
 	var p pace
 	p.raise(1 << 40)
-	p.settle(1, 75, 60)
+	p.settle(1, 75)
 	wantGC(t, "not held", percent, limit)
 	// Nor one resumed on request, as a server does.
 	p.hold(1 << 40)
 	p.resume()
-	p.settle(1, 75, 60)
+	p.settle(1, 75)
 	wantGC(t, "resumed on request", percent, limit)
 }
 
-// A pace that its first collection resumed (a spec's input took more than
-// its floor) runs the evaluation at the collected percent.
+// A pace that its first collection resumed (a large spec's input took
+// more than its floor) runs the evaluation at the percent settled.
 func TestPaceSettlesAfterTheFirstCollection(t *testing.T) {
 	percent, limit := gcSettings()
 	defer debug.SetGCPercent(percent)
@@ -147,8 +147,8 @@ func TestPaceSettlesAfterTheFirstCollection(t *testing.T) {
 	p.hold(1 << 40)
 	t.Cleanup(p.resume)
 	collectUntilResumed(t, "after a collection", percent, limit)
-	p.settle(1<<40, 75, 60)
-	wantGC(t, "settled after the first collection", 60, limit)
+	p.settle(1<<40, 75)
+	wantGC(t, "settled after the first collection", 75, limit)
 }
 
 // A preloaded spec holds the collector while it loads, and its Take

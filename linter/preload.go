@@ -80,14 +80,19 @@ func (p *Preloaded) Formats() ([]string, bool) {
 // loading it; false when name was not preloaded. The hold of the spec's
 // loading ends: the first collection of its evaluation comes once it has
 // allocated EvalHeadroom percent of what the heap holds, or at the usual
-// floor, and the collector then runs at EvalPercent; if a collection came
-// while the input was built, at CollectedEvalPercent from now on.
+// floor, and the collector then runs at EvalPercent (LargeEvalPercent for
+// a spec of LargeSpec bytes or more).
 func (p *Preloaded) Take(name string) (doc *spec.Document, input ast.Value, ok bool, err error) {
 	if p == nil || p.name != name {
 		return nil, nil, false, nil
 	}
 	<-p.done
-	startup.settle(evalFloor(), EvalPercent, CollectedEvalPercent)
+	percent := EvalPercent
+	if p.doc != nil && specBytes(p.doc) >= LargeSpec {
+		percent = LargeEvalPercent
+	}
+	startup.settle(evalFloor(), percent)
+	startup.take()
 	// The input is the caller's from here: once its rules have run, it
 	// is garbage while the findings are located and reported (see
 	// evaluated), where p, which the caller holds, would keep it.
