@@ -71,6 +71,13 @@ func decodeLintRequest(body []byte) (*lintRequest, *Problem) {
 	syntax := func(err error) *Problem {
 		var se *json.SyntaxError
 		if errors.As(err, &se) {
+			// A Decoder's offset inside a value it decodes counts the bytes
+			// its scanner has seen, not the body's; a scan of the whole body
+			// meets the same first error and reports it after the bad byte.
+			var whole *json.SyntaxError
+			if errors.As(json.Unmarshal(body, new(json.RawMessage)), &whole) && whole.Offset > 0 {
+				return bad(whole.Offset-1, "", "invalid JSON: %s", whole.Error())
+			}
 			return bad(se.Offset, "", "invalid JSON: %s", se.Error())
 		}
 		if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
