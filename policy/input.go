@@ -304,7 +304,7 @@ func (c *converter) node(n *spec.Node) *ast.Term {
 		}
 	}
 	shape := c.shape(n)
-	if same := c.sameShape(n, shape); same != nil {
+	if same := c.sameShape(n, shape); same != nil && shareShapes {
 		c.terms[n] = converted{same, shape}
 		return same
 	}
@@ -346,6 +346,9 @@ func (c *converter) converted(n *spec.Node) (converted, bool) {
 
 // shapeSeed seeds the hashes of shapes; forks hash as their parent does.
 var shapeSeed = maphash.MakeSeed()
+
+// shareShapes is false only in the test that builds inputs both ways.
+var shareShapes = true
 
 // shape hashes the shape of a container whose members are converted.
 func (c *converter) shape(n *spec.Node) uint64 {

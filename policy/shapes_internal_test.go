@@ -1,0 +1,80 @@
+package policy
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/open-policy-agent/opa/v1/ast"
+
+	"github.com/specgate/specgate/spec"
+)
+
+// TestSharedShapesKeepEveryValue builds the input of every rule fixture
+// and corpus spec with containers shared by shape and without, and checks
+// that the two are equal value for value. Corpus specs of 1 MB or more are
+// built only with SPECGATE_CORPUS=1.
+func TestSharedShapesKeepEveryValue(t *testing.T) {
+	files, _ := filepath.Glob("../rules/*/testdata/*.*")
+	corpus, _ := filepath.Glob("../../shared/corpus/*.*")
+	for _, f := range corpus {
+		if info, err := os.Stat(f); err == nil && (info.Size() < smallSpec || os.Getenv("SPECGATE_CORPUS") == "1") {
+			files = append(files, f)
+		}
+	}
+	loader := spec.NewLoader(spec.Options{})
+	built, shared := 0, 0
+	for _, f := range files {
+		doc, err := loader.Load(context.Background(), f)
+		if err != nil {
+			continue
+		}
+		with := Input(doc)
+		shareShapes = false
+		without := Input(doc)
+		shareShapes = true
+		if with.Compare(without) != 0 {
+			t.Errorf("%s: the input differs when containers are shared by shape", f)
+		}
+		built++
+		shared += sharedTerms(with.(ast.Object).Get(ast.StringTerm("document")))
+	}
+	if built < 100 || shared == 0 {
+		t.Errorf("built %d inputs, %d containers of their documents shared: want 100 or more, and some", built, shared)
+	}
+}
+
+// sharedTerms counts the containers under t that are a term met before.
+func sharedTerms(t *ast.Term) int {
+	seen := map[*ast.Term]bool{}
+	n := 0
+	var walk func(*ast.Term)
+	walk = func(t *ast.Term) {
+		switch v := t.Value.(type) {
+		case ast.Object:
+			if v.Len() == 0 {
+				return
+			}
+		case *ast.Array:
+			if v.Len() == 0 {
+				return
+			}
+		default:
+			return
+		}
+		if seen[t] {
+			n++
+			return
+		}
+		seen[t] = true
+		switch v := t.Value.(type) {
+		case ast.Object:
+			v.Foreach(func(_, x *ast.Term) { walk(x) })
+		case *ast.Array:
+			v.Foreach(walk)
+		}
+	}
+	walk(t)
+	return n
+}
