@@ -3,11 +3,13 @@ package cli_test
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io/fs"
 	"net"
 	"net/url"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -73,7 +75,7 @@ func TestScripts(t *testing.T) {
 			e.Setenv("NO_COLOR", "1")
 			return expandPorts(e)
 		},
-		Cmds:                map[string]func(*testscript.TestScript, bool, []string){"ready": cmdReady},
+		Cmds:                map[string]func(*testscript.TestScript, bool, []string){"ready": cmdReady, "exits": cmdExits},
 		RequireExplicitExec: true,
 	})
 }
@@ -157,7 +159,10 @@ const readyTimeout = 30 * time.Second
 //
 // It waits until FILE holds a line for each NAME (the URLs a server
 // started with --port 0 --ready-file FILE writes, whole, once it listens)
-// and sets $NAME to the line's URL and $NAME_PORT to its port.
+// and sets $NAME to the line's URL, $NAME_PORT to its port, $NAME_BASE to
+// the URL without its query (and a final slash), and $NAME_KEY to the
+// value of each query parameter key (the studio's token is
+// $STUDIO_TOKEN).
 func cmdReady(ts *testscript.TestScript, neg bool, args []string) {
 	if neg {
 		ts.Fatalf("unsupported: ! ready")
@@ -193,5 +198,41 @@ func cmdReady(ts *testscript.TestScript, neg bool, args []string) {
 		}
 		ts.Setenv(name, lines[i])
 		ts.Setenv(name+"_PORT", u.Port())
+		for k, vs := range u.Query() {
+			ts.Setenv(name+"_"+strings.ToUpper(k), vs[0])
+		}
+		u.RawQuery, u.Fragment = "", ""
+		ts.Setenv(name+"_BASE", strings.TrimSuffix(u.String(), "/"))
+	}
+}
+
+// cmdExits is the script command
+//
+//	exits CODE PROGRAM ARGS…
+//
+// It runs PROGRAM as exec does, its output kept for stdout and stderr to
+// check, and fails unless it exits with CODE: where ! exec takes any
+// failure, a scenario can tell a failed test (1) from bad input (2).
+func cmdExits(ts *testscript.TestScript, neg bool, args []string) {
+	if neg {
+		ts.Fatalf("unsupported: ! exits")
+	}
+	if len(args) < 2 {
+		ts.Fatalf("usage: exits CODE PROGRAM ARGS…")
+	}
+	want, err := strconv.Atoi(args[0])
+	if err != nil {
+		ts.Fatalf("exits: %q is not an exit code", args[0])
+	}
+	got := 0
+	if err := ts.Exec(args[1], args[2:]...); err != nil {
+		var ee *exec.ExitError
+		if !errors.As(err, &ee) {
+			ts.Fatalf("exits: %v", err)
+		}
+		got = ee.ExitCode()
+	}
+	if got != want {
+		ts.Fatalf("%s exited with %d, want %d", args[1], got, want)
 	}
 }
