@@ -38,41 +38,69 @@ package specgate.rules["no-identical-paths"]
 
 import data.specgate.lib.util
 
-violations contains util.violation(item.source, _message(item, input.pathItems[earlier[0]])) if {
+violations contains util.violation(item.source, _message(i, j)) if {
 	some i, item in input.pathItems
-	group := _indices[_keys[i]]
-	count(group) > 1
-	earlier := [j | some j in group; j < i; _clash(input.pathItems[j], item)]
-	count(earlier) > 0
+	count(_indices[_keys[i]]) > 1
+	j := min(_earlier(i))
 }
 
-# Paths whose templates are named differently clash whatever their methods:
-# the OpenAPI specification forbids them. Paths that differ only in a query
-# string or fragment (Amazon's /meetings#operation=create-attendees beside
-# /meetings) clash only where both declare a method: uri-names reports the
-# fragment, and where the methods differ, a server tells the requests apart
-# and the fix is to merge the two keys.
-_clash(a, b) if _without_query(a.path) != _without_query(b.path)
-
-_clash(a, b) if {
-	_without_query(a.path) == _without_query(b.path)
-	some m in a.methods
-	m in b.methods
+# _earlier(i) are the candidates for the first earlier path that
+# i clashes with: the first of its group whose path differs from i's once
+# a query string or fragment is left out (templates named differently
+# clash whatever their methods), and the first earlier path with i's bare
+# path that declares one of i's methods (Amazon's
+# /meetings#operation=create-attendees beside /meetings, both POST: where
+# the methods differ, a server tells the requests apart). Each is found by
+# lookups, not by comparing i with every member of its group: Amazon's
+# specs put hundreds of paths under one bare path.
+_earlier(i) := {j | j := _first_other(i); j < i} | {k |
+	some m in input.pathItems[i].methods
+	k := _by_method[[_bare[i], m]][0]
+	k < i
 }
 
-_message(item, other) := sprintf("path %s is the same path as %s once template names are set aside; a server cannot tell them apart", [item.path, other.path]) if {
-	_without_query(item.path) != _without_query(other.path)
-} else := sprintf("path %s is the same path as %s (a query string or fragment is not part of the path) and both declare %s; a server cannot tell them apart", [item.path, other.path, concat(", ", _shared(item, other))])
+# Functions take the position alone: a group passed as an argument would
+# be hashed at every call.
+_first_other(i) := first if {
+	first := _indices[_keys[i]][0]
+	_bare[first] != _bare[i]
+}
 
-_shared(a, b) := sort([upper(m) | some m in a.methods; m in b.methods])
+_first_other(i) := _second_bare[_keys[i]] if _bare[_indices[_keys[i]][0]] == _bare[i]
+
+_message(i, j) := sprintf("path %s is the same path as %s once template names are set aside; a server cannot tell them apart", [input.pathItems[i].path, input.pathItems[j].path]) if {
+	_bare[i] != _bare[j]
+} else := sprintf("path %s is the same path as %s (a query string or fragment is not part of the path) and both declare %s; a server cannot tell them apart", [input.pathItems[i].path, input.pathItems[j].path, concat(", ", _shared(i, j))])
+
+_shared(i, j) := sort([upper(m) | some m in input.pathItems[i].methods; m in input.pathItems[j].methods])
 
 _without_query(path) := regex.replace(path, `[?#].*$`, "")
 
-# _keys are the paths with templates reduced to "{}" and any query string
-# or fragment removed, in the order of input.pathItems.
-_keys := [regex.replace(_without_query(item.path), `\{[^{}]*\}`, "{}") | some item in input.pathItems]
+# _bare are the paths without any query string or fragment, and _keys
+# the same with templates reduced to "{}", both in the order of
+# input.pathItems.
+_bare := [_without_query(item.path) | some item in input.pathItems]
+
+_keys := [regex.replace(b, `\{[^{}]*\}`, "{}") | some b in _bare]
 
 # _indices maps each key to the positions of the paths that have it, in
 # order: built once, in one pass (a partial rule looked up by key would be
 # evaluated again for every lookup).
 _indices := specgate.group([[k, i] | some i, k in _keys])
+
+# _second_bare maps a key to the first of its paths whose bare path
+# differs from its first path's, for the keys that have one: a complete
+# value, computed once (a partial rule would scan the group at each lookup).
+_second_bare := {key: others[0] |
+	some key, group in _indices
+	count(group) > 1
+	others := [j | some j in group; _bare[j] != _bare[group[0]]]
+	count(others) > 0
+}
+
+# _by_method maps a bare path and a method to the positions of the paths
+# that declare it, in order.
+_by_method := specgate.group([[[_bare[i], m], i] |
+	some i, item in input.pathItems
+	some m in item.methods
+])
