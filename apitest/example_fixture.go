@@ -93,11 +93,14 @@ func (p *Plan) fixtureRequest(s *runState, ctx *examples.Context, f *examples.Fi
 		if err != nil {
 			return nil, nil, err
 		}
-		if list, ok := val.([]any); ok {
-			for _, it := range list {
+		switch val := val.(type) {
+		case nil:
+			// undefined (RFC 6570 §2.3): no parameter
+		case []any:
+			for _, it := range val {
 				q.Add(prm.Name, headerText(it))
 			}
-		} else {
+		default:
 			q.Add(prm.Name, headerText(val))
 		}
 	}
@@ -166,7 +169,9 @@ func (p *Plan) fixtureRequest(s *runState, ctx *examples.Context, f *examples.Fi
 			if err != nil {
 				return nil, nil, err
 			}
-			form.Add(fld.Name, headerText(val))
+			if val != nil {
+				form.Add(fld.Name, headerText(val))
+			}
 		}
 		body = []byte(form.Encode())
 		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")

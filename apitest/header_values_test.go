@@ -13,7 +13,7 @@ import (
 // fixture as OpenAPI serializes them: a declared header by its style or
 // content, a fixture's list as comma-separated items and its object as
 // JSON text, <, > and & as written; a null header is undefined and not
-// sent at all.
+// sent at all, nor is a fixture's null query parameter.
 func TestExampleHeaderValues(t *testing.T) {
 	var mu sync.Mutex
 	seen := map[string][]string{}
@@ -29,6 +29,9 @@ func TestExampleHeaderValues(t *testing.T) {
 			}
 		}) {
 			got = append(got, k+": "+strings.Join(r.Header.Values(k), " | "))
+		}
+		if r.URL.RawQuery != "" {
+			got = append(got, "?"+r.URL.RawQuery)
 		}
 		seen[r.Method+" "+r.URL.Path] = got
 		switch r.Method + " " + r.URL.Path {
@@ -54,7 +57,7 @@ func TestExampleHeaderValues(t *testing.T) {
 		req  string
 		want []string
 	}{
-		{"POST /seed", []string{`X-List: 1,<x>`, `X-Obj: {"q":"<a&b>"}`, `X-Text: <a&b>`}},
+		{"POST /seed", []string{`X-List: 1,<x>`, `X-Obj: {"q":"<a&b>"}`, `X-Text: <a&b>`, "?keep=%3Ca%26b%3E"}},
 		{"GET /things", []string{`X-Filter: {"q":"<a&b>"}`, `X-Note: <x&y>`, `X-Tags: a,b`}},
 	} {
 		if got := seen[tc.req]; !slices.Equal(got, tc.want) {
