@@ -34,11 +34,7 @@ func asyncAPICommonObjects(t table) *asyncAPICommon {
 		field("description", str),
 		field("externalDocs", ref(c.externalDocs)),
 	)
-	c.contact = t.obj("Contact object",
-		field("name", str),
-		field("url", urlStr),
-		field("email", email),
-	)
+	c.contact = contactObject(t)
 	c.license = t.obj("License object",
 		field("name", str).required(),
 		field("url", urlStr),
@@ -56,6 +52,30 @@ func asyncAPICommonObjects(t table) *asyncAPICommon {
 	// Bindings are defined per protocol by separate, versioned specifications.
 	c.bindings = ref(openObject)
 	return c
+}
+
+// infoFields are the Info object's fields of AsyncAPI 2, followed by extra
+// (the fields AsyncAPI 3 adds).
+func (c *asyncAPICommon) infoFields(extra ...entry) []entry {
+	return append([]entry{
+		field("title", str).required(),
+		field("version", str).required(),
+		field("description", str),
+		field("termsOfService", urlStr),
+		field("contact", c.contact),
+		field("license", c.license),
+	}, extra...)
+}
+
+// bindingMaps are the Components object's four maps of reusable bindings;
+// named makes a map keyed by component names.
+func (c *asyncAPICommon) bindingMaps(named func(shape) *object) []entry {
+	return []entry{
+		field("serverBindings", named(c.bindings)),
+		field("channelBindings", named(c.bindings)),
+		field("operationBindings", named(c.bindings)),
+		field("messageBindings", named(c.bindings)),
+	}
 }
 
 var asyncAPISecurityTypes = []string{
@@ -157,7 +177,7 @@ func buildAsyncAPI2(t table) shape {
 		field("bindings", c.bindings),
 	))
 	named := func(s shape) *object { return namedMap(s, componentKey) }
-	components := t.obj("Components object",
+	components := t.obj("Components object", with([]entry{
 		field("schemas", named(schema)),
 		field("servers", named(server)),
 		field("serverVariables", named(ref(c.serverVar))),
@@ -168,22 +188,11 @@ func buildAsyncAPI2(t table) shape {
 		field("correlationIds", named(ref(c.correlation))),
 		field("operationTraits", named(ref(opTrait))),
 		field("messageTraits", named(asyncAPI2MessageTrait(t, c, schema, traits))),
-		field("serverBindings", named(c.bindings)),
-		field("channelBindings", named(c.bindings)),
-		field("operationBindings", named(c.bindings)),
-		field("messageBindings", named(c.bindings)),
-	)
+	}, c.bindingMaps(named))...)
 	return t.obj("AsyncAPI object",
 		field("asyncapi", versionField(`^2\.\d+\.\d+(-.+)?$`, "2.6.0")).required(),
 		field("id", urlStr),
-		field("info", t.obj("Info object",
-			field("title", str).required(),
-			field("version", str).required(),
-			field("description", str),
-			field("termsOfService", urlStr),
-			field("contact", c.contact),
-			field("license", c.license),
-		)).required(),
+		field("info", t.obj("Info object", c.infoFields()...)).required(),
 		field("servers", &object{name: "Servers object", entries: server}),
 		field("defaultContentType", str),
 		field("channels", &object{name: "Channels object", entries: channel}).required(),

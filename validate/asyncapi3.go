@@ -72,7 +72,7 @@ func buildAsyncAPI3(t table) shape {
 		field("reply", reply),
 	})...))
 	named := func(s shape) *object { return namedMap(s, componentKey) }
-	components := t.obj("Components object",
+	components := t.obj("Components object", with([]entry{
 		field("schemas", named(schema)),
 		field("servers", named(server)),
 		field("channels", named(channel)),
@@ -88,24 +88,14 @@ func buildAsyncAPI3(t table) shape {
 		field("tags", named(ref(c.tag))),
 		field("operationTraits", named(opTrait)),
 		field("messageTraits", named(messageTrait)),
-		field("serverBindings", named(c.bindings)),
-		field("channelBindings", named(c.bindings)),
-		field("operationBindings", named(c.bindings)),
-		field("messageBindings", named(c.bindings)),
-	)
+	}, c.bindingMaps(named))...)
 	return t.obj("AsyncAPI object",
 		field("asyncapi", versionField(`^3\.\d+\.\d+(-.+)?$`, "3.0.0")).required(),
 		field("id", urlStr),
-		field("info", t.obj("Info object",
-			field("title", str).required(),
-			field("version", str).required(),
-			field("description", str),
-			field("termsOfService", urlStr),
-			field("contact", c.contact),
-			field("license", c.license),
+		field("info", t.obj("Info object", c.infoFields(
 			field("tags", tags),
 			field("externalDocs", externalDocs),
-		)).required(),
+		)...)).required(),
 		field("servers", &object{name: "Servers object", entries: server}),
 		field("defaultContentType", str),
 		field("channels", &object{name: "Channels object", entries: channel}),

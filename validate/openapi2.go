@@ -87,11 +87,7 @@ func openAPI2Info(t table) *object {
 		field("description", str),
 		// In 2.0 the terms of service are text, not a URL.
 		field("termsOfService", str),
-		field("contact", t.obj("Contact object",
-			field("name", str),
-			field("url", urlStr),
-			field("email", email),
-		)),
+		field("contact", contactObject(t)),
 		field("license", t.obj("License object",
 			field("name", str).required(),
 			field("url", urlStr),

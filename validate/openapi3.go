@@ -104,11 +104,7 @@ func openAPI3Info(t table) *object {
 		field("summary", str).since(1),
 		field("description", str),
 		field("termsOfService", urlStr),
-		field("contact", t.obj("Contact object",
-			field("name", str),
-			field("url", urlStr),
-			field("email", email),
-		)),
+		field("contact", contactObject(t)),
 		field("license", t.obj("License object",
 			field("name", str).required(),
 			field("identifier", str).since(1),
@@ -116,6 +112,16 @@ func openAPI3Info(t table) *object {
 			check(notBoth("identifier", "url")).since(1),
 		)),
 		field("version", str).required(),
+	)
+}
+
+// contactObject is the Contact object, the same in Swagger 2.0, OpenAPI 3.x
+// and AsyncAPI 2 and 3.
+func contactObject(t table) *object {
+	return t.obj("Contact object",
+		field("name", str),
+		field("url", urlStr),
+		field("email", email),
 	)
 }
 
