@@ -30,21 +30,9 @@ func TestFixtures(t *testing.T) {
 			}
 			wants := map[lineKey][]string{}
 			for _, f := range doc.Files() {
-				readWants(t, f.Name, wants)
+				readWants(t, f.Name, wantComment, wants)
 			}
-			for _, p := range Validate(doc) {
-				k := lineKey{p.File, p.Range.Start.Line}
-				if i := matchWant(wants[k], p.Message); i >= 0 {
-					wants[k] = append(wants[k][:i], wants[k][i+1:]...)
-					continue
-				}
-				t.Errorf("%s:%d:%d: unexpected problem: %s", p.File, p.Range.Start.Line, p.Range.Start.Col, p.Message)
-			}
-			for k, ws := range wants {
-				for _, w := range ws {
-					t.Errorf("%s:%d: missing problem matching %q", k.file, k.line, w)
-				}
-			}
+			checkWants(t, Validate(doc), wants)
 		})
 	}
 }
@@ -56,15 +44,16 @@ type lineKey struct {
 
 var wantComment = regexp.MustCompile(`#\s*want\s+(".*)$`)
 
-// readWants collects the want comments of a file by line.
-func readWants(t *testing.T, name string, wants map[lineKey][]string) {
+// readWants collects the want comments of a file by line; re's first group
+// is the comment's list of quoted substrings.
+func readWants(t *testing.T, name string, re *regexp.Regexp, wants map[lineKey][]string) {
 	t.Helper()
 	data, err := os.ReadFile(name)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for i, line := range strings.Split(string(data), "\n") {
-		m := wantComment.FindStringSubmatch(line)
+		m := re.FindStringSubmatch(line)
 		if m == nil {
 			continue
 		}
@@ -90,6 +79,25 @@ func quotedList(s string) ([]string, error) {
 		s = s[len(q):]
 	}
 	return out, nil
+}
+
+// checkWants reports each problem that meets no want on its line and each
+// want that no problem met.
+func checkWants(t *testing.T, problems []Problem, wants map[lineKey][]string) {
+	t.Helper()
+	for _, p := range problems {
+		k := lineKey{p.File, p.Range.Start.Line}
+		if i := matchWant(wants[k], p.Message); i >= 0 {
+			wants[k] = append(wants[k][:i], wants[k][i+1:]...)
+			continue
+		}
+		t.Errorf("%s:%d:%d: unexpected problem: %s", p.File, p.Range.Start.Line, p.Range.Start.Col, p.Message)
+	}
+	for k, ws := range wants {
+		for _, w := range ws {
+			t.Errorf("%s:%d: missing problem matching %q", k.file, k.line, w)
+		}
+	}
 }
 
 func matchWant(ws []string, msg string) int {
