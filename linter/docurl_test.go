@@ -16,9 +16,7 @@ import (
 // own diagnostics.
 func TestLinterDocURL(t *testing.T) {
 	module := func(id, related string) string {
-		return "# METADATA\n# title: T\n# description: D\n" + related +
-			"# custom:\n#   category: Operations\n#   maturity: Gold\n#   severity: warn\n#   family: correctness\n#   formats: [oas3]\n" +
-			"package specgate.rules[\"" + id + "\"]\n\nviolations contains {\"path\": [], \"message\": \"m\"} if false\n"
+		return ruleModule(id, related, "violations contains {\"path\": [], \"message\": \"m\"} if false\n")
 	}
 	reg := &policy.Registry{}
 	for _, m := range []struct {

@@ -7,40 +7,14 @@ import (
 	"slices"
 	"strings"
 	"testing"
-
-	"github.com/specgate/specgate/internal/level"
-	"github.com/specgate/specgate/linter"
-	"github.com/specgate/specgate/policy"
-	"github.com/specgate/specgate/rulesets"
-	"github.com/specgate/specgate/spec"
 )
 
 // An x-lint-ignore id that names no rule silences nothing: the result
 // warns of it where it is written, with the nearest id, and its findings
 // stay as they are.
 func TestUnknownIgnoreIsAWarning(t *testing.T) {
-	const rule = `# METADATA
-# title: T
-# description: D
-# custom:
-#   category: Operations
-#   maturity: Gold
-#   severity: warn
-#   family: correctness
-#   formats: [oas3]
-package specgate.rules["info-license"]
-
-violations contains {"path": ["info"], "message": "info has no license"} if not input.info.license
-`
-	reg := &policy.Registry{}
-	if err := reg.AddModule("user/info-license.rego", rule, false); err != nil {
-		t.Fatal(err)
-	}
-	l, err := linter.New(context.Background(), linter.Options{Registry: reg, Severities: rulesets.Severities{"info-license": level.Warn},
-		Loader: spec.NewLoader(spec.Options{})})
-	if err != nil {
-		t.Fatal(err)
-	}
+	l := userRuleLinter(t, "info-license", `violations contains {"path": ["info"], "message": "info has no license"} if not input.info.license
+`)
 	dir := t.TempDir()
 	for name, src := range map[string]string{
 		"list.yaml":  "openapi: 3.1.0\ninfo:\n  title: T\n  version: \"1\"\n  x-lint-ignore: [info-license, info-licence]\npaths: {}\n",
