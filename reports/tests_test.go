@@ -34,7 +34,15 @@ func sinkRun(t *testing.T, run *reports.Run, dir string) map[string]string {
 	}
 	head := *run
 	head.Tests, head.Coverage = nil, nil
-	if err := sink.Begin(&head); err != nil {
+	writeTests(t, sink, &head, run)
+	return files
+}
+
+// writeTests begins sink with head, adds run's tests one at a time and
+// ends it with run's coverage.
+func writeTests(t *testing.T, sink *reports.Sink, head, run *reports.Run) {
+	t.Helper()
+	if err := sink.Begin(head); err != nil {
 		t.Fatal(err)
 	}
 	for i := range run.Tests {
@@ -45,7 +53,6 @@ func sinkRun(t *testing.T, run *reports.Run, dir string) map[string]string {
 	if _, err := sink.End(run.Coverage); err != nil {
 		t.Fatal(err)
 	}
-	return files
 }
 
 func readFile(t *testing.T, path string) []byte {
@@ -382,17 +389,7 @@ func TestTestRunBriefSummary(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := sink.Begin(&reports.Run{Tool: run.Tool, Kind: run.Kind, Start: fixed}); err != nil {
-		t.Fatal(err)
-	}
-	for i := range run.Tests {
-		if err := sink.Add(&run.Tests[i]); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if _, err := sink.End(run.Coverage); err != nil {
-		t.Fatal(err)
-	}
+	writeTests(t, sink, &reports.Run{Tool: run.Tool, Kind: run.Kind, Start: fixed}, run)
 	got, _, _ := strings.Cut(b.String(), "\n\n")
 	want := `FAIL GET /pets/{id} -> 404 (not declared)
 FAIL GET /broken -> 500
