@@ -94,36 +94,16 @@ var httpRules = []*Rule{
 	},
 
 	// Security.
-	{
+	securityRule(&Rule{
 		ID: "security-added", Level: Breaking,
 		Summary: "an operation that needed no authentication now requires it",
 		Why:     "consumers that send no credentials are now rejected",
-		Operation: func(c *Check, base, rev *spec.Operation) {
-			if base != nil && rev != nil {
-				securityAdded(c, base.Security, rev.Security, securitySource(rev.Security, rev.Source))
-			}
-		},
-		AsyncOperation: func(c *Check, base, rev *spec.AsyncOperation) {
-			if base != nil && rev != nil {
-				securityAdded(c, base.Security, rev.Security, securitySource(rev.Security, rev.Source))
-			}
-		},
-	},
-	{
+	}, securityAdded),
+	securityRule(&Rule{
 		ID: "security-requirement-changed", Level: Breaking,
 		Summary: "a way to authenticate the base accepts is no longer enough: an alternative, a scheme or a scope changed",
 		Why:     "consumers that authenticate the way the base allowed are now rejected",
-		Operation: func(c *Check, base, rev *spec.Operation) {
-			if base != nil && rev != nil {
-				securityNarrowed(c, base.Security, rev.Security, securitySource(rev.Security, rev.Source))
-			}
-		},
-		AsyncOperation: func(c *Check, base, rev *spec.AsyncOperation) {
-			if base != nil && rev != nil {
-				securityNarrowed(c, base.Security, rev.Security, securitySource(rev.Security, rev.Source))
-			}
-		},
-	},
+	}, securityNarrowed),
 	{
 		ID: "security-removed", Level: Info,
 		Summary: "an operation that required authentication no longer does",
@@ -144,21 +124,11 @@ var httpRules = []*Rule{
 			}
 		},
 	},
-	{
+	securityRule(&Rule{
 		ID: "security-scheme-changed", Level: Breaking,
 		Summary: "a security scheme an operation uses changed its type, HTTP scheme, or API key name or location",
 		Why:     "consumers send credentials the way the base described, which the API no longer reads",
-		Operation: func(c *Check, base, rev *spec.Operation) {
-			if base != nil && rev != nil {
-				schemeChanged(c, base.Security, rev.Security)
-			}
-		},
-		AsyncOperation: func(c *Check, base, rev *spec.AsyncOperation) {
-			if base != nil && rev != nil {
-				schemeChanged(c, base.Security, rev.Security)
-			}
-		},
-	},
+	}, schemeChanged),
 
 	// Request parameters.
 	{

@@ -35,6 +35,23 @@ func securitySource(s *spec.Security, op spec.Path) spec.Path {
 	return op
 }
 
+// securityRule gives r both operation hooks, each calling judge with the
+// security of an operation the base and the revision share, HTTP or
+// AsyncAPI, and where the revision's requirement is written.
+func securityRule(r *Rule, judge func(c *Check, base, rev *spec.Security, src spec.Path)) *Rule {
+	r.Operation = func(c *Check, base, rev *spec.Operation) {
+		if base != nil && rev != nil {
+			judge(c, base.Security, rev.Security, securitySource(rev.Security, rev.Source))
+		}
+	}
+	r.AsyncOperation = func(c *Check, base, rev *spec.AsyncOperation) {
+		if base != nil && rev != nil {
+			judge(c, base.Security, rev.Security, securitySource(rev.Security, rev.Source))
+		}
+	}
+	return r
+}
+
 func securityAdded(c *Check, base, rev *spec.Security, src spec.Path) {
 	if openAccess(base) && !openAccess(rev) {
 		c.Revision(src, "authentication is now required: %s", describeSecurity(rev))
@@ -156,7 +173,7 @@ func schemeNames(s *spec.Security) map[string]bool {
 
 // schemeChanged compares the definitions of the schemes both requirements
 // use.
-func schemeChanged(c *Check, base, rev *spec.Security) {
+func schemeChanged(c *Check, base, rev *spec.Security, _ spec.Path) {
 	inBase := schemeNames(base)
 	var names []string
 	for n := range schemeNames(rev) {
