@@ -388,70 +388,44 @@ var schemaRules = []*Rule{
 		ID: "request-dependency-added", Level: Breaking,
 		Summary: "a request object must now carry properties together (dependentRequired) or meet a schema when a property is present (dependentSchemas), and values the base accepted fail it",
 		Why:     "consumers that send the property without the others, or without meeting the schema, are rejected",
-		Schema: func(s *SchemaCheck) {
-			if s.Dir == Request && s.both("object") {
-				s.reportFindings(s.findings("dependencies", dependencyFindings), true)
-			}
-		},
+		Schema:  breakingFindings(Request, "dependencies", dependencyFindings),
 	},
 	{
 		ID: "response-dependency-removed", Level: Breaking,
 		Summary: "a response object no longer guarantees properties that came together (dependentRequired) or a schema that held when a property was present (dependentSchemas)",
 		Why:     "consumers that read the properties the base guaranteed may not get them",
-		Schema: func(s *SchemaCheck) {
-			if s.Dir == Response && s.both("object") {
-				s.reportFindings(s.findings("dependencies", dependencyFindings), true)
-			}
-		},
+		Schema:  breakingFindings(Response, "dependencies", dependencyFindings),
 	},
 	{
 		ID: "request-conditional-narrowed", Level: Breaking,
 		Summary: "a request schema's if/then/else was added or its if changed, and its then or else rejects values the base accepted (judged conservatively)",
 		Why:     "consumers that send such values are rejected",
-		Schema: func(s *SchemaCheck) {
-			if s.Dir == Request {
-				s.reportFindings(s.findings("conditional", conditionalFindings), true)
-			}
-		},
+		Schema:  breakingFindings(Request, "conditional", conditionalFindings),
 	},
 	{
 		ID: "response-conditional-widened", Level: Breaking,
 		Summary: "a response schema's if/then/else was removed or its if changed, and the revision may send values its then or else ruled out (judged conservatively)",
 		Why:     "consumers that rely on what the condition guaranteed may not get it",
-		Schema: func(s *SchemaCheck) {
-			if s.Dir == Response {
-				s.reportFindings(s.findings("conditional", conditionalFindings), true)
-			}
-		},
+		Schema:  breakingFindings(Response, "conditional", conditionalFindings),
 	},
 	{
 		ID: "request-not-narrowed", Level: Breaking,
 		Summary: "a request schema's not was added or changed and may exclude values the base accepted (judged conservatively)",
 		Why:     "consumers that send a value the new not excludes are rejected",
-		Schema: func(s *SchemaCheck) {
-			if s.Dir == Request {
-				s.reportFindings(s.findings("not", notFindings), true)
-			}
-		},
+		Schema:  breakingFindings(Request, "not", notFindings),
 	},
 	{
 		ID: "response-not-widened", Level: Breaking,
 		Summary: "a response schema's not was removed or changed and may no longer exclude values the base ruled out (judged conservatively)",
 		Why:     "consumers meet values the base guaranteed they would not",
-		Schema: func(s *SchemaCheck) {
-			if s.Dir == Response {
-				s.reportFindings(s.findings("not", notFindings), true)
-			}
-		},
+		Schema:  breakingFindings(Response, "not", notFindings),
 	},
 	{
 		ID: "schema-condition-changed", Level: Info,
 		Summary: "a not, if/then/else, dependentRequired or dependentSchemas changed in a way that rejects nothing consumers sent (requests) and sends nothing they did not expect (responses)",
 		Why:     "consumers keep working; the change is listed so that it is seen",
 		Schema: func(s *SchemaCheck) {
-			if s.both("object") {
-				s.reportFindings(s.findings("dependencies", dependencyFindings), false)
-			}
+			s.reportFindings(s.findings("dependencies", dependencyFindings), false)
 			s.reportFindings(s.findings("conditional", conditionalFindings), false)
 			s.reportFindings(s.findings("not", notFindings), false)
 		},

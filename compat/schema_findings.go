@@ -37,6 +37,16 @@ func (s *SchemaCheck) findings(kind string, judge func(*SchemaCheck) []finding) 
 	return f
 }
 
+// breakingFindings is the Schema hook of a rule that reports the breaking
+// findings of kind, judged by judge, in schemas read in direction dir.
+func breakingFindings(dir Direction, kind string, judge func(*SchemaCheck) []finding) func(*SchemaCheck) {
+	return func(s *SchemaCheck) {
+		if s.Dir == dir {
+			s.reportFindings(s.findings(kind, judge), true)
+		}
+	}
+}
+
 func (s *SchemaCheck) reportFindings(fs []finding, breaking bool) {
 	for _, f := range fs {
 		if f.breaks == breaking {
@@ -51,8 +61,11 @@ func (s *SchemaCheck) reportFindings(fs []finding, breaking bool) {
 // no longer comes with it withdraws a guarantee. A dependentSchemas entry
 // only one side has is judged against the whole other schema: it narrows
 // when a value the other accepts fails it (entries both sides have are
-// compared as subschemas).
+// compared as subschemas). A schema not an object on both sides has none.
 func dependencyFindings(s *SchemaCheck) []finding {
+	if !s.both("object") {
+		return nil
+	}
 	var out []finding
 	bKeys, bNames, _ := dependentRequired(s.Base)
 	rKeys, rNames, rPaths := dependentRequired(s.Rev)
