@@ -4,7 +4,7 @@ import (
 	"context"
 	"strings"
 
-	"github.com/specgate/specgate/policy"
+	"github.com/specgate/specgate/policy/input"
 	"github.com/specgate/specgate/spec"
 )
 
@@ -13,7 +13,7 @@ import (
 // in its source description, the parameters it sends there, and every
 // runtime expression with the workflow and step it is written in.
 func init() {
-	policy.RegisterFormatInput(policy.FormatInput{Format: spec.Arazzo, Field: "arazzo", Build: LintInput})
+	input.RegisterField(input.Field{Format: spec.Arazzo, Key: "arazzo", Build: LintInput})
 }
 
 // LintInput is the value of input.arazzo for an Arazzo document: its

@@ -19,6 +19,7 @@ import (
 
 	"github.com/specgate/specgate/internal/level"
 	"github.com/specgate/specgate/policy"
+	"github.com/specgate/specgate/policy/input"
 	"github.com/specgate/specgate/rulesets"
 	"github.com/specgate/specgate/spec"
 	"github.com/specgate/specgate/validate"
@@ -249,7 +250,7 @@ func LoadFailed(name string, err error) Result {
 
 // LintDocument lints a loaded document.
 func (l *Linter) LintDocument(ctx context.Context, doc *spec.Document) Result {
-	return l.lintInput(ctx, doc, policy.Input(doc))
+	return l.lintInput(ctx, doc, input.Build(doc))
 }
 
 // LintPreloaded lints the input name as LintFile does, with its document
@@ -258,7 +259,7 @@ func (l *Linter) LintDocument(ctx context.Context, doc *spec.Document) Result {
 // it did not load), for a caller that reports more of it; standard input
 // ("-") is read once, and not kept.
 func (l *Linter) LintPreloaded(ctx context.Context, pre *Preloaded, name string, keep bool) (Result, *spec.Document) {
-	doc, input, ok, err := pre.Take(name)
+	doc, in, ok, err := pre.take(name)
 	if !ok {
 		if !keep || name == "-" {
 			return l.LintFile(ctx, name), nil
@@ -268,14 +269,14 @@ func (l *Linter) LintPreloaded(ctx context.Context, pre *Preloaded, name string,
 	if err != nil {
 		return LoadFailed(name, err), nil
 	}
-	if input == nil {
-		input = policy.Input(doc)
+	if in == nil {
+		in = input.Build(doc)
 	}
-	return l.lintInput(ctx, doc, input), doc
+	return l.lintInput(ctx, doc, in), doc
 }
 
 // lintInput is LintDocument with the document's OPA input already built.
-func (l *Linter) lintInput(ctx context.Context, doc *spec.Document, input ast.Value) Result {
+func (l *Linter) lintInput(ctx context.Context, doc *spec.Document, in ast.Value) Result {
 	res := Result{File: doc.Root.Name, Format: doc.String()}
 	// The structure is checked on another core while the rules run.
 	structure := make(chan []Diagnostic, 1)
@@ -285,12 +286,12 @@ func (l *Linter) lintInput(ctx context.Context, doc *spec.Document, input ast.Va
 	if l.timings {
 		start := time.Now()
 		var times []policy.RuleTime
-		violations, times, err = l.engine.EvalTimed(policy.WithDocument(ctx, doc), input)
+		violations, times, err = l.engine.EvalTimed(policy.WithDocument(ctx, doc), in)
 		if err == nil {
 			res.Timings = &Timings{Eval: time.Since(start), Rules: times, Cores: l.engine.Workers(len(times))}
 		}
 	} else {
-		violations, err = l.engine.Eval(policy.WithDocument(ctx, doc), input)
+		violations, err = l.engine.Eval(policy.WithDocument(ctx, doc), in)
 	}
 	broken := <-structure
 	evaluated()

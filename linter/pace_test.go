@@ -166,7 +166,7 @@ func TestTakeSettlesTheLoadingHold(t *testing.T) {
 	debug.SetGCPercent(EvalPercent / 2)
 	startup.hold(1 << 40)
 	p := Preload(context.Background(), spec.NewLoader(spec.Options{}), []string{"../examples/petstore.yaml"})
-	if _, input, ok, err := p.Take("../examples/petstore.yaml"); !ok || err != nil || input == nil {
+	if _, input, ok, err := p.take("../examples/petstore.yaml"); !ok || err != nil || input == nil {
 		t.Fatalf("take: input %v, %v, %v; want an input", input != nil, ok, err)
 	}
 	gotPercent, gotLimit := gcSettings()

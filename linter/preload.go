@@ -5,7 +5,7 @@ import (
 
 	"github.com/open-policy-agent/opa/v1/ast"
 
-	"github.com/specgate/specgate/policy"
+	"github.com/specgate/specgate/policy/input"
 	"github.com/specgate/specgate/spec"
 )
 
@@ -29,7 +29,7 @@ func Preload(ctx context.Context, loader *spec.Loader, names []string) *Preloade
 	}
 	p := &Preloaded{name: names[0], loaded: make(chan struct{}), done: make(chan struct{})}
 	// The collector waits for the spec's document and input (see
-	// LoadHeap); Take settles its pace.
+	// LoadHeap); take settles its pace.
 	startup.raise(LoadHeap)
 	go func() {
 		defer close(p.done)
@@ -47,7 +47,7 @@ func Preload(ctx context.Context, loader *spec.Loader, names []string) *Preloade
 			// The building of its input is not collected on the way
 			// either: nearly all of it stays live (see InputHeap).
 			startup.raise(max(LoadHeap, goMemory()+InputHeap*specBytes(p.doc)))
-			p.input = policy.Input(p.doc)
+			p.input = input.Build(p.doc)
 		}
 	}()
 	return p
@@ -76,13 +76,13 @@ func (p *Preloaded) Formats() ([]string, bool) {
 	return p.doc.FormatTags(), true
 }
 
-// Take waits for the preloaded spec of name, its input and the error of
+// take waits for the preloaded spec of name, its input and the error of
 // loading it; false when name was not preloaded. The hold of the spec's
 // loading ends: the first collection of its evaluation comes once it has
 // allocated EvalHeadroom percent of what the heap holds, or at the usual
 // floor, and the collector then runs at EvalPercent (LargeEvalPercent for
 // a spec of LargeSpec bytes or more).
-func (p *Preloaded) Take(name string) (doc *spec.Document, input ast.Value, ok bool, err error) {
+func (p *Preloaded) take(name string) (doc *spec.Document, input ast.Value, ok bool, err error) {
 	if p == nil || p.name != name {
 		return nil, nil, false, nil
 	}

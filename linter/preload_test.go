@@ -19,7 +19,7 @@ func TestPreloadedFormats(t *testing.T) {
 	if want := []string{"oas", "oas3", "oas3.1"}; !ok || !slices.Equal(formats, want) {
 		t.Errorf("formats of petstore.yaml: %q, %v; want %q", formats, ok, want)
 	}
-	if _, input, ok, err := p.Take("../examples/petstore.yaml"); !ok || err != nil || input == nil {
+	if _, input, ok, err := p.take("../examples/petstore.yaml"); !ok || err != nil || input == nil {
 		t.Errorf("take: input %v, %v, %v; want an input", input != nil, ok, err)
 	}
 

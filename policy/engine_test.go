@@ -15,6 +15,7 @@ import (
 	"github.com/open-policy-agent/opa/v1/ast"
 
 	"github.com/specgate/specgate/policy"
+	"github.com/specgate/specgate/policy/input"
 	"github.com/specgate/specgate/spec"
 )
 
@@ -81,7 +82,7 @@ func TestEvalCollectsEveryRuleInOneQuery(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	vs, err := e.Eval(context.Background(), policy.Input(load(t, api)))
+	vs, err := e.Eval(context.Background(), input.Build(load(t, api)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -106,7 +107,7 @@ func TestFormatsGuardRules(t *testing.T) {
 		t.Fatal(err)
 	}
 	swagger := load(t, "swagger: \"2.0\"\ninfo: {title: T, version: \"1\"}\npaths: {}\n")
-	vs, err := e.Eval(context.Background(), policy.Input(swagger))
+	vs, err := e.Eval(context.Background(), input.Build(swagger))
 	if err != nil || len(vs) != 0 {
 		t.Errorf("an oas3 rule ran on Swagger 2.0: %v %v", vs, err)
 	}
@@ -142,7 +143,7 @@ func TestTimeoutIsAnError(t *testing.T) {
 		t.Fatal(err)
 	}
 	start := time.Now()
-	vs, err := e.Eval(context.Background(), policy.Input(load(t, api)))
+	vs, err := e.Eval(context.Background(), input.Build(load(t, api)))
 	if !errors.Is(err, policy.ErrTimeout) {
 		t.Fatalf("err = %v, violations = %d; want ErrTimeout", err, len(vs))
 	}
@@ -162,7 +163,7 @@ func TestMalformedViolationIsKept(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	vs, err := e.Eval(context.Background(), policy.Input(load(t, api)))
+	vs, err := e.Eval(context.Background(), input.Build(load(t, api)))
 	if err != nil || len(vs) != 1 || !strings.Contains(vs[0].Message, "not an object") {
 		t.Errorf("violations = %+v, %v", vs, err)
 	}
@@ -182,7 +183,7 @@ func TestViolationFields(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	vs, err := e.Eval(context.Background(), policy.Input(load(t, api)))
+	vs, err := e.Eval(context.Background(), input.Build(load(t, api)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -229,7 +230,7 @@ func TestRegistryValidation(t *testing.T) {
 
 func TestInputSharesConvertedValues(t *testing.T) {
 	doc := load(t, api)
-	in := policy.Input(doc).(ast.Object)
+	in := input.Build(doc).(ast.Object)
 	ops := in.Get(ast.StringTerm("operations")).Value.(*ast.Array)
 	if ops.Len() != 2 {
 		t.Fatalf("operations = %v", ops)
@@ -251,7 +252,7 @@ func TestInputSharesConvertedValues(t *testing.T) {
 	// A Swagger 2.0 response and the media types it produces are at one
 	// place: one path for all; so are their schemas. Every $ref to a
 	// target has one target path, and empty sibling lists are one.
-	swagger := policy.Input(load(t, `swagger: "2.0"
+	swagger := input.Build(load(t, `swagger: "2.0"
 info: {title: T, version: "1"}
 produces: [application/json, application/xml]
 paths:
@@ -301,7 +302,7 @@ components:
 `
 	pet := "Pet:\n  type: object\n  properties:\n    owner: {$ref: \"api.yaml#/components/schemas/Alias\"}\n"
 	doc, dir := loadFiles(t, map[string]string{"api.yaml": entry, "pet.yaml": pet})
-	refs := policy.Input(doc).(ast.Object).Get(ast.StringTerm("refs")).Value.(*ast.Array)
+	refs := input.Build(doc).(ast.Object).Get(ast.StringTerm("refs")).Value.(*ast.Array)
 	got := map[string]string{}
 	// An item holds the documented keys, no more: past eight keys an OPA
 	// object's map takes a table of its own, and a large API has tens of
@@ -333,7 +334,7 @@ components:
 	if len(got) != len(want) {
 		t.Errorf("got %d refs, want %d: %v", len(got), len(want), got)
 	}
-	to := policy.Input(doc).(ast.Object).Get(ast.StringTerm("refsTo")).Value.(ast.Object)
+	to := input.Build(doc).(ast.Object).Get(ast.StringTerm("refsTo")).Value.(ast.Object)
 	if got := to.Keys(); len(got) != 4 {
 		t.Errorf("refsTo has keys %v, want 4 (unresolved references are left out)", got)
 	}
@@ -346,7 +347,7 @@ components:
 	}
 	// The indexes of a few list the very items of refs.
 	for key, want := range map[string]string{"unresolvedRefs": `"#/components/schemas/Nope"`, "refsWithSiblings": `"pet.yaml#/Pet"`} {
-		list := policy.Input(doc).(ast.Object).Get(ast.StringTerm("index")).Value.(ast.Object).Get(ast.StringTerm(key)).Value.(*ast.Array)
+		list := input.Build(doc).(ast.Object).Get(ast.StringTerm("index")).Value.(ast.Object).Get(ast.StringTerm(key)).Value.(*ast.Array)
 		if list.Len() != 1 || list.Elem(0).Value.(ast.Object).Get(ast.StringTerm("ref")).String() != want {
 			t.Errorf("%s = %v, want the item of %s", key, list, want)
 		}
@@ -369,7 +370,7 @@ components:
         d: {type: string}
     E: {type: [string, "null"]}
 `)
-	in := policy.Input(doc).(ast.Object)
+	in := input.Build(doc).(ast.Object)
 	schemas := in.Get(ast.StringTerm("schemas")).Value.(*ast.Array)
 	with := in.Get(ast.StringTerm("schemasWith")).Value.(ast.Object)
 	enum := with.Get(ast.StringTerm("enum")).Value.(*ast.Array)
@@ -408,7 +409,7 @@ components:
     Ping: {type: object, x-see: [{$ref: "#/components/schemas/Pong"}]}
     Pong: {$ref: "#/components/schemas/Ping"}
 `)
-	refs := policy.Input(doc).(ast.Object).Get(ast.StringTerm("index")).Value.(ast.Object).Get(ast.StringTerm("extensionRefs")).String()
+	refs := input.Build(doc).(ast.Object).Get(ast.StringTerm("index")).Value.(ast.Object).Get(ast.StringTerm("extensionRefs")).String()
 	want := `[{"path": ["x-webhooks", "ping", "post", "requestBody", "content", "application/json", "schema"], "ref": "#/components/schemas/Ping"}, ` +
 		`{"path": ["components", "schemas", "Ping", "x-see", 0], "ref": "#/components/schemas/Pong"}]`
 	if refs != want {
@@ -441,7 +442,7 @@ components:
       items: {$ref: "#/components/schemas/a~1b"}
     User: {properties: {name: {type: string}}}
 `)
-	got := policy.Input(doc).(ast.Object).Get(ast.StringTerm("componentRefs")).String()
+	got := input.Build(doc).(ast.Object).Get(ast.StringTerm("componentRefs")).String()
 	want := `{"#/components/responses/Ok": ["#/components/schemas/Pet"], ` +
 		`"#/components/schemas/Pet": ["#/components/schemas/Pet", "#/components/schemas/User"], ` +
 		`"#/components/schemas/a~1b": ["#/components/schemas/a~1b"]}`
@@ -485,7 +486,7 @@ x-logo: {title: not prose}
 		if err != nil {
 			t.Fatal(err)
 		}
-		vs, err := e.Eval(policy.WithDocument(context.Background(), doc), policy.Input(doc))
+		vs, err := e.Eval(policy.WithDocument(context.Background(), doc), input.Build(doc))
 		var got []string
 		for _, v := range vs {
 			got = append(got, fmt.Sprintf("%s %s %q", filepath.Base(v.File), spec.Pointer(v.Path), v.Message))
@@ -538,7 +539,7 @@ paths:
               example: {description: "<i>in an example</i>"}
 x-logo: {title: "jAvAsCrIpT:x"}
 `)
-	got := policy.Input(doc).(ast.Object).Get(ast.StringTerm("index")).Value.(ast.Object).Get(ast.StringTerm("markupTexts")).Value
+	got := input.Build(doc).(ast.Object).Get(ast.StringTerm("index")).Value.(ast.Object).Get(ast.StringTerm("markupTexts")).Value
 	want := ast.MustParseTerm(`{"About <b>pets</b>", "1 < 2", "See JAVASCRIPT:alert(1)", "<i>in an example</i>", "jAvAsCrIpT:x"}`).Value
 	if got.Compare(want) != 0 {
 		t.Errorf("markupTexts = %v, want %v", got, want)
@@ -574,7 +575,7 @@ func TestRulesShareLibraryValues(t *testing.T) {
 	}
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(4))
 	for range 20 {
-		vs, err := e.Eval(context.Background(), policy.Input(load(t, api)))
+		vs, err := e.Eval(context.Background(), input.Build(load(t, api)))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -604,7 +605,7 @@ func TestViolationsOfOtherShapes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	vs, err := e.Eval(context.Background(), policy.Input(load(t, api)))
+	vs, err := e.Eval(context.Background(), input.Build(load(t, api)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -647,7 +648,7 @@ func TestEvalTimed(t *testing.T) {
 	// One core takes the rules in order of id, so a-first computes the
 	// library value.
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
-	vs, times, err := e.EvalTimed(context.Background(), policy.Input(load(t, api)))
+	vs, times, err := e.EvalTimed(context.Background(), input.Build(load(t, api)))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,11 +12,12 @@ import (
 	"github.com/open-policy-agent/opa/v1/ast"
 	"github.com/open-policy-agent/opa/v1/rego"
 
+	"github.com/specgate/specgate/policy/input"
 	"github.com/specgate/specgate/rules"
 	"github.com/specgate/specgate/spec"
 )
 
-// TestLabelsOfViewsAndValuesAgree: the label policy.Input gives each item
+// TestLabelsOfViewsAndValuesAgree: the label input.Build gives each item
 // of input.received (builtins.SchemaLabel of the views' paths and
 // parameters) is what security.schema_label gives it (the same function of
 // the Rego values and the library's parameters by place), on every rule
@@ -68,8 +69,8 @@ func eachSpecAsRego(t *testing.T, triples string, maxSize int64, ids ...string) 
 	if err != nil {
 		t.Fatal(err)
 	}
-	compare := func(f string, input ast.Value) {
-		rs, err := query.Eval(ctx, rego.EvalParsedInput(input))
+	compare := func(f string, in ast.Value) {
+		rs, err := query.Eval(ctx, rego.EvalParsedInput(in))
 		if err != nil || len(rs) != 1 {
 			t.Fatalf("%s: %v %v", f, rs, err)
 		}
@@ -105,7 +106,7 @@ func eachSpecAsRego(t *testing.T, triples string, maxSize int64, ids ...string) 
 			if err != nil || doc.Format == spec.AsyncAPI {
 				continue
 			}
-			compare(f, Input(doc))
+			compare(f, input.Build(doc))
 		}
 	}
 	return alike, declined
@@ -146,7 +147,7 @@ var smallInputs = func() func(t *testing.T) []specInput {
 				if err != nil || doc.Format == spec.AsyncAPI {
 					continue
 				}
-				inputs = append(inputs, specInput{f, Input(doc)})
+				inputs = append(inputs, specInput{f, input.Build(doc)})
 			}
 			if len(inputs) == 0 {
 				failed = fmt.Errorf("no input among %d files", len(files))

@@ -9,6 +9,7 @@ import (
 	"github.com/open-policy-agent/opa/v1/ast"
 
 	"github.com/specgate/specgate/policy"
+	"github.com/specgate/specgate/policy/input"
 )
 
 // TestEvalLetsGoOfTheInput checks that once Eval returns, neither the
@@ -35,15 +36,15 @@ func TestEvalLetsGoOfTheInput(t *testing.T) {
 	}
 	freed := make(chan string, 2)
 	vs, err := func() ([]policy.Violation, error) {
-		input := policy.Input(load(t, api)).(ast.Object)
-		ops := input.Get(ast.StringTerm("operations")).Value.(*ast.Array)
+		in := input.Build(load(t, api)).(ast.Object)
+		ops := in.Get(ast.StringTerm("operations")).Value.(*ast.Array)
 		// The input's list of operations, which the library's value
 		// holds too, and its document. (A few of the terms a query read
 		// last may stay in OPA's pools of slices a little longer: they
 		// are not looked for.)
 		runtime.AddCleanup(ops, func(s string) { freed <- s }, "input.operations")
-		runtime.AddCleanup(input.Get(ast.StringTerm("document")), func(s string) { freed <- s }, "input.document")
-		return e.Eval(context.Background(), input)
+		runtime.AddCleanup(in.Get(ast.StringTerm("document")), func(s string) { freed <- s }, "input.document")
+		return e.Eval(context.Background(), in)
 	}()
 	if err != nil || len(vs) != 2 {
 		t.Fatalf("Eval = %v, %v; want 2 findings", vs, err)

@@ -13,6 +13,7 @@ import (
 
 	"github.com/specgate/specgate/policy"
 	"github.com/specgate/specgate/policy/dsl"
+	"github.com/specgate/specgate/policy/input"
 )
 
 // deniedCalls call each builtin user Rego must not reach, with the right
@@ -98,7 +99,7 @@ func TestJSONSchemaBuiltinReadsNoFile(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			vs, err := e.Eval(context.Background(), policy.Input(load(t, api)))
+			vs, err := e.Eval(context.Background(), input.Build(load(t, api)))
 			if err != nil || len(vs) != 0 {
 				t.Errorf("violations %v, error %v; want none: the $ref must not be followed", vs, err)
 			}
@@ -136,7 +137,7 @@ func TestExplodingRulesTimeOut(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			vs, err := e.Eval(context.Background(), policy.Input(doc))
+			vs, err := e.Eval(context.Background(), input.Build(doc))
 			if !errors.Is(err, policy.ErrTimeout) {
 				t.Fatalf("err = %v, violations = %v; want ErrTimeout", err, vs)
 			}

@@ -13,6 +13,7 @@ import (
 	"github.com/open-policy-agent/opa/v1/tester"
 	"github.com/open-policy-agent/opa/v1/types"
 
+	"github.com/specgate/specgate/policy/input"
 	"github.com/specgate/specgate/spec"
 )
 
@@ -49,7 +50,7 @@ func TestBuiltins() []*tester.Builtin {
 
 // testInputBuiltin is specgate.test_input(doc): doc is the text of a
 // specification (YAML or JSON) or a specification written as a Rego
-// object; the result is Input of the document the loader makes of it, as
+// object; the result is input.Build of the document the loader makes of it, as
 // lint makes it of a file named test.yaml. A document that does not load
 // halts the test with the loader's error (file, line and column), since
 // a test of a rule over no input would pass or fail for the wrong reason.
@@ -74,7 +75,7 @@ func testInputBuiltin(bctx rego.BuiltinContext, doc *ast.Term) (*ast.Term, error
 	if err != nil {
 		return nil, testInputError(err.Error())
 	}
-	return ast.NewTerm(Input(d)), nil
+	return ast.NewTerm(input.Build(d)), nil
 }
 
 // LoadTestDocument loads data as the document of a test, named

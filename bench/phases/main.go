@@ -22,6 +22,7 @@ import (
 	"time"
 
 	"github.com/specgate/specgate/policy"
+	inputpkg "github.com/specgate/specgate/policy/input"
 	"github.com/specgate/specgate/rulesets"
 	"github.com/specgate/specgate/spec"
 )
@@ -102,7 +103,7 @@ func run(specFile, ruleset string, top, cpu, runs int, profile, memprofile strin
 	doc.Views()
 	step("views", start)
 	start = time.Now()
-	input := policy.Input(doc)
+	input := inputpkg.Build(doc)
 	step("input", start)
 	if memprofile != "" {
 		if err := writeHeapProfile(memprofile); err != nil {

@@ -32,6 +32,7 @@ import (
 
 	"github.com/open-policy-agent/opa/v1/ast"
 	"github.com/specgate/specgate/policy"
+	inputpkg "github.com/specgate/specgate/policy/input"
 	"github.com/specgate/specgate/spec"
 )
 
@@ -73,7 +74,7 @@ func run(base, specFile, only string, runs, cpu int, profile string) error {
 	if err != nil {
 		return err
 	}
-	input := policy.Input(doc)
+	input := inputpkg.Build(doc)
 	var ids []string
 	if only != "" {
 		ids = strings.Split(only, ",")

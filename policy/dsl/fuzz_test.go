@@ -12,6 +12,7 @@ import (
 
 	"github.com/specgate/specgate/policy"
 	"github.com/specgate/specgate/policy/dsl"
+	"github.com/specgate/specgate/policy/input"
 	"github.com/specgate/specgate/spec"
 )
 
@@ -136,7 +137,7 @@ func FuzzCompileRuleset(f *testing.F) {
 	if err != nil {
 		f.Fatal(err)
 	}
-	input := policy.Input(doc)
+	in := input.Build(doc)
 	f.Fuzz(func(t *testing.T, data []byte) {
 		// A ruleset with errors is reported, never compiled (as
 		// rulesets.Load does).
@@ -190,7 +191,7 @@ func FuzzCompileRuleset(f *testing.F) {
 		if err != nil {
 			t.Fatalf("generated Rego does not compile: %v\n%s", err, sources(compiled))
 		}
-		if _, err := engine.Eval(policy.WithDocument(context.Background(), doc), input); err != nil && !errors.Is(err, policy.ErrTimeout) {
+		if _, err := engine.Eval(policy.WithDocument(context.Background(), doc), in); err != nil && !errors.Is(err, policy.ErrTimeout) {
 			t.Fatalf("generated Rego fails to evaluate: %v\n%s", err, sources(compiled))
 		}
 	})

@@ -1,4 +1,4 @@
-package policy_test
+package input_test
 
 import (
 	"context"
@@ -10,7 +10,7 @@ import (
 
 	"github.com/open-policy-agent/opa/v1/ast"
 
-	"github.com/specgate/specgate/policy"
+	"github.com/specgate/specgate/policy/input"
 	"github.com/specgate/specgate/spec"
 )
 
@@ -39,7 +39,7 @@ components:
     Shared: {type: string}
     Unused: {type: string}
 `)
-	in := policy.Input(doc).(ast.Object)
+	in := input.Build(doc).(ast.Object)
 	names := func(key string) []string {
 		var out []string
 		arr := in.Get(ast.StringTerm(key)).Value.(*ast.Array)
@@ -98,7 +98,7 @@ definitions:
       kept: {type: string, readOnly: false}
   Out: {type: string}
 `)
-	in := policy.Input(doc).(ast.Object)
+	in := input.Build(doc).(ast.Object)
 	want := []string{
 		`["definitions", "In"]`,
 		`["definitions", "In", "properties", "name"]`,
@@ -179,7 +179,7 @@ paths:
       responses:
         "429": {$ref: '#/responses/Limited'}
 `)
-	in := policy.Input(doc).(ast.Object)
+	in := input.Build(doc).(ast.Object)
 	want := []string{
 		`["parameters", "limit"]`,
 		`["paths", "/a", "get", "parameters", 1]`,
@@ -203,7 +203,7 @@ paths:
 		t.Errorf("swaggerValuesOfType.integer = %q", got)
 	}
 
-	oas := policy.Input(load(t, "openapi: 3.0.3\ninfo: {title: T, version: \"1\"}\npaths: {}\ncomponents:\n  parameters:\n    p: {name: p, in: query, schema: {type: string}}\n")).(ast.Object)
+	oas := input.Build(load(t, "openapi: 3.0.3\ninfo: {title: T, version: \"1\"}\npaths: {}\ncomponents:\n  parameters:\n    p: {name: p, in: query, schema: {type: string}}\n")).(ast.Object)
 	if n := oas.Get(ast.StringTerm("swaggerValues")).Value.(*ast.Array).Len(); n != 0 {
 		t.Errorf("an OpenAPI 3 document has %d swaggerValues", n)
 	}
@@ -244,7 +244,7 @@ webhooks:
       parameters: [{name: w, in: query, schema: {type: string}}]
       responses: {"200": {description: ok}}
 `)
-	in := policy.Input(doc).(ast.Object)
+	in := input.Build(doc).(ast.Object)
 	want := []string{
 		`["paths", "/a", "parameters", 0]`,
 		`["components", "parameters", "limit"]`,
@@ -281,7 +281,7 @@ components:
             name: {type: string}
         owner: {$ref: '#/components/schemas/properties'}
 `)
-	in := policy.Input(doc).(ast.Object)
+	in := input.Build(doc).(ast.Object)
 	index := in.Get(ast.StringTerm("index")).Value.(ast.Object).Get(ast.StringTerm("propertySchemas"))
 	if index == nil {
 		t.Fatal("input has no propertySchemas")
@@ -330,7 +330,7 @@ paths:
 		{"a null example", "components: {responses: {Ok: {description: ok, headers: {X: {schema: {type: string}, example: null}}}}}\n", true},
 	} {
 		doc, _ := loadFiles(t, map[string]string{"api.yaml": entry, "other.yaml": c.other})
-		got := field(t, policy.Input(doc), "index.hasExamples")
+		got := field(t, input.Build(doc), "index.hasExamples")
 		if got == nil || got.Value.Compare(ast.Boolean(c.want)) != 0 {
 			t.Errorf("%s: hasExamples = %v, want %v", c.name, got, c.want)
 		}
@@ -370,7 +370,7 @@ components:
 	const other = `components: {schemas: {Back: {$ref: 'api.yaml#/components/schemas/Back'}}}
 `
 	doc, _ := loadFiles(t, map[string]string{"api.yaml": entry, "other.yaml": other})
-	got := field(t, policy.Input(doc), "index.referencedComponents")
+	got := field(t, input.Build(doc), "index.referencedComponents")
 	want := ast.MustParseTerm(`{"#/components/schemas": {"Back": true, "Owner": true, "Tag": true, "a/b": true}}`)
 	if got == nil || got.Value.Compare(want.Value) != 0 {
 		t.Errorf("referencedComponents = %v, want %v", got, want)
@@ -383,11 +383,11 @@ components:
 // the other (no valid document does; the loader reads it all the same).
 // Its name quotes the first user of the reference.
 func TestInputBodyUsesOfSharedReferences(t *testing.T) {
-	doc, err := spec.NewLoader(spec.Options{}).Load(context.Background(), filepath.Join("testdata", "spell", "shared-refs.yaml"))
+	doc, err := spec.NewLoader(spec.Options{}).Load(context.Background(), filepath.Join("..", "testdata", "spell", "shared-refs.yaml"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	input := policy.Input(doc)
+	input := input.Build(doc)
 	uses := func(key, part string) []string {
 		var out []string
 		field(t, input, key).Value.(*ast.Array).Foreach(func(u *ast.Term) {

@@ -1,4 +1,4 @@
-package policy_test
+package input_test
 
 import (
 	"context"
@@ -6,7 +6,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/specgate/specgate/policy"
+	"github.com/specgate/specgate/policy/input"
 	"github.com/specgate/specgate/spec"
 )
 
@@ -14,7 +14,7 @@ import (
 // loading, the views and the OPA input value.
 func BenchmarkReady(b *testing.B) {
 	for _, name := range []string{"github.json", "stripe.yaml", "kubernetes.json", "openai.yaml"} {
-		path := filepath.Join("..", "..", "shared", "corpus", name)
+		path := filepath.Join("..", "..", "..", "shared", "corpus", name)
 		if _, err := os.Stat(path); err != nil {
 			b.Skip("corpus not available")
 		}
@@ -25,7 +25,7 @@ func BenchmarkReady(b *testing.B) {
 				if err != nil {
 					b.Fatal(err)
 				}
-				if policy.Input(doc) == nil {
+				if input.Build(doc) == nil {
 					b.Fatal("no input")
 				}
 			}

@@ -1,4 +1,10 @@
-package policy
+// Package input builds the value every rule is evaluated over: the OPA
+// input of a document (docs/input.md), made once in Go from package spec's
+// views and the raw tree, directly as an ast.Value. It owns the input's
+// shape, its private indexes (input.index) and the fields that readers of
+// other formats register (RegisterField); the rule engine, package policy,
+// only evaluates over it.
+package input
 
 import (
 	"encoding/binary"
@@ -14,11 +20,11 @@ import (
 	"github.com/specgate/specgate/spec"
 )
 
-// Input builds the OPA input value of a document once, directly as an
+// Build builds the OPA input value of a document once, directly as an
 // ast.Value (no JSON round trip). Its shape is documented in
 // docs/input.md. Views share the converted values of the raw document, so
 // a schema that appears in the raw tree and in input.schemas is one value.
-func Input(doc *spec.Document) ast.Value {
+func Build(doc *spec.Document) ast.Value {
 	// What needs no converted node (the views; the $refs, the markup
 	// texts and the graph of components, which are strings and paths) is
 	// built on other cores while the document is converted, the $refs

@@ -1,4 +1,4 @@
-package policy
+package input
 
 import (
 	"maps"
@@ -8,6 +8,7 @@ import (
 
 	"github.com/open-policy-agent/opa/v1/ast"
 
+	"github.com/specgate/specgate/policy/builtins"
 	"github.com/specgate/specgate/spec"
 )
 
@@ -226,7 +227,7 @@ func sharedBy(first string, n int) string {
 
 // operationName is specgate.operation_name of an operation's view.
 func operationName(op *spec.Operation) string {
-	return nameOperation(op.Method, op.Path, op.Webhook, op.Callback)
+	return builtins.NameOperation(op.Method, op.Path, op.Webhook, op.Callback)
 }
 
 // localRefPath is the path a local $ref names (util.ref_path): "#/a/x~1y"

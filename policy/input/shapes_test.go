@@ -1,4 +1,4 @@
-package policy_test
+package input_test
 
 import (
 	"context"
@@ -8,7 +8,7 @@ import (
 
 	"github.com/open-policy-agent/opa/v1/ast"
 
-	"github.com/specgate/specgate/policy"
+	"github.com/specgate/specgate/policy/input"
 	"github.com/specgate/specgate/spec"
 )
 
@@ -56,7 +56,7 @@ func docTerm(t *testing.T, in ast.Object, keys ...string) *ast.Term {
 // of the input, and containers that differ in a key's order, a member or a
 // number's literal are not.
 func TestInputSharesShapes(t *testing.T) {
-	in := policy.Input(load(t, shapesAPI)).(ast.Object)
+	in := input.Build(load(t, shapesAPI)).(ast.Object)
 	at := func(path ...string) *ast.Term {
 		return docTerm(t, in, append([]string{"components", "schemas"}, path...)...)
 	}
@@ -105,7 +105,7 @@ func TestSharedShapesLocateFindings(t *testing.T) {
 		t.Fatal(err)
 	}
 	doc := load(t, shapesAPI)
-	vs, err := e.Eval(context.Background(), policy.Input(doc))
+	vs, err := e.Eval(context.Background(), input.Build(doc))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package policy
+package input
 
 import (
 	"fmt"
@@ -9,16 +9,16 @@ import (
 	"github.com/specgate/specgate/spec"
 )
 
-// FormatInput adds one field to the input of the documents of a format,
+// Field adds one field to the input of the documents of a format,
 // for facts that package spec's views do not hold and that only the
 // package reading the format can compute: package arazzo adds
 // input.arazzo (the operations its steps call, the runtime expressions
 // each workflow reads). That package registers it from its init function,
 // so that this package keeps no dependency on it.
-type FormatInput struct {
+type Field struct {
 	Format spec.Format
-	// Field is the input's key; it must not be one of Input's own.
-	Field string
+	// Key is the input's key; it must not be one of Build's own.
+	Key string
 	// Build computes the field's value, a JSON value as encoding/json
 	// decodes one (nil, bool, json.Number, string, []any, map[string]any),
 	// or any value ast.InterfaceToValue converts.
@@ -27,17 +27,17 @@ type FormatInput struct {
 
 var (
 	registeredInputsMu sync.RWMutex
-	registeredInputs   []FormatInput
+	registeredInputs   []Field
 )
 
-// RegisterFormatInput makes Input add a field to the input of documents of
+// RegisterField makes Build add a field to the input of documents of
 // fi.Format. Registering a format's field twice panics.
-func RegisterFormatInput(fi FormatInput) {
+func RegisterField(fi Field) {
 	registeredInputsMu.Lock()
 	defer registeredInputsMu.Unlock()
 	for _, o := range registeredInputs {
-		if o.Format == fi.Format && o.Field == fi.Field {
-			panic(fmt.Sprintf("policy: input field %s of %s registered twice", fi.Field, fi.Format))
+		if o.Format == fi.Format && o.Key == fi.Key {
+			panic(fmt.Sprintf("input: field %s of %s registered twice", fi.Key, fi.Format))
 		}
 	}
 	registeredInputs = append(registeredInputs, fi)
@@ -58,7 +58,7 @@ func formatFields(c *converter, doc *spec.Document) [][2]*ast.Term {
 		if err != nil {
 			v = ast.Null{}
 		}
-		out = append(out, c.kv(fi.Field, ast.NewTerm(v)))
+		out = append(out, c.kv(fi.Key, ast.NewTerm(v)))
 	}
 	return out
 }

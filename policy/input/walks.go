@@ -1,10 +1,11 @@
-package policy
+package input
 
 import (
 	"strings"
 
 	"github.com/open-policy-agent/opa/v1/ast"
 
+	"github.com/specgate/specgate/policy/builtins"
 	"github.com/specgate/specgate/spec"
 )
 
@@ -83,7 +84,7 @@ func scanFiles(doc *spec.Document) (markup *ast.Term, examples bool) {
 		switch n.Kind {
 		case spec.Object:
 			for _, f := range n.Fields {
-				if proseKeys[f.Key] && f.Value.Kind == spec.String && hasMarkup(f.Value.Value) {
+				if builtins.ProseKeys[f.Key] && f.Value.Kind == spec.String && hasMarkup(f.Value.Value) {
 					set.Add(ast.StringTerm(f.Value.Value))
 				}
 				if f.Key == "example" || f.Key == "examples" {

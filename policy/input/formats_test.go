@@ -1,4 +1,4 @@
-package policy
+package input
 
 import (
 	"context"
@@ -43,7 +43,7 @@ func TestFormatInputs(t *testing.T) {
 	}
 	// From the folder of the proto fixtures: a module root (testdata/library)
 	// must lie inside the working directory.
-	t.Chdir("../spec/proto")
+	t.Chdir("../../spec/proto")
 	l := spec.NewLoader(spec.Options{})
 	for _, tt := range tests {
 		doc, err := l.Load(context.Background(), tt.file)
@@ -54,7 +54,7 @@ func TestFormatInputs(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		in := ast.NewTerm(Input(doc))
+		in := ast.NewTerm(Build(doc))
 		got, err := in.Value.Find(ref[1:])
 		if err != nil {
 			t.Errorf("%s: %s: %v", tt.file, tt.query, err)

@@ -1,4 +1,4 @@
-package policy
+package input
 
 import (
 	"path/filepath"
@@ -17,19 +17,19 @@ import (
 // A rule iterates these; the views of OpenAPI are empty for such
 // documents.
 func init() {
-	RegisterFormatInput(FormatInput{Format: spec.Proto, Field: "proto", Build: func(doc *spec.Document) any {
+	RegisterField(Field{Format: spec.Proto, Key: "proto", Build: func(doc *spec.Document) any {
 		if s := proto.Of(doc); s != nil {
 			return protoInput(s)
 		}
 		return nil
 	}})
-	RegisterFormatInput(FormatInput{Format: spec.GraphQL, Field: "graphql", Build: func(doc *spec.Document) any {
+	RegisterField(Field{Format: spec.GraphQL, Key: "graphql", Build: func(doc *spec.Document) any {
 		if s := graphql.Of(doc); s != nil {
 			return graphqlInput(s)
 		}
 		return nil
 	}})
-	RegisterFormatInput(FormatInput{Format: spec.WSDL, Field: "wsdl", Build: func(doc *spec.Document) any {
+	RegisterField(Field{Format: spec.WSDL, Key: "wsdl", Build: func(doc *spec.Document) any {
 		if d := wsdl.Of(doc); d != nil {
 			return wsdlInput(d, doc.Root.Name)
 		}

@@ -1,11 +1,11 @@
-package policy_test
+package input_test
 
 import (
 	"testing"
 
 	"github.com/open-policy-agent/opa/v1/ast"
 
-	"github.com/specgate/specgate/policy"
+	"github.com/specgate/specgate/policy/input"
 )
 
 // A string the document repeats is one term wherever the input holds it
@@ -27,7 +27,7 @@ paths:
       responses:
         "200": {description: ok, content: {}}
 `)
-	in := policy.Input(doc).(ast.Object)
+	in := input.Build(doc).(ast.Object)
 	get := func(t *ast.Term, keys ...string) *ast.Term {
 		for _, k := range keys {
 			t = t.Value.(ast.Object).Get(ast.StringTerm(k))
