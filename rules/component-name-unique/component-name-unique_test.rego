@@ -4,7 +4,7 @@ import data.specgate.rules["component-name-unique"] as rule
 
 ref(path, ref, file, target) := {"path": path, "ref": ref, "file": "", "targetFile": file, "target": target, "resolved": true}
 
-# refs_input is an input with refs and, as policy.Input builds it, refsTo:
+# refs_input is an input with refs and, as input.Build builds it, refsTo:
 # the references to each target in document order.
 refs_input(document, refs) := {
 	"format": "openapi",

@@ -59,7 +59,7 @@ test_loopback_and_plain_http if {
 	not security.loopback("http://127.0.0.1.nip.io")
 }
 
-# received_input completes a test input with what policy.Input builds in
+# received_input completes a test input with what input.Build builds in
 # Go for `received`, `received_of` and `received_with`: the request
 # schemas but readOnly ones and, in Swagger 2.0, the non-body parameters
 # of operations, each once and labelled, indexed by type name and by key.

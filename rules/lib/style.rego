@@ -62,7 +62,7 @@ operations := util.http_operations
 # (response_at). Rules whose finding does not depend on the operation
 # iterate these rather than every operation's responses, so that a
 # response shared by hundreds of operations is judged once. Built in Go
-# (policy/input_uses.go): it counts each reference's users.
+# (policy/input/uses.go): it counts each reference's users.
 response_uses := input.responseUses
 
 # request_body_uses are the request bodies of the same operations as

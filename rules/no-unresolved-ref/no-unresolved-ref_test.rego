@@ -7,7 +7,7 @@ ref(value, file, path, resolved, err) := {"ref": value, "file": file, "path": pa
 # The input gives a resolved reference's target, null for the others.
 _target := {true: ["components", "schemas", "Pet"], false: null}
 
-# refs_input is an input made by hand with refs and, as policy.Input
+# refs_input is an input made by hand with refs and, as input.Build
 # builds it, its index of the unresolved ones among them: a test document
 # (specgate.test_input) has one file, and these name others.
 refs_input(refs) := {"refs": refs, "index": {"unresolvedRefs": [r | some r in refs; r.target == null]}}

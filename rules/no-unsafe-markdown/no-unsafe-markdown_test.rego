@@ -4,7 +4,7 @@ import data.specgate.rules["no-unsafe-markdown"] as rule
 
 # doc is an input made by hand with the given fields, for places a
 # document would take long to spell; its index of markup texts, which
-# policy.Input finds in the document, is here every string of them.
+# input.Build finds in the document, is here every string of them.
 doc(extra) := object.union(
 	{"document": {}, "schemas": [], "parameters": [], "tags": [], "servers": [], "securitySchemes": [], "operations": [], "webhooks": [], "callbacks": [],
 		"index": {"markupTexts": {t | walk(extra, [_, t]); is_string(t)}}},

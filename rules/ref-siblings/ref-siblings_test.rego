@@ -4,7 +4,7 @@ import data.specgate.rules["ref-siblings"] as rule
 
 ref(path, target, siblings) := {"ref": "#/x", "file": "", "path": path, "target": target, "siblings": siblings}
 
-# doc is an input made by hand with refs and, as policy.Input builds it,
+# doc is an input made by hand with refs and, as input.Build builds it,
 # its index of those with siblings: a test document (specgate.test_input)
 # has one file, and one of these is in another.
 doc(format, version, refs) := {"format": format, "version": version, "refs": refs, "index": {"refsWithSiblings": [r | some r in refs; count(r.siblings) > 0]}}
