@@ -273,28 +273,10 @@ func (d *protoDiff) file() {
 				"file option %s changed from %s to %s", opt, quoteOrUnset(bv, bf.Options, opt), quoteOrUnset(rv, rf.Options, opt))
 		}
 	}
-	pairByKey(bf.AllMessages, rf.AllMessages, func(m *proto.Message) string { return d.rel(m.FullName, true) },
-		func(m *proto.Message) string { return d.rel(m.FullName, false) }, func(b, r *proto.Message, hasB, hasR bool) {
-			switch {
-			case !hasR:
-				d.report("proto-message-removed", Base, b.Source, d.orPackage(b.Source, Revision), d.ops("message", b.FullName, true), "message %s was removed", b.FullName)
-			case !hasB:
-				d.report("proto-element-added", Revision, r.Source, d.orPackage(r.Source, Base), []string{"message " + r.FullName}, "message %s was added", r.FullName)
-			default:
-				d.message(b, r)
-			}
-		})
-	pairByKey(bf.AllEnums, rf.AllEnums, func(e *proto.Enum) string { return d.rel(e.FullName, true) },
-		func(e *proto.Enum) string { return d.rel(e.FullName, false) }, func(b, r *proto.Enum, hasB, hasR bool) {
-			switch {
-			case !hasR:
-				d.report("proto-enum-removed", Base, b.Source, d.orPackage(b.Source, Revision), d.ops("enum", b.FullName, true), "enum %s was removed", b.FullName)
-			case !hasB:
-				d.report("proto-element-added", Revision, r.Source, d.orPackage(r.Source, Base), []string{"enum " + r.FullName}, "enum %s was added", r.FullName)
-			default:
-				d.enum(b, r)
-			}
-		})
+	pairTypes(d, bf.AllMessages, rf.AllMessages, "message", "proto-message-removed",
+		func(m *proto.Message) (string, spec.Path) { return m.FullName, m.Source }, d.message)
+	pairTypes(d, bf.AllEnums, rf.AllEnums, "enum", "proto-enum-removed",
+		func(e *proto.Enum) (string, spec.Path) { return e.FullName, e.Source }, d.enum)
 	pairByKey(bf.Services, rf.Services, func(s *proto.Service) string { return s.Name }, nil, func(b, r *proto.Service, hasB, hasR bool) {
 		switch {
 		case !hasR:
@@ -318,6 +300,31 @@ func (d *protoDiff) file() {
 				d.report("proto-extension-removed", Base, b.Source, d.orPackage(b.Source, Revision), []string{"extension " + b.FullName}, "extension %s (%d) of %s was removed", b.FullName, b.Number, b.Extendee)
 			}
 		})
+}
+
+// pairTypes pairs the messages or enums (kind) of two files by name
+// relative to their package: one the revision lacks is reported under the
+// rule removed, one the base lacks as an element added, and a pair is
+// compared by both. at gives an element's full name and place.
+func pairTypes[T any](d *protoDiff, base, rev []T, kind, removed string, at func(T) (string, spec.Path), both func(b, r T)) {
+	key := func(isBase bool) func(T) string {
+		return func(t T) string {
+			name, _ := at(t)
+			return d.rel(name, isBase)
+		}
+	}
+	pairByKey(base, rev, key(true), key(false), func(b, r T, hasB, hasR bool) {
+		switch {
+		case !hasR:
+			name, src := at(b)
+			d.report(removed, Base, src, d.orPackage(src, Revision), d.ops(kind, name, true), "%s %s was removed", kind, name)
+		case !hasB:
+			name, src := at(r)
+			d.report("proto-element-added", Revision, src, d.orPackage(src, Base), []string{kind + " " + name}, "%s %s was added", kind, name)
+		default:
+			both(b, r)
+		}
+	})
 }
 
 func (d *protoDiff) message(b, r *proto.Message) {
