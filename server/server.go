@@ -9,6 +9,7 @@
 package server
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"log/slog"
@@ -90,41 +91,31 @@ func Defaults() Options {
 
 func (o *Options) fillDefaults() {
 	d := Defaults()
-	if o.ConfigPath == "" {
-		o.ConfigPath = d.ConfigPath
-	}
-	if o.Ruleset == "" {
-		o.Ruleset = d.Ruleset
-	}
-	if o.MaxConcurrent <= 0 {
-		o.MaxConcurrent = d.MaxConcurrent
-	}
+	unsetOr(&o.ConfigPath, d.ConfigPath)
+	unsetOr(&o.Ruleset, d.Ruleset)
+	unsetOr(&o.MaxConcurrent, d.MaxConcurrent)
+	// A negative queue timeout is meaningful (no waiting); only zero is unset.
 	if o.QueueTimeout == 0 {
 		o.QueueTimeout = d.QueueTimeout
 	}
-	if o.MaxBodySize <= 0 {
-		o.MaxBodySize = d.MaxBodySize
-	}
-	if o.MaxSpecSize <= 0 {
-		o.MaxSpecSize = d.MaxSpecSize
-	}
-	if o.FetchTimeout <= 0 {
-		o.FetchTimeout = d.FetchTimeout
-	}
-	if o.RequestTimeout <= 0 {
-		o.RequestTimeout = d.RequestTimeout
-	}
-	if o.RuleTimeout <= 0 {
-		o.RuleTimeout = d.RuleTimeout
-	}
-	if o.ShutdownTimeout <= 0 {
-		o.ShutdownTimeout = d.ShutdownTimeout
-	}
-	if o.Version == "" {
-		o.Version = d.Version
-	}
+	unsetOr(&o.MaxBodySize, d.MaxBodySize)
+	unsetOr(&o.MaxSpecSize, d.MaxSpecSize)
+	unsetOr(&o.FetchTimeout, d.FetchTimeout)
+	unsetOr(&o.RequestTimeout, d.RequestTimeout)
+	unsetOr(&o.RuleTimeout, d.RuleTimeout)
+	unsetOr(&o.ShutdownTimeout, d.ShutdownTimeout)
+	unsetOr(&o.Version, d.Version)
 	if o.Logger == nil {
 		o.Logger = slog.New(slog.DiscardHandler)
+	}
+}
+
+// unsetOr sets *v to d where *v is unset: an empty string, or a number
+// that is zero or negative.
+func unsetOr[T cmp.Ordered](v *T, d T) {
+	var zero T
+	if *v <= zero {
+		*v = d
 	}
 }
 
