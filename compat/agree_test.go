@@ -135,18 +135,26 @@ func TestBufAgreement(t *testing.T) {
 	if buf == "" {
 		t.Skip("SPECGATE_BUF is not set")
 	}
+	fixtureAgreement(t, "proto", "buf breaking", knownBufDifferences, func(c *formatCase) (bool, string, error) {
+		return runTool(t, c.dir, 100, nil, buf, "breaking", "rev", "--against", "base")
+	})
+}
+
+// fixtureAgreement compares specgate's verdict on each fixture of
+// testdata/formats/<format> with the verdict of tool, run by theirs.
+func fixtureAgreement(t *testing.T, format, tool string, known map[string]string, theirs func(c *formatCase) (bool, string, error)) {
 	loader := spec.NewLoader(spec.Options{})
 	var a agreement
-	for _, c := range readFormatCases(t, "proto") {
+	for _, c := range readFormatCases(t, format) {
 		name := strings.TrimSuffix(filepath.Base(c.path), ".txtar")
 		res := CheckFiles(context.Background(), Options{Loader: loader}, c.base, c.rev)
-		theirs, out, err := runTool(t, c.dir, 100, nil, buf, "breaking", "rev", "--against", "base")
+		breaks, out, err := theirs(c)
 		if err != nil {
-			t.Fatalf("%s: buf failed: %s", name, out)
+			t.Fatalf("%s: %s failed: %s", name, tool, out)
 		}
-		a.add(name, res.Verdict == Incompatible, theirs, knownBufDifferences, t)
+		a.add(name, res.Verdict == Incompatible, breaks, known, t)
 	}
-	a.report(t, "buf breaking on testdata/formats/proto")
+	a.report(t, tool+" on testdata/formats/"+format)
 }
 
 // TestBufAgreementHistory compares consecutive versions of googleapis as
@@ -337,18 +345,9 @@ func TestInspectorAgreement(t *testing.T) {
 	if gi == "" {
 		t.Skip("SPECGATE_GRAPHQL_INSPECTOR is not set")
 	}
-	loader := spec.NewLoader(spec.Options{})
-	var a agreement
-	for _, c := range readFormatCases(t, "graphql") {
-		name := strings.TrimSuffix(filepath.Base(c.path), ".txtar")
-		res := CheckFiles(context.Background(), Options{Loader: loader}, c.base, c.rev)
-		theirs, out, err := runTool(t, c.dir, 1, inspectorRefused, gi, "diff", c.base, c.rev)
-		if err != nil {
-			t.Fatalf("%s: graphql-inspector failed: %s", name, out)
-		}
-		a.add(name, res.Verdict == Incompatible, theirs, knownInspectorDifferences, t)
-	}
-	a.report(t, "graphql-inspector diff on testdata/formats/graphql")
+	fixtureAgreement(t, "graphql", "graphql-inspector diff", knownInspectorDifferences, func(c *formatCase) (bool, string, error) {
+		return runTool(t, c.dir, 1, inspectorRefused, gi, "diff", c.base, c.rev)
+	})
 }
 
 // TestInspectorAgreementHistory compares consecutive versions of GitHub's
