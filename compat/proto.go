@@ -373,19 +373,7 @@ func (d *protoDiff) message(b, r *proto.Message) {
 			d.report("proto-oneof-removed", Base, bo.Source, bo.Source, ops, "oneof %s of %s was removed", bo.Name, b.FullName)
 		}
 	})
-	for _, rg := range b.ReservedRanges {
-		for n := rg.Start; n <= rg.End && n-rg.Start < 1<<16; n++ {
-			if !r.Reserved(n) {
-				d.report("proto-reserved-removed", Revision, r.Source, b.Source.With("reserved"), ops, "%s no longer reserves %s", r.FullName, rangeText(rg))
-				break
-			}
-		}
-	}
-	for _, name := range b.ReservedNames {
-		if !r.ReservedName(name) {
-			d.report("proto-reserved-removed", Revision, r.Source, b.Source.With("reserved"), ops, "%s no longer reserves the name %q", r.FullName, name)
-		}
-	}
+	d.reservedRemoved(ops, b.ReservedRanges, b.ReservedNames, b.Source, r.FullName, r.Source, r.Reserved, r.ReservedNames)
 	for _, rg := range b.ExtensionRanges {
 		covered := false
 		for _, rr := range r.ExtensionRanges {
@@ -504,17 +492,25 @@ func (d *protoDiff) enum(b, r *proto.Enum) {
 	if b.Closed != r.Closed {
 		d.report("proto-enum-type-changed", Revision, r.Source, b.Source, ops, "enum %s changed from %s to %s", r.FullName, openness(b.Closed), openness(r.Closed))
 	}
-	for _, rg := range b.ReservedRanges {
+	d.reservedRemoved(ops, b.ReservedRanges, b.ReservedNames, b.Source, r.FullName, r.Source, r.Reserved, r.ReservedNames)
+}
+
+// reservedRemoved reports each number range and name a message or enum of
+// the base reserves (bRanges, bNames, at bSrc) that its revision (full, at
+// rSrc, whose numbers rReserved tells and names rNames lists) no longer does.
+func (d *protoDiff) reservedRemoved(ops []string, bRanges []proto.Range, bNames []string, bSrc spec.Path,
+	full string, rSrc spec.Path, rReserved func(int32) bool, rNames []string) {
+	for _, rg := range bRanges {
 		for n := rg.Start; n <= rg.End && n-rg.Start < 1<<16; n++ {
-			if !r.Reserved(n) {
-				d.report("proto-reserved-removed", Revision, r.Source, b.Source.With("reserved"), ops, "%s no longer reserves %s", r.FullName, rangeText(rg))
+			if !rReserved(n) {
+				d.report("proto-reserved-removed", Revision, rSrc, bSrc.With("reserved"), ops, "%s no longer reserves %s", full, rangeText(rg))
 				break
 			}
 		}
 	}
-	for _, name := range b.ReservedNames {
-		if !slices.Contains(r.ReservedNames, name) {
-			d.report("proto-reserved-removed", Revision, r.Source, b.Source.With("reserved"), ops, "%s no longer reserves the name %q", r.FullName, name)
+	for _, name := range bNames {
+		if !slices.Contains(rNames, name) {
+			d.report("proto-reserved-removed", Revision, rSrc, bSrc.With("reserved"), ops, "%s no longer reserves the name %q", full, name)
 		}
 	}
 }
