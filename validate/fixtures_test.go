@@ -22,6 +22,17 @@ func TestFixtures(t *testing.T) {
 	if err != nil || len(fixtures) == 0 {
 		t.Fatalf("no fixtures: %v", err)
 	}
+	runFixtures(t, fixtures, func(t *testing.T, _ string, doc *spec.Document, wants map[lineKey][]string) {
+		for _, f := range doc.Files() {
+			readWants(t, f.Name, wantComment, wants)
+		}
+	})
+}
+
+// runFixtures loads and validates each fixture in a subtest and checks its
+// problems against the want comments that readAll collects for the fixture
+// name, loaded as doc.
+func runFixtures(t *testing.T, fixtures []string, readAll func(t *testing.T, name string, doc *spec.Document, wants map[lineKey][]string)) {
 	for _, name := range fixtures {
 		t.Run(filepath.Base(name), func(t *testing.T) {
 			doc, err := spec.NewLoader(spec.Options{}).Load(context.Background(), name)
@@ -29,9 +40,7 @@ func TestFixtures(t *testing.T) {
 				t.Fatal(err)
 			}
 			wants := map[lineKey][]string{}
-			for _, f := range doc.Files() {
-				readWants(t, f.Name, wantComment, wants)
-			}
+			readAll(t, name, doc, wants)
 			checkWants(t, Validate(doc), wants)
 		})
 	}
