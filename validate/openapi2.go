@@ -99,7 +99,7 @@ func openAPI2Info(t table) *object {
 // primitiveKeywords are the fields of the Swagger objects that describe a
 // non-body value (parameters, items, headers) with a subset of JSON Schema.
 func primitiveKeywords(items shape, types []string, formats []string) []entry {
-	return []entry{
+	return with(lengthKeywords(), []entry{
 		field("type", oneOf(types...)).required(),
 		field("format", str),
 		field("items", items),
@@ -109,16 +109,10 @@ func primitiveKeywords(items shape, types []string, formats []string) []entry {
 		field("exclusiveMaximum", boolean),
 		field("minimum", number),
 		field("exclusiveMinimum", boolean),
-		field("maxLength", integer),
-		field("minLength", integer),
-		field("pattern", str),
-		field("maxItems", integer),
-		field("minItems", integer),
-		field("uniqueItems", boolean),
 		field("enum", listOf(anyValue)),
 		field("multipleOf", number),
 		check(requiredWhen("type", "array", "items")),
-	}
+	})
 }
 
 var (

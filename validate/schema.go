@@ -15,24 +15,31 @@ var (
 // validationKeywords are the JSON Schema keywords shared by every version,
 // apart from the subschema keywords.
 func validationKeywords() []entry {
-	return []entry{
+	return with(lengthKeywords(), []entry{
 		field("title", str),
 		field("description", str),
 		field("multipleOf", number),
 		field("maximum", number),
 		field("minimum", number),
-		field("maxLength", integer),
-		field("minLength", integer),
-		field("pattern", str),
-		field("maxItems", integer),
-		field("minItems", integer),
-		field("uniqueItems", boolean),
 		field("maxProperties", integer),
 		field("minProperties", integer),
 		field("required", listOf(str)),
 		field("enum", listOf(anyValue)),
 		field("format", str),
 		field("default", anyValue),
+	})
+}
+
+// lengthKeywords bound a string's length and pattern and an array's items:
+// schemas and Swagger 2.0's non-body values share them.
+func lengthKeywords() []entry {
+	return []entry{
+		field("maxLength", integer),
+		field("minLength", integer),
+		field("pattern", str),
+		field("maxItems", integer),
+		field("minItems", integer),
+		field("uniqueItems", boolean),
 	}
 }
 
