@@ -507,25 +507,10 @@ func safeOutput(base, rev *graphql.TypeRef) bool {
 
 // safeInput reports whether values clients send as base still validate as
 // rev: the same named type, at most less non-null
-// (graphql-inspector's safeChangeForInputValue).
+// (graphql-inspector's safeChangeForInputValue). Inputs change safely the
+// opposite way outputs do, so it is safeOutput with the sides swapped.
 func safeInput(base, rev *graphql.TypeRef) bool {
-	if base == nil || rev == nil {
-		return base == rev
-	}
-	if base.Elem == nil && rev.Elem == nil && !base.NonNull && !rev.NonNull {
-		return base.Name == rev.Name
-	}
-	if base.NonNull {
-		inner := *base
-		inner.NonNull = false
-		rin := *rev
-		rin.NonNull = false
-		return safeInput(&inner, &rin)
-	}
-	if rev.NonNull {
-		return false
-	}
-	return base.Elem != nil && rev.Elem != nil && safeInput(base.Elem, rev.Elem)
+	return safeOutput(rev, base)
 }
 
 // present is b when the base has the element, else r.

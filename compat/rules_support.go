@@ -1,6 +1,7 @@
 package compat
 
 import (
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -98,18 +99,21 @@ func securityNarrowed(c *Check, base, rev *spec.Security, src spec.Path) {
 	if openAccess(base) || openAccess(rev) {
 		return
 	}
-	for _, a := range base.Alternatives {
-		ok := false
-		for _, r := range rev.Alternatives {
-			if satisfies(a, r) {
-				ok = true
-				break
-			}
-		}
-		if !ok {
-			c.Revision(src, "authenticating with %s is no longer enough; the revision requires %s", describeAlternative(a), describeSecurity(rev))
+	for _, a := range unmet(base.Alternatives, rev.Alternatives) {
+		c.Revision(src, "authenticating with %s is no longer enough; the revision requires %s", describeAlternative(a), describeSecurity(rev))
+	}
+}
+
+// unmet returns the alternatives of have whose credentials satisfy none of
+// need, in order.
+func unmet(have, need []spec.SecurityAlternative) []spec.SecurityAlternative {
+	var out []spec.SecurityAlternative
+	for _, h := range have {
+		if !slices.ContainsFunc(need, func(n spec.SecurityAlternative) bool { return satisfies(h, n) }) {
+			out = append(out, h)
 		}
 	}
+	return out
 }
 
 // securityWidened reports the alternatives of the revision that are new
@@ -120,17 +124,8 @@ func securityWidened(c *Check, base, rev *spec.Security, src spec.Path) {
 	if openAccess(base) || openAccess(rev) {
 		return
 	}
-	for _, r := range rev.Alternatives {
-		known := false
-		for _, a := range base.Alternatives {
-			if satisfies(r, a) {
-				known = true
-				break
-			}
-		}
-		if !known {
-			c.Revision(src, "consumers may now also authenticate with %s", describeAlternative(r))
-		}
+	for _, r := range unmet(rev.Alternatives, base.Alternatives) {
+		c.Revision(src, "consumers may now also authenticate with %s", describeAlternative(r))
 	}
 }
 
