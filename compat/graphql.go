@@ -388,14 +388,8 @@ func (d *graphqlDiff) typ(b, r *graphql.Type) {
 			case !hasB:
 				d.report("graphql-element-added", Revision, rf.Source, b.Source, ops, "input field %s was added", coord)
 			default:
-				if !safeInput(bf.Type, rf.Type) {
-					d.report("graphql-input-field-type-changed", Revision, rf.Source.With("type"), bf.Source.With("type"), ops, "input field %s changed type from %s to %s", coord, bf.Type, rf.Type)
-				} else if bf.Type.String() != rf.Type.String() {
-					d.report("graphql-type-changed-safely", Revision, rf.Source.With("type"), bf.Source.With("type"), ops, "input field %s changed type from %s to %s", coord, bf.Type, rf.Type)
-				}
-				if bf.HasDefault != rf.HasDefault || bf.Default != rf.Default {
-					d.report("graphql-input-field-default-changed", Revision, rf.Source, bf.Source, ops, "the default of input field %s changed from %s to %s", coord, defaultOf(bf.HasDefault, bf.Default), defaultOf(rf.HasDefault, rf.Default))
-				}
+				d.inputChanged("input field "+coord, "graphql-input-field-type-changed", "graphql-input-field-default-changed", ops,
+					inputValue{bf.Source, bf.Type, bf.HasDefault, bf.Default}, inputValue{rf.Source, rf.Type, rf.HasDefault, rf.Default})
 			}
 		})
 		if !hasDirective(b.Directives, "oneOf") && hasDirective(r.Directives, "oneOf") {
@@ -437,6 +431,28 @@ func (d *graphqlDiff) interfaces(b, r *graphql.Type) {
 	}
 }
 
+// inputValue is what an input field and an argument have alike.
+type inputValue struct {
+	source     spec.Path
+	typ        *graphql.TypeRef
+	hasDefault bool
+	def        string
+}
+
+// inputChanged reports how an input value, named what ("argument
+// Query.pet(id:)"), changed its type and its default, under the rules
+// typeRule (an unsafe type change) and defaultRule.
+func (d *graphqlDiff) inputChanged(what, typeRule, defaultRule string, ops []string, b, r inputValue) {
+	if !safeInput(b.typ, r.typ) {
+		d.report(typeRule, Revision, r.source.With("type"), b.source.With("type"), ops, "%s changed type from %s to %s", what, b.typ, r.typ)
+	} else if b.typ.String() != r.typ.String() {
+		d.report("graphql-type-changed-safely", Revision, r.source.With("type"), b.source.With("type"), ops, "%s changed type from %s to %s", what, b.typ, r.typ)
+	}
+	if b.hasDefault != r.hasDefault || b.def != r.def {
+		d.report(defaultRule, Revision, r.source, b.source, ops, "the default of %s changed from %s to %s", what, defaultOf(b.hasDefault, b.def), defaultOf(r.hasDefault, r.def))
+	}
+}
+
 // args compares the arguments of field coord, whose changes affect ops;
 // bAt and rAt are where each version writes the field.
 func (d *graphqlDiff) args(ops []string, coord string, bAt, rAt spec.Path, base, rev []*graphql.Argument) {
@@ -450,14 +466,8 @@ func (d *graphqlDiff) args(ops []string, coord string, bAt, rAt spec.Path, base,
 		case !hasB:
 			d.report("graphql-element-added", Revision, ra.Source, bAt, ops, "optional argument %s was added", at)
 		default:
-			if !safeInput(ba.Type, ra.Type) {
-				d.report("graphql-argument-type-changed", Revision, ra.Source.With("type"), ba.Source.With("type"), ops, "argument %s changed type from %s to %s", at, ba.Type, ra.Type)
-			} else if ba.Type.String() != ra.Type.String() {
-				d.report("graphql-type-changed-safely", Revision, ra.Source.With("type"), ba.Source.With("type"), ops, "argument %s changed type from %s to %s", at, ba.Type, ra.Type)
-			}
-			if ba.HasDefault != ra.HasDefault || ba.Default != ra.Default {
-				d.report("graphql-argument-default-changed", Revision, ra.Source, ba.Source, ops, "the default of argument %s changed from %s to %s", at, defaultOf(ba.HasDefault, ba.Default), defaultOf(ra.HasDefault, ra.Default))
-			}
+			d.inputChanged("argument "+at, "graphql-argument-type-changed", "graphql-argument-default-changed", ops,
+				inputValue{ba.Source, ba.Type, ba.HasDefault, ba.Default}, inputValue{ra.Source, ra.Type, ra.HasDefault, ra.Default})
 		}
 	})
 }
