@@ -3,9 +3,9 @@ package specgate.rules["integer-format_test"]
 import data.specgate.lib.security_test
 import data.specgate.rules["integer-format"] as rule
 
-schema(name, node) := {"name": name, "node": node, "source": ["components", "schemas", name]}
+schema(name, node) := {"name": name, "node": node}
 
-doc(schemas) := security_test.received_input({"format": "openapi", "requestSchemas": schemas, "parameters": [], "operations": []})
+doc(schemas) := security_test.request_doc(schemas)
 
 test_missing_and_unsized_formats if {
 	vs := rule.violations with input as doc([

@@ -59,36 +59,20 @@ test_loopback_and_plain_http if {
 	not security.loopback("http://127.0.0.1.nip.io")
 }
 
-# received_input completes a test input with what input.Build builds in
-# Go for `received`, `received_of` and `received_with`: the request
-# schemas but readOnly ones and, in Swagger 2.0, the non-body parameters
-# of operations, each once and labelled, indexed by type name and by key.
-# The tests of the rules that read them build their input with it.
-received_input(doc) := object.union(doc, {"received": r, "receivedOfType": by_type, "receivedWith": by_key}) if {
-	unlabelled := array.concat(
-		[s | some s in object.get(doc, "requestSchemas", []); not s.node.readOnly],
-		[{"node": p.node, "source": p.source, "name": ""} | some p in _test_params(doc)],
-	)
-	r := [object.union(v, {"label": l}) | some v in unlabelled; l := security.schema_label(v) with input as doc]
-	by_type := {t: [v | some v in r; t in _test_types(v.node)] | some v in r; some t in _test_types(v.node)}
-	by_key := {k: [v | some v in r; _ = v.node[k]] | some v in r; some k, _ in v.node}
-}
-
-_test_params(doc) := {p |
-	doc.format == "swagger"
-	some op in doc.operations
-	some p in array.concat(op.parameters, _test_form(op))
-}
-
-_test_form(op) := op.requestBody.formData if is_object(op.requestBody)
-
-else := []
-
-_test_types(node) := [node.type] if is_string(node.type)
-
-else := node.type if is_array(node.type)
-
-else := []
+# request_doc(schemas) is the input lint builds (specgate.test_input) for
+# an OpenAPI 3.1 document whose named schemas (components.schemas) are
+# schemas, a list of {"name", "node"}, and whose one operation, POST /a,
+# receives every one of them through the anyOf of its request body; the
+# tests of the rules that judge what an API receives read it.
+request_doc(schemas) := specgate.test_input({
+	"openapi": "3.1.0",
+	"info": {"title": "t", "version": "1"},
+	"paths": {"/a": {"post": {
+		"requestBody": {"content": {"application/json": {"schema": {"anyOf": [{"$ref": concat("", ["#/components/schemas/", s.name])} | some s in schemas]}}}},
+		"responses": {"204": {"description": "done"}},
+	}}},
+	"components": {"schemas": {s.name: s.node | some s in schemas}},
+})
 
 test_responses_summary_names_the_first_site if {
 	lacking := {

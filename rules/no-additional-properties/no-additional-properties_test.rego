@@ -3,9 +3,9 @@ package specgate.rules["no-additional-properties_test"]
 import data.specgate.lib.security_test
 import data.specgate.rules["no-additional-properties"] as rule
 
-schema(name, node) := {"name": name, "node": node, "source": ["components", "schemas", name]}
+schema(name, node) := {"name": name, "node": node}
 
-doc(schemas) := security_test.received_input({"format": "openapi", "requestSchemas": schemas, "parameters": [], "operations": []})
+doc(schemas) := security_test.request_doc(schemas)
 
 test_free_form_objects if {
 	vs := rule.violations with input as doc([

@@ -3,9 +3,9 @@ package specgate.rules["numeric-bounds_test"]
 import data.specgate.lib.security_test
 import data.specgate.rules["numeric-bounds"] as rule
 
-schema(name, node) := {"name": name, "node": node, "source": ["components", "schemas", name]}
+schema(name, node) := {"name": name, "node": node}
 
-doc(schemas) := security_test.received_input({"format": "openapi", "requestSchemas": schemas, "parameters": [], "operations": []})
+doc(schemas) := security_test.request_doc(schemas)
 
 messages(schemas) := {v.message | some v in vs} if {
 	vs := {v | some v in rule.violations} with input as doc(schemas)

@@ -3,9 +3,9 @@ package specgate.rules["string-format-or-pattern_test"]
 import data.specgate.lib.security_test
 import data.specgate.rules["string-format-or-pattern"] as rule
 
-schema(name, node) := {"name": name, "node": node, "source": ["components", "schemas", name]}
+schema(name, node) := {"name": name, "node": node}
 
-doc(schemas) := security_test.received_input({"format": "openapi", "requestSchemas": schemas, "parameters": [], "operations": []})
+doc(schemas) := security_test.request_doc(schemas)
 
 test_unrestricted_strings if {
 	vs := {v | some v in rule.violations} with input as doc([
