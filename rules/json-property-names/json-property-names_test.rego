@@ -1,6 +1,5 @@
 package specgate.rules["json-property-names_test"]
 
-import data.specgate.lib.correctness
 import data.specgate.rules["json-property-names"] as rule
 
 schema(name, source, props) := {"name": name, "source": source, "node": {"type": "object", "properties": {p: {"type": "string"} | some p in props}}}
@@ -76,7 +75,28 @@ test_ties_expect_camel_case if {
 	vs == {{"path": ["definitions", "T", "properties", "user_id"], "message": `property "user_id" of schema T is not camelCase (use "userId")`}}
 }
 
-doc(schemas) := {"schemas": schemas, "schemasWith": correctness.index(schemas)}
+# doc(schemas) is the input lint builds (specgate.test_input) for a
+# document that holds each of schemas ({name, source, node}) at its
+# source, in objects made on the way there: Swagger 2.0 when one sits
+# under definitions, else OpenAPI 3.1.
+doc(schemas) := specgate.test_input(json.patch(_base(schemas), ordered)) if {
+	sources := {s.source | some s in schemas}
+	made := {array.slice(src, 0, n) | some src in sources; some n in numbers.range(1, count(src) - 1)}
+	ops := {{"op": "add", "path": p, "value": {}} | some p in made; not p in sources; p != ["paths"]; not _within(p, sources)} | {{"op": "add", "path": s.source, "value": s.node} | some s in schemas}
+	ordered := [op | some n in numbers.range(1, max({count(p) | some p in sources})); some op in ops; count(op.path) == n]
+}
+
+_base(schemas) := {"swagger": "2.0", "info": {"title": "t", "version": "1"}, "paths": {}} if {
+	some s in schemas
+	s.source[0] == "definitions"
+} else := {"openapi": "3.1.0", "info": {"title": "t", "version": "1"}, "paths": {}}
+
+# _within tells whether path lies in one of the given nodes, which holds it.
+_within(path, sources) if {
+	some src in sources
+	count(src) < count(path)
+	array.slice(path, 0, count(src)) == src
+}
 
 # billbee.io and letmc.com write every property in PascalCase, as .NET
 # serializers did: one convention, not one finding per property; the

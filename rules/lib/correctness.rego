@@ -24,14 +24,6 @@ having(key) := array.concat(object.get(input.schemasWith, key, []), object.get(i
 # and headers (input.swaggerValuesOfType).
 of_type(t) := array.concat(object.get(input.schemasOfType, t, []), object.get(input, ["swaggerValuesOfType", t], []))
 
-# index(schemas) builds input.schemasWith from a list of schemas, for the
-# tests that make their input by hand (placing schemas at any source);
-# others build it with specgate.test_input.
-index(schemas) := {key: [s | some s in schemas; key in object.keys(s.node)] |
-	some s0 in schemas
-	some key, _ in s0.node
-}
-
 # operations are the operations under paths, webhooks and callbacks, as an
 # array (a set would hash every operation's whole tree).
 operations := array.concat(array.concat(input.operations, input.webhooks), input.callbacks)
