@@ -213,6 +213,9 @@ func TestLoadErrors(t *testing.T) {
 		{"tab.proto", "syntax = \"proto3\";\nmessage M {\n\tstring s = ;\n}\n", "tab.proto:3:13: syntax error: unexpected ';', expecting int literal"},
 		{"empty.proto", "  \n", "empty.proto: file is empty"},
 		{"binary.proto", "syntax\x00", "binary.proto: binary data (NUL byte at offset 6), not a text specification"},
+		// protocompile's lexer panics on a bad escape at the end of a file
+		// that is not UTF-8 (found by FuzzLoad).
+		{"escape.proto", "\"\\\xc7\\\xff", "escape.proto:1:3: the file is not UTF-8: byte 0xC7 here does not start a character"},
 	}
 	for _, tt := range tests {
 		_, err := l.LoadBytes(context.Background(), tt.name, []byte(tt.data))

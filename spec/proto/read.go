@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/bufbuild/protocompile"
 	"github.com/bufbuild/protocompile/ast"
@@ -63,7 +64,7 @@ func read(ctx context.Context, src *spec.Source) (*spec.Document, error) {
 	// to speak of. protocompile reports the first one it cannot recover
 	// from with its position.
 	entry.path = filepath.Base(src.Name)
-	node, err := parser.Parse(entry.path, bytes.NewReader(src.Data), reporter.NewHandler(nil))
+	node, err := parse(entry.path, src.Data, reporter.NewHandler(nil))
 	if err != nil {
 		return nil, r.loadError(entry, err)
 	}
@@ -252,7 +253,7 @@ func (r *reader) parse(path string, data []byte, node *ast.FileNode) (parser.Res
 	}, nil))
 	if node == nil {
 		var err error
-		if node, err = parser.Parse(path, bytes.NewReader(data), h); err != nil {
+		if node, err = parse(path, data, h); err != nil {
 			return nil, errors.New("it does not parse")
 		}
 	}
@@ -263,6 +264,38 @@ func (r *reader) parse(path string, data []byte, node *ast.FileNode) (parser.Res
 	p.res = res
 	parses.put(p)
 	return res, nil
+}
+
+// parse parses one file with protocompile, turning a panic of its lexer
+// into an error (v0.14.1 indexes position -1 for a bad escape at the end
+// of a file that is not UTF-8), placed on the first byte that is not
+// UTF-8 if there is one: a proto source file is UTF-8.
+func parse(path string, data []byte, h *reporter.Handler) (node *ast.FileNode, err error) {
+	defer func() {
+		if v := recover(); v != nil {
+			node, err = nil, parsePanic(data, v)
+		}
+	}()
+	return parser.Parse(path, bytes.NewReader(data), h)
+}
+
+// parseFailure is the error of a parse that panicked, at a byte offset.
+type parseFailure struct {
+	offset int
+	msg    string
+}
+
+func (e *parseFailure) Error() string { return e.msg }
+
+func parsePanic(data []byte, v any) error {
+	for i := 0; i < len(data); {
+		r, n := utf8.DecodeRune(data[i:])
+		if r == utf8.RuneError && n <= 1 {
+			return &parseFailure{offset: i, msg: fmt.Sprintf("the file is not UTF-8: byte 0x%02X here does not start a character", data[i])}
+		}
+		i += n
+	}
+	return &parseFailure{msg: fmt.Sprintf("the Protocol Buffers parser failed on this file: %v", v)}
 }
 
 // collect records one error of protocompile as a problem at its position.
@@ -305,6 +338,10 @@ func (r *reader) loadError(f *source, err error) *spec.Error {
 		if pos := ep.GetPosition(); pos.Line > 0 {
 			e.Pos = f.lines.Pos(pos.Offset)
 		}
+	}
+	var pf *parseFailure
+	if errors.As(err, &pf) {
+		e.Pos = f.lines.Pos(pf.offset)
 	}
 	if errors.Is(err, reporter.ErrInvalidSource) && e.Msg == reporter.ErrInvalidSource.Error() {
 		e.Msg = "the file is not valid Protocol Buffers source"
