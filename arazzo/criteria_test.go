@@ -7,6 +7,26 @@ import (
 	"github.com/specgate/specgate/contract"
 )
 
+// holdsOverBody compiles a criterion of the type over $response.body and
+// evaluates it with the body given.
+func holdsOverBody(t *testing.T, typ, condition string, body any) bool {
+	t.Helper()
+	cc, err := compileCriterion(&Criterion{Context: "$response.body", Condition: condition, Type: typ})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := cc.eval(func(e *Expr) (any, bool, error) {
+		if e.Raw != "$response.body" {
+			return nil, false, nil
+		}
+		return body, true, nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return got
+}
+
 // TestXPathCriteria evaluates XPath criteria over an XML body with a
 // default namespace and a prefixed one: names match as the document
 // prefixes them, local-name() across namespaces, and a criterion holds when
@@ -18,12 +38,6 @@ func TestXPathCriteria(t *testing.T) {
   <tax:total tax:rate="0.2">2.5</tax:total>
   <!-- paid -->
 </receipt>`
-	resolve := func(e *Expr) (any, bool, error) {
-		if e.Raw == "$response.body" {
-			return body, true, nil
-		}
-		return nil, false, nil
-	}
 	for _, tc := range []struct {
 		condition string
 		holds     bool
@@ -41,15 +55,7 @@ func TestXPathCriteria(t *testing.T) {
 		{"count(//refund)", false},
 	} {
 		t.Run(tc.condition, func(t *testing.T) {
-			cc, err := compileCriterion(&Criterion{Context: "$response.body", Condition: tc.condition, Type: "xpath"})
-			if err != nil {
-				t.Fatal(err)
-			}
-			got, err := cc.eval(resolve)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if got != tc.holds {
+			if got := holdsOverBody(t, "xpath", tc.condition, body); got != tc.holds {
 				t.Errorf("holds = %v, want %v", got, tc.holds)
 			}
 		})
@@ -82,15 +88,7 @@ func TestJSONPathCriteria(t *testing.T) {
 		{pets, "$.pets[0].name", true},
 	} {
 		t.Run(tc.condition, func(t *testing.T) {
-			cc, err := compileCriterion(&Criterion{Context: "$response.body", Condition: tc.condition, Type: "jsonpath"})
-			if err != nil {
-				t.Fatal(err)
-			}
-			got, err := cc.eval(func(e *Expr) (any, bool, error) { return tc.context, true, nil })
-			if err != nil {
-				t.Fatal(err)
-			}
-			if got != tc.holds {
+			if got := holdsOverBody(t, "jsonpath", tc.condition, tc.context); got != tc.holds {
 				t.Errorf("over %s: holds = %v, want %v", tc.context, got, tc.holds)
 			}
 		})
@@ -113,15 +111,7 @@ func TestRegexCriterionOverJSON(t *testing.T) {
 		{"<a&b>", `^<a&b>$`, true},
 	} {
 		t.Run(tc.condition, func(t *testing.T) {
-			cc, err := compileCriterion(&Criterion{Context: "$response.body", Condition: tc.condition, Type: "regex"})
-			if err != nil {
-				t.Fatal(err)
-			}
-			got, err := cc.eval(func(e *Expr) (any, bool, error) { return tc.context, true, nil })
-			if err != nil {
-				t.Fatal(err)
-			}
-			if got != tc.holds {
+			if got := holdsOverBody(t, "regex", tc.condition, tc.context); got != tc.holds {
 				t.Errorf("over %v: holds = %v, want %v (it read %s)", tc.context, got, tc.holds, contract.InlineText(tc.context))
 			}
 		})

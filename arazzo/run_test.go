@@ -101,17 +101,25 @@ func checked(t *testing.T, name string) *Checked {
 	return c
 }
 
-func TestRunShopWorkflows(t *testing.T) {
-	srv, calls := shopServer(t)
-	c := checked(t, "testdata/shop.arazzo.yaml")
+// shopRunner runs the shop's workflows against baseURL with the inputs
+// they need, without waiting between retries.
+func shopRunner(t *testing.T, c *Checked, baseURL string) *Runner {
+	t.Helper()
 	r, err := NewRunner(c, Options{
-		BaseURL: srv.URL,
+		BaseURL: baseURL,
 		Inputs:  map[string]map[string]any{"login": {"user": "alice"}, "order": {"item": "tea", "quantity": json.Number("2")}},
 		Sleep:   func(context.Context, time.Duration) error { return nil },
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
+	return r
+}
+
+func TestRunShopWorkflows(t *testing.T) {
+	srv, calls := shopServer(t)
+	c := checked(t, "testdata/shop.arazzo.yaml")
+	r := shopRunner(t, c, srv.URL)
 	var steps []*StepResult
 	results := r.Run(context.Background(), []string{"order", "after-missing"}, func(sr *StepResult) { steps = append(steps, sr) })
 
@@ -183,11 +191,7 @@ func TestRunCriteriaFail(t *testing.T) {
 	} {
 		t.Run(tc.fault, func(t *testing.T) {
 			srv, _ := shopServer(t, tc.fault)
-			r, err := NewRunner(c, Options{BaseURL: srv.URL, Sleep: func(context.Context, time.Duration) error { return nil },
-				Inputs: map[string]map[string]any{"login": {"user": "alice"}, "order": {"item": "tea", "quantity": json.Number("2")}}})
-			if err != nil {
-				t.Fatal(err)
-			}
+			r := shopRunner(t, c, srv.URL)
 			var failed []*StepResult
 			res := r.Run(context.Background(), []string{"order"}, func(sr *StepResult) {
 				if sr.Outcome == Failed {
@@ -306,14 +310,7 @@ func TestAsyncAPIStepsSkipped(t *testing.T) {
 func TestRunNilSink(t *testing.T) {
 	srv, _ := shopServer(t)
 	c := checked(t, "testdata/shop.arazzo.yaml")
-	r, err := NewRunner(c, Options{
-		BaseURL: srv.URL,
-		Inputs:  map[string]map[string]any{"login": {"user": "alice"}, "order": {"item": "tea", "quantity": json.Number("2")}},
-		Sleep:   func(context.Context, time.Duration) error { return nil },
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	r := shopRunner(t, c, srv.URL)
 	var got []string
 	for _, res := range r.Run(context.Background(), []string{"order", "after-missing"}, nil) {
 		for _, sr := range res.Steps {

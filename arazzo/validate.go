@@ -301,12 +301,7 @@ func (ch *checker) checkWorkflow(w *Workflow) {
 	for _, p := range w.Parameters {
 		ch.checkParameter(sc, p, nil)
 	}
-	for _, a := range w.SuccessActions {
-		ch.checkAction(sc, a, "success")
-	}
-	for _, a := range w.FailureActions {
-		ch.checkAction(sc, a, "failure")
-	}
+	ch.checkActions(sc, w.SuccessActions, w.FailureActions)
 	for _, s := range w.Steps {
 		ch.checkStep(w, s)
 	}

@@ -67,12 +67,7 @@ func (ch *checker) checkStep(w *Workflow, s *Step) {
 	for _, c := range s.SuccessCriteria {
 		ch.checkCriterion(sc, c)
 	}
-	for _, a := range s.OnSuccess {
-		ch.checkAction(sc, a, "success")
-	}
-	for _, a := range s.OnFailure {
-		ch.checkAction(sc, a, "failure")
-	}
+	ch.checkActions(sc, s.OnSuccess, s.OnFailure)
 	for _, d := range s.DependsOn {
 		ch.checkStepDependency(w, d)
 	}
@@ -215,6 +210,17 @@ func inputNames(schema *spec.Node) []string {
 		names = append(names, f.Key)
 	}
 	return names
+}
+
+// checkActions checks the success and failure actions of a workflow or a
+// step.
+func (ch *checker) checkActions(sc *scope, success, failure []*Action) {
+	for _, a := range success {
+		ch.checkAction(sc, a, "success")
+	}
+	for _, a := range failure {
+		ch.checkAction(sc, a, "failure")
+	}
 }
 
 func (ch *checker) checkAction(sc *scope, a *Action, which string) {
