@@ -177,6 +177,18 @@ func (l *Loader) LoadBytes(ctx context.Context, name string, data []byte) (*Docu
 	return d, nil
 }
 
+// LoadBytesIn parses data as a specification named name that lies in the
+// folder dir: its relative $refs resolve against dir, and messages call it
+// name and the files it reaches by their paths relative to dir.
+func (l *Loader) LoadBytesIn(ctx context.Context, dir, name string, data []byte) (*Document, error) {
+	d, err := l.entry(ctx, name, l.keyFor(filepath.Join(dir, name)), data)
+	if err != nil {
+		return nil, err
+	}
+	d.Resolve(ctx)
+	return d, nil
+}
+
 func isURL(name string) bool {
 	return strings.HasPrefix(name, "http://") || strings.HasPrefix(name, "https://")
 }

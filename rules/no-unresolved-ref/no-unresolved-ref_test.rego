@@ -2,16 +2,6 @@ package specgate.rules["no-unresolved-ref_test"]
 
 import data.specgate.rules["no-unresolved-ref"] as rule
 
-ref(value, file, path, resolved, err) := {"ref": value, "file": file, "path": path, "target": _target[resolved], "error": err, "circular": false}
-
-# The input gives a resolved reference's target, null for the others.
-_target := {true: ["components", "schemas", "Pet"], false: null}
-
-# refs_input is an input made by hand with refs and, as input.Build
-# builds it, its index of the unresolved ones among them: a test document
-# (specgate.test_input) has one file, and these name others.
-refs_input(refs) := {"refs": refs, "index": {"unresolvedRefs": [r | some r in refs; r.target == null]}}
-
 # run lints, as lint does (specgate.test_input), a document.
 run(d) := vs if {
 	i := specgate.test_input(d)
@@ -26,26 +16,48 @@ test_unresolved_ref_in_a_document if {
 	vs == {{"path": ["paths", "/pets", "get", "responses", "404", "$ref"], "message": `$ref "#/components/responses/Nope" does not resolve: test.yaml#/components/responses has no "Nope"`}}
 }
 
+# run_files lints, as lint does (specgate.test_input_files), a document
+# of several files.
+run_files(files) := vs if {
+	i := specgate.test_input_files(files)
+	vs := rule.violations with input as i
+}
+
+_info := {"title": "t", "version": "1"}
+
 test_resolved_refs_pass if {
-	count(rule.violations) == 0 with input as refs_input([
-		ref("#/components/schemas/Pet", "", ["paths", "/pets", "get"], true, ""),
-		ref("Pet.yaml", "", ["definitions", "Pet"], true, ""),
-	])
+	vs := run_files({
+		"test.yaml": {"openapi": "3.1.0", "info": _info, "paths": {"/pets": {"get": {"responses": {"200": {
+			"description": "d",
+			"content": {"application/json": {"schema": {"$ref": "#/components/schemas/Pet"}}},
+		}}}}}, "components": {"schemas": {"Pet": {"$ref": "Pet.yaml"}}}},
+		"Pet.yaml": {"type": "object"},
+	})
+	count(vs) == 0
 }
 
 test_unresolved_ref_in_the_entry_file if {
-	msg := `$ref "#/components/schemas/Pets" does not resolve: the document root of api.yaml has no "Pets"`
-	vs := rule.violations with input as refs_input([ref("#/components/schemas/Pets", "", ["paths", "/pets", "get", "responses", "200"], false, msg)])
-	vs == {{"path": ["paths", "/pets", "get", "responses", "200", "$ref"], "message": msg}}
+	vs := run({"swagger": "2.0", "info": _info, "paths": {"/pets": {"get": {"responses": {"200": {
+		"description": "d",
+		"schema": {"$ref": "#/definitions/Pets"},
+	}}}}}})
+	vs == {{"path": ["paths", "/pets", "get", "responses", "200", "schema", "$ref"], "message": `$ref "#/definitions/Pets" does not resolve: the document root of test.yaml has no "definitions"`}}
 }
 
 test_unresolved_ref_in_another_file_names_it if {
-	msg := `cannot resolve $ref "../common/Missing.yaml": no such file or directory`
-	vs := rule.violations with input as refs_input([ref("../common/Missing.yaml", "spec/Pet.yaml", ["properties", "error"], false, msg)])
-	vs == {{"path": ["properties", "error", "$ref"], "message": msg, "file": "spec/Pet.yaml"}}
+	vs := run_files({
+		"test.yaml": {"swagger": "2.0", "info": _info, "paths": {}, "definitions": {"Pet": {"$ref": "spec/Pet.yaml"}}},
+		"spec/Pet.yaml": {"type": "object", "properties": {"error": {"$ref": "../common/Missing.yaml"}}},
+	})
+	[v] := [v | some v in vs]
+	v.path == ["properties", "error", "$ref"]
+	v.file == "spec/Pet.yaml"
+	startswith(v.message, `cannot resolve $ref "../common/Missing.yaml": `)
 }
 
+# The loader gives every unresolved reference its reason; the rule still
+# reports one without (its input made by hand), rather than none.
 test_message_without_an_error if {
-	vs := rule.violations with input as refs_input([ref("#/x", "", ["a"], false, "")])
+	vs := rule.violations with input as {"index": {"unresolvedRefs": [{"ref": "#/x", "file": "", "path": ["a"], "target": null, "error": "", "circular": false}]}}
 	vs == {{"path": ["a", "$ref"], "message": `$ref "#/x" does not resolve`}}
 }

@@ -2,13 +2,6 @@ package specgate.rules["ref-siblings_test"]
 
 import data.specgate.rules["ref-siblings"] as rule
 
-ref(path, target, siblings) := {"ref": "#/x", "file": "", "path": path, "target": target, "siblings": siblings}
-
-# doc is an input made by hand with refs and, as input.Build builds it,
-# its index of those with siblings: a test document (specgate.test_input)
-# has one file, and one of these is in another.
-doc(format, version, refs) := {"format": format, "version": version, "refs": refs, "index": {"refsWithSiblings": [r | some r in refs; count(r.siblings) > 0]}}
-
 # run lints, as lint does (specgate.test_input), a document.
 run(d) := vs if {
 	i := specgate.test_input(d)
@@ -22,34 +15,50 @@ test_siblings_in_a_document if {
 	vs == {{"path": ["paths", "/a", "get", "responses", "200", "description"], "message": `description beside $ref "#/components/responses/Ok" is ignored: in OpenAPI 3.0 a Reference Object takes no other keys`}}
 }
 
+_info := {"title": "t", "version": "1"}
+
+# oas lints an OpenAPI document of that version with these components.
+oas(version, components) := run({"openapi": version, "info": _info, "paths": {}, "components": components})
+
 test_plain_refs_pass if {
-	count(rule.violations) == 0 with input as doc("openapi", "3.0.3", [ref(["a"], ["b"], [])])
+	count(oas("3.0.3", {"schemas": {"A": {"$ref": "#/components/schemas/B"}, "B": {"type": "string"}}})) == 0
 }
 
 test_description_in_3_0 if {
-	vs := rule.violations with input as doc("openapi", "3.0.3", [ref(["components", "schemas", "Pet", "properties", "owner"], ["components", "schemas", "User"], ["description"])])
-	vs == {{"path": ["components", "schemas", "Pet", "properties", "owner", "description"], "message": `description beside $ref "#/x" is ignored: in OpenAPI 3.0 a Reference Object takes no other keys`}}
+	vs := oas("3.0.3", {"schemas": {
+		"Pet": {"type": "object", "properties": {"owner": {"$ref": "#/components/schemas/User", "description": "who"}}},
+		"User": {"type": "object"},
+	}})
+	vs == {{"path": ["components", "schemas", "Pet", "properties", "owner", "description"], "message": `description beside $ref "#/components/schemas/User" is ignored: in OpenAPI 3.0 a Reference Object takes no other keys`}}
 }
 
 test_extensions_and_path_items_pass if {
-	count(rule.violations) == 0 with input as doc("openapi", "3.0.3", [
-		ref(["components", "schemas", "A"], ["b"], ["x-internal"]),
-		ref(["paths", "/a"], ["b"], ["get"]),
-	])
+	vs := run({"openapi": "3.0.3", "info": _info, "paths": {
+		"/a": {"$ref": "#/paths/~1b", "get": {"responses": {"200": {"description": "d"}}}},
+		"/b": {"get": {"responses": {"200": {"description": "d"}}}},
+	}, "components": {"schemas": {"A": {"$ref": "#/components/schemas/B", "x-internal": true}, "B": {"type": "string"}}}})
+	count(vs) == 0
 }
 
 test_schema_refs_take_anything_in_3_1 if {
-	count(rule.violations) == 0 with input as doc("openapi", "3.1.0", [ref(["components", "schemas", "A", "properties", "b"], ["components", "schemas", "B"], ["nullable", "default"])])
+	count(oas("3.1.0", {"schemas": {
+		"A": {"type": "object", "properties": {"b": {"$ref": "#/components/schemas/B", "nullable": true, "default": "x"}}},
+		"B": {"type": "string"},
+	}})) == 0
 }
 
 test_reference_objects_take_summary_and_description_in_3_1 if {
-	path := ["paths", "/a", "get", "responses", "200"]
-	vs := rule.violations with input as doc("openapi", "3.1.0", [ref(path, ["components", "responses", "Ok"], ["description", "summary", "headers"])])
-	vs == {{"path": array.concat(path, ["headers"]), "message": `headers beside $ref "#/x" is ignored: in OpenAPI 3.1.0 a Reference Object takes only summary and description`}}
+	vs := run({"openapi": "3.1.0", "info": _info, "paths": {"/a": {"get": {"responses": {"200": {
+		"$ref": "#/components/responses/Ok", "summary": "s", "description": "d", "headers": {},
+	}}}}}, "components": {"responses": {"Ok": {"description": "d"}}}})
+	vs == {{"path": ["paths", "/a", "get", "responses", "200", "headers"], "message": `headers beside $ref "#/components/responses/Ok" is ignored: in OpenAPI 3.1.0 a Reference Object takes only summary and description`}}
 }
 
 test_other_files_report_there if {
-	r := object.union(ref(["Pet", "properties", "a"], ["B"], ["example"]), {"file": "pet.yaml"})
-	vs := rule.violations with input as doc("swagger", "2.0", [r])
-	vs == {{"path": ["Pet", "properties", "a", "example"], "message": `example beside $ref "#/x" is ignored: in Swagger 2.0 a reference is replaced by its target`, "file": "pet.yaml"}}
+	i := specgate.test_input_files({
+		"test.yaml": {"swagger": "2.0", "info": _info, "paths": {}, "definitions": {"Pet": {"$ref": "pet.yaml#/Pet"}}},
+		"pet.yaml": {"Pet": {"type": "object", "properties": {"a": {"$ref": "#/B", "example": "x"}}}, "B": {"type": "string"}},
+	})
+	vs := rule.violations with input as i
+	vs == {{"path": ["Pet", "properties", "a", "example"], "message": `example beside $ref "#/B" is ignored: in Swagger 2.0 a reference is replaced by its target`, "file": "pet.yaml"}}
 }
