@@ -53,6 +53,27 @@ func (p *planner) openSpec(rel string) (string, *spec.Document, *examples.Checke
 	return abs, doc, examples.NewChecker(ct, schemas), nil
 }
 
+// openSpecParams decodes the parameters of an action on a spec's examples
+// and opens the spec they name.
+func (p *planner) openSpecParams(raw json.RawMessage) (SpecParams, string, *spec.Document, *examples.Checker, error) {
+	var in SpecParams
+	if err := params(raw, &in); err != nil {
+		return in, "", nil, nil, err
+	}
+	abs, doc, checker, err := p.openSpec(in.Spec)
+	return in, abs, doc, checker, err
+}
+
+// discover reads the external examples of the spec at abs, noting the
+// files that could not be read.
+func (p *planner) discover(abs string) *examples.Set {
+	set := examples.Discover(abs, p.s.checker.exampleDirs(abs), examples.Options{})
+	for _, e := range set.Errors {
+		p.note("%v", e)
+	}
+	return set
+}
+
 var unsafeName = regexp.MustCompile(`[^A-Za-z0-9._-]+`)
 
 // exampleKey makes an example's name a key of an examples map or a file
@@ -189,21 +210,14 @@ func header(ps []examples.Param, name string) string {
 // in the operation, and the response body, and deletes their files when
 // asked.
 func (p *planner) importExamples(raw json.RawMessage) error {
-	var in SpecParams
-	if err := params(raw, &in); err != nil {
-		return err
-	}
-	abs, doc, checker, err := p.openSpec(in.Spec)
+	in, abs, doc, checker, err := p.openSpecParams(raw)
 	if err != nil {
 		return err
 	}
 	if doc.Format != spec.OpenAPI {
 		return fmt.Errorf("%s is %s: importing examples needs OpenAPI 3 (its Example Objects)", in.Spec, doc)
 	}
-	set := examples.Discover(abs, p.s.checker.exampleDirs(abs), examples.Options{})
-	for _, e := range set.Errors {
-		p.note("%v", e)
-	}
+	set := p.discover(abs)
 	var adds additions
 	imported := 0
 	for _, ex := range set.Examples {
@@ -291,11 +305,7 @@ func (p *planner) paramExample(adds *additions, doc *spec.Document, op *spec.Ope
 // example file in its <name>_examples folder, and removes the inline
 // examples when asked.
 func (p *planner) exportExamples(raw json.RawMessage) error {
-	var in SpecParams
-	if err := params(raw, &in); err != nil {
-		return err
-	}
-	abs, doc, _, err := p.openSpec(in.Spec)
+	in, abs, doc, _, err := p.openSpecParams(raw)
 	if err != nil {
 		return err
 	}
@@ -548,11 +558,7 @@ func (p *planner) removeInline(doc *spec.Document, list []*examples.Example) err
 
 // generateExamples writes new example files for one operation.
 func (p *planner) generateExamples(raw json.RawMessage) error {
-	var in SpecParams
-	if err := params(raw, &in); err != nil {
-		return err
-	}
-	abs, doc, checker, err := p.openSpec(in.Spec)
+	in, abs, doc, checker, err := p.openSpecParams(raw)
 	if err != nil {
 		return err
 	}
@@ -615,10 +621,7 @@ func (p *planner) fixExamples(raw json.RawMessage) error {
 	if err != nil {
 		return err
 	}
-	set := examples.Discover(abs, p.s.checker.exampleDirs(abs), examples.Options{})
-	for _, e := range set.Errors {
-		p.note("%v", e)
-	}
+	set := p.discover(abs)
 	fixed, left := 0, 0
 	for _, ex := range set.Examples {
 		if only != "" && ex.File != only {

@@ -473,39 +473,31 @@ func writeJSONValue(b *strings.Builder, v any, indent, unit string) {
 	if unit != "" {
 		sep = ","
 	}
+	// members writes an object or array of n members between its brackets,
+	// each on its own line when unit is set.
+	members := func(open, close string, n int, member func(i int)) {
+		b.WriteString(open)
+		for i := range n {
+			if i > 0 {
+				b.WriteString(sep)
+			}
+			nl(indent + unit)
+			member(i)
+		}
+		if n > 0 {
+			nl(indent)
+		}
+		b.WriteString(close)
+	}
 	switch x := v.(type) {
 	case omap:
-		if len(x) == 0 {
-			b.WriteString("{}")
-			return
-		}
-		b.WriteString("{")
-		for i, e := range x {
-			if i > 0 {
-				b.WriteString(sep)
-			}
-			nl(indent + unit)
-			b.Write(jsonScalar(e.Key))
+		members("{", "}", len(x), func(i int) {
+			b.Write(jsonScalar(x[i].Key))
 			b.WriteString(": ")
-			writeJSONValue(b, e.Value, indent+unit, unit)
-		}
-		nl(indent)
-		b.WriteString("}")
+			writeJSONValue(b, x[i].Value, indent+unit, unit)
+		})
 	case []any:
-		if len(x) == 0 {
-			b.WriteString("[]")
-			return
-		}
-		b.WriteString("[")
-		for i, it := range x {
-			if i > 0 {
-				b.WriteString(sep)
-			}
-			nl(indent + unit)
-			writeJSONValue(b, it, indent+unit, unit)
-		}
-		nl(indent)
-		b.WriteString("]")
+		members("[", "]", len(x), func(i int) { writeJSONValue(b, x[i], indent+unit, unit) })
 	case map[string]any:
 		writeJSONValue(b, yamlOrdered(x), indent, unit)
 	default:

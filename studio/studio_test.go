@@ -65,8 +65,9 @@ func start(t *testing.T, dir string) *studio {
 	return &studio{t: t, s: s, url: ts.URL, dir: s.Workspace().Dir()}
 }
 
-// do sends a request with the token and decodes a JSON answer into out.
-func (c *studio) do(method, path string, body any, out any) int {
+// send sends a request with the token and a JSON body, when body is not
+// nil; the caller closes the answer's body.
+func (c *studio) send(method, path string, body any) *http.Response {
 	c.t.Helper()
 	var r io.Reader
 	if body != nil {
@@ -83,6 +84,13 @@ func (c *studio) do(method, path string, body any, out any) int {
 	if err != nil {
 		c.t.Fatal(err)
 	}
+	return res
+}
+
+// do sends a request with the token and decodes a JSON answer into out.
+func (c *studio) do(method, path string, body any, out any) int {
+	c.t.Helper()
+	res := c.send(method, path, body)
 	defer res.Body.Close()
 	data, _ := io.ReadAll(res.Body)
 	if out != nil {
@@ -96,14 +104,7 @@ func (c *studio) do(method, path string, body any, out any) int {
 // check posts a file's text and reads the stages.
 func (c *studio) check(path, text string) map[string]Stage {
 	c.t.Helper()
-	data, _ := json.Marshal(CheckRequest{Path: path, Text: text, Client: "t"})
-	req, _ := http.NewRequest(http.MethodPost, c.url+"/api/check", bytes.NewReader(data))
-	req.Header.Set(TokenHeader, "test-token")
-	req.Header.Set("Content-Type", "application/json")
-	res, err := http.DefaultClient.Do(req)
-	if err != nil {
-		c.t.Fatal(err)
-	}
+	res := c.send(http.MethodPost, "/api/check", CheckRequest{Path: path, Text: text, Client: "t"})
 	defer res.Body.Close()
 	if res.StatusCode != http.StatusOK {
 		b, _ := io.ReadAll(res.Body)
