@@ -203,6 +203,12 @@ func TestBadInput(t *testing.T) {
 			want: wantErr{line: 4, col: 20, msg: "unexpected end of input in object started at 3:11"}},
 		{name: "JSON truncated inside a string", fixture: "truncated-string.json",
 			want: wantErr{line: 2, col: 18, msg: "unterminated string"}},
+		{name: "JSON truncated inside an array", data: []byte(`{"openapi": "3.0.0", "x": [1, 2`), ext: ".json",
+			want: wantErr{file: "input.json", line: 1, col: 32, msg: "unexpected end of input in array started at 1:27"}},
+		{name: "JSON array without a comma", data: []byte(`{"openapi": "3.0.0", "x": [1 2]}`), ext: ".json",
+			want: wantErr{file: "input.json", line: 1, col: 30, msg: "unexpected character '2', expected ',' or ']'"}},
+		{name: "JSON object without a comma", data: []byte(`{"openapi": "3.0.0" "x": 1}`), ext: ".json",
+			want: wantErr{file: "input.json", line: 1, col: 21, msg: "unexpected character '\"', expected ',' or '}'"}},
 	}
 	ctx := context.Background()
 	for _, tt := range tests {

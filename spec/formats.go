@@ -82,11 +82,8 @@ const sniffLimit = 64 << 10
 func claim(name string, data []byte) *Reader {
 	readersMu.RLock()
 	defer readersMu.RUnlock()
-	ext := strings.ToLower(filepath.Ext(name))
-	for _, r := range readers {
-		if slices.Contains(r.Extensions, ext) {
-			return r
-		}
+	if r := byExtension(name); r != nil {
+		return r
 	}
 	head := data[:min(len(data), sniffLimit)]
 	for _, r := range readers {
@@ -103,13 +100,19 @@ func claim(name string, data []byte) *Reader {
 func ReaderExtension(name string) bool {
 	readersMu.RLock()
 	defer readersMu.RUnlock()
+	return byExtension(name) != nil
+}
+
+// byExtension returns the reader registered for the extension of name, or
+// nil; the caller holds readersMu.
+func byExtension(name string) *Reader {
 	ext := strings.ToLower(filepath.Ext(name))
 	for _, r := range readers {
 		if slices.Contains(r.Extensions, ext) {
-			return true
+			return r
 		}
 	}
-	return false
+	return nil
 }
 
 // FormatName is how messages name a format ("OpenAPI", "Protocol

@@ -369,16 +369,14 @@ func (p *jsonParser) object(depth int, start Pos) (*Node, error) {
 	base := len(p.fields)
 	defer func() { p.fields = p.fields[:base] }()
 	var seen map[string]int // key → index in p.fields, for large objects
-	p.skipSpace()
-	if p.pos < len(p.data) && p.data[p.pos] == '}' {
-		p.pos++
+	if p.empty('}') {
 		n.Range.End = p.here()
 		return n, nil
 	}
 	for {
 		p.skipSpace()
 		if p.pos >= len(p.data) {
-			return nil, p.errorf("unexpected end of input in object started at %d:%d", start.Line, start.Col)
+			return nil, p.unterminated("object", start)
 		}
 		if p.data[p.pos] != '"' {
 			return nil, p.errorf("unexpected %s, expected a string key", p.describe())
@@ -423,20 +421,12 @@ func (p *jsonParser) object(depth int, start Pos) (*Node, error) {
 			return nil, err
 		}
 		p.fields = append(p.fields, Field{Key: k, KeyRange: kr, Value: v})
-		p.skipSpace()
-		if p.pos >= len(p.data) {
-			return nil, p.errorf("unexpected end of input in object started at %d:%d", start.Line, start.Col)
-		}
-		switch p.data[p.pos] {
-		case ',':
-			p.pos++
-		case '}':
-			p.pos++
+		if closed, err := p.next('}', "object", start); err != nil {
+			return nil, err
+		} else if closed {
 			n.Fields = append([]Field(nil), p.fields[base:]...)
 			n.Range.End = p.here()
 			return n, nil
-		default:
-			return nil, p.errorf("unexpected %s, expected ',' or '}'", p.describe())
 		}
 	}
 }
@@ -449,36 +439,61 @@ func (p *jsonParser) array(depth int, start Pos) (*Node, error) {
 	p.pos++ // [
 	base := len(p.items)
 	defer func() { p.items = p.items[:base] }()
-	p.skipSpace()
-	if p.pos < len(p.data) && p.data[p.pos] == ']' {
-		p.pos++
+	if p.empty(']') {
 		n.Range.End = p.here()
 		return n, nil
 	}
 	for {
 		p.skipSpace()
 		if p.pos >= len(p.data) {
-			return nil, p.errorf("unexpected end of input in array started at %d:%d", start.Line, start.Col)
+			return nil, p.unterminated("array", start)
 		}
 		v, err := p.value(depth + 1)
 		if err != nil {
 			return nil, err
 		}
 		p.items = append(p.items, v)
-		p.skipSpace()
-		if p.pos >= len(p.data) {
-			return nil, p.errorf("unexpected end of input in array started at %d:%d", start.Line, start.Col)
-		}
-		switch p.data[p.pos] {
-		case ',':
-			p.pos++
-		case ']':
-			p.pos++
+		if closed, err := p.next(']', "array", start); err != nil {
+			return nil, err
+		} else if closed {
 			n.Items = append([]*Node(nil), p.items[base:]...)
 			n.Range.End = p.here()
 			return n, nil
-		default:
-			return nil, p.errorf("unexpected %s, expected ',' or ']'", p.describe())
 		}
 	}
+}
+
+// empty consumes the closing byte of an object or array that holds
+// nothing, and reports whether it did.
+func (p *jsonParser) empty(closing byte) bool {
+	p.skipSpace()
+	if p.pos < len(p.data) && p.data[p.pos] == closing {
+		p.pos++
+		return true
+	}
+	return false
+}
+
+// next consumes what follows a member of an object or an element of an
+// array: a comma (closed is false) or the closing byte (closed is true).
+func (p *jsonParser) next(closing byte, kind string, start Pos) (closed bool, err error) {
+	p.skipSpace()
+	if p.pos >= len(p.data) {
+		return false, p.unterminated(kind, start)
+	}
+	switch p.data[p.pos] {
+	case ',':
+		p.pos++
+		return false, nil
+	case closing:
+		p.pos++
+		return true, nil
+	}
+	return false, p.errorf("unexpected %s, expected ',' or '%c'", p.describe(), closing)
+}
+
+// unterminated is the error of input that ends inside the object or array
+// that began at start.
+func (p *jsonParser) unterminated(kind string, start Pos) error {
+	return p.errorf("unexpected end of input in %s started at %d:%d", kind, start.Line, start.Col)
 }
