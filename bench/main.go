@@ -8,6 +8,8 @@
 //	go run ./bench -runs 5             # measure the corpus, print a Markdown table
 //	go run ./bench -broad -runs 3      # every spec of 1 MB or more of the broad corpus
 //	go run ./bench -many 1000          # a folder of 1000 specs in one run vs 1000 runs
+//	go run ./bench -broad -tools specgate,redocly -peer-rules redocly-recommended -specs microsoft.com/graph.json
+//	                                   # also specgate with only the checks Redocly's recommended ruleset makes
 //
 // The peers and the broad corpus are measuring tools, not dependencies of
 // specgate's module: they are installed at pinned versions into a cache
@@ -65,6 +67,7 @@ func main() {
 	only := flag.String("tools", "specgate,vacuum,redocly,spectral", "tools to run, comma-separated")
 	specsFlag := flag.String("specs", "", "comma-separated spec file names (default: every spec of the corpus)")
 	many := flag.Int("many", 0, "lint a folder of this many specs in one run against as many separate runs, and exit")
+	peerRules := flag.String("peer-rules", "", "also run specgate with only the rules of its recommended ruleset that name a peer: redocly (any Redocly rule), redocly-recommended (a rule Redocly's recommended ruleset runs), or both, comma-separated")
 	flag.Parse()
 
 	cache := os.Getenv("SPECGATE_BENCH_CACHE")
@@ -114,6 +117,18 @@ func main() {
 			tools = append(tools, t)
 		}
 	}
+	var narrowed []string
+	if *peerRules != "" {
+		narrowed = strings.Split(*peerRules, ",")
+	}
+	for i, which := range narrowed {
+		ids, err := peerRuleIDs(filepath.Join(cache, "specgate"), which)
+		if err != nil {
+			fail(err)
+		}
+		fmt.Fprintf(os.Stderr, "%s: %d rules: %s\n", which, len(ids), strings.Join(ids, " "))
+		tools = slices.Insert(tools, min(1+i, len(tools)), sameChecks(which, ids))
+	}
 	fmt.Printf("Machine: %d CPUs, %s/%s; %d runs each, median.\n\n", runtime.NumCPU(), runtime.GOOS, runtime.GOARCH, *runs)
 	header := "| spec |"
 	sep := "|---|"
@@ -123,6 +138,10 @@ func main() {
 	}
 	header += " specgate / fastest peer | CPU / least CPU | specgate / leanest peer |"
 	sep += "---|---|---|"
+	for _, which := range narrowed {
+		header += fmt.Sprintf(" %s's checks / fastest peer | CPU | memory |", which)
+		sep += "---|---|---|"
+	}
 	fmt.Println(header)
 	fmt.Println(sep)
 	for _, s := range specs {
@@ -149,8 +168,13 @@ func measureSpec(cache, spec string, tools []tool, runs int) string {
 		}
 	}
 	row := "| " + specName(spec) + " |"
-	var sgWall, sgCPU time.Duration
-	var sgRSS int64
+	// ours holds specgate's medians and, with -peer-rules, those of its
+	// run with the peer's checks alone, in the order of the tools.
+	type medians struct {
+		wall, cpu time.Duration
+		rss       int64
+	}
+	var ours []medians
 	fastest, frugal, leanest := time.Duration(0), time.Duration(0), int64(0)
 	for i, t := range tools {
 		walls := make([]time.Duration, 0, runs)
@@ -169,12 +193,15 @@ func measureSpec(cache, spec string, tools []tool, runs int) string {
 		}
 		if len(walls) == 0 {
 			row += fmt.Sprintf(" failed: %v |", oneLine(last.err))
+			if strings.HasPrefix(t.name, "specgate") {
+				ours = append(ours, medians{})
+			}
 			continue
 		}
 		w, c, m := median(walls), median(cpus), median(rss)
 		row += fmt.Sprintf(" %.2f s / %.2f s CPU / %d MiB / %s |", w.Seconds(), c.Seconds(), m/1024, countText(last.counts))
-		if t.name == "specgate" {
-			sgWall, sgCPU, sgRSS = w, c, m
+		if strings.HasPrefix(t.name, "specgate") {
+			ours = append(ours, medians{w, c, m})
 		} else {
 			if fastest == 0 || w < fastest {
 				fastest = w
@@ -187,10 +214,12 @@ func measureSpec(cache, spec string, tools []tool, runs int) string {
 			}
 		}
 	}
-	if sgWall > 0 && fastest > 0 {
-		row += fmt.Sprintf(" %.2f× | %.2f× | %.2f× |", sgWall.Seconds()/fastest.Seconds(), sgCPU.Seconds()/frugal.Seconds(), float64(sgRSS)/float64(leanest))
-	} else {
-		row += " – | – | – |"
+	for _, o := range ours {
+		if o.wall > 0 && fastest > 0 {
+			row += fmt.Sprintf(" %.2f× | %.2f× | %.2f× |", o.wall.Seconds()/fastest.Seconds(), o.cpu.Seconds()/frugal.Seconds(), float64(o.rss)/float64(leanest))
+		} else {
+			row += " – | – | – |"
+		}
 	}
 	return row
 }
