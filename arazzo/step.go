@@ -255,16 +255,7 @@ func (st *runState) attempt(ctx context.Context, f *frame, s *Step, sr *StepResu
 	}
 	vals := contract.Values{Path: map[string]any{}, Query: map[string]any{}, Header: map[string]any{}, Cookie: map[string]any{}}
 	for _, p := range params {
-		switch p.in {
-		case "path":
-			vals.Path[p.name] = p.value
-		case "query":
-			vals.Query[p.name] = p.value
-		case "header":
-			vals.Header[p.name] = p.value
-		case "cookie":
-			vals.Cookie[p.name] = p.value
-		}
+		vals.Set(p.in, p.name, p.value)
 	}
 	if s.RequestBody != nil {
 		body, mediaType, err := r.buildBody(s.RequestBody, f, sr)

@@ -30,6 +30,35 @@ type Values struct {
 	Credentials map[string]string
 }
 
+// Set puts a parameter's value in the map of its location ("path",
+// "query", "header" or "cookie"), made when nil; a value of another
+// location is dropped.
+func (v *Values) Set(in, name string, value any) {
+	setParam(&v.Path, &v.Query, &v.Header, &v.Cookie, in, name, value)
+}
+
+// setParam puts a value in the one of the four maps of parameters that
+// holds its location, making it when nil.
+func setParam(path, query, header, cookie *map[string]any, in, name string, value any) {
+	var m *map[string]any
+	switch in {
+	case "path":
+		m = path
+	case "query":
+		m = query
+	case "header":
+		m = header
+	case "cookie":
+		m = cookie
+	default:
+		return
+	}
+	if *m == nil {
+		*m = map[string]any{}
+	}
+	(*m)[name] = value
+}
+
 // BuiltRequest is a request serialized by the contract of its operation.
 type BuiltRequest struct {
 	Method string // upper case

@@ -147,12 +147,6 @@ func (c *Contract) checkParams(o *operation, route *Route, req *Request, res *Re
 	}
 	cookies = parseCookies(req.Header)
 	cused = make([]bool, len(cookies))
-	set := func(m *map[string]any, name string, v any) {
-		if *m == nil {
-			*m = map[string]any{}
-		}
-		(*m)[name] = v
-	}
 	// Exploded form objects take the keys no other parameter does, so
 	// they are read last.
 	ordered := make([]*param, 0, len(o.params))
@@ -208,16 +202,8 @@ func (c *Contract) checkParams(o *operation, route *Route, req *Request, res *Re
 			continue
 		}
 		probs = append(probs, read...)
-		switch p.in {
-		case "path":
-			set(&res.Params.Path, p.name, v)
-		case "query":
-			set(&res.Params.Query, p.name, v)
-		case "header":
-			set(&res.Params.Header, p.name, v)
-		case "cookie":
-			set(&res.Params.Cookie, p.name, v)
-		}
+		ps := &res.Params
+		setParam(&ps.Path, &ps.Query, &ps.Header, &ps.Cookie, p.in, p.name, v)
 		if p.allowEmpty && v == "" {
 			continue
 		}

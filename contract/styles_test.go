@@ -259,16 +259,7 @@ func without(list []any, drop any) []any {
 
 // valuesIn are the values of one parameter, name, in the place in names.
 func valuesIn(in, name string, value any) contract.Values {
-	v := contract.Values{}
-	switch in {
-	case "path":
-		v.Path = map[string]any{name: value}
-	case "query":
-		v.Query = map[string]any{name: value}
-	case "header":
-		v.Header = map[string]any{name: value}
-	case "cookie":
-		v.Cookie = map[string]any{name: value}
-	}
+	var v contract.Values
+	v.Set(in, name, value)
 	return v
 }

@@ -379,16 +379,7 @@ func (cl *loopClient) build(op *spec.Operation, accept string, creds bool) (*con
 		if why != "" {
 			return nil, fmt.Sprintf("%s parameter %s: %s", p.In, p.Name, why)
 		}
-		switch p.In {
-		case "path":
-			v.Path[p.Name] = val
-		case "query":
-			v.Query[p.Name] = val
-		case "header":
-			v.Header[p.Name] = val
-		case "cookie":
-			v.Cookie[p.Name] = val
-		}
+		v.Set(p.In, p.Name, val)
 	}
 	if rb := op.RequestBody; rb != nil && len(rb.Content) > 0 {
 		mt := rb.Content[0]
