@@ -21,9 +21,9 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"runtime/pprof"
 	"strings"
 
+	"github.com/specgate/specgate/bench/internal/prof"
 	"github.com/specgate/specgate/cli"
 )
 
@@ -53,12 +53,8 @@ func run(corpus, out string, runs int) error {
 	if len(specs) == 0 {
 		return fmt.Errorf("no spec in %s", corpus)
 	}
-	f, err := os.Create(out)
+	stop, err := prof.StartCPU(out)
 	if err != nil {
-		return err
-	}
-	defer f.Close()
-	if err := pprof.StartCPUProfile(f); err != nil {
 		return err
 	}
 	for range runs {
@@ -68,11 +64,10 @@ func run(corpus, out string, runs int) error {
 				[]string{"specgate", "lint", "--ruleset", "recommended", "--format", "json", "--no-report", "--fail-severity", "off", s},
 				cli.Env{Stdin: strings.NewReader(""), Stdout: io.Discard, Stderr: &stderr, Getenv: os.Getenv})
 			if code != cli.ExitOK {
-				pprof.StopCPUProfile()
+				stop()
 				return fmt.Errorf("lint %s: exit %d: %s", s, code, stderr.String())
 			}
 		}
 	}
-	pprof.StopCPUProfile()
-	return f.Close()
+	return stop()
 }

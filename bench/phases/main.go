@@ -21,6 +21,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/specgate/specgate/bench/internal/prof"
 	"github.com/specgate/specgate/policy"
 	inputpkg "github.com/specgate/specgate/policy/input"
 	"github.com/specgate/specgate/rulesets"
@@ -51,18 +52,14 @@ func main() {
 func run(specFile, ruleset string, top, cpu, runs int, profile, memprofile string, cpuClock, inputOnly bool) error {
 	ctx := context.Background()
 	if cpuClock {
-		ctx = policy.WithClock(ctx, cpuTime)
+		ctx = policy.WithClock(ctx, prof.CPUTime)
 	}
 	if profile != "" {
-		f, err := os.Create(profile)
+		stop, err := prof.StartCPU(profile)
 		if err != nil {
 			return err
 		}
-		defer f.Close()
-		if err := pprof.StartCPUProfile(f); err != nil {
-			return err
-		}
-		defer pprof.StopCPUProfile()
+		defer stop()
 	}
 	setup, err := rulesets.Load(rulesets.Options{Ruleset: ruleset, NoSearch: true})
 	if err != nil {
@@ -89,10 +86,10 @@ func run(specFile, ruleset string, top, cpu, runs int, profile, memprofile strin
 	var startCPU time.Duration
 	step := func(name string, start time.Time) {
 		fmt.Printf("%-8s %8v  CPU %8v  live heap %6.1f MiB (%.1f× the file)\n", name, time.Since(start).Round(time.Millisecond),
-			(cpuTime() - startCPU).Round(time.Millisecond), mib(live()-base), float64(live()-base)/float64(max(size, 1)))
-		startCPU = cpuTime()
+			(prof.CPUTime() - startCPU).Round(time.Millisecond), mib(live()-base), float64(live()-base)/float64(max(size, 1)))
+		startCPU = prof.CPUTime()
 	}
-	startCPU = cpuTime()
+	startCPU = prof.CPUTime()
 	start := time.Now()
 	doc, err := spec.NewLoader(spec.Options{}).Load(ctx, specFile)
 	if err != nil {
@@ -123,14 +120,14 @@ func run(specFile, ruleset string, top, cpu, runs int, profile, memprofile strin
 	var findings int
 	for range runs {
 		runtime.GC()
-		start, startCPU := time.Now(), cpuTime()
+		start, startCPU := time.Now(), prof.CPUTime()
 		vs, times, err := engine.EvalTimed(ctx, input)
 		if err != nil {
 			return err
 		}
 		d := time.Since(start)
 		if cpuClock {
-			d = cpuTime() - startCPU
+			d = prof.CPUTime() - startCPU
 		}
 		if best == nil || d < bestTime {
 			best, bestTime, findings = times, d, len(vs)
@@ -186,15 +183,6 @@ func writeHeapProfile(path string) error {
 		return err
 	}
 	return f.Close()
-}
-
-// cpuTime is the CPU time the process has used.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 func live() uint64 {

@@ -24,13 +24,12 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
-	"runtime/pprof"
 	"slices"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/open-policy-agent/opa/v1/ast"
+	"github.com/specgate/specgate/bench/internal/prof"
 	"github.com/specgate/specgate/policy"
 	inputpkg "github.com/specgate/specgate/policy/input"
 	"github.com/specgate/specgate/spec"
@@ -108,13 +107,13 @@ func run(base, specFile, only string, runs, cpu int, profile string) error {
 	for range runs {
 		for i := range sides {
 			runtime.GC()
-			start, startCPU := time.Now(), cpuTime()
+			start, startCPU := time.Now(), prof.CPUTime()
 			vs, err := sides[i].engine.Eval(ctx, input)
 			if err != nil {
 				return fmt.Errorf("rules of %s: %w", sides[i].name, err)
 			}
 			sides[i].times = append(sides[i].times, time.Since(start))
-			sides[i].cpu = append(sides[i].cpu, cpuTime()-startCPU)
+			sides[i].cpu = append(sides[i].cpu, prof.CPUTime()-startCPU)
 			sides[i].findings = vs
 		}
 	}
@@ -136,36 +135,20 @@ func run(base, specFile, only string, runs, cpu int, profile string) error {
 	return nil
 }
 
-// cpuTime is the CPU time this process has used (user and system): on a
-// busy machine, where a run waits for a core for much of its wall time, it
-// is what a change to the rules changes.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
-
 // profileEval writes the CPU profile of runs evaluations of the engine's
 // rules on the input.
 func profileEval(ctx context.Context, engine *policy.Engine, input ast.Value, runs int, path string) error {
-	f, err := os.Create(path)
+	stop, err := prof.StartCPU(path)
 	if err != nil {
-		return err
-	}
-	defer f.Close()
-	if err := pprof.StartCPUProfile(f); err != nil {
 		return err
 	}
 	for range runs {
 		if _, err := engine.Eval(ctx, input); err != nil {
-			pprof.StopCPUProfile()
+			stop()
 			return err
 		}
 	}
-	pprof.StopCPUProfile()
-	return f.Close()
+	return stop()
 }
 
 // differ lists, up to ten of each, the findings only one side reports.
