@@ -21,9 +21,16 @@ import (
 // of input.received (builtins.SchemaLabel of the views' paths and
 // parameters) is what security.schema_label gives it (the same function of
 // the Rego values and the library's parameters by place), on every rule
-// fixture and corpus spec (the largest aside).
+// fixture and corpus spec (the largest aside). Items written in a
+// response, a callback or a webhook are named by a request that uses them
+// instead (policy/input's TestReceivedLabelsNameARequest), and left out.
 func TestLabelsOfViewsAndValuesAgree(t *testing.T) {
-	alike, declined := eachSpecAsRego(t, `[[v.source, [l | l := v.label], data.specgate.lib.security.schema_label(v)] | some v in input.received]`, 5<<20)
+	alike, declined := eachSpecAsRego(t, `[[v.source, [l | l := v.label], data.specgate.lib.security.schema_label(v)] |
+		some v in input.received
+		not v.source[0] in {"webhooks", "responses"}
+		not v.source[1] in {"responses", "headers", "callbacks"}
+		not v.source[3] in {"responses", "callbacks"}
+	]`, 5<<20)
 	least := 500 // the fixtures' and small specs' labels
 	if os.Getenv("SPECGATE_CORPUS") == "1" {
 		least = 1000

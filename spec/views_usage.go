@@ -50,10 +50,17 @@ func (w *usageWalk) walk(n *Node) {
 	if s := w.index[n]; s != nil {
 		w.mark(s)
 	}
+	EachDescribingSubschema(n, func(c *Node, _ ...any) { w.walk(c) })
+}
+
+// EachDescribingSubschema calls fn for every subschema written inside n
+// that describes the value (every one but those under not and if, which
+// test it), with the keys that lead from n to it: the children the walk
+// that sets Schema.Request and Schema.Response follows.
+func EachDescribingSubschema(n *Node, fn func(c *Node, keys ...any)) {
 	eachSubschema(n, func(c *Node, keys ...any) {
-		// not and if test values rather than describe them.
 		if keys[0] != "not" && keys[0] != "if" {
-			w.walk(c)
+			fn(c, keys...)
 		}
 	})
 }

@@ -185,7 +185,7 @@ func (c *converter) schemaItems(ss []*spec.Schema, labels *labeler, items []*ast
 		fields := []([2]*ast.Term){c.kv("name", c.str(s.Name)), c.kv("node", c.node(s.Node)), c.kv("source", c.path(s.Source)),
 			c.kv("request", boolTerm(s.Request)), c.kv("response", boolTerm(s.Response))}
 		if isReceived(s) {
-			fields = append(fields, c.kv("label", ast.StringTerm(labels.label(s.Name, s.Source))))
+			fields = append(fields, c.kv("label", ast.StringTerm(labels.labelSchema(s))))
 		}
 		items[i] = c.obj(fields...)
 	}
