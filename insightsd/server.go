@@ -27,6 +27,7 @@ import (
 
 	"github.com/specgate/specgate/insights"
 	"github.com/specgate/specgate/internal/httpx"
+	"github.com/specgate/specgate/spec"
 )
 
 // Defaults.
@@ -283,7 +284,7 @@ func (s *Server) submit(w http.ResponseWriter, r *http.Request) {
 	}
 	var sub insights.Submission
 	if err := json.Unmarshal(raw, &sub); err != nil {
-		httpx.WriteProblem(w, r, problems.New(http.StatusBadRequest, httpx.KindBadRequest, "the body is not a submission: "+jsonProblem(raw, err)))
+		httpx.WriteProblem(w, r, submissionProblem(raw, err))
 		return
 	}
 	if msg := missingMembers(raw); msg != "" {
@@ -425,31 +426,55 @@ func contains(list []string, s string) bool {
 	return false
 }
 
-func jsonProblem(data []byte, err error) string {
+// submissionProblem is the 400 problem of a body that does not decode as
+// a submission: a syntax error at the offending byte, a value of the wrong
+// type at its start, with its member as the field, each placed by its
+// line and column in the body (as the lint server places a request's).
+func submissionProblem(data []byte, err error) *httpx.Problem {
 	var se *json.SyntaxError
 	var te *json.UnmarshalTypeError
-	off := int64(-1)
+	off, field := int64(-1), ""
 	switch {
 	case errors.As(err, &se):
-		off = se.Offset - 1 // the offending byte
+		off = se.Offset - 1 // Unmarshal counts the offending byte as read
 	case errors.As(err, &te):
-		off = te.Offset - 1 // the value's last byte
+		off, field = valueStart(data, te.Offset), te.Field
 		if te.Field != "" {
 			err = fmt.Errorf("%s is a JSON %s, where a %s goes", te.Field, te.Value, te.Type)
 		}
 	}
+	p := problems.New(http.StatusBadRequest, httpx.KindBadRequest, "")
+	p.Field = field
 	if off < 0 {
-		return err.Error()
+		p.Detail = "the body is not a submission: " + err.Error()
+		return p
 	}
-	line, col := 1, 1
-	for _, b := range data[:min(int(off), len(data))] {
-		if b == '\n' {
-			line, col = line+1, 1
-		} else {
-			col++
+	at := spec.PosAt(data, int(off))
+	p.Detail = fmt.Sprintf("the body is not a submission: line %d, column %d: %v", at.Line, at.Col, err)
+	return p
+}
+
+// valueStart is where the value starts that an UnmarshalTypeError's
+// offset follows: Unmarshal counts a literal (a string, a number, ...) as
+// read up to its end, and an object or an array up to its opening
+// delimiter. The body is valid JSON (Unmarshal checked it first), so its
+// tokens lead to the value.
+func valueStart(data []byte, after int64) int64 {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	for {
+		start := dec.InputOffset()
+		if _, err := dec.Token(); err != nil {
+			return after - 1
+		}
+		if dec.InputOffset() >= after {
+			// A token begins after the white space and the separator
+			// before it.
+			for start < int64(len(data)) && strings.IndexByte(" \t\r\n,:", data[start]) >= 0 {
+				start++
+			}
+			return start
 		}
 	}
-	return fmt.Sprintf("line %d, column %d: %v", line, col, err)
 }
 
 func (s *Server) submission(w http.ResponseWriter, r *http.Request) {

@@ -463,3 +463,39 @@ func TestStoreRecovery(t *testing.T) {
 		t.Errorf("corrupt index: %v", err)
 	}
 }
+
+// TestJSONErrorsPlaced: a submission's JSON errors name the line and the
+// column (in characters) where the offending byte or value starts, and a
+// value of the wrong type names its member, however deep it is and
+// whatever precedes it.
+func TestJSONErrorsPlaced(t *testing.T) {
+	_, ts := newServer(t, t.TempDir(), "")
+	for _, tc := range []struct {
+		name, body, detail, field string
+	}{
+		{"syntax", "{\n  \"id\": 1,,\n}", `line 2, column 11: invalid character ','`, ""},
+		{"syntax after other characters", `{"tool": {"name": "é€"}, "id": "x" "y"}`, `line 1, column 36: invalid character '"' after object key:value pair`, ""},
+		{"a string where a number goes", `{"schemaVersion": "1"}`, `line 1, column 19: schemaVersion is a JSON string, where a int goes`, "schemaVersion"},
+		{"a long string", "{\"id\": \"x\",\n  \"schemaVersion\": \"a \\\"quoted\\\" é string\"}", `line 2, column 20: schemaVersion is a JSON string`, "schemaVersion"},
+		{"an array where a number goes", "{\"ci\": {\n  \"repoId\": \"r\",\n  \"runAttempt\": [1, 2]}}", `line 3, column 17: ci.runAttempt is a JSON array`, "ci.runAttempt"},
+		{"an object in a list of strings", "{\"results\": [{\"usedOperations\": [\"GET /a\",\n    {\"op\": 1}]}]}", `line 2, column 5: results.usedOperations is a JSON object`, "results.usedOperations"},
+		{"a number in an object", `{"ci": {"metadata": {"a": "b", "c": 12.5}}}`, `line 1, column 37: ci.metadata is a JSON number`, "ci.metadata"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			a := do(t, "POST", ts.URL+"/v1/submissions", []byte(tc.body), jsonHeader)
+			if a.status != 400 {
+				t.Fatalf("status %d, want 400: %s", a.status, a.body)
+			}
+			var p struct{ Detail, Field string }
+			if err := json.Unmarshal(a.body, &p); err != nil {
+				t.Fatal(err)
+			}
+			if want := "the body is not a submission: " + tc.detail; !strings.HasPrefix(p.Detail, want) {
+				t.Errorf("detail %q, want it to start %q", p.Detail, want)
+			}
+			if p.Field != tc.field {
+				t.Errorf("field %q, want %q", p.Field, tc.field)
+			}
+		})
+	}
+}
