@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/specgate/specgate/internal/outputtest"
 	"github.com/specgate/specgate/internal/schematest"
 	"github.com/specgate/specgate/spec"
 )
@@ -38,13 +39,30 @@ func TestReportsGolden(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			// The golden file of the style and script every HTML report shares.
+			reportsChrome, err := filepath.Abs(filepath.Join("..", "reports", "testdata", "golden", "chrome.html"))
+			if err != nil {
+				t.Fatal(err)
+			}
 			rep := goldenReport(t)
 			var buf bytes.Buffer
 			if err := Write(&buf, format, rep, false); err != nil {
 				t.Fatal(err)
 			}
+			got := buf.Bytes()
+			if format == "html" {
+				// The page's style and script are the report template's,
+				// compared with the reports package's golden file.
+				var chrome []byte
+				got, chrome = outputtest.SplitHTML(got, "style", "script")
+				if want, err := os.ReadFile(reportsChrome); err != nil {
+					t.Fatal(err)
+				} else if !bytes.Equal(chrome, want) {
+					t.Errorf("the html report's style and script differ from %s (go test ./reports -update rewrites it)", reportsChrome)
+				}
+			}
 			if *update {
-				if err := os.WriteFile(golden, buf.Bytes(), 0o644); err != nil {
+				if err := os.WriteFile(golden, got, 0o644); err != nil {
 					t.Fatal(err)
 				}
 			}
@@ -52,8 +70,8 @@ func TestReportsGolden(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if !bytes.Equal(buf.Bytes(), want) {
-				t.Errorf("%s report differs from %s (go test ./compat -run Golden -update rewrites it):\n%s", format, golden, buf.String())
+			if !bytes.Equal(got, want) {
+				t.Errorf("%s report differs from %s (go test ./compat -run Golden -update rewrites it):\n%s", format, golden, got)
 			}
 			if format == "json" || format == "ctrf" {
 				var v map[string]any

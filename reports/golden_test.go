@@ -6,8 +6,10 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
+	"github.com/specgate/specgate/internal/outputtest"
 	"github.com/specgate/specgate/reports"
 )
 
@@ -23,24 +25,40 @@ func TestGolden(t *testing.T) {
 			if err := f.Write(&buf, testRun(t)); err != nil {
 				t.Fatal(err)
 			}
-			path := filepath.Join("testdata", "golden", "run."+f.Name+f.Ext)
-			if *update {
-				if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-					t.Fatal(err)
-				}
-				if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			want, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatalf("%v (run with -update to create it)", err)
-			}
-			if !bytes.Equal(buf.Bytes(), want) {
-				t.Errorf("%s differs from %s (run with -update after checking):\n%s", f.Name, path, firstDifference(buf.String(), string(want)))
-			}
+			checkGolden(t, "run."+f.Name+f.Ext, buf.Bytes())
 		})
+	}
+}
+
+// chromeGolden holds the style and script that every HTML report carries
+// alike, compared once here rather than in each report's golden file.
+const chromeGolden = "testdata/golden/chrome.html"
+
+// checkGolden compares what a writer wrote with testdata/golden/name, or
+// rewrites it with -update. An HTML page's golden holds what that page
+// renders; its style and script are compared with chromeGolden.
+func checkGolden(t *testing.T, name string, got []byte) {
+	t.Helper()
+	path := filepath.Join("testdata", "golden", name)
+	files := map[string][]byte{path: got}
+	if strings.HasSuffix(name, ".html") {
+		own, chrome := outputtest.SplitHTML(got, "style", "script")
+		files = map[string][]byte{path: own, chromeGolden: chrome}
+	}
+	for path, got := range files {
+		if *update {
+			if err := os.WriteFile(path, got, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			continue
+		}
+		want, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatalf("%v (run with -update to create it)", err)
+		}
+		if !bytes.Equal(got, want) {
+			t.Errorf("%s differs from %s (run with -update after checking):\n%s", name, path, firstDifference(string(got), string(want)))
+		}
 	}
 }
 

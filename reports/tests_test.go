@@ -84,17 +84,7 @@ func TestTestRunGolden(t *testing.T) {
 	for format, w := range map[string]reports.Writer{"ctrf.json": reports.WriteCTRF, "junit.xml": reports.WriteJUnit,
 		"html": reports.WriteHTML, "json": reports.WriteJSON, "summary.txt": reports.WriteStylish} {
 		t.Run(format, func(t *testing.T) {
-			got := writeTestRun(t, w, run)
-			path := filepath.Join("testdata", "golden", "tests."+format)
-			if *update {
-				if err := os.WriteFile(path, got, 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			if want := readFile(t, path); !bytes.Equal(got, want) {
-				t.Errorf("%s differs from %s (run with -update after checking):\n%s", format, path, firstDifference(string(got), string(want)))
-			}
+			checkGolden(t, "tests."+format, writeTestRun(t, w, run))
 		})
 	}
 }

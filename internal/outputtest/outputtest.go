@@ -66,3 +66,35 @@ func LineDiff(want, got string) string {
 // maxDiffLines bounds a LineDiff, so that a golden file rewritten from
 // scratch does not bury the test's other messages.
 const maxDiffLines = 40
+
+// SplitHTML takes the content of an HTML page's elements of the given
+// names out of it, for golden files that keep what a page renders apart
+// from the chrome all pages of a template share (its style and script).
+// An element counts when its opening and closing tags stand alone on
+// their lines ("<style>" … "</style>"). own is the page with the content
+// of each such element replaced by one line "…"; shared holds the
+// elements cut out, tags included, in the order they stand.
+func SplitHTML(page []byte, names ...string) (own, shared []byte) {
+	var cutting string // the closing tag of the element being cut, or ""
+	for _, line := range strings.SplitAfter(string(page), "\n") {
+		tag := strings.TrimSuffix(line, "\n")
+		switch {
+		case cutting != "":
+			if tag == cutting {
+				cutting = ""
+				own = append(own, "…\n"+line...)
+			}
+			shared = append(shared, line...)
+			continue
+		case strings.HasPrefix(tag, "<") && strings.HasSuffix(tag, ">"):
+			for _, n := range names {
+				if tag == "<"+n+">" {
+					cutting = "</" + n + ">"
+					shared = append(shared, line...)
+				}
+			}
+		}
+		own = append(own, line...)
+	}
+	return own, shared
+}

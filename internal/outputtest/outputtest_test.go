@@ -56,3 +56,21 @@ func TestLineDiffIsBounded(t *testing.T) {
 		t.Errorf("%d lines: first %q, last %q", len(diff), diff[0], diff[len(diff)-1])
 	}
 }
+
+func TestSplitHTML(t *testing.T) {
+	for _, tc := range []struct{ page, own, shared string }{
+		{"<html>\n<style>\na {}\nb {}\n</style>\n<p>x</p>\n<script>\nf()\n</script>\n</html>\n",
+			"<html>\n<style>\n…\n</style>\n<p>x</p>\n<script>\n…\n</script>\n</html>\n",
+			"<style>\na {}\nb {}\n</style>\n<script>\nf()\n</script>\n"},
+		// Tags that do not stand alone on their lines, and other elements, stay.
+		{"<p><style>a {}</style></p>\n<pre>\nx\n</pre>\n", "<p><style>a {}</style></p>\n<pre>\nx\n</pre>\n", ""},
+		// An element left open takes the rest of the page.
+		{"<p>\n<script>\nf()\n", "<p>\n<script>\n", "<script>\nf()\n"},
+		{"", "", ""},
+	} {
+		own, shared := SplitHTML([]byte(tc.page), "style", "script")
+		if string(own) != tc.own || string(shared) != tc.shared {
+			t.Errorf("SplitHTML(%q) = %q, %q; want %q, %q", tc.page, own, shared, tc.own, tc.shared)
+		}
+	}
+}
