@@ -24,6 +24,7 @@ import (
 	"github.com/specgate/specgate/cli"
 	"github.com/specgate/specgate/insights"
 	"github.com/specgate/specgate/insightsd"
+	"github.com/specgate/specgate/internal/envtest"
 	"github.com/specgate/specgate/internal/outputtest"
 )
 
@@ -86,14 +87,7 @@ func TestCIMetadataEndToEnd(t *testing.T) {
 		"GITHUB_SHA": "abc123", "GITHUB_RUN_ID": "555", "GITHUB_RUN_ATTEMPT": "2",
 	}
 	with := func(base map[string]string, kv ...string) map[string]string {
-		m := map[string]string{insights.URLEnv: svc.ts.URL}
-		for k, v := range base {
-			m[k] = v
-		}
-		for i := 0; i < len(kv); i += 2 {
-			m[kv[i]] = kv[i+1]
-		}
-		return m
+		return envtest.Vars(base, append([]string{insights.URLEnv, svc.ts.URL}, kv...)...)
 	}
 	for _, tc := range []struct {
 		name  string

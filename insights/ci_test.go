@@ -4,11 +4,9 @@ import (
 	"reflect"
 	"strings"
 	"testing"
-)
 
-func getenvOf(vars map[string]string) func(string) string {
-	return func(k string) string { return vars[k] }
-}
+	"github.com/specgate/specgate/internal/envtest"
+)
 
 // TestProviders reads each CI provider's variables, as its documentation
 // names them, into the same fields.
@@ -123,7 +121,7 @@ func TestProviders(t *testing.T) {
 		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			got, err := Resolve(Sources{Getenv: getenvOf(tc.vars)})
+			got, err := Resolve(Sources{Getenv: envtest.Getenv(tc.vars)})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -152,16 +150,6 @@ func TestPrecedence(t *testing.T) {
 		"GITHUB_RUN_ID": "run-ci", "GITHUB_RUN_ATTEMPT": "1",
 	}
 	git := &GitInfo{Origin: "https://github.com/acme/from-git.git", Branch: "git-branch", Commit: "sha-git"}
-	with := func(base map[string]string, kv ...string) map[string]string {
-		m := map[string]string{}
-		for k, v := range base {
-			m[k] = v
-		}
-		for i := 0; i < len(kv); i += 2 {
-			m[kv[i]] = kv[i+1]
-		}
-		return m
-	}
 	for _, tc := range []struct {
 		name    string
 		src     Sources
@@ -172,24 +160,24 @@ func TestPrecedence(t *testing.T) {
 	}{
 		{"git alone", Sources{Git: git}, "acme/from-git", "", 0,
 			map[string]string{"repoId": "git", "commit": "git", "branch": "git"}},
-		{"provider over git", Sources{Getenv: getenvOf(provider), Git: git}, "acme/orders", "run-ci", 1,
+		{"provider over git", Sources{Getenv: envtest.Getenv(provider), Git: git}, "acme/orders", "run-ci", 1,
 			map[string]string{"repoId": "GITHUB_REPOSITORY", "buildId": "GITHUB_RUN_ID", "commit": "GITHUB_SHA", "runAttempt": "GITHUB_RUN_ATTEMPT"}},
-		{"SPECGATE_* over the provider", Sources{Getenv: getenvOf(with(provider, "SPECGATE_REPO_ID", "env-repo", "SPECGATE_BUILD_ID", "env-build", "SPECGATE_RUN_ATTEMPT", "4")), Git: git},
+		{"SPECGATE_* over the provider", Sources{Getenv: envtest.Getenv(envtest.Vars(provider, "SPECGATE_REPO_ID", "env-repo", "SPECGATE_BUILD_ID", "env-build", "SPECGATE_RUN_ATTEMPT", "4")), Git: git},
 			"env-repo", "env-build", 4,
 			map[string]string{"repoId": "SPECGATE_REPO_ID", "buildId": "SPECGATE_BUILD_ID", "runAttempt": "SPECGATE_RUN_ATTEMPT", "commit": "GITHUB_SHA"}},
 		{"-D over SPECGATE_*", Sources{
-			Getenv:     getenvOf(with(provider, "SPECGATE_REPO_ID", "env-repo", "SPECGATE_BUILD_ID", "env-build")),
+			Getenv:     envtest.Getenv(envtest.Vars(provider, "SPECGATE_REPO_ID", "env-repo", "SPECGATE_BUILD_ID", "env-build")),
 			Properties: map[string]string{"specgate.repo.id": "prop-repo", "specgate.build.id": "prop-build", "specgate.run.attempt": "5"},
 		}, "prop-repo", "prop-build", 5,
 			map[string]string{"repoId": "-Dspecgate.repo.id", "buildId": "-Dspecgate.build.id", "runAttempt": "-Dspecgate.run.attempt"}},
 		{"options over -D", Sources{
-			Getenv:     getenvOf(with(provider, "SPECGATE_REPO_ID", "env-repo")),
+			Getenv:     envtest.Getenv(envtest.Vars(provider, "SPECGATE_REPO_ID", "env-repo")),
 			Properties: map[string]string{"specgate.repo.id": "prop-repo", "specgate.build.id": "prop-build"},
 			Options:    map[string]string{"repo-id": "opt-repo", "build-id": "opt-build", "run-attempt": "6"},
 		}, "opt-repo", "opt-build", 6,
 			map[string]string{"repoId": "--repo-id", "buildId": "--build-id", "runAttempt": "--run-attempt"}},
 		{"an empty option or variable is not set", Sources{
-			Getenv:  getenvOf(with(provider, "SPECGATE_REPO_ID", "  ")),
+			Getenv:  envtest.Getenv(envtest.Vars(provider, "SPECGATE_REPO_ID", "  ")),
 			Options: map[string]string{"repo-id": "", "build-id": ""},
 		}, "acme/orders", "run-ci", 1, map[string]string{"repoId": "GITHUB_REPOSITORY"}},
 	} {
@@ -227,7 +215,7 @@ func TestEveryFieldOverridable(t *testing.T) {
 		envs[f.Env] = "9"
 		props[f.Property] = "7"
 	}
-	got, err := Resolve(Sources{Getenv: getenvOf(envs)})
+	got, err := Resolve(Sources{Getenv: envtest.Getenv(envs)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -236,7 +224,7 @@ func TestEveryFieldOverridable(t *testing.T) {
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("SPECGATE_*: got %+v, want %+v", got, want)
 	}
-	got, err = Resolve(Sources{Getenv: getenvOf(envs), Properties: props})
+	got, err = Resolve(Sources{Getenv: envtest.Getenv(envs), Properties: props})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -254,8 +242,8 @@ func TestBadInput(t *testing.T) {
 		want string
 	}{
 		{"run attempt from an option", Sources{Options: map[string]string{"run-attempt": "two"}}, `--run-attempt="two": the run attempt must be a whole number from 1`},
-		{"run attempt zero", Sources{Getenv: getenvOf(map[string]string{"SPECGATE_RUN_ATTEMPT": "0"})}, `SPECGATE_RUN_ATTEMPT="0": the run attempt`},
-		{"run attempt from a provider", Sources{Getenv: getenvOf(map[string]string{"GITHUB_ACTIONS": "true", "GITHUB_RUN_ATTEMPT": "x"})}, `GITHUB_RUN_ATTEMPT="x"`},
+		{"run attempt zero", Sources{Getenv: envtest.Getenv(map[string]string{"SPECGATE_RUN_ATTEMPT": "0"})}, `SPECGATE_RUN_ATTEMPT="0": the run attempt`},
+		{"run attempt from a provider", Sources{Getenv: envtest.Getenv(map[string]string{"GITHUB_ACTIONS": "true", "GITHUB_RUN_ATTEMPT": "x"})}, `GITHUB_RUN_ATTEMPT="x"`},
 		{"metadata without =", Sources{Metadata: []string{"team"}}, `--metadata "team" is not KEY=VALUE`},
 		{"metadata with an empty key", Sources{Metadata: []string{"=x"}}, `--metadata "=x": the key "" must be`},
 		{"metadata with a space in its key", Sources{Metadata: []string{"my team=x"}}, `the key "my team" must be`},
@@ -303,7 +291,7 @@ func TestRepoURLs(t *testing.T) {
 // the metadata.
 func TestCredentialsNeverSent(t *testing.T) {
 	got, err := Resolve(Sources{
-		Getenv: getenvOf(map[string]string{"GITLAB_CI": "true", "CI_PROJECT_PATH": "acme/orders"}),
+		Getenv: envtest.Getenv(map[string]string{"GITLAB_CI": "true", "CI_PROJECT_PATH": "acme/orders"}),
 		Git:    &GitInfo{Origin: "https://gitlab-ci-token:glcbt-secret@gitlab.com/acme/orders.git"},
 	})
 	if err != nil {
@@ -329,16 +317,7 @@ func TestExplicitIDDropsInferredURL(t *testing.T) {
 	}
 	const repoURL, buildURL = "https://github.com/acme/orders", "https://github.com/acme/orders/actions/runs/555"
 	git := &GitInfo{Origin: "https://github.com/acme/from-git.git", Branch: "git-branch", Commit: "sha-git"}
-	with := func(kv ...string) func(string) string {
-		m := map[string]string{}
-		for k, v := range github {
-			m[k] = v
-		}
-		for i := 0; i < len(kv); i += 2 {
-			m[kv[i]] = kv[i+1]
-		}
-		return getenvOf(m)
-	}
+	with := func(kv ...string) func(string) string { return envtest.Getenv(envtest.Vars(github, kv...)) }
 	for _, tc := range []struct {
 		name              string
 		src               Sources

@@ -24,6 +24,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/specgate/specgate/internal/envtest"
 )
 
 func TestParseRetryAfter(t *testing.T) {
@@ -244,13 +246,7 @@ func TestSenderNetworkErrorsAndLimits(t *testing.T) {
 }
 
 func TestProxyFromEnv(t *testing.T) {
-	env := func(kv ...string) func(string) string {
-		m := map[string]string{}
-		for i := 0; i < len(kv); i += 2 {
-			m[kv[i]] = kv[i+1]
-		}
-		return func(k string) string { return m[k] }
-	}
+	env := func(kv ...string) func(string) string { return envtest.Getenv(envtest.Vars(nil, kv...)) }
 	tests := []struct {
 		env  func(string) string
 		url  string
