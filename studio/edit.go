@@ -436,16 +436,7 @@ func yamlNode(v any) *yaml.Node {
 		}
 		return n
 	case map[string]any:
-		keys := make([]string, 0, len(x))
-		for k := range x {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
-		m := make(omap, 0, len(keys))
-		for _, k := range keys {
-			m = append(m, kv{k, x[k]})
-		}
-		return yamlNode(m)
+		return yamlNode(yamlOrdered(x))
 	}
 	// Scalars are written as everywhere else (yamlvalue.Node); a value
 	// that has no JSON encoding is written as Go prints it.
@@ -515,6 +506,7 @@ func jsonScalar(v any) []byte {
 	return bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
 }
 
+// yamlOrdered is a map's entries in the order of their keys.
 func yamlOrdered(m map[string]any) omap {
 	keys := make([]string, 0, len(m))
 	for k := range m {
