@@ -36,14 +36,7 @@ systemUnderTest:
   runOptions:
     openapi:
       type: test
-` + indent(tc.address, 6) + `
-dependencies:
-  services:
-    - service:
-        definitions:
-          - definition:
-              specs: [../specs/payments.yaml]
-      runOptions:
+` + indent(tc.address, 6) + "\n" + paymentsDependency + `      runOptions:
         openapi:
 ` + indent(tc.address, 10) + "\n"
 			cfg, err := Parse("testdata/v3/base.yaml", []byte(src), Options{})

@@ -127,16 +127,19 @@ func jsonOf(t *testing.T, v any) string {
 	return string(b)
 }
 
-// TestDefaults: a minimal file gets the documented defaults.
-func TestDefaults(t *testing.T) {
-	cfg, err := Parse("testdata/v3/minimal.yaml", []byte(`version: 3
-dependencies:
+// paymentsDependency declares one dependency, the payments spec, for the
+// mock; a test writes the dependency's runOptions and settings after it.
+const paymentsDependency = `dependencies:
   services:
     - service:
         definitions:
           - definition:
               specs: [../specs/payments.yaml]
-`), Options{})
+`
+
+// TestDefaults: a minimal file gets the documented defaults.
+func TestDefaults(t *testing.T) {
+	cfg, err := Parse("testdata/v3/minimal.yaml", []byte("version: 3\n"+paymentsDependency), Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -197,14 +200,7 @@ systemUnderTest:
 
 // TestTypedTemplates: a template stands for a number or a boolean too.
 func TestTypedTemplates(t *testing.T) {
-	data := []byte(`version: 3
-dependencies:
-  services:
-    - service:
-        definitions:
-          - definition:
-              specs: [../specs/payments.yaml]
-      runOptions:
+	data := []byte("version: 3\n" + paymentsDependency + `      runOptions:
         openapi:
           port: ${MOCK_PORT:9300}
       settings:
@@ -406,14 +402,7 @@ func TestWorkedExample(t *testing.T) {
 // TestStrictModeThroughRef: strictMode in a settings block that
 // specgate.settings refers to still decides how every template expands.
 func TestStrictModeThroughRef(t *testing.T) {
-	_, err := Parse("testdata/v3/strict-ref.yaml", []byte(`version: 3
-dependencies:
-  services:
-    - service:
-        definitions:
-          - definition:
-              specs: [../specs/payments.yaml]
-      runOptions:
+	_, err := Parse("testdata/v3/strict-ref.yaml", []byte("version: 3\n"+paymentsDependency+`      runOptions:
         openapi:
           host: ${MOCK_HOST}
 components:
