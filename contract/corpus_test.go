@@ -77,10 +77,7 @@ func TestCorpusRoutesEveryOperation(t *testing.T) {
 	for _, name := range corpusOpenAPI {
 		t.Run(name, func(t *testing.T) {
 			doc := loadCorpus(t, name)
-			c, err := contract.New(doc, nil, contract.Options{})
-			if err != nil {
-				t.Fatal(err)
-			}
+			c := newContract(t, doc, contract.Options{})
 			ops := c.Operations()
 			if len(ops) != len(doc.Views().Operations) {
 				t.Fatalf("%d operations routed, document has %d", len(ops), len(doc.Views().Operations))
@@ -181,10 +178,7 @@ func TestCorpusBuildsRequestsThatRouteBack(t *testing.T) {
 	for _, name := range corpusOpenAPI {
 		t.Run(name, func(t *testing.T) {
 			doc := loadCorpus(t, name)
-			c, err := contract.New(doc, nil, contract.Options{})
-			if err != nil {
-				t.Fatal(err)
-			}
+			c := newContract(t, doc, contract.Options{})
 			for _, op := range c.Operations() {
 				v := contract.Values{Path: map[string]any{}, Query: map[string]any{}, Header: map[string]any{}, Cookie: map[string]any{}}
 				want := map[string]map[string]any{"path": v.Path, "query": v.Query, "header": v.Header, "cookie": v.Cookie}

@@ -180,26 +180,26 @@ func CoerceText(text string, t Types) (any, bool) {
 // isNumber reports whether s is a JSON number literal.
 func isNumber(s string) bool {
 	i := 0
+	// digits skips the decimal digits at i and says whether there was one.
+	digits := func() bool {
+		start := i
+		for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+			i++
+		}
+		return i > start
+	}
 	if i < len(s) && s[i] == '-' {
 		i++
 	}
 	switch {
 	case i < len(s) && s[i] == '0':
 		i++
-	case i < len(s) && s[i] >= '1' && s[i] <= '9':
-		for i < len(s) && s[i] >= '0' && s[i] <= '9' {
-			i++
-		}
-	default:
+	case !digits():
 		return false
 	}
 	if i < len(s) && s[i] == '.' {
 		i++
-		start := i
-		for i < len(s) && s[i] >= '0' && s[i] <= '9' {
-			i++
-		}
-		if i == start {
+		if !digits() {
 			return false
 		}
 	}
@@ -208,11 +208,7 @@ func isNumber(s string) bool {
 		if i < len(s) && (s[i] == '+' || s[i] == '-') {
 			i++
 		}
-		start := i
-		for i < len(s) && s[i] >= '0' && s[i] <= '9' {
-			i++
-		}
-		if i == start {
+		if !digits() {
 			return false
 		}
 	}
