@@ -156,8 +156,14 @@ func (p *Plan) makeExample(s *runState, t *Test, c *exampleCase) (*prepared, err
 	} else {
 		v.MediaType = ""
 	}
+	// Header names are case-insensitive (RFC 9110 §5.1): an example's
+	// accept, however spelt, is its Accept, and the only one sent.
 	if t.ResponseType != "" {
-		if _, set := v.Header["Accept"]; !set {
+		set := false
+		for k := range v.Header {
+			set = set || strings.EqualFold(k, "Accept")
+		}
+		if !set {
 			v.Header["Accept"] = t.ResponseType
 		}
 	}
