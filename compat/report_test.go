@@ -39,7 +39,7 @@ func TestReportsGolden(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			// The golden file of the style and script every HTML report shares.
+			// The golden file of the chrome every HTML report shares.
 			reportsChrome, err := filepath.Abs(filepath.Join("..", "reports", "testdata", "golden", "chrome.html"))
 			if err != nil {
 				t.Fatal(err)
@@ -51,14 +51,14 @@ func TestReportsGolden(t *testing.T) {
 			}
 			got := buf.Bytes()
 			if format == "html" {
-				// The page's style and script are the report template's,
-				// compared with the reports package's golden file.
+				// The page's chrome (head, style, script) is the report
+				// template's, compared with the reports package's golden file.
 				var chrome []byte
-				got, chrome = outputtest.SplitHTML(got, "style", "script")
+				got, chrome = outputtest.SplitPage(got)
 				if want, err := os.ReadFile(reportsChrome); err != nil {
 					t.Fatal(err)
 				} else if !bytes.Equal(chrome, want) {
-					t.Errorf("the html report's style and script differ from %s (go test ./reports -update rewrites it)", reportsChrome)
+					t.Errorf("the html report's chrome differs from %s (go test ./reports -update rewrites it)", reportsChrome)
 				}
 			}
 			if *update {

@@ -30,19 +30,20 @@ func TestGolden(t *testing.T) {
 	}
 }
 
-// chromeGolden holds the style and script that every HTML report carries
-// alike, compared once here rather than in each report's golden file.
+// chromeGolden holds the chrome that every HTML report carries alike (the
+// head with its style, the script), compared once here rather than in each
+// report's golden file.
 const chromeGolden = "testdata/golden/chrome.html"
 
 // checkGolden compares what a writer wrote with testdata/golden/name, or
 // rewrites it with -update. An HTML page's golden holds what that page
-// renders; its style and script are compared with chromeGolden.
+// renders (outputtest.SplitPage); its chrome is compared with chromeGolden.
 func checkGolden(t *testing.T, name string, got []byte) {
 	t.Helper()
 	path := filepath.Join("testdata", "golden", name)
 	files := map[string][]byte{path: got}
 	if strings.HasSuffix(name, ".html") {
-		own, chrome := outputtest.SplitHTML(got, "style", "script")
+		own, chrome := outputtest.SplitPage(got)
 		files = map[string][]byte{path: own, chromeGolden: chrome}
 	}
 	for path, got := range files {

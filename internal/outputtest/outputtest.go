@@ -67,34 +67,47 @@ func LineDiff(want, got string) string {
 // scratch does not bury the test's other messages.
 const maxDiffLines = 40
 
-// SplitHTML takes the content of an HTML page's elements of the given
-// names out of it, for golden files that keep what a page renders apart
-// from the chrome all pages of a template share (its style and script).
-// An element counts when its opening and closing tags stand alone on
-// their lines ("<style>" … "</style>"). own is the page with the content
-// of each such element replaced by one line "…"; shared holds the
-// elements cut out, tags included, in the order they stand.
-func SplitHTML(page []byte, names ...string) (own, shared []byte) {
-	var cutting string // the closing tag of the element being cut, or ""
+// SplitPage splits an HTML page made from a template into what the page
+// renders and the chrome all pages of the template share, for golden files
+// that hold the first for each page and the second once. The page's own
+// lines are its <title> line and the lines of its <body> before a
+// <script> line; the chrome is the rest: the head with its style, the
+// script and the closing tags. Where a run of lines of one side stood, the
+// other holds a line "…", so that the two together say the whole page.
+func SplitPage(page []byte) (own, chrome []byte) {
+	var inBody, inScript, lastOwn bool
+	first := true
 	for _, line := range strings.SplitAfter(string(page), "\n") {
-		tag := strings.TrimSuffix(line, "\n")
-		switch {
-		case cutting != "":
-			if tag == cutting {
-				cutting = ""
-				own = append(own, "…\n"+line...)
-			}
-			shared = append(shared, line...)
+		if line == "" {
 			continue
-		case strings.HasPrefix(tag, "<") && strings.HasSuffix(tag, ">"):
-			for _, n := range names {
-				if tag == "<"+n+">" {
-					cutting = "</" + n + ">"
-					shared = append(shared, line...)
-				}
+		}
+		tag := strings.TrimSpace(line)
+		isOwn := false
+		switch {
+		case strings.HasPrefix(tag, "<title>"):
+			isOwn = true
+		case tag == "<body>":
+			inBody = true
+		case tag == "<script>":
+			inScript = true
+		case tag == "</body>":
+			inBody = false
+		default:
+			isOwn = inBody && !inScript
+		}
+		if first || isOwn != lastOwn {
+			if isOwn {
+				chrome = append(chrome, "…\n"...)
+			} else if !first {
+				own = append(own, "…\n"...)
 			}
 		}
-		own = append(own, line...)
+		if isOwn {
+			own = append(own, line...)
+		} else {
+			chrome = append(chrome, line...)
+		}
+		first, lastOwn = false, isOwn
 	}
-	return own, shared
+	return own, chrome
 }

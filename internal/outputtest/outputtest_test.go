@@ -57,20 +57,20 @@ func TestLineDiffIsBounded(t *testing.T) {
 	}
 }
 
-func TestSplitHTML(t *testing.T) {
-	for _, tc := range []struct{ page, own, shared string }{
-		{"<html>\n<style>\na {}\nb {}\n</style>\n<p>x</p>\n<script>\nf()\n</script>\n</html>\n",
-			"<html>\n<style>\n…\n</style>\n<p>x</p>\n<script>\n…\n</script>\n</html>\n",
-			"<style>\na {}\nb {}\n</style>\n<script>\nf()\n</script>\n"},
-		// Tags that do not stand alone on their lines, and other elements, stay.
-		{"<p><style>a {}</style></p>\n<pre>\nx\n</pre>\n", "<p><style>a {}</style></p>\n<pre>\nx\n</pre>\n", ""},
-		// An element left open takes the rest of the page.
-		{"<p>\n<script>\nf()\n", "<p>\n<script>\n", "<script>\nf()\n"},
+func TestSplitPage(t *testing.T) {
+	for _, tc := range []struct{ page, own, chrome string }{
+		{"<html>\n<head>\n<title>A</title>\n<style>\na {}\n</style>\n</head>\n<body>\n<h1>A</h1>\n<p>x</p>\n<script>\nf()\n</script>\n</body>\n</html>\n",
+			"<title>A</title>\n…\n<h1>A</h1>\n<p>x</p>\n…\n",
+			"<html>\n<head>\n…\n<style>\na {}\n</style>\n</head>\n<body>\n…\n<script>\nf()\n</script>\n</body>\n</html>\n"},
+		// A page that starts with its own lines; one without a script.
+		{"<title>B</title>\n<body>\n<p>y</p>\n</body>\n", "<title>B</title>\n…\n<p>y</p>\n…\n", "…\n<body>\n…\n</body>\n"},
+		// Text that is no page is all chrome.
+		{"plain\ntext", "", "plain\ntext"},
 		{"", "", ""},
 	} {
-		own, shared := SplitHTML([]byte(tc.page), "style", "script")
-		if string(own) != tc.own || string(shared) != tc.shared {
-			t.Errorf("SplitHTML(%q) = %q, %q; want %q, %q", tc.page, own, shared, tc.own, tc.shared)
+		own, chrome := SplitPage([]byte(tc.page))
+		if string(own) != tc.own || string(chrome) != tc.chrome {
+			t.Errorf("SplitPage(%q) =\n%q,\n%q; want\n%q,\n%q", tc.page, own, chrome, tc.own, tc.chrome)
 		}
 	}
 }
