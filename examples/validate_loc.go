@@ -26,67 +26,69 @@ func (x *exampleCheck) loc(segs []any) Loc {
 		}
 		return at
 	}
-	switch next() {
-	case "http-request":
+	// The request and the response are entered alike: at their key when
+	// the path ends there, at their headers or body, else at what only one
+	// of them has.
+	var key, bodyKey Loc
+	var headers []Param
+	var body Value
+	part := next()
+	switch {
+	case part == "http-request" && ex.Request != nil:
 		r := ex.Request
-		if r == nil {
-			return at
-		}
-		at = r.Loc
-		if len(rest) == 0 {
-			return keyOr(r.keyAt, at)
-		}
-		switch next() {
-		case "method":
-			return r.MethodLoc
-		case "path":
-			return r.Path.Where()
-		case "query":
-			return named(func(name string) *Param { return findParam(r.Query, name) })
-		case "headers":
-			return named(r.Header)
-		case "body":
-			return bodyLoc(r.Body, r.bodyKeyAt, rest)
-		case "form-fields":
-			return named(func(name string) *Param { return findParam(r.FormFields, name) })
-		case "multipart-formdata":
-			if len(rest) == 0 {
-				return at
-			}
-			i, _ := next().(int)
-			if i < 0 || i >= len(r.Multipart) {
-				return at
-			}
-			part := r.Multipart[i]
-			if len(rest) == 0 {
-				return part.Loc
-			}
-			switch next() {
-			case "content":
-				l, _ := Locate(part.Content, rest)
-				return l
-			case "filename":
-				return part.FileLoc
-			}
-			return part.Loc
-		}
-	case "http-response":
+		at, key, headers, body, bodyKey = r.Loc, r.keyAt, r.Headers, r.Body, r.bodyKeyAt
+	case part == "http-response" && ex.Response != nil:
 		r := ex.Response
-		if r == nil {
+		at, key, headers, body, bodyKey = r.Loc, r.keyAt, r.Headers, r.Body, r.bodyKeyAt
+	default:
+		return at
+	}
+	if len(rest) == 0 {
+		return keyOr(key, at)
+	}
+	field := next()
+	switch field {
+	case "headers":
+		return named(func(name string) *Param { return findHeader(headers, name) })
+	case "body":
+		return bodyLoc(body, bodyKey, rest)
+	}
+	if part == "http-response" {
+		if field == "status" {
+			return keyOr(ex.Response.StatusLoc, at)
+		}
+		return at
+	}
+	r := ex.Request
+	switch field {
+	case "method":
+		return r.MethodLoc
+	case "path":
+		return r.Path.Where()
+	case "query":
+		return named(func(name string) *Param { return findParam(r.Query, name) })
+	case "form-fields":
+		return named(func(name string) *Param { return findParam(r.FormFields, name) })
+	case "multipart-formdata":
+		if len(rest) == 0 {
 			return at
 		}
-		at = r.Loc
+		i, _ := next().(int)
+		if i < 0 || i >= len(r.Multipart) {
+			return at
+		}
+		mp := r.Multipart[i]
 		if len(rest) == 0 {
-			return keyOr(r.keyAt, at)
+			return mp.Loc
 		}
 		switch next() {
-		case "status":
-			return keyOr(r.StatusLoc, at)
-		case "headers":
-			return named(r.Header)
-		case "body":
-			return bodyLoc(r.Body, r.bodyKeyAt, rest)
+		case "content":
+			l, _ := Locate(mp.Content, rest)
+			return l
+		case "filename":
+			return mp.FileLoc
 		}
+		return mp.Loc
 	}
 	return at
 }
