@@ -369,29 +369,21 @@ func (p *jsonParser) object(depth int, start Pos) (*Node, error) {
 	base := len(p.fields)
 	defer func() { p.fields = p.fields[:base] }()
 	var seen map[string]int // key → index in p.fields, for large objects
-	if p.empty('}') {
-		n.Range.End = p.here()
-		return n, nil
-	}
-	for {
-		p.skipSpace()
-		if p.pos >= len(p.data) {
-			return nil, p.unterminated("object", start)
-		}
+	err = p.elements('}', "object", start, func() error {
 		if p.data[p.pos] != '"' {
-			return nil, p.errorf("unexpected %s, expected a string key", p.describe())
+			return p.errorf("unexpected %s, expected a string key", p.describe())
 		}
 		kstart := p.here()
 		k, err := p.str(p.keys)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		kr := Range{Start: kstart, End: p.here()}
 		// Duplicate keys: linear for small objects, a set for large ones.
 		if cur := p.fields[base:]; len(cur) < 16 {
 			for _, f := range cur {
 				if f.Key == k {
-					return nil, &SyntaxError{Pos: kstart, Msg: fmt.Sprintf("duplicate key %q (first defined at %d:%d)", k, f.KeyRange.Start.Line, f.KeyRange.Start.Col)}
+					return &SyntaxError{Pos: kstart, Msg: fmt.Sprintf("duplicate key %q (first defined at %d:%d)", k, f.KeyRange.Start.Line, f.KeyRange.Start.Col)}
 				}
 			}
 		} else {
@@ -403,32 +395,32 @@ func (p *jsonParser) object(depth int, start Pos) (*Node, error) {
 			}
 			if i, dup := seen[k]; dup {
 				first := p.fields[i].KeyRange.Start
-				return nil, &SyntaxError{Pos: kstart, Msg: fmt.Sprintf("duplicate key %q (first defined at %d:%d)", k, first.Line, first.Col)}
+				return &SyntaxError{Pos: kstart, Msg: fmt.Sprintf("duplicate key %q (first defined at %d:%d)", k, first.Line, first.Col)}
 			}
 			seen[k] = len(p.fields)
 		}
 		p.skipSpace()
 		if p.pos >= len(p.data) || p.data[p.pos] != ':' {
-			return nil, p.errorf("unexpected %s, expected ':' after key %q", p.describe(), k)
+			return p.errorf("unexpected %s, expected ':' after key %q", p.describe(), k)
 		}
 		p.pos++
 		p.skipSpace()
 		if p.pos >= len(p.data) {
-			return nil, p.errorf("unexpected end of input, expected a value for key %q", k)
+			return p.errorf("unexpected end of input, expected a value for key %q", k)
 		}
 		v, err := p.value(depth + 1)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		p.fields = append(p.fields, Field{Key: k, KeyRange: kr, Value: v})
-		if closed, err := p.next('}', "object", start); err != nil {
-			return nil, err
-		} else if closed {
-			n.Fields = append([]Field(nil), p.fields[base:]...)
-			n.Range.End = p.here()
-			return n, nil
-		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
+	n.Fields = append([]Field(nil), p.fields[base:]...) // nil when empty
+	n.Range.End = p.here()
+	return n, nil
 }
 
 func (p *jsonParser) array(depth int, start Pos) (*Node, error) {
@@ -439,39 +431,44 @@ func (p *jsonParser) array(depth int, start Pos) (*Node, error) {
 	p.pos++ // [
 	base := len(p.items)
 	defer func() { p.items = p.items[:base] }()
-	if p.empty(']') {
-		n.Range.End = p.here()
-		return n, nil
+	err = p.elements(']', "array", start, func() error {
+		v, err := p.value(depth + 1)
+		if err != nil {
+			return err
+		}
+		p.items = append(p.items, v)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	n.Items = append([]*Node(nil), p.items[base:]...) // nil when empty
+	n.Range.End = p.here()
+	return n, nil
+}
+
+// elements reads the members of an object or the elements of an array
+// whose opening byte was just read, through its closing byte: element
+// reads one, from its first byte, and the commas between them are read
+// here.
+func (p *jsonParser) elements(closing byte, kind string, start Pos, element func() error) error {
+	p.skipSpace()
+	if p.pos < len(p.data) && p.data[p.pos] == closing {
+		p.pos++
+		return nil
 	}
 	for {
 		p.skipSpace()
 		if p.pos >= len(p.data) {
-			return nil, p.unterminated("array", start)
+			return p.unterminated(kind, start)
 		}
-		v, err := p.value(depth + 1)
-		if err != nil {
-			return nil, err
+		if err := element(); err != nil {
+			return err
 		}
-		p.items = append(p.items, v)
-		if closed, err := p.next(']', "array", start); err != nil {
-			return nil, err
-		} else if closed {
-			n.Items = append([]*Node(nil), p.items[base:]...)
-			n.Range.End = p.here()
-			return n, nil
+		if closed, err := p.next(closing, kind, start); err != nil || closed {
+			return err
 		}
 	}
-}
-
-// empty consumes the closing byte of an object or array that holds
-// nothing, and reports whether it did.
-func (p *jsonParser) empty(closing byte) bool {
-	p.skipSpace()
-	if p.pos < len(p.data) && p.data[p.pos] == closing {
-		p.pos++
-		return true
-	}
-	return false
 }
 
 // next consumes what follows a member of an object or an element of an
