@@ -154,13 +154,11 @@ func runLoop(t *testing.T, path string, every int, stateful bool) {
 			if err != nil {
 				t.Fatalf("%s: %v", what, err)
 			}
-			resp, err := client.Do(req)
+			resp, body, err := exchange(client, req)
 			if err != nil {
 				failures = append(failures, fmt.Sprintf("%s: %v", what, err))
 				continue
 			}
-			body, _ := io.ReadAll(resp.Body)
-			resp.Body.Close()
 			sent++
 			if accept != "" {
 				what = fmt.Sprintf("%s %s (Accept: %s)", strings.ToUpper(op.Method), op.Path, accept)
@@ -295,13 +293,11 @@ func (cl *loopClient) refusals(client *http.Client, base string, op *spec.Operat
 			continue
 		}
 		what := fmt.Sprintf("%s %s with %s", strings.ToUpper(op.Method), op.Path, mu.name)
-		resp, err := client.Do(req)
+		resp, body, err := exchange(client, req)
 		if err != nil {
 			failures = append(failures, fmt.Sprintf("%s: %v", what, err))
 			continue
 		}
-		body, _ := io.ReadAll(resp.Body)
-		resp.Body.Close()
 		sent++
 		got, want := resp.StatusCode, res.Status
 		invalid := func(st int) bool { return st == 400 || st == 422 }
@@ -534,3 +530,15 @@ type results struct{ list []*apitest.Result }
 func (c *results) Begin(*apitest.RunInfo)   {}
 func (c *results) Result(r *apitest.Result) { c.list = append(c.list, r) }
 func (c *results) End(*apitest.Summary)     {}
+
+// exchange sends req and reads the answer's body to its end (what it
+// could read, on an error).
+func exchange(client *http.Client, req *http.Request) (*http.Response, []byte, error) {
+	resp, err := client.Do(req)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer resp.Body.Close()
+	body, _ := io.ReadAll(resp.Body)
+	return resp, body, nil
+}
