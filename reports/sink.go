@@ -394,10 +394,8 @@ func writeTests(w io.Writer, run *Run, format streamFormat) error {
 		if err != nil {
 			return err
 		}
-		for i := range run.Tests {
-			if err := j.add(&run.Tests[i]); err != nil {
-				return err
-			}
+		if err := source(j.add); err != nil {
+			return err
 		}
 		return j.end(sum, run.Coverage)
 	}
@@ -405,10 +403,8 @@ func writeTests(w io.Writer, run *Run, format streamFormat) error {
 	if err != nil {
 		return err
 	}
-	for i := range run.Tests {
-		if err := c.add(&run.Tests[i]); err != nil {
-			return err
-		}
+	if err := source(c.add); err != nil {
+		return err
 	}
 	return c.end(run, sum, run.Coverage)
 }

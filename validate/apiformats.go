@@ -18,51 +18,38 @@ import (
 // document (protoc, graphql-js, WSDL toolkits), so lint reports them
 // whatever its ruleset, as it reports a broken $ref.
 func readerProblems(doc *spec.Document) (out []Problem, ok bool) {
-	locate := func(file string, rng spec.Range) Problem {
+	add := func(file string, rng spec.Range, message string) *Problem {
 		if file == "" {
 			file = doc.Root.Name
 		}
-		return Problem{File: file, Range: rng, Unreadable: true}
+		out = append(out, Problem{File: file, Range: rng, Message: message, Unreadable: true})
+		return &out[len(out)-1]
 	}
 	switch doc.Format {
 	case spec.Proto:
-		s := proto.Of(doc)
-		if s == nil {
-			return nil, true
-		}
-		for _, p := range s.Problems {
-			pr := locate(p.File, p.Range)
-			pr.Message = p.Message
-			out = append(out, pr)
-		}
-		return out, true
-	case spec.GraphQL:
-		s := graphql.Of(doc)
-		if s == nil {
-			return nil, true
-		}
-		for _, p := range s.Problems {
-			pr := locate("", p.Range)
-			if p.Source != nil {
-				pr.Pointer = spec.Pointer(p.Source)
+		if s := proto.Of(doc); s != nil {
+			for _, p := range s.Problems {
+				add(p.File, p.Range, p.Message)
 			}
-			pr.Message = p.Message
-			out = append(out, pr)
 		}
-		return out, true
+	case spec.GraphQL:
+		if s := graphql.Of(doc); s != nil {
+			for _, p := range s.Problems {
+				if pr := add("", p.Range, p.Message); p.Source != nil {
+					pr.Pointer = spec.Pointer(p.Source)
+				}
+			}
+		}
 	case spec.WSDL:
-		d := wsdl.Of(doc)
-		if d == nil {
-			return nil, true
+		if d := wsdl.Of(doc); d != nil {
+			for _, p := range d.Problems {
+				add(p.File, p.Range, p.Message)
+			}
 		}
-		for _, p := range d.Problems {
-			pr := locate(p.File, p.Range)
-			pr.Message = p.Message
-			out = append(out, pr)
-		}
-		return out, true
+	default:
+		return nil, false
 	}
-	return nil, false
+	return out, true
 }
 
 // soapExamples holds the examples of SOAP media types in an OpenAPI
