@@ -53,13 +53,9 @@ func blankMembersBuiltin(_ rego.BuiltinContext, obj, field *ast.Term) (*ast.Term
 // an object has none), in order: specgate.lacking(security.received_of.array, ["maxItems",
 // "enum", "const"]) are the arrays the API receives without a bound.
 func lackingBuiltin(_ rego.BuiltinContext, items, keys *ast.Term) (*ast.Term, error) {
-	list, ok := items.Value.(*ast.Array)
-	if !ok {
-		return nil, fmt.Errorf("specgate.lacking: operand 1 must be an array, got %s", ast.ValueName(items.Value))
-	}
-	ks, ok := keys.Value.(*ast.Array)
-	if !ok {
-		return nil, fmt.Errorf("specgate.lacking: operand 2 must be an array, got %s", ast.ValueName(keys.Value))
+	list, ks, err := arrays("specgate.lacking", items, keys)
+	if err != nil {
+		return nil, err
 	}
 	var out []*ast.Term
 	eachNode(list, func(item *ast.Term, node ast.Value) {

@@ -58,6 +58,20 @@ func guard(name string, err *error) {
 	}
 }
 
+// arrays returns a builtin's first two operands, which must be arrays, or
+// the error that names the builtin and the operand that is not one.
+func arrays(builtin string, a, b *ast.Term) (*ast.Array, *ast.Array, error) {
+	x, ok := a.Value.(*ast.Array)
+	if !ok {
+		return nil, nil, fmt.Errorf("%s: operand 1 must be an array, got %s", builtin, ast.ValueName(a.Value))
+	}
+	y, ok := b.Value.(*ast.Array)
+	if !ok {
+		return nil, nil, fmt.Errorf("%s: operand 2 must be an array, got %s", builtin, ast.ValueName(b.Value))
+	}
+	return x, y, nil
+}
+
 // WithEvaluation gives the schema builtins a state of their own for one
 // evaluation (every rule of it, on every worker): the schemas they compile,
 // kept by value. Without it, each call compiles its schema again.

@@ -28,13 +28,9 @@ func init() {
 // specgate.within_keys(schemas, ["type", "description"])[0] are the
 // schemas that give a type and a description at most, and nothing else.
 func withinKeysBuiltin(_ rego.BuiltinContext, items, keys *ast.Term) (*ast.Term, error) {
-	list, ok := items.Value.(*ast.Array)
-	if !ok {
-		return nil, fmt.Errorf("specgate.within_keys: operand 1 must be an array, got %s", ast.ValueName(items.Value))
-	}
-	ks, ok := keys.Value.(*ast.Array)
-	if !ok {
-		return nil, fmt.Errorf("specgate.within_keys: operand 2 must be an array, got %s", ast.ValueName(keys.Value))
+	list, ks, err := arrays("specgate.within_keys", items, keys)
+	if err != nil {
+		return nil, err
 	}
 	// Repeated keys count once.
 	var allowed []*ast.Term

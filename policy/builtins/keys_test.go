@@ -4,6 +4,7 @@ import (
 	"context"
 	"testing"
 
+	"github.com/open-policy-agent/opa/v1/ast"
 	"github.com/open-policy-agent/opa/v1/rego"
 )
 
@@ -40,6 +41,26 @@ func TestWithinKeys(t *testing.T) {
 		rs, err := rego.New(rego.Query(q), rego.Input(map[string]any{"items": map[string]any{}, "keys": []any{1}})).Eval(context.Background())
 		if err != nil || len(rs) != 0 {
 			t.Errorf("%s: %v %v, want undefined", q, rs, err)
+		}
+	}
+}
+
+// The builtins that take two arrays name themselves and the operand that
+// is not one.
+func TestArrayOperands(t *testing.T) {
+	arr := ast.ArrayTerm()
+	for _, c := range []struct {
+		f    func(rego.BuiltinContext, *ast.Term, *ast.Term) (*ast.Term, error)
+		a, b *ast.Term
+		want string
+	}{
+		{lackingBuiltin, ast.StringTerm("x"), arr, "specgate.lacking: operand 1 must be an array, got string"},
+		{lackingBuiltin, arr, ast.SetTerm(), "specgate.lacking: operand 2 must be an array, got set"},
+		{withinKeysBuiltin, arr, ast.NullTerm(), "specgate.within_keys: operand 2 must be an array, got null"},
+		{reachingBuiltin, ast.ObjectTerm(), arr, "specgate.reaching: operand 1 must be an array, got object"},
+	} {
+		if _, err := c.f(rego.BuiltinContext{}, c.a, c.b); err == nil || err.Error() != c.want {
+			t.Errorf("got error %v, want %q", err, c.want)
 		}
 	}
 }

@@ -95,13 +95,9 @@ func membersWithBuiltin(_ rego.BuiltinContext, items, key, keys, least *ast.Term
 // null, "$ref"]). The rule then reads the few items returned as it
 // would have read them all.
 func reachingBuiltin(_ rego.BuiltinContext, items, paths *ast.Term) (*ast.Term, error) {
-	list, ok := items.Value.(*ast.Array)
-	if !ok {
-		return nil, fmt.Errorf("specgate.reaching: operand 1 must be an array, got %s", ast.ValueName(items.Value))
-	}
-	ps, ok := paths.Value.(*ast.Array)
-	if !ok {
-		return nil, fmt.Errorf("specgate.reaching: operand 2 must be an array, got %s", ast.ValueName(paths.Value))
+	list, ps, err := arrays("specgate.reaching", items, paths)
+	if err != nil {
+		return nil, err
 	}
 	root := &place{}
 	for i := range ps.Len() {
