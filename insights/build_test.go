@@ -120,8 +120,8 @@ func TestAddCTRFNotCTRFColumn(t *testing.T) {
 	os.WriteFile(path, []byte("{\n  \"results\": {\"tool\": {\"name\": \"café—\"}, \"tests\": [{\"name\": 3}]}\n}"), 0o644)
 	s := insights.NewSubmission("test", "", insights.Tool{}, insights.CI{})
 	err := s.AddCTRF(context.Background(), path, &insights.Resolver{})
-	if err == nil || !strings.HasPrefix(err.Error(), path+":2:63: ") {
-		t.Errorf("error %v, want it at %s:2:63, the end of the test", err, path)
+	if err == nil || !strings.HasPrefix(err.Error(), path+":2:61: ") {
+		t.Errorf("error %v, want it at %s:2:61, the name's value", err, path)
 	}
 }
 

@@ -27,6 +27,7 @@ import (
 
 	"github.com/specgate/specgate/insights"
 	"github.com/specgate/specgate/internal/httpx"
+	"github.com/specgate/specgate/internal/jsonpos"
 	"github.com/specgate/specgate/spec"
 )
 
@@ -438,7 +439,7 @@ func submissionProblem(data []byte, err error) *httpx.Problem {
 	case errors.As(err, &se):
 		off = se.Offset - 1 // Unmarshal counts the offending byte as read
 	case errors.As(err, &te):
-		off, field = valueStart(data, te.Offset), te.Field
+		off, field = jsonpos.ValueStart(data, te.Offset), te.Field
 		if te.Field != "" {
 			err = fmt.Errorf("%s is a JSON %s, where a %s goes", te.Field, te.Value, te.Type)
 		}
@@ -452,29 +453,6 @@ func submissionProblem(data []byte, err error) *httpx.Problem {
 	at := spec.PosAt(data, int(off))
 	p.Detail = fmt.Sprintf("the body is not a submission: line %d, column %d: %v", at.Line, at.Col, err)
 	return p
-}
-
-// valueStart is where the value starts that an UnmarshalTypeError's
-// offset follows: Unmarshal counts a literal (a string, a number, ...) as
-// read up to its end, and an object or an array up to its opening
-// delimiter. The body is valid JSON (Unmarshal checked it first), so its
-// tokens lead to the value.
-func valueStart(data []byte, after int64) int64 {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	for {
-		start := dec.InputOffset()
-		if _, err := dec.Token(); err != nil {
-			return after - 1
-		}
-		if dec.InputOffset() >= after {
-			// A token begins after the white space and the separator
-			// before it.
-			for start < int64(len(data)) && strings.IndexByte(" \t\r\n,:", data[start]) >= 0 {
-				start++
-			}
-			return start
-		}
-	}
 }
 
 func (s *Server) submission(w http.ResponseWriter, r *http.Request) {

@@ -6,7 +6,10 @@ import (
 	"fmt"
 	"io"
 	"reflect"
+	"strings"
 	"time"
+
+	"github.com/specgate/specgate/internal/jsonpos"
 )
 
 // CTRFRun is what a CTRF report says of its run besides its tests.
@@ -35,20 +38,81 @@ func (e *CTRFError) Unwrap() error { return e.Err }
 // report says. Members it does not know are skipped; the order of members
 // does not matter.
 func DecodeCTRF(r io.Reader, each func(*Test) error) (*CTRFRun, error) {
-	d := &ctrfDecoder{dec: json.NewDecoder(r)}
+	t := &tail{r: r}
+	d := &ctrfDecoder{dec: json.NewDecoder(t), tail: t}
 	run, err := d.report(each)
 	var ce *CTRFError
 	if err != nil && d.stopped == nil && !errors.As(err, &ce) {
-		var te *json.UnmarshalTypeError
-		switch {
-		case errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF):
+		if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
 			err = errors.New("the report ends too soon")
-		case errors.As(err, &te):
-			err = fmt.Errorf("%s is a JSON %s, where CTRF has a %s", te.Field, te.Value, jsonKind(te.Type.Kind()))
 		}
 		err = &CTRFError{Offset: d.dec.InputOffset(), Err: err}
 	}
 	return run, err
+}
+
+// decode reads the next value into v. A value of the wrong type is an
+// error at its first byte, a value that is not JSON one at the byte that
+// breaks it: the Decoder counts its errors' offsets from bytes it does not
+// show, and the offset after a value is past a test that may run to
+// hundreds of lines.
+func (d *ctrfDecoder) decode(v any) error {
+	d.tail.forget(d.dec.InputOffset())
+	err := d.dec.Decode(v)
+	var se *json.SyntaxError
+	var te *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &se):
+		// A scan of the value meets the same first error and counts it
+		// from the value's start.
+		start, text := d.tail.value()
+		var again *json.SyntaxError
+		if errors.As(json.Unmarshal(text, new(json.RawMessage)), &again) {
+			return &CTRFError{Offset: start + again.Offset - 1, Err: err}
+		}
+		return &CTRFError{Offset: start, Err: err}
+	case errors.As(err, &te):
+		start, text := d.tail.value()
+		return &CTRFError{Offset: start + jsonpos.ValueStart(text, te.Offset),
+			Err: fmt.Errorf("%s is a JSON %s, where CTRF has a %s", te.Field, te.Value, jsonKind(te.Type.Kind()))}
+	}
+	return err
+}
+
+// tail keeps what its reader read from the start of the value being
+// decoded on, to place the Decoder's errors in it.
+type tail struct {
+	r    io.Reader
+	base int64 // the offset of buf[0] in the report
+	buf  []byte
+}
+
+func (t *tail) Read(p []byte) (int, error) {
+	n, err := t.r.Read(p)
+	t.buf = append(t.buf, p[:n]...)
+	return n, err
+}
+
+// forget drops the bytes before offset.
+func (t *tail) forget(offset int64) {
+	if k := offset - t.base; k > 0 && k <= int64(len(t.buf)) {
+		t.buf = t.buf[:copy(t.buf, t.buf[k:])]
+		t.base = offset
+	}
+}
+
+// value is where the value decoded last starts, after the white space
+// and the separator (',' or ':') before it, and the text from there on:
+// where a Decoder starts counting the bytes of a value.
+func (t *tail) value() (int64, []byte) {
+	i := 0
+	for i < len(t.buf) && strings.IndexByte(" \t\r\n", t.buf[i]) >= 0 {
+		i++
+	}
+	if i < len(t.buf) && (t.buf[i] == ',' || t.buf[i] == ':') {
+		i++
+	}
+	return t.base + int64(i), t.buf[i:]
 }
 
 // errStop is how each's own error crosses the decoder unchanged.
@@ -56,6 +120,7 @@ var errStop = errors.New("stop")
 
 type ctrfDecoder struct {
 	dec     *json.Decoder
+	tail    *tail
 	stopped error // the error each returned
 }
 
@@ -65,7 +130,7 @@ func (d *ctrfDecoder) report(each func(*Test) error) (*CTRFRun, error) {
 	err := d.object(func(key string) error {
 		switch key {
 		case "reportFormat":
-			return d.dec.Decode(&format)
+			return d.decode(&format)
 		case "results":
 			return d.results(run, each)
 		}
@@ -88,7 +153,7 @@ func (d *ctrfDecoder) results(run *CTRFRun, each func(*Test) error) error {
 		switch key {
 		case "tool":
 			var t ctrfTool
-			if err := d.dec.Decode(&t); err != nil {
+			if err := d.decode(&t); err != nil {
 				return err
 			}
 			run.Tool = Tool{Name: t.Name, Version: t.Version}
@@ -97,7 +162,7 @@ func (d *ctrfDecoder) results(run *CTRFRun, each func(*Test) error) error {
 			}
 		case "summary":
 			var s ctrfSummary
-			if err := d.dec.Decode(&s); err != nil {
+			if err := d.decode(&s); err != nil {
 				return err
 			}
 			run.Summary = TestSummary{Tests: s.Tests, Passed: s.Passed, Failed: s.Failed, Skipped: s.Skipped, Pending: s.Pending,
@@ -107,7 +172,7 @@ func (d *ctrfDecoder) results(run *CTRFRun, each func(*Test) error) error {
 			}
 		case "environment":
 			var e ctrfEnvironment
-			if err := d.dec.Decode(&e); err != nil {
+			if err := d.decode(&e); err != nil {
 				return err
 			}
 			run.Shard = e.ShardID
@@ -116,7 +181,7 @@ func (d *ctrfDecoder) results(run *CTRFRun, each func(*Test) error) error {
 				Kind     Kind             `json:"kind"`
 				Coverage []CoverageReport `json:"coverageMetrics"`
 			}
-			if err := d.dec.Decode(&extra); err != nil {
+			if err := d.decode(&extra); err != nil {
 				return err
 			}
 			run.Kind = extra.Kind
@@ -138,7 +203,7 @@ func (d *ctrfDecoder) tests(each func(*Test) error) error {
 	}
 	for d.dec.More() {
 		var c ctrfTest
-		if err := d.dec.Decode(&c); err != nil {
+		if err := d.decode(&c); err != nil {
 			return err
 		}
 		t := c.test()
@@ -182,7 +247,7 @@ func (d *ctrfDecoder) delim(want json.Delim) error {
 
 func (d *ctrfDecoder) skip() error {
 	var raw json.RawMessage
-	return d.dec.Decode(&raw)
+	return d.decode(&raw)
 }
 
 // jsonKind names a Go kind as JSON does.

@@ -91,14 +91,14 @@ func TestMergeCoverage(t *testing.T) {
 }
 
 // A file that is not a CTRF report is named with the line and column
-// where reading it failed.
+// where reading it failed: the value of the wrong type.
 func TestMergeBadFile(t *testing.T) {
 	dir := t.TempDir()
 	bad := filepath.Join(dir, "bad.json")
 	os.WriteFile(bad, []byte("{\n  \"reportFormat\": \"CTRF\",\n  \"results\": {\"tests\": [\n    {\"name\": 7}\n  ]}\n}\n"), 0o644)
 	sink, _ := reports.NewSink(reports.DefaultOutputs(filepath.Join(dir, "out"))...)
 	_, err := reports.Merge(sink, []string{bad})
-	if err == nil || !strings.HasPrefix(err.Error(), bad+":4:16: ") || !strings.HasSuffix(err.Error(), "name is a JSON number, where CTRF has a string") {
+	if err == nil || !strings.HasPrefix(err.Error(), bad+":4:14: ") || !strings.HasSuffix(err.Error(), "name is a JSON number, where CTRF has a string") {
 		t.Errorf("merging a bad file: %v", err)
 	}
 	if _, err := reports.Merge(sink, []string{filepath.Join(dir, "none.json")}); err == nil || !strings.Contains(err.Error(), "none.json") {
