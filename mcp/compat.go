@@ -209,11 +209,8 @@ func (s *Server) compat(ctx context.Context, c *call, in CompatInput) (CompatOut
 		out.Specs = []CompatSpec{}
 	}
 	if out.Omitted > 0 {
-		dir, err := c.reportDir()
-		if err != nil {
-			return out, err
-		}
-		out.Report, err = s.writeReport(filepath.Join(dir, "compat-report.json"), func(f *os.File) error { return compat.Write(f, "json", rep, false) })
+		var err error
+		out.Report, err = c.writeReport("compat-report.json", func(f *os.File) error { return compat.Write(f, "json", rep, false) })
 		if err != nil {
 			return out, err
 		}

@@ -158,12 +158,8 @@ func (s *Server) contractTest(ctx context.Context, c *call, in ContractTestInput
 	for _, abs := range paths {
 		opts.Specs = append(opts.Specs, apitest.SpecSource{Path: abs, Name: s.root.Show(abs), Credentials: in.Credentials})
 	}
-	for _, d := range in.Examples {
-		abs, err := s.root.Folder("examples", d)
-		if err != nil {
-			return out, err
-		}
-		opts.Examples = append(opts.Examples, abs)
+	if opts.Examples, err = s.root.Folders("examples", in.Examples); err != nil {
+		return out, err
 	}
 	plan, err := apitest.NewPlan(ctx, opts)
 	if err != nil {

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"path/filepath"
 
 	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -61,13 +60,9 @@ func (s *Server) specAndExamples(spec string, folders []string) (string, []strin
 	if err != nil {
 		return "", nil, err
 	}
-	var dirs []string
-	for _, d := range folders {
-		abs, err := s.root.Folder("examples", d)
-		if err != nil {
-			return "", nil, err
-		}
-		dirs = append(dirs, abs)
+	dirs, err := s.root.Folders("examples", folders)
+	if err != nil {
+		return "", nil, err
 	}
 	return path, dirs, nil
 }
@@ -100,11 +95,8 @@ func (s *Server) validateExamples(ctx context.Context, c *call, in ValidateExamp
 	out.Invalid = all
 	if len(all) > MaxItems {
 		out.Invalid, out.Omitted = all[:MaxItems], len(all)-MaxItems
-		dir, err := c.reportDir()
-		if err != nil {
-			return out, err
-		}
-		out.Report, err = s.writeReport(filepath.Join(dir, "examples-report.json"), func(f *os.File) error {
+		var err error
+		out.Report, err = c.writeReport("examples-report.json", func(f *os.File) error {
 			enc := json.NewEncoder(f)
 			enc.SetIndent("", "  ")
 			return enc.Encode(struct {

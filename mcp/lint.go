@@ -196,11 +196,8 @@ func (s *Server) lint(ctx context.Context, c *call, in LintInput) (LintOutput, e
 	out.Findings = all
 	if len(all) > MaxItems {
 		out.Findings, out.Omitted = all[:MaxItems], len(all)-MaxItems
-		dir, err := c.reportDir()
-		if err != nil {
-			return out, err
-		}
-		out.Report, err = s.writeReport(filepath.Join(dir, "lint-report.json"), func(f *os.File) error { return reports.WriteJSON(f, run) })
+		var err error
+		out.Report, err = c.writeReport("lint-report.json", func(f *os.File) error { return reports.WriteJSON(f, run) })
 		if err != nil {
 			return out, err
 		}
@@ -225,9 +222,14 @@ func (s *Server) loader() *spec.Loader {
 	return spec.NewLoader(spec.Options{RefRoot: s.root.Dir()})
 }
 
-// writeReport writes a report file through write and returns its path as
-// answers show it.
-func (s *Server) writeReport(path string, write func(*os.File) error) (string, error) {
+// writeReport writes the report file name through write, in a new folder
+// of the call's reports, and returns its path as answers show it.
+func (c *call) writeReport(name string, write func(*os.File) error) (string, error) {
+	dir, err := c.reportDir()
+	if err != nil {
+		return "", err
+	}
+	path := filepath.Join(dir, name)
 	f, err := os.Create(path)
 	if err != nil {
 		return "", fmt.Errorf("writing the report: %w", err)
@@ -239,7 +241,7 @@ func (s *Server) writeReport(path string, write func(*os.File) error) (string, e
 	if err := f.Close(); err != nil {
 		return "", fmt.Errorf("writing the report %s: %w", path, err)
 	}
-	return s.root.Show(path), nil
+	return c.s.root.Show(path), nil
 }
 
 // inputErrors joins the errors of the inputs into one tool error, one line

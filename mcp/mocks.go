@@ -120,12 +120,9 @@ func (m *mocks) start(ctx context.Context, in MockInput) (MockOutput, error) {
 		}
 		opts.Specs = append(opts.Specs, mock.SpecSource{Path: abs})
 	}
-	for _, d := range in.Examples {
-		abs, err := m.s.root.Folder("examples", d)
-		if err != nil {
-			return out, err
-		}
-		opts.Examples = append(opts.Examples, abs)
+	var err error
+	if opts.Examples, err = m.s.root.Folders("examples", in.Examples); err != nil {
+		return out, err
 	}
 	m.mu.Lock()
 	full := len(m.run) >= MaxMocks

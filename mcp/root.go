@@ -67,6 +67,20 @@ func (r *Root) File(what, p string) (string, error) { return r.existing(what, p,
 // Folder resolves p as Resolve does and requires an existing folder.
 func (r *Root) Folder(what, p string) (string, error) { return r.existing(what, p, true) }
 
+// Folders resolves each of ps as Folder does, in order; the first that
+// fails is the error.
+func (r *Root) Folders(what string, ps []string) ([]string, error) {
+	var dirs []string
+	for _, p := range ps {
+		abs, err := r.Folder(what, p)
+		if err != nil {
+			return nil, err
+		}
+		dirs = append(dirs, abs)
+	}
+	return dirs, nil
+}
+
 // existing resolves p as Resolve does and requires a folder (dir) or a
 // file there.
 func (r *Root) existing(what, p string, dir bool) (string, error) {

@@ -62,6 +62,14 @@ func TestRootResolve(t *testing.T) {
 	if _, err := root.Folder("examples", "nope"); err == nil || !strings.Contains(err.Error(), `examples "nope": no such folder under the root`) {
 		t.Errorf("Folder of nothing: %v", err)
 	}
+	if dirs, err := root.Folders("examples", []string{"api", "in/v1"}); err != nil || len(dirs) != 2 ||
+		dirs[0] != filepath.Join(real, "api") || dirs[1] != filepath.Join(real, "api", "v1") {
+		t.Errorf("Folders = %q, %v", dirs, err)
+	}
+	if dirs, err := root.Folders("examples", []string{"api", "nope", "out"}); dirs != nil || err == nil ||
+		!strings.Contains(err.Error(), `examples "nope": no such folder under the root`) {
+		t.Errorf("Folders with a missing one = %q, %v", dirs, err)
+	}
 	if got := root.Show(filepath.Join(real, "api", "v1", "spec.yaml")); got != "api/v1/spec.yaml" {
 		t.Errorf("Show = %s", got)
 	}
