@@ -28,6 +28,15 @@ func TestParsePathForms(t *testing.T) {
 			b, ok := p.Segments[1].Expr.(Binary)
 			return ok && b.Op == "&&"
 		}},
+		// && binds tighter than ||, and each groups from the left:
+		// ((a || (b && c && d)) || e).
+		{"$.x[?(@.a || @.b && @.c && @.d || @.e)]", func(p *Path) bool {
+			or, _ := p.Segments[1].Expr.(Binary)
+			inner, _ := or.L.(Binary)
+			and, _ := inner.R.(Binary)
+			first, _ := and.L.(Binary)
+			return or.Op == "||" && inner.Op == "||" && and.Op == "&&" && first.Op == "&&"
+		}},
 	}
 	for _, tt := range tests {
 		p, err := ParsePath(tt.src)

@@ -207,24 +207,18 @@ func (p *filterParser) fail(err error) {
 
 func (p *filterParser) is(text string) bool { return p.tok.kind == tPunct && p.tok.text == text }
 
-func (p *filterParser) or() (Expr, error) {
-	l, err := p.and()
-	for err == nil && p.is("||") {
-		p.next()
-		var r Expr
-		r, err = p.and()
-		l = Binary{Op: "||", L: l, R: r}
-	}
-	return l, p.check(err)
-}
+func (p *filterParser) or() (Expr, error) { return p.binary("||", p.and) }
 
-func (p *filterParser) and() (Expr, error) {
-	l, err := p.not()
-	for err == nil && p.is("&&") {
+func (p *filterParser) and() (Expr, error) { return p.binary("&&", p.not) }
+
+// binary parses operands joined by op, grouped from the left.
+func (p *filterParser) binary(op string, operand func() (Expr, error)) (Expr, error) {
+	l, err := operand()
+	for err == nil && p.is(op) {
 		p.next()
 		var r Expr
-		r, err = p.not()
-		l = Binary{Op: "&&", L: l, R: r}
+		r, err = operand()
+		l = Binary{Op: op, L: l, R: r}
 	}
 	return l, p.check(err)
 }
