@@ -4,13 +4,14 @@ import (
 	"testing"
 
 	"github.com/specgate/specgate/contract"
+	"github.com/specgate/specgate/internal/corpustest"
 )
 
 // benchRequests builds one request per operation of a corpus document,
 // with plain values for its path and required query parameters and
 // credentials for its security, under the operation's server prefix.
 func benchRequests(b *testing.B, name string) (*contract.Contract, []*contract.Request) {
-	doc := loadCorpus(b, name)
+	doc := corpustest.Load(b, name)
 	c := newContract(b, doc, contract.Options{})
 	var reqs []*contract.Request
 	for _, op := range c.Operations() {

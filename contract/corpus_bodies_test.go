@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/specgate/specgate/contract"
+	"github.com/specgate/specgate/internal/corpustest"
 	"github.com/specgate/specgate/schema"
 	"github.com/specgate/specgate/spec"
 )
@@ -71,7 +72,7 @@ func TestCorpusBodiesRoundTrip(t *testing.T) {
 	for _, name := range []string{"stripe.yaml", "github.json", "openai.yaml", "discord.json", "twilio-api-v2010.json", "kubernetes.json",
 		"petstore-expanded.yaml", "uspto.yaml", "uber-v2.json", "petstore-separate-v2/spec/swagger.yaml"} {
 		t.Run(name, func(t *testing.T) {
-			doc := loadCorpus(t, name)
+			doc := corpustest.Load(t, name)
 			stride := 1
 			if !every && doc.Root.Size > 1<<20 {
 				stride = 8

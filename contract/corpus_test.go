@@ -1,49 +1,16 @@
 package contract_test
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
-	"os"
-	"path/filepath"
 	"reflect"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/specgate/specgate/contract"
+	"github.com/specgate/specgate/internal/corpustest"
 	"github.com/specgate/specgate/spec"
 )
-
-var corpusDir = filepath.Join("..", "..", "shared", "corpus")
-
-// corpusOpenAPI are the OpenAPI documents of the corpus (AsyncAPI ones have
-// no HTTP operations to route).
-var corpusOpenAPI = []string{
-	"github.json", "stripe.yaml", "kubernetes.json", "openai.yaml", "twilio-api-v2010.json",
-	"discord.json", "petstore-expanded.yaml", "uspto.yaml", "uber-v2.json", "webhook-example-3.1.yaml",
-	"petstore-separate-v2/spec/swagger.yaml",
-}
-
-var corpusDocs sync.Map
-
-func loadCorpus(t testing.TB, name string) *spec.Document {
-	t.Helper()
-	if d, ok := corpusDocs.Load(name); ok {
-		return d.(*spec.Document)
-	}
-	path := filepath.Join(corpusDir, name)
-	if _, err := os.Stat(path); err != nil {
-		t.Skipf("corpus not available: %v", err)
-	}
-	doc, err := spec.NewLoader(spec.Options{RefRoot: corpusDir}).Load(context.Background(), path)
-	if err != nil {
-		t.Fatalf("load %s: %v", name, err)
-	}
-	doc.Views()
-	corpusDocs.Store(name, doc)
-	return doc
-}
 
 // pathFor fills a template's variables with plain literals ("p1", "p2", …)
 // and returns the path and the values by name.
@@ -74,9 +41,9 @@ func pathFor(template string) (string, map[string]string) {
 // server prefix, and requires that it reaches that operation with the
 // template's variables bound.
 func TestCorpusRoutesEveryOperation(t *testing.T) {
-	for _, name := range corpusOpenAPI {
+	for _, name := range corpustest.OpenAPI {
 		t.Run(name, func(t *testing.T) {
-			doc := loadCorpus(t, name)
+			doc := corpustest.Load(t, name)
 			c := newContract(t, doc, contract.Options{})
 			ops := c.Operations()
 			if len(ops) != len(doc.Views().Operations) {
@@ -175,9 +142,9 @@ func jsonValue(n *spec.Node) any {
 // as a server would, and requires that it reaches the operation with the
 // values it was built from: reading a parameter undoes writing it.
 func TestCorpusBuildsRequestsThatRouteBack(t *testing.T) {
-	for _, name := range corpusOpenAPI {
+	for _, name := range corpustest.OpenAPI {
 		t.Run(name, func(t *testing.T) {
-			doc := loadCorpus(t, name)
+			doc := corpustest.Load(t, name)
 			c := newContract(t, doc, contract.Options{})
 			for _, op := range c.Operations() {
 				v := contract.Values{Path: map[string]any{}, Query: map[string]any{}, Header: map[string]any{}, Cookie: map[string]any{}}

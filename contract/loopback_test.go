@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/specgate/specgate/contract"
+	"github.com/specgate/specgate/internal/corpustest"
 	"github.com/specgate/specgate/spec"
 )
 
@@ -162,7 +163,7 @@ func TestLoopbackBodies(t *testing.T) {
 func TestLoopbackCorpus(t *testing.T) {
 	for _, name := range []string{"petstore-expanded.yaml", "uspto.yaml", "uber-v2.json", "petstore-separate-v2/spec/swagger.yaml"} {
 		t.Run(name, func(t *testing.T) {
-			doc := loadCorpus(t, name)
+			doc := corpustest.Load(t, name)
 			c := newContract(t, doc, contract.Options{})
 			var routed *spec.Operation
 			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

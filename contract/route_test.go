@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/specgate/specgate/contract"
+	"github.com/specgate/specgate/internal/corpustest"
 	"github.com/specgate/specgate/spec"
 )
 
@@ -212,7 +213,7 @@ func TestRouteDoesNotAllocateMuch(t *testing.T) {
 }
 
 func TestNewRefusesAsyncAPI(t *testing.T) {
-	doc := loadCorpus(t, "asyncapi-slack-rtm.yml")
+	doc := corpustest.Load(t, "asyncapi-slack-rtm.yml")
 	_, err := contract.New(doc, nil, contract.Options{})
 	if err == nil || !strings.Contains(err.Error(), "is AsyncAPI 3.1.0, not an OpenAPI document") {
 		t.Errorf("err = %v", err)

@@ -10,18 +10,11 @@ import (
 	"time"
 
 	"github.com/specgate/specgate/contract"
+	"github.com/specgate/specgate/internal/corpustest"
 	"github.com/specgate/specgate/internal/outputtest"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files of the corpus tests")
-
-func corpusDir(t *testing.T) string {
-	corpus := filepath.Join("..", "..", "shared", "corpus")
-	if _, err := os.Stat(corpus); err != nil {
-		t.Skip("no corpus beside the checkout")
-	}
-	return corpus
-}
 
 // corpusSpecs are the OpenAPI documents of the corpus.
 var corpusSpecs = []string{
@@ -36,7 +29,7 @@ var corpusSpecs = []string{
 // checked by hand against the documents and are pinned with their
 // messages.
 func TestInlineCorpusFindings(t *testing.T) {
-	corpus := corpusDir(t)
+	corpus := corpustest.Require(t)
 	var lines []string
 	all := map[string]Finding{}
 	for _, name := range corpusSpecs {
@@ -84,7 +77,7 @@ func TestInlineCorpusFindings(t *testing.T) {
 // stripe.yaml, discord.json: about a minute and a half together) with
 // SPECGATE_CORPUS=1.
 func TestGenerateCorpus(t *testing.T) {
-	corpus := corpusDir(t)
+	corpus := corpustest.Require(t)
 	large := map[string]bool{"github.json": true, "kubernetes.json": true, "stripe.yaml": true, "discord.json": true}
 	for _, name := range corpusSpecs {
 		t.Run(name, func(t *testing.T) {

@@ -2,13 +2,13 @@ package examples
 
 import (
 	"context"
-	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
 
 	"github.com/specgate/specgate/contract"
+	"github.com/specgate/specgate/internal/corpustest"
 	"github.com/specgate/specgate/spec"
 )
 
@@ -171,10 +171,7 @@ paths:
 // On the corpus: how many examples each specification has, and a few of
 // them by name and source path.
 func TestInlineCorpus(t *testing.T) {
-	corpus := filepath.Join("..", "..", "shared", "corpus")
-	if _, err := os.Stat(corpus); err != nil {
-		t.Skip("no corpus beside the checkout")
-	}
+	corpus := corpustest.Require(t)
 	tests := []struct {
 		file    string
 		count   int

@@ -10,13 +10,11 @@ import (
 	"testing"
 
 	"github.com/specgate/specgate/insights"
+	"github.com/specgate/specgate/internal/corpustest"
 )
 
 func TestSpecMetadata(t *testing.T) {
-	corpus := filepath.Join("..", "..", "shared", "corpus")
-	if _, err := os.Stat(corpus); err != nil {
-		t.Skip("no corpus beside the repository")
-	}
+	corpus := corpustest.Require(t)
 	files := []string{
 		"testdata/pets-base.yaml",
 		filepath.Join(corpus, "petstore-expanded.yaml"),

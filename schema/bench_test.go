@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"testing"
 
+	"github.com/specgate/specgate/internal/corpustest"
 	"github.com/specgate/specgate/schema"
 	"github.com/specgate/specgate/spec"
 )
@@ -11,7 +12,7 @@ import (
 // BenchmarkCompileStripe compiles every schema of stripe.yaml (the views'
 // 15,000 schemas, named and inline) into a new set, for requests.
 func BenchmarkCompileStripe(b *testing.B) {
-	doc := loadCorpus(b, "stripe.yaml")
+	doc := corpustest.Load(b, "stripe.yaml")
 	schemas := doc.Views().Schemas
 	b.ResetTimer()
 	for b.Loop() {
@@ -28,7 +29,7 @@ func BenchmarkCompileStripe(b *testing.B) {
 // stripeValue returns stripe.yaml's charge schema, compiled, and a value of
 // it of about size bytes of JSON.
 func stripeValue(b *testing.B, size int) (*schema.Schema, any, int) {
-	doc := loadCorpus(b, "stripe.yaml")
+	doc := corpustest.Load(b, "stripe.yaml")
 	const ptr = "/components/schemas/charge"
 	var node *spec.Node
 	for _, s := range doc.Views().Schemas {

@@ -1,27 +1,15 @@
 package schema_test
 
 import (
-	"context"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 
+	"github.com/specgate/specgate/internal/corpustest"
 	"github.com/specgate/specgate/schema"
 	"github.com/specgate/specgate/spec"
 )
-
-// corpusDir holds real-world specifications (see its SOURCES.md).
-var corpusDir = filepath.Join("..", "..", "shared", "corpus")
-
-// corpusSpecs are the OpenAPI documents of the corpus.
-var corpusSpecs = []string{
-	"github.json", "stripe.yaml", "kubernetes.json", "openai.yaml", "twilio-api-v2010.json", "discord.json",
-	"petstore-expanded.yaml", "uspto.yaml", "uber-v2.json", "webhook-example-3.1.yaml",
-	"petstore-separate-v2/spec/swagger.yaml",
-}
 
 // unsatisfiable lists the schemas of the corpus that no value satisfies,
 // by spec and the schema's source path as a JSON pointer, with why. The
@@ -29,32 +17,6 @@ var corpusSpecs = []string{
 var unsatisfiable = map[string]string{
 	"discord.json /paths/~1guilds~1{guild_id}~1requests/get/parameters/0/schema":                                                            "enum: [] lists no value",
 	"discord.json /paths/~1guilds~1{guild_id}~1requests~1{request_id}/patch/requestBody/content/application~1json/schema/properties/action": "enum: [] lists no value",
-}
-
-var (
-	corpusMu   sync.Mutex
-	corpusDocs = map[string]*spec.Document{}
-)
-
-// loadCorpus loads a corpus specification once per test binary; it skips
-// the test when the corpus is not beside the checkout.
-func loadCorpus(t testing.TB, name string) *spec.Document {
-	t.Helper()
-	corpusMu.Lock()
-	defer corpusMu.Unlock()
-	if d := corpusDocs[name]; d != nil {
-		return d
-	}
-	if _, err := os.Stat(corpusDir); err != nil {
-		t.Skipf("no corpus: %v", err)
-	}
-	// The corpus is one tree: petstore-separate-v2 reads ../common.
-	doc, err := spec.NewLoader(spec.Options{RefRoot: corpusDir}).Load(context.Background(), filepath.Join(corpusDir, name))
-	if err != nil {
-		t.Fatalf("load %s: %v", name, err)
-	}
-	corpusDocs[name] = doc
-	return doc
 }
 
 // schemaAt is a schema of a document with the path it is reached by.
@@ -117,9 +79,9 @@ func TestGenerateCorpus(t *testing.T) {
 	if raceEnabled {
 		every = 200
 	}
-	for _, name := range corpusSpecs {
+	for _, name := range corpustest.OpenAPI {
 		t.Run(name, func(t *testing.T) {
-			doc := loadCorpus(t, name)
+			doc := corpustest.Load(t, name)
 			set := schema.NewSet(doc)
 			large := doc.Root.Size > 1<<20
 			generated := 0
