@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"maps"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -101,8 +102,85 @@ func (s *Server) declaredRefusal(x *Exchange, resp *spec.Response, p *httpx.Prob
 	if gp != nil {
 		return &Answer{Status: status, Problem: p}
 	}
+	s.trim(x, resp, a)
 	s.say(x, resp, a, status, p.Detail)
 	return a
+}
+
+// trim cuts a body generated for a refusal down to what its schema
+// requires and the fields that say why (see lean), where the schema takes
+// the smaller body.
+func (s *Server) trim(x *Exchange, resp *spec.Response, a *Answer) {
+	mt := declaredMedia(resp, a.MediaType)
+	if mt == nil || a.Body == nil {
+		return
+	}
+	if small := lean(typer{x.op.api.doc}, mt.Schema, a.Body, 0); x.op.invalid(mt, small) == "" {
+		a.Body, a.Raw = small, nil
+	}
+}
+
+// lean is a refusal's generated body v (of schema sch) cut down to the
+// members its objects require and those that say why (the code and
+// message fields say fills, and an error object holding them): an error
+// schema such as Stripe's holds every object an error may concern, and a
+// body generated whole from it ran to 10 KB where a person reads a line.
+func lean(t typer, sch *spec.Node, v any, depth int) any {
+	if depth > 16 {
+		return v
+	}
+	switch vv := v.(type) {
+	case map[string]any:
+		required := t.required(sch, 0)
+		out := make(map[string]any, len(required)+2)
+		for k, x := range vv {
+			ps := t.property(sch, k, 0)
+			_, isObject := x.(map[string]any)
+			if slices.Contains(required, k) || saysWhy(t, ps, k) || depth == 0 && isObject && strings.Contains(strings.ToLower(k), "error") {
+				out[k] = lean(t, ps, x, depth+1)
+			}
+		}
+		return out
+	case []any:
+		it := t.items(sch)
+		out := make([]any, len(vv))
+		for i, x := range vv {
+			out[i] = lean(t, it, x, depth+1)
+		}
+		return out
+	}
+	return v
+}
+
+// saysWhy tells whether the property k (of schema ps) is one that say
+// fills: a code field that takes an integer, a message field that takes
+// a string.
+func saysWhy(t typer, ps *spec.Node, k string) bool {
+	switch whyField(k) {
+	case codeField:
+		return t.types(ps)&contract.TypeInteger != 0
+	case messageField:
+		return t.types(ps)&contract.TypeString != 0
+	}
+	return false
+}
+
+// The fields say fills: a status code, a message.
+const (
+	codeField = iota + 1
+	messageField
+)
+
+// whyField is which field say fills a property is, by its name; 0 for
+// neither.
+func whyField(k string) int {
+	switch strings.ToLower(strings.ReplaceAll(k, "_", "")) {
+	case "code", "status", "statuscode", "httpstatus", "httpcode":
+		return codeField
+	case "message", "detail", "details", "error", "errormessage", "description", "errordescription":
+		return messageField
+	}
+	return 0
 }
 
 // refusalExample answers from an example written for resp whose status is
@@ -206,12 +284,12 @@ func sayIn(t typer, sch *spec.Node, m map[string]any, status int, detail string,
 	for k, v := range out {
 		ps := t.property(sch, k, 0)
 		ts := t.types(ps)
-		switch strings.ToLower(strings.ReplaceAll(k, "_", "")) {
-		case "code", "status", "statuscode", "httpstatus", "httpcode":
+		switch whyField(k) {
+		case codeField:
 			if codes && ts&contract.TypeInteger != 0 {
 				out[k] = json.Number(strconv.Itoa(status))
 			}
-		case "message", "detail", "details", "error", "errormessage", "description", "errordescription":
+		case messageField:
 			if ts&contract.TypeString != 0 {
 				out[k] = detail
 			}
