@@ -10,6 +10,7 @@ package compat
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 
 	"github.com/specgate/specgate/spec"
@@ -257,14 +258,7 @@ func (d *differ) doc(side Side) *spec.Document {
 // appendNew appends the items of add that list does not hold yet.
 func appendNew(list []string, add ...string) []string {
 	for _, a := range add {
-		found := false
-		for _, l := range list {
-			if l == a {
-				found = true
-				break
-			}
-		}
-		if !found {
+		if !slices.Contains(list, a) {
 			list = append(list, a)
 		}
 	}

@@ -405,28 +405,33 @@ func (d *graphqlDiff) typ(b, r *graphql.Type) {
 			}
 		})
 	case graphql.Union:
-		for _, m := range b.Members {
-			if !slices.Contains(r.Members, m) {
-				d.report("graphql-union-member-removed", Revision, r.Source, b.Source, d.typeOps(r.Name, true), "union %s no longer includes %s", r.Name, m)
-			}
-		}
-		for _, m := range r.Members {
-			if !slices.Contains(b.Members, m) {
-				d.report("graphql-union-member-added", Revision, r.Source, b.Source, d.typeOps(r.Name, true), "union %s now includes %s", r.Name, m)
-			}
-		}
+		eachDifference(b.Members, r.Members, func(m string) {
+			d.report("graphql-union-member-removed", Revision, r.Source, b.Source, d.typeOps(r.Name, true), "union %s no longer includes %s", r.Name, m)
+		}, func(m string) {
+			d.report("graphql-union-member-added", Revision, r.Source, b.Source, d.typeOps(r.Name, true), "union %s now includes %s", r.Name, m)
+		})
 	}
 }
 
 func (d *graphqlDiff) interfaces(b, r *graphql.Type) {
-	for _, i := range b.Interfaces {
-		if !slices.Contains(r.Interfaces, i) {
-			d.report("graphql-interface-removed", Revision, r.Source, b.Source, d.typeOps(r.Name, true), "%s no longer implements %s", r.Name, i)
+	eachDifference(b.Interfaces, r.Interfaces, func(i string) {
+		d.report("graphql-interface-removed", Revision, r.Source, b.Source, d.typeOps(r.Name, true), "%s no longer implements %s", r.Name, i)
+	}, func(i string) {
+		d.report("graphql-element-added", Revision, r.Source, b.Source, d.typeOps(r.Name, false), "%s now implements %s", r.Name, i)
+	})
+}
+
+// eachDifference calls removed with each name of base that rev lacks, then
+// added with each name of rev that base lacks, each in its list's order.
+func eachDifference(base, rev []string, removed, added func(string)) {
+	for _, x := range base {
+		if !slices.Contains(rev, x) {
+			removed(x)
 		}
 	}
-	for _, i := range r.Interfaces {
-		if !slices.Contains(b.Interfaces, i) {
-			d.report("graphql-element-added", Revision, r.Source, b.Source, d.typeOps(r.Name, false), "%s now implements %s", r.Name, i)
+	for _, x := range rev {
+		if !slices.Contains(base, x) {
+			added(x)
 		}
 	}
 }

@@ -79,14 +79,7 @@ func satisfies(have, need spec.SecurityAlternative) bool {
 
 func subset(a, b []string) bool {
 	for _, x := range a {
-		found := false
-		for _, y := range b {
-			if x == y {
-				found = true
-				break
-			}
-		}
-		if !found {
+		if !slices.Contains(b, x) {
 			return false
 		}
 	}
