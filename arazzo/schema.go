@@ -172,8 +172,10 @@ func leafProblem(doc *spec.Document, e *jsonschema.ValidationError) Problem {
 	path := make(spec.Path, len(e.InstanceLocation))
 	for i, s := range e.InstanceLocation {
 		path[i] = s
-		if n, err := strconv.Atoi(s); err == nil && arrayAt(doc.Root.Root, e.InstanceLocation[:i]) {
-			path[i] = n
+		if n, err := strconv.Atoi(s); err == nil {
+			if at := doc.Root.Root.At(path[:i]); at != nil && at.Kind == spec.Array {
+				path[i] = n
+			}
 		}
 	}
 	obj := objectName(e.SchemaURL)
@@ -232,28 +234,4 @@ func leafProblem(doc *spec.Document, e *jsonschema.ValidationError) Problem {
 	p := locate(doc, path, msg)
 	p.Unreadable = unreadable
 	return p
-}
-
-// arrayAt reports whether the value at a path of keys is an array (a key
-// that spells a number is then an index).
-func arrayAt(root *spec.Node, keys []string) bool {
-	n := root
-	for _, k := range keys {
-		switch n.Kind {
-		case spec.Object:
-			n = n.Get(k)
-		case spec.Array:
-			i, err := strconv.Atoi(k)
-			if err != nil || i < 0 || i >= len(n.Items) {
-				return false
-			}
-			n = n.Items[i]
-		default:
-			return false
-		}
-		if n == nil {
-			return false
-		}
-	}
-	return n.Kind == spec.Array
 }

@@ -315,7 +315,7 @@ func looseAt(v any, path []any) (any, bool) {
 // the entry of the required list it points at, else its message.
 func missingProperty(pr schema.Problem) string {
 	if pr.Schema.File != nil {
-		if n := nodeAtPointer(pr.Schema.File.Root, pr.Schema.Pointer); n != nil && n.Kind == spec.String {
+		if n := pr.Schema.File.Root.At(spec.PointerPath(pr.Schema.Pointer)); n != nil && n.Kind == spec.String {
 			return n.Value
 		}
 	}
@@ -326,27 +326,6 @@ func missingProperty(pr schema.Problem) string {
 		}
 	}
 	return ""
-}
-
-// nodeAtPointer returns the node at a JSON pointer within root, or nil.
-func nodeAtPointer(root *spec.Node, pointer string) *spec.Node {
-	n := root
-	for _, tok := range spec.PointerPath(pointer) {
-		key, _ := tok.(string)
-		switch {
-		case n == nil:
-			return nil
-		case n.Kind == spec.Array:
-			i, err := strconv.Atoi(key)
-			if err != nil || i < 0 || i >= len(n.Items) {
-				return nil
-			}
-			n = n.Items[i]
-		default:
-			n = n.Get(key)
-		}
-	}
-	return n
 }
 
 // subschema returns the schema object holding the keyword a problem
@@ -362,7 +341,7 @@ func subschema(at spec.Location, keyword string) *spec.Node {
 			break
 		}
 	}
-	return nodeAtPointer(at.File.Root, spec.Pointer(toks))
+	return at.File.Root.At(toks)
 }
 
 // propertyValue generates a value for a property that a required list

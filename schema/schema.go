@@ -236,7 +236,7 @@ func (s *Set) resourceOf(u *unit) *unit {
 			return u
 		}
 		ptr := prefix + name
-		if n := nodeAt(u.file.Root, ptr); n != nil {
+		if n := u.file.Root.At(spec.PointerPath(ptr)); n != nil {
 			return s.unitFor(n, u.file, ptr, u.dir)
 		}
 	}
@@ -340,7 +340,7 @@ func (s *Set) Compile(node *spec.Node, src spec.Path) (*Schema, error) {
 func (s *Set) locateNode(node *spec.Node, src spec.Path) (*spec.File, string) {
 	loc := s.doc.Locate(src, nil)
 	if loc.Exact && loc.File != nil {
-		at := nodeAt(loc.File.Root, loc.Pointer)
+		at := loc.File.Root.At(spec.PointerPath(loc.Pointer))
 		file, ptr := loc.File, loc.Pointer
 		for hops := 0; at != nil && hops < 64; hops++ {
 			if at == node {
@@ -388,31 +388,6 @@ func (s *Set) search(f *spec.File, node *spec.Node) (string, bool) {
 	}
 	ptr, ok := idx[node]
 	return ptr, ok
-}
-
-// nodeAt returns the node at a JSON pointer within root, without
-// following $refs, or nil.
-func nodeAt(root *spec.Node, ptr string) *spec.Node {
-	n := root
-	for _, seg := range spec.PointerPath(ptr) {
-		key := seg.(string)
-		switch n.Kind {
-		case spec.Object:
-			n = n.Get(key)
-		case spec.Array:
-			i, err := strconv.Atoi(key)
-			if err != nil || i < 0 || i >= len(n.Items) {
-				return nil
-			}
-			n = n.Items[i]
-		default:
-			return nil
-		}
-		if n == nil {
-			return nil
-		}
-	}
-	return n
 }
 
 // locate resolves a local reference ("#/…") written in file to the node it

@@ -1,5 +1,7 @@
 package spec
 
+import "strconv"
+
 // With returns a new path: p followed by segs. The receiver is never
 // aliased, so paths extended from one parent stay independent.
 func (p Path) With(segs ...any) Path { return p.with(segs...) }
@@ -11,4 +13,42 @@ func (n *Node) ObjectFields() []Field {
 		return nil
 	}
 	return n.Fields
+}
+
+// At returns the node that path names below n without following $refs:
+// at each segment, the field of an object (an int segment is its key
+// spelled in digits) or the item of an array (a string segment that
+// spells its index names it too, as JSON pointers do). It returns nil when
+// a segment names nothing.
+func (n *Node) At(path Path) *Node {
+	for _, seg := range path {
+		if n == nil {
+			return nil
+		}
+		switch n.Kind {
+		case Object:
+			key, ok := seg.(string)
+			if i, isInt := seg.(int); isInt {
+				key, ok = strconv.Itoa(i), true
+			}
+			if !ok {
+				return nil
+			}
+			n = n.Get(key)
+		case Array:
+			i, ok := seg.(int)
+			if s, isStr := seg.(string); isStr {
+				var err error
+				i, err = strconv.Atoi(s)
+				ok = err == nil
+			}
+			if !ok || i < 0 || i >= len(n.Items) {
+				return nil
+			}
+			n = n.Items[i]
+		default:
+			return nil
+		}
+	}
+	return n
 }
