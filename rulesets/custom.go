@@ -471,7 +471,7 @@ func compileAll(reg *policy.Registry, set *customSet, skipMissing bool) ([]*dsl.
 			var only []*dsl.MissingFunctionError
 			var unsupported []*dsl.UnsupportedError
 			other := false
-			for _, e := range flatten(err) {
+			for _, e := range dsl.Errors(err) {
 				var mf *dsl.MissingFunctionError
 				var ue *dsl.UnsupportedError
 				switch {
@@ -547,17 +547,6 @@ func compileAll(reg *policy.Registry, set *customSet, skipMissing bool) ([]*dsl.
 		return nil, nil, errors.Join(errs...)
 	}
 	return out, skipped, reg.Validate()
-}
-
-func flatten(err error) []error {
-	if u, ok := err.(interface{ Unwrap() []error }); ok {
-		var out []error
-		for _, e := range u.Unwrap() {
-			out = append(out, flatten(e)...)
-		}
-		return out
-	}
-	return []error{err}
 }
 
 func quoteList(ss []string) string {

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/specgate/specgate/policy/dsl"
 	"github.com/specgate/specgate/rulesets"
 	"github.com/specgate/specgate/spec"
 )
@@ -95,7 +96,7 @@ func isBuiltinOnly(p *rulesets.Profile) bool {
 
 func checkConfigErrors(t *testing.T, err error) {
 	t.Helper()
-	for _, e := range flattenErrors(err) {
+	for _, e := range dsl.Errors(err) {
 		var se *spec.Error
 		if !errors.As(e, &se) {
 			t.Fatalf("error %T (%v) is not a *spec.Error", e, e)
@@ -107,15 +108,4 @@ func checkConfigErrors(t *testing.T, err error) {
 			t.Fatalf("internal marker in a message: %q", se.Msg)
 		}
 	}
-}
-
-func flattenErrors(err error) []error {
-	if u, ok := err.(interface{ Unwrap() []error }); ok {
-		var out []error
-		for _, e := range u.Unwrap() {
-			out = append(out, flattenErrors(e)...)
-		}
-		return out
-	}
-	return []error{err}
 }

@@ -1,6 +1,9 @@
 package dsl
 
 import (
+	"errors"
+	"fmt"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -182,5 +185,25 @@ func TestSchemaDialects(t *testing.T) {
 	}
 	if _, err := CheckSchema(`{"$ref": "file:///etc/passwd"}`, "auto"); err == nil {
 		t.Error("a schema may not load other documents")
+	}
+}
+
+// Errors takes apart errors.Join at any depth, in order; an error that
+// wraps a joined one with %w is one error.
+func TestErrors(t *testing.T) {
+	a, b, c := errors.New("a"), errors.New("b"), errors.New("c")
+	wrapped := fmt.Errorf("w: %w", errors.Join(a, b))
+	for _, tc := range []struct {
+		err  error
+		want []error
+	}{
+		{errors.Join(a, errors.Join(b, nil, c)), []error{a, b, c}},
+		{a, []error{a}},
+		{wrapped, []error{wrapped}},
+		{errors.Join(wrapped, c), []error{wrapped, c}},
+	} {
+		if got := Errors(tc.err); !slices.Equal(got, tc.want) {
+			t.Errorf("Errors(%q) = %q, want %q", tc.err, got, tc.want)
+		}
 	}
 }

@@ -218,7 +218,7 @@ func sources(cs []*dsl.Compiled) string {
 // MissingFunctionErrors, which are located too).
 func checkSpecErrors(t *testing.T, err error) {
 	t.Helper()
-	for _, e := range flatten(err) {
+	for _, e := range dsl.Errors(err) {
 		var se *spec.Error
 		var mf *dsl.MissingFunctionError
 		switch {
@@ -234,15 +234,4 @@ func checkSpecErrors(t *testing.T, err error) {
 			t.Fatalf("error %T (%v) is not a *spec.Error", e, e)
 		}
 	}
-}
-
-func flatten(err error) []error {
-	if u, ok := err.(interface{ Unwrap() []error }); ok {
-		var out []error
-		for _, e := range u.Unwrap() {
-			out = append(out, flatten(e)...)
-		}
-		return out
-	}
-	return []error{err}
 }

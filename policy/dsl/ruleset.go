@@ -150,6 +150,20 @@ func (e *errs) err() error {
 	return errors.Join(e.list...)
 }
 
+// Errors lists the errors that err joins, at any depth of errors.Join, as
+// ParseRuleset and Compile join theirs (and the rulesets built on them
+// join those): err itself when it joins none.
+func Errors(err error) []error {
+	if u, ok := err.(interface{ Unwrap() []error }); ok {
+		var out []error
+		for _, e := range u.Unwrap() {
+			out = append(out, Errors(e)...)
+		}
+		return out
+	}
+	return []error{err}
+}
+
 // ParseRuleset reads a ruleset file. Every error is a *spec.Error with the
 // file, line and column.
 func ParseRuleset(file string, data []byte) (*Ruleset, error) {
