@@ -422,8 +422,17 @@ func (s *Server) merge(x *Exchange, st *store, c *crud, parents map[string]strin
 	}
 	if sc, err := x.op.api.schemas.Compile(c.resource, c.resourceSrc); err == nil {
 		if probs := sc.Validate(merged, schema.Response); len(probs) > 0 {
-			return s.storeRefusal(x, http.StatusBadRequest, kindBadRequest,
-				fmt.Sprintf("%s: the patch makes a %s resource that breaks its schema: %s; nothing was stored", x.op, c.collection, probs[0]))
+			// The patch is invalid input, refused as the contract refuses
+			// a request that breaks its schema: 400, or 422 where that is
+			// all the operation declares for it, as a problem document
+			// where it declares neither; never a 404 that says the
+			// resource is gone.
+			status := http.StatusBadRequest
+			if contract.ExactResponse(x.op.op, http.StatusUnprocessableEntity) != nil && contract.ExactResponse(x.op.op, http.StatusBadRequest) == nil {
+				status = http.StatusUnprocessableEntity
+			}
+			return s.refusal(x, problems.New(status, kindOf(status),
+				fmt.Sprintf("%s: the patch makes a %s resource that breaks its schema: %s; nothing was stored", x.op, c.collection, probs[0])))
 		}
 	}
 	a := s.stateAnswer(x, c, c.status, merged)
