@@ -516,12 +516,8 @@ x-logo: {title: "jAvAsCrIpT:x"}
 // there only: a rule that reads the library under a replaced input, next
 // to rules that read it plainly, sees each in its place.
 func TestRulesShareLibraryValues(t *testing.T) {
-	lib := "package specgate.lib.shared\n\npaths := {op.path | some op in input.operations}\n"
-	reg := &policy.Registry{}
-	if err := reg.AddModule("user/lib.rego", lib, false); err != nil {
-		t.Fatal(err)
-	}
 	srcs := []string{
+		"package specgate.lib.shared\n\npaths := {op.path | some op in input.operations}\n",
 		rule("mocked", "import data.specgate.lib.shared\n\n"+
 			`violations contains {"path": [], "message": concat(",", sort(p))} if { p := shared.paths with input.operations as [{"path": "/mock"}] }`),
 	}
@@ -529,12 +525,7 @@ func TestRulesShareLibraryValues(t *testing.T) {
 		srcs = append(srcs, rule(fmt.Sprintf("plain-%d", i), "import data.specgate.lib.shared\n\n"+
 			`violations contains {"path": [], "message": concat(",", sort(shared.paths))} if true`))
 	}
-	for i, src := range srcs {
-		if err := reg.AddModule(fmt.Sprintf("user/%d.rego", i), src, false); err != nil {
-			t.Fatal(err)
-		}
-	}
-	e, err := policy.Compile(context.Background(), reg.Rules, reg.Libs, 0, nil)
+	e, err := compile(t, 0, srcs...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -589,24 +580,14 @@ func TestViolationsOfOtherShapes(t *testing.T) {
 // of its time is shared, named by the value; a rule that reads it later
 // shares none, and a rule's own function calls are its own time.
 func TestEvalTimed(t *testing.T) {
-	lib := "package specgate.lib.shared\n\ntotal := sum([n | some n in numbers.range(1, 200000)])\n"
-	reg := &policy.Registry{}
-	if err := reg.AddModule("user/lib.rego", lib, false); err != nil {
-		t.Fatal(err)
-	}
-	srcs := []string{
+	e, err := compile(t, 0,
+		"package specgate.lib.shared\n\ntotal := sum([n | some n in numbers.range(1, 200000)])\n",
 		rule("a-first", "import data.specgate.lib.shared\n\n"+
 			`violations contains {"path": [], "message": "big"} if { shared.total > 10; f("x") }`+"\n\nf(s) if count(s) == 1"),
 		rule("b-second", "import data.specgate.lib.shared\n\n"+
 			`violations contains {"path": [p], "message": "big"} if { shared.total > 10; some p in ["a", "b"] }`),
 		rule("c-none", `violations contains {"path": [], "message": "never"} if false`),
-	}
-	for i, src := range srcs {
-		if err := reg.AddModule(fmt.Sprintf("user/%d.rego", i), src, false); err != nil {
-			t.Fatal(err)
-		}
-	}
-	e, err := policy.Compile(context.Background(), reg.Rules, reg.Libs, 0, nil)
+	)
 	if err != nil {
 		t.Fatal(err)
 	}
