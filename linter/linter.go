@@ -250,7 +250,8 @@ func LoadFailed(name string, err error) Result {
 
 // LintDocument lints a loaded document.
 func (l *Linter) LintDocument(ctx context.Context, doc *spec.Document) Result {
-	return l.lintInput(ctx, doc, input.Build(doc))
+	// The structure is checked on another core while the rules run.
+	return l.lintInput(ctx, doc, input.Build(doc), checkStructure(doc))
 }
 
 // LintPreloaded lints the input name as LintFile does, with its document
@@ -270,17 +271,31 @@ func (l *Linter) LintPreloaded(ctx context.Context, pre *Preloaded, name string,
 		return LoadFailed(name, err), nil
 	}
 	if in == nil {
-		in = input.Build(doc)
+		return l.lintInput(ctx, doc, input.Build(doc), checkStructure(doc)), doc
 	}
-	return l.lintInput(ctx, doc, in), doc
+	structure := make(chan []Diagnostic, 1)
+	structure <- pre.structure
+	if !keep {
+		// Preloaded, the input is built and the structure checked: no
+		// one reads the views again, and the rules run without them
+		// (a large API's views are a tenth of its heap).
+		doc.DropViews()
+	}
+	return l.lintInput(ctx, doc, in, structure), doc
 }
 
-// lintInput is LintDocument with the document's OPA input already built.
-func (l *Linter) lintInput(ctx context.Context, doc *spec.Document, in ast.Value) Result {
-	res := Result{File: doc.Root.Name, Format: doc.String()}
-	// The structure is checked on another core while the rules run.
+// checkStructure checks the structure of doc (unreadable) on another
+// core; the channel gets its problems.
+func checkStructure(doc *spec.Document) <-chan []Diagnostic {
 	structure := make(chan []Diagnostic, 1)
 	go func() { structure <- unreadable(doc) }()
+	return structure
+}
+
+// lintInput is LintDocument with the document's OPA input already built
+// and the check of its structure under way.
+func (l *Linter) lintInput(ctx context.Context, doc *spec.Document, in ast.Value, structure <-chan []Diagnostic) Result {
+	res := Result{File: doc.Root.Name, Format: doc.String()}
 	var violations []policy.Violation
 	var err error
 	if l.timings {

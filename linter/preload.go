@@ -16,7 +16,10 @@ type Preloaded struct {
 	done   chan struct{} // closed once input is set too
 	doc    *spec.Document
 	input  ast.Value
-	err    error // of loading
+	// structure is what validate finds unreadable in doc (see
+	// unreadable), checked while the input is built.
+	structure []Diagnostic
+	err       error // of loading
 }
 
 // Preload starts reading the only input of a run (not standard input)
@@ -47,7 +50,12 @@ func Preload(ctx context.Context, loader *spec.Loader, names []string) *Preloade
 			// The building of its input is not collected on the way
 			// either: nearly all of it stays live (see InputHeap).
 			startup.raise(max(LoadHeap, goMemory()+InputHeap*specBytes(p.doc)))
+			// The structure is checked on another core meanwhile, so that
+			// the views, which it reads too, can go before the rules run
+			// (see take).
+			structure := checkStructure(p.doc)
 			p.input = input.Build(p.doc)
+			p.structure = <-structure
 		}
 	}()
 	return p
@@ -77,7 +85,8 @@ func (p *Preloaded) Formats() ([]string, bool) {
 }
 
 // take waits for the preloaded spec of name, its input and the error of
-// loading it; false when name was not preloaded. The hold of the spec's
+// loading it (p.structure is set too); false when name was not preloaded.
+// The hold of the spec's
 // loading ends: the first collection of its evaluation comes once it has
 // allocated EvalHeadroom percent of what the heap holds, or at the usual
 // floor, and the collector then runs at EvalPercent (LargeEvalPercent for

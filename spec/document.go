@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 )
 
 // Format is the kind of specification a document is.
@@ -45,11 +46,13 @@ type Document struct {
 	// definitions), for the packages of that format; nil otherwise.
 	Model any
 
-	files     map[string]*File
-	refs      map[*Node]*Ref // keyed by the object that holds "$ref"
-	loader    *Loader
-	views     *Views
-	viewsOnce sync.Once
+	files  map[string]*File
+	refs   map[*Node]*Ref // keyed by the object that holds "$ref"
+	loader *Loader
+	// views are built on first use under viewsMu, and may be dropped
+	// (DropViews) and built again.
+	views   atomic.Pointer[Views]
+	viewsMu sync.Mutex
 	// refRoot is the tree local $refs may read from (see Options.RefRoot).
 	refRoot refRoot
 	// keyIndex holds, for each large object that a path has stepped

@@ -9,15 +9,28 @@ import (
 var Methods = []string{"get", "put", "post", "delete", "options", "head", "patch", "trace", "query"}
 
 // Views returns the normalized views of the document, built on first use
-// (once, whichever goroutines ask).
+// (once, whichever goroutines ask, until DropViews).
 func (d *Document) Views() *Views {
-	d.viewsOnce.Do(func() {
-		b := &viewBuilder{d: d, v: &Views{}, seenSchema: map[*Node]bool{}, seenParam: map[*Node]*Parameter{}, seenMessage: map[*Node]*Message{}}
-		b.build()
-		d.views = b.v
-	})
-	return d.views
+	if v := d.views.Load(); v != nil {
+		return v
+	}
+	d.viewsMu.Lock()
+	defer d.viewsMu.Unlock()
+	if v := d.views.Load(); v != nil {
+		return v
+	}
+	b := &viewBuilder{d: d, v: &Views{}, seenSchema: map[*Node]bool{}, seenParam: map[*Node]*Parameter{}, seenMessage: map[*Node]*Message{}}
+	b.build()
+	d.views.Store(b.v)
+	return b.v
 }
+
+// DropViews lets go of the document's views, for a holder of a large
+// document that has read them and keeps the document for other work: a
+// lint run evaluates its rules over an input built from them, and
+// locates the findings in the tree alone. The views are garbage once no
+// caller holds them; the next Views call builds them again, alike.
+func (d *Document) DropViews() { d.views.Store(nil) }
 
 type viewBuilder struct {
 	d           *Document
