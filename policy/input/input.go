@@ -136,7 +136,7 @@ type converter struct {
 	numbers *termTable               // interned numbers
 	indices []*ast.Term              // interned small array indices
 	params  map[*spec.Parameter]*ast.Term
-	recent  [4]*ast.Term // paths converted lately
+	recent  [8]*ast.Term // paths converted lately (see path)
 	next    int          // where the next path goes in recent
 }
 
@@ -443,49 +443,15 @@ func (c *converter) same(a, b *spec.Node) bool {
 	return ta.term == tb.term
 }
 
-// path converts a source path; indices stay numbers.
+// path converts a source path; indices stay numbers. A path converted
+// lately is that term again (a Swagger 2.0 response and each media type
+// it produces share theirs), and one that is the start of a path
+// converted lately is a slice of it, sharing its segments: an item's
+// members are converted just before its own source, which they extend
+// (a media type's schema, the media type, its response). OPA never
+// changes an array in place (its array.slice shares the same way), so
+// sharing changes no value.
 func (c *converter) path(p spec.Path) *ast.Term {
-	// A path often comes again right away: a Swagger 2.0 response, and
-	// each media type it produces, share theirs.
-	for _, t := range c.recent {
-		if t != nil && isPath(t, p) {
-			return t
-		}
-	}
-	t := c.newPath(p)
-	c.recent[c.next%len(c.recent)] = t
-	c.next++
-	return t
-}
-
-// isPath tells whether a converted path holds the segments of p.
-func isPath(t *ast.Term, p spec.Path) bool {
-	arr := t.Value.(*ast.Array)
-	if arr.Len() != len(p) {
-		return false
-	}
-	for i, seg := range p {
-		switch s := seg.(type) {
-		case string:
-			if k, ok := arr.Elem(i).Value.(ast.String); !ok || string(k) != s {
-				return false
-			}
-		case int:
-			n, ok := arr.Elem(i).Value.(ast.Number)
-			if !ok {
-				return false
-			}
-			if v, ok := n.Int(); !ok || v != s {
-				return false
-			}
-		default:
-			return false
-		}
-	}
-	return true
-}
-
-func (c *converter) newPath(p spec.Path) *ast.Term {
 	items := make([]*ast.Term, len(p))
 	for i, s := range p {
 		switch s := s.(type) {
@@ -495,7 +461,53 @@ func (c *converter) newPath(p spec.Path) *ast.Term {
 			items[i] = c.key(s)
 		}
 	}
-	return ast.ArrayTerm(items...)
+	var t *ast.Term
+	for i := range len(c.recent) {
+		if !sharePaths {
+			break
+		}
+		r := c.recent[(c.next-1-i+len(c.recent))%len(c.recent)]
+		if r == nil {
+			break
+		}
+		arr := r.Value.(*ast.Array)
+		if !startsWith(arr, items) {
+			continue
+		}
+		if arr.Len() == len(items) {
+			return r
+		}
+		t = ast.NewTerm(arr.Slice(0, len(items)))
+		break
+	}
+	if t == nil {
+		t = ast.ArrayTerm(items...)
+	}
+	c.recent[c.next%len(c.recent)] = t
+	c.next++
+	return t
+}
+
+// sharePaths is false only in the test that builds inputs both ways.
+var sharePaths = true
+
+// startsWith tells whether arr starts with the segments of a path, whose
+// keys are interned as arr's are.
+func startsWith(arr *ast.Array, segs []*ast.Term) bool {
+	if arr.Len() < len(segs) {
+		return false
+	}
+	for i, s := range segs {
+		if e := arr.Elem(i); e != s {
+			// Keys are one term each; indices above the interned ones
+			// are equal numbers.
+			n, ok := s.Value.(ast.Number)
+			if m, ok2 := e.Value.(ast.Number); !ok || !ok2 || n != m {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // pathKey is a map key for a path.
