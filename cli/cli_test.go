@@ -75,7 +75,7 @@ func TestScripts(t *testing.T) {
 			e.Setenv("NO_COLOR", "1")
 			return expandPorts(e)
 		},
-		Cmds:                map[string]func(*testscript.TestScript, bool, []string){"ready": cmdReady, "exits": cmdExits},
+		Cmds:                map[string]func(*testscript.TestScript, bool, []string){"ready": cmdReady, "exits": cmdExits, "overwrite": cmdOverwrite},
 		RequireExplicitExec: true,
 	})
 }
@@ -203,6 +203,26 @@ func cmdReady(ts *testscript.TestScript, neg bool, args []string) {
 		}
 		u.RawQuery, u.Fragment = "", ""
 		ts.Setenv(name+"_BASE", strings.TrimSuffix(u.String(), "/"))
+	}
+}
+
+// cmdOverwrite is the script command
+//
+//	overwrite GLOB TEXT
+//
+// It writes TEXT over every file GLOB matches, and fails when none does: a
+// script damages files whose names it cannot know (the cache's entries,
+// named by a hash of their content) without a shell.
+func cmdOverwrite(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 2 {
+		ts.Fatalf("usage: overwrite GLOB TEXT")
+	}
+	files, err := filepath.Glob(ts.MkAbs(args[0]))
+	if err != nil || len(files) == 0 {
+		ts.Fatalf("overwrite: no file matches %s", args[0])
+	}
+	for _, f := range files {
+		ts.Check(os.WriteFile(f, []byte(args[1]), 0o644))
 	}
 }
 
