@@ -39,11 +39,11 @@ paths:
       responses: {"200": {description: ok}}
 `
 
-func TestEvalCollectsEveryRuleInOneQuery(t *testing.T) {
-	e, err := compile(t, 0,
-		rule("no-post", `violations contains {"path": op.source, "message": sprintf("%s is a POST", [op.path])} if { some op in input.operations; op.method == "post" }`),
-		rule("needs-id", `violations contains {"path": array.concat(op.source, ["operationId"]), "message": "missing"} if { some op in input.operations; op.operationId == "" }`),
-	)
+// evalAPI compiles modules as compile does and evaluates them on api,
+// failing the test on an error.
+func evalAPI(t *testing.T, modules ...string) []policy.Violation {
+	t.Helper()
+	e, err := compile(t, 0, modules...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -51,6 +51,14 @@ func TestEvalCollectsEveryRuleInOneQuery(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return vs
+}
+
+func TestEvalCollectsEveryRuleInOneQuery(t *testing.T) {
+	vs := evalAPI(t,
+		rule("no-post", `violations contains {"path": op.source, "message": sprintf("%s is a POST", [op.path])} if { some op in input.operations; op.method == "post" }`),
+		rule("needs-id", `violations contains {"path": array.concat(op.source, ["operationId"]), "message": "missing"} if { some op in input.operations; op.operationId == "" }`),
+	)
 	got := map[string]policy.Violation{}
 	for _, v := range vs {
 		got[v.Rule] = v
@@ -124,13 +132,9 @@ func TestTimeoutIsAnError(t *testing.T) {
 }
 
 func TestMalformedViolationIsKept(t *testing.T) {
-	e, err := compile(t, 0, rule("odd", `violations contains "just a string" if true`))
-	if err != nil {
-		t.Fatal(err)
-	}
-	vs, err := e.Eval(context.Background(), input.Build(load(t, api)))
-	if err != nil || len(vs) != 1 || !strings.Contains(vs[0].Message, "not an object") {
-		t.Errorf("violations = %+v, %v", vs, err)
+	vs := evalAPI(t, rule("odd", `violations contains "just a string" if true`))
+	if len(vs) != 1 || !strings.Contains(vs[0].Message, "not an object") {
+		t.Errorf("violations = %+v", vs)
 	}
 }
 
@@ -138,20 +142,13 @@ func TestMalformedViolationIsKept(t *testing.T) {
 // are, one without a message gets one saying so, and a path that is not an
 // array is the document's root.
 func TestViolationFields(t *testing.T) {
-	e, err := compile(t, 0, rule("fields", `violations contains v if {
+	vs := evalAPI(t, rule("fields", `violations contains v if {
 	some v in [
 		{"path": ["paths", "/a", 0], "message": "m", "file": "f.yaml"},
 		{"path": "not an array", "message": "n"},
 		{"path": ["info"]},
 	]
 }`))
-	if err != nil {
-		t.Fatal(err)
-	}
-	vs, err := e.Eval(context.Background(), input.Build(load(t, api)))
-	if err != nil {
-		t.Fatal(err)
-	}
 	var got []string
 	for _, v := range vs {
 		got = append(got, fmt.Sprintf("%s %q %q %v", v.Rule, v.File, v.Message, v.Path))
@@ -554,17 +551,10 @@ func TestRulesShareLibraryValues(t *testing.T) {
 // each element; one whose violations is neither a set nor an array reports
 // that, rather than nothing.
 func TestViolationsOfOtherShapes(t *testing.T) {
-	e, err := compile(t, 0,
+	vs := evalAPI(t,
 		rule("listed", `violations := [{"path": ["info"], "message": "one"}, {"path": ["paths"], "message": "two"}]`),
 		rule("scalar", `violations := 3`),
 	)
-	if err != nil {
-		t.Fatal(err)
-	}
-	vs, err := e.Eval(context.Background(), input.Build(load(t, api)))
-	if err != nil {
-		t.Fatal(err)
-	}
 	var got []string
 	for _, v := range vs {
 		got = append(got, v.Rule+": "+v.Message)
