@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -110,11 +111,17 @@ func examplesFixCommand(env Env) *cli.Command {
 	}
 }
 
-// exampleOptions are the options of the examples commands for one spec:
-// its loader, and its example folders (see exampleDirs).
-func exampleOptions(c *cli.Context, env Env, specName string) (examples.SpecOptions, error) {
+// onSpec runs an operation of the examples commands (validate, fix) on
+// a spec with its options: its loader, and its example folders (see
+// exampleDirs).
+func onSpec[T any](c *cli.Context, env Env, specName string, op func(context.Context, string, examples.SpecOptions) (T, error)) (T, error) {
 	dirs, err := exampleDirs(c, env, specName)
-	return examples.SpecOptions{Loader: newLoader(c, env), Dirs: dirs, NoInline: c.Bool("no-inline"), Seed: c.Uint64("seed"), Dir: c.String("dir")}, err
+	if err != nil {
+		var none T
+		return none, err
+	}
+	opts := examples.SpecOptions{Loader: newLoader(c, env), Dirs: dirs, NoInline: c.Bool("no-inline"), Seed: c.Uint64("seed"), Dir: c.String("dir")}
+	return op(c.Context, specName, opts)
 }
 
 // exampleDirs are the folders of external examples of a spec: the
@@ -229,12 +236,7 @@ func runExamplesValidate(c *cli.Context, env Env) error {
 	var reports []validateExamplesSpec
 	total := 0
 	for _, name := range names {
-		opts, err := exampleOptions(c, env, name)
-		if err != nil {
-			errs = append(errs, err)
-			continue
-		}
-		v, err := examples.ValidateSpec(c.Context, name, opts)
+		v, err := onSpec(c, env, name, examples.ValidateSpec)
 		if err != nil {
 			errs = append(errs, err)
 			continue
@@ -347,12 +349,7 @@ func runExamplesFix(c *cli.Context, env Env) error {
 	var left []examples.Finding
 	changed, fixedFiles := 0, 0
 	for _, name := range names {
-		opts, err := exampleOptions(c, env, name)
-		if err != nil {
-			errs = append(errs, err)
-			continue
-		}
-		fixes, err := examples.FixSpec(c.Context, name, opts)
+		fixes, err := onSpec(c, env, name, examples.FixSpec)
 		if err != nil {
 			errs = append(errs, err)
 			continue
