@@ -163,11 +163,7 @@ func fixtureAgreement(t *testing.T, format, tool string, known map[string]string
 // imports), specgate on each .proto file of it, the folder breaking when
 // one file is (or was deleted).
 func TestBufAgreementHistory(t *testing.T) {
-	buf, root := os.Getenv("SPECGATE_BUF"), os.Getenv("SPECGATE_PROTO_HISTORY")
-	if buf == "" || root == "" {
-		t.Skip("SPECGATE_BUF or SPECGATE_PROTO_HISTORY is not set")
-	}
-	versions := subdirs(t, root)
+	buf, root, versions := history(t, "SPECGATE_BUF", "SPECGATE_PROTO_HISTORY")
 	loader := spec.NewLoader(spec.Options{})
 	var a agreement
 	for i := 1; i < len(versions); i++ {
@@ -228,19 +224,27 @@ func TestBufAgreementHistory(t *testing.T) {
 	a.report(t, "buf breaking on google-proto-files versions "+strings.Join(versions, ", "))
 }
 
-func subdirs(t *testing.T, root string) []string {
+// history reads from the environment variables toolVar and rootVar a peer
+// tool and a folder of published versions of a package, one subfolder a
+// version, and lists the versions, oldest first; it skips the test when
+// either is not set.
+func history(t *testing.T, toolVar, rootVar string) (tool, root string, versions []string) {
+	t.Helper()
+	tool, root = os.Getenv(toolVar), os.Getenv(rootVar)
+	if tool == "" || root == "" {
+		t.Skip(toolVar + " or " + rootVar + " is not set")
+	}
 	entries, err := os.ReadDir(root)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var out []string
 	for _, e := range entries {
 		if e.IsDir() {
-			out = append(out, e.Name())
+			versions = append(versions, e.Name())
 		}
 	}
-	sort.Slice(out, func(i, j int) bool { return versionLess(out[i], out[j]) })
-	return out
+	sort.Slice(versions, func(i, j int) bool { return versionLess(versions[i], versions[j]) })
+	return tool, root, versions
 }
 
 var digits = regexp.MustCompile(`\d+`)
@@ -353,11 +357,7 @@ func TestInspectorAgreement(t *testing.T) {
 // TestInspectorAgreementHistory compares consecutive versions of GitHub's
 // public schema as npm's @octokit/graphql-schema publishes them.
 func TestInspectorAgreementHistory(t *testing.T) {
-	gi, root := os.Getenv("SPECGATE_GRAPHQL_INSPECTOR"), os.Getenv("SPECGATE_GRAPHQL_HISTORY")
-	if gi == "" || root == "" {
-		t.Skip("SPECGATE_GRAPHQL_INSPECTOR or SPECGATE_GRAPHQL_HISTORY is not set")
-	}
-	versions := subdirs(t, root)
+	gi, root, versions := history(t, "SPECGATE_GRAPHQL_INSPECTOR", "SPECGATE_GRAPHQL_HISTORY")
 	loader := spec.NewLoader(spec.Options{})
 	var a agreement
 	for i := 1; i < len(versions); i++ {
