@@ -13,37 +13,40 @@ const (
 	rulesFinish = "<!-- end of rules -->\n"
 )
 
-// rulesTable renders the catalogue of rules for docs/compat.md.
-func rulesTable() string {
-	var b strings.Builder
-	b.WriteString("| rule | level | detects | why |\n|---|---|---|---|\n")
-	for _, r := range Rules {
-		fmt.Fprintf(&b, "| `%s` | %s | %s | %s |\n", r.ID, r.Level, r.Summary, r.Why)
-	}
-	return b.String()
-}
-
 // TestDocsRuleTable keeps the rule table of docs/compat.md in step with
 // Rules.
 func TestDocsRuleTable(t *testing.T) {
-	data, err := os.ReadFile(docsPath)
+	checkRuleTable(t, docsPath, rulesBegin, rulesFinish, Rules, "Docs")
+}
+
+// checkRuleTable keeps the table of rules written in the doc at path
+// between the lines begin and end in step with rules: `go test ./compat
+// -run <run> -update` rewrites it.
+func checkRuleTable(t *testing.T, path, begin, end string, rules []*Rule, run string) {
+	t.Helper()
+	data, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	doc := string(data)
-	i, j := strings.Index(doc, rulesBegin), strings.Index(doc, rulesFinish)
-	if i < 0 || j < i {
-		t.Fatalf("%s lacks the markers %q and %q", docsPath, rulesBegin, rulesFinish)
+	var b strings.Builder
+	b.WriteString("| rule | level | detects | why |\n|---|---|---|---|\n")
+	for _, r := range rules {
+		fmt.Fprintf(&b, "| `%s` | %s | %s | %s |\n", r.ID, r.Level, r.Summary, r.Why)
 	}
-	fresh := doc[:i+len(rulesBegin)] + rulesTable() + doc[j:]
+	doc := string(data)
+	i, j := strings.Index(doc, begin), strings.Index(doc, end)
+	if i < 0 || j < i {
+		t.Fatalf("%s lacks the markers %q and %q", path, begin, end)
+	}
+	fresh := doc[:i+len(begin)] + b.String() + doc[j:]
 	if fresh == doc {
 		return
 	}
 	if *update {
-		if err := os.WriteFile(docsPath, []byte(fresh), 0o644); err != nil {
+		if err := os.WriteFile(path, []byte(fresh), 0o644); err != nil {
 			t.Fatal(err)
 		}
 		return
 	}
-	t.Errorf("the rule table of %s is stale: go test ./compat -run Docs -update", docsPath)
+	t.Errorf("the rule table of %s is stale: go test ./compat -run %s -update", path, run)
 }
