@@ -3,10 +3,10 @@ package arazzo
 import (
 	"context"
 	"encoding/json"
-	"os"
 	"path/filepath"
 	"testing"
 
+	"github.com/specgate/specgate/internal/filetest"
 	"github.com/specgate/specgate/spec"
 )
 
@@ -74,11 +74,7 @@ components:
     page: {name: page, in: query, value: 1}
 `,
 	}
-	for name, src := range files {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	filetest.Write(t, dir, files)
 	doc, err := spec.NewLoader(spec.Options{}).Load(context.Background(), filepath.Join(dir, "flows.arazzo.yaml"))
 	if err != nil {
 		t.Fatal(err)

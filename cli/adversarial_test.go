@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/specgate/specgate/cli"
+	"github.com/specgate/specgate/internal/filetest"
 	"github.com/specgate/specgate/reports"
 )
 
@@ -263,7 +264,7 @@ func TestAdversarialRefEscape(t *testing.T) {
 // that leads out of it is refused like a path that does.
 func TestAdversarialSymlinkEscape(t *testing.T) {
 	dir := t.TempDir()
-	writeFiles(t, dir, map[string]string{
+	filetest.Write(t, dir, map[string]string{
 		"secret.yaml":      "Secret: {type: string}\n",
 		"api/openapi.yaml": "openapi: 3.0.3\ninfo: {title: T, version: '1'}\npaths: {}\ncomponents:\n  schemas:\n    S: {$ref: 'link.yaml#/Secret'}\n",
 	})
@@ -273,19 +274,6 @@ func TestAdversarialSymlinkEscape(t *testing.T) {
 	t.Chdir(dir)
 	_, rep := lintJSON(t, "api/openapi.yaml")
 	wantDiags(t, rep, diag{"no-unresolved-ref", "api/openapi.yaml", 6, 15, `$ref "link.yaml#/Secret" reads api/link.yaml, a symbolic link to secret.yaml, outside api `})
-}
-
-func writeFiles(t *testing.T, dir string, files map[string]string) {
-	t.Helper()
-	for name, content := range files {
-		p := filepath.Join(dir, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
 }
 
 // comparable drops the file name of diagnostics, to compare two files.

@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/specgate/specgate/internal/filetest"
 )
 
 // repo makes a repository with one commit of files (slash path to
@@ -26,15 +28,7 @@ func repo(t *testing.T, files map[string]string) (string, string) {
 	if _, err := g.Run(ctx, "init", "-q", "-b", "main"); err != nil {
 		t.Fatal(err)
 	}
-	for name, content := range files {
-		p := filepath.Join(dir, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	filetest.Write(t, dir, files)
 	if _, err := g.Run(ctx, "add", "-A"); err != nil {
 		t.Fatal(err)
 	}
