@@ -87,34 +87,39 @@ violations contains {"path": [], "message": sprintf("%v", [byName])} if {
 	}
 }
 
+// emptyOAS30 is the input of an empty OpenAPI 3.0 document.
+func emptyOAS30() ast.Value {
+	return ast.MustParseTerm(`{"formats": ["oas3", "oas3.0", "oas"], "document": {"openapi": "3.0.3", "info": {}, "paths": {}}}`).Value
+}
+
+// compileEval compiles reg's rules with cache and evaluates them on input,
+// failing the test on an error.
+func compileEval(t *testing.T, reg *Registry, cache *Cache, input ast.Value) []Violation {
+	t.Helper()
+	e, err := Compile(context.Background(), reg.Rules, reg.Libs, time.Minute, cache)
+	if err != nil {
+		t.Fatal(err)
+	}
+	vs, err := e.Eval(context.Background(), input)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return vs
+}
+
 // TestCacheEntries: the first run writes a registry entry and a compiled
 // rule set; the next run reads both back (no module is parsed) and its
 // engine finds the same violations; a corrupt entry is ignored and
 // rewritten.
 func TestCacheEntries(t *testing.T) {
-	ctx := context.Background()
 	dir := t.TempDir()
 	cache := OpenCache(dir)
-	input := ast.MustParseTerm(`{"formats": ["oas3", "oas3.0", "oas"], "document": {"openapi": "3.0.3", "info": {}, "paths": {}}}`).Value
-
-	eval := func(reg *Registry) []Violation {
-		t.Helper()
-		e, err := Compile(ctx, reg.Rules, reg.Libs, time.Minute, cache)
-		if err != nil {
-			t.Fatal(err)
-		}
-		vs, err := e.Eval(ctx, input)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return vs
-	}
 
 	cold, err := LoadFS(rules.FS, ".", true, cache)
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := eval(cold)
+	want := compileEval(t, cold, cache, emptyOAS30())
 	entries, _ := filepath.Glob(filepath.Join(dir, "*"))
 	var names []string
 	for _, e := range entries {
@@ -143,7 +148,7 @@ func TestCacheEntries(t *testing.T) {
 			t.Fatalf("cached metadata of %s differs: %+v, want %+v", c.ID, r, c)
 		}
 	}
-	if got := eval(warm); !reflect.DeepEqual(got, want) {
+	if got := compileEval(t, warm, cache, emptyOAS30()); !reflect.DeepEqual(got, want) {
 		t.Fatalf("engine from the cache found %v, want %v", got, want)
 	}
 	for _, r := range warm.Rules {
@@ -168,7 +173,7 @@ func TestCacheEntries(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := eval(again); !reflect.DeepEqual(got, want) {
+	if got := compileEval(t, again, cache, emptyOAS30()); !reflect.DeepEqual(got, want) {
 		t.Fatalf("after corruption, found %v, want %v", got, want)
 	}
 	for _, prog := range entries[1:] {
@@ -188,15 +193,8 @@ func TestCacheReadsTheProgramOfAnInputsRules(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	input := ast.MustParseTerm(`{"formats": ["oas3", "oas3.0", "oas"], "document": {"openapi": "3.0.3", "info": {}, "paths": {}}}`).Value
-	cold, err := Compile(ctx, reg.Rules, reg.Libs, time.Minute, cache)
-	if err != nil {
-		t.Fatal(err)
-	}
-	want, err := cold.Eval(ctx, input)
-	if err != nil {
-		t.Fatal(err)
-	}
+	input := emptyOAS30()
+	want := compileEval(t, reg, cache, input)
 	warm, err := Compile(ctx, reg.Rules, reg.Libs, time.Minute, cache)
 	if err != nil {
 		t.Fatal(err)
