@@ -126,13 +126,7 @@ func (p *jsonParser) value(depth int) (*Node, error) {
 		if err != nil {
 			return nil, err
 		}
-		n, err := p.newNode(String, start)
-		if err != nil {
-			return nil, err
-		}
-		n.Value = s
-		n.Range.End = p.here()
-		return n, nil
+		return p.scalar(String, s, start)
 	case c == '-' || (c >= '0' && c <= '9'):
 		return p.number(start)
 	case c == 't':
@@ -151,11 +145,16 @@ func (p *jsonParser) literal(word string, k Kind, start Pos) (*Node, error) {
 		return nil, p.errorf("invalid literal, expected %q", word)
 	}
 	p.pos += len(word)
+	return p.scalar(k, word, start)
+}
+
+// scalar is a node of kind k holding value, read from start to here.
+func (p *jsonParser) scalar(k Kind, value string, start Pos) (*Node, error) {
 	n, err := p.newNode(k, start)
 	if err != nil {
 		return nil, err
 	}
-	n.Value = word
+	n.Value = value
 	n.Range.End = p.here()
 	return n, nil
 }
@@ -198,13 +197,7 @@ func (p *jsonParser) number(start Pos) (*Node, error) {
 		}
 	}
 	p.pos = i
-	n, err := p.newNode(Number, start)
-	if err != nil {
-		return nil, err
-	}
-	n.Value = string(d[b:i])
-	n.Range.End = p.here()
-	return n, nil
+	return p.scalar(Number, string(d[b:i]), start)
 }
 
 // invalidUTF8 reports the first invalid UTF-8 byte of the string written
