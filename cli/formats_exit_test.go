@@ -4,13 +4,12 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/specgate/specgate/cli"
+	"github.com/specgate/specgate/internal/filetest"
 )
 
 // TestFormatExitCodes runs Protocol Buffers, GraphQL and WSDL documents,
@@ -21,16 +20,7 @@ import (
 // within a deadline that turns a hang into a failure.
 func TestFormatExitCodes(t *testing.T) {
 	tmp := t.TempDir()
-	write := func(name, text string) string {
-		p := filepath.Join(tmp, name)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return p
-	}
+	write := func(name, text string) string { return filetest.File(t, tmp, name, text) }
 	const wsdlNS = `xmlns:wsdl="http://schemas.xmlsoap.org/wsdl/"`
 	var clique strings.Builder // 30 interfaces, each implementing all the others
 	clique.WriteString("type Query { node: I0 }\n")

@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/specgate/specgate/internal/filetest"
 )
 
 // act previews an action, checks that the preview wrote nothing, applies
@@ -320,7 +322,7 @@ func TestActionConflicts(t *testing.T) {
 	// specgate.yaml changes on disk between the preview and the apply.
 	orig := c.read("specgate.yaml")
 	changed := orig + "# edited elsewhere\n"
-	writeFile(t, c.dir, "specgate.yaml", changed)
+	filetest.File(t, c.dir, "specgate.yaml", changed)
 	var p map[string]any
 	code := c.do(http.MethodPost, "/api/actions/upgrade-config", ActionRequest{Params: json.RawMessage(`{"path":"specgate.yaml"}`), Apply: true,
 		Expect: map[string]string{"specgate.yaml": preview.Changes[0].Base}}, &p)
@@ -356,7 +358,7 @@ func TestActionConflicts(t *testing.T) {
 // repaired rather than dropped.
 func TestFixKeepsSecurity(t *testing.T) {
 	dir := t.TempDir()
-	writeFile(t, dir, "keys.yaml", `openapi: 3.0.3
+	filetest.File(t, dir, "keys.yaml", `openapi: 3.0.3
 info: {title: Keys, version: 1.0.0}
 paths:
   /orders:
@@ -369,7 +371,7 @@ components:
     key: {type: apiKey, in: query, name: api_key}
     bearer: {type: http, scheme: bearer}
 `)
-	writeFile(t, dir, "keys_examples/orders.json", `{
+	filetest.File(t, dir, "keys_examples/orders.json", `{
   "http-request": {"method": "GET", "path": "/orders?api_key=k1&debug=1", "headers": {"Authorization": "Token t1"}},
   "http-response": {"status": 200}
 }

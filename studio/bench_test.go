@@ -8,6 +8,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/specgate/specgate/internal/filetest"
 )
 
 // TestCorpusCheckTimes checks every spec of ../shared/corpus the way the
@@ -36,7 +38,7 @@ func TestCorpusCheckTimes(t *testing.T) {
 			t.Fatal(err)
 		}
 		name := filepath.Base(src)
-		writeFile(t, dir, name, string(data))
+		filetest.File(t, dir, name, string(data))
 		if _, err := s.Check(ctx, name, data); err != nil { // the first check of a file
 			t.Fatal(err)
 		}
@@ -87,7 +89,7 @@ func TestCorpusExport(t *testing.T) {
 				t.Skip(err)
 			}
 			dir := t.TempDir()
-			writeFile(t, dir, name, string(data))
+			filetest.File(t, dir, name, string(data))
 			c := start(t, dir)
 			before := c.check(name, string(data))
 			plan := c.act("export-examples", SpecParams{Spec: name, Remove: true})

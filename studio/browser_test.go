@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/specgate/specgate/internal/browsertest"
+	"github.com/specgate/specgate/internal/filetest"
 )
 
 // The browser tests drive the page in headless Chromium through
@@ -99,7 +100,7 @@ func TestStudioInBrowser(t *testing.T) {
 	// A save over a change made on disk is refused and shown; the person
 	// chooses to keep their text.
 	onDisk := c.read("broken.yaml") + "# changed by another program\n"
-	writeFile(t, c.dir, "broken.yaml", onDisk)
+	filetest.File(t, c.dir, "broken.yaml", onDisk)
 	b.Click("#save")
 	b.waitFor("the conflict dialog", `return document.getElementById("dialog").open && document.getElementById("dialog-title").textContent === "Changed on disk"`)
 	if got := c.read("broken.yaml"); got != onDisk {
@@ -271,7 +272,7 @@ func TestStripeInBrowser(t *testing.T) {
 		t.Skip("no ../shared/corpus/stripe.yaml")
 	}
 	dir := t.TempDir()
-	writeFile(t, dir, "stripe.yaml", string(data))
+	filetest.File(t, dir, "stripe.yaml", string(data))
 	gitInit(t, dir)
 	c := start(t, dir)
 	c.s.checker.warm(context.Background())

@@ -13,12 +13,14 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/specgate/specgate/internal/filetest"
 )
 
 func TestGuard(t *testing.T) {
 	c := start(t, workspace(t))
 	outside := t.TempDir()
-	writeFile(t, outside, "secret.yaml", "secret: 1\n")
+	filetest.File(t, outside, "secret.yaml", "secret: 1\n")
 	if err := os.Symlink(outside, filepath.Join(c.dir, "link")); err != nil {
 		t.Fatal(err)
 	}
@@ -86,8 +88,8 @@ func TestGuard(t *testing.T) {
 
 func TestTree(t *testing.T) {
 	c := start(t, workspace(t))
-	writeFile(t, c.dir, ".hidden/x.yaml", "a: 1\n")
-	writeFile(t, c.dir, "node_modules/p/x.json", "{}")
+	filetest.File(t, c.dir, ".hidden/x.yaml", "a: 1\n")
+	filetest.File(t, c.dir, "node_modules/p/x.json", "{}")
 	var tree TreeResponse
 	c.do(http.MethodGet, "/api/tree", nil, &tree)
 	var got []string
@@ -134,7 +136,7 @@ func TestSave(t *testing.T) {
 	// Another program changes the file: a save from the old version is
 	// refused, and the answer carries the file as it is on disk.
 	disk := edited + "# changed by another program\n"
-	writeFile(t, c.dir, "api.yaml", disk)
+	filetest.File(t, c.dir, "api.yaml", disk)
 	var conflict struct {
 		Type   string
 		Status int

@@ -166,14 +166,3 @@ func hostOf(u string) string {
 	}
 	return h
 }
-
-func writeFile(t *testing.T, dir, rel, text string) {
-	t.Helper()
-	p := filepath.Join(dir, filepath.FromSlash(rel))
-	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-		t.Fatal(err)
-	}
-}
