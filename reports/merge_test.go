@@ -18,7 +18,7 @@ func shard(t *testing.T, run *reports.Run, tests []reports.Test, coverage []repo
 	part := *run
 	part.Tests, part.Coverage, part.Start, part.Elapsed, part.Shard = tests, coverage, start, elapsed, name
 	path := filepath.Join(t.TempDir(), "ctrf.json")
-	if err := os.WriteFile(path, writeTestRun(t, reports.WriteCTRF, &part), 0o644); err != nil {
+	if err := os.WriteFile(path, write(t, reports.WriteCTRF, &part), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	return path
@@ -55,7 +55,7 @@ func TestMergeShards(t *testing.T) {
 		t.Errorf("merged summary = %+v", sum)
 	}
 	got := readFile(t, filepath.Join(dir, "ctrf-report.json"))
-	if want := writeTestRun(t, reports.WriteCTRF, run); !bytes.Equal(got, want) {
+	if want := write(t, reports.WriteCTRF, run); !bytes.Equal(got, want) {
 		t.Errorf("the merged report differs from the run's:\n%s", firstDifference(string(got), string(want)))
 	}
 	for _, f := range []string{"junit.xml", "report.html"} {

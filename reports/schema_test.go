@@ -17,6 +17,7 @@ func matchSchema(t *testing.T, doc []byte, schemaFile string) []string {
 	return schematest.Complaints(t, doc, filepath.Join("testdata", "schemas", schemaFile))
 }
 
+// write writes the run in a format of package reports.
 func write(t *testing.T, w reports.Writer, run *reports.Run) []byte {
 	t.Helper()
 	var buf bytes.Buffer

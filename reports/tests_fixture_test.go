@@ -1,7 +1,6 @@
 package reports_test
 
 import (
-	"bytes"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -167,14 +166,4 @@ func testResults(t *testing.T) *reports.Run {
 	}
 	return &reports.Run{Tool: reports.Tool{Name: "specgate", Version: "1.2.3"}, Kind: reports.Contract,
 		Start: fixed, Elapsed: 75 * time.Millisecond, Tests: tests, Coverage: coverage}
-}
-
-// writeTestRun writes the run in a format of package reports.
-func writeTestRun(t *testing.T, w reports.Writer, run *reports.Run) []byte {
-	t.Helper()
-	var buf bytes.Buffer
-	if err := w(&buf, run); err != nil {
-		t.Fatal(err)
-	}
-	return buf.Bytes()
 }

@@ -71,7 +71,7 @@ func TestSinkWritesWhatTheWritersWrite(t *testing.T) {
 	files := sinkRun(t, run, t.TempDir())
 	for format, w := range map[string]reports.Writer{"ctrf": reports.WriteCTRF, "junit": reports.WriteJUnit, "html": reports.WriteHTML,
 		"json": reports.WriteJSON, "summary": reports.WriteStylish} {
-		if got, want := readFile(t, files[format]), writeTestRun(t, w, run); !bytes.Equal(got, want) {
+		if got, want := readFile(t, files[format]), write(t, w, run); !bytes.Equal(got, want) {
 			t.Errorf("%s: the Sink wrote\n%s\nthe writer writes\n%s", format, got, want)
 		}
 	}
@@ -84,7 +84,7 @@ func TestTestRunGolden(t *testing.T) {
 	for format, w := range map[string]reports.Writer{"ctrf.json": reports.WriteCTRF, "junit.xml": reports.WriteJUnit,
 		"html": reports.WriteHTML, "json": reports.WriteJSON, "summary.txt": reports.WriteStylish} {
 		t.Run(format, func(t *testing.T) {
-			checkGolden(t, "tests."+format, writeTestRun(t, w, run))
+			checkGolden(t, "tests."+format, write(t, w, run))
 		})
 	}
 }
@@ -140,7 +140,7 @@ type ctrfDoc struct {
 }
 
 func TestTestRunCTRF(t *testing.T) {
-	doc := writeTestRun(t, reports.WriteCTRF, testResults(t))
+	doc := write(t, reports.WriteCTRF, testResults(t))
 	for _, schema := range []string{"ctrf.schema.json", "ctrf-schema-0.0.json"} {
 		if errs := matchSchema(t, doc, schema); errs != nil {
 			t.Errorf("the test run's CTRF does not match %s:\n%s", schema, strings.Join(errs, "\n"))
@@ -211,7 +211,7 @@ func TestTestRunCTRF(t *testing.T) {
 // report says of its run.
 func TestDecodeCTRFRoundTrip(t *testing.T) {
 	run := testResults(t)
-	doc := writeTestRun(t, reports.WriteCTRF, run)
+	doc := write(t, reports.WriteCTRF, run)
 	var got []reports.Test
 	head, err := reports.DecodeCTRF(bytes.NewReader(doc), func(test *reports.Test) error {
 		got = append(got, *test)
@@ -306,7 +306,7 @@ type junitTests struct {
 
 func TestTestRunJUnit(t *testing.T) {
 	var doc junitTests
-	if err := xml.Unmarshal(writeTestRun(t, reports.WriteJUnit, testResults(t)), &doc); err != nil {
+	if err := xml.Unmarshal(write(t, reports.WriteJUnit, testResults(t)), &doc); err != nil {
 		t.Fatal(err)
 	}
 	// The last test is of pets.yaml again: tests that do not come together
@@ -346,7 +346,7 @@ func TestTestRunJSON(t *testing.T) {
 		Summary struct{ Tests, Passed, Failed, Skipped, Flaky, Duration int }
 		Doc     []reports.CoverageReport `json:"coverage"`
 	}
-	if err := json.Unmarshal(writeTestRun(t, reports.WriteJSON, testResults(t)), &doc); err != nil {
+	if err := json.Unmarshal(write(t, reports.WriteJSON, testResults(t)), &doc); err != nil {
 		t.Fatal(err)
 	}
 	if doc.Tool.Version != "1.2.3" || doc.Kind != "contract" || len(doc.Tests) != 9 || doc.Tests[3].Status != "failed" ||
@@ -365,7 +365,7 @@ pets.yaml  3 of 3 operations covered (100%), 4 in the specification, 1 missing i
 slow.yaml  2 of 4 operations covered (50%), 4 in the specification
 9 tests: 5 passed, 3 failed, 1 skipped, 1 flaky in 75ms
 `
-	if got := string(writeTestRun(t, reports.WriteStylish, testResults(t))); got != want {
+	if got := string(write(t, reports.WriteStylish, testResults(t))); got != want {
 		t.Errorf("summary:\n%s\nwant:\n%s", got, want)
 	}
 }
@@ -540,7 +540,7 @@ func TestDecodeCTRFErrors(t *testing.T) {
 		}
 	}
 	stop := fmt.Errorf("enough")
-	if _, err := reports.DecodeCTRF(bytes.NewReader(writeTestRun(t, reports.WriteCTRF, testResults(t))), func(*reports.Test) error { return stop }); err != stop {
+	if _, err := reports.DecodeCTRF(bytes.NewReader(write(t, reports.WriteCTRF, testResults(t))), func(*reports.Test) error { return stop }); err != stop {
 		t.Errorf("the callback's error came back as %v", err)
 	}
 }
