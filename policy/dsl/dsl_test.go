@@ -141,6 +141,7 @@ func TestCompileErrorsArePositioned(t *testing.T) {
 			`accept the following values: flat, camel, pascal, kebab, cobol, snake, macro; did you mean "camel"?`},
 		{"rules:\n  r:\n    given: $\n    then: {function: truthy, functionOptions: {x: 1}}\n", `"truthy" function does not accept any options`},
 		{"rules:\n  r:\n    given: $\n    then: {function: length}\n", `rs.yaml:4:22: "length" function needs a "min" or "max" option`},
+		{"rules:\n  r:\n    given: $\n    then: {function: pattern, functionOptions: {}}\n", `rs.yaml:4:48: "pattern" function needs a "match" or "notMatch" option`},
 		{"rules:\n  r:\n    given: $\n    then: {function: schema, functionOptions: {schema: {type: strin}}}\n", `rs.yaml:4:56: invalid JSON Schema: the schema is not valid against metaschema`},
 		{"rules:\n  r:\n    given: $\n    severty: error\n    then: {function: truthy}\n", `rs.yaml:4:5: unknown key "severty" in rule "r"; did you mean "severity"?`},
 		{"rules:\n  r:\n    given: $\n    severity: fatal\n    then: {function: truthy}\n", `rs.yaml:4:15: severity must be error, warn, info, hint or off, found "fatal"`},

@@ -112,12 +112,8 @@ func (g *gen) function(t *Then) string {
 		}
 		return fmt.Sprintf("dsl.fn_%s(tv, null)", t.Function)
 	case "pattern":
-		o := g.options(t, []string{"match", "notMatch"}, nil)
+		o := g.eitherOption(t, "match", "notMatch")
 		if o == nil {
-			return ""
-		}
-		if o["match"] == nil && o["notMatch"] == nil {
-			g.e.at(optionsPos(t), `"pattern" function needs a "match" or "notMatch" option`)
 			return ""
 		}
 		args := map[string]any{"match": nil, "notMatch": nil, "matchSource": nil, "notMatchSource": nil}
@@ -158,12 +154,8 @@ func (g *gen) function(t *Then) string {
 		}
 		return fmt.Sprintf("dsl.fn_enumeration(tv, {\"values\": %s, \"printed\": %s})", nodeJSON(vals), quote(strings.Join(printed, ", ")))
 	case "length":
-		o := g.options(t, []string{"min", "max"}, nil)
+		o := g.eitherOption(t, "min", "max")
 		if o == nil {
-			return ""
-		}
-		if o["min"] == nil && o["max"] == nil {
-			g.e.at(optionsPos(t), `"length" function needs a "min" or "max" option`)
 			return ""
 		}
 		args := map[string]string{"min": "null", "max": "null"}
@@ -313,6 +305,18 @@ func (g *gen) options(t *Then, known, required []string) map[string]*spec.Node {
 		return nil
 	}
 	return out
+}
+
+// eitherOption checks the options of a function that takes the options a
+// and b, one of them at least: pattern's match and notMatch, length's min
+// and max. It returns nil after reporting an error.
+func (g *gen) eitherOption(t *Then, a, b string) map[string]*spec.Node {
+	o := g.options(t, []string{a, b}, nil)
+	if o != nil && o[a] == nil && o[b] == nil {
+		g.e.at(optionsPos(t), "%q function needs a %q or %q option", t.Function, a, b)
+		return nil
+	}
+	return o
 }
 
 var casingTypes = []string{"flat", "camel", "pascal", "kebab", "cobol", "snake", "macro"}
