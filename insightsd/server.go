@@ -19,7 +19,6 @@ import (
 	"mime"
 	"net"
 	"net/http"
-	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -28,6 +27,7 @@ import (
 	"github.com/specgate/specgate/insights"
 	"github.com/specgate/specgate/internal/httpx"
 	"github.com/specgate/specgate/internal/jsonpos"
+	"github.com/specgate/specgate/internal/lazyregexp"
 	"github.com/specgate/specgate/spec"
 )
 
@@ -342,9 +342,9 @@ func check(sub *insights.Submission) string {
 	switch {
 	case sub.SchemaVersion != insights.SchemaVersion:
 		return fmt.Sprintf("schemaVersion %d is not supported: this service reads %d", sub.SchemaVersion, insights.SchemaVersion)
-	case !validID.MatchString(sub.ID):
+	case !validID().MatchString(sub.ID):
 		return fmt.Sprintf("id %q must be 8 to 64 letters, digits, '_' or '-'", sub.ID)
-	case !commandName.MatchString(sub.Command):
+	case !commandName().MatchString(sub.Command):
 		return fmt.Sprintf("command %q must be a specgate command's name (lower-case letters and '-', at most 64)", sub.Command)
 	case !contains(Kinds, sub.Kind):
 		return fmt.Sprintf("kind %q is not one of %s", sub.Kind, strings.Join(Kinds, ", "))
@@ -374,7 +374,7 @@ func check(sub *insights.Submission) string {
 		return fmt.Sprintf("ci.metadata has %d fields; at most 256", len(ci.Metadata))
 	}
 	for k, v := range ci.Metadata {
-		if !metadataKey.MatchString(k) {
+		if !metadataKey().MatchString(k) {
 			return fmt.Sprintf("ci.metadata key %q must be 1 to 64 letters, digits, '.', '_' or '-', starting with a letter or digit", k)
 		}
 		if len(v) > 1024 {
@@ -385,7 +385,7 @@ func check(sub *insights.Submission) string {
 		switch {
 		case r.Spec.ID == "":
 			return fmt.Sprintf("results[%d].spec.id is required", i)
-		case !statusWord.MatchString(r.Status):
+		case !statusWord().MatchString(r.Status):
 			return fmt.Sprintf("results[%d].status %q must be a word such as passed or incompatible", i, r.Status)
 		}
 		if msg := token(fmt.Sprintf("results[%d].spec.id", i), r.Spec.ID, 2048); msg != "" {
@@ -400,10 +400,13 @@ func check(sub *insights.Submission) string {
 	return ""
 }
 
+// The patterns of a submission's fields, compiled when the service first
+// checks one: their counted repetitions make programs of tens of
+// kilobytes, which every other command would build at start-up.
 var (
-	commandName = regexp.MustCompile(`^[a-z][a-z-]{0,63}$`)
-	statusWord  = regexp.MustCompile(`^[a-z-]{1,32}$`)
-	metadataKey = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$`)
+	commandName = lazyregexp.New(`^[a-z][a-z-]{0,63}$`)
+	statusWord  = lazyregexp.New(`^[a-z-]{1,32}$`)
+	metadataKey = lazyregexp.New(`^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$`)
 )
 
 // token says what is wrong with an identifier-like field: white space, or
@@ -457,7 +460,7 @@ func submissionProblem(data []byte, err error) *httpx.Problem {
 
 func (s *Server) submission(w http.ResponseWriter, r *http.Request) {
 	id := r.PathValue("id")
-	if !validID.MatchString(id) {
+	if !validID().MatchString(id) {
 		p := problems.New(http.StatusBadRequest, httpx.KindBadRequest, fmt.Sprintf("%q is not a submission id (8 to 64 letters, digits, '_' or '-')", id))
 		p.Field = "id"
 		httpx.WriteProblem(w, r, p)

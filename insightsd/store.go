@@ -12,7 +12,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"regexp"
 	"sort"
 	"strings"
 	"sync"
@@ -20,6 +19,7 @@ import (
 
 	"github.com/specgate/specgate/insights"
 	"github.com/specgate/specgate/internal/atomicfile"
+	"github.com/specgate/specgate/internal/lazyregexp"
 )
 
 // Store keeps submissions in a folder of plain files:
@@ -70,7 +70,7 @@ func digest(data []byte) string {
 }
 
 // validID is what a submission id may be: it names a file.
-var validID = regexp.MustCompile(`^[A-Za-z0-9_-]{8,64}$`)
+var validID = lazyregexp.New(`^[A-Za-z0-9_-]{8,64}$`)
 
 const indexFile = "index.jsonl"
 
@@ -124,7 +124,7 @@ func (s *Store) readIndex(f *os.File) (int64, error) {
 			return good, err
 		}
 		var rec record
-		if jerr := json.Unmarshal(line, &rec); jerr != nil || !validID.MatchString(rec.ID) {
+		if jerr := json.Unmarshal(line, &rec); jerr != nil || !validID().MatchString(rec.ID) {
 			if _, perr := r.Peek(1); errors.Is(perr, io.EOF) {
 				return good, nil // the last line: torn
 			}
@@ -144,7 +144,7 @@ func (s *Store) recover() error {
 			return err
 		}
 		id := strings.TrimSuffix(d.Name(), ".json")
-		if !validID.MatchString(id) || s.byID[id] != nil {
+		if !validID().MatchString(id) || s.byID[id] != nil {
 			return nil
 		}
 		data, err := os.ReadFile(p)
@@ -230,7 +230,7 @@ func (s *Store) Count() int {
 // already is a replay: it is left as it was, and duplicate is set. One of
 // the same id with other content is ErrConflict.
 func (s *Store) Add(sub *insights.Submission, raw []byte, now time.Time) (receivedAt time.Time, duplicate bool, err error) {
-	if !validID.MatchString(sub.ID) {
+	if !validID().MatchString(sub.ID) {
 		return time.Time{}, false, fmt.Errorf("invalid submission id %q", sub.ID)
 	}
 	sum := digest(raw)
