@@ -176,33 +176,7 @@ func draftOf(u string) *jsonschema.Draft {
 // hasDirectionalProperties reports whether any object of the document
 // marks something readOnly or writeOnly.
 func hasDirectionalProperties(doc *spec.Document) bool {
-	var walk func(n *spec.Node) bool
-	walk = func(n *spec.Node) bool {
-		switch n.Kind {
-		case spec.Object:
-			for _, f := range n.Fields {
-				if (f.Key == "readOnly" || f.Key == "writeOnly") && f.Value.IsTrue() {
-					return true
-				}
-				if walk(f.Value) {
-					return true
-				}
-			}
-		case spec.Array:
-			for _, it := range n.Items {
-				if walk(it) {
-					return true
-				}
-			}
-		}
-		return false
-	}
-	for _, f := range doc.Files() {
-		if walk(f.Root) {
-			return true
-		}
-	}
-	return false
+	return doc.AnyField(func(f spec.Field) bool { return (f.Key == "readOnly" || f.Key == "writeOnly") && f.Value.IsTrue() })
 }
 
 // unitFor returns the unit of node for dir, making it if needed. The

@@ -48,3 +48,25 @@ func TestNodeAt(t *testing.T) {
 		}
 	}
 }
+
+// AnyField finds a field at any depth, in objects inside arrays too, and
+// in each file of the document.
+func TestAnyField(t *testing.T) {
+	doc := &Document{files: map[string]*File{}}
+	for name, text := range map[string]string{"a.yaml": "a: [{b: {readOnly: true}}]\n", "c.yaml": "c: {writeOnly: false}\n"} {
+		root, err := Parse(name, []byte(text), Limits{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		doc.files[name] = &File{Name: name, Root: root}
+	}
+	doc.Root = doc.files["a.yaml"]
+	for key, want := range map[string]bool{"readOnly": true, "writeOnly": true, "b": true, "c": true, "d": false} {
+		if got := doc.AnyField(func(f Field) bool { return f.Key == key }); got != want {
+			t.Errorf("AnyField(key %s) = %v, want %v", key, got, want)
+		}
+	}
+	if doc.AnyField(func(f Field) bool { return f.Key == "writeOnly" && f.Value.IsTrue() }) {
+		t.Error("AnyField matched writeOnly: false")
+	}
+}

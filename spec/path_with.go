@@ -52,3 +52,28 @@ func (n *Node) At(path Path) *Node {
 	}
 	return n
 }
+
+// AnyField reports whether an object of any of the document's files, at
+// any depth, has a field that match accepts; it stops at the first.
+func (d *Document) AnyField(match func(Field) bool) bool {
+	var walk func(n *Node) bool
+	walk = func(n *Node) bool {
+		for _, f := range n.Fields {
+			if match(f) || walk(f.Value) {
+				return true
+			}
+		}
+		for _, it := range n.Items {
+			if walk(it) {
+				return true
+			}
+		}
+		return false
+	}
+	for _, f := range d.Files() {
+		if walk(f.Root) {
+			return true
+		}
+	}
+	return false
+}
