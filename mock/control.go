@@ -190,13 +190,9 @@ type ExpectationAdded struct {
 }
 
 func (s *Server) addExpectation(w http.ResponseWriter, r *http.Request) {
-	body, err := httpx.ReadBody(w, r, s.opts.MaxBodySize)
-	if err != nil {
-		if errors.Is(err, httpx.ErrTooLarge) {
-			httpx.WriteProblem(w, r, problems.TooLarge(s.opts.MaxBodySize, "--max-body-size"))
-			return
-		}
-		httpx.WriteProblem(w, r, problems.New(http.StatusBadRequest, kindBadRequest, err.Error()))
+	body, p := problems.ReadBody(w, r, s.opts.MaxBodySize, "--max-body-size")
+	if p != nil {
+		httpx.WriteProblem(w, r, p)
 		return
 	}
 	gen := s.current.Load()

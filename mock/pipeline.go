@@ -241,13 +241,9 @@ func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request) {
 	op.usage.hits.Add(1)
 	httpx.LogAttrs(r.Context(), slog.String("spec", op.api.name), slog.String("operation", op.String()))
 	ex := &Exchange{Request: r, Operation: op.op, Route: route, op: op, gen: gen, method: method}
-	body, err := httpx.ReadBody(w, r, s.opts.MaxBodySize)
-	if err != nil {
-		if errors.Is(err, httpx.ErrTooLarge) {
-			s.refuseWith(w, ex, problems.TooLarge(s.opts.MaxBodySize, "--max-body-size"))
-			return
-		}
-		s.refuseWith(w, ex, problems.New(http.StatusBadRequest, kindBadRequest, err.Error()))
+	body, p := problems.ReadBody(w, r, s.opts.MaxBodySize, "--max-body-size")
+	if p != nil {
+		s.refuseWith(w, ex, p)
 		return
 	}
 	ex.Body = body

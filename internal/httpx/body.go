@@ -40,6 +40,20 @@ func ReadBody(w http.ResponseWriter, r *http.Request, limit int64) ([]byte, erro
 	return buf.Bytes(), nil
 }
 
+// ReadBody reads the request's body as the function ReadBody does; when it
+// cannot, the problem is the answer to send: 413 for a body beyond limit
+// (flag names the option that sets it), else 400.
+func (c *Catalog) ReadBody(w http.ResponseWriter, r *http.Request, limit int64, flag string) ([]byte, *Problem) {
+	body, err := ReadBody(w, r, limit)
+	switch {
+	case err == nil:
+		return body, nil
+	case errors.Is(err, ErrTooLarge):
+		return nil, c.TooLarge(limit, flag)
+	}
+	return nil, c.New(http.StatusBadRequest, KindBadRequest, err.Error())
+}
+
 // TooLarge is the 413 problem of a body beyond limit, whose flag sets it.
 func (c *Catalog) TooLarge(limit int64, flag string) *Problem {
 	return c.New(http.StatusRequestEntityTooLarge, KindTooLarge,

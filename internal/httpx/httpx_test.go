@@ -5,7 +5,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -221,17 +220,15 @@ func (e *endless) Read(p []byte) (int, error) {
 }
 
 // ReadBody refuses a body beyond its limit whether its length is declared
-// (before reading any of it) or not (after reading the limit).
+// (before reading any of it) or not (after reading the limit), and
+// Catalog.ReadBody answers that with the problem of the limit's flag.
 func TestReadBody(t *testing.T) {
 	const limit = 1 << 10
 	url, _ := serve(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		body, err := ReadBody(w, r, limit)
-		if errors.Is(err, ErrTooLarge) {
-			WriteProblem(w, r, testCatalog.TooLarge(limit, "--max-body-size"))
+		body, p := testCatalog.ReadBody(w, r, limit, "--max-body-size")
+		if p != nil {
+			WriteProblem(w, r, p)
 			return
-		}
-		if err != nil {
-			t.Errorf("ReadBody: %v", err)
 		}
 		w.Write(body)
 	}))
