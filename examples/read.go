@@ -39,17 +39,7 @@ func DefaultLimits() spec.Limits {
 }
 
 func (o Options) limits() spec.Limits {
-	lim, def := o.Limits, DefaultLimits()
-	if lim.MaxFileSize <= 0 {
-		lim.MaxFileSize = def.MaxFileSize
-	}
-	if lim.MaxDepth <= 0 {
-		lim.MaxDepth = def.MaxDepth
-	}
-	if lim.MaxNodes <= 0 {
-		lim.MaxNodes = def.MaxNodes
-	}
-	return lim
+	return o.Limits.Or(DefaultLimits())
 }
 
 var (

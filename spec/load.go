@@ -36,6 +36,26 @@ func DefaultLimits() Limits {
 	}
 }
 
+// Or returns l with each limit that is zero or less taken from def.
+func (l Limits) Or(def Limits) Limits {
+	if l.MaxFileSize <= 0 {
+		l.MaxFileSize = def.MaxFileSize
+	}
+	if l.MaxDepth <= 0 {
+		l.MaxDepth = def.MaxDepth
+	}
+	if l.MaxNodes <= 0 {
+		l.MaxNodes = def.MaxNodes
+	}
+	if l.MaxAliasFactor <= 0 {
+		l.MaxAliasFactor = def.MaxAliasFactor
+	}
+	if l.FetchTimeout <= 0 {
+		l.FetchTimeout = def.FetchTimeout
+	}
+	return l
+}
+
 // Options configure a Loader.
 type Options struct {
 	Limits Limits
@@ -70,25 +90,9 @@ type Loader struct {
 
 // NewLoader returns a Loader; zero limits take their defaults.
 func NewLoader(opts Options) *Loader {
-	def := DefaultLimits()
-	l := &opts.Limits
-	if l.MaxFileSize <= 0 {
-		l.MaxFileSize = def.MaxFileSize
-	}
-	if l.MaxDepth <= 0 {
-		l.MaxDepth = def.MaxDepth
-	}
-	if l.MaxNodes <= 0 {
-		l.MaxNodes = def.MaxNodes
-	}
-	if l.MaxAliasFactor <= 0 {
-		l.MaxAliasFactor = def.MaxAliasFactor
-	}
-	if l.FetchTimeout <= 0 {
-		l.FetchTimeout = def.FetchTimeout
-	}
+	opts.Limits = opts.Limits.Or(DefaultLimits())
 	if opts.HTTPClient == nil {
-		opts.HTTPClient = &http.Client{Timeout: l.FetchTimeout}
+		opts.HTTPClient = &http.Client{Timeout: opts.Limits.FetchTimeout}
 	}
 	if opts.Stdin == nil {
 		opts.Stdin = os.Stdin
