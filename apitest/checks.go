@@ -12,6 +12,7 @@ import (
 
 	"github.com/specgate/specgate/contract"
 	"github.com/specgate/specgate/examples"
+	"github.com/specgate/specgate/internal/english"
 	"github.com/specgate/specgate/internal/httpx"
 )
 
@@ -245,10 +246,7 @@ func statusList(codes []int) string {
 	for i, c := range codes {
 		parts[i] = strconv.Itoa(c)
 	}
-	if len(parts) <= 1 {
-		return strings.Join(parts, "")
-	}
-	return strings.Join(parts[:len(parts)-1], ", ") + " or " + parts[len(parts)-1]
+	return english.List(parts, "or")
 }
 
 // negativeCheck makes the check of one kind of negative test: the

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"strings"
 
+	"github.com/specgate/specgate/internal/english"
 	"github.com/specgate/specgate/spec"
 )
 
@@ -38,13 +39,10 @@ func (t Types) String() string {
 			names = append(names, tn.name)
 		}
 	}
-	switch len(names) {
-	case 0:
+	if len(names) == 0 {
 		return "any value"
-	case 1:
-		return names[0]
 	}
-	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
+	return english.List(names, "or")
 }
 
 func typeNamed(s string) Types {

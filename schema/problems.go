@@ -324,13 +324,10 @@ func wording(ve *jsonschema.ValidationError, got any) string {
 
 // orList joins names with commas and a final "or".
 func orList(l []string) string {
-	switch len(l) {
-	case 0:
+	if len(l) == 0 {
 		return "nothing"
-	case 1:
-		return l[0]
 	}
-	return strings.Join(l[:len(l)-1], ", ") + " or " + l[len(l)-1]
+	return plural.List(l, "or")
 }
 
 // valueList renders the values of an enum, the first few of a long one.

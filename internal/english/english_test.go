@@ -23,3 +23,22 @@ func TestNounAndCount(t *testing.T) {
 		}
 	}
 }
+
+func TestList(t *testing.T) {
+	for _, tc := range []struct {
+		items []string
+		want  string
+	}{
+		{nil, ""},
+		{[]string{"integer"}, "integer"},
+		{[]string{"string", "null"}, "string or null"},
+		{[]string{"400", "404", "422"}, "400, 404 or 422"},
+	} {
+		if got := List(tc.items, "or"); got != tc.want {
+			t.Errorf("List(%q) = %q, want %q", tc.items, got, tc.want)
+		}
+	}
+	if got := List([]string{"a", "b"}, "and"); got != "a and b" {
+		t.Errorf("List with and = %q", got)
+	}
+}
