@@ -35,8 +35,14 @@ import data.specgate.lib.naming
 import data.specgate.lib.style
 import data.specgate.lib.util
 
+# The views give every operation a summary and a description, "" when it
+# has none, so the lengths are compared before anything else: most
+# descriptions are far longer than their summary or empty.
 violations contains util.violation(array.concat(op.source, ["description"]), msg) if {
 	some op in style.operations
+	n := count(op.description)
+	n > 0
+	n <= (2 * count(op.summary)) + 16
 	_repeats(op.summary, op.description)
 	msg := sprintf("the description of %s only repeats its summary (%q)", [naming.operation(op), op.summary])
 }

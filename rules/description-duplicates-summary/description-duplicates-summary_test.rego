@@ -23,3 +23,12 @@ test_path_item_and_info if {
 		{"path": ["info", "description"], "message": `info.description only repeats info.summary ("Pet store")`},
 	}
 }
+
+# The length bound: a description padded with spaces up to twice its
+# summary and 16 more characters is still compared; one beyond it is not.
+test_length_bound if {
+	padded := concat("", ["Pets.", concat("", [" " | some _ in numbers.range(1, 19)])])
+	vs := run([op("Pets", padded)], [], {})
+	vs == {{"path": ["paths", "/pets", "get", "description"], "message": `the description of GET /pets only repeats its summary ("Pets")`}}
+	count(run([op("Pets", concat("", [padded, " "]))], [], {})) == 0
+}

@@ -70,3 +70,22 @@ test_repeated_template if {
 	vs := rule.violations with input as {"operations": [], "pathItems": [{"path": "/a/{id}/b/{id}", "source": ["paths", "/a/{id}/b/{id}"]}]}
 	vs == {{"path": ["paths", "/a/{id}/b/{id}"], "message": "path /a/{id}/b/{id} uses the template {id} more than once; one path parameter cannot fill two segments"}}
 }
+
+test_template_repeated_three_times_is_one_finding_per_name if {
+	vs := rule.violations with input as {"operations": [], "pathItems": [{"path": "/a/{id}/{x}/{id}/{x}/{id}", "source": ["paths", "/a/{id}/{x}/{id}/{x}/{id}"]}]}
+	vs == {
+		{"path": ["paths", "/a/{id}/{x}/{id}/{x}/{id}"], "message": "path /a/{id}/{x}/{id}/{x}/{id} uses the template {id} more than once; one path parameter cannot fill two segments"},
+		{"path": ["paths", "/a/{id}/{x}/{id}/{x}/{id}"], "message": "path /a/{id}/{x}/{id}/{x}/{id} uses the template {x} more than once; one path parameter cannot fill two segments"},
+	}
+}
+
+# The templates and the parameters are compared as sets: a repeated
+# template that one parameter fills is not a missing parameter (the
+# repetition is the third rule's finding), and the order of the
+# parameters does not matter.
+test_repeated_template_and_order_are_not_mismatches if {
+	count(rule._mismatches) == 0 with input as {"operations": [
+		op("/a/{id}/b/{id}", "get", [param("id", "path", ["p", 0])]),
+		op("/a/{x}/b/{y}", "get", [param("y", "path", ["p", 1]), param("x", "path", ["p", 2])]),
+	]}
+}
