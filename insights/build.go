@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"sort"
 	"strings"
 
@@ -218,21 +219,12 @@ func AffectedOperations(r *compat.Result, strict bool) []AffectedOperation {
 				index[op] = i
 				ops = append(ops, AffectedOperation{Operation: op})
 			}
-			if !contains(ops[i].Rules, c.RuleID) {
+			if !slices.Contains(ops[i].Rules, c.RuleID) {
 				ops[i].Rules = append(ops[i].Rules, c.RuleID)
 			}
 		}
 	}
 	return ops
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // AddSpecMetadata puts a spec metadata report in the submission, with a

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/big"
+	"slices"
 	"strings"
 
 	"github.com/specgate/specgate/spec"
@@ -364,7 +365,7 @@ func (cv *converter) types(v *spec.Node) any {
 	case spec.Array:
 		var out []any
 		for _, it := range v.Items {
-			if it.Kind == spec.String && jsonTypes[it.Value] && !containsValue(out, it.Value) {
+			if it.Kind == spec.String && jsonTypes[it.Value] && !slices.Contains(out, any(it.Value)) {
 				out = append(out, it.Value)
 			}
 		}
@@ -373,15 +374,6 @@ func (cv *converter) types(v *spec.Node) any {
 		}
 	}
 	return nil
-}
-
-func containsValue(l []any, v any) bool {
-	for _, x := range l {
-		if x == v {
-			return true
-		}
-	}
-	return false
 }
 
 // required converts a required list without the names the direction
@@ -517,11 +509,11 @@ func (cv *converter) nullable(n *spec.Node, out map[string]any, wrap bool) any {
 			out["type"] = []any{t, "null"}
 		}
 	case []any:
-		if !containsValue(t, "null") {
+		if !slices.Contains(t, "null") {
 			out["type"] = append(t, "null")
 		}
 	}
-	if e, ok := out["enum"].([]any); ok && !containsValue(e, nil) {
+	if e, ok := out["enum"].([]any); ok && !slices.Contains(e, nil) {
 		out["enum"] = append(e, nil)
 	}
 	if wrap {
