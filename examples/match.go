@@ -182,14 +182,8 @@ func describe(v Value) string {
 		return "an object"
 	case *Array:
 		return "an array"
-	case *Template:
-		return v.Raw
-	case *TypeOf:
-		return v.Raw
-	case *Capture:
-		return v.Raw
-	case *Match:
-		return v.Raw
+	case notation:
+		return v.raw()
 	}
 	return "a value"
 }

@@ -118,6 +118,19 @@ func (v *Capture) Where() Loc  { return v.At }
 func (v *TypeOf) Where() Loc   { return v.At }
 func (v *Match) Where() Loc    { return v.At }
 
+// notation is a value written in one of the notations: a template, a
+// capture, a typed placeholder or a matcher.
+type notation interface {
+	Value
+	// raw is the text the notation was parsed from.
+	raw() string
+}
+
+func (v *Template) raw() string { return v.Raw }
+func (v *Capture) raw() string  { return v.Raw }
+func (v *TypeOf) raw() string   { return v.Raw }
+func (v *Match) raw() string    { return v.Raw }
+
 func (*Literal) isValue()  {}
 func (*Object) isValue()   {}
 func (*Array) isValue()    {}
@@ -172,14 +185,8 @@ func Literalize(v Value) any {
 			out[i] = Literalize(it)
 		}
 		return out
-	case *Template:
-		return v.Raw
-	case *Capture:
-		return v.Raw
-	case *TypeOf:
-		return v.Raw
-	case *Match:
-		return v.Raw
+	case notation:
+		return v.raw()
 	}
 	return nil
 }
