@@ -454,6 +454,7 @@ func submissionProblem(data []byte, err error) *httpx.Problem {
 		return p
 	}
 	at := spec.PosAt(data, int(off))
+	p.Line, p.Column = int(at.Line), int(at.Col)
 	p.Detail = fmt.Sprintf("the body is not a submission: line %d, column %d: %v", at.Line, at.Col, err)
 	return p
 }

@@ -486,12 +486,18 @@ func TestJSONErrorsPlaced(t *testing.T) {
 			if a.status != 400 {
 				t.Fatalf("status %d, want 400: %s", a.status, a.body)
 			}
-			var p struct{ Detail, Field string }
+			var p struct {
+				Detail, Field string
+				Line, Column  int
+			}
 			if err := json.Unmarshal(a.body, &p); err != nil {
 				t.Fatal(err)
 			}
 			if want := "the body is not a submission: " + tc.detail; !strings.HasPrefix(p.Detail, want) {
 				t.Errorf("detail %q, want it to start %q", p.Detail, want)
+			}
+			if place := fmt.Sprintf("line %d, column %d: ", p.Line, p.Column); !strings.HasPrefix(tc.detail, place) {
+				t.Errorf("line %d and column %d, where the detail says %q", p.Line, p.Column, tc.detail)
 			}
 			if p.Field != tc.field {
 				t.Errorf("field %q, want %q", p.Field, tc.field)
