@@ -1,9 +1,6 @@
 package input
 
 import (
-	"context"
-	"os"
-	"path/filepath"
 	"reflect"
 	"testing"
 
@@ -18,30 +15,7 @@ import (
 // equal value for value. Corpus specs of 1 MB or more are built only with
 // SPECGATE_CORPUS=1.
 func TestSharedPathsKeepEveryValue(t *testing.T) {
-	files, _ := filepath.Glob("../../rules/*/testdata/*.*")
-	corpus, _ := filepath.Glob("../../../shared/corpus/*.*")
-	for _, f := range corpus {
-		if info, err := os.Stat(f); err == nil && (info.Size() < smallSpec || os.Getenv("SPECGATE_CORPUS") == "1") {
-			files = append(files, f)
-		}
-	}
-	loader := spec.NewLoader(spec.Options{})
-	built := 0
-	for _, f := range files {
-		doc, err := loader.Load(context.Background(), f)
-		if err != nil {
-			continue
-		}
-		with := Build(doc)
-		sharePaths = false
-		without := Build(doc)
-		sharePaths = true
-		if with.Compare(without) != 0 {
-			t.Errorf("%s: the input differs when source paths are shared", f)
-		}
-		built++
-	}
-	if built < 100 {
+	if built := buildBothWays(t, &sharePaths, "source paths are shared", nil); built < 100 {
 		t.Errorf("built %d inputs, want 100 or more", built)
 	}
 }

@@ -16,6 +16,22 @@ import (
 // that the two are equal value for value. Corpus specs of 1 MB or more are
 // built only with SPECGATE_CORPUS=1.
 func TestSharedShapesKeepEveryValue(t *testing.T) {
+	shared := 0
+	built := buildBothWays(t, &shareShapes, "containers are shared by shape", func(with ast.Value) {
+		shared += sharedTerms(with.(ast.Object).Get(ast.StringTerm("document")))
+	})
+	if built < 100 || shared == 0 {
+		t.Errorf("built %d inputs, %d containers of their documents shared: want 100 or more, and some", built, shared)
+	}
+}
+
+// buildBothWays builds the input of every rule fixture and corpus spec
+// (those of smallSpec or more only with SPECGATE_CORPUS=1) with *sharing
+// on and off, and fails the test where the two differ (what says what is
+// shared). It passes each input built with sharing on to seen, when not
+// nil, and returns how many it built.
+func buildBothWays(t *testing.T, sharing *bool, what string, seen func(with ast.Value)) (built int) {
+	t.Helper()
 	files, _ := filepath.Glob("../../rules/*/testdata/*.*")
 	corpus, _ := filepath.Glob("../../../shared/corpus/*.*")
 	for _, f := range corpus {
@@ -24,25 +40,24 @@ func TestSharedShapesKeepEveryValue(t *testing.T) {
 		}
 	}
 	loader := spec.NewLoader(spec.Options{})
-	built, shared := 0, 0
 	for _, f := range files {
 		doc, err := loader.Load(context.Background(), f)
 		if err != nil {
 			continue
 		}
 		with := Build(doc)
-		shareShapes = false
+		*sharing = false
 		without := Build(doc)
-		shareShapes = true
+		*sharing = true
 		if with.Compare(without) != 0 {
-			t.Errorf("%s: the input differs when containers are shared by shape", f)
+			t.Errorf("%s: the input differs when %s", f, what)
 		}
 		built++
-		shared += sharedTerms(with.(ast.Object).Get(ast.StringTerm("document")))
+		if seen != nil {
+			seen(with)
+		}
 	}
-	if built < 100 || shared == 0 {
-		t.Errorf("built %d inputs, %d containers of their documents shared: want 100 or more, and some", built, shared)
-	}
+	return built
 }
 
 // sharedTerms counts the containers under t that are a term met before.
