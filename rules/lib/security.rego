@@ -61,9 +61,10 @@ received_with := input.receivedWith
 # `query parameter "limit"`, `property "name" in schema "Pet"`,
 # `items of query parameter "tags"`, `the request body of POST /pets`,
 # `a schema in schema "Pet"` (a composition branch, say). Each item
-# carries it, built in Go (policy/label.go) as schema_label spells it:
-# thousands of messages name one on a large API, and a call of the chain
-# below cost more than the rest of each.
+# carries it, built in Go (policy/input/label.go) as schema_label spells
+# it, of the first request that reaches the schema where it is written in
+# a response, a callback or a webhook: thousands of messages name one on a
+# large API, and a call of the chain below cost more than the rest of each.
 label(v) := v.label
 
 # schema_label names any schema ({node, source, name}, as in input.schemas)
