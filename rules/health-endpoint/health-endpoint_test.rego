@@ -41,3 +41,9 @@ test_templated_prefix_is_a_resource_not_the_service if {
 	vs := rule.violations with input as {"document": doc, "operations": [op("/repos/{owner}/{repo}/pages/health", "get"), op("/health/info", "get")]}
 	{v.message | some v in vs} == {"the API has no GET /health operation; health checks need GET on paths ending in /health and /health/info"}
 }
+
+# Paths that hold "/health" but do not end in it are not health endpoints.
+test_health_inside_a_path_does_not_count if {
+	vs := rule.violations with input as {"document": doc, "operations": [op("/healthcheck", "get"), op("/health/status", "get"), op("/health/info/x", "get")]}
+	vs == {{"path": ["paths"], "message": "the API has no GET /health and no GET /health/info operation; health checks need GET on paths ending in /health and /health/info"}}
+}
