@@ -38,24 +38,16 @@ import data.specgate.lib.util
 
 _operations := array.concat(array.concat(input.operations, input.webhooks), input.callbacks)
 
-# _ids pairs each operationId with its operation's index, sorted, so that
-# equal operationIds are adjacent and the first of each run is the first
-# operation that uses it.
-_ids := sort([[op.operationId, i] | some i, op in _operations; op.operationId != ""])
-
-_first[id] := i if {
-	some k, [id, i] in _ids
-	not _repeats(k)
-}
-
-_repeats(k) if {
-	k > 0
-	_ids[k - 1][0] == _ids[k][0]
-}
+# _ids are the operations' ids in order ("" for none). specgate.repeats
+# finds each id that an earlier operation has, with that operation, in one
+# pass: sorting 11,400 [id, position] pairs (Microsoft Graph) and testing
+# each against its neighbour cost more.
+_ids := [op.operationId | some op in _operations]
 
 violations contains util.violation(array.concat(op.source, ["operationId"]), msg) if {
-	some k, [id, i] in _ids
-	_repeats(k)
+	some [i, first] in specgate.repeats(_ids)
+	id := _ids[i]
+	id != ""
 	op := _operations[i]
-	msg := sprintf("operationId %q is already used by %s; operationIds must be unique", [id, naming.operation(_operations[_first[id]])])
+	msg := sprintf("operationId %q is already used by %s; operationIds must be unique", [id, naming.operation(_operations[first])])
 }
