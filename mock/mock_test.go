@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/specgate/specgate/contract"
+	"github.com/specgate/specgate/internal/exchangetest"
 	"github.com/specgate/specgate/internal/httpx"
 	"github.com/specgate/specgate/internal/outputtest"
 	"github.com/specgate/specgate/internal/schematest"
@@ -104,15 +105,7 @@ func (m *testMock) do(t testing.TB, method, path string, header map[string]strin
 	for k, v := range header {
 		req.Header.Set(k, v)
 	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatalf("%s %s: %v", method, path, err)
-	}
-	defer resp.Body.Close()
-	data, err := io.ReadAll(resp.Body)
-	if err != nil {
-		t.Fatal(err)
-	}
+	resp, data := exchangetest.Send(t, req)
 	return response{status: resp.StatusCode, header: resp.Header, body: data}
 }
 
@@ -369,12 +362,7 @@ func TestBodyTooLarge(t *testing.T) {
 	req, _ := http.NewRequest("POST", m.url+"/v1/pets", io.LimitReader(zeros{}, 100<<20))
 	req.ContentLength = 100 << 20
 	req.Header.Set("Content-Type", "application/json")
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	body, _ := io.ReadAll(resp.Body)
-	resp.Body.Close()
+	resp, body := exchangetest.Send(t, req)
 	r := response{status: resp.StatusCode, header: resp.Header, body: body}
 	if p := r.problem(t, 413, kindTooLarge); !strings.Contains(p.Detail, "1 MiB limit") {
 		t.Errorf("detail %q", p.Detail)

@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/specgate/specgate/internal/exchangetest"
 	"github.com/specgate/specgate/internal/filetest"
 )
 
@@ -64,12 +65,7 @@ func TestGuard(t *testing.T) {
 			if tc.host != "" {
 				req.Host = tc.host
 			}
-			res, err := http.DefaultClient.Do(req)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer res.Body.Close()
-			data, _ := io.ReadAll(res.Body)
+			res, data := exchangetest.Send(t, req)
 			if res.StatusCode != tc.status {
 				t.Fatalf("status %d, want %d: %s", res.StatusCode, tc.status, data)
 			}

@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/specgate/specgate/internal/exchangetest"
 	"github.com/specgate/specgate/internal/outputtest"
 )
 
@@ -52,20 +53,6 @@ func serve(t *testing.T, h http.Handler) (string, *outputtest.Buffer) {
 	return ts.URL, logs
 }
 
-func get(t *testing.T, req *http.Request) (*http.Response, []byte) {
-	t.Helper()
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	body, err := io.ReadAll(resp.Body)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return resp, body
-}
-
 // A problem is written with its members in a fixed order, empty ones
 // left out, the request's path and id, and noted on the access log line.
 func TestWriteProblem(t *testing.T) {
@@ -77,7 +64,7 @@ func TestWriteProblem(t *testing.T) {
 	}))
 	req, _ := http.NewRequest(http.MethodGet, url+"/pets/7?x=1", nil)
 	req.Header.Set("X-Request-Id", "trace-1")
-	resp, body := get(t, req)
+	resp, body := exchangetest.Send(t, req)
 	if resp.StatusCode != http.StatusNotFound {
 		t.Errorf("status %d, want 404", resp.StatusCode)
 	}
@@ -128,7 +115,7 @@ func TestLogged(t *testing.T) {
 		if id != "" {
 			req.Header.Set("X-Request-Id", id)
 		}
-		resp, _ := get(t, req)
+		resp, _ := exchangetest.Send(t, req)
 		got := resp.Header.Get("X-Request-Id")
 		if id == "keep-me.1" && got != id {
 			t.Errorf("X-Request-Id %q, want it kept", got)
@@ -161,7 +148,7 @@ func TestLoggedRecovers(t *testing.T) {
 		}
 		io.WriteString(w, "ok")
 	}))
-	resp, body := get(t, mustRequest(t, http.MethodGet, url+"/boom", nil))
+	resp, body := exchangetest.Send(t, mustRequest(t, http.MethodGet, url+"/boom", nil))
 	if resp.StatusCode != 500 || resp.Header.Get("Content-Type") != "application/problem+json" {
 		t.Fatalf("%d %s: %s", resp.StatusCode, resp.Header.Get("Content-Type"), body)
 	}
@@ -169,7 +156,7 @@ func TestLoggedRecovers(t *testing.T) {
 	if err := json.Unmarshal(body, &p); err != nil || p.Type != testCatalog.Base+KindInternal || p.Title != "Internal error" {
 		t.Errorf("problem %+v (%v)", p, err)
 	}
-	if resp, _ := get(t, mustRequest(t, http.MethodGet, url+"/", nil)); resp.StatusCode != 200 {
+	if resp, _ := exchangetest.Send(t, mustRequest(t, http.MethodGet, url+"/", nil)); resp.StatusCode != 200 {
 		t.Errorf("after the panic: %d", resp.StatusCode)
 	}
 	lines := logLines(t, logs)
@@ -249,7 +236,7 @@ func TestReadBody(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			req := mustRequest(t, http.MethodPost, url, tt.body())
 			req.ContentLength = tt.length
-			resp, body := get(t, req)
+			resp, body := exchangetest.Send(t, req)
 			if resp.StatusCode != tt.status {
 				t.Fatalf("status %d, want %d: %s", resp.StatusCode, tt.status, body)
 			}
