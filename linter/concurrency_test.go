@@ -12,7 +12,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/specgate/specgate/internal/filetest"
 	"github.com/specgate/specgate/internal/level"
+	"github.com/specgate/specgate/internal/ruletest"
 	"github.com/specgate/specgate/linter"
 	"github.com/specgate/specgate/policy"
 	"github.com/specgate/specgate/rulesets"
@@ -161,41 +163,21 @@ func sameResult(a, b linter.Result) bool {
 // file by the time limit and reported on each as an eval-timeout error;
 // the files still load, and the other files' results are not lost.
 func TestEvalTimeoutPerFile(t *testing.T) {
-	dir := t.TempDir()
-	if err := os.MkdirAll(filepath.Join(dir, "policies"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	rego := `# METADATA
-# title: Explode
-# description: Explodes on documents with a /slow path.
-# custom:
-#   category: General
-#   maturity: Gold
-#   severity: error
-#   family: custom
-#   formats: [oas3]
-package specgate.rules["explode"]
-
-violations contains {"path": [], "message": "never"} if {
+	explode := ruletest.Meta{Title: "Explode", Description: "Explodes on documents with a /slow path.",
+		Category: "General", Severity: "error", Family: "custom"}.Module("explode", `violations contains {"path": [], "message": "never"} if {
 	input.document.paths["/slow"]
 	count({[x, y] | some x in numbers.range(1, 100000); some y in numbers.range(1, 100000)}) < 0
 }
-`
-	if err := os.WriteFile(filepath.Join(dir, "policies", "explode.rego"), []byte(rego), 0o644); err != nil {
-		t.Fatal(err)
+`)
+	api := func(path string) string {
+		return "openapi: 3.0.3\ninfo: {title: T, version: '1'}\npaths:\n  " + path + ":\n    get:\n      responses: {'200': {description: ok}}\n"
 	}
+	dir := t.TempDir()
+	filetest.Write(t, dir, map[string]string{"policies/explode.rego": explode, "specgate-lint.yaml": "rego: policies\n",
+		"fast.yaml": api("/fast"), "slow.yaml": api("/slow")})
 	config := filepath.Join(dir, "specgate-lint.yaml")
-	if err := os.WriteFile(config, []byte("rego: policies\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
 	fast := filepath.Join(dir, "fast.yaml")
 	slow := filepath.Join(dir, "slow.yaml")
-	for name, path := range map[string]string{fast: "/fast", slow: "/slow"} {
-		src := "openapi: 3.0.3\ninfo: {title: T, version: '1'}\npaths:\n  " + path + ":\n    get:\n      responses: {'200': {description: ok}}\n"
-		if err := os.WriteFile(name, []byte(src), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
 	setup, err := rulesets.Load(rulesets.Options{Config: config, Ruleset: "recommended"})
 	if err != nil {
 		t.Fatal(err)

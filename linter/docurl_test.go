@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/specgate/specgate/internal/level"
+	"github.com/specgate/specgate/internal/ruletest"
 	"github.com/specgate/specgate/linter"
 	"github.com/specgate/specgate/policy"
 	"github.com/specgate/specgate/rulesets"
@@ -15,22 +16,8 @@ import (
 // rule's related_resources URL or nothing, and nothing for the pipeline's
 // own diagnostics.
 func TestLinterDocURL(t *testing.T) {
-	module := func(id, related string) string {
-		return ruleModule(id, related, "violations contains {\"path\": [], \"message\": \"m\"} if false\n")
-	}
 	reg := &policy.Registry{}
-	for _, m := range []struct {
-		file, id, related string
-		builtin           bool
-	}{
-		{"info-license/info-license.rego", "info-license", "", true},
-		{"policies/operation-has-owner.rego", "operation-has-owner", "# related_resources:\n# - ref: https://wiki.example.com/api-guidelines#owners\n#   description: the guideline\n", false},
-		{"policies/no-page.rego", "no-page", "", false},
-	} {
-		if err := reg.AddModule(m.file, module(m.id, m.related), m.builtin); err != nil {
-			t.Fatal(err)
-		}
-	}
+	ruletest.Register(t, reg, ruletest.Linked...)
 	sevs := rulesets.Severities{"info-license": level.Warn, "operation-has-owner": level.Warn, "no-page": level.Warn}
 	l, err := linter.New(context.Background(), linter.Options{Registry: reg, Severities: sevs})
 	if err != nil {

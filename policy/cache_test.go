@@ -13,6 +13,7 @@ import (
 	"github.com/open-policy-agent/opa/v1/ast"
 
 	"github.com/specgate/specgate/internal/level"
+	"github.com/specgate/specgate/internal/ruletest"
 	"github.com/specgate/specgate/policy/internal/progcache"
 	"github.com/specgate/specgate/rules"
 )
@@ -47,21 +48,10 @@ func compiledBuiltins(t testing.TB) (*Registry, map[string]*ast.Module) {
 func TestCachedRuleErrorsKeepTheirPlace(t *testing.T) {
 	ctx := context.Background()
 	cache := OpenCache(t.TempDir())
-	src := `# METADATA
-# title: T
-# description: D
-# custom:
-#   category: Operations
-#   maturity: Gold
-#   severity: warn
-#   family: correctness
-#   formats: [oas3]
-package specgate.rules["clash"]
-
-violations contains {"path": [], "message": sprintf("%v", [byName])} if {
+	src := ruletest.Module("clash", `violations contains {"path": [], "message": sprintf("%v", [byName])} if {
 	byName := {name: i | some i in [1, 2]; name := "same"}
 }
-`
+`)
 	errorOf := func() string {
 		t.Helper()
 		reg := &Registry{}
@@ -243,26 +233,9 @@ func TestCacheKeepsRulesOtherRulesRead(t *testing.T) {
 	ctx := context.Background()
 	cache := OpenCache(t.TempDir())
 	reg := &Registry{}
-	meta := func(formats string) string {
-		return "# METADATA\n# title: T\n# description: D\n# custom:\n#   category: Operations\n#   maturity: Gold\n" +
-			"#   severity: warn\n#   family: correctness\n#   formats: [" + formats + "]\n"
-	}
-	for file, src := range map[string]string{
-		"a.rego": meta("oas3") + `package specgate.rules["a"]
-
-violations contains {"path": [], "message": "b says so"} if data.specgate.rules["b"].flag
-`,
-		"b.rego": meta("asyncapi2") + `package specgate.rules["b"]
-
-flag := true
-
-violations := set()
-`,
-	} {
-		if err := reg.AddModule(file, src, false); err != nil {
-			t.Fatal(err)
-		}
-	}
+	ruletest.Register(t, reg,
+		ruletest.Rule{File: "a.rego", ID: "a", Body: `violations contains {"path": [], "message": "b says so"} if data.specgate.rules["b"].flag`},
+		ruletest.Rule{File: "b.rego", ID: "b", Meta: ruletest.Meta{Formats: "asyncapi2"}, Body: "flag := true\n\nviolations := set()\n"})
 	input := ast.MustParseTerm(`{"formats": ["oas3", "oas3.0", "oas"], "document": {}}`).Value
 	for _, run := range []string{"cold", "warm"} {
 		e, err := Compile(ctx, reg.Rules, reg.Libs, time.Minute, cache)

@@ -13,6 +13,7 @@ import (
 
 	"github.com/open-policy-agent/opa/v1/ast"
 
+	"github.com/specgate/specgate/internal/ruletest"
 	"github.com/specgate/specgate/policy"
 	"github.com/specgate/specgate/policy/input"
 	"github.com/specgate/specgate/policy/internal/policytest"
@@ -21,7 +22,7 @@ import (
 
 // The shared helpers of the policy tests, under the names these tests use.
 var (
-	rule      = policytest.Rule
+	rule      = ruletest.Module
 	compile   = policytest.Compile
 	load      = policytest.Load
 	loadFiles = policytest.LoadFiles

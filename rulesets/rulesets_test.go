@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/specgate/specgate/internal/ruletest"
 	"github.com/specgate/specgate/policy"
 	"github.com/specgate/specgate/rulesets"
 	"github.com/specgate/specgate/spec"
@@ -28,12 +29,8 @@ func fakeRegistry(t *testing.T) *policy.Registry {
 		{"health-a", "health", "error"},
 		{"ref-a", "integrity", "error"},
 	} {
-		src := "# METADATA\n# title: T\n# description: D\n# custom:\n#   category: Operations\n#   maturity: Gold\n" +
-			"#   severity: " + r.sev + "\n#   family: " + r.family + "\n#   formats: [oas3]\n" +
-			"package specgate.rules[\"" + r.id + "\"]\n\nviolations contains {\"path\": [], \"message\": \"x\"} if false\n"
-		if err := reg.AddModule("rules/"+r.id+"/"+r.id+".rego", src, true); err != nil {
-			t.Fatal(err)
-		}
+		ruletest.Register(t, reg, ruletest.Rule{File: "rules/" + r.id + "/" + r.id + ".rego", ID: r.id,
+			Meta: ruletest.Meta{Severity: r.sev, Family: r.family}, Builtin: true})
 	}
 	if err := reg.Validate(); err != nil {
 		t.Fatal(err)

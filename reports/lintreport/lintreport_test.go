@@ -6,6 +6,7 @@ import (
 	"unsafe"
 
 	"github.com/specgate/specgate/internal/level"
+	"github.com/specgate/specgate/internal/ruletest"
 	"github.com/specgate/specgate/linter"
 	"github.com/specgate/specgate/policy"
 	"github.com/specgate/specgate/reports"
@@ -60,24 +61,8 @@ func TestFiles(t *testing.T) {
 // the first related_resources URL of its METADATA, or nowhere: docs/rules
 // has no page of it. Its findings link as it does.
 func TestCustomRuleDocURL(t *testing.T) {
-	module := func(id, related string) string {
-		return "# METADATA\n# title: T\n# description: D\n" + related +
-			"# custom:\n#   category: Operations\n#   maturity: Gold\n#   severity: warn\n#   family: correctness\n#   formats: [oas3]\n" +
-			"package specgate.rules[\"" + id + "\"]\n\nviolations contains {\"path\": [], \"message\": \"m\"} if false\n"
-	}
 	reg := &policy.Registry{}
-	for _, m := range []struct {
-		file, id, related string
-		builtin           bool
-	}{
-		{"info-license/info-license.rego", "info-license", "", true},
-		{"policies/operation-has-owner.rego", "operation-has-owner", "# related_resources:\n# - ref: https://wiki.example.com/api-guidelines#owners\n#   description: the guideline\n", false},
-		{"policies/no-page.rego", "no-page", "", false},
-	} {
-		if err := reg.AddModule(m.file, module(m.id, m.related), m.builtin); err != nil {
-			t.Fatal(err)
-		}
-	}
+	ruletest.Register(t, reg, ruletest.Linked...)
 	sevs := rulesets.Severities{"info-license": level.Warn, "operation-has-owner": level.Warn, "no-page": level.Warn}
 	want := map[string]string{
 		"info-license":        linter.DocsURL + "info-license.md",

@@ -1,25 +1,20 @@
 // Package policytest holds the helpers that the tests of package policy
-// and of its input builder share: loading a document, writing a user
-// rule's module, and compiling rules that read the input.
+// and of its input builder share: loading a document and compiling rules
+// that read the input. The rules' modules are written by
+// internal/ruletest, which the tests of linter, reports and rulesets
+// share too.
 package policytest
 
 import (
 	"context"
-	"os"
 	"path/filepath"
 	"testing"
 	"time"
 
+	"github.com/specgate/specgate/internal/filetest"
 	"github.com/specgate/specgate/policy"
 	"github.com/specgate/specgate/spec"
 )
-
-// Rule is the module of a user rule with the given id and Rego body.
-func Rule(id, body string) string {
-	return "# METADATA\n# title: T\n# description: D\n# custom:\n#   category: Operations\n#   maturity: Gold\n" +
-		"#   severity: warn\n#   family: correctness\n#   formats: [oas3]\n" +
-		"package specgate.rules[\"" + id + "\"]\n\n" + body + "\n"
-}
 
 // Compile compiles the modules srcs as user modules (user/a.rego, user/b.rego, …).
 func Compile(t *testing.T, timeout time.Duration, srcs ...string) (*policy.Engine, error) {
@@ -48,11 +43,7 @@ func Load(t *testing.T, src string) *spec.Document {
 func LoadFiles(t *testing.T, files map[string]string) (*spec.Document, string) {
 	t.Helper()
 	dir := t.TempDir()
-	for name, src := range files {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	filetest.Write(t, dir, files)
 	doc, err := spec.NewLoader(spec.Options{}).Load(context.Background(), filepath.Join(dir, "api.yaml"))
 	if err != nil {
 		t.Fatal(err)
