@@ -407,8 +407,8 @@ func (p *Plan) loadSpec(ctx context.Context, loader *spec.Loader, src SpecSource
 		}
 		fromServers = true
 	}
-	u, err := url.Parse(base)
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+	u, ok := httpx.ParseHTTPURL(base)
+	if !ok {
 		return nil, fmt.Errorf("base URL %q of %s is not an http(s) URL with a host", base, name)
 	}
 	doc.Views()

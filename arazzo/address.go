@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/specgate/specgate/contract"
+	"github.com/specgate/specgate/internal/httpx"
 )
 
 // AddressFrom says where a source description's address comes from.
@@ -81,8 +82,8 @@ func (r *Runner) baseURL(t *Target, ct *contract.Contract) (base, error) {
 		}
 		return base{}, fmt.Errorf("no base URL for source description %q: give --testBaseURL, or its address in specgate.yaml", t.Source.Name)
 	}
-	u, err := url.Parse(b)
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+	u, ok := httpx.ParseHTTPURL(b)
+	if !ok {
 		return base{}, fmt.Errorf("base URL %q of source description %q is not an http(s) URL with a host", b, t.Source.Name)
 	}
 	b = strings.TrimRight(b, "/")

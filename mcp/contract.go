@@ -6,13 +6,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"net/url"
 	"regexp"
 
 	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/specgate/specgate/apitest"
 	"github.com/specgate/specgate/apitest/testreport"
+	"github.com/specgate/specgate/internal/httpx"
 	"github.com/specgate/specgate/reports"
 	"github.com/specgate/specgate/spec"
 	"github.com/specgate/specgate/suite"
@@ -126,8 +126,7 @@ func (s *Server) contractTest(ctx context.Context, c *call, in ContractTestInput
 	if len(in.Specs) == 0 {
 		return out, errors.New("specs is empty: name at least one OpenAPI description or Arazzo document")
 	}
-	u, err := url.Parse(in.BaseURL)
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+	if _, ok := httpx.ParseHTTPURL(in.BaseURL); !ok {
 		return out, fmt.Errorf("baseUrl %q is not an http(s) URL with a host, such as http://127.0.0.1:8080", in.BaseURL)
 	}
 	if in.MaxTests < 0 {
@@ -158,9 +157,11 @@ func (s *Server) contractTest(ctx context.Context, c *call, in ContractTestInput
 	for _, abs := range paths {
 		opts.Specs = append(opts.Specs, apitest.SpecSource{Path: abs, Name: s.root.Show(abs), Credentials: in.Credentials})
 	}
-	if opts.Examples, err = s.root.Folders("examples", in.Examples); err != nil {
+	examples, err := s.root.Folders("examples", in.Examples)
+	if err != nil {
 		return out, err
 	}
+	opts.Examples = examples
 	plan, err := apitest.NewPlan(ctx, opts)
 	if err != nil {
 		return out, fmt.Errorf("%s", s.showErr(err))

@@ -3,11 +3,11 @@ package mcp
 import (
 	"log/slog"
 	"net/http"
-	"net/url"
 	"slices"
 	"strings"
 
 	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/specgate/specgate/internal/httpx"
 )
 
 // HTTPPath is where the streamable HTTP transport is served.
@@ -53,8 +53,8 @@ func originAllowed(origin, host string, allowed []string) bool {
 	if slices.Contains(allowed, o) {
 		return true
 	}
-	u, err := url.Parse(o)
-	if err != nil || u.Host == "" || (u.Scheme != "http" && u.Scheme != "https") {
+	u, ok := httpx.ParseHTTPURL(o)
+	if !ok {
 		return false
 	}
 	return u.Host == strings.ToLower(host)

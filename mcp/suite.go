@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net/url"
 	"os"
 	"path/filepath"
 	"time"
@@ -69,7 +68,7 @@ func (s *Server) runSuite(ctx context.Context, c *call, in SuiteInput) (SuiteOut
 		return out, err
 	}
 	if in.BaseURL != "" {
-		if u, err := url.Parse(in.BaseURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		if _, ok := httpx.ParseHTTPURL(in.BaseURL); !ok {
 			return out, fmt.Errorf("testBaseUrl %q is not an http(s) URL with a host", in.BaseURL)
 		}
 	}

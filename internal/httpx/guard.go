@@ -172,6 +172,16 @@ func GuardedClient(opts GuardOptions) *http.Client {
 	}
 }
 
+// ParseHTTPURL parses s as an absolute http or https URL with a host, the
+// address of a service to send requests to; ok is false for anything else.
+func ParseHTTPURL(s string) (u *url.URL, ok bool) {
+	u, err := url.Parse(s)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return nil, false
+	}
+	return u, true
+}
+
 // CheckScheme refuses a URL that is neither http nor https.
 func CheckScheme(u *url.URL) error {
 	if u.Scheme != "http" && u.Scheme != "https" {

@@ -243,3 +243,25 @@ func FuzzForbidden(f *testing.F) {
 		}
 	})
 }
+
+// ParseHTTPURL takes an absolute http or https URL with a host, and
+// nothing else: no other scheme, no relative reference, no missing host.
+func TestParseHTTPURL(t *testing.T) {
+	for s, want := range map[string]bool{
+		"http://127.0.0.1:8080":        true,
+		"https://api.example.com/v1/x": true,
+		"HTTP://example.com":           true,
+		"ftp://example.com":            false,
+		"/v1/pets":                     false,
+		"http://":                      false,
+		"http:///path":                 false,
+		"example.com":                  false,
+		"http://[::1":                  false,
+		"":                             false,
+	} {
+		u, ok := ParseHTTPURL(s)
+		if ok != want || ok != (u != nil) {
+			t.Errorf("ParseHTTPURL(%q) = %v, %v; want ok %v", s, u, ok, want)
+		}
+	}
+}
