@@ -1,13 +1,17 @@
 package reports
 
 import (
+	"bufio"
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"reflect"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/specgate/specgate/internal/jsonpos"
 )
@@ -23,14 +27,44 @@ type CTRFRun struct {
 	Coverage []Coverage
 }
 
-// CTRFError is a CTRF report that cannot be read, at Offset bytes into it.
+// CTRFError is a CTRF report that cannot be read: where (Offset bytes
+// into it, on 1-based Line at Col, counted in characters as spec.PosAt
+// does) and why. File names the report when the caller knows it: it is
+// set by ReadCTRF, and a caller that read the report some other way sets
+// it to say which file the error is in.
 type CTRFError struct {
-	Offset int64
-	Err    error
+	File      string
+	Offset    int64
+	Line, Col int
+	Err       error
 }
 
-func (e *CTRFError) Error() string { return fmt.Sprintf("at byte %d: %v", e.Offset, e.Err) }
+// Error is "FILE:LINE:COL: why", as specgate's other errors of a file
+// are, or "line LINE, column COL: why" when the file is not known.
+func (e *CTRFError) Error() string {
+	if e.File == "" {
+		return fmt.Sprintf("line %d, column %d: %v", e.Line, e.Col, e.Err)
+	}
+	return fmt.Sprintf("%s:%d:%d: %v", e.File, e.Line, e.Col, e.Err)
+}
+
 func (e *CTRFError) Unwrap() error { return e.Err }
+
+// ReadCTRF reads the CTRF report file path as DecodeCTRF does; its errors
+// name the file, and the line and column where reading it failed.
+func ReadCTRF(path string, each func(*Test) error) (*CTRFRun, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	run, err := DecodeCTRF(bufio.NewReaderSize(f, 64<<10), each)
+	var ce *CTRFError
+	if errors.As(err, &ce) {
+		ce.File = path
+	}
+	return run, err
+}
 
 // DecodeCTRF reads a CTRF report a test at a time, calling each with every
 // test in order, so that a report of any size is read in little memory;
@@ -46,7 +80,7 @@ func DecodeCTRF(r io.Reader, each func(*Test) error) (*CTRFRun, error) {
 		if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
 			err = errors.New("the report ends too soon")
 		}
-		err = &CTRFError{Offset: d.dec.InputOffset(), Err: err}
+		err = d.errorAt(d.dec.InputOffset(), err)
 	}
 	return run, err
 }
@@ -68,23 +102,31 @@ func (d *ctrfDecoder) decode(v any) error {
 		start, text := d.tail.value()
 		var again *json.SyntaxError
 		if errors.As(json.Unmarshal(text, new(json.RawMessage)), &again) {
-			return &CTRFError{Offset: start + again.Offset - 1, Err: err}
+			return d.errorAt(start+again.Offset-1, err)
 		}
-		return &CTRFError{Offset: start, Err: err}
+		return d.errorAt(start, err)
 	case errors.As(err, &te):
 		start, text := d.tail.value()
-		return &CTRFError{Offset: start + jsonpos.ValueStart(text, te.Offset),
-			Err: fmt.Errorf("%s is a JSON %s, where CTRF has a %s", te.Field, te.Value, jsonKind(te.Type.Kind()))}
+		return d.errorAt(start+jsonpos.ValueStart(text, te.Offset),
+			fmt.Errorf("%s is a JSON %s, where CTRF has a %s", te.Field, te.Value, jsonKind(te.Type.Kind())))
 	}
 	return err
 }
 
+// errorAt is the error err at offset bytes into the report.
+func (d *ctrfDecoder) errorAt(offset int64, err error) *CTRFError {
+	line, col := d.tail.position(offset)
+	return &CTRFError{Offset: offset, Line: line, Col: col, Err: err}
+}
+
 // tail keeps what its reader read from the start of the value being
-// decoded on, to place the Decoder's errors in it.
+// decoded on, to place the Decoder's errors in it, and the line and
+// column where that starts.
 type tail struct {
-	r    io.Reader
-	base int64 // the offset of buf[0] in the report
-	buf  []byte
+	r         io.Reader
+	base      int64 // the offset of buf[0] in the report
+	buf       []byte
+	line, col int // of buf[0], 1-based; the column in characters
 }
 
 func (t *tail) Read(p []byte) (int, error) {
@@ -96,9 +138,39 @@ func (t *tail) Read(p []byte) (int, error) {
 // forget drops the bytes before offset.
 func (t *tail) forget(offset int64) {
 	if k := offset - t.base; k > 0 && k <= int64(len(t.buf)) {
+		t.line, t.col = advance(t.line, t.col, t.buf[:k])
 		t.buf = t.buf[:copy(t.buf, t.buf[k:])]
 		t.base = offset
 	}
+}
+
+// position is the line and column of offset, which is not before the
+// bytes kept unless it is the report's start.
+func (t *tail) position(offset int64) (line, col int) {
+	if offset <= 0 {
+		return 1, 1
+	}
+	return advance(t.line, t.col, t.buf[:min(max(offset-t.base, 0), int64(len(t.buf)))])
+}
+
+// advance is the line and column after text, starting at line and col (or
+// the first of each when zero). The column counts the bytes that start a
+// character, so that text cut inside one counts it once.
+func advance(line, col int, text []byte) (int, int) {
+	if line == 0 {
+		line, col = 1, 1
+	}
+	if i := bytes.LastIndexByte(text, '\n'); i >= 0 {
+		line += bytes.Count(text[:i+1], []byte{'\n'})
+		col, text = 1, text[i+1:]
+	}
+	for _, b := range text {
+		if !utf8.RuneStart(b) {
+			continue
+		}
+		col++
+	}
+	return line, col
 }
 
 // value is where the value decoded last starts, after the white space
@@ -143,7 +215,7 @@ func (d *ctrfDecoder) report(each func(*Test) error) (*CTRFRun, error) {
 		return run, err
 	}
 	if format != "CTRF" {
-		return run, &CTRFError{Offset: 0, Err: fmt.Errorf("not a CTRF report: reportFormat is %q, not \"CTRF\"", format)}
+		return run, d.errorAt(0, fmt.Errorf("not a CTRF report: reportFormat is %q, not \"CTRF\"", format))
 	}
 	return run, nil
 }

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/specgate/specgate/reports"
+	"github.com/specgate/specgate/spec"
 )
 
 // TestCTRFErrorOffsets: an error about a test of a CTRF report points at
@@ -25,6 +26,7 @@ func TestCTRFErrorOffsets(t *testing.T) {
 		{"a status that is an object", head + `{"name": "b",` + "\n" + `   "status": {"s": 1}}]}}`, `{"s": 1}`, "status is a JSON object"},
 		{"the first test, an array", `{"reportFormat": "CTRF", "results": {"tests": [ [1] ]}}`, `[1] ]`, "is a JSON array"},
 		{"a broken test", head + `{"name": "b",, "status": "passed"}]}}`, `, "status"`, "invalid character ','"},
+		{"a test after accented names", head + `{"name": "Zürich ✓", "status": "passed"},` + "\n" + ` {"name": "Ωmega", "status": 1}]}}`, `1}]`, "status is a JSON number"},
 		{"a summary of the wrong type", `{"reportFormat": "CTRF", "results": {"summary": {"tests": "3"}, "tests": []}}`, `"3"}`, "tests is a JSON string"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -35,6 +37,9 @@ func TestCTRFErrorOffsets(t *testing.T) {
 			}
 			if got := tc.doc[min(ce.Offset, int64(len(tc.doc))):]; !strings.HasPrefix(got, tc.at) {
 				t.Errorf("the error is at %q, want %q", got, tc.at)
+			}
+			if at := spec.PosAt([]byte(tc.doc), int(ce.Offset)); ce.Line != int(at.Line) || ce.Col != int(at.Col) {
+				t.Errorf("the error is at line %d, column %d; its offset %d is at %d:%d", ce.Line, ce.Col, ce.Offset, at.Line, at.Col)
 			}
 			if !strings.Contains(ce.Err.Error(), tc.msg) {
 				t.Errorf("error %q, want it to say %q", ce.Err, tc.msg)

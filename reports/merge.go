@@ -1,11 +1,7 @@
 package reports
 
 import (
-	"bufio"
 	"errors"
-	"fmt"
-	"io"
-	"os"
 	"time"
 )
 
@@ -24,7 +20,7 @@ func Merge(sink *Sink, files []string) (TestSummary, error) {
 	var coverage [][]Coverage
 	var start, stop time.Time
 	for i, name := range files {
-		head, err := readCTRF(name, func(*Test) error { return nil })
+		head, err := ReadCTRF(name, func(*Test) error { return nil })
 		if err != nil {
 			return TestSummary{}, err
 		}
@@ -49,50 +45,12 @@ func Merge(sink *Sink, files []string) (TestSummary, error) {
 		return TestSummary{}, err
 	}
 	for _, name := range files {
-		if _, err := readCTRF(name, sink.Add); err != nil {
+		if _, err := ReadCTRF(name, sink.Add); err != nil {
 			sink.Close()
 			return TestSummary{}, err
 		}
 	}
 	return sink.End(MergeCoverage(coverage...))
-}
-
-// readCTRF reads a CTRF file; its errors name the file, line and column.
-func readCTRF(name string, each func(*Test) error) (*CTRFRun, error) {
-	f, err := os.Open(name)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	head, err := DecodeCTRF(bufio.NewReaderSize(f, 64<<10), each)
-	var ce *CTRFError
-	if errors.As(err, &ce) {
-		line, col := position(name, ce.Offset)
-		return nil, fmt.Errorf("%s:%d:%d: %v", name, line, col, ce.Err)
-	}
-	return head, err
-}
-
-// position is the 1-based line and column (in bytes) of offset in a file.
-func position(name string, offset int64) (line, col int) {
-	line, col = 1, 1
-	f, err := os.Open(name)
-	if err != nil {
-		return line, col
-	}
-	defer f.Close()
-	r := bufio.NewReader(io.LimitReader(f, offset))
-	for {
-		b, err := r.ReadByte()
-		if err != nil {
-			return line, col
-		}
-		if b == '\n' {
-			line, col = line+1, 1
-		} else {
-			col++
-		}
-	}
 }
 
 // MergeCoverage joins the coverage of several runs (the shards of one):

@@ -101,6 +101,12 @@ func TestMergeBadFile(t *testing.T) {
 	if err == nil || !strings.HasPrefix(err.Error(), bad+":4:14: ") || !strings.HasSuffix(err.Error(), "name is a JSON number, where CTRF has a string") {
 		t.Errorf("merging a bad file: %v", err)
 	}
+	// The column counts characters: "Zürich ✓" is eight, in eleven bytes.
+	accented := filepath.Join(dir, "accented.json")
+	os.WriteFile(accented, []byte("{\"reportFormat\": \"CTRF\", \"results\": {\"tests\": [\n  {\"name\": \"Zürich ✓\"}, {\"name\": 7}\n]}}\n"), 0o644)
+	if _, err := reports.Merge(sink, []string{accented}); err == nil || err.Error() != accented+":2:34: name is a JSON number, where CTRF has a string" {
+		t.Errorf("merging a file with accented text before its error: %v", err)
+	}
 	if _, err := reports.Merge(sink, []string{filepath.Join(dir, "none.json")}); err == nil || !strings.Contains(err.Error(), "none.json") {
 		t.Errorf("merging a missing file: %v", err)
 	}

@@ -341,12 +341,7 @@ type testSource func(yield func(*Test) error) error
 // ctrfSource reads the tests of a CTRF file, one at a time.
 func ctrfSource(path string) testSource {
 	return func(yield func(*Test) error) error {
-		f, err := os.Open(path)
-		if err != nil {
-			return err
-		}
-		defer f.Close()
-		_, err = DecodeCTRF(bufio.NewReaderSize(f, 64<<10), func(t *Test) error { return yield(t) })
+		_, err := ReadCTRF(path, func(t *Test) error { return yield(t) })
 		return err
 	}
 }

@@ -529,13 +529,14 @@ func TestSinkMisuse(t *testing.T) {
 
 func TestDecodeCTRFErrors(t *testing.T) {
 	for _, tc := range []struct{ doc, want string }{
-		{`{"reportFormat": "JUnit", "results": {"tests": []}}`, `not a CTRF report: reportFormat is "JUnit"`},
-		{`{"reportFormat": "CTRF", "results": {"tests": [{"name": 3}]}}`, "at byte "},
-		{`{"reportFormat": "CTRF", "results": {"tests": [`, "at byte 47: the report ends too soon"},
-		{`[1, 2]`, `at byte 1: expected "{", found [`},
+		{`{"reportFormat": "JUnit", "results": {"tests": []}}`, `line 1, column 1: not a CTRF report: reportFormat is "JUnit"`},
+		{`{"reportFormat": "CTRF", "results": {"tests": [{"name": 3}]}}`, "line 1, column 57: name is a JSON number"},
+		{`{"reportFormat": "CTRF", "results": {"tests": [`, "line 1, column 48: the report ends too soon"},
+		{"{\"reportFormat\": \"CTRF\",\n \"results\": {\"tests\": [", "line 2, column 24: the report ends too soon"},
+		{`[1, 2]`, `line 1, column 2: expected "{", found [`},
 	} {
 		_, err := reports.DecodeCTRF(strings.NewReader(tc.doc), func(*reports.Test) error { return nil })
-		if err == nil || !strings.Contains(err.Error(), tc.want) {
+		if err == nil || !strings.HasPrefix(err.Error(), tc.want) {
 			t.Errorf("DecodeCTRF(%s) = %v, want %q", tc.doc, err, tc.want)
 		}
 	}
