@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"fmt"
@@ -127,7 +126,7 @@ func runSuiteReported(c *cli.Context, env Env, cfg *config.Config, opts suite.Op
 func ctrfByKind(path string) (parts []string, done func(), err error) {
 	done = func() {}
 	var kinds []reports.Kind
-	if _, err := decodeCTRFFile(path, func(t *reports.Test) error {
+	if _, err := reports.ReadCTRF(path, func(t *reports.Test) error {
 		if !slices.Contains(kinds, t.Type) {
 			kinds = append(kinds, t.Type)
 		}
@@ -141,7 +140,7 @@ func ctrfByKind(path string) (parts []string, done func(), err error) {
 	}
 	done = func() { os.RemoveAll(dir) }
 	sinks := map[reports.Kind]*reports.Sink{}
-	head, err := decodeCTRFFile(path, func(*reports.Test) error { return nil })
+	head, err := reports.ReadCTRF(path, func(*reports.Test) error { return nil })
 	if err != nil {
 		done()
 		return nil, func() {}, err
@@ -163,7 +162,7 @@ func ctrfByKind(path string) (parts []string, done func(), err error) {
 		sinks[k] = sink
 		parts = append(parts, part)
 	}
-	_, err = decodeCTRFFile(path, func(t *reports.Test) error { return sinks[t.Type].Add(t) })
+	_, err = reports.ReadCTRF(path, func(t *reports.Test) error { return sinks[t.Type].Add(t) })
 	for _, k := range kinds {
 		var cov []reports.Coverage
 		if k == reports.Contract {
@@ -178,16 +177,6 @@ func ctrfByKind(path string) (parts []string, done func(), err error) {
 		return nil, func() {}, err
 	}
 	return parts, done, nil
-}
-
-// decodeCTRFFile reads a CTRF report file a test at a time.
-func decodeCTRFFile(path string, each func(*reports.Test) error) (*reports.CTRFRun, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	return reports.DecodeCTRF(bufio.NewReader(f), each)
 }
 
 // suiteConfig loads --config, or the specgate.yaml found upward; nil when

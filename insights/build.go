@@ -16,7 +16,6 @@ import (
 
 	"github.com/specgate/specgate/compat"
 	"github.com/specgate/specgate/reports"
-	"github.com/specgate/specgate/spec"
 )
 
 // MaxReportSize bounds a report file read into a submission.
@@ -115,8 +114,8 @@ func (s *Submission) AddCTRF(ctx context.Context, path string, res *Resolver) er
 	if err != nil {
 		var ce *reports.CTRFError
 		if errors.As(err, &ce) {
-			at := spec.PosAt(data, int(ce.Offset))
-			return fmt.Errorf("%s:%d:%d: %v", path, at.Line, at.Col, ce.Err)
+			ce.File = path
+			return err
 		}
 		return fmt.Errorf("%s: %w", path, err)
 	}

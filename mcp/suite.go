@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"time"
 
@@ -135,14 +134,14 @@ func (s *Server) suiteRun(ctx context.Context, c *call, opts suite.Options, dir 
 // failedInReport reads the failed tests of a CTRF report back, grouped;
 // dir is what its relative names are relative to.
 func (s *Server) failedInReport(file, dir string) ([]FailedTest, int, error) {
-	f, err := os.Open(file)
+	groups := newFailedGroups(s, dir)
+	_, err := reports.ReadCTRF(file, func(t *reports.Test) error { groups.add(t); return nil })
+	var ce *reports.CTRFError
+	if errors.As(err, &ce) {
+		ce.File = s.root.Show(file)
+	}
 	if err != nil {
 		return nil, 0, fmt.Errorf("reading the report back: %w", err)
-	}
-	defer f.Close()
-	groups := newFailedGroups(s, dir)
-	if _, err := reports.DecodeCTRF(f, func(t *reports.Test) error { groups.add(t); return nil }); err != nil {
-		return nil, 0, errors.New("reading the report back: " + err.Error())
 	}
 	failed, omitted := groups.result()
 	return failed, omitted, nil

@@ -199,10 +199,16 @@ type ctrfDecoder struct {
 func (d *ctrfDecoder) report(each func(*Test) error) (*CTRFRun, error) {
 	run := &CTRFRun{}
 	format := ""
+	formatAt := d.errorAt(0, nil) // where a wrong reportFormat is: its value, or the start
 	err := d.object(func(key string) error {
 		switch key {
 		case "reportFormat":
-			return d.decode(&format)
+			if err := d.decode(&format); err != nil {
+				return err
+			}
+			start, text := d.tail.value()
+			formatAt = d.errorAt(start+int64(len(text)-len(bytes.TrimLeft(text, " \t\r\n"))), nil)
+			return nil
 		case "results":
 			return d.results(run, each)
 		}
@@ -215,7 +221,8 @@ func (d *ctrfDecoder) report(each func(*Test) error) (*CTRFRun, error) {
 		return run, err
 	}
 	if format != "CTRF" {
-		return run, d.errorAt(0, fmt.Errorf("not a CTRF report: reportFormat is %q, not \"CTRF\"", format))
+		formatAt.Err = fmt.Errorf("reportFormat is %q, not \"CTRF\"", format)
+		return run, formatAt
 	}
 	return run, nil
 }

@@ -529,7 +529,8 @@ func TestSinkMisuse(t *testing.T) {
 
 func TestDecodeCTRFErrors(t *testing.T) {
 	for _, tc := range []struct{ doc, want string }{
-		{`{"reportFormat": "JUnit", "results": {"tests": []}}`, `line 1, column 1: not a CTRF report: reportFormat is "JUnit"`},
+		{`{"reportFormat": "JUnit", "results": {"tests": []}}`, `line 1, column 18: reportFormat is "JUnit", not "CTRF"`},
+		{"{\n  \"results\": {\"tests\": []}}", `line 1, column 1: reportFormat is "", not "CTRF"`},
 		{`{"reportFormat": "CTRF", "results": {"tests": [{"name": 3}]}}`, "line 1, column 57: name is a JSON number"},
 		{`{"reportFormat": "CTRF", "results": {"tests": [`, "line 1, column 48: the report ends too soon"},
 		{"{\"reportFormat\": \"CTRF\",\n \"results\": {\"tests\": [", "line 2, column 24: the report ends too soon"},

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"mime"
 	"net/http"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -57,14 +56,9 @@ func (p *planner) readReport(rel string) ([]*failedTest, error) {
 	if err != nil {
 		return nil, err
 	}
-	f, err := os.Open(abs)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
 	var out []*failedTest
 	i := -1
-	_, err = reports.DecodeCTRF(f, func(t *reports.Test) error {
+	_, err = reports.ReadCTRF(abs, func(t *reports.Test) error {
 		i++
 		if t.Status != reports.Failed {
 			return nil
@@ -85,8 +79,12 @@ func (p *planner) readReport(rel string) ([]*failedTest, error) {
 		out = append(out, ft)
 		return nil
 	})
+	var ce *reports.CTRFError
+	if errors.As(err, &ce) {
+		ce.File, ce.Err = rel, fmt.Errorf("not a CTRF report specgate test wrote: %w", ce.Err)
+	}
 	if err != nil {
-		return nil, fmt.Errorf("%s is not a CTRF report specgate test wrote: %w", rel, err)
+		return nil, err
 	}
 	docs := map[string]*spec.Document{}
 	for _, ft := range out {

@@ -341,7 +341,7 @@ func TestActionConflicts(t *testing.T) {
 		{"rename", `{"path":"missing.yaml","to":"x.yaml"}`, "missing.yaml", http.StatusNotFound},
 		{"import-examples", `{"spec":"api.yaml","bogus":1}`, "unknown field", http.StatusBadRequest},
 		{"generate-examples", `{"spec":"api.yaml","operation":"GET /nope"}`, `no operation "GET /nope"`, http.StatusBadRequest},
-		{"add-response", `{"report":"api.yaml","test":0}`, "not a CTRF report", http.StatusBadRequest},
+		{"add-response", `{"report":"api.yaml","test":0}`, "api.yaml:1:1: not a CTRF report specgate test wrote: invalid character", http.StatusBadRequest},
 		{"nope", `{}`, "no action \"nope\"", http.StatusNotFound},
 	} {
 		var p map[string]any
