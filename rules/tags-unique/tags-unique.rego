@@ -31,9 +31,15 @@ package specgate.rules["tags-unique"]
 
 import data.specgate.lib.util
 
-violations contains util.violation(array.concat(t.source, ["name"]), msg) if {
-	some i, t in input.tags
-	first := min({j | some j, u in input.tags; u.name == t.name})
-	first < i
-	msg := sprintf("tag %q is declared twice (tags %d and %d); tag names are unique", [t.name, first, i])
+# _names are the tags' names in order (null for a tag without one, which
+# is not compared). specgate.repeats finds each name an earlier tag has,
+# with the first such tag, in one pass; comparing every tag with every
+# other took Microsoft Graph beta's 828 tags 680,000 comparisons.
+_names := [object.get(t, "name", null) | some t in input.tags]
+
+violations contains util.violation(array.concat(input.tags[i].source, ["name"]), msg) if {
+	some [i, first] in specgate.repeats(_names)
+	name := _names[i]
+	name != null
+	msg := sprintf("tag %q is declared twice (tags %d and %d); tag names are unique", [name, first, i])
 }
