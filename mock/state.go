@@ -19,6 +19,7 @@ import (
 	"sync"
 
 	"github.com/specgate/specgate/internal/atomicfile"
+	"github.com/specgate/specgate/internal/jsonpos"
 	"github.com/specgate/specgate/spec"
 )
 
@@ -471,7 +472,7 @@ func decodeState(name string, data []byte) (*stateDoc, error) {
 			at := spec.PosAt(data, int(se.Offset)-1)
 			return nil, fmt.Errorf("%s:%d:%d: the state file is not valid JSON: %v", name, at.Line, at.Col, se)
 		case errors.As(err, &te):
-			at := spec.PosAt(data, int(te.Offset)-1) // the value's last byte
+			at := spec.PosAt(data, int(jsonpos.ValueStart(data, te.Offset)))
 			return nil, fmt.Errorf("%s:%d:%d: the state file has %s where %s belongs (at %s)", name, at.Line, at.Col, te.Value, te.Type, te.Field)
 		case errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF):
 			at := spec.PosAt(data, len(data))

@@ -386,7 +386,9 @@ func TestStateFile(t *testing.T) {
 		{"not JSON", []byte("{\n  \"version\": 1,\n  \"specs\": oops\n}\n"), file + ":3:12: the state file is not valid JSON"},
 		// Columns count characters: "é" and "—" take 2 and 3 bytes.
 		{"not JSON after a multi-byte character", []byte("{\n  \"version\": 1,\n  \"specs\": {\"café—\": oops}\n}\n"), file + ":3:22: the state file is not valid JSON"},
-		{"wrong type after a multi-byte character", []byte("{\"specs\": {\"—\": {}}, \"version\": \"1\"}"), file + ":1:35: the state file has string where int belongs (at version)"},
+		// A value of the wrong type is placed where it starts.
+		{"wrong type after a multi-byte character", []byte("{\"specs\": {\"—\": {}}, \"version\": \"1\"}"), file + ":1:33: the state file has string where int belongs (at version)"},
+		{"an object of the wrong type", []byte("{\"specs\": {},\n \"version\": {\"major\": 1}}"), file + ":2:13: the state file has object where int belongs (at version)"},
 		{"wrong shape", []byte(`{"version": 1, "specs": {"x": {"collections": {"c": {"items": [{"id": "1"}]}}}}}`), "an item without id or value"},
 		{"other version", []byte(`{"version": 7, "specs": {}}`), "the state file is version 7"},
 	} {
