@@ -7,6 +7,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/specgate/specgate/internal/lazyregexp"
 )
 
 // CI is what a submission says of the build that made it: the repository
@@ -187,8 +189,10 @@ func fieldNamed(name string) Field {
 }
 
 // metadataKey is what a --metadata key may be: a letter or digit, then
-// letters, digits, '.', '_' and '-', at most 64 in all.
-var metadataKey = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$`)
+// letters, digits, '.', '_' and '-', at most 64 in all. It compiles on
+// first use: its counted repetition is a large program that every command
+// would build at start-up.
+var metadataKey = lazyregexp.New(`^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$`)
 
 // ParseMetadata reads --metadata KEY=VALUE items; a later key wins.
 func ParseMetadata(items []string) (map[string]string, error) {
@@ -201,7 +205,7 @@ func ParseMetadata(items []string) (map[string]string, error) {
 		if !ok {
 			return nil, fmt.Errorf("--metadata %q is not KEY=VALUE", it)
 		}
-		if !metadataKey.MatchString(k) {
+		if !metadataKey().MatchString(k) {
 			return nil, fmt.Errorf("--metadata %q: the key %q must be 1 to 64 letters, digits, '.', '_' or '-', starting with a letter or digit", it, k)
 		}
 		if len(v) > 1024 {
