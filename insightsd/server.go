@@ -432,7 +432,8 @@ func contains(list []string, s string) bool {
 
 // submissionProblem is the 400 problem of a body that does not decode as
 // a submission: a syntax error at the offending byte, a value of the wrong
-// type at its start, with its member as the field, each placed by its
+// type or a time that does not parse at its start, with its member as the
+// field, each placed by its
 // line and column in the body (as the lint server places a request's).
 func submissionProblem(data []byte, err error) *httpx.Problem {
 	var se *json.SyntaxError
@@ -445,6 +446,10 @@ func submissionProblem(data []byte, err error) *httpx.Problem {
 		off, field = jsonpos.ValueStart(data, te.Offset), te.Field
 		if te.Field != "" {
 			err = fmt.Errorf("%s is a JSON %s, where a %s goes", te.Field, te.Value, te.Type)
+		}
+	default:
+		if f, at, terr := badTime(data); terr != nil {
+			off, field, err = at, f, terr
 		}
 	}
 	p := problems.New(http.StatusBadRequest, httpx.KindBadRequest, "")

@@ -480,6 +480,10 @@ func TestJSONErrorsPlaced(t *testing.T) {
 		{"an array where a number goes", "{\"ci\": {\n  \"repoId\": \"r\",\n  \"runAttempt\": [1, 2]}}", `line 3, column 17: ci.runAttempt is a JSON array`, "ci.runAttempt"},
 		{"an object in a list of strings", "{\"results\": [{\"usedOperations\": [\"GET /a\",\n    {\"op\": 1}]}]}", `line 2, column 5: results.usedOperations is a JSON object`, "results.usedOperations"},
 		{"a number in an object", `{"ci": {"metadata": {"a": "b", "c": 12.5}}}`, `line 1, column 37: ci.metadata is a JSON number`, "ci.metadata"},
+		// A time that does not parse names its member and where its value starts.
+		{"a start that is not a time", "{\"tool\": {\"name\": \"é\"},\n  \"start\": \"yesterday\"}", `line 2, column 12: start is "yesterday", where an RFC 3339 time goes`, "start"},
+		{"a stop that is a number", `{"start": "2026-11-27T10:00:00Z", "stop": 12}`, `line 1, column 43: stop is 12, where an RFC 3339 time goes`, "stop"},
+		{"a report's time", "{\"reports\": {\"specMetadata\": {\n  \"generatedAt\": \"2026-13-01T00:00:00Z\"}}}", `line 2, column 18: reports.specMetadata.generatedAt is "2026-13-01T00:00:00Z", where an RFC 3339 time goes (month out of range)`, "reports.specMetadata.generatedAt"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			a := do(t, "POST", ts.URL+"/v1/submissions", []byte(tc.body), jsonHeader)
