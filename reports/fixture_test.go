@@ -2,11 +2,11 @@ package reports_test
 
 import (
 	"context"
-	"fmt"
 	"testing"
 	"time"
 
 	"github.com/specgate/specgate/internal/level"
+	"github.com/specgate/specgate/internal/ruletest"
 	"github.com/specgate/specgate/linter"
 	"github.com/specgate/specgate/policy"
 	"github.com/specgate/specgate/reports"
@@ -22,38 +22,22 @@ type testRule struct {
 }
 
 var testRules = []testRule{
-	{"channel-description", "Channels have a description", "Channels", "Bronze", "documentation", "[asyncapi]", level.Warn},
-	{"error-response-schema", "Error responses have a schema", "Responses", "Bronze", "correctness", "[oas3]", level.Error},
-	{"health-endpoint", "Health endpoints are defined", "Operations", "Gold", "health", "[oas2, oas3]", level.Warn},
-	{"media-type-xml", "Bodies are not XML", "Requests", "Bronze", "correctness", "[oas3]", level.Warn},
-	{"operation-summary", "Operations have a summary", "Documentation", "Baseline", "documentation", "[oas]", level.Warn},
-	{"path-parameters-snake-case", "Path parameters are snake_case", "Naming", "Silver", "naming", "[oas]", level.Error},
+	{"channel-description", "Channels have a description", "Channels", "Bronze", "documentation", "asyncapi", level.Warn},
+	{"error-response-schema", "Error responses have a schema", "Responses", "Bronze", "correctness", "oas3", level.Error},
+	{"health-endpoint", "Health endpoints are defined", "Operations", "Gold", "health", "oas2, oas3", level.Warn},
+	{"media-type-xml", "Bodies are not XML", "Requests", "Bronze", "correctness", "oas3", level.Warn},
+	{"operation-summary", "Operations have a summary", "Documentation", "Baseline", "documentation", "oas", level.Warn},
+	{"path-parameters-snake-case", "Path parameters are snake_case", "Naming", "Silver", "naming", "oas", level.Error},
 }
 
 func testRegistry(t *testing.T) *policy.Registry {
 	t.Helper()
 	reg := &policy.Registry{}
 	for _, r := range testRules {
-		src := fmt.Sprintf(`# METADATA
-# title: %s
-# description: |
-#   What %s checks, in a first paragraph.
-#
-#   And a second paragraph.
-# custom:
-#   category: %s
-#   maturity: %s
-#   severity: %s
-#   family: %s
-#   formats: %s
-#   howToFix: Do what %s asks.
-package specgate.rules[%q]
-
-violations contains "never" if false
-`, r.title, r.id, r.category, r.maturity, r.severity, r.family, r.formats, r.id, r.id)
-		if err := reg.AddModule("rules/"+r.id+"/"+r.id+".rego", src, true); err != nil {
-			t.Fatal(err)
-		}
+		ruletest.Register(t, reg, ruletest.Rule{File: "rules/" + r.id + "/" + r.id + ".rego", ID: r.id, Builtin: true,
+			Meta: ruletest.Meta{Title: r.title, Description: "What " + r.id + " checks, in a first paragraph.\n\nAnd a second paragraph.",
+				Category: r.category, Maturity: r.maturity, Severity: r.severity.String(), Family: r.family, Formats: r.formats,
+				HowToFix: "Do what " + r.id + " asks."}})
 	}
 	if err := reg.Validate(); err != nil {
 		t.Fatal(err)

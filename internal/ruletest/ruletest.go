@@ -17,12 +17,18 @@ const Never = `violations contains {"path": [], "message": "m"} if false`
 // any valid rule may have: title T, description D, category Operations,
 // maturity Gold, severity warn, family correctness, formats [oas3].
 type Meta struct {
-	Title, Description string
+	Title string
+	// Description may hold several lines: it is written as a YAML block.
+	Description string
 	// Related is further METADATA lines written after the description,
 	// such as related_resources, each starting with "# " and ending with
 	// a newline.
-	Related                                       string
-	Category, Maturity, Severity, Family, Formats string
+	Related                              string
+	Category, Maturity, Severity, Family string
+	// Formats is the list of formats without its brackets: "oas2, oas3".
+	Formats string
+	// HowToFix is written only when it is set.
+	HowToFix string
 }
 
 // Module is the module of the rule id with this metadata and the Rego
@@ -33,7 +39,14 @@ func (m Meta) Module(id, body string) string {
 	var b strings.Builder
 	b.WriteString("# METADATA\n")
 	b.WriteString("# title: " + or(m.Title, "T") + "\n")
-	b.WriteString("# description: " + or(m.Description, "D") + "\n")
+	if desc := or(m.Description, "D"); strings.Contains(desc, "\n") {
+		b.WriteString("# description: |\n")
+		for line := range strings.Lines(desc) {
+			b.WriteString(strings.TrimRight("#   "+line, " \n") + "\n")
+		}
+	} else {
+		b.WriteString("# description: " + desc + "\n")
+	}
 	b.WriteString(m.Related)
 	b.WriteString("# custom:\n")
 	b.WriteString("#   category: " + or(m.Category, "Operations") + "\n")
@@ -41,6 +54,9 @@ func (m Meta) Module(id, body string) string {
 	b.WriteString("#   severity: " + or(m.Severity, "warn") + "\n")
 	b.WriteString("#   family: " + or(m.Family, "correctness") + "\n")
 	b.WriteString("#   formats: [" + or(m.Formats, "oas3") + "]\n")
+	if m.HowToFix != "" {
+		b.WriteString("#   howToFix: " + m.HowToFix + "\n")
+	}
 	b.WriteString("package specgate.rules[\"" + id + "\"]\n\n")
 	b.WriteString(body)
 	if !strings.HasSuffix(body, "\n") {
