@@ -38,9 +38,11 @@
 package specgate.rules["array-max-items"]
 
 import data.specgate.lib.security
-import data.specgate.lib.util
 
-violations contains util.violation(array.concat(v.source, ["type"]), msg) if {
+# The findings are a list, each message joined by concat and each label
+# read from its item (security.label's value) without a call: Microsoft
+# Graph beta has 20,500 unbounded arrays, and a set of findings is hashed
+# and ordered, a function call and sprintf cost more than the rest of each.
+violations := [{"path": array.concat(v.source, ["type"]), "message": concat("", [v.label, " is an array without maxItems"])} |
 	some v in specgate.lacking(security.received_of.array, ["maxItems", "enum", "const"])
-	msg := sprintf("%s is an array without maxItems", [security.label(v)])
-}
+]
