@@ -126,6 +126,17 @@ responses_with(status) := [[input.operations[i], r] | some [i, r] in object.get(
 # pair built for each.
 responses_at(status) := object.get(_by_status, status, [])
 
+# taking_input are the indices of the operations under paths that take
+# input: parameters or a request body. Built once for the rules that ask
+# what such operations describe; the lists are tested by their first item
+# and the body by unification, since count() and != check that their
+# operand is ground by walking it whole.
+taking_input := {i | some i, op in input.operations; _ = op.parameters[0]} | {i |
+	some i, op in input.operations
+	body := op.requestBody
+	not body = null
+}
+
 # describing(wanted) are the indices of the operations under paths that
 # describe one of the statuses wanted, given as written: callers list
 # both cases of a range ("4XX", "4xx"). The operations that lack them all

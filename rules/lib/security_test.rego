@@ -105,3 +105,16 @@ test_describing if {
 	security.describing({"401", "4XX", "4xx"}) == {0, 1} with input as {"operations": ops}
 	security.describing({"500"}) == set() with input as {"operations": ops}
 }
+
+# An operation takes input by a parameter or a request body; a body that
+# is null or not given at all is none.
+test_taking_input if {
+	ops := [
+		{"parameters": [{"name": "id", "in": "path"}], "requestBody": null},
+		{"parameters": [], "requestBody": {"content": []}},
+		{"parameters": [], "requestBody": null},
+		{"parameters": []},
+		{"parameters": [{"name": "q", "in": "query"}], "requestBody": {"content": []}},
+	]
+	security.taking_input == {0, 1, 4} with input as {"operations": ops}
+}

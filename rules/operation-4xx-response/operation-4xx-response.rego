@@ -46,15 +46,7 @@ import data.specgate.lib.naming
 import data.specgate.lib.security
 import data.specgate.lib.util
 
-_checked contains i if {
-	some i, op in input.operations
-	count(op.responses) > 0
-	_takes_input(op)
-}
-
-_takes_input(op) if count(op.parameters) > 0
-
-_takes_input(op) if op.requestBody != null
+_checked := {i | some i in security.taking_input; _ = input.operations[i].responses[0]}
 
 # Each status written is tested once, not once per operation that has it.
 _lacking := _checked - security.describing({s |

@@ -41,10 +41,7 @@ import data.specgate.lib.naming
 import data.specgate.lib.security
 import data.specgate.lib.util
 
-_checked contains i if {
-	some i, op in input.operations
-	_takes_input(op)
-}
+_checked := security.taking_input
 
 _lacking := _checked - security.describing({"400", "422", "4XX", "4xx"})
 
@@ -59,7 +56,3 @@ violations contains util.violation(security.api_wide_path, msg) if {
 	security.api_wide(_lacking, _checked)
 	msg := sprintf("no 400 or 422 response for invalid input in %s", [security.operations_summary(_lacking, _checked, "operations that take input")])
 }
-
-_takes_input(op) if count(op.parameters) > 0
-
-_takes_input(op) if op.requestBody != null
