@@ -154,8 +154,8 @@ func (t *tail) position(offset int64) (line, col int) {
 }
 
 // advance is the line and column after text, starting at line and col (or
-// the first of each when zero). The column counts the bytes that start a
-// character, so that text cut inside one counts it once.
+// the first of each when zero), counting as spec.PosAt does. The decoder
+// lets go of bytes between tokens, never inside a character.
 func advance(line, col int, text []byte) (int, int) {
 	if line == 0 {
 		line, col = 1, 1
@@ -164,13 +164,7 @@ func advance(line, col int, text []byte) (int, int) {
 		line += bytes.Count(text[:i+1], []byte{'\n'})
 		col, text = 1, text[i+1:]
 	}
-	for _, b := range text {
-		if !utf8.RuneStart(b) {
-			continue
-		}
-		col++
-	}
-	return line, col
+	return line, col + utf8.RuneCount(text)
 }
 
 // value is where the value decoded last starts, after the white space

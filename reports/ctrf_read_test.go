@@ -47,3 +47,23 @@ func TestCTRFErrorOffsets(t *testing.T) {
 		})
 	}
 }
+
+// FuzzCTRFErrorPosition: whatever the report holds, an error's line and
+// column are those of its offset, counted over the whole text as
+// spec.PosAt counts them, though the reader lets go of the bytes behind it.
+func FuzzCTRFErrorPosition(f *testing.F) {
+	f.Add(`{"reportFormat": "CTRF", "results": {"tests": [` + "\n" + `{"name": "Zürich ✓", "status": 7}]}}`)
+	f.Add(`{"reportFormat": "JUnit"}`)
+	f.Add("{\"reportFormat\": \"CTRF\",\n \"results\": {\"tests\": [{\"name\": \"\xff\xfe\"},\n {\"name\": 1}]}}")
+	f.Add(`{"results": {"tests": [{}, {"steps": [1, 2]}, {"name": "é",, }]}}`)
+	f.Fuzz(func(t *testing.T, doc string) {
+		_, err := reports.DecodeCTRF(strings.NewReader(doc), func(*reports.Test) error { return nil })
+		var ce *reports.CTRFError
+		if !errors.As(err, &ce) {
+			return
+		}
+		if at := spec.PosAt([]byte(doc), int(ce.Offset)); ce.Line != int(at.Line) || ce.Col != int(at.Col) {
+			t.Errorf("%v: offset %d is at %d:%d", ce, ce.Offset, at.Line, at.Col)
+		}
+	})
+}
