@@ -72,7 +72,7 @@ func ReadCTRF(path string, each func(*Test) error) (*CTRFRun, error) {
 // report says. Members it does not know are skipped; the order of members
 // does not matter.
 func DecodeCTRF(r io.Reader, each func(*Test) error) (*CTRFRun, error) {
-	t := &tail{r: r}
+	t := &tail{r: r, line: 1, col: 1}
 	d := &ctrfDecoder{dec: json.NewDecoder(t), tail: t}
 	run, err := d.report(each)
 	var ce *CTRFError
@@ -153,13 +153,10 @@ func (t *tail) position(offset int64) (line, col int) {
 	return advance(t.line, t.col, t.buf[:min(max(offset-t.base, 0), int64(len(t.buf)))])
 }
 
-// advance is the line and column after text, starting at line and col (or
-// the first of each when zero), counting as spec.PosAt does. The decoder
-// lets go of bytes between tokens, never inside a character.
+// advance is the line and column after text, starting at line and col,
+// counting as spec.PosAt does. The decoder lets go of bytes between
+// tokens, never inside a character.
 func advance(line, col int, text []byte) (int, int) {
-	if line == 0 {
-		line, col = 1, 1
-	}
 	if i := bytes.LastIndexByte(text, '\n'); i >= 0 {
 		line += bytes.Count(text[:i+1], []byte{'\n'})
 		col, text = 1, text[i+1:]
