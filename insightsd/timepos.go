@@ -14,7 +14,8 @@ import (
 )
 
 // timeFields are the members of a submission that hold a time, by their
-// dotted JSON names as an UnmarshalTypeError's Field gives them. A time
+// dotted JSON names as an UnmarshalTypeError's Field gives them (a list's
+// items under the list's name). A time
 // that does not parse fails in time.Time's UnmarshalJSON, whose error
 // says neither which member nor where: badTime finds them.
 var timeFields = sync.OnceValue(func() map[string]bool {
@@ -37,6 +38,10 @@ var timeFields = sync.OnceValue(func() map[string]bool {
 		for i := range t.NumField() {
 			f := t.Field(i)
 			name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+			if f.Anonymous && name == "" {
+				walk(f.Type, path) // its fields are the outer struct's
+				continue
+			}
 			if !f.IsExported() || name == "-" {
 				continue
 			}
