@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io/fs"
 	"net"
@@ -222,7 +223,7 @@ func runSendReport(c *cli.Context, env Env) error {
 		return exitf(ExitUsage, "%v", err)
 	}
 	run := ciRun{Command: "send-report", CTRF: found.ctrf, Strict: true}
-	var errs []error
+	errs := found.broken
 	for _, p := range found.skipped {
 		fmt.Fprintf(env.Stderr, "specgate: %s\n", p)
 	}
@@ -255,6 +256,7 @@ func runSendReport(c *cli.Context, env Env) error {
 type foundReports struct {
 	ctrf, specMetadata []string
 	skipped            []string // why files that looked like reports were left out
+	broken             []error  // CTRF reports that cannot be read
 }
 
 // findReports finds the reports under dir: CTRF reports of the kinds the
@@ -295,8 +297,10 @@ func findReports(dir string) (*foundReports, error) {
 		if !strings.HasSuffix(d.Name(), ".json") {
 			return nil
 		}
-		kind, ok := ctrfKind(p)
+		kind, ok, err := ctrfKind(p)
 		switch {
+		case err != nil:
+			out.broken = append(out.broken, err)
 		case !ok:
 		case kind == string(reports.Contract) || kind == string(reports.StubUsage) || kind == string(reports.Workflow) || kind == string(reports.Compat):
 			out.ctrf = append(out.ctrf, p)
@@ -311,17 +315,24 @@ func findReports(dir string) (*foundReports, error) {
 }
 
 // ctrfKind tells whether a JSON file is a CTRF report, and the kind of
-// run its tool names (results.tool.extra.kind, or its tests' type).
-func ctrfKind(path string) (string, bool) {
+// run its tool names (results.tool.extra.kind, or its tests' type). A file
+// that says it is CTRF (its reportFormat, or that text where the JSON
+// breaks off) but cannot be read is an error, not a file to pass over: a
+// report cut short must not vanish from what is sent.
+func ctrfKind(path string) (string, bool, error) {
 	data, err := os.ReadFile(path)
 	if err != nil || !bytes.Contains(data, []byte(`"reportFormat"`)) {
-		return "", false
+		return "", false, nil
 	}
 	var head struct {
 		ReportFormat string `json:"reportFormat"`
 	}
-	if json.Unmarshal(data, &head) != nil || head.ReportFormat != "CTRF" {
-		return "", false
+	if err := json.Unmarshal(data, &head); err != nil {
+		if !bytes.Contains(data, []byte(`"CTRF"`)) {
+			return "", false, nil
+		}
+	} else if head.ReportFormat != "CTRF" {
+		return "", false, nil
 	}
 	var kind string
 	run, err := reports.DecodeCTRF(bytes.NewReader(data), func(t *reports.Test) error {
@@ -331,12 +342,16 @@ func ctrfKind(path string) (string, bool) {
 		return nil
 	})
 	if err != nil {
-		return "", false
+		var ce *reports.CTRFError
+		if errors.As(err, &ce) {
+			ce.File = path
+		}
+		return "", false, err
 	}
 	if run.Kind != "" {
 		kind = string(run.Kind)
 	}
-	return kind, true
+	return kind, true, nil
 }
 
 // mockUsageReports are the stub-usage CTRF reports a mock run wrote in
