@@ -196,16 +196,7 @@ func (p *Plan) validValues(s *runState, t *Test, g *schema.Generator) (contract.
 		if err != nil {
 			return v, err
 		}
-		switch prm.In {
-		case "path":
-			v.Path[prm.Name] = val
-		case "query":
-			v.Query[prm.Name] = val
-		case "header":
-			v.Header[prm.Name] = val
-		case "cookie":
-			v.Cookie[prm.Name] = val
-		}
+		v.Set(prm.In, prm.Name, val)
 	}
 	if t.RequestType != "" {
 		mt := mediaOf(o.op.RequestBody.Content, t.RequestType)
