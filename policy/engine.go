@@ -40,6 +40,9 @@ type Engine struct {
 
 	mu       sync.Mutex
 	programs map[string]func() (*ast.Compiler, error) // by the rules an input runs (see program)
+	// readers tells, per program, which rules may read the document (see
+	// readersFirst).
+	readers map[*ast.Compiler][]bool
 }
 
 // ErrTimeout is returned (wrapped) when an evaluation exceeds its time

@@ -18,6 +18,7 @@ import (
 	"github.com/open-policy-agent/opa/v1/topdown/cache"
 
 	"github.com/specgate/specgate/policy/builtins"
+	"github.com/specgate/specgate/spec"
 )
 
 // resultVar is the variable a rule's query binds its violations to.
@@ -29,8 +30,12 @@ var resultVar = ast.Var("violations")
 // milliseconds for the rule set at every start) and converts every result
 // to Go values.
 func ruleQuery(id string) ast.Body {
-	ref := ast.Ref{ast.DefaultRootDocument, ast.StringTerm("specgate"), ast.StringTerm("rules"), ast.StringTerm(id), ast.StringTerm("violations")}
-	return ast.NewBody(ast.Equality.Expr(ast.NewTerm(resultVar), ast.NewTerm(ref)))
+	return ast.NewBody(ast.Equality.Expr(ast.NewTerm(resultVar), ast.NewTerm(violationsRef(id))))
+}
+
+// violationsRef is data.specgate.rules[id].violations.
+func violationsRef(id string) ast.Ref {
+	return ast.Ref{ast.DefaultRootDocument, ast.StringTerm("specgate"), ast.StringTerm("rules"), ast.StringTerm(id), ast.StringTerm("violations")}
 }
 
 // maxWorkers bounds the number of rules evaluated at once.
@@ -115,6 +120,14 @@ func (e *Engine) eval(ctx context.Context, input ast.Value, timed bool) ([]Viola
 	}
 	schemas := schemaCache(ctx) // builtins' compiled patterns, shared by every rule
 	values := &sharedValues{cache: topdown.NewVirtualCache()}
+	release, _ := ctx.Value(releaseKey{}).(func())
+	phases := [][]int{todo}
+	if release != nil {
+		// The rules that read the document run first; the rest run once
+		// it is let go. Both share the library values.
+		readers, rest := e.readersFirst(compiler, todo)
+		phases = [][]int{readers, rest}
+	}
 	ctx = builtins.WithEvaluation(ctx)
 	ctx, stop := context.WithCancelCause(ctx)
 	defer stop(nil)
@@ -122,43 +135,52 @@ func (e *Engine) eval(ctx context.Context, input ast.Value, timed bool) ([]Viola
 	// the context ends (the time limit, or a rule's error).
 	cancel := topdown.NewCancel()
 	context.AfterFunc(ctx, cancel.Cancel)
-	var wg sync.WaitGroup
 	workers := e.Workers(len(todo))
-	queue := newRuleQueue(len(todo), workers)
 	running := make([]int, workers) // 1 + the rule each worker evaluates; 0 between rules
-	for w := range workers {
-		wg.Go(func() {
-			txn, err := e.store.NewTransaction(ctx)
-			if err != nil {
-				stop(err)
-				return
-			}
-			defer e.store.Abort(ctx, txn)
-			run := &ruleRun{engine: e, compiler: compiler, input: ast.NewTerm(input), txn: txn, cancel: cancel, schemas: schemas, values: newWorkerValues(values, clock), segments: map[*ast.Term]any{}}
-			defer run.release()
-			for {
-				n, ok := queue.take(w)
-				if !ok || ctx.Err() != nil {
-					return
-				}
-				i := todo[n]
-				running[w] = i + 1
-				var began time.Duration
-				if timed {
-					began = run.values.clock()
-				}
-				if results[i], err = run.eval(ctx, i); err != nil {
+	for p, phase := range phases {
+		if p > 0 && ctx.Err() == nil {
+			builtins.ForgetDocument(ctx)
+			release()
+		}
+		if ctx.Err() != nil {
+			break
+		}
+		var wg sync.WaitGroup
+		queue := newRuleQueue(len(phase), workers)
+		for w := range min(workers, len(phase)) {
+			wg.Go(func() {
+				txn, err := e.store.NewTransaction(ctx)
+				if err != nil {
 					stop(err)
 					return
 				}
-				if timed {
-					times[i] = run.values.ruleTime(e.rules[i].ID, run.values.clock()-began, len(results[i]))
+				defer e.store.Abort(ctx, txn)
+				run := &ruleRun{engine: e, compiler: compiler, input: ast.NewTerm(input), txn: txn, cancel: cancel, schemas: schemas, values: newWorkerValues(values, clock), segments: map[*ast.Term]any{}}
+				defer run.release()
+				for {
+					n, ok := queue.take(w)
+					if !ok || ctx.Err() != nil {
+						return
+					}
+					i := phase[n]
+					running[w] = i + 1
+					var began time.Duration
+					if timed {
+						began = run.values.clock()
+					}
+					if results[i], err = run.eval(ctx, i); err != nil {
+						stop(err)
+						return
+					}
+					if timed {
+						times[i] = run.values.ruleTime(e.rules[i].ID, run.values.clock()-began, len(results[i]))
+					}
+					running[w] = 0
 				}
-				running[w] = 0
-			}
-		})
+			})
+		}
+		wg.Wait()
 	}
-	wg.Wait()
 	if err := context.Cause(ctx); err != nil {
 		var te *topdown.Error
 		if errors.Is(err, context.DeadlineExceeded) || (errors.As(err, &te) && te.Code == topdown.CancelErr) {
@@ -193,6 +215,96 @@ func (e *Engine) eval(ctx context.Context, input ast.Value, timed bool) ([]Viola
 	}
 	slices.SortStableFunc(ran, func(a, b RuleTime) int { return cmp.Compare(b.Time, a.Time) })
 	return out, ran, nil
+}
+
+// releaseKey is the context key of WithDocumentReleased's release.
+type releaseKey struct{}
+
+// WithDocumentReleased is WithDocument for an evaluation that lets the
+// document go part-way, so that a large document's node tree is not live
+// beside the input while most rules run. The rules that may call a
+// builtin that reads the document (builtins.DocumentReaders, directly or
+// through the rules and functions they read) run first; then the
+// evaluation forgets the document and calls release, where the caller
+// lets go of its own references to it, and the other rules run. release
+// is not called when the evaluation fails before that.
+func WithDocumentReleased(ctx context.Context, doc *spec.Document, release func()) context.Context {
+	return context.WithValue(WithDocument(ctx, doc), releaseKey{}, release)
+}
+
+// readersFirst splits the rules todo (indices into e.rules, in order)
+// into those that may call a document-reading builtin and the others,
+// each in order. What reads the document is found in the compiled
+// program (see documentReaders), once per program.
+func (e *Engine) readersFirst(compiler *ast.Compiler, todo []int) (readers, rest []int) {
+	e.mu.Lock()
+	reads, ok := e.readers[compiler]
+	if !ok {
+		reads = make([]bool, len(e.rules))
+		reaches := documentReaders(compiler)
+		for i, r := range e.rules {
+			for _, rule := range compiler.GetRulesDynamicWithOpts(violationsRef(r.ID), ast.RulesOptions{}) {
+				reads[i] = reads[i] || reaches(rule)
+			}
+		}
+		if e.readers == nil {
+			e.readers = map[*ast.Compiler][]bool{}
+		}
+		e.readers[compiler] = reads
+	}
+	e.mu.Unlock()
+	for _, i := range todo {
+		if reads[i] {
+			readers = append(readers, i)
+		} else {
+			rest = append(rest, i)
+		}
+	}
+	return readers, rest
+}
+
+// documentReaders tells, of a rule of the compiled program, whether its
+// evaluation may call a builtin of builtins.DocumentReaders: its own body
+// (or head, or else branches) calls one, or a rule or function it refers
+// to may. A reference chosen at evaluation (data.x[y]) reaches every rule
+// it could name.
+func documentReaders(compiler *ast.Compiler) func(*ast.Rule) bool {
+	calls := make([]ast.Ref, len(builtins.DocumentReaders))
+	for i, name := range builtins.DocumentReaders {
+		calls[i] = ast.MustParseRef(name)
+	}
+	memo := map[*ast.Rule]bool{}
+	var reaches func(r *ast.Rule) bool
+	reaches = func(r *ast.Rule) bool {
+		if v, ok := memo[r]; ok {
+			return v
+		}
+		memo[r] = false // Rego has no recursion; this ends a cycle all the same
+		found := false
+		ast.WalkRefs(r, func(ref ast.Ref) bool {
+			if found {
+				return true
+			}
+			for _, c := range calls {
+				if ref.Equal(c) {
+					found = true
+					return true
+				}
+			}
+			if ref[0].Equal(ast.DefaultRootDocument) {
+				for _, dep := range compiler.GetRulesDynamicWithOpts(ref, ast.RulesOptions{}) {
+					if dep != r && reaches(dep) {
+						found = true
+						return true
+					}
+				}
+			}
+			return false
+		})
+		memo[r] = found
+		return found
+	}
+	return reaches
 }
 
 // Workers is the number of rules an evaluation of n rules runs at once:

@@ -144,6 +144,22 @@ func (l *Loader) Open(ctx context.Context, name string) (*Document, error) {
 	return l.entry(ctx, display, l.keyFor(name), data)
 }
 
+// OpenData is Open that also returns the entry file's bytes as read: a
+// caller that lets the document go can load the same document again from
+// them (LoadBytes with the same name), whatever happens to the file
+// meanwhile.
+func (l *Loader) OpenData(ctx context.Context, name string) (*Document, []byte, error) {
+	display, data, err := l.readData(ctx, name)
+	if err != nil {
+		return nil, nil, err
+	}
+	d, err := l.entry(ctx, display, l.keyFor(name), data)
+	if err != nil {
+		return nil, nil, err
+	}
+	return d, data, nil
+}
+
 // entry makes the document of an entry file: through the registered
 // reader that claims it (RegisterReader), else parsed as YAML or JSON.
 func (l *Loader) entry(ctx context.Context, display, key string, data []byte) (*Document, error) {

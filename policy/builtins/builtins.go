@@ -8,6 +8,7 @@ package builtins
 import (
 	"context"
 	"fmt"
+	"sync/atomic"
 
 	"github.com/open-policy-agent/opa/v1/ast"
 	"github.com/open-policy-agent/opa/v1/rego"
@@ -81,17 +82,39 @@ func WithEvaluation(ctx context.Context) context.Context {
 
 type docKey struct{}
 
+// DocumentReaders are the builtins that read the document's source
+// (WithDocument) rather than the input: an evaluation that lets the
+// document go part-way runs the rules that reach them first.
+var DocumentReaders = []string{"specgate.object_keys", "specgate.prose_matching"}
+
+// docHolder holds the document of an evaluation until ForgetDocument.
+type docHolder struct{ doc atomic.Pointer[spec.Document] }
+
 // WithDocument attaches the document being evaluated to ctx, for the
-// builtins that read its source (specgate.object_keys,
-// specgate.prose_matching).
+// builtins that read its source (DocumentReaders).
 func WithDocument(ctx context.Context, doc *spec.Document) context.Context {
-	return context.WithValue(ctx, docKey{}, doc)
+	h := &docHolder{}
+	h.doc.Store(doc)
+	return context.WithValue(ctx, docKey{}, h)
+}
+
+// ForgetDocument lets go of the document WithDocument attached to ctx:
+// the builtins that read it fail from then on, and ctx no longer keeps
+// it alive.
+func ForgetDocument(ctx context.Context) {
+	if h, _ := ctx.Value(docKey{}).(*docHolder); h != nil {
+		h.doc.Store(nil)
+	}
 }
 
 // documentOf is the document WithDocument attached to a builtin's
-// evaluation; an error naming the builtin when there is none.
+// evaluation; an error naming the builtin when there is none, or it was
+// let go (ForgetDocument).
 func documentOf(bctx rego.BuiltinContext, builtin string) (*spec.Document, error) {
-	doc, _ := bctx.Context.Value(docKey{}).(*spec.Document)
+	var doc *spec.Document
+	if h, _ := bctx.Context.Value(docKey{}).(*docHolder); h != nil {
+		doc = h.doc.Load()
+	}
 	if doc == nil {
 		return nil, fmt.Errorf("%s: no document in the evaluation context", builtin)
 	}
