@@ -275,13 +275,48 @@ func (l *Linter) LintPreloaded(ctx context.Context, pre *Preloaded, name string,
 	}
 	structure := make(chan []Diagnostic, 1)
 	structure <- pre.structure
+	data := pre.handOver(keep)
 	if !keep {
 		// Preloaded, the input is built and the structure checked: no
 		// one reads the views again, and the rules run without them
 		// (a large API's views are a tenth of its heap).
 		doc.DropViews()
+		if data != nil {
+			return l.lintLean(ctx, name, doc, data, in, structure), nil
+		}
 	}
 	return l.lintInput(ctx, doc, in, structure), doc
+}
+
+// onRelease, when set (by tests), is called once lintLean has let the
+// node tree go and collected.
+var onRelease func()
+
+// lintLean is lintInput for a large spec of one file (see lean) whose
+// node tree goes while most of its rules run: the rules that read the
+// document run first (policy.WithDocumentReleased), then the tree is let
+// go and collected, and the document is loaded again from data, the
+// file's bytes as first read, to locate the findings. The tree is a
+// fifth of such a spec's heap as its rules start; without it, the
+// evaluation's collections mark and keep less.
+func (l *Linter) lintLean(ctx context.Context, name string, doc *spec.Document, data []byte, in ast.Value, structure <-chan []Diagnostic) Result {
+	res := Result{File: doc.Root.Name, Format: doc.String()}
+	released := policy.WithDocumentReleased(ctx, doc, func() {
+		doc = nil
+		runtime.GC()
+		if onRelease != nil {
+			onRelease()
+		}
+	})
+	violations, broken, ok := l.evaluate(released, &res, in, structure)
+	if !ok {
+		return res
+	}
+	doc, err := l.loader.LoadBytes(ctx, name, data)
+	if err != nil {
+		return LoadFailed(name, err)
+	}
+	return l.locate(res, doc, violations, broken)
 }
 
 // checkStructure checks the structure of doc (unreadable) on another
@@ -296,17 +331,29 @@ func checkStructure(doc *spec.Document) <-chan []Diagnostic {
 // and the check of its structure under way.
 func (l *Linter) lintInput(ctx context.Context, doc *spec.Document, in ast.Value, structure <-chan []Diagnostic) Result {
 	res := Result{File: doc.Root.Name, Format: doc.String()}
+	violations, broken, ok := l.evaluate(policy.WithDocument(ctx, doc), &res, in, structure)
+	if !ok {
+		return res
+	}
+	return l.locate(res, doc, violations, broken)
+}
+
+// evaluate runs the rules over the input of res's file (ctx carries its
+// document) and waits for the check of its structure; false, with res
+// holding the error as its diagnostic, when the rules did not run to
+// their end.
+func (l *Linter) evaluate(ctx context.Context, res *Result, in ast.Value, structure <-chan []Diagnostic) ([]policy.Violation, []Diagnostic, bool) {
 	var violations []policy.Violation
 	var err error
 	if l.timings {
 		start := time.Now()
 		var times []policy.RuleTime
-		violations, times, err = l.engine.EvalTimed(policy.WithDocument(ctx, doc), in)
+		violations, times, err = l.engine.EvalTimed(ctx, in)
 		if err == nil {
 			res.Timings = &Timings{Eval: time.Since(start), Rules: times, Cores: l.engine.Workers(len(times))}
 		}
 	} else {
-		violations, err = l.engine.Eval(policy.WithDocument(ctx, doc), in)
+		violations, err = l.engine.Eval(ctx, in)
 	}
 	broken := <-structure
 	evaluated()
@@ -317,10 +364,16 @@ func (l *Linter) lintInput(ctx context.Context, doc *spec.Document, in ast.Value
 			err = fmt.Errorf("%w: no results are reported for this file, raise --timeout to lint it fully", err)
 		}
 		res.Err = err
-		res.Diagnostics = []Diagnostic{{RuleID: rule, Severity: level.Error, Message: err.Error(), File: doc.Root.Name,
+		res.Diagnostics = []Diagnostic{{RuleID: rule, Severity: level.Error, Message: err.Error(), File: res.File,
 			Range: spec.Range{Start: spec.Pos{Line: 1, Col: 1}, End: spec.Pos{Line: 1, Col: 1}}}}
-		return res
+		return nil, nil, false
 	}
+	return violations, broken, true
+}
+
+// locate makes res's diagnostics of the rules' violations, located in
+// doc, and of the structure's problems (broken).
+func (l *Linter) locate(res Result, doc *spec.Document, violations []policy.Violation, broken []Diagnostic) Result {
 	sevs := l.severities
 	if len(l.overrides) > 0 {
 		sevs = l.severitiesFor(doc.Root.Name)

@@ -2,6 +2,7 @@ package linter
 
 import (
 	"context"
+	"strings"
 
 	"github.com/open-policy-agent/opa/v1/ast"
 
@@ -15,7 +16,10 @@ type Preloaded struct {
 	loaded chan struct{} // closed once doc (its format known) and err are set
 	done   chan struct{} // closed once input is set too
 	doc    *spec.Document
-	input  ast.Value
+	// data are the bytes of a spec whose node tree may go while its
+	// rules run (see lean): nil for any other.
+	data  []byte
+	input ast.Value
 	// structure is what validate finds unreadable in doc (see
 	// unreadable), checked while the input is built.
 	structure []Diagnostic
@@ -38,10 +42,14 @@ func Preload(ctx context.Context, loader *spec.Loader, names []string) *Preloade
 		defer close(p.done)
 		// The format is known before the $refs are followed (one core):
 		// the rules that apply load meanwhile (see Formats).
-		p.doc, p.err = loader.Open(ctx, p.name)
+		var data []byte
+		p.doc, data, p.err = loader.OpenData(ctx, p.name)
 		close(p.loaded)
 		if p.err == nil {
 			p.doc.Resolve(ctx)
+			if lean(p.doc) {
+				p.data = data
+			}
 			if heapObjects() > ParsedHeap {
 				// The garbage of parsing goes while only the document
 				// is live (see LoadHeap).
@@ -78,7 +86,7 @@ func (p *Preloaded) Formats() ([]string, bool) {
 		return nil, false
 	}
 	<-p.loaded
-	if p.err != nil {
+	if p.err != nil || p.doc == nil {
 		return nil, false
 	}
 	return p.doc.FormatTags(), true
@@ -107,4 +115,39 @@ func (p *Preloaded) take(name string) (doc *spec.Document, input ast.Value, ok b
 	// evaluated), where p, which the caller holds, would keep it.
 	input, p.input = p.input, nil
 	return p.doc, input, true, p.err
+}
+
+// handOver follows take: unless the caller keeps the document, it returns
+// the file's bytes when the spec's node tree may go while its rules run
+// (see lean), and lets go of the document, which is then the caller's
+// alone. p lets go of the bytes either way.
+func (p *Preloaded) handOver(keep bool) []byte {
+	data := p.data
+	p.data = nil
+	if keep || data == nil {
+		return nil
+	}
+	p.doc = nil
+	return data
+}
+
+// leanFrom is the size from which a spec of one file has its node tree
+// let go while most of its rules run (LargeSpec; lower in tests).
+var leanFrom int64 = LargeSpec
+
+// lean tells whether a preloaded document's node tree may go while its
+// rules run, to be loaded again from the file's bytes to locate the
+// findings (see Linter.lintLean): a spec of leanFrom bytes or more, of
+// one file that specgate parses itself (not a registered reader's), whose
+// $refs all point into it, so that loading it again reads nothing else.
+func lean(doc *spec.Document) bool {
+	if doc.Model != nil || len(doc.Files()) != 1 || specBytes(doc) < leanFrom {
+		return false
+	}
+	for _, r := range doc.Refs {
+		if !strings.HasPrefix(r.Value, "#") {
+			return false
+		}
+	}
+	return true
 }
