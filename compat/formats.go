@@ -174,11 +174,7 @@ func affected(f spec.Format, names []string) string {
 	for i, k := range kinds {
 		parts[i] = english.Count(counts[k], k, k+"s")
 	}
-	text := parts[0]
-	if len(parts) > 1 {
-		text = strings.Join(parts[:len(parts)-1], ", ") + " and " + parts[len(parts)-1]
-	}
-	return fmt.Sprintf("%s (%s)", text, reports.ShortList(names, 3))
+	return fmt.Sprintf("%s (%s)", english.List(parts, "and"), reports.ShortList(names, 3))
 }
 
 // affectedKind is the kind of what a format change names: its first word
