@@ -10,22 +10,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/specgate/specgate/internal/filetest"
 	"github.com/specgate/specgate/spec"
 )
-
-// writeTree writes files (slash-separated paths relative to dir).
-func writeTree(t *testing.T, dir string, files map[string]string) {
-	t.Helper()
-	for name, content := range files {
-		p := filepath.Join(dir, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-}
 
 // refsByValue loads name and returns its refs by their value (the first
 // of each value).
@@ -52,7 +39,7 @@ const outsideSecret = "secret: {type: string, description: read from outside}\n"
 // naming the way to allow them.
 func TestRefsStayInTheirTree(t *testing.T) {
 	dir := t.TempDir()
-	writeTree(t, dir, map[string]string{
+	filetest.Write(t, dir, map[string]string{
 		"outside/secret.yaml":  outsideSecret,
 		"api/schemas/pet.yaml": "Pet:\n  type: object\n  properties:\n    owner: {$ref: '../../outside/secret.yaml#/secret'}\n",
 		"api/openapi.yaml": `openapi: 3.0.3
@@ -111,7 +98,7 @@ components:
 // AllowExternalRefs lifts the bound.
 func TestRefRootAndExternalRefs(t *testing.T) {
 	dir := t.TempDir()
-	writeTree(t, dir, map[string]string{
+	filetest.Write(t, dir, map[string]string{
 		"common/errors.yaml": "Error: {type: object}\n",
 		"api/openapi.yaml":   "openapi: 3.0.3\ninfo: {title: T, version: '1'}\npaths: {}\ncomponents:\n  schemas:\n    Error: {$ref: '../common/errors.yaml#/Error'}\n    Host: {$ref: '/etc/hostname'}\n",
 	})
@@ -140,7 +127,7 @@ func TestRefRootAndExternalRefs(t *testing.T) {
 // its tree.
 func TestRefsFromStdinStayInTheWorkingDirectory(t *testing.T) {
 	dir := t.TempDir()
-	writeTree(t, dir, map[string]string{
+	filetest.Write(t, dir, map[string]string{
 		"work/pet.yaml":    "Pet: {type: object}\n",
 		"secret.yaml":      outsideSecret,
 		"work/placeholder": "",
@@ -197,7 +184,7 @@ func TestCorpusMultiFileNeedsRefRoot(t *testing.T) {
 // entry file and in the file it refers to.
 func TestRefPaths(t *testing.T) {
 	dir := t.TempDir()
-	writeTree(t, dir, map[string]string{
+	filetest.Write(t, dir, map[string]string{
 		"api.yaml": `openapi: 3.0.3
 info: {title: t, version: "1"}
 paths:
@@ -287,7 +274,7 @@ components:
 // outside it; RefRoot, when given, wins.
 func TestInputDirsWidenTheTree(t *testing.T) {
 	dir := t.TempDir()
-	writeTree(t, dir, map[string]string{
+	filetest.Write(t, dir, map[string]string{
 		"outside/secret.yaml":  outsideSecret,
 		"apis/shared/pet.yaml": "Pet: {type: object}\n",
 		"apis/a/openapi.yaml": `openapi: 3.0.3
