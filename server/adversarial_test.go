@@ -63,16 +63,7 @@ func (ts *testServer) post(t *testing.T, body io.Reader, n int64) response {
 	}
 	req.ContentLength = n
 	req.Header.Set("Content-Type", "application/json")
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatalf("POST /lint-reports: %v", err)
-	}
-	defer resp.Body.Close()
-	data, err := io.ReadAll(resp.Body)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return response{status: resp.StatusCode, header: resp.Header, body: data}
+	return send(t, req)
 }
 
 // unreadable is a file the server cannot load: where, and what it says.

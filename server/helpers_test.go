@@ -18,6 +18,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/specgate/specgate/internal/exchangetest"
+	"github.com/specgate/specgate/internal/filetest"
 	"github.com/specgate/specgate/internal/outputtest"
 	"github.com/specgate/specgate/reports"
 )
@@ -50,19 +52,13 @@ func newRepo(t testing.TB, files map[string]string) string {
 func commit(t testing.TB, dir string, files map[string]string) string {
 	t.Helper()
 	for name, content := range files {
-		p := filepath.Join(dir, name)
 		if content == "" {
-			if err := os.Remove(p); err != nil {
+			if err := os.Remove(filepath.Join(dir, filepath.FromSlash(name))); err != nil {
 				t.Fatal(err)
 			}
 			continue
 		}
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
+		filetest.File(t, dir, name, content)
 	}
 	git(t, dir, "add", "--all")
 	git(t, dir, "commit", "--quiet", "--allow-empty", "-m", "change")
@@ -177,16 +173,14 @@ func (ts *testServer) do(t testing.TB, method, path, contentType, body string) r
 	if contentType != "" {
 		req.Header.Set("Content-Type", contentType)
 	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatalf("%s %s: %v", method, path, err)
-	}
-	defer resp.Body.Close()
-	data, err := io.ReadAll(resp.Body)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return response{status: resp.StatusCode, header: resp.Header, body: data}
+	return send(t, req)
+}
+
+// send sends req and reads its answer in full.
+func send(t testing.TB, req *http.Request) response {
+	t.Helper()
+	resp, body := exchangetest.Send(t, req)
+	return response{status: resp.StatusCode, header: resp.Header, body: body}
 }
 
 func (ts *testServer) get(t testing.TB, path string) response {

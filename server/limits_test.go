@@ -92,13 +92,7 @@ func TestMemoryBudget(t *testing.T) {
 		t.Fatal(err)
 	}
 	second.Header.Set("Content-Type", "application/json")
-	resp, err := http.DefaultClient.Do(second)
-	if err != nil {
-		t.Fatal(err)
-	}
-	data, _ := io.ReadAll(resp.Body)
-	resp.Body.Close()
-	r := response{status: resp.StatusCode, header: resp.Header, body: data}
+	r := send(t, second)
 	p := problem(t, r, 503, kindOverloaded)
 	if r.header.Get("Retry-After") != "2" || !strings.Contains(p.Detail, "of the 30 MiB budget (--max-memory)") {
 		t.Errorf("Retry-After %q, detail %q", r.header.Get("Retry-After"), p.Detail)
