@@ -250,13 +250,9 @@ func (s *Server) submit(w http.ResponseWriter, r *http.Request) {
 			fmt.Sprintf("a submission is application/json, not %q", r.Header.Get("Content-Type"))))
 		return
 	}
-	raw, err := httpx.ReadBody(w, r, s.opts.MaxBodySize)
-	if errors.Is(err, httpx.ErrTooLarge) {
-		httpx.WriteProblem(w, r, problems.TooLarge(s.opts.MaxBodySize, "--max-body-size"))
-		return
-	}
-	if err != nil {
-		httpx.WriteProblem(w, r, problems.New(http.StatusBadRequest, httpx.KindBadRequest, err.Error()))
+	raw, p := problems.ReadBody(w, r, s.opts.MaxBodySize, "--max-body-size")
+	if p != nil {
+		httpx.WriteProblem(w, r, p)
 		return
 	}
 	switch enc := strings.ToLower(strings.TrimSpace(r.Header.Get("Content-Encoding"))); enc {

@@ -5,7 +5,6 @@ import (
 	"compress/gzip"
 	"encoding/json"
 	"fmt"
-	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -15,6 +14,7 @@ import (
 	"time"
 
 	"github.com/specgate/specgate/insights"
+	"github.com/specgate/specgate/internal/exchangetest"
 )
 
 // clock is a test clock that moves a second per reading, so that
@@ -78,12 +78,7 @@ func do(t *testing.T, method, url string, body []byte, header map[string]string)
 	for k, v := range header {
 		req.Header.Set(k, v)
 	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	data, _ := io.ReadAll(resp.Body)
+	resp, data := exchangetest.Send(t, req)
 	return answer{resp.StatusCode, resp.Header, data}
 }
 
