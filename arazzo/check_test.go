@@ -4,11 +4,10 @@ import (
 	"context"
 	"os"
 	"path/filepath"
-	"regexp"
-	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/specgate/specgate/internal/wanttest"
 	"github.com/specgate/specgate/spec"
 )
 
@@ -29,63 +28,19 @@ func TestBrokenDocuments(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			wants := readWants(t, name)
+			wants := wanttest.Wants{}
+			wanttest.Read(t, name, wanttest.Hash, wants)
 			_, problems := Check(context.Background(), doc)
-			for _, p := range problems {
-				line := int(p.Range.Start.Line)
-				if p.File != name {
-					t.Errorf("%s: problem located in another file: %s", name, p.Error())
-					continue
-				}
-				found := -1
-				for i, w := range wants[line] {
-					if strings.Contains(p.Message, w.text) {
-						found = i
-						break
-					}
-				}
-				if found < 0 {
-					t.Errorf("unexpected problem: %s", p.Error())
-					continue
-				}
-				if w := wants[line][found]; w.broken != p.Broken {
-					t.Errorf("%s: Broken is %v, want %v", p.Error(), p.Broken, w.broken)
-				}
-				wants[line] = append(wants[line][:found], wants[line][found+1:]...)
-			}
-			for line, ws := range wants {
-				for _, w := range ws {
-					t.Errorf("%s:%d: no problem matching %q", name, line, w.text)
+			found := make([]wanttest.Found, len(problems))
+			for i, p := range problems {
+				found[i] = wanttest.Found{File: p.File, Line: int(p.Range.Start.Line), Col: int(p.Range.Start.Col), Message: p.Message}
+				if p.Broken {
+					found[i].Tag = "broken"
 				}
 			}
+			wanttest.Check(t, wants, found)
 		})
 	}
-}
-
-var wantRE = regexp.MustCompile(`#\s*want\s+(broken\s+)?("(?:[^"\\]|\\.)*")\s*$`)
-
-// want is a problem a fixture's line wants.
-type want struct {
-	text   string
-	broken bool
-}
-
-func readWants(t *testing.T, name string) map[int][]want {
-	data, err := os.ReadFile(name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	out := map[int][]want{}
-	for i, line := range strings.Split(string(data), "\n") {
-		if m := wantRE.FindStringSubmatch(line); m != nil {
-			s, err := strconv.Unquote(m[2])
-			if err != nil {
-				t.Fatalf("%s:%d: bad want: %v", name, i+1, err)
-			}
-			out[i+1] = append(out[i+1], want{text: s, broken: m[1] != ""})
-		}
-	}
-	return out
 }
 
 // TestWrongVersion: a version specgate does not read is the loader's error,

@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"testing"
 
+	"github.com/specgate/specgate/internal/wanttest"
 	"github.com/specgate/specgate/spec"
 )
 
@@ -21,7 +22,7 @@ func TestFormatFixtures(t *testing.T) {
 	if len(fixtures) < 4 {
 		t.Fatalf("fixtures: %v", fixtures)
 	}
-	runFixtures(t, fixtures, func(t *testing.T, name string, _ *spec.Document, wants map[lineKey][]string) {
-		readWants(t, name, commentWant, wants)
+	runFixtures(t, fixtures, func(t *testing.T, name string, _ *spec.Document, wants wanttest.Wants) {
+		wanttest.Read(t, name, commentWant, wants)
 	})
 }
