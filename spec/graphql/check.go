@@ -11,6 +11,7 @@ import (
 	"github.com/vektah/gqlparser/v2/gqlerror"
 
 	"github.com/specgate/specgate/spec"
+	"github.com/specgate/specgate/spec/internal/srctree"
 )
 
 // checker finds the semantic errors of a schema, all of them (a schema
@@ -45,31 +46,9 @@ func (s *Schema) check(root *spec.Node) {
 	})
 }
 
-// at is the range of the element a path names in the tree: its key.
-func (c *checker) at(p spec.Path) spec.Range {
-	n := c.root
-	r := spec.Range{Start: n.Range.Start, End: n.Range.Start}
-	for _, seg := range p {
-		switch s := seg.(type) {
-		case string:
-			f := n.Field(s)
-			if f == nil {
-				return r
-			}
-			r, n = f.KeyRange, f.Value
-		case int:
-			if s < 0 || s >= len(n.Items) {
-				return r
-			}
-			n = n.Items[s]
-			r = n.Range
-		}
-	}
-	return r
-}
-
+// report reports a problem at what p names in the tree (srctree.At).
 func (c *checker) report(p spec.Path, format string, args ...any) {
-	c.s.problem(c.at(p), p, format, args...)
+	c.s.problem(srctree.At(c.root, p), p, format, args...)
 }
 
 // place is where a problem about an element stands: where the SDL names
@@ -79,7 +58,7 @@ func (c *checker) place(elem any, p spec.Path) spec.Range {
 	if r, ok := c.s.named[elem]; ok {
 		return r
 	}
-	return c.at(p)
+	return srctree.At(c.root, p)
 }
 
 // reportOn reports a problem about an element at its place.
