@@ -55,14 +55,7 @@ func comments(data []byte) []srctree.Comment {
 				c.Code(line)
 			}
 			first = false
-			i++
-			for i < len(data) && data[i] != '"' && data[i] != '\n' {
-				if data[i] == '\\' && i+1 < len(data) && data[i+1] != '\n' {
-					i++
-				}
-				i++
-			}
-			i++
+			i = srctree.SkipString(data, i)
 		default:
 			c.Code(line)
 			first = false

@@ -37,14 +37,7 @@ func comments(data []byte) []srctree.Comment {
 			i = end
 		case ch == '"' || ch == '\'':
 			c.Code(line)
-			i++
-			for i < len(data) && data[i] != ch && data[i] != '\n' {
-				if data[i] == '\\' && i+1 < len(data) && data[i+1] != '\n' {
-					i++
-				}
-				i++
-			}
-			i++
+			i = srctree.SkipString(data, i)
 		default:
 			c.Code(line)
 			i++

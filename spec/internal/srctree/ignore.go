@@ -56,6 +56,22 @@ func (c *Comments) Comment(start, end int, text string) {
 	c.trailing = append(c.trailing, n > 0 && c.code[n-1] == at.Start.Line)
 }
 
+// SkipString is the index just past the one-line string literal that data
+// opens at start with the quote data[start]: past its closing quote (a
+// backslash escapes the byte after it, but not a line break), or, for a
+// string left open, past the line break that ends it or beyond the end
+// of data.
+func SkipString(data []byte, start int) int {
+	quote, i := data[start], start+1
+	for i < len(data) && data[i] != quote && data[i] != '\n' {
+		if data[i] == '\\' && i+1 < len(data) && data[i+1] != '\n' {
+			i++
+		}
+		i++
+	}
+	return i + 1
+}
+
 // List is the comments met, each with the line it stands for.
 func (c *Comments) List() []Comment {
 	for i := range c.comments {

@@ -63,3 +63,25 @@ func TestIgnore(t *testing.T) {
 		t.Errorf("c: %q", got)
 	}
 }
+
+// SkipString steps over a string with its escapes, either quote, and one
+// left open at its line's end or at the end of the data.
+func TestSkipString(t *testing.T) {
+	for _, tc := range []struct {
+		data  string
+		start int
+		want  int
+	}{
+		{`a "b" c`, 2, 5},
+		{`"a\"b" x`, 0, 6},
+		{`'it''s'`, 0, 4},
+		{`x "a\\" y`, 2, 7},
+		{"\"open\nnext", 0, 6},
+		{"\"a\\\nb\"", 0, 4},
+		{`"never closed`, 0, 14},
+	} {
+		if got := SkipString([]byte(tc.data), tc.start); got != tc.want {
+			t.Errorf("SkipString(%q, %d) = %d, want %d", tc.data, tc.start, got, tc.want)
+		}
+	}
+}
