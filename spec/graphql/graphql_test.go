@@ -9,29 +9,17 @@ import (
 	"time"
 
 	"github.com/specgate/specgate/spec"
+	"github.com/specgate/specgate/spec/internal/formattest"
 	"github.com/specgate/specgate/spec/graphql"
 )
 
 func load(t *testing.T, name string) (*spec.Document, *graphql.Schema) {
 	t.Helper()
-	doc, err := spec.NewLoader(spec.Options{}).Load(context.Background(), name)
-	if err != nil {
-		t.Fatalf("load %s: %v", name, err)
-	}
-	s := graphql.Of(doc)
-	if s == nil {
-		t.Fatalf("%s loaded as %s", name, doc)
-	}
-	return doc, s
+	return formattest.Load(t, name, graphql.Of)
 }
 
-func pos(doc *spec.Document, p spec.Path) string {
-	loc := doc.Locate(p, nil)
-	if !loc.Exact {
-		return "inexact " + spec.Pointer(p)
-	}
-	return fmt.Sprintf("%d:%d", loc.Range.Start.Line, loc.Range.Start.Col)
-}
+// pos is where a model path stands in the entry file, "line:col".
+func pos(doc *spec.Document, p spec.Path) string { return formattest.Pos(doc, doc.Root, p) }
 
 func TestSDL(t *testing.T) {
 	doc, s := load(t, "testdata/shop.graphql")

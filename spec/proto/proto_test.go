@@ -12,20 +12,23 @@ import (
 	"testing"
 
 	"github.com/specgate/specgate/spec"
+	"github.com/specgate/specgate/spec/internal/formattest"
 	"github.com/specgate/specgate/spec/proto"
 )
 
 func load(t *testing.T, name string) (*spec.Document, *proto.Schema) {
 	t.Helper()
-	doc, err := spec.NewLoader(spec.Options{}).Load(context.Background(), name)
-	if err != nil {
-		t.Fatalf("load %s: %v", name, err)
+	return formattest.Load(t, name, proto.Of)
+}
+
+// problems are the schema's problems, each "file:line:col: message" with
+// the file's base name.
+func problems(s *proto.Schema) []string {
+	var out []string
+	for _, p := range s.Problems {
+		out = append(out, fmt.Sprintf("%s:%d:%d: %s", filepath.Base(p.File), p.Range.Start.Line, p.Range.Start.Col, p.Message))
 	}
-	s := proto.Of(doc)
-	if s == nil {
-		t.Fatalf("%s: loaded as %s, not Protocol Buffers", name, doc)
-	}
-	return doc, s
+	return out
 }
 
 // at locates a model path in its file: "file:line:col".
@@ -182,12 +185,8 @@ func TestProblems(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.file, func(t *testing.T) {
 			_, s := load(t, tt.file)
-			var got []string
-			for _, p := range s.Problems {
-				got = append(got, fmt.Sprintf("%s:%d:%d: %s", filepath.Base(p.File), p.Range.Start.Line, p.Range.Start.Col, p.Message))
-			}
-			if strings.Join(got, "\n") != strings.Join(tt.want, "\n") {
-				t.Errorf("problems:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(tt.want, "\n"))
+			if got := strings.Join(problems(s), "\n"); got != strings.Join(tt.want, "\n") {
+				t.Errorf("problems:\n%s\nwant:\n%s", got, strings.Join(tt.want, "\n"))
 			}
 		})
 	}
@@ -340,12 +339,8 @@ func TestModuleRootFromImports(t *testing.T) {
 			if s.Entry.Path != tt.path {
 				t.Errorf("entry path %s, want %s", s.Entry.Path, tt.path)
 			}
-			var got []string
-			for _, p := range s.Problems {
-				got = append(got, fmt.Sprintf("%s:%d:%d: %s", filepath.Base(p.File), p.Range.Start.Line, p.Range.Start.Col, p.Message))
-			}
-			if strings.Join(got, "\n") != strings.Join(tt.want, "\n") {
-				t.Errorf("problems:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(tt.want, "\n"))
+			if got := strings.Join(problems(s), "\n"); got != strings.Join(tt.want, "\n") {
+				t.Errorf("problems:\n%s\nwant:\n%s", got, strings.Join(tt.want, "\n"))
 			}
 		})
 	}
@@ -371,10 +366,7 @@ func TestSharedParses(t *testing.T) {
 				return
 			}
 			s := proto.Of(doc)
-			var got []string
-			for _, p := range s.Problems {
-				got = append(got, fmt.Sprintf("%s:%d:%d: %s", filepath.Base(p.File), p.Range.Start.Line, p.Range.Start.Col, p.Message))
-			}
+			got := problems(s)
 			switch {
 			case i%2 == 0 && strings.Join(got, "\n") != want:
 				t.Errorf("load %d: problems %q, want %q", i, got, want)

@@ -10,28 +10,18 @@ import (
 	"testing"
 
 	"github.com/specgate/specgate/spec"
+	"github.com/specgate/specgate/spec/internal/formattest"
 	"github.com/specgate/specgate/spec/wsdl"
 )
 
 func load(t *testing.T, name string) (*spec.Document, *wsdl.Definitions) {
 	t.Helper()
-	doc, err := spec.NewLoader(spec.Options{}).Load(context.Background(), name)
-	if err != nil {
-		t.Fatalf("load %s: %v", name, err)
-	}
-	d := wsdl.Of(doc)
-	if d == nil {
-		t.Fatalf("%s loaded as %s", name, doc)
-	}
-	return doc, d
+	return formattest.Load(t, name, wsdl.Of)
 }
 
+// pos is where a model path stands in the file named file, "line:col".
 func pos(doc *spec.Document, file string, p spec.Path) string {
-	loc := doc.LocateIn(doc.FileNamed(file), p, nil)
-	if !loc.Exact {
-		return "inexact " + spec.Pointer(p)
-	}
-	return fmt.Sprintf("%d:%d", loc.Range.Start.Line, loc.Range.Start.Col)
+	return formattest.Pos(doc, doc.FileNamed(file), p)
 }
 
 func TestWSDL11(t *testing.T) {
