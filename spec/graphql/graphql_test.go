@@ -9,8 +9,8 @@ import (
 	"time"
 
 	"github.com/specgate/specgate/spec"
-	"github.com/specgate/specgate/spec/internal/formattest"
 	"github.com/specgate/specgate/spec/graphql"
+	"github.com/specgate/specgate/spec/internal/formattest"
 )
 
 func load(t *testing.T, name string) (*spec.Document, *graphql.Schema) {
