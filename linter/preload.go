@@ -30,6 +30,8 @@ type Preloaded struct {
 // and building its OPA input while the rules load: on a large spec each
 // takes from tens to hundreds of milliseconds, on one core. Nil when there
 // is nothing to preload. A nil Preloaded has no formats and takes nothing.
+// The file's bytes are kept when its node tree may go while the rules run
+// (see lean), to load the same document again afterwards.
 func Preload(ctx context.Context, loader *spec.Loader, names []string) *Preloaded {
 	if len(names) != 1 || names[0] == "-" {
 		return nil
