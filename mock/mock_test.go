@@ -32,12 +32,26 @@ type testMock struct {
 
 func start(t testing.TB, opts Options) *testMock {
 	t.Helper()
+	if opts.WatchInterval == 0 {
+		opts.WatchInterval = -1
+	}
+	m, stop := serve(t, opts)
+	t.Cleanup(func() {
+		if err := stop(); err != nil {
+			t.Errorf("Serve: %v", err)
+		}
+	})
+	return m
+}
+
+// serve starts a mock with opts on a loopback port, logging to m.logs
+// unless opts has a logger; stop shuts it down (saving its state file)
+// and gives Serve's error.
+func serve(t testing.TB, opts Options) (m *testMock, stop func() error) {
+	t.Helper()
 	logs := &outputtest.Buffer{}
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.NewJSONHandler(logs, nil))
-	}
-	if opts.WatchInterval == 0 {
-		opts.WatchInterval = -1
 	}
 	srv, err := New(context.Background(), opts)
 	if err != nil {
@@ -50,13 +64,10 @@ func start(t testing.TB, opts Options) *testMock {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- srv.Serve(ctx, ln) }()
-	t.Cleanup(func() {
+	return &testMock{Server: srv, url: httpx.BaseURL(ln.Addr()), logs: logs}, func() error {
 		cancel()
-		if err := <-done; err != nil {
-			t.Errorf("Serve: %v", err)
-		}
-	})
-	return &testMock{Server: srv, url: httpx.BaseURL(ln.Addr()), logs: logs}
+		return <-done
+	}
 }
 
 func petsMock(t testing.TB) *testMock {

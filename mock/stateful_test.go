@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"log/slog"
 	"maps"
 	"net/http"
 	"os"
@@ -15,9 +14,6 @@ import (
 	"sync"
 	"testing"
 	"time"
-
-	"github.com/specgate/specgate/internal/httpx"
-	"github.com/specgate/specgate/internal/outputtest"
 )
 
 const storeSpec = "testdata/stateful/store.yaml"
@@ -409,24 +405,9 @@ func TestStateFile(t *testing.T) {
 // (saving its state file) and fails the test if that fails.
 func serveOnce(t *testing.T, opts Options, fn func(m *testMock)) {
 	t.Helper()
-	logs := &outputtest.Buffer{}
-	if opts.Logger == nil {
-		opts.Logger = slog.New(slog.NewJSONHandler(logs, nil))
-	}
-	srv, err := New(context.Background(), opts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ln, err := httpx.Listen("", 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- srv.Serve(ctx, ln) }()
-	fn(&testMock{Server: srv, url: httpx.BaseURL(ln.Addr()), logs: logs})
-	cancel()
-	if err := <-done; err != nil {
+	m, stop := serve(t, opts)
+	fn(m)
+	if err := stop(); err != nil {
 		t.Fatal(err)
 	}
 }
