@@ -32,6 +32,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/specgate/specgate/bench/internal/cachedir"
 )
 
 const (
@@ -70,11 +72,7 @@ func main() {
 	peerRules := flag.String("peer-rules", "", "also run specgate with only the rules of its recommended ruleset that name a peer: redocly (any Redocly rule), redocly-recommended (a rule Redocly's recommended ruleset runs), or both, comma-separated")
 	flag.Parse()
 
-	cache := os.Getenv("SPECGATE_BENCH_CACHE")
-	if cache == "" {
-		home, _ := os.UserHomeDir()
-		cache = filepath.Join(home, ".cache", "specgate-bench")
-	}
+	cache := cachedir.Path()
 	if err := os.MkdirAll(cache, 0o755); err != nil {
 		fail(err)
 	}

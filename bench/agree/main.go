@@ -29,6 +29,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/specgate/specgate/bench/internal/cachedir"
 	"github.com/specgate/specgate/rulesets"
 	"github.com/specgate/specgate/spec"
 )
@@ -87,11 +88,7 @@ func main() {
 	keep := flag.String("keep", "", "folder to keep every report in (<spec>.<tool>.json), to look at the findings")
 	flag.Parse()
 
-	cache := os.Getenv("SPECGATE_BENCH_CACHE")
-	if cache == "" {
-		home, _ := os.UserHomeDir()
-		cache = filepath.Join(home, ".cache", "specgate-bench")
-	}
+	cache := cachedir.Path()
 	work, err := os.MkdirTemp("", "specgate-agree")
 	if err != nil {
 		fail(err)

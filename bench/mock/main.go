@@ -43,6 +43,8 @@ import (
 	"sync/atomic"
 	"syscall"
 	"time"
+
+	"github.com/specgate/specgate/bench/internal/cachedir"
 )
 
 const prismVersion = "5.14"
@@ -70,11 +72,7 @@ func main() {
 	readyTimeout := flag.Duration("ready-timeout", 20*time.Minute, "how long a server may take to start")
 	flag.Parse()
 
-	cache := os.Getenv("SPECGATE_BENCH_CACHE")
-	if cache == "" {
-		home, _ := os.UserHomeDir()
-		cache = filepath.Join(home, ".cache", "specgate-bench")
-	}
+	cache := cachedir.Path()
 	if *install {
 		if err := installPrism(cache); err != nil {
 			fail(err)
