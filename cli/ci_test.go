@@ -25,6 +25,7 @@ import (
 	"github.com/specgate/specgate/insights"
 	"github.com/specgate/specgate/insightsd"
 	"github.com/specgate/specgate/internal/envtest"
+	"github.com/specgate/specgate/internal/insightstest"
 	"github.com/specgate/specgate/internal/outputtest"
 )
 
@@ -40,22 +41,13 @@ type insightsService struct {
 func newInsights(t *testing.T) *insightsService {
 	t.Helper()
 	s := &insightsService{}
-	srv, err := insightsd.New(insightsd.Options{Dir: t.TempDir()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	s.srv = srv
-	s.ts = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	s.srv, s.ts = insightstest.Serve(t, insightsd.Options{Dir: t.TempDir()}, func(w http.ResponseWriter, r *http.Request) bool {
 		s.requests.Add(1)
 		if s.down.Add(-1) >= 0 {
 			w.WriteHeader(http.StatusServiceUnavailable)
-			return
+			return true
 		}
-		srv.Handler().ServeHTTP(w, r)
-	}))
-	t.Cleanup(func() {
-		s.ts.Close()
-		srv.Close()
+		return false
 	})
 	return s
 }

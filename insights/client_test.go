@@ -18,6 +18,7 @@ import (
 	"github.com/specgate/specgate/insights"
 	"github.com/specgate/specgate/insightsd"
 	"github.com/specgate/specgate/internal/httpx"
+	"github.com/specgate/specgate/internal/insightstest"
 )
 
 // service is a real insights service on loopback, with a hook in front of
@@ -33,21 +34,9 @@ type service struct {
 func newService(t *testing.T, token string) *service {
 	t.Helper()
 	s := &service{}
-	srv, err := insightsd.New(insightsd.Options{Dir: t.TempDir(), Token: token})
-	if err != nil {
-		t.Fatal(err)
-	}
-	s.srv = srv
-	s.ts = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	s.srv, s.ts = insightstest.Serve(t, insightsd.Options{Dir: t.TempDir(), Token: token}, func(w http.ResponseWriter, r *http.Request) bool {
 		n := s.requests.Add(1)
-		if s.before != nil && s.before(n, w, r) {
-			return
-		}
-		srv.Handler().ServeHTTP(w, r)
-	}))
-	t.Cleanup(func() {
-		s.ts.Close()
-		srv.Close()
+		return s.before != nil && s.before(n, w, r)
 	})
 	return s
 }
