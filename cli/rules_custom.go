@@ -135,7 +135,11 @@ func rulesTestCommand(env Env) *cli.Command {
 			}
 			ran := 0
 			if len(regoTests) > 0 {
-				results, err := policy.RunTests(c.Context, setup.Registry, regoTests)
+				helpers, err := libTestHelpers()
+				if err != nil {
+					return exitf(ExitUsage, "%v", err)
+				}
+				results, err := policy.RunTests(c.Context, setup.Registry, regoTests, helpers...)
 				if err != nil {
 					return exitf(ExitUsage, "%v", err)
 				}
@@ -313,4 +317,24 @@ paths:
           description: OK
 `
 	return map[string]string{id + ".rego": rule, id + "_test.rego": test, "testdata/example.oas3.1.yaml": fixture}
+}
+
+// libTestHelpers are the test modules of the built-in library
+// (rules/lib/*_test.rego), whose helpers a rule's tests may call wherever
+// they are run from: security_test.request_doc builds a document's input,
+// say.
+func libTestHelpers() ([]*policy.Source, error) {
+	names, err := fs.Glob(rules.FS, "lib/*_test.rego")
+	if err != nil {
+		return nil, err
+	}
+	var out []*policy.Source
+	for _, name := range names {
+		text, err := fs.ReadFile(rules.FS, name)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, &policy.Source{File: "specgate:rules/" + name, Text: string(text)})
+	}
+	return out, nil
 }

@@ -41,8 +41,11 @@ func FindRegoTests(dir string) ([]string, error) {
 }
 
 // RunTests runs the test rules of testFiles against the registry's rules
-// and libraries, with the same sandboxed capabilities as linting.
-func RunTests(ctx context.Context, reg *Registry, testFiles []string) ([]TestResult, error) {
+// and libraries, with the same sandboxed capabilities as linting. helpers
+// are test modules the tests may call (the built-in library's test
+// helpers): each is loaded unless a test file declares its package, and
+// its own tests are not run.
+func RunTests(ctx context.Context, reg *Registry, testFiles []string, helpers ...*Source) ([]TestResult, error) {
 	sources := slices.Clone(reg.Libs)
 	for _, r := range reg.Rules {
 		sources = append(sources, r.Source)
@@ -51,6 +54,7 @@ func RunTests(ctx context.Context, reg *Registry, testFiles []string) ([]TestRes
 	if err != nil {
 		return nil, err
 	}
+	declared := map[string]bool{} // the packages of the test files
 	for _, f := range testFiles {
 		src, err := os.ReadFile(f)
 		if err != nil {
@@ -61,6 +65,18 @@ func RunTests(ctx context.Context, reg *Registry, testFiles []string) ([]TestRes
 			return nil, err
 		}
 		modules[f] = m
+		declared[m.Package.Path.String()] = true
+	}
+	skip := map[string]bool{}
+	for _, h := range helpers {
+		m, err := h.Module()
+		if err != nil {
+			return nil, err
+		}
+		if pkg := m.Package.Path.String(); !declared[pkg] {
+			modules[h.File] = m
+			skip[pkg] = true
+		}
 	}
 	// The tests run the rules as the linter compiles them (template
 	// functions inlined), print statements kept, and may build inputs as
@@ -72,6 +88,9 @@ func RunTests(ctx context.Context, reg *Registry, testFiles []string) ([]TestRes
 	}
 	var out []TestResult
 	for r := range ch {
+		if skip[r.Package] {
+			continue
+		}
 		tr := TestResult{Name: strings.TrimPrefix(r.Package, "data.") + "." + r.Name, Failed: r.Fail, Err: r.Error}
 		if r.Location != nil {
 			tr.Location = fmt.Sprintf("%s:%d", r.Location.File, r.Location.Row)
