@@ -110,7 +110,11 @@ func runSuiteReported(c *cli.Context, env Env, cfg *config.Config, opts suite.Op
 	ctrf := ctrfReportOf(outputs, reportDir(c, cfg))
 	if ciSetupOf(c) != nil {
 		parts, done, err := ctrfByKind(ctrf[0])
-		if err == nil {
+		if err != nil {
+			// The report goes as one submission of mixed kinds, or fails to
+			// read there with its place: say why it was not split.
+			fmt.Fprintf(env.Stderr, "specgate: --ci: %s is submitted whole, not one report per kind: %v\n", ctrf[0], err)
+		} else {
 			defer done()
 			ctrf = parts
 		}
