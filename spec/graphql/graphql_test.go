@@ -250,13 +250,7 @@ func TestIgnoreDirectives(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ignores := func(field string) string {
-		var out []string
-		for _, it := range doc.Root.Root.Get("types").Get("Query").Get("fields").Get(field).Get("x-lint-ignore").Items {
-			out = append(out, it.Value)
-		}
-		return strings.Join(out, ",")
-	}
+	ignores := func(field string) string { return formattest.Ignores(doc, "types", "Query", "fields", field) }
 	if a, b := ignores("a"), ignores("b"); a != "a-rule" || b != "b-rule" {
 		t.Errorf("a: %q, b: %q", a, b)
 	}

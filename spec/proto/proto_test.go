@@ -397,29 +397,16 @@ message M { // specgate:ignore m-rule
 	if err != nil {
 		t.Fatal(err)
 	}
-	ignores := func(p ...any) string {
-		n := doc.Root.Root
-		for _, seg := range p {
-			n = n.Get(seg.(string))
-		}
-		var out []string
-		if list := n.Get("x-lint-ignore"); list != nil {
-			for _, it := range list.Items {
-				out = append(out, it.Value)
-			}
-		}
-		return strings.Join(out, ",")
-	}
 	for _, tt := range []struct {
-		path []any
+		path []string
 		want string
 	}{
 		{nil, "file-rule"},
-		{[]any{"messages", "M"}, "m-rule"},
-		{[]any{"messages", "M", "fields", "a"}, ""},
-		{[]any{"messages", "M", "fields", "b"}, "b-rule"},
+		{[]string{"messages", "M"}, "m-rule"},
+		{[]string{"messages", "M", "fields", "a"}, ""},
+		{[]string{"messages", "M", "fields", "b"}, "b-rule"},
 	} {
-		if got := ignores(tt.path...); got != tt.want {
+		if got := formattest.Ignores(doc, tt.path...); got != tt.want {
 			t.Errorf("%v: %q, want %q", tt.path, got, tt.want)
 		}
 	}

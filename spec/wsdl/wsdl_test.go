@@ -211,19 +211,6 @@ func TestDocumentationAndIgnores(t *testing.T) {
 	if pt.Documentation != "The shop." || pt.Operations[0].Documentation != "" || pt.Operations[1].Documentation != "<!-- specgate:ignore not-a-comment -->" {
 		t.Errorf("documentation: %q, %q, %q", pt.Documentation, pt.Operations[0].Documentation, pt.Operations[1].Documentation)
 	}
-	ignores := func(p ...string) string {
-		n := doc.Root.Root
-		for _, seg := range p {
-			n = n.Get(seg)
-		}
-		var out []string
-		if list := n.Get("x-lint-ignore"); list != nil {
-			for _, it := range list.Items {
-				out = append(out, it.Value)
-			}
-		}
-		return strings.Join(out, ",")
-	}
 	for _, tt := range []struct {
 		path []string
 		want string
@@ -233,7 +220,7 @@ func TestDocumentationAndIgnores(t *testing.T) {
 		{[]string{"portTypes", "Shop", "operations", "Ping"}, "op-rule"},
 		{[]string{"portTypes", "Shop", "operations", "Pong"}, "pong-rule"},
 	} {
-		if got := ignores(tt.path...); got != tt.want {
+		if got := formattest.Ignores(doc, tt.path...); got != tt.want {
 			t.Errorf("%v: %q, want %q", tt.path, got, tt.want)
 		}
 	}

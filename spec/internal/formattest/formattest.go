@@ -6,6 +6,7 @@ package formattest
 import (
 	"context"
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/specgate/specgate/spec"
@@ -38,4 +39,23 @@ func Pos(doc *spec.Document, file *spec.File, p spec.Path) string {
 		return "inexact " + spec.Pointer(p)
 	}
 	return fmt.Sprintf("%d:%d", loc.Range.Start.Line, loc.Range.Start.Col)
+}
+
+// Ignores are the rule ids of the x-lint-ignore list that the reader put
+// at path in the entry file's tree (from specgate:ignore comments),
+// joined with commas; "" when there is none.
+func Ignores(doc *spec.Document, path ...string) string {
+	n := doc.Root.Root
+	for _, seg := range path {
+		n = n.Get(seg)
+	}
+	list := n.Get("x-lint-ignore")
+	if list == nil {
+		return ""
+	}
+	var out []string
+	for _, it := range list.Items {
+		out = append(out, it.Value)
+	}
+	return strings.Join(out, ",")
 }
