@@ -134,8 +134,10 @@ func (p *Preloaded) handOver(keep bool) []byte {
 }
 
 // leanFrom is the size from which a spec of one file has its node tree
-// let go while most of its rules run (LargeSpec; lower in tests).
-var leanFrom int64 = LargeSpec
+// let go while most of its rules run (lower in tests): below it, loading
+// the document again costs more CPU than the memory it saves is worth
+// (docs/architecture-notes.md).
+var leanFrom int64 = 2 * LargeSpec
 
 // lean tells whether a preloaded document's node tree may go while its
 // rules run, to be loaded again from the file's bytes to locate the
