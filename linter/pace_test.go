@@ -194,3 +194,29 @@ func TestEvalFloorLeavesHeadroom(t *testing.T) {
 		t.Errorf("first collection at %d MiB with %d MiB held; want %d MiB more at least, and less than double", floor>>20, mem>>20, 32)
 	}
 }
+
+// A spec's evaluation runs at the default pace, at LargeEvalPercent from
+// LargeSpec bytes, and at HugeEvalPercent from HugeSpec, where its node
+// tree goes while the rules run (github.json, 13 MB, keeps 75; Graph
+// v1.0, 20 MB, and beta, 47 MB, run at 50).
+func TestEvalPercentBySize(t *testing.T) {
+	for _, tc := range []struct {
+		size int64
+		want int
+	}{
+		{0, EvalPercent},
+		{LargeSpec - 1, EvalPercent},
+		{LargeSpec, LargeEvalPercent},
+		{13_001_822, LargeEvalPercent},
+		{HugeSpec - 1, LargeEvalPercent},
+		{HugeSpec, HugeEvalPercent},
+		{47_125_053, HugeEvalPercent},
+	} {
+		if got := evalPercent(tc.size); got != tc.want {
+			t.Errorf("evalPercent(%d) = %d, want %d", tc.size, got, tc.want)
+		}
+	}
+	if leanFrom != HugeSpec {
+		t.Errorf("the node tree goes from %d bytes, the evaluation runs at HugeEvalPercent from %d; want them alike", leanFrom, HugeSpec)
+	}
+}

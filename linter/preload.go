@@ -100,15 +100,15 @@ func (p *Preloaded) Formats() ([]string, bool) {
 // loading ends: the first collection of its evaluation comes once it has
 // allocated EvalHeadroom percent of what the heap holds, or at the usual
 // floor, and the collector then runs at EvalPercent (LargeEvalPercent for
-// a spec of LargeSpec bytes or more).
+// a spec of LargeSpec bytes or more, HugeEvalPercent from HugeSpec).
 func (p *Preloaded) take(name string) (doc *spec.Document, input ast.Value, ok bool, err error) {
 	if p == nil || p.name != name {
 		return nil, nil, false, nil
 	}
 	<-p.done
 	percent := EvalPercent
-	if p.doc != nil && specBytes(p.doc) >= LargeSpec {
-		percent = LargeEvalPercent
+	if p.doc != nil {
+		percent = evalPercent(specBytes(p.doc))
 	}
 	startup.settle(evalFloor(), percent)
 	startup.take()
