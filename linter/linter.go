@@ -382,7 +382,7 @@ func (l *Linter) locate(res Result, doc *spec.Document, violations []policy.Viol
 	// not look for one at every node on its way (a scan of the fields of
 	// every object on the path, such as the thousand schemas of a large
 	// API's components).
-	ignorable := hasKey(doc, IgnoreKey)
+	ignorable := doc.AnyField(func(f spec.Field) bool { return f.Key == IgnoreKey })
 	if ignorable {
 		res.Warnings = l.unknownIgnores(doc)
 	}
@@ -456,31 +456,6 @@ func (l *Linter) diagnostic(doc *spec.Document, v policy.Violation, sevs ruleset
 		Pointer:  loc.Pointer,
 		Range:    loc.Range,
 	}, true
-}
-
-// hasKey tells whether an object of any of the document's files has the
-// key.
-func hasKey(doc *spec.Document, key string) bool {
-	var walk func(n *spec.Node) bool
-	walk = func(n *spec.Node) bool {
-		for i := range n.Fields {
-			if n.Fields[i].Key == key || walk(n.Fields[i].Value) {
-				return true
-			}
-		}
-		for _, it := range n.Items {
-			if walk(it) {
-				return true
-			}
-		}
-		return false
-	}
-	for _, f := range doc.Files() {
-		if walk(f.Root) {
-			return true
-		}
-	}
-	return false
 }
 
 // IgnoreKey is the extension that silences rules on a node and everything
