@@ -3,7 +3,6 @@ package cli
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io/fs"
 	"net"
@@ -335,17 +334,13 @@ func ctrfKind(path string) (string, bool, error) {
 		return "", false, nil
 	}
 	var kind string
-	run, err := reports.DecodeCTRF(bytes.NewReader(data), func(t *reports.Test) error {
+	run, err := reports.ReadCTRF(path, func(t *reports.Test) error {
 		if kind == "" {
 			kind = string(t.Type)
 		}
 		return nil
 	})
 	if err != nil {
-		var ce *reports.CTRFError
-		if errors.As(err, &ce) {
-			ce.File = path
-		}
 		return "", false, err
 	}
 	if run.Kind != "" {
