@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/specgate/specgate/insights"
+	"github.com/specgate/specgate/internal/jsonpos"
 )
 
 // timeFields are the members of a submission that hold a time, by their
@@ -68,7 +69,7 @@ func badTime(data []byte) (field string, off int64, err error) {
 	var walk func(path string) bool
 	walk = func(path string) bool {
 		if times[path] {
-			start := valueStart(data, dec.InputOffset())
+			start := jsonpos.NextValue(data, dec.InputOffset())
 			var raw json.RawMessage
 			if dec.Decode(&raw) != nil {
 				return false
@@ -130,22 +131,6 @@ func shown(raw []byte) string {
 		return "a long JSON string"
 	}
 	return "a long JSON number"
-}
-
-// valueStart is where the value starts that follows offset, past white
-// space and the separator (',' or ':') a Decoder leaves before it.
-func valueStart(data []byte, offset int64) int64 {
-	space := func() {
-		for offset < int64(len(data)) && strings.IndexByte(" \t\r\n", data[offset]) >= 0 {
-			offset++
-		}
-	}
-	space()
-	if offset < int64(len(data)) && (data[offset] == ':' || data[offset] == ',') {
-		offset++
-	}
-	space()
-	return offset
 }
 
 // timeReason is why a value is not a time, when the time package says

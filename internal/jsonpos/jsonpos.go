@@ -22,12 +22,24 @@ func ValueStart(data []byte, after int64) int64 {
 			return max(after-1, 0)
 		}
 		if dec.InputOffset() >= after {
-			// A token starts after the white space and the separator
-			// before it.
-			for start < int64(len(data)) && bytes.IndexByte([]byte(" \t\r\n,:"), data[start]) >= 0 {
-				start++
-			}
-			return start
+			return NextValue(data, start)
 		}
 	}
+}
+
+// NextValue is the offset where the value starts that follows offset in
+// data, past the white space and the separator (',' or ':') that a
+// json.Decoder's InputOffset leaves before it.
+func NextValue(data []byte, offset int64) int64 {
+	space := func() {
+		for offset < int64(len(data)) && bytes.IndexByte([]byte(" \t\r\n"), data[offset]) >= 0 {
+			offset++
+		}
+	}
+	space()
+	if offset < int64(len(data)) && (data[offset] == ':' || data[offset] == ',') {
+		offset++
+	}
+	space()
+	return offset
 }
