@@ -3,9 +3,10 @@ package rulesets
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
-	"sort"
+	"slices"
 	"strings"
 
 	"github.com/specgate/specgate/internal/fsroot"
@@ -114,7 +115,7 @@ func (p *configParser) keys(n *spec.Node, what string, known ...string) bool {
 		return false
 	}
 	for _, f := range n.Fields {
-		if !contains(known, f.Key) {
+		if !slices.Contains(known, f.Key) {
 			p.errorf(f.KeyRange.Start, "unknown key %q in %s%s", f.Key, what, Suggest(f.Key, known))
 		}
 	}
@@ -128,7 +129,7 @@ func (p *configParser) config(root *spec.Node) *Config {
 	}
 	custom := &spec.Node{Kind: spec.Object, Range: root.Range}
 	for _, f := range root.Fields {
-		if f.Key != "profiles" && contains(dsl.RulesetKeys, f.Key) {
+		if f.Key != "profiles" && slices.Contains(dsl.RulesetKeys, f.Key) {
 			custom.Fields = append(custom.Fields, f)
 		}
 	}
@@ -249,15 +250,6 @@ func isRulesetFile(s string) bool {
 	return isURL(s) || ext == ".yaml" || ext == ".yml" || ext == ".json" || strings.ContainsAny(s, "/\\") || strings.HasPrefix(s, "spectral:")
 }
 
-func contains(list []string, s string) bool {
-	for _, it := range list {
-		if it == s {
-			return true
-		}
-	}
-	return false
-}
-
 // Profile picks a profile by name; an empty name means "default", or the
 // only profile when there is exactly one.
 func (c *Config) Profile(name string) (*Profile, error) {
@@ -283,12 +275,7 @@ func (c *Config) Profile(name string) (*Profile, error) {
 }
 
 func (c *Config) names() []string {
-	names := make([]string, 0, len(c.Profiles))
-	for n := range c.Profiles {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	return names
+	return slices.Sorted(maps.Keys(c.Profiles))
 }
 
 // Resolve layers a profile over the registry: extends (the default ruleset

@@ -8,11 +8,11 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"sort"
 	"strings"
 
 	"github.com/bmatcuk/doublestar/v4"
 
+	"github.com/specgate/specgate/internal/fsroot"
 	"github.com/specgate/specgate/internal/level"
 	"github.com/specgate/specgate/policy"
 	"github.com/specgate/specgate/policy/dsl"
@@ -138,7 +138,7 @@ func (l *rulesetLoader) load(name string, from string, at spec.Pos, mode string)
 		if from == "" {
 			l.fail(fmt.Errorf("cannot read ruleset %s: %w", name, err))
 		} else {
-			l.failAt(from, at, "cannot read ruleset %s: %v", name, unwrapPathError(err))
+			l.failAt(from, at, "cannot read ruleset %s: %v", name, fsroot.UnwrapPath(err))
 		}
 		return nil
 	}
@@ -430,7 +430,7 @@ func (l *rulesetLoader) functions(set *customSet, rs *dsl.Ruleset, dir string) {
 func (l *rulesetLoader) regoModules(set *customSet, from string, at dsl.Name, path string) {
 	st, err := os.Stat(path)
 	if err != nil {
-		l.failAt(from, at.Pos, "rego %s: %v", at.Value, unwrapPathError(err))
+		l.failAt(from, at.Pos, "rego %s: %v", at.Value, fsroot.UnwrapPath(err))
 		return
 	}
 	add := func(p string) {
@@ -528,12 +528,7 @@ func compileAll(reg *policy.Registry, set *customSet, skipMissing bool) ([]*dsl.
 			return nil, nil, fmt.Errorf("internal error: %w", err)
 		}
 	}
-	files := make([]string, 0, len(set.modules))
-	for f := range set.modules {
-		files = append(files, f)
-	}
-	sort.Strings(files)
-	for _, f := range files {
+	for _, f := range slices.Sorted(maps.Keys(set.modules)) {
 		if err := reg.AddModule(f, set.modules[f], false); err != nil {
 			errs = append(errs, err)
 		}
@@ -582,12 +577,4 @@ func baseDir(file string) string {
 		return file
 	}
 	return filepath.Dir(file)
-}
-
-func unwrapPathError(err error) error {
-	var pe *fs.PathError
-	if errors.As(err, &pe) {
-		return pe.Err
-	}
-	return err
 }

@@ -3,9 +3,11 @@ package rulesets_test
 import (
 	"errors"
 	"flag"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/specgate/specgate/internal/ruletest"
@@ -151,7 +153,7 @@ func TestProfileSelectionErrors(t *testing.T) {
 	if _, err := cfg.Profile(""); err == nil || !strings.Contains(err.Error(), `several profiles and none named "default"`) {
 		t.Errorf("no default among several: %v", err)
 	}
-	if _, err := cfg.Profile("c"); err == nil || !strings.Contains(err.Error(), `no profile "c"`) {
+	if _, err := cfg.Profile("c"); err == nil || !strings.Contains(err.Error(), `no profile "c"`) || !strings.HasSuffix(err.Error(), "(profiles: a, b)") {
 		t.Errorf("missing profile: %v", err)
 	}
 }
@@ -196,5 +198,30 @@ func TestDocsAreGenerated(t *testing.T) {
 		if err != nil || string(got) != content {
 			t.Errorf("docs/rules/%s is out of date: run go test ./rulesets -update", name)
 		}
+	}
+}
+
+// TestUnreadableFiles: a configuration or a ruleset file that cannot be
+// read is named once in the error, with the system's reason and not its
+// path again; a ruleset file the configuration extends is placed where it
+// is named.
+func TestUnreadableFiles(t *testing.T) {
+	dir := t.TempDir()
+	config := filepath.Join(dir, "specgate-lint.yaml")
+	_, err := rulesets.Load(rulesets.Options{Config: config})
+	if err == nil || !errors.Is(err, fs.ErrNotExist) || strings.Count(err.Error(), config) != 1 ||
+		!strings.Contains(err.Error(), "cannot read configuration: "+syscall.ENOENT.Error()) {
+		t.Errorf("missing configuration: %v", err)
+	}
+
+	if err := os.WriteFile(config, []byte("profiles:\n  default:\n    rules:\n      extends: [team/ruleset.yaml]\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err = rulesets.Load(rulesets.Options{Config: config})
+	ruleset := filepath.Join(dir, "team", "ruleset.yaml")
+	var se *spec.Error
+	if !errors.As(err, &se) || se.File != config || se.Pos.Line != 4 || se.Pos.Col != 17 ||
+		se.Msg != "cannot read ruleset "+ruleset+": "+syscall.ENOENT.Error() {
+		t.Errorf("missing ruleset: %v", err)
 	}
 }

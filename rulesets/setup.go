@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/specgate/specgate/internal/fsroot"
 	"github.com/specgate/specgate/policy"
 	"github.com/specgate/specgate/policy/dsl"
 	"github.com/specgate/specgate/rules"
@@ -71,7 +72,7 @@ func Load(opts Options) (*Setup, error) {
 	var firstErr error // structural errors of the configuration, reported with the rest
 	if path != "" {
 		if data, err = os.ReadFile(path); err != nil {
-			return nil, &spec.Error{File: path, Msg: "cannot read configuration: " + unwrapPathError(err).Error(), Err: err}
+			return nil, &spec.Error{File: path, Msg: "cannot read configuration: " + fsroot.UnwrapPath(err).Error(), Err: err}
 		}
 		// First pass: the structure, the custom rules and the chosen
 		// profile's ruleset files; rule ids are checked once every rule
