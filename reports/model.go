@@ -167,12 +167,7 @@ type Finding struct {
 }
 
 // Location is "file:line:col", or the file alone without a position.
-func (f *Finding) Location() string {
-	if f.Range.Start.Line == 0 {
-		return f.File
-	}
-	return f.File + ":" + strconv.Itoa(int(f.Range.Start.Line)) + ":" + strconv.Itoa(int(f.Range.Start.Col))
-}
+func (f *Finding) Location() string { return location(f.File, f.Range) }
 
 // Change is what a compatibility finding says beyond its rule and place.
 type Change struct {
@@ -201,11 +196,15 @@ type Place struct {
 }
 
 // Location is "file:line:col", or the file alone without a position.
-func (p *Place) Location() string {
-	if p.Range.Start.Line == 0 {
-		return p.File
+func (p *Place) Location() string { return location(p.File, p.Range) }
+
+// location is a finding's or a place's "file:line:col", or the file alone
+// when r has no position.
+func location(file string, r spec.Range) string {
+	if r.Start.Line == 0 {
+		return file
 	}
-	return p.File + ":" + strconv.Itoa(int(p.Range.Start.Line)) + ":" + strconv.Itoa(int(p.Range.Start.Col))
+	return file + ":" + strconv.Itoa(int(r.Start.Line)) + ":" + strconv.Itoa(int(r.Start.Col))
 }
 
 // Other is the change's place in the version it is not located in, and
