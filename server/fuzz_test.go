@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/specgate/specgate/internal/corpustest"
 	"github.com/specgate/specgate/reports"
 )
 
@@ -30,7 +31,7 @@ func (noNetwork) RoundTrip(*http.Request) (*http.Response, error) {
 func FuzzLintRequest(f *testing.F) {
 	seeds := []string{
 		`{"spec": "openapi: 3.1.0\ninfo: {title: t, version: '1'}\npaths: {}\n"}`,
-		`{"spec": ` + quote(smallSpec) + `, "profile": "strict", "format": "sarif"}`,
+		lintBody(map[string]string{"spec": smallSpec, "profile": "strict", "format": "sarif"}),
 		`{"spec": "{\"swagger\": \"2.0\", \"info\": {\"title\": \"t\", \"version\": \"1\"}, \"paths\": {}}"}`,
 		`{"spec": "asyncapi: 3.0.0\ninfo: {title: t, version: '1'}\n"}`,
 		`{"spec": "openapi: 3.1.0\ncomponents:\n  schemas:\n    A: {$ref: 'b.yaml#/B'}\n"}`,
@@ -49,8 +50,8 @@ func FuzzLintRequest(f *testing.F) {
 		"{\"spec\": \"\\u0000\"}",
 		`{"spec": "a: &a [*a, *a]\nb: *a\n"}`,
 	}
-	if data, err := os.ReadFile(filepath.Join("..", "..", "shared", "corpus", "petstore-expanded.yaml")); err == nil {
-		seeds = append(seeds, `{"spec": `+quote(string(data))+`}`)
+	if data, err := os.ReadFile(filepath.Join(corpustest.Dir, "petstore-expanded.yaml")); err == nil {
+		seeds = append(seeds, lintBody(map[string]string{"spec": string(data)}))
 	}
 	for _, s := range seeds {
 		f.Add([]byte(s))

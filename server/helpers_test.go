@@ -18,6 +18,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/specgate/specgate/internal/corpustest"
 	"github.com/specgate/specgate/internal/exchangetest"
 	"github.com/specgate/specgate/internal/filetest"
 	"github.com/specgate/specgate/internal/outputtest"
@@ -191,11 +192,25 @@ func (ts *testServer) get(t testing.TB, path string) response {
 // lint posts a lint request built from members (marshalled to JSON).
 func (ts *testServer) lint(t testing.TB, members map[string]string) response {
 	t.Helper()
-	body, err := json.Marshal(members)
+	return ts.do(t, http.MethodPost, "/lint-reports", "application/json", lintBody(members))
+}
+
+// lintBody is the JSON body of a lint request with members ("spec",
+// "profile", …) as strings.
+func lintBody(members map[string]string) string {
+	body, _ := json.Marshal(members) // a map of strings always encodes
+	return string(body)
+}
+
+// corpusSpec is the text of a spec of the corpus beside the checkout; the
+// test is skipped when the corpus is not there.
+func corpusSpec(t testing.TB, name string) string {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(corpustest.Require(t), name))
 	if err != nil {
 		t.Fatal(err)
 	}
-	return ts.do(t, http.MethodPost, "/lint-reports", "application/json", string(body))
+	return string(data)
 }
 
 // report decodes a 200 JSON lint report.

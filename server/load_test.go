@@ -7,7 +7,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -32,18 +31,13 @@ func TestLoad(t *testing.T) {
 	}
 	repo := newRepo(t, map[string]string{"specgate-lint.yaml": "profiles:\n  default: {rules: {extends: [recommended]}}\n"})
 	ts := start(t, Options{ConfigRepo: repo, Logger: newTestLogger(io.Discard), QueueTimeout: time.Minute})
-	corpus := filepath.Join("..", "..", "shared", "corpus")
 	t.Logf("%-24s %9s %8s %8s %8s %10s %10s", "spec", "size", "clients", "requests", "req/s", "p50", "p99")
 	for _, spec := range []struct {
 		file    string
 		clients int
 	}{{"petstore-expanded.yaml", 4}, {"stripe.yaml", 2}} {
-		data, err := os.ReadFile(filepath.Join(corpus, spec.file))
-		if err != nil {
-			t.Skipf("corpus: %v", err)
-		}
-		body := []byte(`{"spec": ` + quote(string(data)) + `}`)
-		latencies := hammer(t, ts.url+"/lint-reports", body, spec.clients, time.Duration(seconds)*time.Second)
+		data := corpusSpec(t, spec.file)
+		latencies := hammer(t, ts.url+"/lint-reports", []byte(lintBody(map[string]string{"spec": data})), spec.clients, time.Duration(seconds)*time.Second)
 		slices.Sort(latencies)
 		pct := func(p float64) time.Duration {
 			return latencies[int(p*float64(len(latencies)-1))].Round(100 * time.Microsecond)
@@ -90,17 +84,13 @@ func hammer(t *testing.T, url string, body []byte, clients int, d time.Duration)
 // BenchmarkLintRequest is the cost of one inline lint request of the
 // small corpus spec through the handler, without the network.
 func BenchmarkLintRequest(b *testing.B) {
-	data, err := os.ReadFile(filepath.Join("..", "..", "shared", "corpus", "petstore-expanded.yaml"))
-	if err != nil {
-		b.Skipf("corpus: %v", err)
-	}
+	body := lintBody(map[string]string{"spec": corpusSpec(b, "petstore-expanded.yaml")})
 	repo := newRepo(b, map[string]string{"specgate-lint.yaml": "profiles:\n  default: {rules: {extends: [recommended]}}\n"})
 	srv, err := New(context.Background(), Options{ConfigRepo: repo})
 	if err != nil {
 		b.Fatal(err)
 	}
 	defer srv.Close()
-	body := `{"spec": ` + quote(string(data)) + `}`
 	handler := srv.Handler()
 	b.ReportAllocs()
 	for b.Loop() {

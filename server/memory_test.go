@@ -7,7 +7,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
-	"path/filepath"
 	"runtime"
 	"runtime/debug"
 	"runtime/metrics"
@@ -36,15 +35,11 @@ func TestMemoryEstimate(t *testing.T) {
 	}
 	defer srv.Close()
 	defer debug.SetGCPercent(debug.SetGCPercent(10))
-	corpus := filepath.Join("..", "..", "shared", "corpus")
 	t.Logf("%-8s %-24s %9s %10s %10s %7s %s", "profile", "spec", "size", "peak", "estimate", "factor", "time")
 	for _, profile := range []string{"default", "strict"} {
 		for _, file := range []string{"petstore-expanded.yaml", "asyncapi-slack-rtm.yml", "discord.json", "twilio-api-v2010.json", "openai.yaml", "kubernetes.json", "stripe.yaml", "github.json"} {
-			data, err := os.ReadFile(filepath.Join(corpus, file))
-			if err != nil {
-				t.Skipf("corpus: %v", err)
-			}
-			body := `{"spec": ` + quote(string(data)) + `, "profile": "` + profile + `"}`
+			data := corpusSpec(t, file)
+			body := lintBody(map[string]string{"spec": data, "profile": profile})
 			estimate := memoryCost(int64(len(body)))
 			start := time.Now()
 			peak := peakHeapGrowth(func() {

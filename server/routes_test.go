@@ -275,7 +275,7 @@ func TestMethodsAndUnknownPaths(t *testing.T) {
 func TestRequestLog(t *testing.T) {
 	repo := newRepo(t, map[string]string{"specgate-lint.yaml": noProfiles})
 	ts := start(t, Options{ConfigRepo: repo})
-	req, _ := http.NewRequest(http.MethodPost, ts.url+"/lint-reports", strings.NewReader(`{"spec": `+quote(smallSpec)+`}`))
+	req, _ := http.NewRequest(http.MethodPost, ts.url+"/lint-reports", strings.NewReader(lintBody(map[string]string{"spec": smallSpec})))
 	req.Header.Set("X-Request-Id", "trace-42")
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
@@ -305,11 +305,6 @@ func TestRequestLog(t *testing.T) {
 	if w, _ := line["warnings"].(float64); w == 0 || line["duration"] == nil {
 		t.Errorf("log line = %v", line)
 	}
-}
-
-func quote(s string) string {
-	b, _ := json.Marshal(s)
-	return string(b)
 }
 
 // On shutdown the server stops accepting connections and finishes the
