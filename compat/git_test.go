@@ -4,9 +4,11 @@ import (
 	"context"
 	"errors"
 	"io/fs"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -106,7 +108,7 @@ func TestGitMode(t *testing.T) {
 		got[filepath.Base(r.Spec)] = r
 	}
 	if len(got) != 3 {
-		t.Fatalf("checked %v, want api.yaml (its $ref'd file changed), new.yaml, old.yaml", keys(got))
+		t.Fatalf("checked %v, want api.yaml (its $ref'd file changed), new.yaml, old.yaml", slices.Sorted(maps.Keys(got)))
 	}
 	api := got["api.yaml"]
 	if api.Verdict != Incompatible || api.Reason != ReasonBreaking || len(api.Changes) != 1 {
@@ -242,12 +244,4 @@ func relToWD(t *testing.T, p string) string {
 		t.Fatal(err)
 	}
 	return rel
-}
-
-func keys(m map[string]Result) []string {
-	var out []string
-	for k := range m {
-		out = append(out, k)
-	}
-	return out
 }
