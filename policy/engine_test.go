@@ -26,7 +26,6 @@ var (
 	compile   = policytest.Compile
 	load      = policytest.Load
 	loadFiles = policytest.LoadFiles
-	field     = policytest.Field
 )
 
 const api = `openapi: 3.1.0
@@ -195,20 +194,21 @@ func TestRegistryValidation(t *testing.T) {
 func TestInputSharesConvertedValues(t *testing.T) {
 	doc := load(t, api)
 	in := input.Build(doc).(ast.Object)
-	ops := field(t, in, "operations").Value.(*ast.Array)
+	ops := in.Get(ast.StringTerm("operations")).Value.(*ast.Array)
 	if ops.Len() != 2 {
 		t.Fatalf("operations = %v", ops)
 	}
 	first := ops.Elem(0).Value.(ast.Object)
 	node := first.Get(ast.StringTerm("node"))
-	raw := field(t, in, "document.paths./a.get")
+	raw := in.Get(ast.StringTerm("document")).Value.(ast.Object).Get(ast.StringTerm("paths")).Value.(ast.Object).
+		Get(ast.StringTerm("/a")).Value.(ast.Object).Get(ast.StringTerm("get"))
 	if node != raw {
 		t.Error("the operation's node is a copy of the raw document's value, not the same term")
 	}
 	if got := first.Get(ast.StringTerm("formats")); got != nil {
 		t.Error("unexpected formats on an operation")
 	}
-	if f := field(t, in, "formats").String(); f != `["oas", "oas3", "oas3.1"]` {
+	if f := in.Get(ast.StringTerm("formats")).String(); f != `["oas", "oas3", "oas3.1"]` {
 		t.Errorf("formats = %s", f)
 	}
 
@@ -227,16 +227,16 @@ paths:
 definitions:
   A: {type: object}
 `)).(ast.Object)
-	at := func(v *ast.Term, path string) *ast.Term { return field(t, v.Value, path) }
-	resp := field(t, swagger, "operations").Value.(*ast.Array).Elem(0)
-	resp = at(resp, "responses").Value.(*ast.Array).Elem(0)
-	content := at(resp, "content").Value.(*ast.Array)
-	if content.Len() != 2 || at(content.Elem(0), "source") != at(resp, "source") || at(content.Elem(1), "source") != at(resp, "source") ||
-		at(content.Elem(0), "schemaSource") != at(content.Elem(1), "schemaSource") {
+	field := func(v *ast.Term, key string) *ast.Term { return v.Value.(ast.Object).Get(ast.StringTerm(key)) }
+	resp := swagger.Get(ast.StringTerm("operations")).Value.(*ast.Array).Elem(0)
+	resp = field(resp, "responses").Value.(*ast.Array).Elem(0)
+	content := field(resp, "content").Value.(*ast.Array)
+	if content.Len() != 2 || field(content.Elem(0), "source") != field(resp, "source") || field(content.Elem(1), "source") != field(resp, "source") ||
+		field(content.Elem(0), "schemaSource") != field(content.Elem(1), "schemaSource") {
 		t.Errorf("the response and its media types do not share their paths: %v", resp)
 	}
-	refs := field(t, swagger, "refs").Value.(*ast.Array)
-	if refs.Len() != 2 || at(refs.Elem(0), "target") != at(refs.Elem(1), "target") || at(refs.Elem(0), "siblings") != at(refs.Elem(1), "siblings") {
+	refs := swagger.Get(ast.StringTerm("refs")).Value.(*ast.Array)
+	if refs.Len() != 2 || field(refs.Elem(0), "target") != field(refs.Elem(1), "target") || field(refs.Elem(0), "siblings") != field(refs.Elem(1), "siblings") {
 		t.Errorf("references to one target do not share its path and their empty siblings: %v", refs)
 	}
 }
@@ -265,18 +265,18 @@ components:
 `
 	pet := "Pet:\n  type: object\n  properties:\n    owner: {$ref: \"api.yaml#/components/schemas/Alias\"}\n"
 	doc, dir := loadFiles(t, map[string]string{"api.yaml": entry, "pet.yaml": pet})
-	in := input.Build(doc)
-	refs := field(t, in, "refs").Value.(*ast.Array)
+	refs := input.Build(doc).(ast.Object).Get(ast.StringTerm("refs")).Value.(*ast.Array)
 	got := map[string]string{}
 	// An item holds the documented keys, no more: past eight keys an OPA
 	// object's map takes a table of its own, and a large API has tens of
 	// thousands of references.
 	keys := `{"circular", "error", "file", "path", "ref", "siblings", "target", "targetFile"}`
 	refs.Foreach(func(r *ast.Term) {
-		key := func(k string) string { return field(t, r.Value, k).String() }
-		got[key("ref")] = strings.Join([]string{key("file"), key("path"), key("targetFile"), key("target"), key("siblings")}, " ")
-		if k := ast.NewSet(r.Value.(ast.Object).Keys()...).String(); k != keys {
-			t.Errorf("ref %s has keys %s, want %s", key("ref"), k, keys)
+		o := r.Value.(ast.Object)
+		field := func(k string) string { return o.Get(ast.StringTerm(k)).String() }
+		got[field("ref")] = strings.Join([]string{field("file"), field("path"), field("targetFile"), field("target"), field("siblings")}, " ")
+		if k := ast.NewSet(o.Keys()...).String(); k != keys {
+			t.Errorf("ref %s has keys %s, want %s", field("ref"), k, keys)
 		}
 	})
 	petFile := ast.StringTerm(filepath.Join(dir, "pet.yaml")).String()
@@ -297,12 +297,12 @@ components:
 	if len(got) != len(want) {
 		t.Errorf("got %d refs, want %d: %v", len(got), len(want), got)
 	}
-	to := field(t, in, "refsTo").Value.(ast.Object)
+	to := input.Build(doc).(ast.Object).Get(ast.StringTerm("refsTo")).Value.(ast.Object)
 	if got := to.Keys(); len(got) != 4 {
 		t.Errorf("refsTo has keys %v, want 4 (unresolved references are left out)", got)
 	}
 	owner := to.Get(ast.StringTerm("#/components/schemas/Owner")).Value.(*ast.Array)
-	if owner.Len() != 1 || field(t, owner.Elem(0).Value, "ref").String() != `"#/components/schemas/Owner"` {
+	if owner.Len() != 1 || owner.Elem(0).Value.(ast.Object).Get(ast.StringTerm("ref")).String() != `"#/components/schemas/Owner"` {
 		t.Errorf("refsTo[#/components/schemas/Owner] = %v", owner)
 	}
 	if to.Get(ast.StringTerm(filepath.Join(dir, "pet.yaml")+"#/Pet")) == nil {
@@ -310,8 +310,8 @@ components:
 	}
 	// The indexes of a few list the very items of refs.
 	for key, want := range map[string]string{"unresolvedRefs": `"#/components/schemas/Nope"`, "refsWithSiblings": `"pet.yaml#/Pet"`} {
-		list := field(t, in, "index."+key).Value.(*ast.Array)
-		if list.Len() != 1 || field(t, list.Elem(0).Value, "ref").String() != want {
+		list := input.Build(doc).(ast.Object).Get(ast.StringTerm("index")).Value.(ast.Object).Get(ast.StringTerm(key)).Value.(*ast.Array)
+		if list.Len() != 1 || list.Elem(0).Value.(ast.Object).Get(ast.StringTerm("ref")).String() != want {
 			t.Errorf("%s = %v, want the item of %s", key, list, want)
 		}
 	}
@@ -334,20 +334,20 @@ components:
     E: {type: [string, "null"]}
 `)
 	in := input.Build(doc).(ast.Object)
-	schemas := field(t, in, "schemas").Value.(*ast.Array)
-	with := field(t, in, "schemasWith").Value
-	enum := field(t, with, "enum").Value.(*ast.Array)
+	schemas := in.Get(ast.StringTerm("schemas")).Value.(*ast.Array)
+	with := in.Get(ast.StringTerm("schemasWith")).Value.(ast.Object)
+	enum := with.Get(ast.StringTerm("enum")).Value.(*ast.Array)
 	if enum.Len() != 2 || enum.Elem(0) != schemas.Elem(0) || enum.Elem(1) != schemas.Elem(3) {
 		t.Errorf("schemasWith.enum = %v, want schemas 0 and 3 of %v", enum, schemas)
 	}
-	if got := field(t, with, "type").Value.(*ast.Array).Len(); got != 5 {
+	if got := with.Get(ast.StringTerm("type")).Value.(*ast.Array).Len(); got != 5 {
 		t.Errorf("schemasWith.type has %d schemas, want 5", got)
 	}
-	if got := field(t, with, "properties").Value.(*ast.Array).Len(); got != 1 {
+	if got := with.Get(ast.StringTerm("properties")).Value.(*ast.Array).Len(); got != 1 {
 		t.Errorf("schemasWith.properties has %d schemas, want 1", got)
 	}
-	ofType := field(t, in, "schemasOfType").Value.(ast.Object)
-	strs := field(t, ofType, "string").Value.(*ast.Array)
+	ofType := in.Get(ast.StringTerm("schemasOfType")).Value.(ast.Object)
+	strs := ofType.Get(ast.StringTerm("string")).Value.(*ast.Array)
 	if strs.Len() != 3 || strs.Elem(0) != schemas.Elem(0) || strs.Elem(1) != schemas.Elem(2) || strs.Elem(2) != schemas.Elem(4) {
 		t.Errorf("schemasOfType.string = %v, want schemas 0, 2 and 4 of %v", strs, schemas)
 	}
@@ -372,7 +372,7 @@ components:
     Ping: {type: object, x-see: [{$ref: "#/components/schemas/Pong"}]}
     Pong: {$ref: "#/components/schemas/Ping"}
 `)
-	refs := field(t, input.Build(doc), "index.extensionRefs").String()
+	refs := input.Build(doc).(ast.Object).Get(ast.StringTerm("index")).Value.(ast.Object).Get(ast.StringTerm("extensionRefs")).String()
 	want := `[{"path": ["x-webhooks", "ping", "post", "requestBody", "content", "application/json", "schema"], "ref": "#/components/schemas/Ping"}, ` +
 		`{"path": ["components", "schemas", "Ping", "x-see", 0], "ref": "#/components/schemas/Pong"}]`
 	if refs != want {
@@ -405,7 +405,7 @@ components:
       items: {$ref: "#/components/schemas/a~1b"}
     User: {properties: {name: {type: string}}}
 `)
-	got := field(t, input.Build(doc), "componentRefs").String()
+	got := input.Build(doc).(ast.Object).Get(ast.StringTerm("componentRefs")).String()
 	want := `{"#/components/responses/Ok": ["#/components/schemas/Pet"], ` +
 		`"#/components/schemas/Pet": ["#/components/schemas/Pet", "#/components/schemas/User"], ` +
 		`"#/components/schemas/a~1b": ["#/components/schemas/a~1b"]}`
@@ -502,7 +502,7 @@ paths:
               example: {description: "<i>in an example</i>"}
 x-logo: {title: "jAvAsCrIpT:x"}
 `)
-	got := field(t, input.Build(doc), "index.markupTexts").Value
+	got := input.Build(doc).(ast.Object).Get(ast.StringTerm("index")).Value.(ast.Object).Get(ast.StringTerm("markupTexts")).Value
 	want := ast.MustParseTerm(`{"About <b>pets</b>", "1 < 2", "See JAVASCRIPT:alert(1)", "<i>in an example</i>", "jAvAsCrIpT:x"}`).Value
 	if got.Compare(want) != 0 {
 		t.Errorf("markupTexts = %v, want %v", got, want)

@@ -1,6 +1,6 @@
 // Package policytest holds the helpers that the tests of package policy
-// and of its input builder share: loading a document, compiling rules
-// that read the input and reading a value of the input. The rules' modules are written by
+// and of its input builder share: loading a document and compiling rules
+// that read the input. The rules' modules are written by
 // internal/ruletest, which the tests of linter, reports and rulesets
 // share too.
 package policytest
@@ -8,11 +8,8 @@ package policytest
 import (
 	"context"
 	"path/filepath"
-	"strings"
 	"testing"
 	"time"
-
-	"github.com/open-policy-agent/opa/v1/ast"
 
 	"github.com/specgate/specgate/internal/filetest"
 	"github.com/specgate/specgate/policy"
@@ -52,21 +49,4 @@ func LoadFiles(t *testing.T, files map[string]string) (*spec.Document, string) {
 		t.Fatal(err)
 	}
 	return doc, dir
-}
-
-// Field is the input's value at a dotted path of keys ("index.refsTo"),
-// failing the test where a step is not an object or lacks the key.
-func Field(t testing.TB, in ast.Value, path string) *ast.Term {
-	t.Helper()
-	term := ast.NewTerm(in)
-	for _, k := range strings.Split(path, ".") {
-		obj, ok := term.Value.(ast.Object)
-		if !ok {
-			t.Fatalf("input.%s: %s is not an object", path, k)
-		}
-		if term = obj.Get(ast.StringTerm(k)); term == nil {
-			t.Fatalf("input.%s: no key %s", path, k)
-		}
-	}
-	return term
 }
