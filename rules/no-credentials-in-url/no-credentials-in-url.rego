@@ -50,9 +50,8 @@ import data.specgate.lib.security
 import data.specgate.lib.util
 
 violations contains util.violation(array.concat(p.source, ["name"]), msg) if {
-	some p in input.parameters
+	some p in specgate.matching(input.parameters, ["name"], _hint)
 	p["in"] in {"query", "path"}
-	regex.match(`(?i)pass|secret|token|jwt|key|cred|sess`, p.name)
 	_credential(p.name)
 	_string_valued(p)
 	not _idempotency_key(p)
@@ -71,11 +70,17 @@ _only_resource_ids(p) if {
 	}
 }
 
-# _path_parameter_users maps the source of each path parameter to the
-# operations that take it, in order: built once, in one pass
-# (specgate.group), rather than searched for each parameter.
+# _hint matches every name that _credential may accept (and many more):
+# the few parameters so named are found in one call (specgate.matching),
+# not tested one by one.
+_hint := `(?i)pass|secret|token|jwt|key|cred|sess`
+
+# _path_parameter_users maps the source of each path parameter whose name
+# matches _hint to the operations that take it, in order: built once, in
+# one pass (specgate.group), over the operations with a parameter so named
+# (a parameter taken from a path item or a $ref keeps its name).
 _path_parameter_users := specgate.group([[q.source, op] |
-	some op in input.operations
+	some op in specgate.matching(input.operations, ["parameters", null, "name"], _hint)
 	some q in op.parameters
 	q["in"] == "path"
 ])
