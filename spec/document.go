@@ -46,8 +46,10 @@ type Document struct {
 	// definitions), for the packages of that format; nil otherwise.
 	Model any
 
-	files  map[string]*File
-	refs   map[*Node]*Ref // keyed by the object that holds "$ref"
+	files map[string]*File
+	// refs holds the $refs of objects that another document numbered
+	// first (see register); the others are found through Node.ref.
+	refs   map[*Node]*Ref
 	loader *Loader
 	// views are built on first use under viewsMu, and may be dropped
 	// (DropViews) and built again.
@@ -218,7 +220,7 @@ func (d *Document) LocateIn(start *File, path []any, visit func(*Node)) Location
 	for i, seg := range path {
 		next, keyRange, ok := d.step(cur, seg)
 		for hops := 0; !ok && hops < 64; hops++ {
-			r := d.refs[cur]
+			r := d.RefOf(cur)
 			if r == nil || r.Target == nil {
 				break
 			}

@@ -295,7 +295,7 @@ func (s *Source) File(name, key string, root *Node, size int) *File {
 func (s *Source) Document(format Format, version string, entry *Node, others []*File, model any) *Document {
 	f := &File{Name: s.Name, Root: entry, Size: len(s.Data), key: s.key}
 	d := &Document{Root: f, Format: format, Version: version, files: map[string]*File{s.key: f}, loader: s.l,
-		refs: map[*Node]*Ref{}, refRoot: s.root, Model: model}
+		refRoot: s.root, Model: model}
 	d.Major, d.Minor, _ = parseVersion(version + ".0")
 	for _, o := range others {
 		if _, dup := d.files[o.key]; !dup {

@@ -178,7 +178,7 @@ func (l *Loader) entry(ctx context.Context, display, key string, data []byte) (*
 
 // document detects the format of a parsed entry file.
 func (l *Loader) document(f *File) (*Document, error) {
-	d := &Document{Root: f, files: map[string]*File{f.key: f}, loader: l, refs: map[*Node]*Ref{}}
+	d := &Document{Root: f, files: map[string]*File{f.key: f}, loader: l}
 	d.refRoot = l.refRoot(f.key)
 	if err := d.detect(); err != nil {
 		return nil, err

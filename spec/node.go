@@ -53,6 +53,11 @@ type Range struct {
 // node, so the tree may be a DAG (never a cycle).
 type Node struct {
 	Kind Kind
+	// ref is one more than the index in Document.Refs of the $ref this
+	// object holds, set when the document's $refs are scanned: RefOf
+	// answers without a lookup in a map of every reference. It sits in
+	// what would be padding, so a node is no larger for it.
+	ref uint32
 	// Value holds the scalar: the decoded text of a string, the literal of a
 	// number (kept verbatim, so no precision is lost), "true"/"false", or
 	// "null".

@@ -7,7 +7,6 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 )
 
@@ -36,14 +35,37 @@ type Ref struct {
 func (r *Ref) Pointer() string { return Pointer(r.Path) }
 
 // RefOf returns the resolution of n when n is an object holding "$ref".
-func (d *Document) RefOf(n *Node) *Ref { return d.refs[n] }
+func (d *Document) RefOf(n *Node) *Ref {
+	if n == nil || n.ref == 0 {
+		return nil
+	}
+	if i := int(n.ref - 1); i < len(d.Refs) && d.Refs[i].Node == n {
+		return d.Refs[i]
+	}
+	return d.refs[n]
+}
+
+// register records r, the $ref held by the object r.Node: in the node
+// itself (Node.ref), or in d.refs when another document's scan has
+// already numbered that node, so that each document finds its own.
+func (d *Document) register(r *Ref) {
+	d.Refs = append(d.Refs, r)
+	if r.Node.ref == 0 {
+		r.Node.ref = uint32(len(d.Refs))
+		return
+	}
+	if d.refs == nil {
+		d.refs = map[*Node]*Ref{}
+	}
+	d.refs[r.Node] = r
+}
 
 // Deref follows references from n until it reaches a value that is not a
 // reference, and returns that value with the file it is in. A broken or
 // circular chain returns the last reference object reached.
 func (d *Document) Deref(n *Node) *Node {
 	for hops := 0; hops < 64; hops++ {
-		r := d.refs[n]
+		r := d.RefOf(n)
 		if r == nil || r.Target == nil || r.Err != nil {
 			return n
 		}
@@ -92,16 +114,17 @@ func (d *Document) scan(f *File) {
 		exampleObject
 		named // the value of an entry of a map of names: a schema, a response, …
 	)
-	var at Path
+	// at is the path to the current node. A step is made a Path segment
+	// (an interface value, which costs an allocation for a key) only when
+	// a $ref below it needs its path; the refs below share it.
+	var at scanPath
 	var walk func(n *Node, key string, ctx int)
 	walk = func(n *Node, key string, ctx int) {
 		switch n.Kind {
 		case Object:
 			if v := n.Get("$ref"); v != nil && v.Kind == String {
-				if _, seen := d.refs[n]; !seen {
-					r := &Ref{Node: n, File: f, Path: slices.Clone(at), Value: v.Value}
-					d.refs[n] = r
-					d.Refs = append(d.Refs, r)
+				if d.RefOf(n) == nil {
+					d.register(&Ref{Node: n, File: f, Path: at.path(), Value: v.Value})
 				}
 			}
 			// A property named "headers" is a schema, not a map of names.
@@ -121,19 +144,51 @@ func (d *Document) scan(f *File) {
 				case fl.Key == "examples":
 					child = examplesMap
 				}
-				at = append(at, fl.Key)
+				at = append(at, scanStep{key: fl.Key})
 				walk(fl.Value, fl.Key, child)
 				at = at[:len(at)-1]
 			}
 		case Array:
 			for i, it := range n.Items {
-				at = append(at, i)
+				at = append(at, scanStep{index: i, isIndex: true})
 				walk(it, "", plain)
 				at = at[:len(at)-1]
 			}
 		}
 	}
 	walk(f.Root, "", plain)
+}
+
+// scanStep is one step of scan's path: a key or an array index, and the
+// Path segment made of it once a $ref below needs it.
+type scanStep struct {
+	key     string
+	index   int
+	isIndex bool
+	seg     any
+}
+
+type scanPath []scanStep
+
+// path is a copy of the path as a Path, whose segments are made once per
+// step and shared by every $ref below that step.
+func (at scanPath) path() Path {
+	if len(at) == 0 {
+		return nil
+	}
+	out := make(Path, len(at))
+	for i := range at {
+		st := &at[i]
+		if st.seg == nil {
+			if st.isIndex {
+				st.seg = st.index
+			} else {
+				st.seg = st.key
+			}
+		}
+		out[i] = st.seg
+	}
+	return out
 }
 
 func (d *Document) refError(r *Ref, format string, args ...any) {
@@ -208,7 +263,7 @@ func (d *Document) resolve(ctx context.Context, r *Ref) {
 		next, _, ok := d.step(cur, seg)
 		// A pointer may pass through another reference.
 		for hops := 0; !ok && hops < 64; hops++ {
-			inner := d.refs[cur]
+			inner := d.RefOf(cur)
 			if inner == nil {
 				break
 			}
@@ -257,7 +312,7 @@ func (d *Document) checkChain(r *Ref) {
 	seen := map[*Node]bool{r.Node: true}
 	chain := []string{r.Value}
 	for n := r.Target; ; {
-		next := d.refs[n]
+		next := d.RefOf(n)
 		if next == nil || next.Target == nil {
 			return
 		}
@@ -310,7 +365,7 @@ func (d *Document) markCycles() {
 func (d *Document) collectRefs(n *Node, out *[]*Ref) {
 	switch n.Kind {
 	case Object:
-		if r := d.refs[n]; r != nil {
+		if r := d.RefOf(n); r != nil {
 			*out = append(*out, r)
 			return
 		}
