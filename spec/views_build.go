@@ -19,7 +19,7 @@ func (d *Document) Views() *Views {
 	if v := d.views.Load(); v != nil {
 		return v
 	}
-	b := &viewBuilder{d: d, v: &Views{}, seenSchema: map[*Node]bool{}, seenParam: map[*Node]*Parameter{}, seenMessage: map[*Node]*Message{}}
+	b := &viewBuilder{d: d, v: &Views{}, seenSchema: map[*Node]*Schema{}, seenParam: map[*Node]*Parameter{}, seenMessage: map[*Node]*Message{}}
 	b.build()
 	d.views.Store(b.v)
 	return b.v
@@ -33,9 +33,10 @@ func (d *Document) Views() *Views {
 func (d *Document) DropViews() { d.views.Store(nil) }
 
 type viewBuilder struct {
-	d           *Document
-	v           *Views
-	seenSchema  map[*Node]bool
+	d *Document
+	v *Views
+	// seenSchema indexes the schemas of v.Schemas by node.
+	seenSchema  map[*Node]*Schema
 	seenParam   map[*Node]*Parameter
 	seenMessage map[*Node]*Message
 	// consumes and produces are Swagger 2.0's document defaults.
@@ -496,12 +497,13 @@ func (b *viewBuilder) namedSchemas(n *Node, src Path) {
 	var todo []named
 	each(n, func(name string, s *Node) {
 		t := b.deref(s)
-		if t.Kind != Object || b.seenSchema[t] {
+		if t.Kind != Object || b.seenSchema[t] != nil {
 			return
 		}
-		b.seenSchema[t] = true
-		b.v.Schemas = append(b.v.Schemas, &Schema{Name: name, Node: t, Source: src.with(name)})
-		todo = append(todo, named{t, src.with(name)})
+		schema := &Schema{Name: name, Node: t, Source: src.with(name)}
+		b.seenSchema[t] = schema
+		b.v.Schemas = append(b.v.Schemas, schema)
+		todo = append(todo, named{t, schema.Source})
 	})
 	for _, s := range todo {
 		b.subschemas(s.node, s.src)
@@ -524,11 +526,12 @@ func (b *viewBuilder) schema(raw *Node, src Path) {
 		return
 	}
 	n := b.deref(raw)
-	if n.Kind != Object || b.seenSchema[n] {
+	if n.Kind != Object || b.seenSchema[n] != nil {
 		return
 	}
-	b.seenSchema[n] = true
-	b.v.Schemas = append(b.v.Schemas, &Schema{Node: n, Source: src})
+	s := &Schema{Node: n, Source: src}
+	b.seenSchema[n] = s
+	b.v.Schemas = append(b.v.Schemas, s)
 	b.subschemas(n, src)
 }
 
@@ -543,21 +546,109 @@ func (b *viewBuilder) subschemas(n *Node, src Path) {
 }
 
 // eachSubschema calls fn for every subschema written inside n, with the keys
-// that lead from n to it.
+// that lead from n to it: the keywords of schemaSingles, then those of
+// schemaMaps, then those of schemaLists, each in its list's order. The
+// keywords are found in one pass over n's fields, where a lookup of each
+// would read the fields 22 times.
 func eachSubschema(n *Node, fn func(c *Node, keys ...any)) {
-	for _, k := range schemaSingles {
-		if c := n.Get(k); c != nil && c.Kind == Object {
+	var at [subschemaSlots]*Node
+	found := false
+	for i := range n.Fields {
+		if slot := subschemaSlot(n.Fields[i].Key); slot >= 0 && at[slot] == nil {
+			at[slot], found = n.Fields[i].Value, true
+		}
+	}
+	if !found {
+		return
+	}
+	for i, k := range schemaSingleKeys {
+		if c := at[i]; c != nil && c.Kind == Object {
 			fn(c, k)
 		}
 	}
-	for _, k := range schemaMaps {
-		each(n.Get(k), func(name string, c *Node) { fn(c, k, name) })
+	for i, k := range schemaMapKeys {
+		each(at[len(schemaSingles)+i], func(name string, c *Node) { fn(c, k, name) })
 	}
-	for _, k := range schemaLists {
-		if c := n.Get(k); c != nil && c.Kind == Array {
-			for i, it := range c.Items {
-				fn(it, k, i)
+	for i, k := range schemaListKeys {
+		slot := len(schemaSingles) + len(schemaMaps) + i
+		if k == "items" {
+			slot = 0 // one field, a schema when an object and a list when an array
+		}
+		if c := at[slot]; c != nil && c.Kind == Array {
+			for j, it := range c.Items {
+				fn(it, k, j)
 			}
 		}
 	}
+}
+
+// schemaSingleKeys, schemaMapKeys and schemaListKeys are the keywords as
+// path segments, made once.
+var (
+	schemaSingleKeys = anys(schemaSingles)
+	schemaMapKeys    = anys(schemaMaps)
+	schemaListKeys   = anys(schemaLists)
+)
+
+func anys(keys []string) []any {
+	out := make([]any, len(keys))
+	for i, k := range keys {
+		out[i] = k
+	}
+	return out
+}
+
+// subschemaSlots is the number of distinct subschema keywords: "items" is
+// both a single and a list.
+const subschemaSlots = 21
+
+// subschemaSlot is the index of key in schemaSingles, else in schemaMaps
+// after them, else in schemaLists after both, or -1 when key holds no
+// subschema (TestSubschemaSlots holds it to the lists).
+func subschemaSlot(key string) int {
+	switch key {
+	case "items":
+		return 0
+	case "additionalProperties":
+		return 1
+	case "not":
+		return 2
+	case "contains":
+		return 3
+	case "if":
+		return 4
+	case "then":
+		return 5
+	case "else":
+		return 6
+	case "propertyNames":
+		return 7
+	case "unevaluatedItems":
+		return 8
+	case "unevaluatedProperties":
+		return 9
+	case "additionalItems":
+		return 10
+	case "contentSchema":
+		return 11
+	case "properties":
+		return 12
+	case "patternProperties":
+		return 13
+	case "dependentSchemas":
+		return 14
+	case "$defs":
+		return 15
+	case "definitions":
+		return 16
+	case "allOf":
+		return 17
+	case "anyOf":
+		return 18
+	case "oneOf":
+		return 19
+	case "prefixItems":
+		return 20
+	}
+	return -1
 }

@@ -3,12 +3,9 @@ package spec
 // markUsage sets Schema.Request and Schema.Response by walking, from the
 // operations under paths, every schema their requests and responses reach.
 func (b *viewBuilder) markUsage() {
-	index := make(map[*Node]*Schema, len(b.v.Schemas))
-	for _, s := range b.v.Schemas {
-		index[s.Node] = s
-	}
-	req := usageWalk{d: b.d, index: index, seen: map[*Node]bool{}, mark: func(s *Schema) { s.Request = true }}
-	resp := usageWalk{d: b.d, index: index, seen: map[*Node]bool{}, mark: func(s *Schema) { s.Response = true }}
+	index := b.seenSchema
+	req := usageWalk{d: b.d, index: index, seen: map[*Node]bool{}, marked: func(s *Schema) *bool { return &s.Request }}
+	resp := usageWalk{d: b.d, index: index, seen: map[*Node]bool{}, marked: func(s *Schema) *bool { return &s.Response }}
 	for _, op := range b.v.Operations {
 		for _, p := range op.Parameters {
 			req.walk(p.Schema)
@@ -33,22 +30,33 @@ func (b *viewBuilder) markUsage() {
 }
 
 // usageWalk marks every indexed schema reachable from the schemas it is
-// given, visiting each node once.
+// given, visiting each node once: an indexed schema's mark, false until
+// the walk reaches it, tells whether it was visited, and seen holds the
+// other nodes visited (a Swagger 2.0 parameter or header, which is its
+// own schema).
 type usageWalk struct {
-	d     *Document
-	index map[*Node]*Schema
-	seen  map[*Node]bool
-	mark  func(*Schema)
+	d      *Document
+	index  map[*Node]*Schema
+	seen   map[*Node]bool
+	marked func(*Schema) *bool
 }
 
 func (w *usageWalk) walk(n *Node) {
 	n = w.d.Deref(n)
-	if n == nil || n.Kind != Object || w.seen[n] {
+	if n == nil || n.Kind != Object {
 		return
 	}
-	w.seen[n] = true
 	if s := w.index[n]; s != nil {
-		w.mark(s)
+		m := w.marked(s)
+		if *m {
+			return
+		}
+		*m = true
+	} else {
+		if w.seen[n] {
+			return
+		}
+		w.seen[n] = true
 	}
 	EachDescribingSubschema(n, func(c *Node, _ ...any) { w.walk(c) })
 }
