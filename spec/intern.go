@@ -10,7 +10,15 @@ type stringTable struct {
 	m          map[string]string
 	hits, adds int
 	closed     bool
+	// recent holds strings of m by a cheap hash of their length and ends,
+	// one per slot: the strings a file repeats most (its keys, "string",
+	// the $refs of its common schemas) are found there without a lookup
+	// in m, whose table outgrows the processor's caches on a large file.
+	recent [1 << recentBits]string
 }
+
+// recentBits sizes stringTable.recent: 4,096 strings, 64 KiB of headers.
+const recentBits = 12
 
 const (
 	// maxInterned bounds the strings a parse interns.
@@ -28,12 +36,18 @@ func (t *stringTable) bytes(b []byte) string {
 	if t == nil {
 		return string(b)
 	}
-	if s, ok := t.m[string(b)]; ok {
+	slot := recentSlot(b)
+	if s := t.recent[slot]; len(b) > 0 && s == string(b) {
 		t.hits++
 		return s
 	}
+	if s, ok := t.m[string(b)]; ok {
+		t.hits++
+		t.recent[slot] = s
+		return s
+	}
 	s := string(b)
-	t.add(s)
+	t.add(s, slot)
 	return s
 }
 
@@ -42,19 +56,50 @@ func (t *stringTable) string(s string) string {
 	if t == nil {
 		return s
 	}
-	if c, ok := t.m[s]; ok {
+	slot := recentSlot(s)
+	if c := t.recent[slot]; len(s) > 0 && c == s {
 		t.hits++
 		return c
 	}
-	t.add(s)
+	if c, ok := t.m[s]; ok {
+		t.hits++
+		t.recent[slot] = c
+		return c
+	}
+	t.add(s, slot)
 	return s
 }
 
-func (t *stringTable) add(s string) {
+// recentSlot is the slot of stringTable.recent for s: a hash of its
+// length, its first eight bytes and its last eight. Strings that share
+// them share a slot, and only the last one met is found there.
+func recentSlot[T string | []byte](s T) uint32 {
+	n := len(s)
+	h := uint64(n)
+	if n >= 8 {
+		h ^= load64(s, 0) ^ load64(s, n-8)<<1
+	} else {
+		for i := 0; i < n; i++ {
+			h = h<<8 | uint64(s[i])
+		}
+	}
+	h *= 0x9e3779b97f4a7c15
+	return uint32(h >> (64 - recentBits))
+}
+
+// load64 reads the eight bytes of s from i, little-endian.
+func load64[T string | []byte](s T, i int) uint64 {
+	s = s[i : i+8]
+	return uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
+		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
+}
+
+func (t *stringTable) add(s string, slot uint32) {
 	if t.closed {
 		return
 	}
 	t.m[s] = s
+	t.recent[slot] = s
 	t.adds++
 	if t.adds == sampleInterned && 2*t.hits < t.adds || len(t.m) >= maxInterned {
 		t.closed = true

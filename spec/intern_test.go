@@ -86,3 +86,40 @@ func TestStringTableStopsOnDistinctStrings(t *testing.T) {
 		t.Errorf("a nil table changes strings")
 	}
 }
+
+// Strings that share a slot of the table's recent strings (the same
+// length and ends) are each found as themselves, and a closed table's
+// recent strings are strings it holds.
+func TestStringTableRecentSlots(t *testing.T) {
+	a, b := "#/components/schemas/a.graph.item", "#/components/schemas/b.graph.item"
+	if recentSlot(a) != recentSlot(b) || recentSlot(a) != recentSlot([]byte(a)) {
+		t.Fatalf("slots %d and %d, want one (and the same for bytes)", recentSlot(a), recentSlot(b))
+	}
+	tab := newStringTable()
+	first := tab.bytes([]byte(a))
+	for range 3 {
+		for _, s := range []string{a, b, "", "type", "typf"} {
+			got := tab.bytes([]byte(s))
+			if got != s {
+				t.Fatalf("bytes(%q) = %q", s, got)
+			}
+			if again := tab.string(s); again != s || (s != "" && unsafe.StringData(again) != unsafe.StringData(got)) {
+				t.Fatalf("string(%q) = %q, not the copy bytes gave", s, again)
+			}
+		}
+	}
+	if got := tab.bytes([]byte(a)); unsafe.StringData(got) != unsafe.StringData(first) {
+		t.Errorf("a string met again after another took its slot is a new copy")
+	}
+	// 31 lookups, of which the first of each string but a are additions.
+	if tab.hits != 27 || tab.adds != 5 {
+		t.Errorf("%d hits and %d additions, want 27 and 5", tab.hits, tab.adds)
+	}
+
+	closed := newStringTable()
+	closed.closed = true
+	x := closed.bytes([]byte("not held"))
+	if y := closed.bytes([]byte("not held")); unsafe.StringData(x) == unsafe.StringData(y) {
+		t.Errorf("a closed table shares a string it does not hold")
+	}
+}
