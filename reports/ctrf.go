@@ -1,7 +1,6 @@
 package reports
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"io"
@@ -452,16 +451,11 @@ func compatCTRFExtra(run *Run) map[string]any {
 // knows. JSON members have no order, so the summary after the tests is
 // still CTRF.
 type ctrfWriter struct {
-	bw    *bufio.Writer
-	enc   *json.Encoder
-	buf   bytes.Buffer
-	tests int
+	*jsonPieces
 }
 
 func newCTRFWriter(w io.Writer, run *Run) (*ctrfWriter, error) {
-	c := &ctrfWriter{bw: bufio.NewWriterSize(w, 64<<10)}
-	c.enc = json.NewEncoder(&c.buf)
-	c.enc.SetEscapeHTML(false)
+	c := &ctrfWriter{newJSONPieces(w)}
 	h := ctrfHeader(run)
 	c.bw.WriteString("{\n  \"reportFormat\": \"CTRF\",\n  \"specVersion\": \"" + CTRFSpecVersion + "\",\n")
 	if h.Timestamp != "" {
@@ -485,31 +479,12 @@ func newCTRFWriter(w io.Writer, run *Run) (*ctrfWriter, error) {
 	return c, nil
 }
 
-// value writes v encoded and indented as it appears at the depth of
-// prefix.
-func (c *ctrfWriter) value(v any, prefix string) error {
-	c.buf.Reset()
-	c.enc.SetIndent(prefix, "  ")
-	if err := c.enc.Encode(v); err != nil {
-		return err
-	}
-	_, err := c.bw.Write(bytes.TrimSuffix(c.buf.Bytes(), []byte("\n")))
-	return err
-}
-
 func (c *ctrfWriter) add(t *Test) error {
-	if c.tests > 0 {
-		c.bw.WriteString(",")
-	}
-	c.tests++
-	c.bw.WriteString("\n      ")
-	return c.value(ctrfTestOf(t), "      ")
+	return c.item(ctrfTestOf(t), "      ")
 }
 
 func (c *ctrfWriter) end(run *Run, s TestSummary, cov []Coverage) error {
-	if c.tests > 0 {
-		c.bw.WriteString("\n    ")
-	}
+	c.endItems("    ")
 	c.bw.WriteString("],\n    \"summary\": ")
 	sum := ctrfSummary{Tests: s.Tests, Passed: s.Passed, Failed: s.Failed, Skipped: s.Skipped, Pending: s.Pending, Other: s.Other,
 		Flaky: s.Flaky, Suites: s.Suites}

@@ -108,50 +108,87 @@ func WriteJSON(w io.Writer, run *Run) error {
 // a time, by appendDiagnostic, so that neither the time nor the peak
 // memory of a large report goes into holding all of it at once.
 func writeLintJSON(w io.Writer, run *Run) error {
-	bw := bufio.NewWriterSize(w, 64<<10)
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	// value writes v as it appears at the given depth of indentation.
-	value := func(v any, prefix string) error {
-		buf.Reset()
-		enc.SetIndent(prefix, "  ")
-		if err := enc.Encode(v); err != nil {
-			return err
-		}
-		_, err := bw.Write(bytes.TrimSuffix(buf.Bytes(), []byte("\n")))
+	s := newJSONPieces(w)
+	s.bw.WriteString("{\n  \"tool\": ")
+	if err := s.value(run.Tool, "  "); err != nil {
 		return err
 	}
-	bw.WriteString("{\n  \"tool\": ")
-	if err := value(run.Tool, "  "); err != nil {
-		return err
-	}
-	bw.WriteString(",\n  \"diagnostics\": [")
+	s.bw.WriteString(",\n  \"diagnostics\": [")
 	var line []byte
-	n := 0
 	for i := range run.Files {
 		fs := run.Files[i].Findings
 		for j := range fs {
-			if n > 0 {
-				bw.WriteString(",")
-			}
-			n++
+			s.next("    ")
 			d := jsonDiagnostic(&fs[j])
-			line = appendDiagnostic(append(line[:0], "\n    "...), &d)
-			if _, err := bw.Write(line); err != nil {
+			line = appendDiagnostic(line[:0], &d)
+			if _, err := s.bw.Write(line); err != nil {
 				return err
 			}
 		}
 	}
-	if n > 0 {
-		bw.WriteString("\n  ")
-	}
-	bw.WriteString("],\n  \"summary\": ")
-	if err := value(Summarize(run.Files), "  "); err != nil {
+	s.endItems("  ")
+	s.bw.WriteString("],\n  \"summary\": ")
+	if err := s.value(Summarize(run.Files), "  "); err != nil {
 		return err
 	}
-	bw.WriteString("\n}\n")
-	return bw.Flush()
+	s.bw.WriteString("\n}\n")
+	return s.bw.Flush()
+}
+
+// jsonPieces writes a JSON document a piece at a time, so that a large
+// report is never held whole: literal text to bw, and values indented to
+// the depth they stand at, as writeIndentedJSON writes them. items counts
+// the elements written of the array open last.
+type jsonPieces struct {
+	bw    *bufio.Writer
+	enc   *json.Encoder // encodes into buf
+	buf   bytes.Buffer
+	items int
+}
+
+func newJSONPieces(w io.Writer) *jsonPieces {
+	s := &jsonPieces{bw: bufio.NewWriterSize(w, 64<<10)}
+	s.enc = json.NewEncoder(&s.buf)
+	s.enc.SetEscapeHTML(false)
+	return s
+}
+
+// value writes v encoded and indented as it appears at the depth of
+// prefix.
+func (s *jsonPieces) value(v any, prefix string) error {
+	s.buf.Reset()
+	s.enc.SetIndent(prefix, "  ")
+	if err := s.enc.Encode(v); err != nil {
+		return err
+	}
+	_, err := s.bw.Write(bytes.TrimSuffix(s.buf.Bytes(), []byte("\n")))
+	return err
+}
+
+// next starts the next element of the array open last, on a line of its
+// own at the depth of prefix.
+func (s *jsonPieces) next(prefix string) {
+	if s.items > 0 {
+		s.bw.WriteString(",")
+	}
+	s.items++
+	s.bw.WriteString("\n")
+	s.bw.WriteString(prefix)
+}
+
+// item writes v as the next element of the array open last.
+func (s *jsonPieces) item(v any, prefix string) error {
+	s.next(prefix)
+	return s.value(v, prefix)
+}
+
+// endItems puts the array's closing bracket on a line of its own at the
+// depth of prefix when the array has elements.
+func (s *jsonPieces) endItems(prefix string) {
+	if s.items > 0 {
+		s.bw.WriteString("\n")
+		s.bw.WriteString(prefix)
+	}
 }
 
 // writeIndentedJSON is how every JSON format is written: two-space

@@ -3,7 +3,6 @@ package reports
 import (
 	"bufio"
 	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -428,7 +427,7 @@ func writeTestsHTML(w io.Writer, run *Run, t *tally, cov []Coverage, source test
 // jsonWriter writes a test run's json report as the tests come: the run,
 // the tests as CTRF has them, then the summary and the coverage.
 type jsonWriter struct {
-	c *ctrfWriter // for its encoder
+	*jsonPieces
 }
 
 // jsonSummary counts the tests of a run in its json report.
@@ -445,51 +444,42 @@ type jsonSummary struct {
 }
 
 func newJSONWriter(w io.Writer, run *Run) (*jsonWriter, error) {
-	j := &jsonWriter{c: &ctrfWriter{bw: bufio.NewWriterSize(w, 64<<10)}}
-	j.c.enc = json.NewEncoder(&j.c.buf)
-	j.c.enc.SetEscapeHTML(false)
-	j.c.bw.WriteString("{\n  \"tool\": ")
-	if err := j.c.value(run.Tool, "  "); err != nil {
+	j := &jsonWriter{newJSONPieces(w)}
+	j.bw.WriteString("{\n  \"tool\": ")
+	if err := j.value(run.Tool, "  "); err != nil {
 		return nil, err
 	}
 	if run.Kind != "" {
-		j.c.bw.WriteString(",\n  \"kind\": \"" + string(run.Kind) + "\"")
+		j.bw.WriteString(",\n  \"kind\": \"" + string(run.Kind) + "\"")
 	}
 	if !run.Start.IsZero() {
-		j.c.bw.WriteString(",\n  \"start\": \"" + run.Start.UTC().Format(time.RFC3339Nano) + "\"")
+		j.bw.WriteString(",\n  \"start\": \"" + run.Start.UTC().Format(time.RFC3339Nano) + "\"")
 	}
-	j.c.bw.WriteString(",\n  \"tests\": [")
+	j.bw.WriteString(",\n  \"tests\": [")
 	return j, nil
 }
 
 func (j *jsonWriter) add(t *Test) error {
-	if j.c.tests > 0 {
-		j.c.bw.WriteString(",")
-	}
-	j.c.tests++
-	j.c.bw.WriteString("\n    ")
-	return j.c.value(ctrfTestOf(t), "    ")
+	return j.item(ctrfTestOf(t), "    ")
 }
 
 func (j *jsonWriter) end(s TestSummary, cov []Coverage) error {
-	if j.c.tests > 0 {
-		j.c.bw.WriteString("\n  ")
-	}
-	j.c.bw.WriteString("],\n  \"summary\": ")
+	j.endItems("  ")
+	j.bw.WriteString("],\n  \"summary\": ")
 	sum := jsonSummary{Tests: s.Tests, Passed: s.Passed, Failed: s.Failed, Skipped: s.Skipped, Pending: s.Pending,
 		Other: s.Other, Flaky: s.Flaky, Suites: s.Suites}
 	if !s.Start.IsZero() && !s.Stop.IsZero() {
 		sum.DurationMS = s.Stop.Sub(s.Start).Milliseconds()
 	}
-	if err := j.c.value(sum, "  "); err != nil {
+	if err := j.value(sum, "  "); err != nil {
 		return err
 	}
-	j.c.bw.WriteString(",\n  \"coverage\": ")
-	if err := j.c.value(coverageReports(cov), "  "); err != nil {
+	j.bw.WriteString(",\n  \"coverage\": ")
+	if err := j.value(coverageReports(cov), "  "); err != nil {
 		return err
 	}
-	j.c.bw.WriteString("\n}\n")
-	return j.c.bw.Flush()
+	j.bw.WriteString("\n}\n")
+	return j.bw.Flush()
 }
 
 // summaryMaxFailures caps the failed tests the terminal summary names.

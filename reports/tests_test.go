@@ -579,3 +579,21 @@ func TestCoverageMetrics(t *testing.T) {
 		t.Errorf("metrics = %+v", got)
 	}
 }
+
+// A run without tests writes its tests as an empty array on one line, in
+// CTRF and in the json report.
+func TestTestRunWithoutTests(t *testing.T) {
+	run := &reports.Run{Tool: reports.Tool{Name: "specgate", Version: "1.2.3"}, Kind: reports.Contract, Start: fixed, Tests: []reports.Test{}}
+	for format, tt := range map[string]struct {
+		w    reports.Writer
+		want string
+	}{
+		"ctrf": {reports.WriteCTRF, "\n    \"tests\": [],\n    \"summary\": {"},
+		"json": {reports.WriteJSON, "\n  \"tests\": [],\n  \"summary\": {"},
+	} {
+		doc := write(t, tt.w, run)
+		if !strings.Contains(string(doc), tt.want) || !json.Valid(doc) {
+			t.Errorf("%s report of no tests lacks %q:\n%s", format, tt.want, doc)
+		}
+	}
+}
