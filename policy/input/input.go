@@ -42,6 +42,9 @@ func Build(doc *spec.Document) ast.Value {
 	})
 	all.Go(func() { markup, examples = scanFiles(doc) })
 	c := newConverter()
+	// Every container of the entry file is converted: its table of
+	// terms is made at its size once, rather than grown through copies.
+	c.terms = make(map[*spec.Node]converted, containers(doc.Root.Root))
 	document := c.node(doc.Root.Root)
 	first.Wait()
 	all.Go(func() {
@@ -138,6 +141,14 @@ type converter struct {
 	params  map[*spec.Parameter]*ast.Term
 	recent  [8]*ast.Term // paths converted lately (see path)
 	next    int          // where the next path goes in recent
+	// Scratch space for the members of the containers being converted
+	// (a stack: each container's members are on top of its parent's) and
+	// for the segments of a path: OPA copies an object's pairs, and a
+	// container or path that turns out to be shared needs no slice of its
+	// own, so only a new array's items are allocated.
+	pairStack []([2]*ast.Term)
+	itemStack []*ast.Term
+	segs      []*ast.Term
 }
 
 func newConverter() *converter {
@@ -294,35 +305,66 @@ func (c *converter) node(n *spec.Node) *ast.Term {
 	if t, ok := c.converted(n); ok {
 		return t.term
 	}
-	// The members first: the node's shape is made of theirs.
-	var pairs [][2]*ast.Term
-	var items []*ast.Term
+	// The members first: the node's shape is made of theirs. Each
+	// member is converted before it is pushed, since converting it pushes
+	// and pops its own members.
 	if n.Kind == spec.Object {
-		pairs = make([][2]*ast.Term, len(n.Fields))
+		start := len(c.pairStack)
 		for i := range n.Fields {
 			f := &n.Fields[i]
-			pairs[i] = [2]*ast.Term{c.key(f.Key), c.node(f.Value)}
+			k, v := c.key(f.Key), c.node(f.Value)
+			c.pairStack = append(c.pairStack, [2]*ast.Term{k, v})
 		}
-	} else {
-		items = make([]*ast.Term, len(n.Items))
-		for i, it := range n.Items {
-			items[i] = c.node(it)
-		}
+		t := c.container(n, func() ast.Value { return ast.NewObject(c.pairStack[start:]...) })
+		c.pairStack = c.pairStack[:start]
+		return t
 	}
+	start := len(c.itemStack)
+	for _, it := range n.Items {
+		v := c.node(it)
+		c.itemStack = append(c.itemStack, v)
+	}
+	t := c.container(n, func() ast.Value { return ast.NewArray(slices.Clone(c.itemStack[start:])...) })
+	c.itemStack = c.itemStack[:start]
+	return t
+}
+
+// container returns the term of a container whose members are converted:
+// that of a container of the same shape converted before, else a new one
+// made by mk.
+func (c *converter) container(n *spec.Node, mk func() ast.Value) *ast.Term {
 	shape := c.shape(n)
 	if same := c.sameShape(n, shape); same != nil && shareShapes {
 		c.terms[n] = converted{same, shape}
 		return same
 	}
-	var t *ast.Term
-	if n.Kind == spec.Object {
-		t = ast.NewTerm(ast.NewObject(pairs...))
-	} else {
-		t = ast.NewTerm(ast.NewArray(items...))
-	}
+	t := ast.NewTerm(mk())
 	c.terms[n] = converted{t, shape}
 	c.shapes[shape] = append(c.shapes[shape], n)
 	return t
+}
+
+// containers counts the non-empty objects and arrays of a tree.
+func containers(n *spec.Node) int {
+	count := 0
+	var walk func(n *spec.Node)
+	walk = func(n *spec.Node) {
+		switch {
+		case n == nil:
+		case n.Kind == spec.Object && len(n.Fields) > 0:
+			count++
+			for i := range n.Fields {
+				walk(n.Fields[i].Value)
+			}
+		case n.Kind == spec.Array && len(n.Items) > 0:
+			count++
+			for _, it := range n.Items {
+				walk(it)
+			}
+		}
+	}
+	walk(n)
+	return count
 }
 
 // converted is the term of a container node and the hash of its shape.
@@ -452,15 +494,16 @@ func (c *converter) same(a, b *spec.Node) bool {
 // changes an array in place (its array.slice shares the same way), so
 // sharing changes no value.
 func (c *converter) path(p spec.Path) *ast.Term {
-	items := make([]*ast.Term, len(p))
-	for i, s := range p {
+	segs := c.segs[:0]
+	for _, s := range p {
 		switch s := s.(type) {
 		case int:
-			items[i] = c.index(s)
+			segs = append(segs, c.index(s))
 		case string:
-			items[i] = c.key(s)
+			segs = append(segs, c.key(s))
 		}
 	}
+	c.segs = segs
 	var t *ast.Term
 	for i := range len(c.recent) {
 		if !sharePaths {
@@ -471,17 +514,17 @@ func (c *converter) path(p spec.Path) *ast.Term {
 			break
 		}
 		arr := r.Value.(*ast.Array)
-		if !startsWith(arr, items) {
+		if !startsWith(arr, segs) {
 			continue
 		}
-		if arr.Len() == len(items) {
+		if arr.Len() == len(segs) {
 			return r
 		}
-		t = ast.NewTerm(arr.Slice(0, len(items)))
+		t = ast.NewTerm(arr.Slice(0, len(segs)))
 		break
 	}
 	if t == nil {
-		t = ast.ArrayTerm(items...)
+		t = ast.ArrayTerm(slices.Clone(segs)...)
 	}
 	c.recent[c.next%len(c.recent)] = t
 	c.next++
@@ -508,6 +551,66 @@ func startsWith(arr *ast.Array, segs []*ast.Term) bool {
 		}
 	}
 	return true
+}
+
+// placeTable maps paths to values, keyed by a hash of the path's
+// segments: the labels of a large API look up a parameter for tens of
+// thousands of sources, and a string key built for each was most of the
+// garbage the labels made.
+type placeTable[V any] map[uint64][]placed[V]
+
+type placed[V any] struct {
+	path  spec.Path
+	value V
+}
+
+// put sets p's value; a path put again keeps its last value.
+func (t placeTable[V]) put(p spec.Path, v V) {
+	h := pathHash(p)
+	for i, e := range t[h] {
+		if samePath(e.path, p) {
+			t[h][i].value = v
+			return
+		}
+	}
+	t[h] = append(t[h], placed[V]{p, v})
+}
+
+// get returns p's value, or V's zero value.
+func (t placeTable[V]) get(p spec.Path) V {
+	for _, e := range t[pathHash(p)] {
+		if samePath(e.path, p) {
+			return e.value
+		}
+	}
+	var zero V
+	return zero
+}
+
+// pathHash hashes a path's segments, keys and indices told apart.
+func pathHash(p spec.Path) uint64 {
+	var h maphash.Hash
+	h.SetSeed(shapeSeed)
+	var buf [8]byte
+	for _, seg := range p {
+		switch s := seg.(type) {
+		case string:
+			binary.LittleEndian.PutUint64(buf[:], uint64(len(s)))
+			h.WriteByte('s')
+			h.Write(buf[:])
+			h.WriteString(s)
+		case int:
+			binary.LittleEndian.PutUint64(buf[:], uint64(s))
+			h.WriteByte('i')
+			h.Write(buf[:])
+		}
+	}
+	return h.Sum64()
+}
+
+// samePath tells whether two paths have the same segments.
+func samePath(a, b spec.Path) bool {
+	return slices.Equal(a, b)
 }
 
 // pathKey is a map key for a path.

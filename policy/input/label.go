@@ -17,7 +17,7 @@ type labeler struct {
 	// params are the parameters by where their schema is written, and
 	// Swagger 2.0 formData parameters by where they are (security's
 	// _params_by_value).
-	params map[string]*spec.Parameter
+	params placeTable[*spec.Parameter]
 	// requestPlaces are, for the received schemas written where no request
 	// is (in a response, a callback, a webhook), the place of their first
 	// request use: where a message about what the API receives names them.
@@ -25,17 +25,17 @@ type labeler struct {
 }
 
 func newLabeler(doc *spec.Document, v *spec.Views) *labeler {
-	l := &labeler{swagger: doc.Format == spec.Swagger, params: map[string]*spec.Parameter{}}
+	l := &labeler{swagger: doc.Format == spec.Swagger, params: placeTable[*spec.Parameter]{}}
 	for _, p := range v.Parameters {
 		if p.SchemaSource != nil {
-			l.params[pathKey(p.SchemaSource)] = p
+			l.params.put(p.SchemaSource, p)
 		}
 	}
 	if l.swagger {
 		for _, op := range v.Operations {
 			if op.RequestBody != nil {
 				for _, p := range op.RequestBody.FormData {
-					l.params[pathKey(p.Source)] = p
+					l.params.put(p.Source, p)
 				}
 			}
 		}
@@ -157,7 +157,7 @@ func (p viewPlace) Param(upTo int) (string, bool) {
 	if !slices.Contains(source, any("parameters")) {
 		return "", false
 	}
-	if param := p.l.params[pathKey(source)]; param != nil {
+	if param := p.l.params.get(source); param != nil {
 		return builtins.ParamLabel(param.In, param.Name), true
 	}
 	return "", false

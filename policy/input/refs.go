@@ -59,6 +59,7 @@ func (c *converter) refs(doc *spec.Document) (list, byTarget, unresolved, withSi
 	to := map[string][]*ast.Term{}
 	targets := map[string]*ast.Term{}
 	var bad, beside []*ast.Term
+	var siblings []string
 	items := make([]*ast.Term, len(doc.Refs))
 	for i, r := range doc.Refs {
 		errMsg := ""
@@ -75,7 +76,7 @@ func (c *converter) refs(doc *spec.Document) (list, byTarget, unresolved, withSi
 				targets[key] = target
 			}
 		}
-		siblings := make([]string, 0, len(r.Node.Fields))
+		siblings = siblings[:0] // strs copies them
 		for _, f := range r.Node.Fields {
 			if f.Key != "$ref" {
 				siblings = append(siblings, f.Key)
@@ -107,19 +108,33 @@ func (c *converter) refs(doc *spec.Document) (list, byTarget, unresolved, withSi
 // components does an operation lead to.
 func componentRefs(doc *spec.Document) *ast.Term {
 	edges := map[string]map[string]bool{}
+	names := components{format: doc.Format}
+	from := map[[3]any]string{} // a path's first three segments → their component
 	for _, r := range doc.Refs {
 		if r.Target == nil || r.Err != nil || r.File != doc.Root || r.TargetFile != doc.Root {
 			continue
 		}
-		// The first three keys name the component an entry-file $ref is in.
-		from, to := componentOf(doc.Format, spec.Pointer(r.Path[:min(len(r.Path), 3)])), componentOf(doc.Format, r.TargetPtr)
-		if from == "" || to == "" {
+		// The first three keys name the component an entry-file $ref is
+		// in: many $refs are written in one, whose name is found once.
+		// Only a path under a map of reusable objects can be in one.
+		if !underComponents(doc.Format, r.Path) {
 			continue
 		}
-		if edges[from] == nil {
-			edges[from] = map[string]bool{}
+		var head [3]any
+		copy(head[:], r.Path)
+		f, ok := from[head]
+		if !ok {
+			f = componentOf(doc.Format, spec.Pointer(r.Path[:min(len(r.Path), 3)]))
+			from[head] = f
 		}
-		edges[from][to] = true
+		to := names.of(r.TargetPtr)
+		if f == "" || to == "" {
+			continue
+		}
+		if edges[f] == nil {
+			edges[f] = map[string]bool{}
+		}
+		edges[f][to] = true
 	}
 	keys := slices.Sorted(maps.Keys(edges))
 	pairs := make([][2]*ast.Term, len(keys))
@@ -144,15 +159,21 @@ func componentRefs(doc *spec.Document) *ast.Term {
 // (stripe.yaml has 1,200 components and 9,000 references).
 func referencedComponents(doc *spec.Document) *ast.Term {
 	used := map[string]map[string]bool{}
+	names := components{format: doc.Format}
+	keysOf := map[string][]string{} // a component → the keys of its pointer
 	for _, r := range doc.Refs {
 		if r.Target == nil || r.Err != nil || r.TargetFile != doc.Root {
 			continue
 		}
-		key := componentOf(doc.Format, r.TargetPtr)
+		key := names.of(r.TargetPtr)
 		if key == "" {
 			continue
 		}
-		keys := pointerKeys(key[1:])
+		keys, ok := keysOf[key]
+		if !ok {
+			keys = pointerKeys(key[1:])
+			keysOf[key] = keys
+		}
 		if r.File == doc.Root && within(r.Path, keys) {
 			continue
 		}
@@ -190,14 +211,87 @@ func within(path spec.Path, keys []string) bool {
 // componentOf returns "#" and the pointer of the reusable object a JSON
 // pointer lies in, or "" when it lies in none.
 func componentOf(format spec.Format, ptr string) string {
-	segs := strings.SplitN(strings.TrimPrefix(ptr, "/"), "/", 4)
-	switch {
-	case format == spec.OpenAPI && len(segs) >= 3 && segs[0] == "components":
-		return "#/" + strings.Join(segs[:3], "/")
-	case format == spec.Swagger && len(segs) >= 2 && (segs[0] == "definitions" || segs[0] == "parameters" || segs[0] == "responses"):
-		return "#/" + strings.Join(segs[:2], "/")
+	if p, ok := componentPointer(format, ptr); ok {
+		return "#/" + p
 	}
 	return ""
+}
+
+// underComponents tells whether a path starts with the key of a map of
+// reusable objects, which componentOf asks of its pointer first.
+func underComponents(format spec.Format, path spec.Path) bool {
+	if len(path) == 0 {
+		return false
+	}
+	first, ok := path[0].(string)
+	switch {
+	case !ok:
+		return false
+	case format == spec.OpenAPI:
+		return first == "components"
+	case format == spec.Swagger:
+		return first == "definitions" || first == "parameters" || first == "responses"
+	}
+	return false
+}
+
+// componentPointer returns the part of a JSON pointer, without its
+// leading "/", that names the reusable object it lies in
+// ("components/schemas/Pet"; Swagger: "definitions/Pet"), and false when
+// it lies in none. It reads the pointer in place: tens of thousands of
+// $refs are asked.
+func componentPointer(format spec.Format, ptr string) (string, bool) {
+	p := strings.TrimPrefix(ptr, "/")
+	first, _, _ := strings.Cut(p, "/")
+	var segs int
+	switch {
+	case format == spec.OpenAPI && first == "components":
+		segs = 3
+	case format == spec.Swagger && (first == "definitions" || first == "parameters" || first == "responses"):
+		segs = 2
+	default:
+		return "", false
+	}
+	// The end of the first segs segments: p up to its segs-th "/", or the
+	// whole of p when it has exactly segs segments.
+	end := 0
+	for i := range segs {
+		j := strings.IndexByte(p[end:], '/')
+		if j < 0 {
+			if i < segs-1 {
+				return "", false // fewer segments
+			}
+			return p, true
+		}
+		if i == segs-1 {
+			return p[:end+j], true
+		}
+		end += j + 1
+	}
+	return p, true
+}
+
+// components finds the component of many pointers, each spelled once.
+type components struct {
+	format spec.Format
+	names  map[string]string // a component's pointer without "/" → with "#/"
+}
+
+// of is componentOf(c.format, ptr).
+func (c *components) of(ptr string) string {
+	p, ok := componentPointer(c.format, ptr)
+	if !ok {
+		return ""
+	}
+	name, ok := c.names[p]
+	if !ok {
+		if c.names == nil {
+			c.names = map[string]string{}
+		}
+		name = "#/" + p
+		c.names[p] = name
+	}
+	return name
 }
 
 func (c *converter) fileName(doc *spec.Document, f *spec.File) string {

@@ -182,8 +182,10 @@ func propertyName(source spec.Path) (string, bool) {
 // schemaItems converts schema views into items.
 func (c *converter) schemaItems(ss []*spec.Schema, labels *labeler, items []*ast.Term) {
 	for i, s := range ss {
-		fields := []([2]*ast.Term){c.kv("name", c.str(s.Name)), c.kv("node", c.node(s.Node)), c.kv("source", c.path(s.Source)),
-			c.kv("request", boolTerm(s.Request)), c.kv("response", boolTerm(s.Response))}
+		// Room for the label: OPA copies the pairs, which stay on the stack.
+		fields := make([]([2]*ast.Term), 0, 6)
+		fields = append(fields, c.kv("name", c.str(s.Name)), c.kv("node", c.node(s.Node)), c.kv("source", c.path(s.Source)),
+			c.kv("request", boolTerm(s.Request)), c.kv("response", boolTerm(s.Response)))
 		if isReceived(s) {
 			fields = append(fields, c.kv("label", ast.StringTerm(labels.labelSchema(s))))
 		}
