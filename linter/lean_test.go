@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"slices"
+	"strings"
 	"testing"
 	"weak"
 
@@ -151,6 +152,76 @@ func TestLeanOnlyWhereItLoadsAlike(t *testing.T) {
 		}
 		if !slices.Equal(got.Diagnostics, want.Diagnostics) || len(want.Diagnostics) == 0 {
 			t.Errorf("%s (from %d bytes, keep %v): diagnostics\n%+v\nwant LintFile's\n%+v", c.name, c.min, c.keep, got.Diagnostics, want.Diagnostics)
+		}
+	}
+}
+
+// TestLeanJSONLocatesInBytes: a large JSON spec whose tree was let go has
+// its findings located in its bytes (spec.JSONLocator), at the places
+// LintFile gives them; one that may have an x-lint-ignore, written as is
+// or with an escape, is loaded again instead, and its ignore silences as
+// it does for LintFile. The corpus's JSON specs join with
+// SPECGATE_CORPUS=1.
+func TestLeanJSONLocatesInBytes(t *testing.T) {
+	ctx := context.Background()
+	l := strictPipeline(t)
+	type lintCase struct {
+		file             string
+		inBytes, ignores bool
+	}
+	cases := []lintCase{
+		{filepath.Join("testdata", "lean-noignore.json"), true, false},
+		{filepath.Join("testdata", "lean.json"), false, true},
+		{filepath.Join("testdata", "lean-escaped.json"), false, true},
+	}
+	if os.Getenv("SPECGATE_CORPUS") == "1" && !testing.Short() {
+		corpus, _ := filepath.Glob(filepath.Join("..", "..", "shared", "corpus", "*.json"))
+		for _, f := range corpus {
+			cases = append(cases, lintCase{f, true, false})
+		}
+	}
+	leanAt(t, 1, nil)
+	t.Cleanup(func() { onLocate = nil })
+	for _, c := range cases {
+		want := l.LintFile(ctx, c.file)
+		var located []bool
+		onLocate = func(inBytes bool) { located = append(located, inBytes) }
+		pre := Preload(ctx, l.loader, []string{c.file})
+		got, _ := l.LintPreloaded(ctx, pre, c.file, false)
+		if !slices.Equal(located, []bool{c.inBytes}) {
+			t.Errorf("%s: located in the bytes %v, want [%v]", c.file, located, c.inBytes)
+		}
+		if got.Err != nil || len(want.Diagnostics) == 0 || !slices.Equal(got.Diagnostics, want.Diagnostics) || !slices.Equal(got.Warnings, want.Warnings) {
+			t.Errorf("%s: error %v, diagnostics\n%+v\nwarnings %q\nwant LintFile's\n%+v\nwarnings %q", c.file, got.Err,
+				got.Diagnostics, got.Warnings, want.Diagnostics, want.Warnings)
+		}
+		quiet := 0
+		for _, d := range want.Diagnostics {
+			if d.RuleID == "path-methods-order" && strings.HasPrefix(d.Pointer, "/paths/~1quiet") {
+				quiet++
+			}
+		}
+		if strings.Contains(c.file, "lean") && (quiet == 0) != c.ignores {
+			t.Errorf("%s: path-methods-order on /quiet %d times; x-lint-ignore there: %v", c.file, quiet, c.ignores)
+		}
+	}
+}
+
+// mayIgnore is true of JSON that holds x-lint-ignore, or an escape that
+// could spell one of its characters, and false otherwise.
+func TestMayIgnore(t *testing.T) {
+	for text, want := range map[string]bool{
+		`{"x-lint-ignore": ["a"]}`:        true,
+		`{"x-lint-\u0069gnore": ["a"]}`:   true,
+		`{"\u0078-lint-ignore": ["a"]}`:   true,
+		`{"x-lint-ign\u006Fre": ["a"]}`:   true,
+		`{"description": "caf\u00e9"}`:    false,
+		`{"description": "\u0041\u005a"}`: false,
+		`{"x-lint": "ignore", "a": "\u"}`: false,
+		`{"title": "\u00"}`:               false,
+	} {
+		if got := mayIgnore([]byte(text)); got != want {
+			t.Errorf("mayIgnore(%s) = %v, want %v", text, got, want)
 		}
 	}
 }

@@ -4,6 +4,7 @@
 package linter
 
 import (
+	"bytes"
 	"cmp"
 	"context"
 	"errors"
@@ -11,6 +12,7 @@ import (
 	"maps"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -289,18 +291,25 @@ func (l *Linter) LintPreloaded(ctx context.Context, pre *Preloaded, name string,
 }
 
 // onRelease, when set (by tests), is called once lintLean has let the
-// node tree go and collected.
-var onRelease func()
+// node tree go and collected; onLocate, when lintLean locates the
+// findings, with whether it does so in the bytes (without loading the
+// document again).
+var (
+	onRelease func()
+	onLocate  func(inBytes bool)
+)
 
 // lintLean is lintInput for a large spec of one file (see lean) whose
 // node tree goes while most of its rules run: the rules that read the
 // document run first (policy.WithDocumentReleased), then the tree is let
-// go and collected, and the document is loaded again from data, the
-// file's bytes as first read, to locate the findings. The tree is a
-// fifth of such a spec's heap as its rules start; without it, the
-// evaluation's collections mark and keep less.
+// go and collected. The findings are then located in data, the file's
+// bytes as first read: through a spec.JSONLocator when the file is JSON
+// without an x-lint-ignore (see mayIgnore), else in the document loaded
+// again from them. The tree is a fifth of such a spec's heap as its rules
+// start; without it, the evaluation's collections mark and keep less.
 func (l *Linter) lintLean(ctx context.Context, name string, doc *spec.Document, data []byte, in ast.Value, structure <-chan []Diagnostic) Result {
 	res := Result{File: doc.Root.Name, Format: doc.String()}
+	json := doc.Root.JSON
 	released := policy.WithDocumentReleased(ctx, doc, func() {
 		doc = nil
 		runtime.GC()
@@ -312,11 +321,42 @@ func (l *Linter) lintLean(ctx context.Context, name string, doc *spec.Document, 
 	if !ok {
 		return res
 	}
+	if json && !mayIgnore(data) {
+		if at, err := spec.NewJSONLocator(res.File, data); err == nil {
+			if onLocate != nil {
+				onLocate(true)
+			}
+			return l.place(res, func(v policy.Violation, _ func(*spec.Node)) spec.Location { return at.Locate(v.Path) },
+				false, violations, broken)
+		}
+	}
+	if onLocate != nil {
+		onLocate(false)
+	}
 	doc, err := l.loader.LoadBytes(ctx, name, data)
 	if err != nil {
 		return LoadFailed(name, err)
 	}
 	return l.locate(res, doc, violations, broken)
+}
+
+// mayIgnore reports whether JSON text may have an x-lint-ignore key: it
+// holds the key's text, or a \u escape of one of its characters, which
+// could spell it.
+func mayIgnore(data []byte) bool {
+	if bytes.Contains(data, []byte(IgnoreKey)) {
+		return true
+	}
+	for rest := data; ; {
+		i := bytes.Index(rest, []byte(`\u00`))
+		if i < 0 || i+6 > len(rest) {
+			return false
+		}
+		if c, err := strconv.ParseUint(string(rest[i+4:i+6]), 16, 8); err == nil && strings.IndexByte(IgnoreKey, byte(c)) >= 0 {
+			return true
+		}
+		rest = rest[i+4:]
+	}
 }
 
 // checkStructure checks the structure of doc (unreadable) on another
@@ -374,10 +414,6 @@ func (l *Linter) evaluate(ctx context.Context, res *Result, in ast.Value, struct
 // locate makes res's diagnostics of the rules' violations, located in
 // doc, and of the structure's problems (broken).
 func (l *Linter) locate(res Result, doc *spec.Document, violations []policy.Violation, broken []Diagnostic) Result {
-	sevs := l.severities
-	if len(l.overrides) > 0 {
-		sevs = l.severitiesFor(doc.Root.Name)
-	}
 	// Most specs have no x-lint-ignore: locating a diagnostic then need
 	// not look for one at every node on its way (a scan of the fields of
 	// every object on the path, such as the thousand schemas of a large
@@ -385,6 +421,26 @@ func (l *Linter) locate(res Result, doc *spec.Document, violations []policy.Viol
 	ignorable := doc.AnyField(func(f spec.Field) bool { return f.Key == IgnoreKey })
 	if ignorable {
 		res.Warnings = l.unknownIgnores(doc)
+	}
+	at := func(v policy.Violation, visit func(*spec.Node)) spec.Location {
+		start := doc.Root
+		if v.File != "" {
+			if f := doc.FileNamed(v.File); f != nil {
+				start = f
+			}
+		}
+		return doc.LocateIn(start, v.Path, visit)
+	}
+	return l.place(res, at, ignorable, violations, broken)
+}
+
+// place is locate with the violations located by at, which shows visit
+// every node on a violation's way when the document is ignorable (it has
+// an x-lint-ignore somewhere).
+func (l *Linter) place(res Result, at func(policy.Violation, func(*spec.Node)) spec.Location, ignorable bool, violations []policy.Violation, broken []Diagnostic) Result {
+	sevs := l.severities
+	if len(l.overrides) > 0 {
+		sevs = l.severitiesFor(res.File)
 	}
 	// Violations are located on every core (a large API's ten thousand
 	// walk paths through objects of hundreds of fields).
@@ -396,7 +452,7 @@ func (l *Linter) locate(res Result, doc *spec.Document, violations []policy.Viol
 		wg.Go(func() {
 			for i := w; i < len(violations); i += workers {
 				if v := violations[i]; sevs[v.Rule] != level.Off {
-					located[i], kept[i] = l.diagnostic(doc, v, sevs, ignorable)
+					located[i], kept[i] = l.diagnostic(at, v, sevs, ignorable)
 				}
 			}
 		})
@@ -422,17 +478,11 @@ func (l *Linter) locate(res Result, doc *spec.Document, violations []policy.Viol
 	return res
 }
 
-// diagnostic resolves a violation to a located diagnostic; false when an
-// inline x-lint-ignore on the way suppresses it (looked for only when the
-// document is ignorable: it has an x-lint-ignore somewhere).
-func (l *Linter) diagnostic(doc *spec.Document, v policy.Violation, sevs rulesets.Severities, ignorable bool) (Diagnostic, bool) {
+// diagnostic resolves a violation to a located diagnostic (at locates
+// it); false when an inline x-lint-ignore on the way suppresses it
+// (looked for only when the document is ignorable).
+func (l *Linter) diagnostic(at func(policy.Violation, func(*spec.Node)) spec.Location, v policy.Violation, sevs rulesets.Severities, ignorable bool) (Diagnostic, bool) {
 	rule := l.reg.Rule(v.Rule)
-	start := doc.Root
-	if v.File != "" {
-		if f := doc.FileNamed(v.File); f != nil {
-			start = f
-		}
-	}
 	ignored := false
 	var visit func(*spec.Node)
 	if ignorable {
@@ -442,7 +492,7 @@ func (l *Linter) diagnostic(doc *spec.Document, v policy.Violation, sevs ruleset
 			}
 		}
 	}
-	loc := doc.LocateIn(start, v.Path, visit)
+	loc := at(v, visit)
 	if ignored {
 		return Diagnostic{}, false
 	}
