@@ -256,3 +256,36 @@ func TestComponentGraphsAsSplit(t *testing.T) {
 		t.Errorf("%d components with references, %d maps of components used: want some of each", edges, uses)
 	}
 }
+
+// TestStringListsShared converts lists of strings: a list converted
+// before is the same term, and lists that differ in a string, in order or
+// in length are not.
+func TestStringListsShared(t *testing.T) {
+	c := newConverter()
+	tags := c.strs([]string{"users.user", "users.actions"})
+	if again := c.strs([]string{"users.user", "users.actions"}); again != tags {
+		t.Errorf("a list converted again is a new term")
+	}
+	for _, other := range [][]string{
+		{"users.actions", "users.user"},
+		{"users.user"},
+		{"users.user", "users.actions", ""},
+		{"users.user", "users.action"},
+		{"users.useru", "sers.actions"},
+	} {
+		got := c.strs(other)
+		if got == tags {
+			t.Errorf("strs(%q) is the term of another list", other)
+		}
+		want := make([]*ast.Term, len(other))
+		for i, s := range other {
+			want[i] = ast.StringTerm(s)
+		}
+		if got.Value.Compare(ast.NewArray(want...)) != 0 {
+			t.Errorf("strs(%q) = %v", other, got)
+		}
+	}
+	if c.strs(nil) != ast.InternedEmptyArray {
+		t.Errorf("an empty list is not OPA's one empty array")
+	}
+}

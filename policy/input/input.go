@@ -148,6 +148,7 @@ type converter struct {
 	// own, so only a new array's items are allocated.
 	pairStack []([2]*ast.Term)
 	itemStack []*ast.Term
+	strLists  map[uint64][]*ast.Term // lists of strings converted (see strs)
 	segs      []*ast.Term
 }
 
@@ -263,11 +264,50 @@ func (c *converter) strs(ss []string) *ast.Term {
 		// Empty lists (the siblings of nearly every $ref, say) are one.
 		return ast.InternedEmptyArray
 	}
+	// Lists repeat too (an operation's tags, a path's methods, its
+	// segments and its shape when it has no template): one term each.
+	h := stringsHash(ss)
+	for _, t := range c.strLists[h] {
+		if sameStrings(t.Value.(*ast.Array), ss) {
+			return t
+		}
+	}
 	items := make([]*ast.Term, len(ss))
 	for i, s := range ss {
 		items[i] = c.str(s)
 	}
-	return ast.ArrayTerm(items...)
+	t := ast.ArrayTerm(items...)
+	if c.strLists == nil {
+		c.strLists = map[uint64][]*ast.Term{}
+	}
+	c.strLists[h] = append(c.strLists[h], t)
+	return t
+}
+
+// stringsHash hashes a list of strings.
+func stringsHash(ss []string) uint64 {
+	var h maphash.Hash
+	h.SetSeed(shapeSeed)
+	var buf [8]byte
+	for _, s := range ss {
+		binary.LittleEndian.PutUint64(buf[:], uint64(len(s)))
+		h.Write(buf[:])
+		h.WriteString(s)
+	}
+	return h.Sum64()
+}
+
+// sameStrings tells whether an array of strings is ss.
+func sameStrings(arr *ast.Array, ss []string) bool {
+	if arr.Len() != len(ss) {
+		return false
+	}
+	for i, s := range ss {
+		if v, ok := arr.Elem(i).Value.(ast.String); !ok || string(v) != s {
+			return false
+		}
+	}
+	return true
 }
 
 func boolTerm(b bool) *ast.Term {

@@ -46,7 +46,7 @@ func (c *converter) received(doc *spec.Document, v *spec.Views, schemas []*ast.T
 				if !seen[p] {
 					seen[p] = true
 					add(c.obj(c.kv("node", c.node(p.Node)), c.kv("source", c.path(p.Source)), c.kv("name", c.str("")),
-						c.kv("label", ast.StringTerm(labels.label("", p.Source)))), p.Node)
+						c.kv("label", c.str(labels.label("", p.Source)))), p.Node)
 				}
 			}
 		}
@@ -187,7 +187,7 @@ func (c *converter) schemaItems(ss []*spec.Schema, labels *labeler, items []*ast
 		fields = append(fields, c.kv("name", c.str(s.Name)), c.kv("node", c.node(s.Node)), c.kv("source", c.path(s.Source)),
 			c.kv("request", boolTerm(s.Request)), c.kv("response", boolTerm(s.Response)))
 		if isReceived(s) {
-			fields = append(fields, c.kv("label", ast.StringTerm(labels.labelSchema(s))))
+			fields = append(fields, c.kv("label", c.str(labels.labelSchema(s))))
 		}
 		items[i] = c.obj(fields...)
 	}
