@@ -34,6 +34,7 @@ package specgate.rules["example-value-exclusive"]
 
 import data.specgate.lib.correctness
 import data.specgate.lib.health
+import data.specgate.lib.style
 import data.specgate.lib.util
 
 _conflicts := [["value", "externalValue"], ["value", "dataValue"], ["value", "serializedValue"], ["serializedValue", "externalValue"]] if correctness.is_version("3.2")
@@ -66,15 +67,21 @@ else := array.concat(
 	],
 )
 
-# _holders are the objects that may hold examples: media types of bodies
-# and responses, parameters and headers.
-_holders := array.concat(
+# _holders are the media types, headers and parameters that write
+# examples. Each body and response is read once (a response that many
+# operations share through a $ref is one use), in one call: an iteration
+# per operation, response and media type read Microsoft Graph's 34,000
+# responses for none.
+_holders := specgate.reaching(
 	array.concat(
-		[m | some op in correctness.operations; op.requestBody != null; some m in op.requestBody.content; m.node.examples],
-		[m | some op in correctness.operations; some r in op.responses; some m in r.content; m.node.examples],
+		array.concat(
+			specgate.values_at(style.request_body_uses, ["requestBody", "content", null]),
+			specgate.values_at(style.response_uses, ["response", "content", null]),
+		),
+		array.concat(
+			specgate.values_at(style.response_uses, ["response", "headers", null]),
+			input.parameters,
+		),
 	),
-	array.concat(
-		[h | some op in correctness.operations; some r in op.responses; some h in r.headers; h.node.examples],
-		[p | some p in input.parameters; p.node.examples],
-	),
+	[["examples"]],
 )

@@ -166,13 +166,19 @@ _media_with_examples := [] if correctness.no_examples
 
 else := [[holder, mt, media] |
 	not util.is_oas2
-	some holder in specgate.reaching(
-		array.concat(correctness.written_bodies, correctness.written_responses),
-		[["content", null, "example"], ["content", null, "examples"]],
-	)
+	paths := [["content", null, "example"], ["content", null, "examples"]]
+	some holder in array.concat(correctness.bodies_reaching(paths), specgate.reaching(_responses_with_examples, paths))
 	some mt, media in object.get(holder.node, "content", {})
 	_with_examples(media)
 ]
+
+# _responses_with_examples are the responses, each where it is written,
+# with an example in a media type or a header: one pass over the
+# operations finds both kinds.
+_responses_with_examples := correctness.responses_reaching([
+	["content", null, "example"], ["content", null, "examples"],
+	["headers", null, "example"], ["headers", null, "examples"],
+])
 
 # _oas3_params are the examples of parameters (each distinct parameter
 # once) and of headers (inline in responses, or under components). Only
@@ -197,7 +203,7 @@ _oas3_params := array.concat(
 # with a header with an example or examples, and those under components.
 _headers := array.concat(
 	[[array.concat(r.path, ["headers", name]), h, name] |
-		some r in specgate.reaching(correctness.written_responses, [["headers", null, "example"], ["headers", null, "examples"]])
+		some r in specgate.reaching(_responses_with_examples, [["headers", null, "example"], ["headers", null, "examples"]])
 		some name, h in object.get(r.node, "headers", {})
 		is_object(h)
 		not health.is_ref(h)
