@@ -234,12 +234,11 @@ else := {scope | some scope, _ in s.node.scopes}
 # unsecured_api holds when the document declares no security requirement
 # at all: neither at the top nor on any operation under paths. Rules about
 # unprotected operations then report once for the API rather than once per
-# operation.
+# operation. No operation writes its own (own_security) when none has a
+# `security` key, found in one call.
 unsecured_api if {
 	input.security == null
-	every op in input.operations {
-		not own_security(op)
-	}
+	specgate.reaching(input.operations, [["security"]]) == []
 }
 
 # api_wide holds when most of several things a rule checks (operations,

@@ -34,19 +34,20 @@ import data.specgate.lib.naming
 import data.specgate.lib.util
 
 violations contains util.violation(array.concat(op.source, ["responses"]), msg) if {
-	some op in util.http_operations
+	some i in _failing
+	op := util.http_operations[i]
 	"responses" in object.keys(op.node)
-	not _succeeds(op)
 	msg := sprintf("%s has no success (2xx) or redirect (3xx) response", [naming.operation(op)])
 }
 
 violations contains util.violation(op.source, msg) if {
-	some op in util.http_operations
+	some i in _failing
+	op := util.http_operations[i]
 	not "responses" in object.keys(op.node)
 	msg := sprintf("%s declares no responses; add at least one 2xx or 3xx response", [naming.operation(op)])
 }
 
-_succeeds(op) if {
-	some r in op.responses
-	regex.match(`^[23]([0-9][0-9]|[Xx][Xx])$`, r.status)
-}
+# _failing are the positions of the operations with no success or
+# redirect status, found in one call: an operation that declares no
+# responses has none either.
+_failing := specgate.positions_matching(util.http_operations, ["responses", null, "status"], `^[23]([0-9][0-9]|[Xx][Xx])$`)[1]

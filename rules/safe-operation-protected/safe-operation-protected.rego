@@ -46,8 +46,8 @@ import data.specgate.lib.util
 
 violations contains util.violation(_where(op), msg) if {
 	not security.unsecured_api
-	some op in input.operations
-	op.method in {"get", "head", "query"}
+	some i in _checked
+	op := input.operations[i]
 	reason := security.unprotected_reason(op)
 	msg := sprintf("%s is not protected: it %s", [naming.operation(op), reason])
 }
@@ -55,10 +55,13 @@ violations contains util.violation(_where(op), msg) if {
 # An API without any security requirement is reported once.
 violations contains util.violation(["paths"], msg) if {
 	security.unsecured_api
-	ops := [naming.operation(op) | some op in input.operations; op.method in {"get", "head", "query"}]
+	ops := [naming.operation(input.operations[i]) | some i in _checked]
 	count(ops) > 0
 	msg := sprintf("the API declares no security requirement at all: none of its %d read operations (such as %s) is protected", [count(ops), min(ops)])
 }
+
+# _checked are the positions of the read operations, found in one call.
+_checked := specgate.positions_matching(input.operations, ["method"], `^(get|head|query)$`)[0]
 
 _where(op) := array.concat(op.source, ["security"]) if security.own_security(op)
 
