@@ -39,7 +39,8 @@ package specgate.rules["no-identical-paths"]
 import data.specgate.lib.util
 
 violations contains util.violation(item.source, _message(i, j)) if {
-	some i, item in input.pathItems
+	some i in _involved
+	item := input.pathItems[i]
 	count(_indices[_keys[i]]) > 1
 	j := min(_earlier(i))
 }
@@ -83,10 +84,15 @@ _bare := [_without_query(item.path) | some item in input.pathItems]
 
 _keys := [regex.replace(b, `\{[^{}]*\}`, "{}") | some b in _bare]
 
-# _indices maps each key to the positions of the paths that have it, in
-# order: built once, in one pass (a partial rule looked up by key would be
-# evaluated again for every lookup).
-_indices := specgate.group([[k, i] | some i, k in _keys])
+# _involved are the positions, in order, of the paths whose key another
+# path has: only they can clash, and only their groups are built (Microsoft
+# Graph's 7,400 paths have none), the repeats found in one call.
+_involved := sort({i | some pair in specgate.repeats(_keys); some i in pair})
+
+# _indices maps each key that repeats to the positions of the paths that
+# have it, in order: built once, in one pass (a partial rule looked up by
+# key would be evaluated again for every lookup).
+_indices := specgate.group([[_keys[i], i] | some i in _involved])
 
 # _second_bare maps a key to the first of its paths whose bare path
 # differs from its first path's, for the keys that have one: a complete
@@ -99,8 +105,9 @@ _second_bare := {key: others[0] |
 }
 
 # _by_method maps a bare path and a method to the positions of the paths
-# that declare it, in order.
+# that declare it, in order, for the paths whose key repeats (paths with
+# one bare path have one key).
 _by_method := specgate.group([[[_bare[i], m], i] |
-	some i, item in input.pathItems
-	some m in item.methods
+	some i in _involved
+	some m in input.pathItems[i].methods
 ])
