@@ -34,7 +34,7 @@ import data.specgate.lib.correctness
 import data.specgate.lib.util
 
 violations contains util.violation(array.concat(s.source, ["enum", repeats[0]]), msg) if {
-	some s in correctness.having("enum")
+	some s in specgate.with_repeats(correctness.having("enum"), "enum")
 	enum := s.node.enum
 	is_array(enum)
 	some first, repeats in specgate.group([[first, i] | some [i, first] in specgate.repeats(enum)])
