@@ -36,9 +36,14 @@ import data.specgate.lib.naming
 import data.specgate.lib.util
 
 violations contains util.violation(array.concat(op.source, ["operationId"]), msg) if {
-	some op in correctness.operations
+	some i in specgate.positions_matching(correctness.operations, ["operationId"], _url_safe)[1]
+	op := correctness.operations[i]
 	op.operationId != ""
-	not regex.match(`^[A-Za-z0-9\-._~:/?#\[\]@!$&'()*+,;=]*$`, op.operationId)
+	not regex.match(_url_safe, op.operationId)
 	bad := {c | some c in regex.find_n(`[^A-Za-z0-9\-._~:/?#\[\]@!$&'()*+,;=]`, op.operationId, -1)}
 	msg := sprintf("operationId %q of %s contains characters that are not URL-safe: %s", [op.operationId, naming.operation(op), concat(" ", [sprintf("%q", [c]) | some c in sort(bad)])])
 }
+
+# _url_safe matches an id of URL-safe characters only: the operations whose
+# id it does not match are found in one call (Microsoft Graph has 11,400).
+_url_safe := `^[A-Za-z0-9\-._~:/?#\[\]@!$&'()*+,;=]*$`
