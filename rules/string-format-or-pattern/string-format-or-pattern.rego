@@ -40,11 +40,15 @@ package specgate.rules["string-format-or-pattern"]
 
 import data.specgate.lib.security
 
-# violations is a list, built in one comprehension: a large API has
-# thousands of such strings, and a set's hashing and ordering of each
-# finding cost more than the finding (the linter drops repeats).
-violations := [{"path": array.concat(v.source, ["type"]), "message": concat("", [v.label, " is a string without format, pattern or enum"])} |
-	some v in specgate.lacking(security.received_of.string, ["enum", "const"])
-	object.get(v.node, "format", "") == ""
-	object.get(v.node, "pattern", "") == ""
-]
+# violations is a list, built by specgate.violations_of: a large API has
+# thousands of such strings, and each finding built in Rego (its path, its
+# message, a set's hashing and ordering) cost more than finding it (the
+# linter drops repeats).
+violations := specgate.violations_of(
+	[v |
+		some v in specgate.lacking(security.received_of.string, ["enum", "const"])
+		object.get(v.node, "format", "") == ""
+		object.get(v.node, "pattern", "") == ""
+	],
+	["type"], "{label} is a string without format, pattern or enum",
+)

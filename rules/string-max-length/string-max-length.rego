@@ -40,13 +40,17 @@ package specgate.rules["string-max-length"]
 
 import data.specgate.lib.security
 
-# violations is a list, built in one comprehension: a large API has
-# thousands of such strings, and a set's hashing and ordering of each
-# finding cost more than the finding (the linter drops repeats).
-violations := [{"path": array.concat(v.source, ["type"]), "message": concat("", [v.label, " is a string without maxLength"])} |
-	some v in specgate.lacking(security.received_of.string, ["maxLength", "enum", "const"])
-	not object.get(v.node, "format", null) in _bounded_formats
-]
+# violations is a list, built by specgate.violations_of: a large API has
+# thousands of such strings, and each finding built in Rego (its path, its
+# message, a set's hashing and ordering) cost more than finding it (the
+# linter drops repeats).
+violations := specgate.violations_of(
+	[v |
+		some v in specgate.lacking(security.received_of.string, ["maxLength", "enum", "const"])
+		not object.get(v.node, "format", null) in _bounded_formats
+	],
+	["type"], "{label} is a string without maxLength",
+)
 
 # _bounded_formats are the formats whose values have a bounded length.
 _bounded_formats := {"date", "date-time", "time", "uuid", "ipv4", "ipv6"}
