@@ -29,6 +29,8 @@ test_not_ids_or_not_integers if {
 		param("valid", "query", "integer"),
 		param("idempotencyKey", "header", "integer"),
 		param("userId", "path", "string"),
+		param("orderId", "path", {"a": "integer"}), # not a type: only a list holds types
+		param("itemId", "path", ["string", "null"]),
 	])) == 0
 }
 
