@@ -35,14 +35,20 @@ package specgate.rules["header-names-no-underscore"]
 import data.specgate.lib.style
 import data.specgate.lib.util
 
+# The parameters and response headers are those whose name has an
+# underscore, found in one call each (specgate.matching) rather than tested
+# one by one; the parameters are read from input.parameters, where each is
+# one item, not from style.header_parameters, a set of whole parameters
+# that OPA orders, comparing them value by value, before it is iterated.
 violations contains util.violation(array.concat(p.source, ["name"]), msg) if {
-	some p in style.header_parameters
+	some p in specgate.matching(input.parameters, ["name"], "_")
+	p["in"] == "header"
 	_underscored(p.name)
 	msg := sprintf("header parameter %q %s", [p.name, _why(p.name)])
 }
 
 violations contains util.violation(item.header.source, msg) if {
-	some item in style.response_headers
+	some item in specgate.matching(style.response_headers, ["header", "name"], "_")
 	_underscored(item.header.name)
 	msg := sprintf("response header %q %s", [item.header.name, _why(item.header.name)])
 }

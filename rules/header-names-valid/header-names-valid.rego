@@ -31,14 +31,21 @@ package specgate.rules["header-names-valid"]
 import data.specgate.lib.style
 import data.specgate.lib.util
 
+# The parameters and response headers are those whose name is not a token
+# (empty, or with a character token_pattern rejects), found in one call each
+# (specgate.matching) rather than tested one by one; the parameters are
+# read from input.parameters, where each is one item, not from
+# style.header_parameters, a set of whole parameters that OPA orders,
+# comparing them value by value, before it is iterated.
 violations contains util.violation(array.concat(p.source, ["name"]), msg) if {
-	some p in style.header_parameters
+	some p in specgate.matching(input.parameters, ["name"], _not_token)
+	p["in"] == "header"
 	not style.is_token(p.name)
 	msg := sprintf("header parameter %q is not a valid HTTP header name: %s", [p.name, _why(p.name)])
 }
 
 violations contains util.violation(item.header.source, msg) if {
-	some item in style.response_headers
+	some item in specgate.matching(style.response_headers, ["header", "name"], _not_token)
 	not style.is_token(item.header.name)
 	msg := sprintf("response header %q is not a valid HTTP header name: %s", [item.header.name, _why(item.header.name)])
 }
@@ -54,3 +61,7 @@ _hint(name) := sprintf(" (use %q)", [fixed]) if {
 	fixed := concat("-", [w | some w in regex.split("[^!#$%&'*+.^_`|~0-9A-Za-z-]+", name); w != ""])
 	style.is_token(fixed)
 } else := ""
+
+# _not_token matches the names that style.token_pattern does not: the empty
+# name and any with a character outside its class.
+_not_token := "^$|[^!#$%&'*+.^_`|~0-9A-Za-z-]"
