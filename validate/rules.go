@@ -208,16 +208,18 @@ func checkPathItem(w *walker, path string, item *spec.Node, at place, ops []oper
 
 // pathParams returns the names of the "in: path" parameters listed by
 // holder (a path item or an operation), reporting those the template does
-// not name; ok is false when a parameter could not be resolved.
+// not name; ok is false when a parameter could not be resolved. found is
+// nil when there is none.
 func (w *walker) pathParams(holder *spec.Node, at place, path string, names []string) (found map[string]bool, ok bool) {
-	found, ok = map[string]bool{}, true
+	ok = true
 	list := holder.Field("parameters")
 	if list == nil || list.Value.Kind != spec.Array {
 		return found, ok
 	}
 	listAt := at.child(list)
 	for i, it := range list.Value.Items {
-		p, _ := w.deref(it, listAt.item(i))
+		// The parameter's own place is only needed for a problem.
+		p := w.doc.Deref(it)
 		if isRef(p) {
 			ok = false
 			continue
@@ -226,6 +228,9 @@ func (w *walker) pathParams(holder *spec.Node, at place, path string, names []st
 			continue
 		}
 		name := p.GetStr("name")
+		if found == nil {
+			found = map[string]bool{}
+		}
 		found[name] = true
 		if !slices.Contains(names, name) {
 			w.at(listAt.item(i), func() {

@@ -17,9 +17,12 @@ type walker struct {
 	path     []frame
 	problems []Problem
 
-	// seen holds the nodes already checked as a given shape, so a shared
-	// component is checked once and a recursive schema ends.
-	seen map[seenKey]bool
+	// seenAs and seen hold the nodes already checked as a given shape, so
+	// a shared component is checked once and a recursive schema ends:
+	// seenAs the first shape a node was checked as (most are checked as
+	// one), seen the others.
+	seenAs map[*spec.Node]shape
+	seen   map[seenKey]bool
 	// operationIDs remembers the first operation using each operationId.
 	operationIDs map[string]firstUse
 	// tolerateUnknown accepts fields the model does not know.
@@ -50,6 +53,7 @@ func newWalker(doc *spec.Document) *walker {
 	return &walker{
 		doc:          doc,
 		file:         doc.Root,
+		seenAs:       map[*spec.Node]shape{},
 		seen:         map[seenKey]bool{},
 		operationIDs: map[string]firstUse{},
 	}
@@ -71,6 +75,14 @@ func (w *walker) enterItem(i int, n *spec.Node, s shape) {
 
 // firstVisit reports whether n has not been checked as s yet, and marks it.
 func (w *walker) firstVisit(n *spec.Node, s shape) bool {
+	first, ok := w.seenAs[n]
+	if !ok {
+		w.seenAs[n] = s
+		return true
+	}
+	if first == s {
+		return false
+	}
 	k := seenKey{n, s}
 	if w.seen[k] {
 		return false
