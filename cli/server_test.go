@@ -7,7 +7,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -15,26 +14,10 @@ import (
 	"time"
 
 	"github.com/specgate/specgate/cli"
+	"github.com/specgate/specgate/internal/gittest"
 	"github.com/specgate/specgate/internal/outputtest"
 	"github.com/specgate/specgate/server"
 )
-
-// configRepo is a git repository holding a lint configuration.
-func configRepo(t *testing.T, config string) string {
-	t.Helper()
-	dir := t.TempDir()
-	if err := os.WriteFile(filepath.Join(dir, "specgate-lint.yaml"), []byte(config), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	for _, args := range [][]string{{"init", "--quiet", "--initial-branch=main"}, {"add", "."}, {"commit", "--quiet", "-m", "lint configuration"}} {
-		cmd := exec.Command("git", append([]string{"-c", "user.name=t", "-c", "user.email=t@specgate.invalid", "-c", "commit.gpgsign=false"}, args...)...)
-		cmd.Dir = dir
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("git %v: %v\n%s", args, err, out)
-		}
-	}
-	return dir
-}
 
 var listening = regexp.MustCompile(`msg=listening addr=(\S+)`)
 
@@ -42,7 +25,7 @@ var listening = regexp.MustCompile(`msg=listening addr=(\S+)`)
 // it serves the same JSON report as `specgate lint --format json`, and
 // stops cleanly (exit 0) when its context ends, as on SIGTERM.
 func TestLintServerCommand(t *testing.T) {
-	repo := configRepo(t, "profiles:\n  default:\n    rules:\n      extends: [recommended]\n  gate:\n    rules:\n      extends: [strict]\n      exclude: [info-license]\n")
+	repo := gittest.Repo(t, map[string]string{"specgate-lint.yaml": "profiles:\n  default:\n    rules:\n      extends: [recommended]\n  gate:\n    rules:\n      extends: [strict]\n      exclude: [info-license]\n"})
 	corpus := filepath.Join("..", "..", "shared", "corpus")
 	files := httptest.NewServer(http.FileServer(http.Dir(corpus)))
 	defer files.Close()
@@ -194,7 +177,7 @@ func TestLintServerHelp(t *testing.T) {
 }
 
 func TestLintServerUsageErrors(t *testing.T) {
-	repo := configRepo(t, "rules: {}\n")
+	repo := gittest.Repo(t, map[string]string{"specgate-lint.yaml": "rules: {}\n"})
 	tests := []struct {
 		args []string
 		want string

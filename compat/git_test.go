@@ -6,26 +6,14 @@ import (
 	"io/fs"
 	"maps"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/specgate/specgate/internal/gittest"
 	"github.com/specgate/specgate/spec"
 )
-
-func gitIn(t *testing.T, dir string, args ...string) string {
-	t.Helper()
-	cmd := exec.Command("git", append([]string{"-C", dir}, args...)...)
-	cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.com",
-		"GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@example.com", "GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_NOSYSTEM=1")
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
-	}
-	return string(out)
-}
 
 const gitAPI = `openapi: 3.0.3
 info: {title: Pets, version: "1"}
@@ -52,19 +40,13 @@ const gitPet = `Pet:
 // feature branch.
 func newRepo(t *testing.T) string {
 	t.Helper()
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git not installed")
-	}
-	dir := writeFiles(t, map[string]string{
+	dir := gittest.Repo(t, map[string]string{
 		"api.yaml":         gitAPI,
 		"schemas/pet.yaml": gitPet,
 		"old.yaml":         "openapi: 3.0.3\ninfo: {title: Old, version: \"1\"}\npaths:\n  /old:\n    get:\n      responses: {\"200\": {description: ok}}\n",
 		"notes.yaml":       "just: data\n",
 	})
-	gitIn(t, dir, "init", "-q", "-b", "main")
-	gitIn(t, dir, "add", ".")
-	gitIn(t, dir, "commit", "-q", "-m", "base")
-	gitIn(t, dir, "checkout", "-q", "-b", "feature")
+	gittest.Run(t, dir, "checkout", "-q", "-b", "feature")
 	return dir
 }
 
@@ -72,35 +54,35 @@ func TestGitMode(t *testing.T) {
 	dir := newRepo(t)
 	// main moves on after the fork: its new operation must not read as
 	// removed by the feature branch.
-	gitIn(t, dir, "checkout", "-q", "main")
+	gittest.Run(t, dir, "checkout", "-q", "main")
 	writeFileCommit(t, dir, "api.yaml", gitAPI+"  /owners:\n    get:\n      responses: {\"200\": {description: ok}}\n")
-	gitIn(t, dir, "checkout", "-q", "feature")
+	gittest.Run(t, dir, "checkout", "-q", "feature")
 	// The feature branch removes a property in the $ref'd file (committed),
 	// deletes old.yaml, and adds new.yaml (untracked); notes.yaml changes
 	// but is no specification.
 	if err := os.WriteFile(filepath.Join(dir, "schemas/pet.yaml"), []byte(strings.Replace(gitPet, "    tag: {type: string}\n", "", 1)), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	gitIn(t, dir, "commit", "-q", "-am", "drop tag")
+	gittest.Commit(t, dir, "drop tag")
 	if err := os.Remove(filepath.Join(dir, "old.yaml")); err != nil {
 		t.Fatal(err)
 	}
 	writeFile(t, filepath.Join(dir, "new.yaml"), strings.Replace(gitAPI, "Pets", "New", 1))
 	writeFile(t, filepath.Join(dir, "notes.yaml"), "just: other data\n")
 
-	before := gitIn(t, dir, "status", "--porcelain", "--untracked-files=all")
-	head := gitIn(t, dir, "rev-parse", "HEAD")
+	before := gittest.Run(t, dir, "status", "--porcelain", "--untracked-files=all")
+	head := gittest.Run(t, dir, "rev-parse", "HEAD")
 	run, err := CheckGit(context.Background(), Options{Loader: spec.NewLoader(spec.Options{})}, GitOptions{RepoDir: dir})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if after := gitIn(t, dir, "status", "--porcelain", "--untracked-files=all"); after != before {
+	if after := gittest.Run(t, dir, "status", "--porcelain", "--untracked-files=all"); after != before {
 		t.Errorf("the working tree changed:\nbefore %s\nafter %s", before, after)
 	}
-	if gitIn(t, dir, "rev-parse", "HEAD") != head {
+	if gittest.Run(t, dir, "rev-parse", "HEAD") != head {
 		t.Error("HEAD moved")
 	}
-	if run.Base != "main" || run.Commit != strings.TrimSpace(gitIn(t, dir, "merge-base", "HEAD", "main")) {
+	if run.Base != "main" || run.Commit != gittest.Run(t, dir, "merge-base", "HEAD", "main") {
 		t.Errorf("base %s at %s, want main at the merge base", run.Base, run.Commit)
 	}
 	got := map[string]Result{}
@@ -159,18 +141,18 @@ func TestGitModeErrors(t *testing.T) {
 // base's versions, $refs and all.
 func TestOpenBase(t *testing.T) {
 	dir := newRepo(t)
-	gitIn(t, dir, "checkout", "-q", "main")
+	gittest.Run(t, dir, "checkout", "-q", "main")
 	writeFileCommit(t, dir, "schemas/pet.yaml", gitPet+"    age: {type: integer}\n") // after the fork
-	gitIn(t, dir, "checkout", "-q", "feature")
+	gittest.Run(t, dir, "checkout", "-q", "feature")
 	writeFile(t, filepath.Join(dir, "api.yaml"), "changed, not committed\n")
-	status := gitIn(t, dir, "status", "--porcelain")
+	status := gittest.Run(t, dir, "status", "--porcelain")
 
 	ctx := context.Background()
 	base, err := OpenBase(ctx, filepath.Join(dir, "schemas"), "")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if base.Branch != "main" || base.Commit != strings.TrimSpace(gitIn(t, dir, "merge-base", "HEAD", "main")) {
+	if base.Branch != "main" || base.Commit != gittest.Run(t, dir, "merge-base", "HEAD", "main") {
 		t.Errorf("base %s at %s, want main at the merge base", base.Branch, base.Commit)
 	}
 	rel, ok := base.Rel(filepath.Join(dir, "api.yaml"))
@@ -207,7 +189,7 @@ func TestOpenBase(t *testing.T) {
 	if _, err := os.Stat(base.Dir); !os.IsNotExist(err) {
 		t.Errorf("Close left %s", base.Dir)
 	}
-	if got := gitIn(t, dir, "status", "--porcelain"); got != status {
+	if got := gittest.Run(t, dir, "status", "--porcelain"); got != status {
 		t.Errorf("the working tree changed:\nbefore %s\nafter %s", status, got)
 	}
 
@@ -231,7 +213,7 @@ func writeFile(t *testing.T, path, body string) {
 func writeFileCommit(t *testing.T, dir, name, body string) {
 	t.Helper()
 	writeFile(t, filepath.Join(dir, name), body)
-	gitIn(t, dir, "commit", "-q", "-am", "change "+name)
+	gittest.Commit(t, dir, "change "+name)
 }
 
 func relToWD(t *testing.T, p string) string {

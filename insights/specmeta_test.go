@@ -3,7 +3,6 @@ package insights_test
 import (
 	"context"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -11,6 +10,7 @@ import (
 
 	"github.com/specgate/specgate/insights"
 	"github.com/specgate/specgate/internal/corpustest"
+	"github.com/specgate/specgate/internal/gittest"
 )
 
 func TestSpecMetadata(t *testing.T) {
@@ -127,11 +127,8 @@ func TestSpecRefInGit(t *testing.T) {
 	repo := filepath.Join(root, "checkout")
 	os.MkdirAll(filepath.Join(repo, "specs"), 0o755)
 	os.WriteFile(filepath.Join(repo, "specs", "api.yaml"), []byte("openapi: 3.0.3\n"), 0o644)
-	for _, args := range [][]string{{"init", "-q", "-b", "main"}, {"remote", "add", "origin", "git@github.com:Acme/Contracts.git"}} {
-		if out, err := gitCmd(repo, args...); err != nil {
-			t.Skipf("git: %v %s", err, out)
-		}
-	}
+	gittest.Init(t, repo)
+	gittest.Run(t, repo, "remote", "add", "origin", "git@github.com:Acme/Contracts.git")
 	res := &insights.Resolver{Dir: root, Git: &insights.Git{}}
 	ref := res.Ref(ctx, "checkout/specs/api.yaml")
 	want := insights.SpecRef{ID: "github.com/Acme/Contracts/specs/api.yaml", Repository: "github.com/Acme/Contracts", Path: "specs/api.yaml", File: "checkout/specs/api.yaml"}
@@ -146,12 +143,6 @@ func TestSpecRefInGit(t *testing.T) {
 	if outside.ID != "elsewhere/api.yaml" || outside.Repository != "" {
 		t.Errorf("outside git: %+v", outside)
 	}
-}
-
-func gitCmd(dir string, args ...string) ([]byte, error) {
-	cmd := exec.Command("git", append([]string{"-C", dir}, args...)...)
-	cmd.Env = append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL=/dev/null")
-	return cmd.CombinedOutput()
 }
 
 // TestSpecMetadataFormats: Protocol Buffers, GraphQL and WSDL documents

@@ -7,7 +7,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"reflect"
 	"slices"
@@ -17,6 +16,7 @@ import (
 
 	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/specgate/specgate/internal/gittest"
 	"github.com/specgate/specgate/mcp"
 )
 
@@ -157,9 +157,6 @@ func TestStatefulMock(t *testing.T) {
 // Git mode compares the working tree with a base branch; targetPaths and
 // repoDir are resolved against the root.
 func TestCompatGitMode(t *testing.T) {
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git is not installed")
-	}
 	root := t.TempDir()
 	repo := filepath.Join(root, "repo")
 	os.MkdirAll(filepath.Join(repo, "api"), 0o755)
@@ -167,17 +164,9 @@ func TestCompatGitMode(t *testing.T) {
 	breaking, _ := os.ReadFile("testdata/compat/breaking.yaml")
 	spec := filepath.Join(repo, "api", "orders.yaml")
 	os.WriteFile(spec, base, 0o644)
-	git := func(args ...string) {
-		t.Helper()
-		cmd := exec.Command("git", append([]string{"-C", repo, "-c", "user.name=t", "-c", "user.email=t@example.com"}, args...)...)
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("git %v: %v\n%s", args, err, out)
-		}
-	}
-	git("init", "-q", "-b", "main")
-	git("add", ".")
-	git("commit", "-q", "-m", "base")
-	git("checkout", "-q", "-b", "feature")
+	gittest.Init(t, repo)
+	gittest.Commit(t, repo, "base")
+	gittest.Run(t, repo, "checkout", "-q", "-b", "feature")
 	os.WriteFile(spec, breaking, 0o644)
 
 	s := connect(t, mcp.Options{Root: root})

@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/specgate/specgate/internal/gittest"
 	"github.com/specgate/specgate/reports"
 )
 
@@ -124,7 +125,7 @@ var adversarialFindings = map[string][]finding{
 }
 
 func TestAdversarialCorpus(t *testing.T) {
-	repo := newRepo(t, map[string]string{"specgate-lint.yaml": noProfiles})
+	repo := gittest.Repo(t, map[string]string{"specgate-lint.yaml": noProfiles})
 	ts := start(t, Options{ConfigRepo: repo})
 	var files []string
 	err := filepath.WalkDir(adversarialDir, func(path string, d fs.DirEntry, err error) error {
@@ -262,7 +263,7 @@ func (e *endlessSpec) Read(p []byte) (int, error) {
 // A 200 MB body is refused with 413: at once when it gives its length,
 // after the limit when it is chunked; the server stays healthy.
 func TestAdversarialOversizeBody(t *testing.T) {
-	repo := newRepo(t, map[string]string{"specgate-lint.yaml": noProfiles})
+	repo := gittest.Repo(t, map[string]string{"specgate-lint.yaml": noProfiles})
 	ts := start(t, Options{ConfigRepo: repo})
 	const size = 200 << 20
 	for _, chunked := range []bool{false, true} {

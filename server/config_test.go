@@ -16,12 +16,13 @@ import (
 	"testing"
 	"time"
 
+	"github.com/specgate/specgate/internal/gittest"
 	"github.com/specgate/specgate/internal/outputtest"
 )
 
 func TestStatus(t *testing.T) {
-	repo := newRepo(t, map[string]string{"specgate-lint.yaml": twoProfiles})
-	head := git(t, repo, "rev-parse", "HEAD")
+	repo := gittest.Repo(t, map[string]string{"specgate-lint.yaml": twoProfiles})
+	head := gittest.Run(t, repo, "rev-parse", "HEAD")
 	before := time.Now().UTC()
 	ts := start(t, Options{ConfigRepo: repo, RefreshInterval: time.Hour})
 	st := ts.status(t)
@@ -46,8 +47,8 @@ func TestStatus(t *testing.T) {
 // A new commit is loaded on request; a broken one keeps the last good
 // configuration serving and /config/status says why; fixing it loads again.
 func TestRefreshOnRequest(t *testing.T) {
-	repo := newRepo(t, map[string]string{"specgate-lint.yaml": noProfiles})
-	first := git(t, repo, "rev-parse", "HEAD")
+	repo := gittest.Repo(t, map[string]string{"specgate-lint.yaml": noProfiles})
+	first := gittest.Run(t, repo, "rev-parse", "HEAD")
 	ts := start(t, Options{ConfigRepo: repo, RefreshInterval: -1})
 	if st := ts.status(t); st.NextRefresh != nil || st.RefreshInterval == nil || *st.RefreshInterval != "0s" {
 		t.Errorf("refreshInterval %v, nextRefresh %v without a periodic refresh", st.RefreshInterval, st.NextRefresh)
@@ -123,7 +124,7 @@ func refresh(t *testing.T, ts *testServer) {
 }
 
 func TestPeriodicRefresh(t *testing.T) {
-	repo := newRepo(t, map[string]string{"specgate-lint.yaml": noProfiles})
+	repo := gittest.Repo(t, map[string]string{"specgate-lint.yaml": noProfiles})
 	ts := start(t, Options{ConfigRepo: repo, RefreshInterval: 50 * time.Millisecond})
 	next := commit(t, repo, map[string]string{"specgate-lint.yaml": "profiles:\n  team: {rules: {extends: [strict]}}\n"})
 	st := ts.waitFor(t, "the periodic refresh", func(st ConfigStatus) bool { return st.Commit == next })
@@ -163,10 +164,10 @@ func TestPeriodicRefresh(t *testing.T) {
 func TestConcurrentLintDuringRefresh(t *testing.T) {
 	lenient := "profiles:\n  default: {rules: {extends: [lenient]}}\n"
 	strict := "profiles:\n  default: {rules: {extends: [strict]}}\n"
-	repo := newRepo(t, map[string]string{"specgate-lint.yaml": lenient})
+	repo := gittest.Repo(t, map[string]string{"specgate-lint.yaml": lenient})
 	ts := start(t, Options{ConfigRepo: repo, RefreshInterval: 10 * time.Millisecond, MaxConcurrent: 8, QueueTimeout: time.Minute})
-	kindOf := map[string]string{git(t, repo, "rev-parse", "HEAD"): "lenient"} // commit → its ruleset
-	reportOf := map[string]string{}                                           // ruleset → the findings of smallSpec
+	kindOf := map[string]string{gittest.Run(t, repo, "rev-parse", "HEAD"): "lenient"} // commit → its ruleset
+	reportOf := map[string]string{}                                                   // ruleset → the findings of smallSpec
 
 	var mu sync.Mutex
 	commitsSeen := map[string]bool{}
@@ -237,8 +238,8 @@ func TestConcurrentLintDuringRefresh(t *testing.T) {
 }
 
 func TestStartupFailures(t *testing.T) {
-	good := newRepo(t, map[string]string{"specgate-lint.yaml": noProfiles})
-	bad := newRepo(t, map[string]string{"specgate-lint.yaml": "profiles:\n  default:\n    rules:\n      extends: [strictt]\n"})
+	good := gittest.Repo(t, map[string]string{"specgate-lint.yaml": noProfiles})
+	bad := gittest.Repo(t, map[string]string{"specgate-lint.yaml": "profiles:\n  default:\n    rules:\n      extends: [strictt]\n"})
 	tests := []struct {
 		name string
 		opts Options
@@ -264,10 +265,10 @@ func TestStartupFailures(t *testing.T) {
 }
 
 func TestConfigBranchAndPath(t *testing.T) {
-	repo := newRepo(t, map[string]string{"README.md": "main branch\n"})
-	git(t, repo, "checkout", "--quiet", "-b", "lint")
+	repo := gittest.Repo(t, map[string]string{"README.md": "main branch\n"})
+	gittest.Run(t, repo, "checkout", "--quiet", "-b", "lint")
 	commit(t, repo, map[string]string{"governance/lint.yaml": "profiles:\n  api: {rules: {extends: [recommended]}}\n"})
-	git(t, repo, "checkout", "--quiet", "main")
+	gittest.Run(t, repo, "checkout", "--quiet", "main")
 	ts := start(t, Options{ConfigRepo: "file://" + repo, ConfigBranch: "lint", ConfigPath: "governance/lint.yaml"})
 	st := ts.status(t)
 	if st.Branch != "lint" || st.Profiles[0].Name != "api" {
@@ -343,13 +344,13 @@ func TestGitTokenNotShown(t *testing.T) {
 // loopback runs git's own smart-HTTP backend.
 func TestGitTokenOverHTTPS(t *testing.T) {
 	const token = "s3cr3t-t0ken"
-	execPath := strings.TrimSpace(git(t, t.TempDir(), "--exec-path"))
+	execPath := strings.TrimSpace(gittest.Run(t, t.TempDir(), "--exec-path"))
 	backend := filepath.Join(execPath, "git-http-backend")
 	if _, err := os.Stat(backend); err != nil {
 		t.Skipf("no git-http-backend: %v", err)
 	}
-	repo := newRepo(t, map[string]string{"specgate-lint.yaml": noProfiles})
-	git(t, repo, "config", "http.receivepack", "false")
+	repo := gittest.Repo(t, map[string]string{"specgate-lint.yaml": noProfiles})
+	gittest.Run(t, repo, "config", "http.receivepack", "false")
 	root := filepath.Dir(repo)
 	var authorized, refused atomic.Int32
 	origin := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -374,7 +375,7 @@ func TestGitTokenOverHTTPS(t *testing.T) {
 		t.Fatalf("cloning without the token: %v (refused %d)", err, refused.Load())
 	}
 	ts := start(t, Options{ConfigRepo: url, Token: token, RefreshInterval: -1})
-	if authorized.Load() == 0 || ts.status(t).Commit != git(t, repo, "rev-parse", "HEAD") {
+	if authorized.Load() == 0 || ts.status(t).Commit != gittest.Run(t, repo, "rev-parse", "HEAD") {
 		t.Fatalf("clone with the token: authorized %d, status %+v", authorized.Load(), ts.status(t))
 	}
 	next := commit(t, repo, map[string]string{"specgate-lint.yaml": "profiles:\n  team: {rules: {extends: [strict]}}\n"})

@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/specgate/specgate/internal/corpustest"
+	"github.com/specgate/specgate/internal/gittest"
 	"github.com/specgate/specgate/reports"
 )
 
@@ -56,7 +57,7 @@ func FuzzLintRequest(f *testing.F) {
 	for _, s := range seeds {
 		f.Add([]byte(s))
 	}
-	repo := newRepo(f, map[string]string{"specgate-lint.yaml": twoProfiles})
+	repo := gittest.Repo(f, map[string]string{"specgate-lint.yaml": twoProfiles})
 	srv, err := New(context.Background(), Options{ConfigRepo: repo, MaxBodySize: 64 << 10})
 	if err != nil {
 		f.Fatal(err)

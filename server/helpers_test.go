@@ -11,7 +11,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -21,32 +20,10 @@ import (
 	"github.com/specgate/specgate/internal/corpustest"
 	"github.com/specgate/specgate/internal/exchangetest"
 	"github.com/specgate/specgate/internal/filetest"
+	"github.com/specgate/specgate/internal/gittest"
 	"github.com/specgate/specgate/internal/outputtest"
 	"github.com/specgate/specgate/reports"
 )
-
-// git runs git in dir with a fixed identity and returns its output.
-func git(t testing.TB, dir string, args ...string) string {
-	t.Helper()
-	cmd := exec.Command("git", append([]string{"-c", "user.name=specgate test", "-c", "user.email=test@specgate.invalid", "-c", "commit.gpgsign=false"}, args...)...)
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "HOME="+dir)
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
-	}
-	return strings.TrimSpace(string(out))
-}
-
-// newRepo makes a git repository on branch main holding files in one
-// commit.
-func newRepo(t testing.TB, files map[string]string) string {
-	t.Helper()
-	dir := t.TempDir()
-	git(t, dir, "init", "--quiet", "--initial-branch=main")
-	commit(t, dir, files)
-	return dir
-}
 
 // commit writes files (an empty content deletes the file) and commits
 // them; it returns the new commit.
@@ -61,9 +38,7 @@ func commit(t testing.TB, dir string, files map[string]string) string {
 		}
 		filetest.File(t, dir, name, content)
 	}
-	git(t, dir, "add", "--all")
-	git(t, dir, "commit", "--quiet", "--allow-empty", "-m", "change")
-	return git(t, dir, "rev-parse", "HEAD")
+	return gittest.Commit(t, dir, "change")
 }
 
 // Configurations used across the tests.

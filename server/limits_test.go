@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/specgate/specgate/internal/gittest"
 	"github.com/specgate/specgate/internal/httpx"
 )
 
@@ -48,7 +49,7 @@ func (ts *testServer) memoryHeld(t *testing.T) int64 {
 // time is refused with 503 and Retry-After, and admitted once the first
 // is done.
 func TestMemoryBudget(t *testing.T) {
-	repo := newRepo(t, map[string]string{"specgate-lint.yaml": noProfiles})
+	repo := gittest.Repo(t, map[string]string{"specgate-lint.yaml": noProfiles})
 	const budget = 30 << 20
 	ts := start(t, Options{ConfigRepo: repo, MaxConcurrent: 4, MaxMemory: budget})
 	body, _ := json.Marshal(map[string]string{"spec": paddedSpec(256 << 10)})
@@ -122,7 +123,7 @@ func TestMemoryBudget(t *testing.T) {
 // A spec too large for the whole budget is refused as too large, without
 // being read: the size limits are lowered to what the budget admits.
 func TestMemoryBudgetLowersSizeLimits(t *testing.T) {
-	repo := newRepo(t, map[string]string{"specgate-lint.yaml": noProfiles})
+	repo := gittest.Repo(t, map[string]string{"specgate-lint.yaml": noProfiles})
 	ts := start(t, Options{ConfigRepo: repo, MaxMemory: 30 << 20, AllowPrivateURLs: true})
 	// (30 MiB - 4 MiB) / 60, rounded down to a KiB.
 	const limit = "443 KiB"
@@ -191,7 +192,7 @@ func TestParseMemory(t *testing.T) {
 // with Retry-After. Every response says how many are left; health checks
 // are not counted.
 func TestRateLimit(t *testing.T) {
-	repo := newRepo(t, map[string]string{"specgate-lint.yaml": noProfiles})
+	repo := gittest.Repo(t, map[string]string{"specgate-lint.yaml": noProfiles})
 	ts := start(t, Options{ConfigRepo: repo, RateLimit: 3})
 	for i := range 3 {
 		r := ts.get(t, "/config/status")
@@ -260,7 +261,7 @@ func TestRateLimiterWindows(t *testing.T) {
 // Once the server shuts down, its health checks fail with 503, so that
 // load balancers send it nothing more.
 func TestHealthWhileShuttingDown(t *testing.T) {
-	repo := newRepo(t, map[string]string{"specgate-lint.yaml": noProfiles})
+	repo := gittest.Repo(t, map[string]string{"specgate-lint.yaml": noProfiles})
 	srv, err := New(context.Background(), Options{ConfigRepo: repo})
 	if err != nil {
 		t.Fatal(err)

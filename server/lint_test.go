@@ -11,10 +11,12 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/specgate/specgate/internal/gittest"
 )
 
 func TestLintInlineWithProfiles(t *testing.T) {
-	repo := newRepo(t, map[string]string{"specgate-lint.yaml": twoProfiles})
+	repo := gittest.Repo(t, map[string]string{"specgate-lint.yaml": twoProfiles})
 	ts := start(t, Options{ConfigRepo: repo})
 
 	// The default profile: recommended, plus the configuration's own rule.
@@ -66,7 +68,7 @@ func TestLintInlineWithProfiles(t *testing.T) {
 }
 
 func TestLintWithoutProfiles(t *testing.T) {
-	repo := newRepo(t, map[string]string{"lint/config.yaml": noProfiles})
+	repo := gittest.Repo(t, map[string]string{"lint/config.yaml": noProfiles})
 	ts := start(t, Options{ConfigRepo: repo, ConfigPath: "lint/config.yaml"})
 	rep := report(t, ts.lint(t, map[string]string{"spec": smallSpec}))
 	// The default ruleset (lenient) runs: everything at warn.
@@ -80,7 +82,7 @@ func TestLintWithoutProfiles(t *testing.T) {
 }
 
 func TestLintSeveralProfilesWithoutDefault(t *testing.T) {
-	repo := newRepo(t, map[string]string{"specgate-lint.yaml": "profiles:\n  a: {rules: {extends: [lenient]}}\n  b: {rules: {extends: [strict]}}\n"})
+	repo := gittest.Repo(t, map[string]string{"specgate-lint.yaml": "profiles:\n  a: {rules: {extends: [lenient]}}\n  b: {rules: {extends: [strict]}}\n"})
 	ts := start(t, Options{ConfigRepo: repo})
 	p := problem(t, ts.lint(t, map[string]string{"spec": smallSpec}), 400, kindBadRequest)
 	if !strings.Contains(p.Detail, "several profiles") || !slices.Equal(p.Allowed, []string{"a", "b"}) {
@@ -93,7 +95,7 @@ func TestLintSeveralProfilesWithoutDefault(t *testing.T) {
 }
 
 func TestLintSARIF(t *testing.T) {
-	repo := newRepo(t, map[string]string{"specgate-lint.yaml": twoProfiles})
+	repo := gittest.Repo(t, map[string]string{"specgate-lint.yaml": twoProfiles})
 	ts := start(t, Options{ConfigRepo: repo})
 	r := ts.lint(t, map[string]string{"spec": smallSpec, "format": "sarif"})
 	if r.status != 200 || r.header.Get("Content-Type") != "application/sarif+json" {
@@ -150,7 +152,7 @@ func TestInlineSpecCannotReadServerFiles(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	repo := newRepo(t, map[string]string{"specgate-lint.yaml": noProfiles})
+	repo := gittest.Repo(t, map[string]string{"specgate-lint.yaml": noProfiles})
 	ts := start(t, Options{ConfigRepo: repo})
 	refs := []string{secret, rel, "file://" + secret, "secret.yaml"}
 	spec := "openapi: 3.1.0\ninfo: {title: t, version: '1'}\npaths: {}\ncomponents:\n  schemas:\n"
@@ -179,7 +181,7 @@ func TestInlineSpecCannotReadServerFiles(t *testing.T) {
 }
 
 func TestRequestErrors(t *testing.T) {
-	repo := newRepo(t, map[string]string{"specgate-lint.yaml": noProfiles})
+	repo := gittest.Repo(t, map[string]string{"specgate-lint.yaml": noProfiles})
 	ts := start(t, Options{ConfigRepo: repo, MaxBodySize: 16 << 10})
 	tests := []struct {
 		name, contentType, body string
@@ -237,7 +239,7 @@ func TestRequestErrors(t *testing.T) {
 
 // A spec that cannot be parsed is a 422 that says where.
 func TestUnparseableSpecLocation(t *testing.T) {
-	repo := newRepo(t, map[string]string{"specgate-lint.yaml": noProfiles})
+	repo := gittest.Repo(t, map[string]string{"specgate-lint.yaml": noProfiles})
 	ts := start(t, Options{ConfigRepo: repo, AllowPrivateURLs: true})
 	spec := "{\n  \"openapi\": \"3.1.0\",\n  \"info\": {\"title\": \"t\" \"version\": \"1\"}\n}\n"
 	p := problem(t, ts.lint(t, map[string]string{"spec": spec}), 422, kindUnprocessableSpec)
@@ -259,7 +261,7 @@ func TestUnparseableSpecLocation(t *testing.T) {
 }
 
 func TestFetchFailures(t *testing.T) {
-	repo := newRepo(t, map[string]string{"specgate-lint.yaml": noProfiles})
+	repo := gittest.Repo(t, map[string]string{"specgate-lint.yaml": noProfiles})
 	ts := start(t, Options{ConfigRepo: repo, AllowPrivateURLs: true, MaxSpecSize: 1024, FetchTimeout: 300 * time.Millisecond})
 	release := make(chan struct{})
 	defer close(release)
@@ -309,7 +311,7 @@ func TestFetchFailures(t *testing.T) {
 }
 
 func TestOverloaded(t *testing.T) {
-	repo := newRepo(t, map[string]string{"specgate-lint.yaml": noProfiles})
+	repo := gittest.Repo(t, map[string]string{"specgate-lint.yaml": noProfiles})
 	ts := start(t, Options{ConfigRepo: repo, AllowPrivateURLs: true, MaxConcurrent: 1, QueueTimeout: -1})
 	first, release := ts.lintHeld(t) // the request holds its slot
 
@@ -328,7 +330,7 @@ func TestOverloaded(t *testing.T) {
 }
 
 func TestQueueWaitsForASlot(t *testing.T) {
-	repo := newRepo(t, map[string]string{"specgate-lint.yaml": noProfiles})
+	repo := gittest.Repo(t, map[string]string{"specgate-lint.yaml": noProfiles})
 	ts := start(t, Options{ConfigRepo: repo, AllowPrivateURLs: true, MaxConcurrent: 1, QueueTimeout: 20 * time.Second})
 	first, release := ts.lintHeld(t) // the request holds its slot
 	second := make(chan response, 1)
@@ -340,7 +342,7 @@ func TestQueueWaitsForASlot(t *testing.T) {
 }
 
 func TestRequestTimeout(t *testing.T) {
-	repo := newRepo(t, map[string]string{"specgate-lint.yaml": noProfiles})
+	repo := gittest.Repo(t, map[string]string{"specgate-lint.yaml": noProfiles})
 	ts := start(t, Options{ConfigRepo: repo, AllowPrivateURLs: true, RequestTimeout: 300 * time.Millisecond})
 	release := make(chan struct{})
 	defer close(release)

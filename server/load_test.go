@@ -13,6 +13,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/specgate/specgate/internal/gittest"
 )
 
 // TestLoad is the lint server's load benchmark, on loopback only and
@@ -29,7 +31,7 @@ func TestLoad(t *testing.T) {
 	if err != nil || seconds <= 0 {
 		seconds = 10
 	}
-	repo := newRepo(t, map[string]string{"specgate-lint.yaml": "profiles:\n  default: {rules: {extends: [recommended]}}\n"})
+	repo := gittest.Repo(t, map[string]string{"specgate-lint.yaml": "profiles:\n  default: {rules: {extends: [recommended]}}\n"})
 	ts := start(t, Options{ConfigRepo: repo, Logger: newTestLogger(io.Discard), QueueTimeout: time.Minute})
 	t.Logf("%-24s %9s %8s %8s %8s %10s %10s", "spec", "size", "clients", "requests", "req/s", "p50", "p99")
 	for _, spec := range []struct {
@@ -85,7 +87,7 @@ func hammer(t *testing.T, url string, body []byte, clients int, d time.Duration)
 // small corpus spec through the handler, without the network.
 func BenchmarkLintRequest(b *testing.B) {
 	body := lintBody(map[string]string{"spec": corpusSpec(b, "petstore-expanded.yaml")})
-	repo := newRepo(b, map[string]string{"specgate-lint.yaml": "profiles:\n  default: {rules: {extends: [recommended]}}\n"})
+	repo := gittest.Repo(b, map[string]string{"specgate-lint.yaml": "profiles:\n  default: {rules: {extends: [recommended]}}\n"})
 	srv, err := New(context.Background(), Options{ConfigRepo: repo})
 	if err != nil {
 		b.Fatal(err)

@@ -13,6 +13,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/specgate/specgate/internal/gittest"
 )
 
 // TestMemoryEstimate checks the estimate the memory budget admits lint
@@ -28,7 +30,7 @@ func TestMemoryEstimate(t *testing.T) {
 	if os.Getenv("SPECGATE_MEMORY") == "" {
 		t.Skip("set SPECGATE_MEMORY=1 to measure the memory of lint requests")
 	}
-	repo := newRepo(t, map[string]string{"specgate-lint.yaml": "profiles:\n  default: {rules: {extends: [recommended]}}\n  strict: {rules: {extends: [strict]}}\n"})
+	repo := gittest.Repo(t, map[string]string{"specgate-lint.yaml": "profiles:\n  default: {rules: {extends: [recommended]}}\n  strict: {rules: {extends: [strict]}}\n"})
 	srv, err := New(context.Background(), Options{ConfigRepo: repo, Logger: newTestLogger(io.Discard), MaxBodySize: 64 << 20})
 	if err != nil {
 		t.Fatal(err)

@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/specgate/specgate/internal/gittest"
 	"github.com/specgate/specgate/linter"
 	"github.com/specgate/specgate/rulesets"
 	"github.com/specgate/specgate/spec"
@@ -176,7 +177,7 @@ func TestOpenAPIDescribesEveryEndpoint(t *testing.T) {
 }
 
 func TestDocsAndHealth(t *testing.T) {
-	repo := newRepo(t, map[string]string{"specgate-lint.yaml": noProfiles})
+	repo := gittest.Repo(t, map[string]string{"specgate-lint.yaml": noProfiles})
 	ts := start(t, Options{ConfigRepo: repo, Version: "1.2.3"})
 
 	page := ts.get(t, "/api-docs")
@@ -238,13 +239,13 @@ func TestDocsAndHealth(t *testing.T) {
 		t.Fatalf("/health/info: %v %s", err, info.body)
 	}
 	cfg := hi.Checks["configuration:refresh"]
-	if hi.Status != "pass" || hi.ReleaseID != "1.2.3" || len(cfg) != 1 || cfg[0].ObservedValue != git(t, repo, "rev-parse", "HEAD") || len(hi.Checks["lint:slots"]) != 1 {
+	if hi.Status != "pass" || hi.ReleaseID != "1.2.3" || len(cfg) != 1 || cfg[0].ObservedValue != gittest.Run(t, repo, "rev-parse", "HEAD") || len(hi.Checks["lint:slots"]) != 1 {
 		t.Errorf("/health/info = %+v", hi)
 	}
 }
 
 func TestMethodsAndUnknownPaths(t *testing.T) {
-	repo := newRepo(t, map[string]string{"specgate-lint.yaml": noProfiles})
+	repo := gittest.Repo(t, map[string]string{"specgate-lint.yaml": noProfiles})
 	ts := start(t, Options{ConfigRepo: repo})
 	r := ts.get(t, "/lint-reports")
 	p := problem(t, r, 405, kindMethodNotAllowed)
@@ -273,7 +274,7 @@ func TestMethodsAndUnknownPaths(t *testing.T) {
 
 // Every request is logged once, as structured attributes.
 func TestRequestLog(t *testing.T) {
-	repo := newRepo(t, map[string]string{"specgate-lint.yaml": noProfiles})
+	repo := gittest.Repo(t, map[string]string{"specgate-lint.yaml": noProfiles})
 	ts := start(t, Options{ConfigRepo: repo})
 	req, _ := http.NewRequest(http.MethodPost, ts.url+"/lint-reports", strings.NewReader(lintBody(map[string]string{"spec": smallSpec})))
 	req.Header.Set("X-Request-Id", "trace-42")
@@ -310,7 +311,7 @@ func TestRequestLog(t *testing.T) {
 // On shutdown the server stops accepting connections and finishes the
 // requests in flight.
 func TestGracefulShutdown(t *testing.T) {
-	repo := newRepo(t, map[string]string{"specgate-lint.yaml": noProfiles})
+	repo := gittest.Repo(t, map[string]string{"specgate-lint.yaml": noProfiles})
 	ts := start(t, Options{ConfigRepo: repo, AllowPrivateURLs: true})
 	inFlight, release := ts.lintHeld(t) // the request holds its slot
 	stopped := make(chan error, 1)

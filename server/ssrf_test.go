@@ -9,6 +9,8 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+
+	"github.com/specgate/specgate/internal/gittest"
 )
 
 // specOrigin serves smallSpec at every path and counts requests.
@@ -25,7 +27,7 @@ func specOrigin(t *testing.T) (*httptest.Server, *atomic.Int32) {
 func TestSpecURLToPrivateAddressRefused(t *testing.T) {
 	origin, hits := specOrigin(t)
 	port := origin.Listener.Addr().(*net.TCPAddr).Port
-	repo := newRepo(t, map[string]string{"specgate-lint.yaml": noProfiles})
+	repo := gittest.Repo(t, map[string]string{"specgate-lint.yaml": noProfiles})
 	ts := start(t, Options{ConfigRepo: repo})
 	urls := []struct{ url, addr string }{
 		{origin.URL + "/spec.yaml", "127.0.0.1"},                          // a loopback address
@@ -50,7 +52,7 @@ func TestSpecURLToPrivateAddressRefused(t *testing.T) {
 func TestAllowPrivateURLs(t *testing.T) {
 	origin, hits := specOrigin(t)
 	port := origin.Listener.Addr().(*net.TCPAddr).Port
-	repo := newRepo(t, map[string]string{"specgate-lint.yaml": noProfiles})
+	repo := gittest.Repo(t, map[string]string{"specgate-lint.yaml": noProfiles})
 	ts := start(t, Options{ConfigRepo: repo, AllowPrivateURLs: true})
 	for _, u := range []string{origin.URL + "/spec.yaml", fmt.Sprintf("http://localhost:%d/spec.yaml", port)} {
 		rep := report(t, ts.lint(t, map[string]string{"specUrl": u}))
@@ -94,7 +96,7 @@ func TestRedirectToPrivateAddressRefused(t *testing.T) {
 		}
 	}))
 	defer public.Close()
-	repo := newRepo(t, map[string]string{"specgate-lint.yaml": noProfiles})
+	repo := gittest.Repo(t, map[string]string{"specgate-lint.yaml": noProfiles})
 	ts := start(t, Options{ConfigRepo: repo, allowDial: treatAsPublic(public)})
 
 	for _, path := range []string{"/to-ip", "/to-name"} {
@@ -133,7 +135,7 @@ func TestRefToPrivateAddressRefused(t *testing.T) {
 		}
 	}))
 	defer public.Close()
-	repo := newRepo(t, map[string]string{"specgate-lint.yaml": noProfiles})
+	repo := gittest.Repo(t, map[string]string{"specgate-lint.yaml": noProfiles})
 	ts := start(t, Options{ConfigRepo: repo, allowDial: treatAsPublic(public)})
 	rep := report(t, ts.lint(t, map[string]string{"specUrl": public.URL + "/spec.yaml"}))
 	var unresolved []string

@@ -13,6 +13,7 @@ import (
 
 	"github.com/specgate/specgate/internal/browsertest"
 	"github.com/specgate/specgate/internal/filetest"
+	"github.com/specgate/specgate/internal/gittest"
 )
 
 // The browser tests drive the page in headless Chromium through
@@ -28,7 +29,8 @@ import (
 func TestStudioInBrowser(t *testing.T) {
 	driver := browsertest.Chromedriver(t)
 	dir := workspace(t)
-	gitInit(t, dir)
+	gittest.Init(t, dir)
+	gittest.Commit(t, dir, "base")
 	c := start(t, dir)
 	b := startBrowser(t, driver, filepath.Join(t.TempDir(), "profile"))
 	b.Open(c.url + "/?token=test-token")
@@ -273,7 +275,8 @@ func TestStripeInBrowser(t *testing.T) {
 	}
 	dir := t.TempDir()
 	filetest.File(t, dir, "stripe.yaml", string(data))
-	gitInit(t, dir)
+	gittest.Init(t, dir)
+	gittest.Commit(t, dir, "base")
 	c := start(t, dir)
 	c.s.checker.warm(context.Background())
 	b := startBrowser(t, driver, filepath.Join(t.TempDir(), "profile"))

@@ -16,6 +16,7 @@ import (
 
 	"github.com/specgate/specgate/internal/exchangetest"
 	"github.com/specgate/specgate/internal/filetest"
+	"github.com/specgate/specgate/internal/gittest"
 )
 
 func TestGuard(t *testing.T) {
@@ -235,7 +236,8 @@ func TestCheck(t *testing.T) {
 
 func TestCheckCompat(t *testing.T) {
 	dir := workspace(t)
-	gitInit(t, dir)
+	gittest.Init(t, dir)
+	gittest.Commit(t, dir, "base")
 	c := start(t, dir)
 	api := c.read("api.yaml")
 	st := c.check("api.yaml", api)

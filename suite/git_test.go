@@ -12,33 +12,20 @@ import (
 	"testing"
 
 	"github.com/specgate/specgate/config"
-	"github.com/specgate/specgate/internal/gitx"
+	"github.com/specgate/specgate/internal/filetest"
+	"github.com/specgate/specgate/internal/gittest"
 )
 
 // origin makes a repository on branch main and returns its folder and a
 // function that commits api.yaml with the content given.
 func origin(t *testing.T) (string, func(content string)) {
 	t.Helper()
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git is not installed")
-	}
 	dir := t.TempDir()
-	g := &gitx.Runner{Dir: dir, Env: []string{"GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.com", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@example.com"}}
-	ctx := context.Background()
-	if _, err := g.Run(ctx, "init", "-q", "-b", "main"); err != nil {
-		t.Fatal(err)
-	}
+	gittest.Init(t, dir)
 	return dir, func(content string) {
 		t.Helper()
-		if err := os.WriteFile(filepath.Join(dir, "api.yaml"), []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		if _, err := g.Run(ctx, "add", "api.yaml"); err != nil {
-			t.Fatal(err)
-		}
-		if _, err := g.Run(ctx, "commit", "-q", "-m", content); err != nil {
-			t.Fatal(err)
-		}
+		filetest.File(t, dir, "api.yaml", content)
+		gittest.Commit(t, dir, content)
 	}
 }
 

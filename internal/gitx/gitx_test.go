@@ -12,35 +12,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/specgate/specgate/internal/filetest"
+	"github.com/specgate/specgate/internal/gittest"
 )
-
-// repo makes a repository with one commit of files (slash path to
-// content) and returns its folder and the commit.
-func repo(t *testing.T, files map[string]string) (string, string) {
-	t.Helper()
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git is not installed")
-	}
-	dir := t.TempDir()
-	g := &Runner{Dir: dir, Env: []string{"GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.com", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@example.com"}}
-	ctx := context.Background()
-	if _, err := g.Run(ctx, "init", "-q", "-b", "main"); err != nil {
-		t.Fatal(err)
-	}
-	filetest.Write(t, dir, files)
-	if _, err := g.Run(ctx, "add", "-A"); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := g.Run(ctx, "commit", "-q", "-m", "first"); err != nil {
-		t.Fatal(err)
-	}
-	commit, err := g.Run(ctx, "rev-parse", "HEAD")
-	if err != nil {
-		t.Fatal(err)
-	}
-	return dir, commit
-}
 
 func TestFilesAndExtract(t *testing.T) {
 	files := map[string]string{
@@ -50,7 +23,8 @@ func TestFilesAndExtract(t *testing.T) {
 		"README.md":         "# hi\n",
 		"empty.yaml":        "",
 	}
-	dir, commit := repo(t, files)
+	dir := gittest.Repo(t, files)
+	commit := gittest.Run(t, dir, "rev-parse", "HEAD")
 	g := &Runner{Dir: dir}
 	ctx := context.Background()
 	yaml := func(n string) bool { return strings.HasSuffix(n, ".yaml") || strings.HasSuffix(n, ".json") }
@@ -91,7 +65,8 @@ func TestFilesAndExtract(t *testing.T) {
 // ReadFiles skips what is not a file of the commit, and a reader that
 // stops early does not upset the files after it.
 func TestReadFiles(t *testing.T) {
-	dir, commit := repo(t, map[string]string{"a.yaml": "aaaa\n", "b.yaml": "bb\n", "sub/c.yaml": "c\n"})
+	dir := gittest.Repo(t, map[string]string{"a.yaml": "aaaa\n", "b.yaml": "bb\n", "sub/c.yaml": "c\n"})
+	commit := gittest.Run(t, dir, "rev-parse", "HEAD")
 	g := &Runner{Dir: dir}
 	got := map[string]string{}
 	err := g.ReadFiles(context.Background(), commit, []string{"a.yaml", "missing.yaml", "sub", "b.yaml"}, func(name string, r io.Reader) error {
