@@ -61,10 +61,6 @@ func NewJSONLocator(name string, data []byte) (*JSONLocator, error) {
 	return j, nil
 }
 
-// File is the file paths are located in: its name, size and kind, with no
-// node tree (Root is nil).
-func (j *JSONLocator) File() *File { return j.file }
-
 // structural marks the bytes scanStructure stops at.
 var structural = func() (t [256]bool) {
 	for _, c := range []byte("\"{}[]\n") {
@@ -540,7 +536,8 @@ func (j *JSONLocator) rootValue() byteValue {
 }
 
 // Locate is Document.Locate(path, nil) on the document loaded from the
-// bytes, but for the File of the Location, which has no node tree.
+// bytes, but for the File of the Location: its name, size and kind, with
+// no node tree (Root is nil).
 func (j *JSONLocator) Locate(path []any) Location {
 	cur := j.rootValue()
 	ptr := make([]string, 0, len(path))
