@@ -2,10 +2,8 @@ package cli
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"path/filepath"
 	"strings"
 
@@ -15,6 +13,7 @@ import (
 	"github.com/specgate/specgate/config"
 	"github.com/specgate/specgate/examples"
 	"github.com/specgate/specgate/internal/english"
+	"github.com/specgate/specgate/reports"
 	"github.com/specgate/specgate/spec"
 )
 
@@ -233,7 +232,7 @@ func runExamplesValidate(c *cli.Context, env Env) error {
 		return exitf(ExitUsage, "--format must be text or json, found %q", format)
 	}
 	names, errs := spec.Expand(c.Args().Slice())
-	var reports []validateExamplesSpec
+	var specs []validateExamplesSpec
 	total := 0
 	for _, name := range names {
 		v, err := onSpec(c, env, name, examples.ValidateSpec)
@@ -247,7 +246,7 @@ func runExamplesValidate(c *cli.Context, env Env) error {
 			rep.Findings = append(rep.Findings, reportFinding(f))
 		}
 		total += len(rep.Findings)
-		reports = append(reports, rep)
+		specs = append(specs, rep)
 	}
 	errs = flatten(errs)
 	code := ExitOK
@@ -258,7 +257,7 @@ func runExamplesValidate(c *cli.Context, env Env) error {
 		code = ExitFindings
 	}
 	if format == "json" {
-		out := map[string]any{"specs": reports, "errors": []errorReport{}}
+		out := map[string]any{"specs": specs, "errors": []errorReport{}}
 		var list []errorReport
 		for _, e := range errs {
 			list = append(list, reportError(e))
@@ -266,7 +265,7 @@ func runExamplesValidate(c *cli.Context, env Env) error {
 		if list != nil {
 			out["errors"] = list
 		}
-		if err := writeJSON(env.Stdout, out); err != nil {
+		if err := reports.WriteIndentedJSON(env.Stdout, out); err != nil {
 			return exitf(ExitUsage, "writing the output: %v", err)
 		}
 		return silent(code)
@@ -274,7 +273,7 @@ func runExamplesValidate(c *cli.Context, env Env) error {
 	for _, e := range errs {
 		fmt.Fprintln(env.Stdout, e)
 	}
-	for _, r := range reports {
+	for _, r := range specs {
 		for _, f := range r.Findings {
 			fmt.Fprintf(env.Stdout, "%s:%d:%d %s %s (at %s)\n", f.File, f.Line, f.Column, f.Code, f.Message, f.Path)
 		}
@@ -285,13 +284,6 @@ func runExamplesValidate(c *cli.Context, env Env) error {
 		fmt.Fprintf(env.Stdout, "%s: %d %s (%d inline, %d in files), %d %s%s\n", r.Spec, r.Inline+r.Files, english.Noun(r.Inline+r.Files, "example", "examples"), r.Inline, r.Files, len(r.Findings), english.Noun(len(r.Findings), "finding", "findings"), broken)
 	}
 	return silent(code)
-}
-
-func writeJSON(w io.Writer, v any) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false)
-	return enc.Encode(v)
 }
 
 func runExamplesGenerate(c *cli.Context, env Env) error {

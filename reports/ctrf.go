@@ -414,7 +414,7 @@ func WriteCTRF(w io.Writer, run *Run) error {
 		sum.Extra = &counts{s.Errors, s.Warnings}
 		rep.Results.Extra = ctrfFiles{Errors: s.Errors, Warnings: s.Warnings, Files: s.PerFile}
 	}
-	return writeIndentedJSON(w, rep)
+	return WriteIndentedJSON(w, rep)
 }
 
 // ctrfFiles is the results.extra of a lint run.

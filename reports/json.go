@@ -96,7 +96,7 @@ func jsonDiagnostic(f *Finding) JSONDiagnostic {
 func WriteJSON(w io.Writer, run *Run) error {
 	switch {
 	case run.Compat != nil:
-		return writeIndentedJSON(w, NewCompatJSONReport(run))
+		return WriteIndentedJSON(w, NewCompatJSONReport(run))
 	case run.Files == nil && (run.Tests != nil || run.Coverage != nil):
 		return writeTests(w, run, jsonStream)
 	}
@@ -104,7 +104,7 @@ func WriteJSON(w io.Writer, run *Run) error {
 }
 
 // writeLintJSON writes the lint report (NewJSONReport), indented, as
-// writeIndentedJSON would. The findings are converted and written one at
+// WriteIndentedJSON would. The findings are converted and written one at
 // a time, by appendDiagnostic, so that neither the time nor the peak
 // memory of a large report goes into holding all of it at once.
 func writeLintJSON(w io.Writer, run *Run) error {
@@ -137,7 +137,7 @@ func writeLintJSON(w io.Writer, run *Run) error {
 
 // jsonPieces writes a JSON document a piece at a time, so that a large
 // report is never held whole: literal text to bw, and values indented to
-// the depth they stand at, as writeIndentedJSON writes them. items counts
+// the depth they stand at, as WriteIndentedJSON writes them. items counts
 // the elements written of the array open last.
 type jsonPieces struct {
 	bw    *bufio.Writer
@@ -191,9 +191,10 @@ func (s *jsonPieces) endItems(prefix string) {
 	}
 }
 
-// writeIndentedJSON is how every JSON format is written: two-space
-// indents, and <, > and & left as they are.
-func writeIndentedJSON(w io.Writer, v any) error {
+// WriteIndentedJSON writes v as specgate's JSON formats and outputs are
+// written: indented by two spaces, with <, > and & left as they are, and
+// ending in a newline.
+func WriteIndentedJSON(w io.Writer, v any) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false)

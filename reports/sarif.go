@@ -144,7 +144,7 @@ func WriteSARIF(w io.Writer, run *Run) error {
 	for i := range fs {
 		out.Results = append(out.Results, run.sarifResult(&fs[i], index[fs[i].Rule]))
 	}
-	return writeIndentedJSON(w, sarifLog{Schema: sarifSchema, Version: "2.1.0", Runs: []sarifRun{out}})
+	return WriteIndentedJSON(w, sarifLog{Schema: sarifSchema, Version: "2.1.0", Runs: []sarifRun{out}})
 }
 
 const timeFormat = "2006-01-02T15:04:05.000Z"
