@@ -1,48 +1,35 @@
 package compat
 
 import (
-	"bufio"
-	"bytes"
 	"context"
-	"fmt"
-	"os"
 	"path/filepath"
 	"regexp"
-	"sort"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/txtar"
 
+	"github.com/specgate/specgate/internal/filetest"
+	"github.com/specgate/specgate/internal/wanttest"
 	"github.com/specgate/specgate/spec"
 )
 
 // A fixture is a txtar archive: base.yaml and rev.yaml (and any files
 // they $ref), with `# want "rule-id"` at the end of each line where a
 // change must be located, in the revision or, for removals, in the base.
-// Every change at every level must be wanted, and every want found. The
-// archive's comment holds the expected verdict ("verdict: incompatible"),
-// optionally the reason ("reason: missing-operations") and "strict: true".
-
-var (
-	wantRE   = regexp.MustCompile(`#\s*want((?:\s+"[^"]+")+)\s*$`)
-	quotedRE = regexp.MustCompile(`"([^"]+)"`)
-)
-
-type want struct {
-	file string
-	line int
-	rule string
-}
-
-func (w want) String() string { return fmt.Sprintf("%s:%d %s", w.file, w.line, w.rule) }
-
+// Every change at every level must be wanted, and every want found; a want
+// is met by its rule id whole (wanttest.Exact), as one id may hold another.
+// The archive's comment holds the expected verdict ("verdict:
+// incompatible"), optionally the reason ("reason: missing-operations") and
+// "strict: true".
 type fixture struct {
 	dir     string
+	files   []txtar.File
 	verdict Verdict
 	reason  Reason
 	strict  bool
-	wants   []want
+	wants   wanttest.Wants
 }
 
 func readFixture(t *testing.T, path string) fixture {
@@ -51,7 +38,7 @@ func readFixture(t *testing.T, path string) fixture {
 	if err != nil {
 		t.Fatal(err)
 	}
-	fx := fixture{dir: t.TempDir()}
+	fx := fixture{dir: t.TempDir(), files: ar.Files, wants: wanttest.Wants{}}
 	for _, line := range strings.Split(string(ar.Comment), "\n") {
 		k, v, ok := strings.Cut(line, ":")
 		v = strings.TrimSpace(v)
@@ -69,23 +56,21 @@ func readFixture(t *testing.T, path string) fixture {
 		t.Fatalf("%s: the comment names no verdict", path)
 	}
 	for _, f := range ar.Files {
-		p := filepath.Join(fx.dir, f.Name)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, f.Data, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		sc := bufio.NewScanner(bytes.NewReader(f.Data))
-		for line := 1; sc.Scan(); line++ {
-			if m := wantRE.FindStringSubmatch(sc.Text()); m != nil {
-				for _, q := range quotedRE.FindAllStringSubmatch(m[1], -1) {
-					fx.wants = append(fx.wants, want{f.Name, line, q[1]})
-				}
-			}
+		filetest.File(t, fx.dir, f.Name, string(f.Data))
+		if err := wanttest.Parse(f.Name, f.Data, wanttest.Hash, fx.wants); err != nil {
+			t.Fatalf("%s: %v", path, err)
 		}
 	}
 	return fx
+}
+
+// rel names a file of the fixture by its name in the archive.
+func (fx fixture) rel(file string) string {
+	rel, err := filepath.Rel(fx.dir, file)
+	if err != nil {
+		return file
+	}
+	return filepath.ToSlash(rel)
 }
 
 // check runs the fixture and reports every difference from what it wants.
@@ -103,18 +88,20 @@ func (fx fixture) check(t *testing.T) Result {
 	if fx.reason != "" && res.Reason != fx.reason {
 		t.Errorf("reason %s, want %s", res.Reason, fx.reason)
 	}
-	got := map[want]int{}
+	var found []wanttest.Found
 	for _, c := range res.Changes {
-		rel, err := filepath.Rel(fx.dir, c.Location.File)
-		if err != nil {
-			rel = c.Location.File
-		}
-		got[want{filepath.ToSlash(rel), c.Location.Line, c.RuleID}]++
+		found = append(found, wanttest.Found{File: fx.rel(c.Location.File), Line: c.Location.Line, Col: c.Location.Column, Message: c.RuleID})
 		if len(c.Operations) == 0 {
 			t.Errorf("%s at %s names no operation", c.RuleID, c.Location)
 		}
 	}
-	compareWants(t, "", fx.wants, got)
+	// Match consumes the wants it is given: a copy leaves the fixture's
+	// for another check.
+	wants := wanttest.Wants{}
+	for k, ws := range fx.wants {
+		wants[k] = slices.Clone(ws)
+	}
+	wanttest.Check(t, wants, found, wanttest.Exact())
 	if t.Failed() {
 		for _, c := range res.Changes {
 			t.Logf("found: %s %s %s %v: %s", c.Location, c.Level, c.RuleID, c.Operations, c.Message)
@@ -141,8 +128,8 @@ func TestRuleFixtures(t *testing.T) {
 			}
 			fx := readFixture(t, f)
 			wanted := false
-			for _, w := range fx.wants {
-				wanted = wanted || w.rule == id
+			for _, ws := range fx.wants {
+				wanted = wanted || slices.Contains(ws, wanttest.Want{Text: id})
 			}
 			if !wanted {
 				t.Fatalf("%s wants no %s change", f, id)
@@ -197,28 +184,5 @@ func TestRuleCatalogue(t *testing.T) {
 		if hooks == 0 {
 			t.Errorf("%s has no hook", r.ID)
 		}
-	}
-}
-
-// compareWants reports each wanted change that got lacks ("missing") and
-// each one got has beyond them ("unexpected"); what qualifies the words.
-func compareWants(t *testing.T, what string, wants []want, got map[want]int) {
-	t.Helper()
-	for _, w := range wants {
-		if got[w] > 0 {
-			got[w]--
-		} else {
-			t.Errorf("missing%s: %s", what, w)
-		}
-	}
-	var extra []string
-	for w, n := range got {
-		for range n {
-			extra = append(extra, w.String())
-		}
-	}
-	sort.Strings(extra)
-	for _, e := range extra {
-		t.Errorf("unexpected%s: %s", what, e)
 	}
 }

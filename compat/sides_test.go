@@ -1,17 +1,15 @@
 package compat
 
 import (
-	"bufio"
-	"bytes"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
 
-	"github.com/rogpeppe/go-internal/txtar"
+	"github.com/specgate/specgate/internal/wanttest"
 )
 
-var otherRE = regexp.MustCompile(`#\s*other((?:\s+"[^"]+")+)`)
+var otherComment = regexp.MustCompile(`#\s*other\s+(.*)$`)
 
 // TestBothSides checks that each change is placed in both versions: the
 // fixtures of testdata/sides mark with `# want` where a change is written
@@ -25,22 +23,13 @@ func TestBothSides(t *testing.T) {
 		t.Run(strings.TrimSuffix(filepath.Base(f), ".txtar"), func(t *testing.T) {
 			fx := readFixture(t, f)
 			res := fx.check(t)
-			ar, err := txtar.ParseFile(f)
-			if err != nil {
-				t.Fatal(err)
-			}
-			var wants []want
-			for _, file := range ar.Files {
-				sc := bufio.NewScanner(bytes.NewReader(file.Data))
-				for line := 1; sc.Scan(); line++ {
-					if m := otherRE.FindStringSubmatch(sc.Text()); m != nil {
-						for _, q := range quotedRE.FindAllStringSubmatch(m[1], -1) {
-							wants = append(wants, want{file.Name, line, q[1]})
-						}
-					}
+			others := wanttest.Wants{}
+			for _, file := range fx.files {
+				if err := wanttest.Parse(file.Name, file.Data, otherComment, others); err != nil {
+					t.Fatalf("%s: %v", f, err)
 				}
 			}
-			got := map[want]int{}
+			var found []wanttest.Found
 			for _, c := range res.Changes {
 				own, other := c.Revision, c.Base
 				if c.Location.Side == Base {
@@ -53,13 +42,11 @@ func TestBothSides(t *testing.T) {
 					t.Errorf("%s at %s: no place in the other version (%+v)", c.RuleID, c.Location, other)
 					continue
 				}
-				rel, err := filepath.Rel(fx.dir, other.File)
-				if err != nil {
-					rel = other.File
-				}
-				got[want{filepath.ToSlash(rel), other.Line, c.RuleID}]++
+				found = append(found, wanttest.Found{File: fx.rel(other.File), Line: other.Line, Col: other.Column, Message: c.RuleID})
 			}
-			compareWants(t, " other side", wants, got)
+			for _, m := range wanttest.Match(others, found, wanttest.Exact()) {
+				t.Errorf("other side: %s", m)
+			}
 			if t.Failed() {
 				for _, c := range res.Changes {
 					t.Logf("found: %s %s: base %s %s, revision %s %s", c.RuleID, c.Location, c.Base, c.Base.Pointer, c.Revision, c.Revision.Pointer)

@@ -6,8 +6,8 @@
 // A comment holds one or more Go-quoted substrings, and may put a word
 // before them (`# want broken "…"`) that what is found must carry too.
 // Every problem found must meet a want on its own line whose substring its
-// message contains, and every want must be met by one problem. Only tests
-// import it.
+// message contains (with Exact, whose text its message is), and every want
+// must be met by one problem. Only tests import it.
 package wanttest
 
 import (
@@ -105,10 +105,25 @@ type Found struct {
 	Tag       string
 }
 
+// An Option changes how Match pairs what was found with the wants.
+type Option func(*matching)
+
+// matching is what the options of a Match set.
+type matching struct {
+	exact bool
+}
+
+// Exact pairs a problem only with a want whose text is its whole message,
+// for wants that are identifiers of which one may hold another: a want of
+// "request-body-added" is then not met by "request-body-added-required".
+func Exact() Option {
+	return func(m *matching) { m.exact = true }
+}
+
 // Check reports to t each mismatch Match finds.
-func Check(t testing.TB, wants Wants, found []Found) {
+func Check(t testing.TB, wants Wants, found []Found, opts ...Option) {
 	t.Helper()
-	for _, m := range Match(wants, found) {
+	for _, m := range Match(wants, found, opts...) {
 		t.Error(m)
 	}
 }
@@ -116,13 +131,18 @@ func Check(t testing.TB, wants Wants, found []Found) {
 // Match consumes wants with what was found and describes each mismatch: a
 // problem that meets no want on its line, one whose want carries another
 // tag, and a want that no problem met (sorted by file and line). A problem
-// takes the first want of its line whose substring its message contains.
-// wants is left holding the wants no problem met.
-func Match(wants Wants, found []Found) []string {
+// takes the first want of its line whose substring its message contains,
+// or with Exact whose text its message is. wants is left holding the wants
+// no problem met.
+func Match(wants Wants, found []Found, opts ...Option) []string {
+	var m matching
+	for _, o := range opts {
+		o(&m)
+	}
 	var out []string
 	for _, f := range found {
 		k := Key{f.File, f.Line}
-		i := index(wants[k], f.Message)
+		i := m.index(wants[k], f.Message)
 		if i < 0 {
 			out = append(out, fmt.Sprintf("%s:%d:%d: unexpected problem: %s", f.File, f.Line, f.Col, f.Message))
 			continue
@@ -143,10 +163,10 @@ func Match(wants Wants, found []Found) []string {
 	return out
 }
 
-// index is the first of ws whose substring msg contains, or -1.
-func index(ws []Want, msg string) int {
+// index is the first of ws that msg meets, or -1.
+func (m matching) index(ws []Want, msg string) int {
 	for i, w := range ws {
-		if strings.Contains(msg, w.Text) {
+		if msg == w.Text || !m.exact && strings.Contains(msg, w.Text) {
 			return i
 		}
 	}

@@ -98,3 +98,40 @@ func TestMatch(t *testing.T) {
 		t.Errorf("a met want: %v", got)
 	}
 }
+
+// With Exact a problem meets only the want that is its whole message: of
+// two rule ids, one inside the other, each meets its own want whatever the
+// order, and the shorter want is not met by the longer id alone. Without
+// it, the first want the message contains is taken.
+func TestMatchExact(t *testing.T) {
+	both := func() Wants {
+		return Wants{{"rev.yaml", 4}: {{Text: "request-body-added"}, {Text: "request-body-added-required"}}}
+	}
+	found := []Found{
+		{File: "rev.yaml", Line: 4, Col: 7, Message: "request-body-added-required"},
+		{File: "rev.yaml", Line: 4, Col: 7, Message: "request-body-added"},
+	}
+	if got := Match(both(), found, Exact()); got != nil {
+		t.Errorf("exact, both ids wanted: %v", got)
+	}
+	substring := []string{
+		`rev.yaml:4:7: unexpected problem: request-body-added`,
+		`rev.yaml:4: missing problem matching "request-body-added-required"`,
+	}
+	if got := Match(both(), found); !slices.Equal(got, substring) {
+		t.Errorf("by substring, both ids wanted:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(substring, "\n"))
+	}
+
+	shorter := func() Wants { return Wants{{"rev.yaml", 4}: {{Text: "request-body-added"}}} }
+	longer := []Found{{File: "rev.yaml", Line: 4, Col: 7, Message: "request-body-added-required"}}
+	exact := []string{
+		`rev.yaml:4:7: unexpected problem: request-body-added-required`,
+		`rev.yaml:4: missing problem matching "request-body-added"`,
+	}
+	if got := Match(shorter(), longer, Exact()); !slices.Equal(got, exact) {
+		t.Errorf("exact, the shorter id wanted:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(exact, "\n"))
+	}
+	if got := Match(shorter(), longer); got != nil {
+		t.Errorf("by substring, the shorter id wanted: %v", got)
+	}
+}
