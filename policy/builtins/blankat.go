@@ -1,7 +1,6 @@
 package builtins
 
 import (
-	"fmt"
 	"strings"
 
 	"github.com/open-policy-agent/opa/v1/ast"
@@ -30,58 +29,23 @@ func init() {
 // that does not apply (a key of an array, an index out of range) leads to
 // nothing, which is missing.
 func blankAtBuiltin(_ rego.BuiltinContext, items, path *ast.Term) (*ast.Term, error) {
-	list, steps, err := arrays("specgate.blank_at", items, path)
+	const name = "specgate.blank_at"
+	list, p, err := arrays(name, items, path)
 	if err != nil {
 		return nil, err
 	}
-	for i := range steps.Len() {
-		switch k := steps.Elem(i).Value.(type) {
-		case ast.String:
-		case ast.Number:
-			if _, ok := k.Int(); !ok {
-				return nil, fmt.Errorf("specgate.blank_at: element %d of the path must be an integer, got %s", i, k)
-			}
-		default:
-			return nil, fmt.Errorf("specgate.blank_at: element %d of the path must be a string or a number, got %s", i, ast.ValueName(k))
-		}
+	steps, err := valuesPath(name, p, false) // one value per item
+	if err != nil {
+		return nil, err
 	}
-	var out []*ast.Term
+	var out, at []*ast.Term
 	for i := range list.Len() {
-		s, ok := valueAt(list.Elem(i).Value, steps).(ast.String)
-		if !ok || strings.TrimSpace(string(s)) == "" {
+		at = collectValues(at[:0], list.Elem(i), steps)
+		if len(at) == 0 {
+			out = append(out, list.Elem(i))
+		} else if s, ok := at[0].Value.(ast.String); !ok || strings.TrimSpace(string(s)) == "" {
 			out = append(out, list.Elem(i))
 		}
 	}
 	return ast.ArrayTerm(out...), nil
-}
-
-// valueAt is the value at a path of keys and indices from v, or nil.
-func valueAt(v ast.Value, steps *ast.Array) ast.Value {
-	for i := range steps.Len() {
-		step := steps.Elem(i)
-		switch c := v.(type) {
-		case ast.Object:
-			if _, ok := step.Value.(ast.String); !ok {
-				return nil
-			}
-			member := c.Get(step)
-			if member == nil {
-				return nil
-			}
-			v = member.Value
-		case *ast.Array:
-			k, ok := step.Value.(ast.Number)
-			if !ok {
-				return nil
-			}
-			n, ok := k.Int()
-			if !ok || n < 0 || n >= c.Len() {
-				return nil
-			}
-			v = c.Elem(n).Value
-		default:
-			return nil
-		}
-	}
-	return v
 }

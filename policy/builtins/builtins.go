@@ -21,8 +21,10 @@ import (
 // specgate.json_schema, match_schema and match_example validate values
 // against JSON Schemas (schema.go); specgate.object_keys lists an object's
 // keys in source order, which OPA's objects do not keep; the others are in
-// prose.go, naming.go, group.go, blank.go, repeats.go, overlaps.go and
-// place.go. The schema builtins are not memoized by OPA, which keys its
+// prose.go, naming.go, group.go, blank.go, repeats.go, overlaps.go,
+// place.go, label.go, sets.go and keys.go, and those that read or judge
+// every item of a large list in one call in values.go, matching.go,
+// blankat.go, elements.go, reaching.go and violations.go. The schema builtins are not memoized by OPA, which keys its
 // memo by the arguments' text (a large schema's, on every call): they keep
 // their compiled schemas per evaluation instead, found by value.
 func init() {

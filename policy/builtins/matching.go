@@ -10,74 +10,104 @@ import (
 	"github.com/open-policy-agent/opa/v1/types"
 )
 
-// specgate.matching finds the few items of a large list whose name (or any
-// string at a path) a regular expression matches, in one call: in Rego,
-// each item costs an iteration, a lookup and a call of regex.match, which
-// is most of a rule that reports five parameters of 27,000.
+// specgate.matching and specgate.positions_matching find the few items of
+// a large list whose name, status or method (any string at a path) a
+// regular expression matches, in one call: in Rego, each item costs an
+// iteration, a lookup and a call of regex.match, which is most of a rule
+// that reports five parameters of 27,000 or judges 11,400 operations by
+// their statuses.
 func init() {
 	rego.RegisterBuiltin3(&rego.Function{
 		Name: "specgate.matching",
 		Decl: types.NewFunction(types.Args(types.NewArray(nil, types.A), types.NewArray(nil, types.A), types.S),
 			types.NewArray(nil, types.A)),
 	}, matchingBuiltin)
+	rego.RegisterBuiltin3(&rego.Function{
+		Name: "specgate.positions_matching",
+		Decl: types.NewFunction(types.Args(types.NewArray(nil, types.A), types.NewArray(nil, types.A), types.S),
+			types.NewArray([]types.Type{types.NewArray(nil, types.N), types.NewArray(nil, types.N)}, nil)),
+	}, positionsMatchingBuiltin)
 }
 
 // matchingBuiltin is specgate.matching(items, path, pattern) -> [item]:
 // the items of a list that hold, at the path, a string the regular
 // expression matches (as regex.match(pattern, s) would), in order. The
 // path starts at the item itself, not its node (["name"] is `item.name`,
-// ["node", "description"] is `item.node.description`), and lists object
-// keys and array indices; null stands for any member of an object or
-// element of an array, and an item is kept when any string it reaches
+// ["node", "description"] is `item.node.description`), and is read as
+// specgate.values_at reads it: object keys, array indices, and null for
+// any member or element, an item being kept when any string it reaches
 // matches (["parameters", null, "name"] keeps the operations with a
 // parameter so named). Items that hold something else there are left out.
 func matchingBuiltin(_ rego.BuiltinContext, items, path, pattern *ast.Term) (*ast.Term, error) {
-	list, steps, err := arrays("specgate.matching", items, path)
+	list, m, err := newMatcher("specgate.matching", items, path, pattern)
 	if err != nil {
 		return nil, err
 	}
-	p, ok := pattern.Value.(ast.String)
-	if !ok {
-		return nil, fmt.Errorf("specgate.matching: operand 3 must be a string, got %s", ast.ValueName(pattern.Value))
-	}
-	re, err := compiled(string(p))
-	if err != nil {
-		return nil, fmt.Errorf("specgate.matching: %w", err)
-	}
-	for i := range steps.Len() {
-		switch k := steps.Elem(i).Value.(type) {
-		case ast.String, ast.Null:
-		case ast.Number:
-			if _, ok := k.Int(); !ok {
-				return nil, fmt.Errorf("specgate.matching: element %d of the path must be an integer, got %s", i, k)
-			}
-		default:
-			return nil, fmt.Errorf("specgate.matching: element %d of the path must be a string, a number or null, got %s", i, ast.ValueName(k))
-		}
-	}
-	m := &matcher{re: re, seen: map[ast.String]bool{}}
 	var out []*ast.Term
 	for i := range list.Len() {
-		if m.at(list.Elem(i).Value, steps, 0) {
+		if m.matches(list.Elem(i)) {
 			out = append(out, list.Elem(i))
 		}
 	}
 	return ast.ArrayTerm(out...), nil
 }
 
-// matcher is one call's regular expression and the strings it has
-// judged: the names of a large API repeat (Graph's 27,000 parameters have
-// a few thousand), and a map lookup costs a small part of a match.
-type matcher struct {
-	re   *regexp.Regexp
-	seen map[ast.String]bool
+// positionsMatchingBuiltin is specgate.positions_matching(items, path,
+// pattern) -> [matching, others]: the positions of the items that
+// specgate.matching keeps, and of the others, each in order.
+// specgate.positions_matching(input.operations, ["responses", null,
+// "status"], `^2`)[1] are the operations without a 2xx response, by
+// position, for set differences with other indexes of operations.
+func positionsMatchingBuiltin(_ rego.BuiltinContext, items, path, pattern *ast.Term) (*ast.Term, error) {
+	list, m, err := newMatcher("specgate.positions_matching", items, path, pattern)
+	if err != nil {
+		return nil, err
+	}
+	var matching, others []*ast.Term
+	for i := range list.Len() {
+		if m.matches(list.Elem(i)) {
+			matching = append(matching, ast.InternedTerm(i))
+		} else {
+			others = append(others, ast.InternedTerm(i))
+		}
+	}
+	return ast.ArrayTerm(ast.ArrayTerm(matching...), ast.ArrayTerm(others...)), nil
 }
 
-// at tells whether v holds, at the path's steps from i on, a string that
-// the regular expression matches.
-func (m *matcher) at(v ast.Value, steps *ast.Array, i int) bool {
-	if i == steps.Len() {
-		s, ok := v.(ast.String)
+// matcher tests an item's strings at a path against a regular expression,
+// each distinct string once (a large API's names and statuses repeat).
+type matcher struct {
+	re    *regexp.Regexp
+	steps []valuesStep
+	seen  map[ast.String]bool
+}
+
+// newMatcher reads the operands of builtin: the list, and a matcher of
+// the path and pattern.
+func newMatcher(builtin string, items, path, pattern *ast.Term) (*ast.Array, *matcher, error) {
+	list, p, err := arrays(builtin, items, path)
+	if err != nil {
+		return nil, nil, err
+	}
+	steps, err := valuesPath(builtin, p, true)
+	if err != nil {
+		return nil, nil, err
+	}
+	s, ok := pattern.Value.(ast.String)
+	if !ok {
+		return nil, nil, fmt.Errorf("%s: operand 3 must be a string, got %s", builtin, ast.ValueName(pattern.Value))
+	}
+	re, err := compiled(string(s))
+	if err != nil {
+		return nil, nil, fmt.Errorf("%s: %w", builtin, err)
+	}
+	return list, &matcher{re: re, steps: steps, seen: map[ast.String]bool{}}, nil
+}
+
+// matches tells whether a string the item reaches at the path matches.
+func (m *matcher) matches(item *ast.Term) bool {
+	return anyValue(item, m.steps, func(v *ast.Term) bool {
+		s, ok := v.Value.(ast.String)
 		if !ok {
 			return false
 		}
@@ -87,34 +117,12 @@ func (m *matcher) at(v ast.Value, steps *ast.Array, i int) bool {
 			m.seen[s] = match
 		}
 		return match
-	}
-	step := steps.Elem(i)
-	switch c := v.(type) {
-	case ast.Object:
-		switch step.Value.(type) {
-		case ast.Null:
-			return c.Until(func(_, member *ast.Term) bool { return m.at(member.Value, steps, i+1) })
-		case ast.String:
-			if member := c.Get(step); member != nil {
-				return m.at(member.Value, steps, i+1)
-			}
-		}
-	case *ast.Array:
-		switch k := step.Value.(type) {
-		case ast.Null:
-			return c.Until(func(elem *ast.Term) bool { return m.at(elem.Value, steps, i+1) })
-		case ast.Number:
-			if n, ok := k.Int(); ok && n >= 0 && n < c.Len() {
-				return m.at(c.Elem(n).Value, steps, i+1)
-			}
-		}
-	}
-	return false
+	})
 }
 
-// patterns keeps the regular expressions specgate.matching compiled, by
-// their text: a rule calls it with a constant pattern, once or a few times
-// an evaluation, and a rule set has a handful of them. Once it holds
+// patterns keeps the regular expressions the matching builtins compiled,
+// by their text: a rule calls them with a constant pattern, once or a few
+// times an evaluation, and a rule set has a handful of them. Once it holds
 // maxPatterns, it starts again empty (a caller that builds its patterns
 // from the document must not grow it without bound).
 var patterns struct {

@@ -33,7 +33,7 @@ func valuesAtBuiltin(_ rego.BuiltinContext, items, path *ast.Term) (*ast.Term, e
 	if err != nil {
 		return nil, err
 	}
-	steps, err := valuesPath("specgate.values_at", p)
+	steps, err := valuesPath("specgate.values_at", p, true)
 	if err != nil {
 		return nil, err
 	}
@@ -45,8 +45,9 @@ func valuesAtBuiltin(_ rego.BuiltinContext, items, path *ast.Term) (*ast.Term, e
 }
 
 // valuesPath reads a path given to builtin (specgate.values_at and the
-// builtins that read values as it does) as its steps.
-func valuesPath(builtin string, p *ast.Array) ([]valuesStep, error) {
+// builtins that read values as it does) as its steps; null, for every
+// member, only if withAny.
+func valuesPath(builtin string, p *ast.Array, withAny bool) ([]valuesStep, error) {
 	steps := make([]valuesStep, p.Len())
 	for i := range p.Len() {
 		switch k := p.Elem(i).Value.(type) {
@@ -59,8 +60,15 @@ func valuesPath(builtin string, p *ast.Array) ([]valuesStep, error) {
 			}
 			steps[i] = valuesStep{index: n, isIndex: true}
 		case ast.Null:
-			steps[i] = valuesStep{any: true}
+			if withAny {
+				steps[i] = valuesStep{any: true}
+				break
+			}
+			return nil, fmt.Errorf("%s: element %d of the path must be a string or a number, got null", builtin, i)
 		default:
+			if !withAny {
+				return nil, fmt.Errorf("%s: element %d of the path must be a string or a number, got %s", builtin, i, ast.ValueName(k))
+			}
 			return nil, fmt.Errorf("%s: element %d of the path must be a string, a number or null, got %s", builtin, i, ast.ValueName(k))
 		}
 	}
@@ -103,4 +111,33 @@ func collectValues(out []*ast.Term, t *ast.Term, steps []valuesStep) []*ast.Term
 		}
 	}
 	return out
+}
+
+// anyValue tells whether one of the values at the path steps under t
+// satisfies pred, visiting them as collectValues lists them and stopping
+// at the first.
+func anyValue(t *ast.Term, steps []valuesStep, pred func(*ast.Term) bool) bool {
+	if len(steps) == 0 {
+		return pred(t)
+	}
+	s, rest := steps[0], steps[1:]
+	switch c := t.Value.(type) {
+	case ast.Object:
+		switch {
+		case s.any:
+			return c.Until(func(_, member *ast.Term) bool { return anyValue(member, rest, pred) })
+		case s.key != nil:
+			if member := c.Get(s.key); member != nil {
+				return anyValue(member, rest, pred)
+			}
+		}
+	case *ast.Array:
+		switch {
+		case s.any:
+			return c.Until(func(elem *ast.Term) bool { return anyValue(elem, rest, pred) })
+		case s.isIndex && s.index >= 0 && s.index < c.Len():
+			return anyValue(c.Elem(s.index), rest, pred)
+		}
+	}
+	return false
 }
