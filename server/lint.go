@@ -184,31 +184,11 @@ func decodeString(raw json.RawMessage, keepBytes bool) (v *string, kind string) 
 	}
 	var s string
 	if keepBytes && !utf8.Valid(raw) {
-		s = unquoteKeepingBytes(raw)
+		s = spec.UnquoteJSON(raw)
 	} else if err := json.Unmarshal(raw, &s); err != nil {
 		return nil, "string" // cannot happen: the decoder read a valid string
 	}
 	return &s, ""
-}
-
-// unquoteKeepingBytes decodes a JSON string the decoder has already
-// checked, copying the bytes that are not UTF-8 as they are.
-func unquoteKeepingBytes(raw []byte) string {
-	raw = raw[1 : len(raw)-1]
-	out := make([]byte, 0, len(raw))
-	for i := 0; i < len(raw); {
-		if raw[i] != '\\' {
-			out = append(out, raw[i])
-			i++
-			continue
-		}
-		var ok bool
-		if out, i, ok = spec.AppendUnescaped(out, raw, i); !ok { // cannot happen: the decoder checked it
-			out = append(out, raw[i])
-			i++
-		}
-	}
-	return string(out)
 }
 
 func deref(s *string) string {

@@ -1,6 +1,7 @@
 package spec
 
 import (
+	"bytes"
 	"fmt"
 	"unicode/utf16"
 	"unicode/utf8"
@@ -323,7 +324,7 @@ func (p *jsonParser) str(intern *stringTable) (string, error) {
 				return "", p.errorf("unterminated string")
 			}
 			next, ok := 0, false
-			if buf, next, ok = AppendUnescaped(buf, d, i); !ok {
+			if buf, next, ok = appendUnescaped(buf, d, i); !ok {
 				p.pos = i
 				if d[i+1] == 'u' {
 					return "", p.errorf(`invalid \u escape`)
@@ -343,11 +344,36 @@ func (p *jsonParser) str(intern *stringTable) (string, error) {
 	return "", p.errorf("unterminated string")
 }
 
-// AppendUnescaped appends the character of the JSON escape at d[i] (a
+// UnquoteJSON is the text of a JSON string written in quoted (its
+// quotes included) in text already found well-formed: its escapes
+// decoded, its other bytes kept as they are, UTF-8 or not (where
+// encoding/json would put U+FFFD).
+func UnquoteJSON(quoted []byte) string {
+	raw := quoted[1 : len(quoted)-1]
+	if bytes.IndexByte(raw, '\\') < 0 {
+		return string(raw)
+	}
+	buf := make([]byte, 0, len(raw))
+	for i := 0; i < len(raw); {
+		if raw[i] != '\\' {
+			buf = append(buf, raw[i])
+			i++
+			continue
+		}
+		var ok bool
+		if buf, i, ok = appendUnescaped(buf, raw, i); !ok { // a text not checked: the backslash as it is
+			buf = append(buf, raw[i])
+			i++
+		}
+	}
+	return string(buf)
+}
+
+// appendUnescaped appends the character of the JSON escape at d[i] (a
 // backslash) to buf and returns the index after the escape; a \u escape of
 // a UTF-16 surrogate pair takes both halves. ok is false for an invalid
 // escape.
-func AppendUnescaped(buf, d []byte, i int) (_ []byte, next int, ok bool) {
+func appendUnescaped(buf, d []byte, i int) (_ []byte, next int, ok bool) {
 	if i+1 >= len(d) {
 		return buf, i, false
 	}

@@ -174,29 +174,6 @@ func scalarEnd(d []byte, i int) int {
 	return i
 }
 
-// decodeString is the text of the JSON string written between offsets
-// from (its opening quote) and to (just past its closing quote).
-func decodeString(d []byte, from, to int) string {
-	raw := d[from+1 : to-1]
-	if bytes.IndexByte(raw, '\\') < 0 {
-		return string(raw)
-	}
-	buf := make([]byte, 0, len(raw))
-	for i := 0; i < len(raw); {
-		if raw[i] != '\\' {
-			buf = append(buf, raw[i])
-			i++
-			continue
-		}
-		var ok bool
-		if buf, i, ok = AppendUnescaped(buf, raw, i); !ok {
-			buf = append(buf, raw[i])
-			i++
-		}
-	}
-	return string(buf)
-}
-
 // keyIs reports whether the string written between from and to decodes
 // to key. An escape is longer than what it decodes to, so text of key's
 // length is key only as it is, and shorter text never.
@@ -208,7 +185,7 @@ func keyIs(d []byte, from, to int, key string) bool {
 	case len(raw) < len(key) || bytes.IndexByte(raw, '\\') < 0:
 		return false
 	}
-	return decodeString(d, from, to) == key
+	return UnquoteJSON(d[from:to]) == key
 }
 
 // refScan is how Document.scan reaches a value: the key it is the value
@@ -347,7 +324,7 @@ func (j *JSONLocator) indexOf(num int32) *memberIndex {
 	if j.data[j.open[num]] == '{' {
 		x.keys = make(map[string]int, len(x.members))
 		for i, m := range x.members {
-			k := decodeString(j.data, m.keyFrom, m.keyTo)
+			k := UnquoteJSON(j.data[m.keyFrom:m.keyTo])
 			if _, dup := x.keys[k]; !dup { // the first of a repeated key, as Node.Field
 				x.keys[k] = i
 			}
@@ -469,7 +446,7 @@ func (j *JSONLocator) refOf(v byteValue) *byteRef {
 	}
 	var r *byteRef
 	if at, _, _, ok := j.step(byteValue{off: v.off, num: v.num}, "$ref"); ok && j.data[at.off] == '"' {
-		r = &byteRef{value: decodeString(j.data, at.off, scalarEnd(j.data, at.off))}
+		r = &byteRef{value: UnquoteJSON(j.data[at.off:scalarEnd(j.data, at.off)])}
 	}
 	j.refs[num] = r
 	return r
