@@ -23,10 +23,10 @@ import (
 // keys in source order, which OPA's objects do not keep; the others are in
 // prose.go, naming.go, group.go, blank.go, repeats.go, overlaps.go,
 // place.go, label.go, sets.go and keys.go, and those that read or judge
-// every item of a large list in one call in values.go, matching.go,
-// blankat.go, elements.go, reaching.go and violations.go. The schema builtins are not memoized by OPA, which keys its
-// memo by the arguments' text (a large schema's, on every call): they keep
-// their compiled schemas per evaluation instead, found by value.
+// every item of a large list in one call in items.go and reaching.go. The
+// schema builtins are not memoized by OPA, which keys its memo by the
+// arguments' text (a large schema's, on every call): they keep their
+// compiled schemas per evaluation instead, found by value.
 func init() {
 	rego.RegisterBuiltin4(&rego.Function{
 		Name: "specgate.json_schema",
