@@ -1,10 +1,7 @@
 package input
 
 import (
-	"context"
 	"maps"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -21,20 +18,8 @@ import (
 // builds each container's members on a stack it shares with the
 // containers inside them.
 func TestDocumentConvertsAsWritten(t *testing.T) {
-	files, _ := filepath.Glob("../../rules/*/testdata/*.*")
-	corpus, _ := filepath.Glob("../../../shared/corpus/*.*")
-	for _, f := range corpus {
-		if info, err := os.Stat(f); err == nil && (info.Size() < smallSpec || os.Getenv("SPECGATE_CORPUS") == "1") {
-			files = append(files, f)
-		}
-	}
-	loader := spec.NewLoader(spec.Options{})
 	built, nested := 0, 0
-	for _, f := range files {
-		doc, err := loader.Load(context.Background(), f)
-		if err != nil {
-			continue
-		}
+	eachTestDocument(func(f string, doc *spec.Document) {
 		got := Build(doc).(ast.Object).Get(ast.StringTerm("document"))
 		if want := plainNode(doc.Root.Root); got.Value.Compare(want) != 0 {
 			t.Errorf("%s: input.document differs from the tree as written", f)
@@ -43,7 +28,7 @@ func TestDocumentConvertsAsWritten(t *testing.T) {
 		if depth(doc.Root.Root) > 5 {
 			nested++
 		}
-	}
+	})
 	if built < 100 || nested == 0 {
 		t.Errorf("converted %d documents, %d of them nested more than 5 deep: want 100 or more, and some", built, nested)
 	}
@@ -229,20 +214,8 @@ func TestComponentGraphsAsSplit(t *testing.T) {
 		}
 		return obj
 	}
-	files, _ := filepath.Glob("../../rules/*/testdata/*.*")
-	corpus, _ := filepath.Glob("../../../shared/corpus/*.*")
-	for _, f := range corpus {
-		if info, err := os.Stat(f); err == nil && (info.Size() < smallSpec || os.Getenv("SPECGATE_CORPUS") == "1") {
-			files = append(files, f)
-		}
-	}
-	loader := spec.NewLoader(spec.Options{})
 	edges, uses := 0, 0
-	for _, f := range files {
-		doc, err := loader.Load(context.Background(), f)
-		if err != nil {
-			continue
-		}
+	eachTestDocument(func(f string, doc *spec.Document) {
 		if got, want := componentRefs(doc).Value, graph(doc); got.Compare(want) != 0 {
 			t.Errorf("%s: componentRefs = %v, want %v", f, got, want)
 		}
@@ -251,7 +224,7 @@ func TestComponentGraphsAsSplit(t *testing.T) {
 		}
 		edges += componentRefs(doc).Value.(ast.Object).Len()
 		uses += referencedComponents(doc).Value.(ast.Object).Len()
-	}
+	})
 	if edges == 0 || uses == 0 {
 		t.Errorf("%d components with references, %d maps of components used: want some of each", edges, uses)
 	}

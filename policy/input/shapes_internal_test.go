@@ -32,19 +32,7 @@ func TestSharedShapesKeepEveryValue(t *testing.T) {
 // nil, and returns how many it built.
 func buildBothWays(t *testing.T, sharing *bool, what string, seen func(with ast.Value)) (built int) {
 	t.Helper()
-	files, _ := filepath.Glob("../../rules/*/testdata/*.*")
-	corpus, _ := filepath.Glob("../../../shared/corpus/*.*")
-	for _, f := range corpus {
-		if info, err := os.Stat(f); err == nil && (info.Size() < smallSpec || os.Getenv("SPECGATE_CORPUS") == "1") {
-			files = append(files, f)
-		}
-	}
-	loader := spec.NewLoader(spec.Options{})
-	for _, f := range files {
-		doc, err := loader.Load(context.Background(), f)
-		if err != nil {
-			continue
-		}
+	eachTestDocument(func(f string, doc *spec.Document) {
 		with := Build(doc)
 		*sharing = false
 		without := Build(doc)
@@ -56,8 +44,27 @@ func buildBothWays(t *testing.T, sharing *bool, what string, seen func(with ast.
 		if seen != nil {
 			seen(with)
 		}
-	}
+	})
 	return built
+}
+
+// eachTestDocument calls visit with every rule fixture and corpus spec
+// that loads (a corpus spec of smallSpec or more only with
+// SPECGATE_CORPUS=1), in turn.
+func eachTestDocument(visit func(file string, doc *spec.Document)) {
+	files, _ := filepath.Glob("../../rules/*/testdata/*.*")
+	corpus, _ := filepath.Glob("../../../shared/corpus/*.*")
+	for _, f := range corpus {
+		if info, err := os.Stat(f); err == nil && (info.Size() < smallSpec || os.Getenv("SPECGATE_CORPUS") == "1") {
+			files = append(files, f)
+		}
+	}
+	loader := spec.NewLoader(spec.Options{})
+	for _, f := range files {
+		if doc, err := loader.Load(context.Background(), f); err == nil {
+			visit(f, doc)
+		}
+	}
 }
 
 // sharedTerms counts the containers under t that are a term met before.
