@@ -289,23 +289,25 @@ func (d *Document) step(n *Node, seg any) (*Node, *Range, bool) {
 			return f.Value, &f.KeyRange, true
 		}
 	case Array:
-		var i int
-		switch s := seg.(type) {
-		case int:
-			i = s
-		case string:
-			var err error
-			if i, err = strconv.Atoi(s); err != nil {
-				return nil, nil, false
-			}
-		default:
-			return nil, nil, false
-		}
-		if i >= 0 && i < len(n.Items) {
+		i, ok := indexSegment(seg)
+		if ok && i >= 0 && i < len(n.Items) {
 			return n.Items[i], nil, true
 		}
 	}
 	return nil, nil, false
+}
+
+// indexSegment is a path segment as an array index: an int, or a string of
+// digits as a JSON pointer writes one.
+func indexSegment(seg any) (int, bool) {
+	switch s := seg.(type) {
+	case int:
+		return s, true
+	case string:
+		i, err := strconv.Atoi(s)
+		return i, err == nil
+	}
+	return 0, false
 }
 
 // indexedFields is the size from which an object's keys are found through

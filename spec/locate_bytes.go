@@ -396,19 +396,8 @@ func (j *JSONLocator) step(v byteValue, seg any) (next byteValue, keyFrom, keyTo
 		next = byteValue{off: found.val, num: found.num, scan: v.scan.field(key, j.data[found.val] == '[')}
 		return next, found.keyFrom, found.keyTo, true
 	}
-	var i int
-	switch s := seg.(type) {
-	case int:
-		i = s
-	case string:
-		var err error
-		if i, err = strconv.Atoi(s); err != nil {
-			return byteValue{}, 0, 0, false
-		}
-	default:
-		return byteValue{}, 0, 0, false
-	}
-	if i < 0 {
+	i, ok := indexSegment(seg)
+	if !ok || i < 0 {
 		return byteValue{}, 0, 0, false
 	}
 	found, ok = j.member(v.num, func(n int, _ member) bool { return n == i },
