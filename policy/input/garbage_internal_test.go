@@ -75,16 +75,6 @@ func depth(n *spec.Node) int {
 // componentOf did by splitting it: the pointer of the reusable object up
 // to its name, "" for a pointer in none.
 func TestComponentPointer(t *testing.T) {
-	split := func(format spec.Format, ptr string) string {
-		segs := strings.SplitN(strings.TrimPrefix(ptr, "/"), "/", 4)
-		switch {
-		case format == spec.OpenAPI && len(segs) >= 3 && segs[0] == "components":
-			return "#/" + strings.Join(segs[:3], "/")
-		case format == spec.Swagger && len(segs) >= 2 && (segs[0] == "definitions" || segs[0] == "parameters" || segs[0] == "responses"):
-			return "#/" + strings.Join(segs[:2], "/")
-		}
-		return ""
-	}
 	tests := []struct {
 		format spec.Format
 		ptr    string
@@ -113,7 +103,7 @@ func TestComponentPointer(t *testing.T) {
 		if got := componentOf(tt.format, tt.ptr); got != tt.want {
 			t.Errorf("componentOf(%s, %q) = %q, want %q", tt.format, tt.ptr, got, tt.want)
 		}
-		if got, want := componentOf(tt.format, tt.ptr), split(tt.format, tt.ptr); got != want {
+		if got, want := componentOf(tt.format, tt.ptr), splitComponent(tt.format, tt.ptr); got != want {
 			t.Errorf("componentOf(%s, %q) = %q, split %q", tt.format, tt.ptr, got, want)
 		}
 		var c components
@@ -157,23 +147,13 @@ func TestPlaceTable(t *testing.T) {
 // (those of 1 MB or more only with SPECGATE_CORPUS=1) as they were built
 // by splitting each pointer, and checks that the two are the same.
 func TestComponentGraphsAsSplit(t *testing.T) {
-	split := func(format spec.Format, ptr string) string {
-		segs := strings.SplitN(strings.TrimPrefix(ptr, "/"), "/", 4)
-		switch {
-		case format == spec.OpenAPI && len(segs) >= 3 && segs[0] == "components":
-			return "#/" + strings.Join(segs[:3], "/")
-		case format == spec.Swagger && len(segs) >= 2 && (segs[0] == "definitions" || segs[0] == "parameters" || segs[0] == "responses"):
-			return "#/" + strings.Join(segs[:2], "/")
-		}
-		return ""
-	}
 	graph := func(doc *spec.Document) ast.Value {
 		edges := map[string]map[string]bool{}
 		for _, r := range doc.Refs {
 			if r.Target == nil || r.Err != nil || r.File != doc.Root || r.TargetFile != doc.Root {
 				continue
 			}
-			from, to := split(doc.Format, spec.Pointer(r.Path[:min(len(r.Path), 3)])), split(doc.Format, r.TargetPtr)
+			from, to := splitComponent(doc.Format, spec.Pointer(r.Path[:min(len(r.Path), 3)])), splitComponent(doc.Format, r.TargetPtr)
 			if from == "" || to == "" {
 				continue
 			}
@@ -198,7 +178,7 @@ func TestComponentGraphsAsSplit(t *testing.T) {
 			if r.Target == nil || r.Err != nil || r.TargetFile != doc.Root {
 				continue
 			}
-			key := split(doc.Format, r.TargetPtr)
+			key := splitComponent(doc.Format, r.TargetPtr)
 			if key == "" {
 				continue
 			}
@@ -261,4 +241,18 @@ func TestStringListsShared(t *testing.T) {
 	if c.strs(nil) != ast.InternedEmptyArray {
 		t.Errorf("an empty list is not OPA's one empty array")
 	}
+}
+
+// splitComponent is the component of a JSON pointer as the input found it
+// before it read pointers in place: by splitting the pointer, the pointer
+// of the reusable object up to its name, "" for a pointer in none.
+func splitComponent(format spec.Format, ptr string) string {
+	segs := strings.SplitN(strings.TrimPrefix(ptr, "/"), "/", 4)
+	switch {
+	case format == spec.OpenAPI && len(segs) >= 3 && segs[0] == "components":
+		return "#/" + strings.Join(segs[:3], "/")
+	case format == spec.Swagger && len(segs) >= 2 && (segs[0] == "definitions" || segs[0] == "parameters" || segs[0] == "responses"):
+		return "#/" + strings.Join(segs[:2], "/")
+	}
+	return ""
 }
