@@ -72,12 +72,9 @@ func lackingBuiltin(_ rego.BuiltinContext, items, keys *ast.Term) (*ast.Term, er
 // input.schemasWith.properties, say) whose node holds an object at key,
 // paired with the item, where there is at least one; in the items' order.
 func blankMembersInBuiltin(_ rego.BuiltinContext, items, key, field *ast.Term) (*ast.Term, error) {
-	list, ok := items.Value.(*ast.Array)
-	if !ok {
-		return nil, fmt.Errorf("specgate.blank_members_in: operand 1 must be an array, got %s", ast.ValueName(items.Value))
-	}
-	if _, ok := key.Value.(ast.String); !ok {
-		return nil, fmt.Errorf("specgate.blank_members_in: operand 2 must be a string, got %s", ast.ValueName(key.Value))
+	list, err := listAndKey("specgate.blank_members_in", items, key)
+	if err != nil {
+		return nil, err
 	}
 	if _, ok := field.Value.(ast.String); !ok {
 		return nil, fmt.Errorf("specgate.blank_members_in: operand 3 must be a string, got %s", ast.ValueName(field.Value))

@@ -75,6 +75,19 @@ func arrays(builtin string, a, b *ast.Term) (*ast.Array, *ast.Array, error) {
 	return x, y, nil
 }
 
+// listAndKey checks the operands of a builtin that reads a key of each
+// item's node: a list of items, and the key as a string.
+func listAndKey(builtin string, items, key *ast.Term) (*ast.Array, error) {
+	list, ok := items.Value.(*ast.Array)
+	if !ok {
+		return nil, fmt.Errorf("%s: operand 1 must be an array, got %s", builtin, ast.ValueName(items.Value))
+	}
+	if _, ok := key.Value.(ast.String); !ok {
+		return nil, fmt.Errorf("%s: operand 2 must be a string, got %s", builtin, ast.ValueName(key.Value))
+	}
+	return list, nil
+}
+
 // WithEvaluation gives the schema builtins a state of their own for one
 // evaluation (every rule of it, on every worker): the schemas they compile,
 // kept by value. Without it, each call compiles its schema again.

@@ -310,12 +310,9 @@ func init() {
 // specgate.repeats finds them: as the members of a set are equal), in
 // order.
 func withRepeatsBuiltin(_ rego.BuiltinContext, items, key *ast.Term) (*ast.Term, error) {
-	list, ok := items.Value.(*ast.Array)
-	if !ok {
-		return nil, fmt.Errorf("specgate.with_repeats: operand 1 must be an array, got %s", ast.ValueName(items.Value))
-	}
-	if _, ok := key.Value.(ast.String); !ok {
-		return nil, fmt.Errorf("specgate.with_repeats: operand 2 must be a string, got %s", ast.ValueName(key.Value))
+	list, err := listAndKey("specgate.with_repeats", items, key)
+	if err != nil {
+		return nil, err
 	}
 	var out []*ast.Term
 	eachNode(list, func(item *ast.Term, node ast.Value) {
@@ -352,12 +349,9 @@ func repeatsOne(arr *ast.Array) bool {
 // array there, an element of another type, an item without a node), each
 // in order.
 func elementsOfTypeBuiltin(_ rego.BuiltinContext, items, key, typ *ast.Term) (*ast.Term, error) {
-	list, ok := items.Value.(*ast.Array)
-	if !ok {
-		return nil, fmt.Errorf("specgate.elements_of_type: operand 1 must be an array, got %s", ast.ValueName(items.Value))
-	}
-	if _, ok := key.Value.(ast.String); !ok {
-		return nil, fmt.Errorf("specgate.elements_of_type: operand 2 must be a string, got %s", ast.ValueName(key.Value))
+	list, err := listAndKey("specgate.elements_of_type", items, key)
+	if err != nil {
+		return nil, err
 	}
 	name, ok := typ.Value.(ast.String)
 	if !ok {

@@ -34,12 +34,9 @@ func init() {
 // that may give a type, where most allOf lists pair one $ref with a
 // member that only describes it.
 func membersWithBuiltin(_ rego.BuiltinContext, items, key, keys, least *ast.Term) (*ast.Term, error) {
-	list, ok := items.Value.(*ast.Array)
-	if !ok {
-		return nil, fmt.Errorf("specgate.members_with: operand 1 must be an array, got %s", ast.ValueName(items.Value))
-	}
-	if _, ok := key.Value.(ast.String); !ok {
-		return nil, fmt.Errorf("specgate.members_with: operand 2 must be a string, got %s", ast.ValueName(key.Value))
+	list, err := listAndKey("specgate.members_with", items, key)
+	if err != nil {
+		return nil, err
 	}
 	ks, ok := keys.Value.(*ast.Array)
 	if !ok {
