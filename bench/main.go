@@ -85,29 +85,55 @@ func main() {
 		}
 		return
 	}
-	// specgate is built fresh from this checkout for every measurement.
-	if out, err := exec.Command("go", "build", "-o", filepath.Join(cache, "specgate"), ".").CombinedOutput(); err != nil {
-		fail(fmt.Errorf("building specgate: %v\n%s", err, out))
-	}
-	if *many > 0 {
-		if err := runMany(cache, *many); err != nil {
-			fail(err)
-		}
-		return
-	}
-	var specs []string
-	var err error
-	if *broad {
-		specs, err = broadSpecs(cache, *minSize, *specsFlag)
-	} else {
-		specs, err = listSpecs(*corpus, *specsFlag)
-	}
+	// specgate is built fresh from this checkout for every measurement, into
+	// a folder of this run's own: two runs at once (from two checkouts, say)
+	// must not measure each other's binary.
+	dir, err := os.MkdirTemp("", "specgate-bench-")
 	if err != nil {
 		fail(err)
 	}
+	o := options{runs: *runs, broad: *broad, minSize: *minSize, corpus: *corpus, specs: *specsFlag, tools: *only, peerRules: *peerRules, many: *many}
+	if err := measureAll(cache, filepath.Join(dir, "specgate"), o); err != nil {
+		os.RemoveAll(dir)
+		fail(err)
+	}
+	os.RemoveAll(dir)
+}
+
+// options are what the flags ask to measure.
+type options struct {
+	runs      int
+	broad     bool
+	minSize   int64
+	corpus    string
+	specs     string
+	tools     string
+	peerRules string
+	many      int
+}
+
+// measureAll builds specgate as bin and measures it and the other tools
+// o names on the specs it chooses, printing one table row a spec.
+func measureAll(cache, bin string, o options) error {
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		return fmt.Errorf("building specgate: %v\n%s", err, out)
+	}
+	if o.many > 0 {
+		return runMany(bin, o.many)
+	}
+	var specs []string
+	var err error
+	if o.broad {
+		specs, err = broadSpecs(cache, o.minSize, o.specs)
+	} else {
+		specs, err = listSpecs(o.corpus, o.specs)
+	}
+	if err != nil {
+		return err
+	}
 	var tools []tool
-	for _, t := range allTools() {
-		if slices.Contains(strings.Split(*only, ","), t.name) {
+	for _, t := range allTools(bin) {
+		if slices.Contains(strings.Split(o.tools, ","), t.name) {
 			if _, err := os.Stat(t.cmd(cache, "x")[0]); err != nil {
 				fmt.Fprintf(os.Stderr, "skipping %s: not installed (go run ./bench -install)\n", t.name)
 				continue
@@ -116,18 +142,18 @@ func main() {
 		}
 	}
 	var narrowed []string
-	if *peerRules != "" {
-		narrowed = strings.Split(*peerRules, ",")
+	if o.peerRules != "" {
+		narrowed = strings.Split(o.peerRules, ",")
 	}
 	for i, which := range narrowed {
-		ids, err := peerRuleIDs(filepath.Join(cache, "specgate"), which)
+		ids, err := peerRuleIDs(bin, which)
 		if err != nil {
-			fail(err)
+			return err
 		}
 		fmt.Fprintf(os.Stderr, "%s: %d rules: %s\n", which, len(ids), strings.Join(ids, " "))
-		tools = slices.Insert(tools, min(1+i, len(tools)), sameChecks(which, ids))
+		tools = slices.Insert(tools, min(1+i, len(tools)), sameChecks(bin, which, ids))
 	}
-	fmt.Printf("Machine: %d CPUs, %s/%s; %d runs each, median.\n\n", runtime.NumCPU(), runtime.GOOS, runtime.GOARCH, *runs)
+	fmt.Printf("Machine: %d CPUs, %s/%s; %d runs each, median.\n\n", runtime.NumCPU(), runtime.GOOS, runtime.GOARCH, o.runs)
 	header := "| spec |"
 	sep := "|---|"
 	for _, t := range tools {
@@ -151,9 +177,10 @@ func main() {
 		}
 	}
 	for _, s := range specs {
-		row := measureSpec(cache, s, tools, *runs)
+		row := measureSpec(cache, s, tools, o.runs)
 		fmt.Println(row)
 	}
+	return nil
 }
 
 type result struct {
@@ -245,15 +272,20 @@ func runOnce(cache, spec string, t tool) result {
 	return result{wall: m.Wall, cpu: m.CPU, rssKiB: m.RSSKiB, counts: counts}
 }
 
-func allTools() []tool {
+// specgateLint is the command line of specgate bin linting spec with its
+// recommended ruleset, as every specgate variant measures it.
+func specgateLint(bin, spec string) []string {
+	// A busy machine can take Microsoft Graph beta's rules past the default
+	// minute; a timeout would measure nothing.
+	return []string{bin, "lint", spec, "--ruleset", "recommended", "--format", "json", "--no-report", "--fail-severity", "off", "--timeout", "10m"}
+}
+
+// allTools lists the tools bench knows, specgate as the binary bin.
+func allTools(bin string) []tool {
 	return []tool{
 		{
 			name: "specgate", version: "(this checkout, recommended)",
-			cmd: func(c, s string) []string {
-				// A busy machine can take Microsoft Graph beta's rules past
-				// the default minute; a timeout would measure nothing.
-				return []string{filepath.Join(c, "specgate"), "lint", s, "--ruleset", "recommended", "--format", "json", "--no-report", "--fail-severity", "off", "--timeout", "10m"}
-			},
+			cmd:   func(_, s string) []string { return specgateLint(bin, s) },
 			parse: parseSpecgate,
 		},
 		{

@@ -14,7 +14,7 @@ import (
 // against n separate runs, extrapolated from a sample of them. The
 // specifications are the built-in rules' fixtures (every format, valid
 // and broken), copied until there are n.
-func runMany(cache string, n int) error {
+func runMany(bin string, n int) error {
 	fixtures, err := filepath.Glob(filepath.Join("rules", "*", "testdata", "*.yaml"))
 	if err != nil || len(fixtures) == 0 {
 		return fmt.Errorf("no fixtures under rules/*/testdata (run from the repository root)")
@@ -35,7 +35,6 @@ func runMany(cache string, n int) error {
 			return err
 		}
 	}
-	bin := filepath.Join(cache, "specgate")
 	lint := func(args ...string) (measurement, error) {
 		argv := append([]string{bin, "lint", "--ruleset", "recommended", "--no-report", "--format", "json"}, args...)
 		return measure(argv, nil, io.Discard, io.Discard)

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"os/exec"
-	"path/filepath"
 	"slices"
 	"strings"
 )
@@ -82,13 +81,13 @@ func selectPeerRules(list []byte, which string) ([]string, error) {
 	return ids, nil
 }
 
-// sameChecks is specgate linting with the recommended ruleset narrowed to
-// ids by --rule; its report's rule count says how many ran.
-func sameChecks(which string, ids []string) tool {
+// sameChecks is specgate bin linting with the recommended ruleset narrowed
+// to ids by --rule; its report's rule count says how many ran.
+func sameChecks(bin, which string, ids []string) tool {
 	return tool{
 		name: "specgate-" + which, version: fmt.Sprintf("(%s's checks: %d rules)", which, len(ids)),
-		cmd: func(c, s string) []string {
-			args := []string{filepath.Join(c, "specgate"), "lint", s, "--ruleset", "recommended", "--format", "json", "--no-report", "--fail-severity", "off", "--timeout", "10m"}
+		cmd: func(_, s string) []string {
+			args := specgateLint(bin, s)
 			for _, id := range ids {
 				args = append(args, "--rule", id)
 			}

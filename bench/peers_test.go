@@ -50,9 +50,9 @@ func TestSelectPeerRules(t *testing.T) {
 
 // sameChecks runs recommended narrowed to the ids, one --rule each.
 func TestSameChecksCommand(t *testing.T) {
-	tl := sameChecks("redocly", []string{"a", "b"})
+	tl := sameChecks("/b/specgate", "redocly", []string{"a", "b"})
 	args := strings.Join(tl.cmd("/c", "spec.json"), " ")
-	for _, want := range []string{"lint spec.json --ruleset recommended", "--rule a --rule b"} {
+	for _, want := range []string{"/b/specgate lint spec.json --ruleset recommended", "--rule a --rule b"} {
 		if !strings.Contains(args, want) {
 			t.Errorf("command %q lacks %q", args, want)
 		}
