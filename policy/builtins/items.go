@@ -500,3 +500,84 @@ func templateParts(t string) []templatePart {
 func isFieldByte(c byte) bool {
 	return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
 }
+
+// specgate.partition_at(items, path, default, values) -> [in, out]
+//
+// splits a list by one value of each item, in one call: a rule that keeps
+// the items whose format is not one of a few (every string an API
+// receives, 41,000 on Microsoft Graph beta) otherwise pays an iteration,
+// a lookup and a membership test of Rego per item.
+func init() {
+	rego.RegisterBuiltin4(&rego.Function{
+		Name: "specgate.partition_at",
+		Decl: types.NewFunction(types.Args(types.NewArray(nil, types.A), types.NewArray(nil, types.A), types.A, types.A),
+			types.NewArray([]types.Type{types.NewArray(nil, types.A), types.NewArray(nil, types.A)}, nil)),
+	}, partitionAtBuiltin)
+}
+
+// partitionAtBuiltin is specgate.partition_at(items, path, default,
+// values) -> [in, out]: the items of a list whose value at the path (as
+// object.get(item, path, default) reads it: object keys and array indices
+// from the item itself, default where the path leads nowhere) is one of
+// values (a set or an array, compared as `in` compares), and the others,
+// each in the list's order. specgate.partition_at(items, ["node",
+// "format"], "", {""})[0] are the items whose node has no format or an
+// empty one, as [v | some v in items; object.get(v.node, "format", "") ==
+// ""] lists them.
+func partitionAtBuiltin(_ rego.BuiltinContext, items, path, def, values *ast.Term) (*ast.Term, error) {
+	list, p, err := arrays("specgate.partition_at", items, path)
+	if err != nil {
+		return nil, err
+	}
+	steps, err := valuesPath("specgate.partition_at", p, false)
+	if err != nil {
+		return nil, err
+	}
+	var in func(*ast.Term) bool
+	switch vs := values.Value.(type) {
+	case ast.Set:
+		in = vs.Contains
+	case *ast.Array:
+		in = func(t *ast.Term) bool { return vs.Until(func(v *ast.Term) bool { return v.Equal(t) }) }
+	default:
+		return nil, fmt.Errorf("specgate.partition_at: operand 4 must be a set or an array, got %s", ast.ValueName(values.Value))
+	}
+	var inside, outside []*ast.Term
+	for i := range list.Len() {
+		item := list.Elem(i)
+		v := valueAt(item, steps)
+		if v == nil {
+			v = def
+		}
+		if in(v) {
+			inside = append(inside, item)
+		} else {
+			outside = append(outside, item)
+		}
+	}
+	return ast.ArrayTerm(ast.ArrayTerm(inside...), ast.ArrayTerm(outside...)), nil
+}
+
+// valueAt is the value at the path steps (keys and indices, no "any")
+// under t, or nil where the path leads nowhere.
+func valueAt(t *ast.Term, steps []valuesStep) *ast.Term {
+	for _, s := range steps {
+		switch c := t.Value.(type) {
+		case ast.Object:
+			if s.isIndex {
+				return nil
+			}
+			if t = c.Get(s.key); t == nil {
+				return nil
+			}
+		case *ast.Array:
+			if !s.isIndex || s.index < 0 || s.index >= c.Len() {
+				return nil
+			}
+			t = c.Elem(s.index)
+		default:
+			return nil
+		}
+	}
+	return t
+}

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/open-policy-agent/opa/v1/ast"
 	"github.com/open-policy-agent/opa/v1/rego"
 )
 
@@ -274,5 +275,72 @@ func TestViolationsOfAgreesWithRego(t *testing.T) {
 	rs, err := rego.New(rego.Query(q), rego.Input(map[string]any{"items": items})).Eval(context.Background())
 	if err != nil || len(rs) == 0 || rs[0].Bindings["x"] != true {
 		t.Errorf("specgate.violations_of and the comprehension disagree (%v, %v)", rs, err)
+	}
+}
+
+func TestPartitionAt(t *testing.T) {
+	items := `[
+		{"i": 1, "node": {"format": "uuid"}},
+		{"i": 2, "node": {"format": ""}},
+		{"i": 3, "node": {}},
+		{"i": 4, "node": "text"},
+		{"i": 5, "node": {"format": null}},
+		{"i": 6, "node": {"format": ["uuid"]}},
+		{"i": 7}
+	]`
+	for _, c := range []struct{ query, want string }{
+		// A path that leads nowhere (a missing key, a value that is not a
+		// container) reads the default; values are a set or an array; the
+		// list's order is kept on both sides.
+		{`x := specgate.partition_at(` + items + `, ["node", "format"], "", {""})`,
+			`[[{"i": 2, "node": {"format": ""}}, {"i": 3, "node": {}}, {"i": 4, "node": "text"}, {"i": 7}], [{"i": 1, "node": {"format": "uuid"}}, {"i": 5, "node": {"format": null}}, {"i": 6, "node": {"format": ["uuid"]}}]]`},
+		{`p := specgate.partition_at(` + items + `, ["node", "format"], null, ["uuid", "date"]); x := [[a.i | some a in p[0]], [b.i | some b in p[1]]]`, `[[1], [2, 3, 4, 5, 6, 7]]`},
+		{`p := specgate.partition_at(` + items + `, ["node", "format", 0], "none", {"uuid", "none"}); x := [[a.i | some a in p[0]], [b.i | some b in p[1]]]`, `[[1, 2, 3, 4, 5, 6, 7], []]`},
+		{`p := specgate.partition_at(` + items + `, ["node", "format", 0], "none", {"uuid"}); x := [[a.i | some a in p[0]], [b.i | some b in p[1]]]`, `[[6], [1, 2, 3, 4, 5, 7]]`},
+		// Numbers compare as `in` compares them; an object's key is not
+		// an array's index.
+		{`x := specgate.partition_at([{"n": 1}, {"n": 1.0}, {"n": 2}, {"1": 1}], ["n"], 0, {1})`, `[[{"n": 1}, {"n": 1.0}], [{"n": 2}, {"1": 1}]]`},
+		{`x := specgate.partition_at([[5, 6], {"1": 6}], [1], 0, [6])`, `[[[5, 6]], [{"1": 6}]]`},
+		{`x := specgate.partition_at(["a", "b"], [], null, ["b"])`, `[["b"], ["a"]]`},
+		{`x := specgate.partition_at([], ["a"], null, [])`, `[[], []]`},
+	} {
+		if got := evalX(t, c.query); got != c.want {
+			t.Errorf("%s = %s, want %s", c.query, got, c.want)
+		}
+	}
+	for _, c := range []struct{ query, err string }{
+		{`x := specgate.partition_at(input.items, ["a"], null, [])`, "operand 1 must be an array"},
+		{`x := specgate.partition_at([], input.items, null, [])`, "operand 2 must be an array"},
+		{`x := specgate.partition_at([], [null], null, [])`, "element 0 of the path must be a string or a number"},
+		{`x := specgate.partition_at([], ["a"], null, "b")`, "operand 4 must be a set or an array"},
+	} {
+		_, err := rego.New(rego.Query(c.query), rego.Input(map[string]any{"items": map[string]any{}}), rego.StrictBuiltinErrors(true)).Eval(context.Background())
+		if err == nil || !strings.Contains(err.Error(), c.err) {
+			t.Errorf("%s: error %v, want one with %q", c.query, err, c.err)
+		}
+	}
+}
+
+// TestPartitionAtAgreesWithRego checks both sides against the
+// comprehensions the string rules wrote, item for item and in order.
+func TestPartitionAtAgreesWithRego(t *testing.T) {
+	q := `x := [
+		specgate.partition_at(input.items, ["node", "format"], "", {""})[0] == [v | some v in input.items; object.get(v.node, "format", "") == ""],
+		specgate.partition_at(input.items, ["node", "format"], null, {"date", "uuid"})[1] == [v | some v in input.items; not object.get(v.node, "format", null) in {"date", "uuid"}],
+	]`
+	var items []any
+	for i, f := range []any{nil, "", "uuid", "date-time", "date", 7, " ", false} {
+		node := map[string]any{"type": "string"}
+		if i > 0 {
+			node["format"] = f
+		}
+		items = append(items, map[string]any{"source": []any{"components", "schemas", i}, "node": node})
+	}
+	rs, err := rego.New(rego.Query(q), rego.Input(map[string]any{"items": items})).Eval(context.Background())
+	if err != nil || len(rs) == 0 {
+		t.Fatalf("%s: %v, %v", q, rs, err)
+	}
+	if got := ast.MustInterfaceToValue(rs[0].Bindings["x"]).String(); got != "[true, true]" {
+		t.Errorf("specgate.partition_at and the comprehensions agree: %s, want [true, true]", got)
 	}
 }

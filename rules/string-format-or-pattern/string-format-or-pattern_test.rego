@@ -21,3 +21,19 @@ test_unrestricted_strings if {
 		{"path": ["components", "schemas", "B", "type"], "message": `schema "B" is a string without format, pattern or enum`},
 	}
 }
+
+# An empty format or pattern is none; a request without strings has no
+# finding (the list is empty, not undefined).
+test_empty_format_or_pattern if {
+	vs := {v | some v in rule.violations} with input as doc([
+		schema("A", {"type": "string", "format": ""}),
+		schema("B", {"type": "string", "format": "", "pattern": "^b$"}),
+		schema("C", {"type": "string", "pattern": ""}),
+		schema("D", {"type": "integer"}),
+	])
+	vs == {
+		{"path": ["components", "schemas", "A", "type"], "message": `schema "A" is a string without format, pattern or enum`},
+		{"path": ["components", "schemas", "C", "type"], "message": `schema "C" is a string without format, pattern or enum`},
+	}
+	rule.violations == [] with input as doc([schema("D", {"type": "integer"})])
+}
