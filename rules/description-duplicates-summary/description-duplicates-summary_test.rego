@@ -32,3 +32,14 @@ test_length_bound if {
 	vs == {{"path": ["paths", "/pets", "get", "description"], "message": `the description of GET /pets only repeats its summary ("Pets")`}}
 	count(run([op("Pets", concat("", [padded, " "]))], [], {})) == 0
 }
+
+# Blank texts (whitespace only, other spaces than ASCII's included) repeat
+# nothing, and a path item with one of the two texts has nothing to repeat.
+test_blank_texts_pass if {
+	ops := [op(" ", " "), op("\u3000", "\u3000"), op("Pets", "\t\n"), op("\u000b", "\u000b")]
+	items := [
+		{"path": "/a", "node": {"description": "A"}, "source": ["paths", "/a"]},
+		{"path": "/b", "node": {"summary": " ", "description": " "}, "source": ["paths", "/b"]},
+	]
+	count(run(ops, items, {})) == 0
+}
