@@ -344,3 +344,43 @@ func TestPartitionAtAgreesWithRego(t *testing.T) {
 		t.Errorf("specgate.partition_at and the comprehensions agree: %s, want [true, true]", got)
 	}
 }
+
+func TestKeysAt(t *testing.T) {
+	ops := `[
+		{"node": {"responses": {"200": {"content": {"b/json": {}, "a/json": null}}, "404": {"content": {"a/json": 1, "c/xml": {}}}}}},
+		{"node": {"responses": {"200": {"content": "text"}, "500": {"$ref": "#/r"}}}},
+		{"node": {"responses": [{"content": {"d/x": {}}}]}},
+		{"node": {"requestBody": {"content": {"e/x": {}}}}},
+		{"node": {"responses": {"200": {"content": [{}]}}}},
+		"op"
+	]`
+	for _, c := range []struct{ query, want string }{
+		// Each key once, in the order met (an object's keys in Rego's
+		// order), whatever its value; an array gives its indices, as
+		// `some k, _ in x` does; any other value gives none.
+		{`x := specgate.keys_at(` + ops + `, ["node", "responses", null, "content"])`, `["a/json", "b/json", "c/xml", "d/x", 0]`},
+		{`x := specgate.keys_at(` + ops + `, ["node", "requestBody", "content"])`, `["e/x"]`},
+		{`x := specgate.keys_at(` + ops + `, ["node", "responses", 0])`, `["content"]`},
+		{`x := specgate.keys_at([{"1": 1, "a": 2}, {"a": 3, "b": 4}, [{"c": 5}, 6], "s", [7]], [])`, `["1", "a", "b", 0, 1]`},
+		{`x := specgate.keys_at([], ["a"])`, `[]`},
+	} {
+		if got := evalX(t, c.query); got != c.want {
+			t.Errorf("%s = %s, want %s", c.query, got, c.want)
+		}
+	}
+	// The same keys as the set the comprehension it replaces builds.
+	want := evalX(t, `x := {k | some op in `+ops+`; is_object(op); some r in op.node.responses; some k, _ in r.content}`)
+	if got := evalX(t, `x := {k | some k in specgate.keys_at(`+ops+`, ["node", "responses", null, "content"])}`); got != want {
+		t.Errorf("keys_at = %s, the comprehension %s", got, want)
+	}
+	for _, c := range []struct{ query, err string }{
+		{`x := specgate.keys_at(input.items, ["a"])`, "operand 1 must be an array"},
+		{`x := specgate.keys_at([], input.items)`, "operand 2 must be an array"},
+		{`x := specgate.keys_at([], [true])`, "element 0 of the path must be a string, a number or null"},
+	} {
+		_, err := rego.New(rego.Query(c.query), rego.Input(map[string]any{"items": map[string]any{}}), rego.StrictBuiltinErrors(true)).Eval(context.Background())
+		if err == nil || !strings.Contains(err.Error(), c.err) {
+			t.Errorf("%s: error %v, want one with %q", c.query, err, c.err)
+		}
+	}
+}

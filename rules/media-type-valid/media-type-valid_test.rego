@@ -29,3 +29,39 @@ test_swagger_lists if {
 		{"path": ["paths", "/a", "get", "produces", 1], "message": `"xml" in produces is not a media type; write type/subtype, such as application/json`},
 	}
 }
+
+# Every place a content map is written is read: an operation's body and
+# responses, a webhook's, the components' bodies, responses, parameters
+# and headers, and a parameter written in place; a response written as a
+# $ref is reported where it is written, once.
+test_every_place if {
+	vs := rule.violations with input as {
+		"format": "openapi",
+		"operations": [{"source": ["paths", "/a", "post"], "node": {
+			"requestBody": {"content": {"body": {}}},
+			"responses": {"200": {"content": {"resp": null}}, "400": {"$ref": "#/components/responses/R"}},
+		}}],
+		"webhooks": [{"source": ["webhooks", "w", "post"], "node": {"responses": {"200": {"content": {"hook": {}}}}}}],
+		"callbacks": [],
+		"parameters": [
+			{"source": ["paths", "/a", "post", "parameters", 0], "component": "", "node": {"content": {"param": {}}}},
+			{"source": ["components", "parameters", "P"], "component": "P", "node": {"content": {"cparam": {}}}},
+		],
+		"document": {"components": {
+			"requestBodies": {"B": {"content": {"cbody": {}}}},
+			"responses": {"R": {"content": {"cresp": {}}}},
+			"parameters": {"P": {"content": {"cparam": {}}}},
+			"headers": {"H": {"content": {"chead": {}}}},
+		}},
+	}
+	{v.path | some v in vs} == {
+		["paths", "/a", "post", "requestBody", "content", "body"],
+		["paths", "/a", "post", "responses", "200", "content", "resp"],
+		["webhooks", "w", "post", "responses", "200", "content", "hook"],
+		["paths", "/a", "post", "parameters", 0, "content", "param"],
+		["components", "parameters", "P", "content", "cparam"],
+		["components", "requestBodies", "B", "content", "cbody"],
+		["components", "responses", "R", "content", "cresp"],
+		["components", "headers", "H", "content", "chead"],
+	}
+}

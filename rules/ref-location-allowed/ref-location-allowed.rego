@@ -156,17 +156,20 @@ _path_items := specgate.reaching(input.pathItems, array.concat(
 
 _operations := specgate.reaching(style.operations, [["responses", "$ref"], ["parameters", "$ref"]])
 
-# _bodies_with_refs are the bodies below with a $ref as their content or
-# as one of its media types.
-_bodies_with_refs := specgate.reaching(_bodies, [["content", "$ref"], ["content", null, "$ref"]])
-
-# _bodies are the request bodies and responses written in place in
-# operations and under components ({path, node}, as the library lists
-# them for every rule), when their media types cannot be references
-# (before OpenAPI 3.2).
-_bodies := array.concat(correctness.written_bodies, correctness.written_responses) if _media_types_inline
+# _bodies_with_refs are the request bodies and responses written in place
+# in operations and under components ({path, node}, as the library lists
+# them) with a $ref as their content or as one of its media types, when
+# media types cannot be references (before OpenAPI 3.2). The library
+# builds items only for the operations whose own bodies reach one (every
+# body and response of Microsoft Graph was an item, to find none).
+_bodies_with_refs := array.concat(
+	correctness.bodies_reaching(_content_refs),
+	correctness.responses_reaching(_content_refs),
+) if _media_types_inline
 
 else := []
+
+_content_refs := [["content", "$ref"], ["content", null, "$ref"]]
 
 # _owner names a body for messages, from its path.
 _owner(["components", "requestBodies", name]) := sprintf("request body %s", [name])
