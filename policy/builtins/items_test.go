@@ -384,3 +384,41 @@ func TestKeysAt(t *testing.T) {
 		}
 	}
 }
+
+func TestGroupAt(t *testing.T) {
+	ops := `[
+		{"responses": [{"status": "200", "d": 1}, {"status": "404"}, {"d": 2}, "r", {"status": "200", "d": 3}]},
+		{"responses": []},
+		{"responses": [{"status": 7}, {"status": "404", "d": 4}]},
+		{"responses": {"b": {"status": "500"}, "a": {"status": "404"}}},
+		"op"
+	]`
+	for _, c := range []struct{ query, want string }{
+		// Each group in the order of the items and their values; a value
+		// without the key (or not an object) is left out; keys of any
+		// type.
+		{`x := specgate.group_at(` + ops + `, ["responses", null], "status")`,
+			`{"200": [[0, {"d": 1, "status": "200"}], [0, {"d": 3, "status": "200"}]], "404": [[0, {"status": "404"}], [2, {"d": 4, "status": "404"}], [3, {"status": "404"}]], "500": [[3, {"status": "500"}]], "7": [[2, {"status": 7}]]}`}, // (7 a number, printed through JSON)
+		{`x := specgate.group_at([[1, 2], [3], {"1": 4}], [], 1)`, `{"2": [[0, [1, 2]]]}`},
+		{`x := specgate.group_at([], ["a"], "k")`, `{}`},
+	} {
+		if got := evalX(t, c.query); got != c.want {
+			t.Errorf("%s = %s, want %s", c.query, got, c.want)
+		}
+	}
+	// The same index as specgate.group of the pairs a comprehension builds.
+	q := `x := specgate.group_at(` + ops + `, ["responses", null], "status") == specgate.group([[r.status, [i, r]] | some i, op in ` + ops + `; is_object(op); some r in op.responses])`
+	if got := evalX(t, q); got != "true" {
+		t.Errorf("%s = %s, want true", q, got)
+	}
+	for _, c := range []struct{ query, err string }{
+		{`x := specgate.group_at(input.items, ["a"], "k")`, "operand 1 must be an array"},
+		{`x := specgate.group_at([], input.items, "k")`, "operand 2 must be an array"},
+		{`x := specgate.group_at([], ["a"], null)`, "element 0 of the path must be a string or a number"},
+	} {
+		_, err := rego.New(rego.Query(c.query), rego.Input(map[string]any{"items": map[string]any{}}), rego.StrictBuiltinErrors(true)).Eval(context.Background())
+		if err == nil || !strings.Contains(err.Error(), c.err) {
+			t.Errorf("%s: error %v, want one with %q", c.query, err, c.err)
+		}
+	}
+}
