@@ -1,8 +1,14 @@
 package builtins
 
 import (
+	"context"
+	"math/rand/v2"
+	"regexp"
 	"slices"
+	"strings"
 	"testing"
+
+	"github.com/open-policy-agent/opa/v1/rego"
 )
 
 // TestWordsAndRespell: identifiers are split and respelled as the naming
@@ -97,5 +103,98 @@ func TestCaseOf(t *testing.T) {
 	}
 	if got := evalX(t, `x := specgate.case_of("list")`); got != "undefined" {
 		t.Errorf(`specgate.case_of("list") = %s, want undefined`, got)
+	}
+}
+
+// wordsByRegexp is how words split identifiers before it scanned bytes:
+// the reference its scan is checked against.
+func wordsByRegexp(s string) []string {
+	s = regexp.MustCompile(`([a-z0-9])([A-Z])`).ReplaceAllString(s, "${1} ${2}")
+	s = regexp.MustCompile(`([A-Z]+)([A-Z][a-z]{2,})`).ReplaceAllString(s, "${1} ${2}")
+	var out []string
+	for _, w := range regexp.MustCompile(`[^A-Za-z0-9]+`).Split(s, -1) {
+		if w != "" {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+// TestWordsAsRegexp: the byte scan splits every identifier as the regular
+// expressions did, on random strings over the characters that matter
+// (cases, digits, separators, a multi-byte letter, an invalid byte).
+func TestWordsAsRegexp(t *testing.T) {
+	alphabet := []string{"a", "b", "z", "A", "B", "Z", "0", "9", "_", "-", ".", " ", "Ä", "\xff"}
+	r := rand.New(rand.NewPCG(1, 2))
+	for range 20000 {
+		var b strings.Builder
+		for range r.IntN(12) {
+			b.WriteString(alphabet[r.IntN(len(alphabet))])
+		}
+		s := b.String()
+		if got, want := words(s), wordsByRegexp(s); !slices.Equal(got, want) {
+			t.Fatalf("words(%q) = %q, want %q", s, got, want)
+		}
+	}
+}
+
+// TestParts: namespaced names are judged and respelled part by part, as
+// operation-id-casing judged them with regex.split, specgate.case_of and
+// one regular expression per convention before the builtins.
+func TestParts(t *testing.T) {
+	for _, tc := range []struct {
+		name, seps, class    string // class "" is undefined
+		fits                 map[string]bool
+		camel, pascal, snake string
+	}{
+		{"users.user.ListUser", "/.", "pascal", map[string]bool{"camel": false, "pascal": false}, "users.user.listUser", "Users.User.ListUser", "users.user.list_user"},
+		{"repos/get-content", "/.", "kebab", map[string]bool{"kebab": true, "snake": false}, "repos/getContent", "Repos/GetContent", "repos/get_content"},
+		{"pets.listPets", "/.", "camel", map[string]bool{"camel": true, "pascal": false}, "pets.listPets", "Pets.ListPets", "pets.list_pets"},
+		{"Pets.ListPets", "/.", "pascal", map[string]bool{"pascal": true, "camel": false}, "pets.listPets", "Pets.ListPets", "pets.list_pets"},
+		{"users.list", "/.", "", map[string]bool{"camel": true, "snake": true, "kebab": true, "pascal": false}, "users.list", "Users.List", "users.list"},
+		{"", "/.", "", map[string]bool{"camel": true, "pascal": true}, "", "", ""},
+		{"//..", "/.", "", map[string]bool{"snake": true}, "//..", "//..", "//.."},
+		{"a.b_C", "/.", "mixed", map[string]bool{"snake": false}, "a.bC", "A.BC", "a.b_c"},
+		{"find pet", "/.", "mixed", map[string]bool{"camel": false}, "findPet", "FindPet", "find_pet"},
+		{"list_pets.x-y", "/.", "mixed", map[string]bool{"snake": false, "kebab": false}, "listPets.xY", "ListPets.XY", "list_pets.x_y"},
+		{"a.b", "", "mixed", map[string]bool{"camel": false}, "aB", "AB", "a_b"},
+		{"Get.Count.users-c5db", "/.", "mixed", map[string]bool{"pascal": false}, "get.count.usersC5db", "Get.Count.UsersC5db", "get.count.users_c5db"},
+		{"x/-/y", "/.", "mixed", map[string]bool{"kebab": false}, "x//y", "X//Y", "x//y"},
+	} {
+		class, ok := partsCase(tc.name, tc.seps)
+		if class != tc.class || ok != (tc.class != "") {
+			t.Errorf("partsCase(%q, %q) = %q, %v; want %q", tc.name, tc.seps, class, ok, tc.class)
+		}
+		for conv, want := range tc.fits {
+			if got, _ := partsFit(tc.name, conv, tc.seps); got != want {
+				t.Errorf("partsFit(%q, %s, %q) = %v, want %v", tc.name, conv, tc.seps, got, want)
+			}
+		}
+		for conv, want := range map[string]string{"camel": tc.camel, "pascal": tc.pascal, "snake": tc.snake} {
+			if got, _ := respellParts(tc.name, conv, tc.seps); got != want {
+				t.Errorf("respellParts(%q, %s, %q) = %q, want %q", tc.name, conv, tc.seps, got, want)
+			}
+		}
+	}
+	for query, want := range map[string]string{
+		`x := specgate.parts_case("repos/get-content", "/.")`:             `"kebab"`,
+		`x := specgate.parts_case("users.list", "/.")`:                    `undefined`,
+		`x := specgate.parts_fit("users.ListUsers", "pascal", "/.")`:      `false`,
+		`x := specgate.parts_fit("Users.ListUsers", "pascal", "/.")`:      `true`,
+		`x := specgate.respell_parts("repos/get_content", "kebab", "/.")`: `"repos/get-content"`,
+	} {
+		if got := evalX(t, query); got != want {
+			t.Errorf("%s = %s, want %s", query, got, want)
+		}
+	}
+	for _, query := range []string{
+		`x := specgate.parts_fit("a", "title", "/.")`,
+		`x := specgate.respell_parts("a", "title", "/.")`,
+		`x := specgate.parts_case(1, "/.")`,
+	} {
+		_, err := rego.New(rego.Query(query), rego.StrictBuiltinErrors(true)).Eval(context.Background())
+		if err == nil {
+			t.Errorf("%s: no error", query)
+		}
 	}
 }

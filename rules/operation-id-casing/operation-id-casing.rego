@@ -48,43 +48,28 @@ violations contains util.violation(array.concat(op.source, ["operationId"]), msg
 }
 
 # _flagged maps each id with a part outside the convention to the hint of
-# its message. An id of the convention's class has every part in it: one
-# lookup spares the search of its parts; the others are matched whole,
-# part by part, by one regular expression.
+# its message. An id of the convention's class has every part in it: the
+# others, a set difference, are tested part by part.
 _flagged[id] := _hint(id) if {
-	some id in _ids
-	object.get(_classes, id, "") != _convention
-	not regex.match(_all_parts_fit, id)
+	some id in _outside
+	not specgate.parts_fit(id, _convention, _separators)
 }
 
-# _all_parts_fit matches an id whose every namespace part (see _classes)
-# is written in the convention. The part patterns are naming.is_snake,
-# is_kebab, is_camel and style.is_pascal's.
-_all_parts_fit := sprintf(`^[/.]*(?:(?:%s)(?:[/.]+|$))*$`, [_part_pattern[_convention]])
+_outside := _ids - {id | some id in object.get(_ids_of_class, _convention, [])}
 
-_part_pattern := {
-	"snake": `[a-z][a-z0-9]*(_[a-z0-9]+)*`,
-	"kebab": `[a-z0-9]+(-[a-z0-9]+)*`,
-	"camel": `[a-z][a-zA-Z0-9]*`,
-	"pascal": `[A-Z][a-zA-Z0-9]*`,
-}
+# The namespace parts of an id are the runs between "/" and "."
+# ("repos/get-content" is "repos" and "get-content").
+_separators := "/."
 
 _convention_name := style.convention_names[_convention]
 
 # _classes maps each id to the convention it is written in: that of its
-# namespace parts, the runs between "/" and "." ("repos/get-content" is
-# "repos" and "get-content"); "mixed" when its parts disagree or one fits
-# none. An id whose every part is a single lower-case word has none.
-_classes := {id: _one(classes) |
+# namespace parts; "mixed" when its parts disagree or one fits none. An id
+# whose every part is a single lower-case word has none.
+_classes := {id: c |
 	some id in _ids
-	classes := {specgate.case_of(p) | some p in regex.split(`[/.]`, id); p != ""}
+	c := specgate.parts_case(id, _separators)
 }
-
-_one(classes) := c if {
-	count(classes) == 1
-	some c in classes
-	c != "other"
-} else := "mixed" if count(classes) > 0
 
 _ids := {op.operationId | some op in style.operations; op.operationId != ""}
 
@@ -94,17 +79,11 @@ _counts := {c: count(object.get(_ids_of_class, c, [])) | some c, _ in style.conv
 
 _convention := style.dominant(_counts)
 
-# _hint suggests the id respelled token by token, separators kept, when
-# every part of the respelling is in the convention (a respelling with no
-# separator is one part, even when empty).
+# _hint suggests the id with each part respelled in the convention,
+# separators kept, when every part of the respelling is in it (a
+# respelling of an id without separators is one part, even when empty).
 _hint(id) := sprintf(" (use %q)", [fixed]) if {
-	fixed := concat("", [_respelled(t) | some t in regex.find_n(`[/.]|[^/.]+`, id, -1)])
+	fixed := specgate.respell_parts(id, _convention, _separators)
 	fixed != ""
-	regex.match(_all_parts_fit, fixed)
+	specgate.parts_fit(fixed, _convention, _separators)
 } else := ""
-
-# _respelled is style.respell's spelling, called at the builtin: the hint
-# respells every token of thousands of ids on a large API.
-_respelled(t) := t if t in {"/", "."}
-
-else := specgate.respell(t, _convention)
