@@ -35,11 +35,19 @@ package specgate.rules["path-parameters-snake-case"]
 import data.specgate.lib.naming
 import data.specgate.lib.util
 
+# Each spelling is judged once, then reported on every path parameter
+# that has it: a large API repeats a few hundred names in tens of
+# thousands of parameters.
 violations contains util.violation(array.concat(p.source, ["name"]), msg) if {
 	some p in input.parameters
 	p.in == "path"
-	not naming.is_snake(p.name)
-	msg := sprintf("path parameter %q is not snake_case%s", [p.name, _hint(p.name)])
+	msg := _messages[p.name]
+}
+
+_messages := {name: msg |
+	some name in {p.name | some p in input.parameters; p.in == "path"}
+	not naming.is_snake(name)
+	msg := sprintf("path parameter %q is not snake_case%s", [name, _hint(name)])
 }
 
 _hint(name) := sprintf(" (use %q)", [fixed]) if {
