@@ -9,8 +9,8 @@ import (
 )
 
 // StartupHeap is the memory a run may take before its first garbage
-// collection (see HoldFirstCollection). The compiled rules of a lint run
-// and a small spec's document take 10–20 MiB, all of it live.
+// collection (see HoldFirstCollection): above what the compiled rules of a
+// lint run and a small spec's document take, all of it live.
 const StartupHeap = 32 << 20
 
 // LoadHeap is the memory a lint run of one spec may take before its first
@@ -20,16 +20,13 @@ const StartupHeap = 32 << 20
 // all live; a spec that takes more than LoadHeap is collected on the way,
 // at the usual pace.
 //
-// The garbage of parsing (a quarter of kubernetes.json's heap after it is
-// parsed, half of stripe.yaml's) is collected once the document is
-// parsed, if the heap holds more than ParsedHeap: that collection marks
-// the document alone (15 MiB), where one as the evaluation starts marked
-// the document and the input (70 MiB) while the rules ran. The evaluation
-// then starts with a heap that is nearly all live, and its first
-// collection comes once it has allocated EvalHeadroom percent of that.
-// On kubernetes.json one collection of the evaluation is spared (4–7% of
-// a run), on stripe.yaml 10 MiB of peak memory (parsing's garbage no
-// longer sits beside the input).
+// The garbage of parsing (a quarter to a half of a parsed spec's heap) is
+// collected once the document is parsed, if the heap holds more than
+// ParsedHeap: that collection marks the document alone, where one as the
+// evaluation starts would mark the document and the input while the rules
+// run. The evaluation then starts with a heap that is nearly all live, and
+// its first collection comes once it has allocated EvalHeadroom percent of
+// that (docs/architecture-notes.md has the measurements).
 const LoadHeap = 256 << 20
 
 // InputHeap is what the building of a spec's views and OPA input may
@@ -42,9 +39,8 @@ const InputHeap = 24
 
 // ParsedHeap is the heap a parsed spec leaves (its document and the
 // garbage of parsing) above which that garbage is collected before the
-// input is built (see LoadHeap): 26 MiB for kubernetes.json (4 MB), 12
-// for discord.json (1.2 MB), 2 for a small spec, which the collection
-// would only slow down.
+// input is built (see LoadHeap); a small spec's is a few MiB, which the
+// collection would only slow down.
 const ParsedHeap = 16 << 20
 
 // EvalHeadroom is what the evaluation of a spec whose loading was held may
@@ -61,19 +57,15 @@ func evalFloor() int64 {
 
 // EvalPercent is the collector's pace (GOGC) during the evaluation of a
 // spec whose loading was held, from its first collection on: the heap may
-// grow by as much as is live, Go's default. A run's peak memory is its
-// evaluation's; at 75 stripe.yaml's evaluation collected once more near
-// its end and github.json's twice more, 4–12% of their runs, for 6 and
-// 40 MiB less peak memory than now (171 and 372 MiB, still below
-// Redocly's 234 and 419–451).
+// grow by as much as is live, Go's default: a slower pace collected more
+// often near the evaluation's end for little less peak memory.
 const EvalPercent = 100
 
 // LargeEvalPercent is the collector's pace during the evaluation of a
 // spec of LargeSpec bytes or more. Nearly all of such a heap is the
 // input, live to the evaluation's end, and the default pace let the heap
-// grow to twice it: Graph v1.0 peaked at ~1,000 MiB with ~500 MiB live.
-// At 75 it peaks at ~890 MiB for the same CPU within the machine's noise;
-// at 50, ~880 MiB for 5% more CPU (see docs/architecture-notes.md).
+// grow to twice it; at 75 the peak is lower for the same CPU (see
+// docs/architecture-notes.md).
 const LargeEvalPercent = 75
 
 // LargeSpec is the size from which a spec is evaluated at
@@ -82,10 +74,10 @@ const LargeSpec = 8 << 20
 
 // HugeEvalPercent is the collector's pace during the evaluation of a spec
 // of HugeSpec bytes or more, whose node tree is let go while its rules run
-// (see lean), so that the input is nearly all its heap: 50 rather than 75
-// takes ~100 MiB off Graph beta's peak for ~6% more CPU, and 15 MiB off
-// v1.0's for ~3%; on github.json (13 MB, its tree kept) it took 11% more CPU
-// for no less memory (see docs/architecture-notes.md).
+// (see lean), so that the input is nearly all its heap: there 50 rather
+// than 75 lowers the peak for a few percent more CPU, where a spec whose
+// tree is kept paid more CPU for no less memory (see
+// docs/architecture-notes.md).
 const HugeEvalPercent = 50
 
 // HugeSpec is the size from which a spec is evaluated at HugeEvalPercent:
@@ -242,8 +234,8 @@ const EvaluatedHeap = LoadHeap
 // rules' shared values, most of a large spec's heap, are garbage from
 // then on; collected now, their memory is what locating the findings and
 // writing the report allocate in, where the collector's pace let the heap
-// grow on top of them (Graph v1.0: ~250 MiB of input under a report of
-// 88 MB). The collection marks the document and the findings only. It
+// grow on top of them. The collection marks the document and the
+// findings only. It
 // does nothing for the specs of a folder (whose heap holds the others'
 // inputs), below EvaluatedHeap, or while the first collection is held.
 func evaluated() { startup.evaluated(EvaluatedHeap) }

@@ -103,8 +103,8 @@ func newYAMLConv(root *yaml.Node, src []byte, lim Limits) *yamlConv {
 func (c *yamlConv) intern(s string) string { return c.strs.string(s) }
 
 // parallelYAML is the size from which a YAML file's largest top-level
-// value is converted on a core of its own: stripe.yaml's conversion took
-// 30 ms of one core while the other waited.
+// value is converted on a core of its own, so that one core does not
+// convert it all while the other waits.
 var parallelYAML = 1 << 20
 
 // convertInParallel converts a large document's largest top-level value

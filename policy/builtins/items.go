@@ -22,7 +22,7 @@ import (
 // response of every operation, as the comprehension
 // [m | some op in input.operations; some r in op.responses; some m in
 // r.content] gives them, without an iteration of Rego per operation,
-// response and media type (Microsoft Graph's 34,000 responses).
+// response and media type.
 func init() {
 	rego.RegisterBuiltin2(&rego.Function{
 		Name: "specgate.values_at",
@@ -55,8 +55,8 @@ func valuesAtBuiltin(_ rego.BuiltinContext, items, path *ast.Term) (*ast.Term, e
 // they are first met: specgate.keys_at(ops, ["node", "responses", null,
 // "content"]) are the media type names of every response an operation
 // writes, where the comprehension [k | some op in ops; some r in
-// op.node.responses; some k, _ in r.content] lists one for each of
-// Microsoft Graph's 34,000 responses and a set of them hashes each.
+// op.node.responses; some k, _ in r.content] lists one for each response
+// and a set of them hashes each.
 func init() {
 	rego.RegisterBuiltin2(&rego.Function{
 		Name: "specgate.keys_at",
@@ -201,8 +201,8 @@ func anyValue(t *ast.Term, steps []valuesStep, pred func(*ast.Term) bool) bool {
 // a large list whose name, status or method (any string at a path) a
 // regular expression matches, in one call: in Rego, each item costs an
 // iteration, a lookup and a call of regex.match, which is most of a rule
-// that reports five parameters of 27,000 or judges 11,400 operations by
-// their statuses.
+// that reports a few of many parameters or judges every operation by its
+// statuses.
 func init() {
 	rego.RegisterBuiltin3(&rego.Function{
 		Name: "specgate.matching",
@@ -343,8 +343,7 @@ func compiled(pattern string) (*regexp.Regexp, error) {
 // input.schemasWith.enum) holds at a key of its node, for every item in
 // one call: a rule about enums then reads the few that repeat a value, or
 // that hold a value of another type than their schema's, where a test of
-// each schema costs a function call and an iteration of Rego per value
-// (Microsoft Graph's 3,000 enums, each of strings).
+// each schema costs a function call and an iteration of Rego per value.
 func init() {
 	rego.RegisterBuiltin2(&rego.Function{
 		Name: "specgate.with_repeats",
@@ -557,8 +556,8 @@ func isFieldByte(c byte) bool {
 //
 // splits a list by one value of each item, in one call: a rule that keeps
 // the items whose format is not one of a few (every string an API
-// receives, 41,000 on Microsoft Graph beta) otherwise pays an iteration,
-// a lookup and a membership test of Rego per item.
+// receives) otherwise pays an iteration, a lookup and a membership test
+// of Rego per item.
 func init() {
 	rego.RegisterBuiltin4(&rego.Function{
 		Name: "specgate.partition_at",
@@ -638,9 +637,9 @@ func valueAt(t *ast.Term, steps []valuesStep) *ast.Term {
 //
 // groups the values at a path under each item of a list (read as
 // specgate.values_at reads it) by their value at a key, in one call: an
-// index of every response of every operation by status (Microsoft Graph
-// beta's 70,000) built as pairs in Rego for specgate.group costs an
-// iteration and an array of Rego per response.
+// index of every response of every operation by status, built as pairs
+// in Rego for specgate.group, costs an iteration and an array of Rego per
+// response.
 func init() {
 	rego.RegisterBuiltin3(&rego.Function{
 		Name: "specgate.group_at",

@@ -238,8 +238,8 @@ func caseOfBuiltin(_ rego.BuiltinContext, s *ast.Term) (*ast.Term, error) {
 // The namespaced-name builtins judge a name made of parts, such as an
 // operation id written as namespaces and a method ("users.user.ListUser",
 // "repos/get-content"), part by part, in one call: in Rego, the split,
-// the call per part and the respelling per token were most of
-// operation-id-casing on Microsoft Graph's 22,000 ids.
+// the call per part and the respelling per token were most of what
+// operation-id-casing cost on a large API.
 func init() {
 	rego.RegisterBuiltin2(&rego.Function{
 		Name: "specgate.parts_case",

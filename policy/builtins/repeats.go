@@ -15,8 +15,8 @@ import (
 // specgate.repeats(["a", "b", "a", "a"]) is [[2, 0], [3, 0]]. Elements are
 // equal as the members of a set are (1 and 1.0 are one value). In Rego the
 // test takes a set of the elements, and for each repeat another pass for
-// its first position; stripe.yaml's enums hold 16,000 values. One pass in
-// Go does it.
+// its first position, over enums of thousands of values. One pass in Go
+// does it.
 func init() {
 	rego.RegisterBuiltin1(&rego.Function{
 		Name: "specgate.repeats",
