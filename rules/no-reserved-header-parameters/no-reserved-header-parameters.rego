@@ -38,12 +38,13 @@ package specgate.rules["no-reserved-header-parameters"]
 import data.specgate.lib.style
 import data.specgate.lib.util
 
-# The header parameters are read from input.parameters, where each is
-# one item, rather than from style.header_parameters: iterating a set of
-# thousands of parameters first orders them, comparing them value by
-# value.
+# The few parameters with a reserved name are found in one call
+# (specgate.matching, each distinct name matched once) rather than by
+# iterating thousands of parameters in Rego; only those are then tested
+# for `in: header`. `(?i)` folds case as lower() does for these ASCII
+# names (no k or s, whose folds reach beyond ASCII).
 violations contains util.violation(array.concat(p.source, ["name"]), msg) if {
-	some p in input.parameters
+	some p in specgate.matching(input.parameters, ["name"], `(?i)^(?:accept|content-type|authorization)$`)
 	p["in"] == "header"
 	advice := _advice[_version][lower(p.name)]
 	msg := sprintf("header parameter %q %s", [p.name, advice])
