@@ -36,8 +36,14 @@ package specgate.rules["boolean-parameter-prefix"]
 
 import data.specgate.lib.util
 
+# The parameters whose type is or lists "boolean" are found in two calls
+# (specgate.matching: the type as a string, then the strings in it) rather
+# than by a test of each parameter in Rego; _boolean then judges them.
 violations contains util.violation(array.concat(p.source, ["name"]), msg) if {
-	some p in input.parameters
+	some p in array.concat(
+		specgate.matching(input.parameters, ["schema", "type"], "^boolean$"),
+		specgate.matching(input.parameters, ["schema", "type", null], "^boolean$"),
+	)
 	p["in"] != "header"
 	_boolean(p.schema.type)
 	not regex.match(`^(is|has|can|should)[A-Z0-9_-]`, p.name)
