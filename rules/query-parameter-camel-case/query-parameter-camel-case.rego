@@ -41,9 +41,10 @@ package specgate.rules["query-parameter-camel-case"]
 import data.specgate.lib.naming
 import data.specgate.lib.util
 
+# The query parameters are split from the others in one call
+# (specgate.partition_at), not tested one by one in Rego.
 violations contains util.violation(array.concat(p.source, ["name"]), msg) if {
-	some p in input.parameters
-	p.in == "query"
+	some p in specgate.partition_at(input.parameters, ["in"], "", {"query"})[0]
 	not _protocol_name(p.name)
 	some part in _parts(p.name)
 	not naming.is_camel(part)
