@@ -41,12 +41,12 @@ import data.specgate.lib.health
 import data.specgate.lib.util
 
 # The query and cookie parameters are split from the others in one call
-# (specgate.partition_at): autotask.net's 13,700 parameters are mostly
-# headers, each an iteration of Rego for no finding otherwise.
+# (specgate.partition_at): a large API's parameters are mostly in the path
+# or the headers, each an iteration of Rego for no finding otherwise.
 violations contains util.violation(p.source, msg) if {
 	some p in specgate.lacking(specgate.partition_at(input.parameters, ["in"], "", {"query", "cookie"})[0], ["content"])
-	# Settled before the schema is followed: Microsoft Graph's 9,200
-	# inline query parameters set both.
+	# Settled before the schema is followed: a large API's inline query
+	# parameters often set both.
 	not _both_set(p.node)
 	_array(health.deref(p.schema))
 	msg := sprintf("%s parameter %q is an array but %s", [p["in"], p.name, _default(p.node, p.name)])

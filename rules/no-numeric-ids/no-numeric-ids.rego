@@ -42,8 +42,8 @@ import data.specgate.lib.naming
 import data.specgate.lib.util
 
 # violations is a list, built in one comprehension, where a set would hash
-# and order each finding: autotask.net takes 1,069 numeric ids (the linter
-# drops repeats).
+# and order each finding: a large API takes numeric ids in most of its
+# paths (the linter drops repeats).
 violations := [util.violation(array.concat(p.schemaSource, ["type"]), msg) |
 	some p in _integers
 	words := naming.words(p.name)
