@@ -14,6 +14,7 @@ test_unserialized_arrays if {
 		param("xs", "cookie", {"explode": false}, {"$ref": "#/components/schemas/Ids"}),
 		param("ok", "query", {"style": "form", "explode": false}, ints),
 		param("id", "path", {}, ints),
+		param("X-Ids", "header", {}, ints),
 		param("limit", "query", {}, {"type": "integer"}),
 		param("filter", "query", {"content": {"application/json": {}}}, ints),
 	]}

@@ -30,5 +30,7 @@ test_other_headers_and_locations_pass if {
 		param("Accept-Language", "header", src(1)),
 		param("accept", "query", src(2)),
 		param("Authorization", "cookie", src(3)),
+		param("X-Authorization", "header", src(4)),
+		param("Content-Type-Options", "header", src(5)),
 	]}
 }
