@@ -40,8 +40,8 @@ package specgate.rules["array-max-items"]
 import data.specgate.lib.security
 
 # The findings are a list, built by specgate.violations_of from each
-# item's label (security.label's value): Microsoft Graph beta has 20,500
-# unbounded arrays, and each finding built in Rego (a set's hashing and
+# item's label (security.label's value): a large API has tens of thousands
+# of unbounded arrays, and each finding built in Rego (a set's hashing and
 # ordering, its path, its message) cost more than finding it.
 violations := specgate.violations_of(
 	specgate.lacking(security.received_of.array, ["maxItems", "enum", "const"]),

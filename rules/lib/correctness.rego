@@ -399,8 +399,8 @@ written_responses := array.concat(_responses_of(operations), _component_response
 # written_bodies (written_responses) whose node has a value at one of the
 # paths, as specgate.reaching gives them: the operations whose own body
 # (responses) reach one are found first, so that a rule looking for a few
-# (media types with an example) builds no item for the others (Microsoft
-# Graph writes 34,000 responses in place).
+# (media types with an example) builds no item for the others (a large
+# API writes tens of thousands of responses in place).
 bodies_reaching(paths) := specgate.reaching(
 	array.concat(
 		_bodies_of(specgate.reaching(operations, [array.concat(["requestBody"], p) | some p in paths])),

@@ -18,8 +18,7 @@ health_media_type := "application/health+json"
 # as in the health-endpoint rule. Any prefix is allowed unless it has a
 # template: "/repos/{owner}/{repo}/pages/health" is the health of one
 # resource, not of the service. Both suffixes contain "/health", so one
-# pass over the operations keeps the few candidates (Microsoft Graph has
-# 11,400 operations and one).
+# pass over the operations keeps the few candidates.
 get_operations(suffix) := [op |
 	some op in _health_gets
 	path := util.normalize_path(op.path)

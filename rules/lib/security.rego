@@ -150,8 +150,8 @@ statuses_written := object.keys(_by_status)
 
 # _by_status indexes the responses of the operations under paths by
 # status, as [i, response] (i in input.operations), in order: built in Go
-# by specgate.group_at, where a pair built in Rego for each response
-# (Microsoft Graph beta's 70,000) cost most of the rules that read it.
+# by specgate.group_at, where a pair built in Rego for each response cost
+# most of the rules that read it.
 _by_status := specgate.group_at(input.operations, ["responses", null], "status")
 
 # response_site is where to report on a response of an operation: a

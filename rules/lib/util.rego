@@ -9,9 +9,8 @@ violation(path, message) := {"path": path, "message": message}
 # unescape decodes one segment of a JSON pointer ("~1" is "/", "~0" is
 # "~"), and escape encodes a key as one. Most segments hold neither
 # character and are returned as they are: OPA's replace builds a
-# strings.Replacer of a few KiB on every call, which was 10 MB of the
-# evaluation of kubernetes.json, whose references are followed segment by
-# segment.
+# strings.Replacer of a few KiB on every call, and references are
+# followed segment by segment.
 unescape(seg) := replace(replace(seg, "~1", "/"), "~0", "~") if contains(seg, "~")
 
 else := seg

@@ -85,8 +85,8 @@ _bare := [_without_query(item.path) | some item in input.pathItems]
 _keys := [regex.replace(b, `\{[^{}]*\}`, "{}") | some b in _bare]
 
 # _involved are the positions, in order, of the paths whose key another
-# path has: only they can clash, and only their groups are built (Microsoft
-# Graph's 7,400 paths have none), the repeats found in one call.
+# path has: only they can clash, and only their groups are built (most
+# APIs have none), the repeats found in one call.
 _involved := sort({i | some pair in specgate.repeats(_keys); some i in pair})
 
 # _indices maps each key that repeats to the positions of the paths that

@@ -40,8 +40,8 @@ _operations := array.concat(array.concat(input.operations, input.webhooks), inpu
 
 # _ids are the operations' ids in order ("" for none). specgate.repeats
 # finds each id that an earlier operation has, with that operation, in one
-# pass: sorting 11,400 [id, position] pairs (Microsoft Graph) and testing
-# each against its neighbour cost more.
+# pass: sorting [id, position] pairs and testing each against its
+# neighbour cost more.
 _ids := [op.operationId | some op in _operations]
 
 violations contains util.violation(array.concat(op.source, ["operationId"]), msg) if {

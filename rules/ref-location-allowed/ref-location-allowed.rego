@@ -160,8 +160,8 @@ _operations := specgate.reaching(style.operations, [["responses", "$ref"], ["par
 # in operations and under components ({path, node}, as the library lists
 # them) with a $ref as their content or as one of its media types, when
 # media types cannot be references (before OpenAPI 3.2). The library
-# builds items only for the operations whose own bodies reach one (every
-# body and response of Microsoft Graph was an item, to find none).
+# builds items only for the operations whose own bodies reach one (with
+# every body and response an item, a large API paid for finding none).
 _bodies_with_refs := array.concat(
 	correctness.bodies_reaching(_content_refs),
 	correctness.responses_reaching(_content_refs),
