@@ -32,11 +32,22 @@ func init() {
 }
 
 func valuesAtBuiltin(_ rego.BuiltinContext, items, path *ast.Term) (*ast.Term, error) {
-	list, p, err := arrays("specgate.values_at", items, path)
+	values, err := valuesUnder("specgate.values_at", items, path)
 	if err != nil {
 		return nil, err
 	}
-	steps, err := valuesPath("specgate.values_at", p, true)
+	return ast.ArrayTerm(values...), nil
+}
+
+// valuesUnder reads the operands of builtin, a list and a path, and gives
+// the values at the path under each item, as specgate.values_at lists
+// them.
+func valuesUnder(builtin string, items, path *ast.Term) ([]*ast.Term, error) {
+	list, p, err := arrays(builtin, items, path)
+	if err != nil {
+		return nil, err
+	}
+	steps, err := valuesPath(builtin, p, true)
 	if err != nil {
 		return nil, err
 	}
@@ -44,7 +55,7 @@ func valuesAtBuiltin(_ rego.BuiltinContext, items, path *ast.Term) (*ast.Term, e
 	for i := range list.Len() {
 		out = collectValues(out, list.Elem(i), steps)
 	}
-	return ast.ArrayTerm(out...), nil
+	return out, nil
 }
 
 // specgate.keys_at(items, path) -> [key]
@@ -66,17 +77,9 @@ func init() {
 }
 
 func keysAtBuiltin(_ rego.BuiltinContext, items, path *ast.Term) (*ast.Term, error) {
-	list, p, err := arrays("specgate.keys_at", items, path)
+	values, err := valuesUnder("specgate.keys_at", items, path)
 	if err != nil {
 		return nil, err
-	}
-	steps, err := valuesPath("specgate.keys_at", p, true)
-	if err != nil {
-		return nil, err
-	}
-	var values []*ast.Term
-	for i := range list.Len() {
-		values = collectValues(values, list.Elem(i), steps)
 	}
 	seen := ast.NewSet()
 	var out []*ast.Term
