@@ -553,6 +553,12 @@ func TestUsageReport(t *testing.T) {
 	if !strings.Contains(string(data), `"coverageMetrics"`) && !strings.Contains(string(data), `"coveredOperations"`) {
 		t.Errorf("the CTRF report has no coverage metrics:\n%s", data)
 	}
+	// The JSON report is the usage as read, indented by two spaces.
+	data, _ = os.ReadFile(filepath.Join(dir, UsageJSONFile))
+	var usage UsageReport
+	if err := json.Unmarshal(data, &usage); err != nil || usage.Summary != rep.Summary || !strings.HasPrefix(string(data), "{\n  \"") {
+		t.Errorf("stub-usage JSON (%v):\n%s", err, data)
+	}
 }
 
 // A thousand connections at once get their answers and the mock goes on.

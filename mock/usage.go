@@ -170,12 +170,10 @@ func (s *Server) Usage() *UsageReport {
 	return rep
 }
 
-// WriteJSON writes the report as indented JSON.
+// WriteJSON writes the report as indented JSON, as specgate writes its
+// other JSON outputs.
 func (r *UsageReport) WriteJSON(w io.Writer) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false)
-	return enc.Encode(r)
+	return reports.WriteIndentedJSON(w, r)
 }
 
 // Run is the stub-usage report in the reports package's model, which its
