@@ -18,6 +18,7 @@ import (
 
 	"github.com/specgate/specgate/cli"
 	"github.com/specgate/specgate/internal/filetest"
+	"github.com/specgate/specgate/internal/hostiletest"
 	"github.com/specgate/specgate/reports"
 )
 
@@ -372,7 +373,7 @@ func generated(t *testing.T, dir string) map[string]string {
 		"deep-objects.json": []byte(`{"openapi": "3.0.3", "x": ` + strings.Repeat(`{"a":`, 100_000) + "1" + strings.Repeat("}", 100_000) + "}"),
 		"deep-flow.yaml":    []byte("openapi: 3.0.3\nx: " + strings.Repeat("[", 100_000) + strings.Repeat("]", 100_000) + "\n"),
 		"deep-schema.yaml":  deepSchema(480),
-		"merge-bomb.yaml":   mergeBomb(3000),
+		"merge-bomb.yaml":   hostiletest.MergeBomb(3000),
 		"huge-string.json":  hugeString(16 << 20),
 		"huge-array.json":   hugeArray(500_000),
 	}
@@ -401,19 +402,6 @@ func deepSchema(levels int) []byte {
 		indent += 4
 	}
 	b.WriteString(strings.Repeat(" ", indent) + "type: string\n")
-	return []byte(b.String())
-}
-
-func mergeBomb(n int) []byte {
-	var b strings.Builder
-	b.WriteString(specHead + "paths: {}\nx-base: &a\n")
-	for i := range n {
-		fmt.Fprintf(&b, "  k%d: %d\n", i, i)
-	}
-	b.WriteString("x-copies:\n")
-	for range n {
-		b.WriteString("  - <<: *a\n")
-	}
 	return []byte(b.String())
 }
 

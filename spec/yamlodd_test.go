@@ -3,13 +3,13 @@ package spec_test
 import (
 	"bytes"
 	"context"
-	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
 	"strings"
 	"testing"
 
+	"github.com/specgate/specgate/internal/hostiletest"
 	"github.com/specgate/specgate/spec"
 )
 
@@ -19,7 +19,7 @@ import (
 // bound, checked afterwards, refused it. The copies are now charged to the
 // alias budget as they happen.
 func TestYAMLMergeKeyBomb(t *testing.T) {
-	bomb := mergeBomb(3000)
+	bomb := hostiletest.MergeBomb(3000)
 	var before, after runtime.MemStats
 	runtime.GC()
 	runtime.ReadMemStats(&before)
@@ -36,7 +36,7 @@ func TestYAMLMergeKeyBomb(t *testing.T) {
 	}
 
 	// A smaller one is refused by default and loads with a higher factor.
-	small := mergeBomb(200)
+	small := hostiletest.MergeBomb(200)
 	if _, err := spec.NewLoader(spec.Options{}).LoadBytes(context.Background(), "small.yaml", small); err == nil {
 		t.Error("200 merges of 200 keys loaded with the default factor")
 	}
@@ -47,20 +47,6 @@ func TestYAMLMergeKeyBomb(t *testing.T) {
 	if copies := doc.Root.Root.Get("x-copies"); len(copies.Items) != 200 || len(copies.Items[199].Fields) != 200 {
 		t.Errorf("x-copies: %d items, want 200 of 200 fields each", len(copies.Items))
 	}
-}
-
-// mergeBomb is a spec with a mapping of n keys merged n times.
-func mergeBomb(n int) []byte {
-	var b strings.Builder
-	b.WriteString("openapi: 3.0.3\ninfo: {title: t, version: '1'}\npaths: {}\nx-base: &a\n")
-	for i := range n {
-		fmt.Fprintf(&b, "  k%d: %d\n", i, i)
-	}
-	b.WriteString("x-copies:\n")
-	for range n {
-		b.WriteString("  - <<: *a\n")
-	}
-	return []byte(b.String())
 }
 
 func TestYAMLMergeKeys(t *testing.T) {
