@@ -6,6 +6,8 @@ import (
 	"runtime/debug"
 	"runtime/metrics"
 	"sync"
+
+	"github.com/specgate/specgate/internal/gomem"
 )
 
 // StartupHeap is the memory a run may take before its first garbage
@@ -258,12 +260,8 @@ func (p *pace) take() {
 }
 
 // goMemory is the memory Go's runtime holds, as its memory limit counts
-// it.
-func goMemory() int64 {
-	samples := []metrics.Sample{{Name: "/memory/classes/total:bytes"}, {Name: "/memory/classes/heap/released:bytes"}}
-	metrics.Read(samples)
-	return int64(samples[0].Value.Uint64() - samples[1].Value.Uint64())
-}
+// it (preload.go reads it too).
+var goMemory = gomem.InUse
 
 // heapObjects is the memory of the heap's objects, live or not yet
 // swept.

@@ -5,10 +5,11 @@ import (
 	"math"
 	"runtime"
 	"runtime/debug"
-	"runtime/metrics"
 	"strconv"
 	"strings"
 	"sync"
+
+	"github.com/specgate/specgate/internal/gomem"
 )
 
 // The estimated memory cost of a lint request: a fixed part (the request,
@@ -110,19 +111,11 @@ func fitMemory(bytes int64, flag string, budget int64) sizeLimit {
 	return sizeLimit{bytes, flag}
 }
 
-// heapInUse is the memory the Go runtime counts against its memory limit:
-// everything it mapped, less what it returned to the system.
-func heapInUse() int64 {
-	s := []metrics.Sample{{Name: "/memory/classes/total:bytes"}, {Name: "/memory/classes/heap/released:bytes"}}
-	metrics.Read(s)
-	return int64(s[0].Value.Uint64() - s[1].Value.Uint64())
-}
-
 // baselineMemory is what the process holds with nothing in flight: the
 // runtime, the loaded configuration and the compiled rules.
 func baselineMemory() int64 {
 	runtime.GC()
-	return heapInUse()
+	return gomem.InUse()
 }
 
 // goMemLimit is the Go runtime's memory limit (GOMEMLIMIT, or what
