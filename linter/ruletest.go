@@ -2,12 +2,12 @@ package linter
 
 import (
 	"context"
-	"io/fs"
 	"path/filepath"
 	"slices"
 	"strings"
 
 	"github.com/specgate/specgate/internal/level"
+	"github.com/specgate/specgate/internal/walk"
 	"github.com/specgate/specgate/rulesets"
 )
 
@@ -29,23 +29,9 @@ func (r FixtureResult) Failed() bool {
 // FindFixtures lists the spec fixtures under dir: the files IsFixture
 // names in folders named testdata.
 func FindFixtures(dir string) ([]string, error) {
-	var out []string
-	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.IsDir() {
-			if name := d.Name(); p != dir && (strings.HasPrefix(name, ".") || name == "node_modules") {
-				return filepath.SkipDir
-			}
-			return nil
-		}
-		if IsFixture(p) && filepath.Base(filepath.Dir(p)) == "testdata" {
-			out = append(out, p)
-		}
-		return nil
+	return walk.Files(dir, func(p string) bool {
+		return IsFixture(p) && filepath.Base(filepath.Dir(p)) == "testdata"
 	})
-	return out, err
 }
 
 // CheckFixtures lints each fixture and compares the diagnostics with its

@@ -3,14 +3,13 @@ package policy
 import (
 	"context"
 	"fmt"
-	"io/fs"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 
 	"github.com/open-policy-agent/opa/v1/ast"
 	"github.com/open-policy-agent/opa/v1/tester"
+	"github.com/specgate/specgate/internal/walk"
 	"github.com/specgate/specgate/policy/internal/inline"
 )
 
@@ -24,20 +23,7 @@ type TestResult struct {
 
 // FindRegoTests lists the _test.rego files under dir.
 func FindRegoTests(dir string) ([]string, error) {
-	var out []string
-	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.IsDir() && p != dir && (strings.HasPrefix(d.Name(), ".") || d.Name() == "node_modules") {
-			return filepath.SkipDir
-		}
-		if !d.IsDir() && strings.HasSuffix(p, "_test.rego") {
-			out = append(out, p)
-		}
-		return nil
-	})
-	return out, err
+	return walk.Files(dir, func(p string) bool { return strings.HasSuffix(p, "_test.rego") })
 }
 
 // RunTests runs the test rules of testFiles against the registry's rules

@@ -9,6 +9,8 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+
+	"github.com/specgate/specgate/internal/walk"
 )
 
 // configRepo is where the configuration comes from: a git repository, a
@@ -83,10 +85,10 @@ func (f *folderRepo) fetch(context.Context) (string, error) {
 		if err != nil {
 			return err
 		}
+		if walk.Skipped(f.dir, p, d) {
+			return filepath.SkipDir
+		}
 		if d.IsDir() {
-			if name := d.Name(); p != f.dir && (name == "node_modules" || name[0] == '.') {
-				return filepath.SkipDir
-			}
 			return nil
 		}
 		if n++; n > maxFolderFiles {

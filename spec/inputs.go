@@ -2,7 +2,6 @@ package spec
 
 import (
 	"bytes"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
@@ -11,6 +10,7 @@ import (
 	"github.com/bmatcuk/doublestar/v4"
 
 	"github.com/specgate/specgate/internal/lazyregexp"
+	"github.com/specgate/specgate/internal/walk"
 )
 
 // Expand turns command-line inputs into the specifications to load:
@@ -82,22 +82,7 @@ func Expand(args []string) ([]string, []error) {
 }
 
 func walkSpecs(dir string) ([]string, error) {
-	var found []string
-	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.IsDir() {
-			if p != dir && (strings.HasPrefix(d.Name(), ".") || d.Name() == "node_modules") {
-				return filepath.SkipDir
-			}
-			return nil
-		}
-		if isSpecFile(p) {
-			found = append(found, p)
-		}
-		return nil
-	})
+	found, err := walk.Files(dir, isSpecFile)
 	sort.Strings(found)
 	return found, err
 }
