@@ -27,11 +27,7 @@ func lintRealSpecs(t *testing.T, dirs []string) {
 		t.Fatalf("no specification under %v", dirs)
 	}
 	loader := spec.NewLoader(spec.Options{Limits: spec.Limits{MaxFileSize: 128 << 20}})
-	setup, err := rulesets.Load(rulesets.Options{Ruleset: "strict", NoSearch: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	l, err := linter.New(context.Background(), linter.Options{Registry: setup.Registry, Severities: setup.Severities,
+	l, err := linter.Open(context.Background(), linter.Config{Rules: rulesets.Options{Ruleset: "strict", NoSearch: true},
 		Loader: loader, Timeout: 5 * time.Minute})
 	if err != nil {
 		t.Fatal(err)

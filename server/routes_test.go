@@ -90,15 +90,11 @@ func TestOpenAPIPassesStrict(t *testing.T) {
 
 func strictLinter(t *testing.T) *linter.Linter {
 	t.Helper()
-	setup, err := rulesets.Load(rulesets.Options{Ruleset: "strict", NoSearch: true})
+	p, err := linter.Open(context.Background(), linter.Config{Rules: rulesets.Options{Ruleset: "strict", NoSearch: true}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	l, err := linter.New(context.Background(), linter.Options{Registry: setup.Registry, Severities: setup.Severities})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return l
+	return p.Linter
 }
 
 // lintDescription validates an OpenAPI 3.1 description and lints it.
