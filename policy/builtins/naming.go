@@ -22,6 +22,10 @@ func init() {
 		Name: "specgate.words",
 		Decl: types.NewFunction(types.Args(types.S), types.NewArray(nil, types.S)),
 	}, wordsBuiltin)
+	rego.RegisterBuiltin1(&rego.Function{
+		Name: "specgate.templates",
+		Decl: types.NewFunction(types.Args(types.S), types.NewArray(nil, types.S)),
+	}, templatesBuiltin)
 	rego.RegisterBuiltin2(&rego.Function{
 		Name: "specgate.respell",
 		Decl: types.NewFunction(types.Args(types.S, types.S), types.S),
@@ -121,12 +125,55 @@ func wordsBuiltin(_ rego.BuiltinContext, s *ast.Term) (*ast.Term, error) {
 	if !ok {
 		return nil, fmt.Errorf("specgate.words: operand must be a string, got %s", ast.ValueName(s.Value))
 	}
-	ws := words(string(str))
-	terms := make([]*ast.Term, len(ws))
-	for i, w := range ws {
+	return stringsTerm(words(string(str))), nil
+}
+
+// stringsTerm is an array of strings as a term.
+func stringsTerm(list []string) *ast.Term {
+	terms := make([]*ast.Term, len(list))
+	for i, w := range list {
 		terms[i] = ast.StringTerm(w)
 	}
-	return ast.ArrayTerm(terms...), nil
+	return ast.ArrayTerm(terms...)
+}
+
+// specgate.templates(s) -> [name]
+//
+// the names inside the {templates} of a string, in order: a path's
+// parameters, a server URL's variables, an AsyncAPI channel's parameters.
+// It lists what [m[1] | some m in regex.find_all_string_submatch_n(
+// `\{([^{}]*)\}`, s, -1)] lists, without building a match array per
+// template: the parameter rules ask it of every path of an API.
+func templatesBuiltin(_ rego.BuiltinContext, s *ast.Term) (*ast.Term, error) {
+	str, ok := s.Value.(ast.String)
+	if !ok {
+		return nil, fmt.Errorf("specgate.templates: operand must be a string, got %s", ast.ValueName(s.Value))
+	}
+	return stringsTerm(templates(string(str))), nil
+}
+
+// templates finds each "{" followed by a "}" with no brace between them;
+// a "{" met before the "}" starts the template over, as the regular
+// expression's leftmost match does.
+func templates(s string) []string {
+	var out []string
+	for {
+		open := strings.IndexByte(s, '{')
+		if open < 0 {
+			return out
+		}
+		rest := s[open+1:]
+		end := strings.IndexAny(rest, "{}")
+		if end < 0 {
+			return out
+		}
+		if rest[end] == '{' {
+			s = rest[end:]
+			continue
+		}
+		out = append(out, rest[:end])
+		s = rest[end+1:]
+	}
 }
 
 // respellBuiltin is specgate.respell(s, style) -> string: the words of s

@@ -125,15 +125,59 @@ func wordsByRegexp(s string) []string {
 // (cases, digits, separators, a multi-byte letter, an invalid byte).
 func TestWordsAsRegexp(t *testing.T) {
 	alphabet := []string{"a", "b", "z", "A", "B", "Z", "0", "9", "_", "-", ".", " ", "Ä", "\xff"}
-	r := rand.New(rand.NewPCG(1, 2))
-	for range 20000 {
-		var b strings.Builder
-		for range r.IntN(12) {
-			b.WriteString(alphabet[r.IntN(len(alphabet))])
-		}
-		s := b.String()
+	for _, s := range randomStrings(alphabet, 12, 1) {
 		if got, want := words(s), wordsByRegexp(s); !slices.Equal(got, want) {
 			t.Fatalf("words(%q) = %q, want %q", s, got, want)
+		}
+	}
+}
+
+// randomStrings are 20,000 strings of up to max-1 pieces of the alphabet,
+// the same for a seed.
+func randomStrings(alphabet []string, max int, seed uint64) []string {
+	r := rand.New(rand.NewPCG(seed, seed+1))
+	out := make([]string, 20000)
+	for i := range out {
+		var b strings.Builder
+		for range r.IntN(max) {
+			b.WriteString(alphabet[r.IntN(len(alphabet))])
+		}
+		out[i] = b.String()
+	}
+	return out
+}
+
+// TestTemplatesAsRegexp: specgate.templates lists what the regular
+// expression the rules used before it lists, on fixed cases and on random
+// strings of braces, letters and a byte that is not UTF-8.
+func TestTemplatesAsRegexp(t *testing.T) {
+	re := regexp.MustCompile(`\{([^{}]*)\}`)
+	byRegexp := func(s string) []string {
+		var out []string
+		for _, m := range re.FindAllStringSubmatch(s, -1) {
+			out = append(out, m[1])
+		}
+		return out
+	}
+	for _, c := range []struct {
+		s    string
+		want []string
+	}{
+		{"/users/{userId}/posts/{postId}", []string{"userId", "postId"}},
+		{"/a/{}/b", []string{""}},
+		{"/a/{{id}}", []string{"id"}},
+		{"/a/{x{y}", []string{"y"}},
+		{"/a/{x}y}", []string{"x"}},
+		{"/a/{open", nil},
+		{"/plain", nil},
+	} {
+		if got := templates(c.s); !slices.Equal(got, c.want) {
+			t.Errorf("templates(%q) = %q, want %q", c.s, got, c.want)
+		}
+	}
+	for _, s := range randomStrings([]string{"{", "}", "a", "Z", "-", "/", "é", "\xff"}, 14, 3) {
+		if got, want := templates(s), byRegexp(s); !slices.Equal(got, want) {
+			t.Fatalf("templates(%q) = %q, want %q", s, got, want)
 		}
 	}
 }

@@ -57,7 +57,7 @@ segments(path) := _segments[path]
 _segments := {item.path: item.segments | some item in input.pathItems}
 
 # path_templates are the names of the {templates} of a path, in order.
-path_templates(path) := [m[1] | some m in regex.find_all_string_submatch_n(`\{([^{}]*)\}`, path, -1)]
+path_templates(path) := specgate.templates(path)
 
 # operation names an HTTP operation for messages: "GET /pets/{id}",
 # "POST webhook newPet", "POST {$request.body#/url} (callback onEvent)".

@@ -96,7 +96,7 @@ _paths_text(paths) := sprintf("the paths %s and %d others", [concat(", ", array.
 # the others, where repeated names can still make them equal.
 _mismatches := [[op, missing, extra] |
 	some op in input.operations
-	names := naming.path_templates(op.path)
+	names := specgate.templates(op.path)
 	names_declared := [p.name | some p in op.parameters; p.in == "path"]
 	sort(names) != sort(names_declared)
 	templates := {t | some t in names}
@@ -108,7 +108,7 @@ _mismatches := [[op, missing, extra] |
 
 violations contains util.violation(item.source, msg) if {
 	some item in input.pathItems
-	templates := naming.path_templates(item.path)
+	templates := specgate.templates(item.path)
 	some i, name in templates
 	i > 0
 	name in array.slice(templates, 0, i)
