@@ -241,33 +241,39 @@ func (g *gitRepo) check(ctx context.Context, opts Options, branch, baseDir, rel 
 	res := Result{Spec: shown, BaseSpec: shown, Base: branch}
 	revPath := filepath.Join(g.top, filepath.FromSlash(rel))
 	basePath := filepath.Join(baseDir, filepath.FromSlash(rel))
+	// onBase names an error of the base's side: the spec on the branch.
+	onBase := func(err error) error {
+		return fmt.Errorf("%s on %s: %w", shown, branch, renameErr(err, basePath, shown))
+	}
+	// only loads the one side that exists, its load error named by named;
+	// nil when res already tells why the check ends there.
+	only := func(path string, named func(error) error) *spec.Document {
+		doc, err := opts.Loader.Load(ctx, path)
+		if err != nil {
+			res.fail(ReasonLoadError, named(err))
+			return nil
+		}
+		res.Format = doc.String()
+		if !Supported(doc.Format) {
+			res.unsupported(doc, explicit)
+			return nil
+		}
+		return doc
+	}
 	_, revErr := os.Stat(revPath)
 	_, baseErr := os.Stat(basePath)
 	switch {
 	case baseErr != nil:
 		res.BaseSpec = ""
-		doc, err := opts.Loader.Load(ctx, revPath)
-		if err != nil {
-			res.fail(ReasonLoadError, renameErr(err, revPath, shown))
-			return res
-		}
-		res.Format = doc.String()
-		if !Supported(doc.Format) {
-			res.unsupported(doc, explicit)
+		if only(revPath, func(err error) error { return renameErr(err, revPath, shown) }) == nil {
 			return res
 		}
 		res.Verdict, res.Reason = Compatible, ReasonNewSpec
 		res.Message = fmt.Sprintf("%s is a new specification: it does not exist on %s, so it breaks no consumer", shown, branch)
 		return res
 	case revErr != nil:
-		doc, err := opts.Loader.Load(ctx, basePath)
-		if err != nil {
-			res.fail(ReasonLoadError, fmt.Errorf("%s on %s: %w", shown, branch, renameErr(err, basePath, shown)))
-			return res
-		}
-		res.Format = doc.String()
-		if !Supported(doc.Format) {
-			res.unsupported(doc, explicit)
+		doc := only(basePath, onBase)
+		if doc == nil {
 			return res
 		}
 		ops := countOperations(doc)
@@ -280,7 +286,7 @@ func (g *gitRepo) check(ctx context.Context, opts Options, branch, baseDir, rel 
 	if err != nil {
 		var se *spec.Error
 		if errors.As(err, &se) && strings.HasPrefix(se.File, baseDir) {
-			err = fmt.Errorf("%s on %s: %w", shown, branch, renameErr(err, basePath, shown))
+			err = onBase(err)
 		} else {
 			err = renameErr(err, revPath, shown)
 		}

@@ -227,3 +227,35 @@ func relToWD(t *testing.T, p string) string {
 	}
 	return rel
 }
+
+// A spec on one side only that does not load is a load error: named on
+// the branch when it is the base's (deleted on the feature branch), as
+// the working tree's when it is new.
+func TestGitModeOneSideDoesNotLoad(t *testing.T) {
+	const broken = "openapi: 3.0.3\ninfo: {title: [\n"
+	dir := gittest.Repo(t, map[string]string{"gone.yaml": broken})
+	gittest.Run(t, dir, "checkout", "-q", "-b", "feature")
+	if err := os.Remove(filepath.Join(dir, "gone.yaml")); err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, filepath.Join(dir, "fresh.yaml"), broken)
+	run, err := CheckGit(context.Background(), Options{Loader: spec.NewLoader(spec.Options{})}, GitOptions{RepoDir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]Result{}
+	for _, r := range run.Results {
+		got[filepath.Base(r.Spec)] = r
+	}
+	for name, onMain := range map[string]bool{"gone.yaml": true, "fresh.yaml": false} {
+		r, ok := got[name]
+		want := r.Spec + ":3:1: invalid YAML"
+		if onMain {
+			want = r.Spec + " on main: " + want
+		}
+		var se *spec.Error
+		if !ok || r.Verdict != Error || r.Reason != ReasonLoadError || !errors.As(r.Err, &se) || se.Pos.Line != 3 || !strings.HasPrefix(r.Err.Error(), want) {
+			t.Errorf("%s: %s %s %v, want a load error starting %q", name, r.Verdict, r.Reason, r.Err, want)
+		}
+	}
+}
