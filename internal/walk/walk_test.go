@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/specgate/specgate/internal/filetest"
 )
 
 // Files keeps what keep accepts, in lexical order, and passes over hidden
@@ -13,15 +15,11 @@ import (
 // hidden files.
 func TestFiles(t *testing.T) {
 	root := filepath.Join(t.TempDir(), ".root")
+	files := map[string]string{}
 	for _, f := range []string{"b.yaml", "a/c.yaml", "a/c.json", ".hidden.yaml", ".git/x.yaml", "node_modules/m/y.yaml", "a/.cache/z.yaml", "a/node_modules.yaml/w.yaml"} {
-		p := filepath.Join(root, filepath.FromSlash(f))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, nil, 0o644); err != nil {
-			t.Fatal(err)
-		}
+		files[f] = ""
 	}
+	filetest.Write(t, root, files)
 	got, err := Files(root, func(p string) bool { return strings.HasSuffix(p, ".yaml") })
 	if err != nil {
 		t.Fatal(err)
