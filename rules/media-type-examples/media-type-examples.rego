@@ -60,14 +60,10 @@ _bodies := [{"path": array.concat(use.at, ["content", mt.mediaType]), "message":
 ]
 
 _responses := [{"path": array.concat(use.at, ["content", mt.mediaType]), "message": concat("", [use.name, " has no example for ", mt.mediaType])} |
-	some use in style.response_uses
-	op := use.op
-	resp := use.response
-	some mt in resp.content
+	some use in _response_uses
+	some mt in use.response.content
 	_lacks_example(mt.schema)
 	not _media_example(mt.node)
-	op.method != "head"
-	not resp.status in _bodiless
 ]
 
 # Swagger 2.0: one finding per body parameter or response schema.
@@ -78,17 +74,20 @@ _swagger_bodies := [{"path": array.concat(mt.source, ["schema"]), "message": con
 ]
 
 _swagger_responses := [{"path": array.concat(use.at, ["schema"]), "message": concat("", [use.name, " has no example"])} |
-	some use in style.response_uses
-	op := use.op
+	some use in _response_uses
 	resp := use.response
 	_lacks_example(resp.content[0].schema) # every media type a response produces has its schema
-	op.method != "head"
-	not resp.status in _bodiless
 	not _swagger_example(resp)
 ]
 
-# The bodies of 204 and 304 responses (and of HEAD responses) are empty.
-_bodiless := {"204", "304"}
+# _response_uses are the response uses that can have a body: the bodies
+# of 204 and 304 responses and of HEAD responses are empty. Two calls set
+# the others aside, where a test of each use in Rego costs more; a use
+# whose operation has no method is set aside too.
+_response_uses := specgate.partition_at(
+	specgate.partition_at(style.response_uses, ["op", "method"], "head", {"head"})[1],
+	["response", "status"], "", {"204", "304"},
+)[1]
 
 # _lacks_example holds for a structured schema (not a scalar, not a file)
 # that has no example of its own. It is computed once per schema (true or
