@@ -86,18 +86,18 @@ _paths_text(paths) := sprintf("the paths %s and %d others", [concat(", ", array.
 
 # _mismatches are [operation, templates without a path parameter, path
 # parameters without a template] for the operations where either is not
-# empty: one pass over each operation's parameters, which the views merge
-# with its path item's, for both checks.
-# _mismatches are the operations whose path parameters and templates
-# differ, in order.
-# _mismatches compares each operation's templates and path parameters as
-# sorted lists first, which settles the operations that match (nearly all)
-# without building and hashing two sets for each; the sets are built for
-# the others, where repeated names can still make them equal.
+# empty, in order: one pass over each operation's parameters, which the
+# views merge with its path item's, for both checks. The templates and
+# path parameters are compared as lists first, then sorted, which settles
+# the operations that match (nearly all, most declaring their parameters
+# in the path's order) without sorting, or building and hashing two sets;
+# the sets are built for the others, where repeated names can still make
+# them equal.
 _mismatches := [[op, missing, extra] |
 	some op in input.operations
 	names := specgate.templates(op.path)
 	names_declared := [p.name | some p in op.parameters; p.in == "path"]
+	names != names_declared
 	sort(names) != sort(names_declared)
 	templates := {t | some t in names}
 	declared := {n | some n in names_declared}
