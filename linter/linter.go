@@ -190,6 +190,23 @@ func (l *Linter) severitiesFor(file string) rulesets.Severities {
 // is under way.
 func (l *Linter) Prepare(formats []string) error { return l.engine.Prepare(formats) }
 
+// members are the input members that the rules for an input of these
+// formats may read (policy.Engine.InputMembers), so that the others are
+// not built; every member when that cannot be told (the error then shows
+// when the rules are evaluated).
+func (l *Linter) members(formats []string) input.Members {
+	m, err := l.engine.InputMembers(formats)
+	if err != nil {
+		return nil
+	}
+	return m
+}
+
+// buildInput builds doc's input with the members its rules may read.
+func (l *Linter) buildInput(doc *spec.Document) ast.Value {
+	return input.BuildMembers(doc, l.members(doc.FormatTags()))
+}
+
 // RuleCount is the number of rules that run.
 func (l *Linter) RuleCount() int { return len(l.engine.Rules()) }
 
@@ -253,7 +270,7 @@ func LoadFailed(name string, err error) Result {
 // LintDocument lints a loaded document.
 func (l *Linter) LintDocument(ctx context.Context, doc *spec.Document) Result {
 	// The structure is checked on another core while the rules run.
-	return l.lintInput(ctx, doc, input.Build(doc), checkStructure(doc))
+	return l.lintInput(ctx, doc, l.buildInput(doc), checkStructure(doc))
 }
 
 // LintPreloaded lints the input name as LintFile does, with its document
@@ -262,6 +279,9 @@ func (l *Linter) LintDocument(ctx context.Context, doc *spec.Document) Result {
 // it did not load), for a caller that reports more of it; standard input
 // ("-") is read once, and not kept.
 func (l *Linter) LintPreloaded(ctx context.Context, pre *Preloaded, name string, keep bool) (Result, *spec.Document) {
+	if formats, ok := pre.Formats(); ok && pre.name == name {
+		pre.build(l.members(formats))
+	}
 	doc, in, ok, err := pre.take(name)
 	if !ok {
 		if !keep || name == "-" {
@@ -273,7 +293,7 @@ func (l *Linter) LintPreloaded(ctx context.Context, pre *Preloaded, name string,
 		return LoadFailed(name, err), nil
 	}
 	if in == nil {
-		return l.lintInput(ctx, doc, input.Build(doc), checkStructure(doc)), doc
+		return l.lintInput(ctx, doc, l.buildInput(doc), checkStructure(doc)), doc
 	}
 	structure := make(chan []Diagnostic, 1)
 	structure <- pre.structure

@@ -14,8 +14,12 @@ import (
 type Preloaded struct {
 	name   string
 	loaded chan struct{} // closed once doc (its format known) and err are set
-	done   chan struct{} // closed once input is set too
-	doc    *spec.Document
+	// members are the input members to build (see build), which the
+	// input's building waits for.
+	members chan input.Members
+	done    chan struct{} // closed once doc is resolved, and data kept
+	built   chan struct{} // closed once input and structure are set too
+	doc     *spec.Document
 	// data are the bytes of a spec whose node tree may go while its
 	// rules run (see lean): nil for any other.
 	data  []byte
@@ -27,8 +31,9 @@ type Preloaded struct {
 }
 
 // Preload starts reading the only input of a run (not standard input)
-// and building its OPA input while the rules load: on a large spec each
-// takes from tens to hundreds of milliseconds, on one core. Nil when there
+// while the rules load, and building its OPA input once it is given the
+// members to build (see build): on a large spec each takes from tens to
+// hundreds of milliseconds, on one core. Nil when there
 // is nothing to preload. A nil Preloaded has no formats and takes nothing.
 // The file's bytes are kept when its node tree may go while the rules run
 // (see lean), to load the same document again afterwards.
@@ -36,22 +41,26 @@ func Preload(ctx context.Context, loader *spec.Loader, names []string) *Preloade
 	if len(names) != 1 || names[0] == "-" {
 		return nil
 	}
-	p := &Preloaded{name: names[0], loaded: make(chan struct{}), done: make(chan struct{})}
+	p := &Preloaded{name: names[0], loaded: make(chan struct{}), members: make(chan input.Members, 1),
+		done: make(chan struct{}), built: make(chan struct{})}
 	// The collector waits for the spec's document and input (see
 	// LoadHeap); take settles its pace.
 	startup.raise(LoadHeap)
 	go func() {
-		defer close(p.done)
+		defer close(p.built)
 		// The format is known before the $refs are followed (one core):
 		// the rules that apply load meanwhile (see Formats).
 		var data []byte
 		p.doc, data, p.err = loader.OpenData(ctx, p.name)
 		close(p.loaded)
-		if p.err == nil {
+		if p.err != nil {
+			close(p.done)
+		} else {
 			p.doc.Resolve(ctx)
 			if lean(p.doc) {
 				p.data = data
 			}
+			close(p.done)
 			if heapObjects() > ParsedHeap {
 				// The garbage of parsing goes while only the document
 				// is live (see LoadHeap).
@@ -64,11 +73,27 @@ func Preload(ctx context.Context, loader *spec.Loader, names []string) *Preloade
 			// the views, which it reads too, can go before the rules run
 			// (see take).
 			structure := checkStructure(p.doc)
-			p.input = input.Build(p.doc)
+			var members input.Members // every member, when the run ends first
+			select {
+			case members = <-p.members:
+			case <-ctx.Done():
+			}
+			p.input = input.BuildMembers(p.doc, members)
 			p.structure = <-structure
 		}
 	}()
 	return p
+}
+
+// build gives the preload the input members that the rules to run may
+// read (see Linter.members): once its document is loaded, the input's
+// building waits for them, so that the rules' program, which tells them,
+// is read while the document loads. Only the first call counts.
+func (p *Preloaded) build(members input.Members) {
+	select {
+	case p.members <- members:
+	default:
+	}
 }
 
 // specBytes is the size of a document's files.
@@ -105,7 +130,8 @@ func (p *Preloaded) take(name string) (doc *spec.Document, input ast.Value, ok b
 	if p == nil || p.name != name {
 		return nil, nil, false, nil
 	}
-	<-p.done
+	p.build(nil) // every member, unless the members were given
+	<-p.built
 	percent := EvalPercent
 	if p.doc != nil {
 		percent = evalPercent(specBytes(p.doc))

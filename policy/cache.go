@@ -5,8 +5,10 @@ import (
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"sync"
 
@@ -14,6 +16,7 @@ import (
 	"github.com/open-policy-agent/opa/v1/version"
 
 	"github.com/specgate/specgate/internal/level"
+	"github.com/specgate/specgate/policy/input"
 	"github.com/specgate/specgate/policy/internal/progcache"
 )
 
@@ -202,4 +205,40 @@ func (c *Cache) loadProgram(key string) *ast.Compiler {
 // modules (all or some of compiler's).
 func (c *Cache) storeProgram(key string, compiler *ast.Compiler, modules map[string]*ast.Module) {
 	c.entries().StoreProgram(key, compiler, modules)
+}
+
+// membersKind names the entries of input members (see
+// Engine.InputMembers); a change to what inputReaders finds in a program
+// must change it, or runs would build the members an older analysis found.
+const membersKind = "members1"
+
+// loadMembers reads an entry of input members: false when there is none
+// or it does not read back.
+func (c *Cache) loadMembers(key string) (input.Members, bool) {
+	data := c.entries().Get(key)
+	if data == nil {
+		return nil, false
+	}
+	r := progcache.NewRecordReader(data)
+	var m input.Members
+	if r.Uint() == 0 {
+		m = input.Members{}
+		for _, k := range r.Texts() {
+			m[k] = true
+		}
+	}
+	return m, r.Done()
+}
+
+// storeMembers writes an entry of input members: 1 for every member (nil),
+// else 0 and their names.
+func (c *Cache) storeMembers(key string, m input.Members) {
+	var w progcache.RecordWriter
+	if m == nil {
+		w.Uint(1)
+	} else {
+		w.Uint(0)
+		w.Texts(slices.Sorted(maps.Keys(m)))
+	}
+	c.entries().Put(key, w.Bytes())
 }

@@ -11,6 +11,8 @@ import (
 	"github.com/open-policy-agent/opa/v1/ast"
 	"github.com/open-policy-agent/opa/v1/storage"
 	"github.com/open-policy-agent/opa/v1/storage/inmem"
+
+	"github.com/specgate/specgate/policy/input"
 )
 
 // Violation is one finding of a rule: a path into the document (object
@@ -43,6 +45,12 @@ type Engine struct {
 	// readers tells, per program, which rules may read the document (see
 	// readersFirst).
 	readers map[*ast.Compiler][]bool
+	// members are, per program, the input members each rule may read
+	// (see InputMembers).
+	members map[*ast.Compiler][]input.Members
+	// memberSets are the input members of the rule sets InputMembers
+	// answered for, by their cache entry.
+	memberSets map[string]input.Members
 }
 
 // ErrTimeout is returned (wrapped) when an evaluation exceeds its time

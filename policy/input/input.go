@@ -12,6 +12,7 @@ import (
 	"hash/maphash"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
 
 	"github.com/open-policy-agent/opa/v1/ast"
@@ -20,10 +21,17 @@ import (
 )
 
 // Build builds the OPA input value of a document once, directly as an
-// ast.Value (no JSON round trip). Its shape is documented in
-// docs/input.md. Views share the converted values of the raw document, so
-// a schema that appears in the raw tree and in input.schemas is one value.
-func Build(doc *spec.Document) ast.Value {
+// ast.Value (no JSON round trip), with every member. Its shape is
+// documented in docs/input.md. Views share the converted values of the raw
+// document, so a schema that appears in the raw tree and in input.schemas
+// is one value.
+func Build(doc *spec.Document) ast.Value { return BuildMembers(doc, nil) }
+
+// BuildMembers is Build with only the members of m (nil: every member):
+// the work of the others is skipped and their keys are left out. format,
+// version, formats and the fields that readers of other formats register
+// are always there.
+func BuildMembers(doc *spec.Document, m Members) ast.Value {
 	// What needs no converted node (the views; the $refs, the markup
 	// texts and the graph of components, which are strings and paths) is
 	// built on other cores while the document is converted, the $refs
@@ -34,93 +42,167 @@ func Build(doc *spec.Document) ast.Value {
 	var refs, refsTo, unresolvedRefs, refsWithSiblings, markup, components, referenced, paramKeys *ast.Term
 	var examples bool
 	var first, all sync.WaitGroup
-	first.Go(func() { v = doc.Views() })
-	all.Go(func() {
-		refs, refsTo, unresolvedRefs, refsWithSiblings = newConverter().refs(doc)
-		components, referenced = componentRefs(doc), referencedComponents(doc)
-	})
-	all.Go(func() { markup, examples = scanFiles(doc) })
+	fromSchemas := m.any(schemaMembers...)
+	fromViews := m.any(viewMembers...)
+	if fromViews || fromSchemas || m.Has("index.parameterKeys") {
+		first.Go(func() { v = doc.Views() })
+	}
+	if m.any("refs", "refsTo", "index.unresolvedRefs", "index.refsWithSiblings") {
+		all.Go(func() { refs, refsTo, unresolvedRefs, refsWithSiblings = newConverter().refs(doc) })
+	}
+	if m.any("componentRefs", "index.referencedComponents") {
+		all.Go(func() {
+			if m.Has("componentRefs") {
+				components = componentRefs(doc)
+			}
+			if m.Has("index.referencedComponents") {
+				referenced = referencedComponents(doc)
+			}
+		})
+	}
+	if m.any("index.markupTexts", "index.hasExamples") {
+		all.Go(func() { markup, examples = scanFiles(doc) })
+	}
 	c := newConverter()
-	// Every container of the entry file is converted: its table of
-	// terms is made at its size once, rather than grown through copies.
-	c.terms = make(map[*spec.Node]converted, containers(doc.Root.Root))
-	document := c.node(doc.Root.Root)
+	var document *ast.Term
+	// The schemas and the operations share the nodes the document
+	// converted: when both are built, the document is converted first
+	// even if no rule reads it.
+	if m.Has("document") || fromSchemas && fromViews {
+		// Every container of the entry file is converted: its table of
+		// terms is made at its size once, rather than grown through copies.
+		c.terms = make(map[*spec.Node]converted, containers(doc.Root.Root))
+		document = c.node(doc.Root.Root)
+	}
 	first.Wait()
-	all.Go(func() {
-		paramKeys = parameterKeys(doc.Root.Root, v.PathItems, slices.Concat(v.Operations, v.Webhooks, v.Callbacks))
-	})
+	if m.Has("index.parameterKeys") {
+		all.Go(func() {
+			paramKeys = parameterKeys(doc.Root.Root, v.PathItems, slices.Concat(v.Operations, v.Webhooks, v.Callbacks))
+		})
+	}
 	// The schema-like values and the operations and the rest are built
 	// on two cores, by converters that read c's values and keep what they
 	// add: c is not written until both are done.
 	var schemas []*ast.Term
 	var schemasWith, schemasOfType, propertySchemas, received, receivedWith, receivedOfType, swaggerValues, swaggerValuesWith, swaggerValuesOfType *ast.Term
 	sc := c.fork()
-	all.Go(func() {
-		labels := newLabeler(doc, v)
-		schemas, schemasWith, schemasOfType, propertySchemas = c.schemas(v.Schemas, labels)
-		received, receivedWith, receivedOfType = sc.received(doc, v, schemas, labels)
-		swaggerValues, swaggerValuesWith, swaggerValuesOfType = sc.swaggerValues(doc, v)
-	})
+	if fromSchemas {
+		all.Go(func() {
+			labels := newLabeler(doc, v)
+			wantReceived := m.any("received", "receivedWith", "receivedOfType")
+			if wantReceived || m.any("schemas", "requestSchemas", "responseSchemas", "schemasWith", "schemasOfType", "index.propertySchemas") {
+				schemas, schemasWith, schemasOfType, propertySchemas = c.schemas(v.Schemas, labels)
+			}
+			if wantReceived {
+				received, receivedWith, receivedOfType = sc.received(doc, v, schemas, labels)
+			}
+			if m.any("swaggerValues", "swaggerValuesWith", "swaggerValuesOfType") {
+				swaggerValues, swaggerValuesWith, swaggerValuesOfType = sc.swaggerValues(doc, v)
+			}
+		})
+	}
 	oc := c.fork()
-	pathItems, pathSegments := oc.pathItems(v.PathItems)
-	operations := oc.operations(v.Operations)
-	webhooks, callbacks, parameters := oc.operations(v.Webhooks), oc.operations(v.Callbacks), oc.parameters(v.Parameters)
-	queryParameters := oc.parameters(queryParameters(v.Operations))
-	responseUses, requestBodyUses := bodyUses(slices.Concat(v.Operations, v.Webhooks, v.Callbacks),
-		slices.Concat(termsOf(operations), termsOf(webhooks), termsOf(callbacks)))
-	securitySchemes, security, servers, tags := oc.securitySchemes(v.SecuritySchemes), oc.security(v.Security), oc.servers(v.Servers), oc.tags(v.Tags)
-	channels, asyncOperations, messages := oc.channels(v.Channels), oc.asyncOperations(v.AsyncOperations), oc.messages(v.Messages)
-	extensionRefs, files, refTargets := oc.extensionRefs(doc.Root.Root), oc.files(doc), oc.refTargets(doc)
+	// each is build() when needed, else nil.
+	each := func(needed bool, build func() *ast.Term) *ast.Term {
+		if needed {
+			return build()
+		}
+		return nil
+	}
+	var pathItems, pathSegments *ast.Term
+	if m.any("pathItems", "pathSegments") {
+		pathItems, pathSegments = oc.pathItems(v.PathItems)
+	}
+	// The body uses read the operations, webhooks and callbacks.
+	uses := m.any("responseUses", "index.requestBodyUses")
+	operations := each(uses || m.Has("operations"), func() *ast.Term { return oc.operations(v.Operations) })
+	webhooks := each(uses || m.Has("webhooks"), func() *ast.Term { return oc.operations(v.Webhooks) })
+	callbacks := each(uses || m.Has("callbacks"), func() *ast.Term { return oc.operations(v.Callbacks) })
+	parameters := each(m.Has("parameters"), func() *ast.Term { return oc.parameters(v.Parameters) })
+	queryParameters := each(m.Has("queryParameters"), func() *ast.Term { return oc.parameters(queryParameters(v.Operations)) })
+	var responseUses, requestBodyUses *ast.Term
+	if uses {
+		responseUses, requestBodyUses = bodyUses(slices.Concat(v.Operations, v.Webhooks, v.Callbacks),
+			slices.Concat(termsOf(operations), termsOf(webhooks), termsOf(callbacks)))
+	}
+	securitySchemes := each(m.Has("securitySchemes"), func() *ast.Term { return oc.securitySchemes(v.SecuritySchemes) })
+	security := each(m.Has("security"), func() *ast.Term { return oc.security(v.Security) })
+	servers := each(m.Has("servers"), func() *ast.Term { return oc.servers(v.Servers) })
+	tags := each(m.Has("tags"), func() *ast.Term { return oc.tags(v.Tags) })
+	channels := each(m.Has("channels"), func() *ast.Term { return oc.channels(v.Channels) })
+	asyncOperations := each(m.Has("asyncOperations"), func() *ast.Term { return oc.asyncOperations(v.AsyncOperations) })
+	messages := each(m.Has("messages"), func() *ast.Term { return oc.messages(v.Messages) })
+	extensionRefs := each(m.Has("index.extensionRefs"), func() *ast.Term { return oc.extensionRefs(doc.Root.Root) })
+	files := each(m.Has("files"), func() *ast.Term { return oc.files(doc) })
+	refTargets := each(m.Has("refTargets"), func() *ast.Term { return oc.refTargets(doc) })
 	all.Wait()
 	obj := []([2]*ast.Term){
 		c.kv("format", c.str(string(doc.Format))),
 		c.kv("version", c.str(doc.Version)),
 		c.kv("formats", c.strs(doc.FormatTags())),
-		c.kv("document", document),
-		c.kv("pathItems", pathItems),
-		c.kv("pathSegments", pathSegments),
-		c.kv("operations", operations),
-		c.kv("webhooks", webhooks),
-		c.kv("callbacks", callbacks),
-		c.kv("parameters", parameters),
-		c.kv("queryParameters", queryParameters),
-		c.kv("responseUses", responseUses),
-		c.kv("schemas", ast.ArrayTerm(schemas...)),
-		c.kv("requestSchemas", ast.ArrayTerm(pick(schemas, v.Schemas, func(s *spec.Schema) bool { return s.Request })...)),
-		c.kv("responseSchemas", ast.ArrayTerm(pick(schemas, v.Schemas, func(s *spec.Schema) bool { return s.Response })...)),
-		c.kv("schemasWith", schemasWith),
-		c.kv("schemasOfType", schemasOfType),
-		c.kv("received", received),
-		c.kv("receivedWith", receivedWith),
-		c.kv("receivedOfType", receivedOfType),
-		c.kv("swaggerValues", swaggerValues),
-		c.kv("swaggerValuesWith", swaggerValuesWith),
-		c.kv("swaggerValuesOfType", swaggerValuesOfType),
-		c.kv("securitySchemes", securitySchemes),
-		c.kv("security", security),
-		c.kv("servers", servers),
-		c.kv("tags", tags),
-		c.kv("channels", channels),
-		c.kv("asyncOperations", asyncOperations),
-		c.kv("messages", messages),
-		c.kv("refs", refs),
-		c.kv("refsTo", refsTo),
-		c.kv("componentRefs", components),
-		c.kv("files", files),
-		c.kv("refTargets", refTargets),
-		// The indexes that one rule (or two) reads to skip a scan, private
-		// to the built-in rules' libraries (docs/input.md).
-		c.kv("index", ast.ObjectTerm(
-			c.kv("parameterKeys", paramKeys),
-			c.kv("requestBodyUses", requestBodyUses),
-			c.kv("propertySchemas", propertySchemas),
-			c.kv("unresolvedRefs", unresolvedRefs),
-			c.kv("refsWithSiblings", refsWithSiblings),
-			c.kv("referencedComponents", referenced),
-			c.kv("extensionRefs", extensionRefs),
-			c.kv("markupTexts", markup),
-			c.kv("hasExamples", boolTerm(examples)),
-		)),
+	}
+	// keep adds the members of m among pairs to the object's.
+	keep := func(obj [][2]*ast.Term, pairs ...memberTerm) [][2]*ast.Term {
+		for _, p := range pairs {
+			if m.Has(p.name) {
+				obj = append(obj, c.kv(strings.TrimPrefix(p.name, "index."), p.term()))
+			}
+		}
+		return obj
+	}
+	obj = keep(obj,
+		is("document", document),
+		is("pathItems", pathItems),
+		is("pathSegments", pathSegments),
+		is("operations", operations),
+		is("webhooks", webhooks),
+		is("callbacks", callbacks),
+		is("parameters", parameters),
+		is("queryParameters", queryParameters),
+		is("responseUses", responseUses),
+		memberTerm{"schemas", func() *ast.Term { return ast.ArrayTerm(schemas...) }},
+		memberTerm{"requestSchemas", func() *ast.Term {
+			return ast.ArrayTerm(pick(schemas, v.Schemas, func(s *spec.Schema) bool { return s.Request })...)
+		}},
+		memberTerm{"responseSchemas", func() *ast.Term {
+			return ast.ArrayTerm(pick(schemas, v.Schemas, func(s *spec.Schema) bool { return s.Response })...)
+		}},
+		is("schemasWith", schemasWith),
+		is("schemasOfType", schemasOfType),
+		is("received", received),
+		is("receivedWith", receivedWith),
+		is("receivedOfType", receivedOfType),
+		is("swaggerValues", swaggerValues),
+		is("swaggerValuesWith", swaggerValuesWith),
+		is("swaggerValuesOfType", swaggerValuesOfType),
+		is("securitySchemes", securitySchemes),
+		is("security", security),
+		is("servers", servers),
+		is("tags", tags),
+		is("channels", channels),
+		is("asyncOperations", asyncOperations),
+		is("messages", messages),
+		is("refs", refs),
+		is("refsTo", refsTo),
+		is("componentRefs", components),
+		is("files", files),
+		is("refTargets", refTargets),
+	)
+	// The indexes that one rule (or two) reads to skip a scan, private
+	// to the built-in rules' libraries (docs/input.md).
+	index := keep(nil,
+		is("index.parameterKeys", paramKeys),
+		is("index.requestBodyUses", requestBodyUses),
+		is("index.propertySchemas", propertySchemas),
+		is("index.unresolvedRefs", unresolvedRefs),
+		is("index.refsWithSiblings", refsWithSiblings),
+		is("index.referencedComponents", referenced),
+		is("index.extensionRefs", extensionRefs),
+		is("index.markupTexts", markup),
+		is("index.hasExamples", boolTerm(examples)),
+	)
+	if index != nil {
+		obj = append(obj, c.kv("index", ast.ObjectTerm(index...)))
 	}
 	obj = append(obj, formatFields(c, doc)...)
 	return ast.NewObject(obj...)
