@@ -77,10 +77,12 @@ func main() {
 		fail(err)
 	}
 	if *install {
-		if err := installPeers(cache); err != nil {
+		// The corpus first: a download of seconds, where building the peers
+		// takes minutes and a broad run needs only the corpus and Redocly.
+		if err := installBroad(cache); err != nil {
 			fail(err)
 		}
-		if err := installBroad(cache); err != nil {
+		if err := installPeers(cache); err != nil {
 			fail(err)
 		}
 		return
