@@ -268,6 +268,8 @@ operations_summary(lacking, checked, what) := sprintf("%d of %d %s, such as %s",
 # whose path sorts first (a shared response under components before those
 # of operations, then by path and method): one site is labelled, not the
 # thousands an API-wide finding may count.
-responses_summary(lacking, checked, what) := sprintf("%d of %d %s, such as %s", [
-	count(lacking), count(checked), what, site_label(min(lacking)),
-])
+responses_summary(lacking, checked, what) := counted_summary(count(lacking), count(checked), what, min(lacking))
+
+# counted_summary is responses_summary for a rule that counted the sites
+# and found the first that falls short without building their sets.
+counted_summary(lacking, checked, what, first) := sprintf("%d of %d %s, such as %s", [lacking, checked, what, site_label(first)])

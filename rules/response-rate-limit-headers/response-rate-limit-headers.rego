@@ -53,7 +53,15 @@ import data.specgate.lib.util
 # are read again, to move those responses to their definition.
 _success := [status | some status in security.statuses_written; startswith(status, "2")]
 
-_sources := {r.source | some status in _success; some [_, r] in security.responses_at(status)}
+# _source_list are the success responses' sources, each once (a response
+# is at one source), and _sources the same as a set, for lookups. An
+# API-wide finding needs only counts and the first site that lacks a
+# header, so the sets of every site are not subtracted then: OPA sorts
+# both operands of a set difference, which was half the rule's time on
+# Graph beta's 30,000 responses, where min of a list is one pass.
+_source_list := [r.source | some status in _success; some [_, r] in security.responses_at(status)]
+
+_sources := {source | some source in _source_list}
 
 # _written_as_refs are the success responses of operations that write
 # them as a $ref, by the $ref: {ref: [source]}. Those of a local $ref
@@ -80,13 +88,46 @@ _limited := {security.response_site(input.operations[i], r) |
 
 _lacking := _checked - _limited
 
+# _is_checked(site) is site in _checked, and _count_checked and
+# _count_lacking the sizes of _checked and _lacking, without either set.
+_is_checked(site) if _kept(site)
+
+_is_checked(site) if _definitions[site]
+
+_count_checked := (count(_sources) - count({s | some s in _moved; _sources[s]})) + count({d | some d in _definitions; not _kept(d)})
+
+# _kept(site) is site in _sources - _moved.
+_kept(site) if {
+	_sources[site]
+	not _moved[site]
+}
+
+_count_lacking := _count_checked - count({site | some site in _limited; _is_checked(site)})
+
+_api_wide if {
+	_count_checked > 1
+	_count_lacking * 2 > _count_checked
+}
+
+# _first_lacking is min(_lacking): the least of the sources and
+# definitions when it lacks a header (nearly always, in an API-wide
+# finding), else the least of those that lack one.
+_first_lacking := site if {
+	site := min(array.concat(_source_list, [d | some d in _definitions]))
+	_is_checked(site)
+	not _limited[site]
+} else := min(array.concat(
+	[s | some s in _source_list; not _moved[s]; not _limited[s]],
+	[d | some d in _definitions; not _limited[d]],
+))
+
 violations contains util.violation(site, msg) if {
-	not security.api_wide(_lacking, _checked)
+	not _api_wide
 	some site in _lacking
 	msg := sprintf("%s declares no rate-limit header (RateLimit, RateLimit-Policy, X-RateLimit-…)", [security.site_label(site)])
 }
 
 violations contains util.violation(security.api_wide_path, msg) if {
-	security.api_wide(_lacking, _checked)
-	msg := sprintf("no rate-limit header (RateLimit, RateLimit-Policy, X-RateLimit-…) in %s", [security.responses_summary(_lacking, _checked, "success responses")])
+	_api_wide
+	msg := sprintf("no rate-limit header (RateLimit, RateLimit-Policy, X-RateLimit-…) in %s", [security.counted_summary(_count_lacking, _count_checked, "success responses", _first_lacking)])
 }

@@ -56,3 +56,18 @@ test_reference_to_another_file_is_reported_at_the_response if {
 	])]}
 	{v.path | some v in vs} == {["paths", "/pets", "get", "responses", "200"], ["components", "responses", "Made"]}
 }
+
+test_api_wide_finding_names_the_first_response_lacking_a_header if {
+	vs := rule.violations with input as {"operations": [op({}, [response("200", ["RateLimit"]), response("201", []), response("202", [])])]}
+	vs == {{"path": ["paths"], "message": "no rate-limit header (RateLimit, RateLimit-Policy, X-RateLimit-…) in 2 of 3 success responses, such as response 201 of GET /pets"}}
+}
+
+test_api_wide_finding_counts_a_shared_response_once_at_its_definition if {
+	node := {"responses": {"200": {"$ref": "#/components/responses/Ok"}}}
+	vs := rule.violations with input as {"operations": [
+		op(node, [response("200", [])]),
+		object.union(op(node, [response("200", [])]), {"source": ["paths", "/cats", "get"]}),
+		op({}, [response("201", []), response("202", ["RateLimit"])]),
+	]}
+	vs == {{"path": ["paths"], "message": "no rate-limit header (RateLimit, RateLimit-Policy, X-RateLimit-…) in 2 of 3 success responses, such as response \"Ok\""}}
+}
