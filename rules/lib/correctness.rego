@@ -367,8 +367,9 @@ else := []
 
 _top_sources := {s.source | some s in input.servers}
 
-# server_variables(url) are the names of the {variables} of a server URL.
-server_variables(url) := [m[1] | some m in regex.find_all_string_submatch_n(`\{([^{}]*)\}`, url, -1)]
+# server_variables(url) are the names of the {variables} of a server URL,
+# in order, as a path's templates are read.
+server_variables(url) := specgate.templates(url)
 
 # texts_matching(pattern) are the [path, text, file] triples of the
 # titles, summaries and descriptions of every file of the document that
