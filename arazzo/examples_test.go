@@ -74,9 +74,9 @@ func TestExamplesValidateAndLint(t *testing.T) {
 		}
 		for _, d := range res.Diagnostics {
 			if d.Range.Start.Line == 0 {
-				t.Errorf("lint: a finding without a position: %s %s", d.RuleID, d.Message)
+				t.Errorf("lint: a finding without a position: %s %s", d.Rule, d.Message)
 			}
-			fmt.Fprintf(&b, "lint %s:%d:%d: %s %s: %s\n", d.File, d.Range.Start.Line, d.Range.Start.Col, d.Severity, d.RuleID, d.Message)
+			fmt.Fprintf(&b, "lint %s:%d:%d: %s %s: %s\n", d.File, d.Range.Start.Line, d.Range.Start.Col, d.Severity, d.Rule, d.Message)
 		}
 	}
 	if documents < 6 {

@@ -76,7 +76,7 @@ func TestStarter(t *testing.T) {
 			}
 			res := l.LintFile(context.Background(), out)
 			for _, d := range res.Diagnostics {
-				t.Errorf("lint: %d:%d %s %s", d.Range.Start.Line, d.Range.Start.Col, d.RuleID, d.Message)
+				t.Errorf("lint: %d:%d %s %s", d.Range.Start.Line, d.Range.Start.Col, d.Rule, d.Message)
 			}
 		})
 	}

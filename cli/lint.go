@@ -11,6 +11,7 @@ import (
 	"github.com/specgate/specgate/internal/level"
 	"github.com/specgate/specgate/linter"
 	"github.com/specgate/specgate/policy"
+	"github.com/specgate/specgate/reports"
 	"github.com/specgate/specgate/reports/lintreport"
 	"github.com/specgate/specgate/rulesets"
 	"github.com/specgate/specgate/spec"
@@ -127,7 +128,7 @@ func runLint(c *cli.Context, env Env) error {
 	}
 	for _, e := range expandErrs {
 		results = append(results, linter.Result{File: inputName(e), Err: e,
-			Diagnostics: []linter.Diagnostic{{RuleID: linter.LoadErrorRule, Severity: level.Error, Message: inputMessage(e), File: inputName(e)}}})
+			Diagnostics: []reports.Finding{{Rule: linter.LoadErrorRule, Severity: level.Error, Message: inputMessage(e), File: inputName(e)}}})
 	}
 
 	wd, _ := os.Getwd()
@@ -161,8 +162,8 @@ func exitCode(results []linter.Result, failAt level.Severity) int {
 		if r.Err != nil {
 			return ExitUsage
 		}
-		for _, d := range r.Diagnostics {
-			if failAt != level.Off && d.Severity >= failAt {
+		for i := range r.Diagnostics {
+			if failAt != level.Off && r.Diagnostics[i].Severity >= failAt {
 				code = ExitFindings
 			}
 		}

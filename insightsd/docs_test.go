@@ -44,7 +44,7 @@ func TestAPIDescriptionLintsClean(t *testing.T) {
 			t.Fatal(res.Err)
 		}
 		for _, d := range res.Diagnostics {
-			t.Errorf("%s: %s:%d:%d %s %s: %s", ruleset, apiDoc, d.Range.Start.Line, d.Range.Start.Col, d.Severity, d.RuleID, d.Message)
+			t.Errorf("%s: %s:%d:%d %s %s: %s", ruleset, apiDoc, d.Range.Start.Line, d.Range.Start.Col, d.Severity, d.Rule, d.Message)
 		}
 		if l.RuleCount() < 30 {
 			t.Errorf("%s: only %d rules ran", ruleset, l.RuleCount())

@@ -188,7 +188,7 @@ func TestEvalTimeoutPerFile(t *testing.T) {
 	results := l.LintFiles(context.Background(), []string{slow, fast, slow, fast})
 	for i, r := range results {
 		isSlow := i%2 == 0
-		timedOut := len(r.Diagnostics) == 1 && r.Diagnostics[0].RuleID == linter.TimeoutRule
+		timedOut := len(r.Diagnostics) == 1 && r.Diagnostics[0].Rule == linter.TimeoutRule
 		if isSlow != timedOut {
 			t.Errorf("%s: timed out %v, want %v: %+v", r.File, timedOut, isSlow, r.Diagnostics)
 			continue

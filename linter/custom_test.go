@@ -104,8 +104,8 @@ func TestSpectralAgreement(t *testing.T) {
 		res := l.LintFile(context.Background(), f)
 		rel, _ := filepath.Rel(customDir, f)
 		for _, d := range res.Diagnostics {
-			if !skip[d.RuleID] {
-				ours[finding{filepath.ToSlash(rel), d.RuleID, int(d.Range.Start.Line)}]++
+			if !skip[d.Rule] {
+				ours[finding{filepath.ToSlash(rel), d.Rule, int(d.Range.Start.Line)}]++
 			}
 		}
 	}
@@ -168,7 +168,7 @@ func TestPublishedRuleset(t *testing.T) {
 	}
 	found := false
 	for _, d := range results[0].Diagnostics {
-		if d.RuleID == "rhoas-path-regexp" && d.Range.Start.Line == 17 {
+		if d.Rule == "rhoas-path-regexp" && d.Range.Start.Line == 17 {
 			found = true
 		}
 	}

@@ -89,9 +89,9 @@ func Compare(res Result, wants []Want) (missing, unexpected []Want) {
 	got := map[Want]int{}
 	for _, d := range res.Diagnostics {
 		if d.File == res.File {
-			got[Want{Line: int(d.Range.Start.Line), Rule: d.RuleID}]++
+			got[Want{Line: int(d.Range.Start.Line), Rule: d.Rule}]++
 		} else {
-			unexpected = append(unexpected, Want{Line: int(d.Range.Start.Line), Rule: d.RuleID + " (in " + d.File + ")"})
+			unexpected = append(unexpected, Want{Line: int(d.Range.Start.Line), Rule: d.Rule + " (in " + d.File + ")"})
 		}
 	}
 	for _, w := range wants {

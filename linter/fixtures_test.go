@@ -78,7 +78,7 @@ func TestRuleFixtures(t *testing.T) {
 func only(res linter.Result, rule string) linter.Result {
 	kept := res.Diagnostics[:0:0]
 	for _, d := range res.Diagnostics {
-		if d.RuleID == rule || d.RuleID == linter.LoadErrorRule || d.RuleID == linter.StructureRule || d.RuleID == linter.TimeoutRule {
+		if d.Rule == rule || d.Rule == linter.LoadErrorRule || d.Rule == linter.StructureRule || d.Rule == linter.TimeoutRule {
 			kept = append(kept, d)
 		}
 	}

@@ -74,8 +74,8 @@ func TestLeanLintLocatesAlike(t *testing.T) {
 	}
 	var found []string
 	for _, d := range want.Diagnostics {
-		if d.RuleID == "path-methods-order" || d.RuleID == "no-eval-in-markdown" {
-			found = append(found, fmt.Sprintf("%s %s %d:%d", d.RuleID, d.Pointer, d.Range.Start.Line, d.Range.Start.Col))
+		if d.Rule == "path-methods-order" || d.Rule == "no-eval-in-markdown" {
+			found = append(found, fmt.Sprintf("%s %s %d:%d", d.Rule, d.Pointer, d.Range.Start.Line, d.Range.Start.Col))
 		}
 	}
 	slices.Sort(found)
@@ -197,7 +197,7 @@ func TestLeanJSONLocatesInBytes(t *testing.T) {
 		}
 		quiet := 0
 		for _, d := range want.Diagnostics {
-			if d.RuleID == "path-methods-order" && strings.HasPrefix(d.Pointer, "/paths/~1quiet") {
+			if d.Rule == "path-methods-order" && strings.HasPrefix(d.Pointer, "/paths/~1quiet") {
 				quiet++
 			}
 		}

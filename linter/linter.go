@@ -22,6 +22,7 @@ import (
 	"github.com/specgate/specgate/internal/level"
 	"github.com/specgate/specgate/policy"
 	"github.com/specgate/specgate/policy/input"
+	"github.com/specgate/specgate/reports"
 	"github.com/specgate/specgate/rulesets"
 	"github.com/specgate/specgate/spec"
 	"github.com/specgate/specgate/validate"
@@ -41,25 +42,13 @@ const (
 // appended.
 const DocsURL = "https://github.com/specgate/specgate/blob/main/docs/rules/"
 
-// Diagnostic is one finding at one place.
-type Diagnostic struct {
-	RuleID   string
-	Severity level.Severity
-	Message  string
-	Category string
-	Maturity string
-	File     string
-	Pointer  string
-	Range    spec.Range
-}
-
-// DocURL is the documentation page of the diagnostic's rule, "" for
-// pipeline diagnostics.
-func (d Diagnostic) DocURL() string {
-	if d.RuleID == LoadErrorRule || d.RuleID == TimeoutRule || d.RuleID == StructureRule {
+// RulePage is the page under DocsURL of the rule with this id, "" for the
+// pipeline's own findings (load errors, timeouts, unreadable structure).
+func RulePage(id string) string {
+	if id == LoadErrorRule || id == TimeoutRule || id == StructureRule {
 		return ""
 	}
-	return DocsURL + d.RuleID + ".md"
+	return DocsURL + id + ".md"
 }
 
 // RuleDocURL is where a rule is documented: a built-in rule's page under
@@ -91,9 +80,11 @@ func RuleDocURL(r *policy.Rule) string {
 
 // Result is the outcome for one input.
 type Result struct {
-	File        string // as named by the user
-	Format      string // e.g. "OpenAPI 3.1.0"; empty when the file did not load
-	Diagnostics []Diagnostic
+	File   string // as named by the user
+	Format string // e.g. "OpenAPI 3.1.0"; empty when the file did not load
+	// Diagnostics are its findings, sorted; their DocURL is left for
+	// the report to set, a page per rule.
+	Diagnostics []reports.Finding
 	// Err is set when the file could not be loaded or linted at all; it is
 	// also reported as a diagnostic so that reports show it.
 	Err error
@@ -213,13 +204,13 @@ func (l *Linter) RuleCount() int { return len(l.engine.Rules()) }
 // DocURL is where the rule of a diagnostic is documented (RuleDocURL): ""
 // for a custom rule without a related_resources URL and for the pipeline's
 // own diagnostics.
-func (l *Linter) DocURL(d Diagnostic) string {
+func (l *Linter) DocURL(d *reports.Finding) string {
 	for _, r := range l.engine.Rules() {
-		if r.ID == d.RuleID {
+		if r.ID == d.Rule {
 			return RuleDocURL(r)
 		}
 	}
-	return d.DocURL()
+	return RulePage(d.Rule)
 }
 
 // LintFiles lints inputs in parallel, one result per input, in input
@@ -258,13 +249,13 @@ func (l *Linter) LintFile(ctx context.Context, name string) Result {
 // LoadFailed is the result of an input that could not be loaded: one
 // load-error diagnostic, at the place the error names.
 func LoadFailed(name string, err error) Result {
-	d := Diagnostic{RuleID: LoadErrorRule, Severity: level.Error, Message: err.Error(), File: name}
+	d := reports.Finding{Rule: LoadErrorRule, Severity: level.Error, Message: err.Error(), File: name}
 	var se *spec.Error
 	if errors.As(err, &se) {
 		d.File, d.Message, d.Pointer = se.File, se.Msg, se.Pointer
 		d.Range = spec.Range{Start: se.Pos, End: se.Pos}
 	}
-	return Result{File: name, Diagnostics: []Diagnostic{d}, Err: err}
+	return Result{File: name, Diagnostics: []reports.Finding{d}, Err: err}
 }
 
 // LintDocument lints a loaded document.
@@ -295,7 +286,7 @@ func (l *Linter) LintPreloaded(ctx context.Context, pre *Preloaded, name string,
 	if in == nil {
 		return l.lintInput(ctx, doc, l.buildInput(doc), checkStructure(doc)), doc
 	}
-	structure := make(chan []Diagnostic, 1)
+	structure := make(chan []reports.Finding, 1)
 	structure <- pre.structure
 	data := pre.handOver(keep)
 	if !keep {
@@ -327,7 +318,7 @@ var (
 // without an x-lint-ignore (see mayIgnore), else in the document loaded
 // again from them. The tree is a fifth of such a spec's heap as its rules
 // start; without it, the evaluation's collections mark and keep less.
-func (l *Linter) lintLean(ctx context.Context, name string, doc *spec.Document, data []byte, in ast.Value, structure <-chan []Diagnostic) Result {
+func (l *Linter) lintLean(ctx context.Context, name string, doc *spec.Document, data []byte, in ast.Value, structure <-chan []reports.Finding) Result {
 	res := Result{File: doc.Root.Name, Format: doc.String()}
 	json := doc.Root.JSON
 	released := policy.WithDocumentReleased(ctx, doc, func() {
@@ -381,15 +372,15 @@ func mayIgnore(data []byte) bool {
 
 // checkStructure checks the structure of doc (unreadable) on another
 // core; the channel gets its problems.
-func checkStructure(doc *spec.Document) <-chan []Diagnostic {
-	structure := make(chan []Diagnostic, 1)
+func checkStructure(doc *spec.Document) <-chan []reports.Finding {
+	structure := make(chan []reports.Finding, 1)
 	go func() { structure <- unreadable(doc) }()
 	return structure
 }
 
 // lintInput is LintDocument with the document's OPA input already built
 // and the check of its structure under way.
-func (l *Linter) lintInput(ctx context.Context, doc *spec.Document, in ast.Value, structure <-chan []Diagnostic) Result {
+func (l *Linter) lintInput(ctx context.Context, doc *spec.Document, in ast.Value, structure <-chan []reports.Finding) Result {
 	res := Result{File: doc.Root.Name, Format: doc.String()}
 	violations, broken, ok := l.evaluate(policy.WithDocument(ctx, doc), &res, in, structure)
 	if !ok {
@@ -402,7 +393,7 @@ func (l *Linter) lintInput(ctx context.Context, doc *spec.Document, in ast.Value
 // document) and waits for the check of its structure; false, with res
 // holding the error as its diagnostic, when the rules did not run to
 // their end.
-func (l *Linter) evaluate(ctx context.Context, res *Result, in ast.Value, structure <-chan []Diagnostic) ([]policy.Violation, []Diagnostic, bool) {
+func (l *Linter) evaluate(ctx context.Context, res *Result, in ast.Value, structure <-chan []reports.Finding) ([]policy.Violation, []reports.Finding, bool) {
 	var violations []policy.Violation
 	var err error
 	if l.timings {
@@ -424,7 +415,7 @@ func (l *Linter) evaluate(ctx context.Context, res *Result, in ast.Value, struct
 			err = fmt.Errorf("%w: no results are reported for this file, raise --timeout to lint it fully", err)
 		}
 		res.Err = err
-		res.Diagnostics = []Diagnostic{{RuleID: rule, Severity: level.Error, Message: err.Error(), File: res.File,
+		res.Diagnostics = []reports.Finding{{Rule: rule, Severity: level.Error, Message: err.Error(), File: res.File,
 			Range: spec.Range{Start: spec.Pos{Line: 1, Col: 1}, End: spec.Pos{Line: 1, Col: 1}}}}
 		return nil, nil, false
 	}
@@ -433,7 +424,7 @@ func (l *Linter) evaluate(ctx context.Context, res *Result, in ast.Value, struct
 
 // locate makes res's diagnostics of the rules' violations, located in
 // doc, and of the structure's problems (broken).
-func (l *Linter) locate(res Result, doc *spec.Document, violations []policy.Violation, broken []Diagnostic) Result {
+func (l *Linter) locate(res Result, doc *spec.Document, violations []policy.Violation, broken []reports.Finding) Result {
 	// Most specs have no x-lint-ignore: locating a diagnostic then need
 	// not look for one at every node on its way (a scan of the fields of
 	// every object on the path, such as the thousand schemas of a large
@@ -457,14 +448,14 @@ func (l *Linter) locate(res Result, doc *spec.Document, violations []policy.Viol
 // place is locate with the violations located by at, which shows visit
 // every node on a violation's way when the document is ignorable (it has
 // an x-lint-ignore somewhere).
-func (l *Linter) place(res Result, at func(policy.Violation, func(*spec.Node)) spec.Location, ignorable bool, violations []policy.Violation, broken []Diagnostic) Result {
+func (l *Linter) place(res Result, at func(policy.Violation, func(*spec.Node)) spec.Location, ignorable bool, violations []policy.Violation, broken []reports.Finding) Result {
 	sevs := l.severities
 	if len(l.overrides) > 0 {
 		sevs = l.severitiesFor(res.File)
 	}
 	// Violations are located on every core (a large API's ten thousand
 	// walk paths through objects of hundreds of fields).
-	located := make([]Diagnostic, len(violations))
+	located := make([]reports.Finding, len(violations))
 	kept := make([]bool, len(violations))
 	workers := min(runtime.GOMAXPROCS(0), 1+len(violations)/1024)
 	var wg sync.WaitGroup
@@ -501,7 +492,7 @@ func (l *Linter) place(res Result, at func(policy.Violation, func(*spec.Node)) s
 // diagnostic resolves a violation to a located diagnostic (at locates
 // it); false when an inline x-lint-ignore on the way suppresses it
 // (looked for only when the document is ignorable).
-func (l *Linter) diagnostic(at func(policy.Violation, func(*spec.Node)) spec.Location, v policy.Violation, sevs rulesets.Severities, ignorable bool) (Diagnostic, bool) {
+func (l *Linter) diagnostic(at func(policy.Violation, func(*spec.Node)) spec.Location, v policy.Violation, sevs rulesets.Severities, ignorable bool) (reports.Finding, bool) {
 	rule := l.reg.Rule(v.Rule)
 	ignored := false
 	var visit func(*spec.Node)
@@ -514,10 +505,10 @@ func (l *Linter) diagnostic(at func(policy.Violation, func(*spec.Node)) spec.Loc
 	}
 	loc := at(v, visit)
 	if ignored {
-		return Diagnostic{}, false
+		return reports.Finding{}, false
 	}
-	return Diagnostic{
-		RuleID:   v.Rule,
+	return reports.Finding{
+		Rule:     v.Rule,
 		Severity: sevs[v.Rule],
 		Message:  v.Message,
 		Category: rule.Category,
@@ -591,8 +582,8 @@ func ignores(n *spec.Node, rule string) bool {
 // and end: a total order of distinct diagnostics, so the sort need not be
 // stable (a stable sort of a large spec's ten thousand diagnostics took
 // three times as long).
-func Sort(ds []Diagnostic) {
-	slices.SortFunc(ds, func(a, b Diagnostic) int {
+func Sort(ds []reports.Finding) {
+	slices.SortFunc(ds, func(a, b reports.Finding) int {
 		switch {
 		case a.File != b.File:
 			return strings.Compare(a.File, b.File)
@@ -600,8 +591,8 @@ func Sort(ds []Diagnostic) {
 			return cmp.Compare(a.Range.Start.Line, b.Range.Start.Line)
 		case a.Range.Start.Col != b.Range.Start.Col:
 			return cmp.Compare(a.Range.Start.Col, b.Range.Start.Col)
-		case a.RuleID != b.RuleID:
-			return strings.Compare(a.RuleID, b.RuleID)
+		case a.Rule != b.Rule:
+			return strings.Compare(a.Rule, b.Rule)
 		case a.Message != b.Message:
 			return strings.Compare(a.Message, b.Message)
 		case a.Pointer != b.Pointer:
@@ -615,11 +606,11 @@ func Sort(ds []Diagnostic) {
 
 // unreadable are the problems of the document's structure that leave it
 // unreadable as written (validate.Problem.Unreadable), as diagnostics.
-func unreadable(doc *spec.Document) []Diagnostic {
-	var out []Diagnostic
+func unreadable(doc *spec.Document) []reports.Finding {
+	var out []reports.Finding
 	for _, p := range validate.Validate(doc) {
 		if p.Unreadable {
-			out = append(out, Diagnostic{RuleID: StructureRule, Severity: level.Error, Message: p.Message,
+			out = append(out, reports.Finding{Rule: StructureRule, Severity: level.Error, Message: p.Message,
 				Category: "Structure", Maturity: level.Maturities[0], File: p.File, Pointer: p.Pointer, Range: p.Range})
 		}
 	}

@@ -7,6 +7,7 @@ import (
 	"github.com/open-policy-agent/opa/v1/ast"
 
 	"github.com/specgate/specgate/policy/input"
+	"github.com/specgate/specgate/reports"
 	"github.com/specgate/specgate/spec"
 )
 
@@ -26,7 +27,7 @@ type Preloaded struct {
 	input ast.Value
 	// structure is what validate finds unreadable in doc (see
 	// unreadable), checked while the input is built.
-	structure []Diagnostic
+	structure []reports.Finding
 	err       error // of loading
 }
 

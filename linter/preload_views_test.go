@@ -49,7 +49,7 @@ func TestPreloadedLintDropsTheViews(t *testing.T) {
 	ruleIDs := func(r Result) []string {
 		var ids []string
 		for _, d := range r.Diagnostics {
-			ids = append(ids, d.RuleID)
+			ids = append(ids, d.Rule)
 		}
 		return ids
 	}

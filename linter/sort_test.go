@@ -6,17 +6,18 @@ import (
 	"testing"
 
 	"github.com/specgate/specgate/linter"
+	"github.com/specgate/specgate/reports"
 	"github.com/specgate/specgate/spec"
 )
 
 // TestSortIsATotalOrder: diagnostics sort by file, start, rule, message,
 // pointer and end, whatever order they come in.
 func TestSortIsATotalOrder(t *testing.T) {
-	at := func(file string, line, col int32, rule, msg, ptr string, endCol int32) linter.Diagnostic {
-		return linter.Diagnostic{File: file, RuleID: rule, Message: msg, Pointer: ptr,
+	at := func(file string, line, col int32, rule, msg, ptr string, endCol int32) reports.Finding {
+		return reports.Finding{File: file, Rule: rule, Message: msg, Pointer: ptr,
 			Range: spec.Range{Start: spec.Pos{Line: line, Col: col}, End: spec.Pos{Line: line, Col: endCol}}}
 	}
-	want := []linter.Diagnostic{
+	want := []reports.Finding{
 		at("a.yaml", 2, 5, "z-rule", "m", "/p", 9),
 		at("a.yaml", 10, 1, "a-rule", "m", "/p", 9),
 		at("a.yaml", 10, 3, "a-rule", "m", "/p", 9),

@@ -56,7 +56,7 @@ func TestTimings(t *testing.T) {
 		}
 		reported := map[string]int{}
 		for _, d := range res.Diagnostics {
-			reported[d.RuleID]++
+			reported[d.Rule]++
 		}
 		for id, n := range reported {
 			if found[id] < n {

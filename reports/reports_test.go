@@ -318,9 +318,9 @@ func TestCTRF(t *testing.T) {
 
 func TestGitHub(t *testing.T) {
 	run := testRun(t)
-	run.Files = lintreport.Files([]linter.Result{{File: "a,b:c.yaml", Format: "OpenAPI 3.0.3", Diagnostics: []linter.Diagnostic{
-		{RuleID: "media-type-xml", Severity: level.Warn, Message: trickyMessage, File: "a,b:c.yaml", Range: at(2, 3, 4, 5)},
-		{RuleID: "error-response-schema", Severity: level.Error, Message: "plain", Maturity: "Bronze", File: "a,b:c.yaml", Range: at(7, 1, 7, 9)},
+	run.Files = lintreport.Files([]linter.Result{{File: "a,b:c.yaml", Format: "OpenAPI 3.0.3", Diagnostics: []reports.Finding{
+		{Rule: "media-type-xml", Severity: level.Warn, Message: trickyMessage, File: "a,b:c.yaml", Range: at(2, 3, 4, 5)},
+		{Rule: "error-response-schema", Severity: level.Error, Message: "plain", Maturity: "Bronze", File: "a,b:c.yaml", Range: at(7, 1, 7, 9)},
 	}}}, nil)
 	want := "::warning file=specs/a%2Cb%3Ac.yaml,line=2,col=3,endLine=4,title=media-type-xml::" +
 		"application/xml \"is\" <discouraged>, use JSON: 100%25 | always%0Asecond line & more\n" +
@@ -333,9 +333,9 @@ func TestGitHub(t *testing.T) {
 
 func TestMarkdownCapsFindings(t *testing.T) {
 	run := testRun(t)
-	var ds []linter.Diagnostic
+	var ds []reports.Finding
 	for i := range reports.MarkdownMaxFindings + 5 {
-		ds = append(ds, linter.Diagnostic{RuleID: "operation-summary", Severity: level.Warn, Message: fmt.Sprintf("finding %d", i), File: "a.yaml", Range: at(i+1, 1, i+1, 2)})
+		ds = append(ds, reports.Finding{Rule: "operation-summary", Severity: level.Warn, Message: fmt.Sprintf("finding %d", i), File: "a.yaml", Range: at(i+1, 1, i+1, 2)})
 	}
 	run.Files = lintreport.Files([]linter.Result{{File: "a.yaml", Format: "OpenAPI 3.1.0", Diagnostics: ds}}, nil)
 	out := string(write(t, reports.WriteMarkdown, run))

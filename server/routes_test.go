@@ -36,7 +36,7 @@ func TestOpenAPIPassesStrict(t *testing.T) {
 	l := strictLinter(t)
 	res := lintDescription(t, l, OpenAPI())
 	for _, d := range res.Diagnostics {
-		t.Errorf("openapi.json:%d:%d %s %s: %s", d.Range.Start.Line, d.Range.Start.Col, d.Severity, d.RuleID, d.Message)
+		t.Errorf("openapi.json:%d:%d %s %s: %s", d.Range.Start.Line, d.Range.Start.Col, d.Severity, d.Rule, d.Message)
 	}
 	if l.RuleCount() < 30 {
 		t.Errorf("only %d strict rules ran", l.RuleCount())
@@ -71,12 +71,12 @@ func TestOpenAPIPassesStrict(t *testing.T) {
 	for _, d := range lintDescription(t, l, stripped).Diagnostics {
 		covered := false
 		for ptr, rules := range allowed {
-			if (d.Pointer == ptr || strings.HasPrefix(d.Pointer, ptr+"/")) && slices.Contains(rules, d.RuleID) {
-				covered, hit[ptr+" "+d.RuleID] = true, true
+			if (d.Pointer == ptr || strings.HasPrefix(d.Pointer, ptr+"/")) && slices.Contains(rules, d.Rule) {
+				covered, hit[ptr+" "+d.Rule] = true, true
 			}
 		}
 		if !covered {
-			t.Errorf("%s %s at %s: %s", d.Severity, d.RuleID, d.Pointer, d.Message)
+			t.Errorf("%s %s at %s: %s", d.Severity, d.Rule, d.Pointer, d.Message)
 		}
 	}
 	for ptr, rules := range allowed {

@@ -69,7 +69,7 @@ func (c *checker) lintDoc(ctx context.Context, doc *spec.Document) ([]Diagnostic
 	var ds []Diagnostic
 	docs := map[string]string{} // each rule's page, looked up once
 	for _, d := range res.Diagnostics {
-		if d.RuleID == linter.LoadErrorRule || d.RuleID == linter.StructureRule {
+		if d.Rule == linter.LoadErrorRule || d.Rule == linter.StructureRule {
 			continue // the parse and validate stages report these
 		}
 		sev := "warning"
@@ -79,12 +79,12 @@ func (c *checker) lintDoc(ctx context.Context, doc *spec.Document) ([]Diagnostic
 		case level.Off:
 			sev = "info"
 		}
-		url, ok := docs[d.RuleID]
+		url, ok := docs[d.Rule]
 		if !ok {
-			url = l.DocURL(d)
-			docs[d.RuleID] = url
+			url = l.DocURL(&d)
+			docs[d.Rule] = url
 		}
-		ds = append(ds, Diagnostic{Source: "lint", Severity: sev, Rule: d.RuleID, Message: d.Message, File: c.s.ws.Rel(d.File),
+		ds = append(ds, Diagnostic{Source: "lint", Severity: sev, Rule: d.Rule, Message: d.Message, File: c.s.ws.Rel(d.File),
 			Line: int(d.Range.Start.Line), Column: int(d.Range.Start.Col), EndLine: int(d.Range.End.Line), EndColumn: int(d.Range.End.Col), URL: url})
 	}
 	return ds, fmt.Sprintf("%d rules", l.RuleCount())

@@ -44,7 +44,8 @@ var Pipeline = []reports.Rule{
 
 // Files are the lint results as the files of a run, in order. operations
 // holds the operations of each loaded file, by its name, for the html
-// report (nil leaves them out).
+// report (nil leaves them out). A file's findings are its result's, not a
+// copy: their DocURL is set in place to their rule's page.
 func Files(results []linter.Result, operations map[string][]reports.Operation) []reports.File {
 	files := make([]reports.File, len(results))
 	docs := map[string]string{} // each rule's page, one string for all its findings
@@ -53,24 +54,21 @@ func Files(results []linter.Result, operations map[string][]reports.Operation) [
 		f := &files[i]
 		f.Name, f.Format, f.Loaded = r.File, r.Format, r.Err == nil
 		f.Operations = operations[r.File]
-		f.Findings = make([]reports.Finding, len(r.Diagnostics))
-		for j := range r.Diagnostics {
-			d := &r.Diagnostics[j]
-			doc, ok := docs[d.RuleID]
+		f.Findings = r.Diagnostics
+		if f.Findings == nil {
+			f.Findings = []reports.Finding{}
+		}
+		for j := range f.Findings {
+			d := &f.Findings[j]
+			doc, ok := docs[d.Rule]
 			if !ok {
-				doc = d.DocURL()
-				docs[d.RuleID] = doc
+				doc = linter.RulePage(d.Rule)
+				docs[d.Rule] = doc
 			}
-			f.Findings[j] = finding(d, doc)
+			d.DocURL = doc
 		}
 	}
 	return files
-}
-
-// finding is a lint diagnostic as a finding, with its rule's page.
-func finding(d *linter.Diagnostic, doc string) reports.Finding {
-	return reports.Finding{Rule: d.RuleID, Severity: d.Severity, Message: d.Message,
-		Category: d.Category, Maturity: d.Maturity, File: d.File, Pointer: d.Pointer, Range: d.Range, DocURL: doc}
 }
 
 // New is the report of a lint run: its results, with the rules that ran,
