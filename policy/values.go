@@ -33,8 +33,7 @@ type sharedValues struct {
 // reads a rule's values, and most calls are of arguments no other rule
 // passes (a finding's path and message, one rule's test of one schema):
 // the lock would cost more than they do, and kept for the whole
-// evaluation they would hold memory until its end (function values 5–10
-// MiB of the peak of a large spec, rules' values as much again). Inside a
+// evaluation they would hold memory until its end. Inside a
 // `with` modifier, whose values hold only under it, the worker
 // keeps frames of its own, as OPA's default cache does.
 type workerValues struct {

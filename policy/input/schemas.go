@@ -136,9 +136,8 @@ func readOnly(n *spec.Node) bool {
 // properties/<name>), all in order. A rule about `enum`, about arrays or
 // about properties named like a password then visits the few schemas
 // concerned instead of every schema of the document. The items are built
-// by two forks of c, each converting half of them (a large API has tens
-// of thousands, stripe.yaml's conversion of them took three times what
-// the operations beside them did); c is only read.
+// by two forks of c, each converting half of them, since a large API's
+// schemas outnumber and outweigh its operations; c is only read.
 func (c *converter) schemas(ss []*spec.Schema, labels *labeler) (items []*ast.Term, byKey, byType, byProperty *ast.Term) {
 	items = make([]*ast.Term, len(ss))
 	half := len(ss) / 2

@@ -12,22 +12,18 @@ import (
 	"github.com/specgate/specgate/spec"
 )
 
-// bodyUses are the uses of the responses and of the request bodies of ops
-// (the operations under paths, webhooks and callbacks, in that order,
-// with their converted terms), each judged once: once per operation for
-// one written in place, and once for one written as a $ref, with the
-// first operation that uses the reference for it (for a response, or for
-// a request body). They are input.responseUses and
-// input.index.requestBodyUses (data.specgate.lib.style.response_uses and
-// request_body_uses): the rules about what responses and request bodies
-// declare judge one that hundreds of operations share once.
+// bodyUses are the uses of the responses and request bodies of ops (the
+// operations under paths, webhooks and callbacks, in that order, with
+// their converted terms), each judged once: once per operation for one
+// written in place, once for one written as a $ref, with the first
+// operation that uses it. They are input.responseUses and
+// input.index.requestBodyUses (style.response_uses and request_body_uses),
+// so that a response hundreds of operations share is judged once.
 //
 // Responses are {op, response, name, at}, request bodies {op,
-// requestBody, name, at}: name is how messages name it (style.response_name
-// reads a shared response's here), at where findings about it go (the
-// target of a local $ref, as style.response_at says). A shared one is
-// named by its reference and by the operations that use it, for a
-// response or a request body, the first of them in order.
+// requestBody, name, at}: name is how messages name it (a shared one by
+// its reference and its first operation; style.response_name), at where
+// findings about it go (the target of a local $ref; style.response_at).
 func bodyUses(ops []*spec.Operation, terms []*ast.Term) (responses, requestBodies *ast.Term) {
 	first := map[string]int{}         // a $ref → the first operation using it
 	users := map[string]int{}         // a $ref → how many operations use it
@@ -130,8 +126,8 @@ func bodyUses(ops []*spec.Operation, terms []*ast.Term) (responses, requestBodie
 // lower-cased (header names have no case); an entry that is a local $ref
 // is read from its target, as health.deref reads it (one level, within
 // the entry document). operation-parameters-unique looks for a repeated
-// key in each list: kubernetes.json's 2,000 lists have 11,500 entries,
-// nearly all $refs, which Rego read one by one.
+// key in each list, whose entries are mostly $refs that Rego would
+// follow one by one.
 func parameterKeys(root *spec.Node, items []*spec.PathItem, ops []*spec.Operation) *ast.Term {
 	interned := map[string]*ast.Term{}
 	key := func(p *spec.Node) *ast.Term {

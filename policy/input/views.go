@@ -13,9 +13,8 @@ import (
 // pathItems are the path items under paths, each with the segments of
 // its path (naming.path_segments) and its shape (templates as "{}");
 // users indexes the items by segment, {segment: [i]}, each item once per
-// segment, in order. The naming rules judge a segment once, where
-// kubernetes.json's thousand paths have 8,000 segments, of 300 distinct
-// spellings.
+// segment, in order. The naming rules judge a segment once: a large API's
+// paths repeat a few hundred spellings over thousands of segments.
 func (c *converter) pathItems(items []*spec.PathItem) (list, users *ast.Term) {
 	out := make([]*ast.Term, len(items))
 	index := map[string][]*ast.Term{}
@@ -137,8 +136,7 @@ func (c *converter) parameters(ps []*spec.Parameter) *ast.Term {
 
 // queryParameters are the distinct query parameters of ops, in the order
 // they are first met: the pagination rules look for page parameters among
-// them, and kubernetes.json's 1,100 operations list 8,800 parameters, a
-// few dozen of them distinct.
+// them, and operations mostly share a few dozen distinct ones.
 func queryParameters(ops []*spec.Operation) []*spec.Parameter {
 	var out []*spec.Parameter
 	seen := map[*spec.Parameter]bool{}

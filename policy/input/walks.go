@@ -75,8 +75,7 @@ func (s segments) path() spec.Path {
 // searching every text of a large API. examples tells whether any object
 // has an `example` or `examples` key: a rule that checks examples passes
 // over the media types, parameters and headers of an API that has none
-// (stripe.yaml has thousands of them, and no example) without reading
-// each.
+// without reading each.
 func scanFiles(doc *spec.Document) (markup *ast.Term, examples bool) {
 	set := ast.NewSet()
 	var walk func(n *spec.Node)
