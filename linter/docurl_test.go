@@ -8,7 +8,6 @@ import (
 	"github.com/specgate/specgate/internal/ruletest"
 	"github.com/specgate/specgate/linter"
 	"github.com/specgate/specgate/policy"
-	"github.com/specgate/specgate/reports"
 	"github.com/specgate/specgate/rulesets"
 )
 
@@ -30,7 +29,7 @@ func TestLinterDocURL(t *testing.T) {
 		"no-page":             "",
 		linter.LoadErrorRule:  "",
 	} {
-		if got := l.DocURL(&reports.Finding{Rule: id}); got != want {
+		if got := l.DocURL(id); got != want {
 			t.Errorf("%s links to %q, want %q", id, got, want)
 		}
 	}

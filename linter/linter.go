@@ -201,16 +201,16 @@ func (l *Linter) buildInput(doc *spec.Document) ast.Value {
 // RuleCount is the number of rules that run.
 func (l *Linter) RuleCount() int { return len(l.engine.Rules()) }
 
-// DocURL is where the rule of a diagnostic is documented (RuleDocURL): ""
+// DocURL is where the rule with this id is documented (RuleDocURL): ""
 // for a custom rule without a related_resources URL and for the pipeline's
-// own diagnostics.
-func (l *Linter) DocURL(d *reports.Finding) string {
+// own findings.
+func (l *Linter) DocURL(rule string) string {
 	for _, r := range l.engine.Rules() {
-		if r.ID == d.Rule {
+		if r.ID == rule {
 			return RuleDocURL(r)
 		}
 	}
-	return RulePage(d.Rule)
+	return RulePage(rule)
 }
 
 // LintFiles lints inputs in parallel, one result per input, in input

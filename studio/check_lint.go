@@ -81,7 +81,7 @@ func (c *checker) lintDoc(ctx context.Context, doc *spec.Document) ([]Diagnostic
 		}
 		url, ok := docs[d.Rule]
 		if !ok {
-			url = l.DocURL(&d)
+			url = l.DocURL(d.Rule)
 			docs[d.Rule] = url
 		}
 		ds = append(ds, Diagnostic{Source: "lint", Severity: sev, Rule: d.Rule, Message: d.Message, File: c.s.ws.Rel(d.File),
