@@ -72,7 +72,7 @@ func TestExamplesValidateAndLint(t *testing.T) {
 		if res.Err != nil {
 			t.Errorf("lint %s: %v", file, res.Err)
 		}
-		for _, d := range res.Diagnostics {
+		for _, d := range res.Findings {
 			if d.Range.Start.Line == 0 {
 				t.Errorf("lint: a finding without a position: %s %s", d.Rule, d.Message)
 			}

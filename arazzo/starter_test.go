@@ -75,7 +75,7 @@ func TestStarter(t *testing.T) {
 				t.Errorf("inputs: %v", err)
 			}
 			res := l.LintFile(context.Background(), out)
-			for _, d := range res.Diagnostics {
+			for _, d := range res.Findings {
 				t.Errorf("lint: %d:%d %s %s", d.Range.Start.Line, d.Range.Start.Col, d.Rule, d.Message)
 			}
 		})

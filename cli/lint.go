@@ -128,7 +128,7 @@ func runLint(c *cli.Context, env Env) error {
 	}
 	for _, e := range expandErrs {
 		results = append(results, linter.Result{File: inputName(e), Err: e,
-			Diagnostics: []reports.Finding{{Rule: linter.LoadErrorRule, Severity: level.Error, Message: inputMessage(e), File: inputName(e)}}})
+			Findings: []reports.Finding{{Rule: linter.LoadErrorRule, Severity: level.Error, Message: inputMessage(e), File: inputName(e)}}})
 	}
 
 	wd, _ := os.Getwd()
@@ -162,8 +162,8 @@ func exitCode(results []linter.Result, failAt level.Severity) int {
 		if r.Err != nil {
 			return ExitUsage
 		}
-		for i := range r.Diagnostics {
-			if failAt != level.Off && r.Diagnostics[i].Severity >= failAt {
+		for i := range r.Findings {
+			if failAt != level.Off && r.Findings[i].Severity >= failAt {
 				code = ExitFindings
 			}
 		}

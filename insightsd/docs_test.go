@@ -43,7 +43,7 @@ func TestAPIDescriptionLintsClean(t *testing.T) {
 		if res.Err != nil {
 			t.Fatal(res.Err)
 		}
-		for _, d := range res.Diagnostics {
+		for _, d := range res.Findings {
 			t.Errorf("%s: %s:%d:%d %s %s: %s", ruleset, apiDoc, d.Range.Start.Line, d.Range.Start.Col, d.Severity, d.Rule, d.Message)
 		}
 		if l.RuleCount() < 30 {

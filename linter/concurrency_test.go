@@ -155,7 +155,7 @@ func TestLintFilesConcurrently(t *testing.T) {
 }
 
 func sameResult(a, b linter.Result) bool {
-	return a.File == b.File && a.Format == b.Format && reflect.DeepEqual(a.Diagnostics, b.Diagnostics) &&
+	return a.File == b.File && a.Format == b.Format && reflect.DeepEqual(a.Findings, b.Findings) &&
 		(a.Err == nil) == (b.Err == nil) && (a.Err == nil || a.Err.Error() == b.Err.Error())
 }
 
@@ -188,18 +188,18 @@ func TestEvalTimeoutPerFile(t *testing.T) {
 	results := l.LintFiles(context.Background(), []string{slow, fast, slow, fast})
 	for i, r := range results {
 		isSlow := i%2 == 0
-		timedOut := len(r.Diagnostics) == 1 && r.Diagnostics[0].Rule == linter.TimeoutRule
+		timedOut := len(r.Findings) == 1 && r.Findings[0].Rule == linter.TimeoutRule
 		if isSlow != timedOut {
-			t.Errorf("%s: timed out %v, want %v: %+v", r.File, timedOut, isSlow, r.Diagnostics)
+			t.Errorf("%s: timed out %v, want %v: %+v", r.File, timedOut, isSlow, r.Findings)
 			continue
 		}
 		if !isSlow {
-			if r.Err != nil || len(r.Diagnostics) == 0 {
-				t.Errorf("%s: %v, %+v; want the recommended findings", r.File, r.Err, r.Diagnostics)
+			if r.Err != nil || len(r.Findings) == 0 {
+				t.Errorf("%s: %v, %+v; want the recommended findings", r.File, r.Err, r.Findings)
 			}
 			continue
 		}
-		d := r.Diagnostics[0]
+		d := r.Findings[0]
 		if !errors.Is(r.Err, policy.ErrTimeout) || d.Severity != level.Error || d.File != slow || d.Range.Start != (spec.Pos{Line: 1, Col: 1}) ||
 			!timeoutMessage.MatchString(d.Message) {
 			t.Errorf("%s: err %v, diagnostic %+v", r.File, r.Err, d)

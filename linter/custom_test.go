@@ -103,7 +103,7 @@ func TestSpectralAgreement(t *testing.T) {
 	for _, f := range fixtures {
 		res := l.LintFile(context.Background(), f)
 		rel, _ := filepath.Rel(customDir, f)
-		for _, d := range res.Diagnostics {
+		for _, d := range res.Findings {
 			if !skip[d.Rule] {
 				ours[finding{filepath.ToSlash(rel), d.Rule, int(d.Range.Start.Line)}]++
 			}
@@ -167,12 +167,12 @@ func TestPublishedRuleset(t *testing.T) {
 		}
 	}
 	found := false
-	for _, d := range results[0].Diagnostics {
+	for _, d := range results[0].Findings {
 		if d.Rule == "rhoas-path-regexp" && d.Range.Start.Line == 17 {
 			found = true
 		}
 	}
 	if !found {
-		t.Errorf("petstore-expanded: no rhoas-path-regexp at line 17: %+v", results[0].Diagnostics)
+		t.Errorf("petstore-expanded: no rhoas-path-regexp at line 17: %+v", results[0].Findings)
 	}
 }

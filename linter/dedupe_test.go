@@ -25,7 +25,7 @@ violations contains {"path": ["info", "title"], "message": "the title is short"}
 	}
 	res := l.LintFile(context.Background(), file)
 	var got []string
-	for _, d := range res.Diagnostics {
+	for _, d := range res.Findings {
 		got = append(got, fmt.Sprintf("%d:%d %s %s", d.Range.Start.Line, d.Range.Start.Col, d.Pointer, d.Message))
 	}
 	want := []string{"2:1 /info info lacks something", "3:3 /info/title the title is short"}

@@ -87,7 +87,7 @@ func readSidecar(path string) ([]Want, error) {
 // what was expected and not found, and what was found and not expected.
 func Compare(res Result, wants []Want) (missing, unexpected []Want) {
 	got := map[Want]int{}
-	for _, d := range res.Diagnostics {
+	for _, d := range res.Findings {
 		if d.File == res.File {
 			got[Want{Line: int(d.Range.Start.Line), Rule: d.Rule}]++
 		} else {

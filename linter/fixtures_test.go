@@ -76,19 +76,19 @@ func TestRuleFixtures(t *testing.T) {
 // (load errors, unreadable structure), which a linter of that rule alone
 // reports too.
 func only(res linter.Result, rule string) linter.Result {
-	kept := res.Diagnostics[:0:0]
-	for _, d := range res.Diagnostics {
+	kept := res.Findings[:0:0]
+	for _, d := range res.Findings {
 		if d.Rule == rule || d.Rule == linter.LoadErrorRule || d.Rule == linter.StructureRule || d.Rule == linter.TimeoutRule {
 			kept = append(kept, d)
 		}
 	}
-	res.Diagnostics = kept
+	res.Findings = kept
 	return res
 }
 
 func messageAt(res linter.Result, w linter.Want) string {
 	var msgs []string
-	for _, d := range res.Diagnostics {
+	for _, d := range res.Findings {
 		if int(d.Range.Start.Line) == w.Line {
 			msgs = append(msgs, d.Message)
 		}

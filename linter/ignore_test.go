@@ -39,8 +39,8 @@ func TestUnknownIgnoreIsAWarning(t *testing.T) {
 		for _, w := range res.Warnings {
 			got = append(got, strings.TrimPrefix(w, dir+string(filepath.Separator)))
 		}
-		if !slices.Equal(got, tc.warnings) || len(res.Diagnostics) != tc.findings {
-			t.Errorf("%s: warnings %q and %d findings, want %q and %d", tc.file, got, len(res.Diagnostics), tc.warnings, tc.findings)
+		if !slices.Equal(got, tc.warnings) || len(res.Findings) != tc.findings {
+			t.Errorf("%s: warnings %q and %d findings, want %q and %d", tc.file, got, len(res.Findings), tc.warnings, tc.findings)
 		}
 	}
 }

@@ -73,7 +73,7 @@ func TestLeanLintLocatesAlike(t *testing.T) {
 		"no-eval-in-markdown /components/schemas/Pet/description 37:7",
 	}
 	var found []string
-	for _, d := range want.Diagnostics {
+	for _, d := range want.Findings {
 		if d.Rule == "path-methods-order" || d.Rule == "no-eval-in-markdown" {
 			found = append(found, fmt.Sprintf("%s %s %d:%d", d.Rule, d.Pointer, d.Range.Start.Line, d.Range.Start.Col))
 		}
@@ -113,11 +113,11 @@ func TestLeanLintLocatesAlike(t *testing.T) {
 	if got.Err != nil || got.Format != want.Format || got.File != want.File {
 		t.Errorf("result %q %q, error %v; want %q %q", got.File, got.Format, got.Err, want.File, want.Format)
 	}
-	if !slices.Equal(got.Diagnostics, want.Diagnostics) {
-		t.Errorf("diagnostics with the tree let go:\n%+v\nwant LintFile's\n%+v", got.Diagnostics, want.Diagnostics)
+	if !slices.Equal(got.Findings, want.Findings) {
+		t.Errorf("diagnostics with the tree let go:\n%+v\nwant LintFile's\n%+v", got.Findings, want.Findings)
 	}
 	// The file did change: linted from disk now, it has other findings.
-	if again := l.LintFile(ctx, file); slices.Equal(again.Diagnostics, want.Diagnostics) {
+	if again := l.LintFile(ctx, file); slices.Equal(again.Findings, want.Findings) {
 		t.Error("the file changed on disk lints as before; the test would not tell the kept bytes from a second read")
 	}
 }
@@ -150,8 +150,8 @@ func TestLeanOnlyWhereItLoadsAlike(t *testing.T) {
 		if c.keep && doc == nil {
 			t.Errorf("%s (from %d bytes, keep %v): no document returned", c.name, c.min, c.keep)
 		}
-		if !slices.Equal(got.Diagnostics, want.Diagnostics) || len(want.Diagnostics) == 0 {
-			t.Errorf("%s (from %d bytes, keep %v): diagnostics\n%+v\nwant LintFile's\n%+v", c.name, c.min, c.keep, got.Diagnostics, want.Diagnostics)
+		if !slices.Equal(got.Findings, want.Findings) || len(want.Findings) == 0 {
+			t.Errorf("%s (from %d bytes, keep %v): diagnostics\n%+v\nwant LintFile's\n%+v", c.name, c.min, c.keep, got.Findings, want.Findings)
 		}
 	}
 }
@@ -191,12 +191,12 @@ func TestLeanJSONLocatesInBytes(t *testing.T) {
 		if !slices.Equal(located, []bool{c.inBytes}) {
 			t.Errorf("%s: located in the bytes %v, want [%v]", c.file, located, c.inBytes)
 		}
-		if got.Err != nil || len(want.Diagnostics) == 0 || !slices.Equal(got.Diagnostics, want.Diagnostics) || !slices.Equal(got.Warnings, want.Warnings) {
+		if got.Err != nil || len(want.Findings) == 0 || !slices.Equal(got.Findings, want.Findings) || !slices.Equal(got.Warnings, want.Warnings) {
 			t.Errorf("%s: error %v, diagnostics\n%+v\nwarnings %q\nwant LintFile's\n%+v\nwarnings %q", c.file, got.Err,
-				got.Diagnostics, got.Warnings, want.Diagnostics, want.Warnings)
+				got.Findings, got.Warnings, want.Findings, want.Warnings)
 		}
 		quiet := 0
-		for _, d := range want.Diagnostics {
+		for _, d := range want.Findings {
 			if d.Rule == "path-methods-order" && strings.HasPrefix(d.Pointer, "/paths/~1quiet") {
 				quiet++
 			}

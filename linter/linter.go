@@ -82,11 +82,11 @@ func RuleDocURL(r *policy.Rule) string {
 type Result struct {
 	File   string // as named by the user
 	Format string // e.g. "OpenAPI 3.1.0"; empty when the file did not load
-	// Diagnostics are its findings, sorted; their DocURL is left for
-	// the report to set, a page per rule.
-	Diagnostics []reports.Finding
+	// Findings are sorted; their DocURL is left for the report to set,
+	// a page per rule.
+	Findings []reports.Finding
 	// Err is set when the file could not be loaded or linted at all; it is
-	// also reported as a diagnostic so that reports show it.
+	// also reported as a finding so that reports show it.
 	Err error
 	// Timings say what the rules took on this input, when the Linter was
 	// asked for them (Options.Timings) and the rules ran.
@@ -255,7 +255,7 @@ func LoadFailed(name string, err error) Result {
 		d.File, d.Message, d.Pointer = se.File, se.Msg, se.Pointer
 		d.Range = spec.Range{Start: se.Pos, End: se.Pos}
 	}
-	return Result{File: name, Diagnostics: []reports.Finding{d}, Err: err}
+	return Result{File: name, Findings: []reports.Finding{d}, Err: err}
 }
 
 // LintDocument lints a loaded document.
@@ -415,7 +415,7 @@ func (l *Linter) evaluate(ctx context.Context, res *Result, in ast.Value, struct
 			err = fmt.Errorf("%w: no results are reported for this file, raise --timeout to lint it fully", err)
 		}
 		res.Err = err
-		res.Diagnostics = []reports.Finding{{Rule: rule, Severity: level.Error, Message: err.Error(), File: res.File,
+		res.Findings = []reports.Finding{{Rule: rule, Severity: level.Error, Message: err.Error(), File: res.File,
 			Range: spec.Range{Start: spec.Pos{Line: 1, Col: 1}, End: spec.Pos{Line: 1, Col: 1}}}}
 		return nil, nil, false
 	}
@@ -479,13 +479,13 @@ func (l *Linter) place(res Result, at func(policy.Violation, func(*spec.Node)) s
 		}
 	}
 	if n > 0 {
-		res.Diagnostics = located[:n]
+		res.Findings = located[:n]
 	}
-	res.Diagnostics = append(res.Diagnostics, broken...)
-	Sort(res.Diagnostics)
+	res.Findings = append(res.Findings, broken...)
+	Sort(res.Findings)
 	// Violations that locate alike are one diagnostic: sorted, they are
 	// neighbours.
-	res.Diagnostics = slices.Compact(res.Diagnostics)
+	res.Findings = slices.Compact(res.Findings)
 	return res
 }
 

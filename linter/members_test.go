@@ -104,11 +104,11 @@ func TestMembersReadLintAlike(t *testing.T) {
 				t.Fatal(err)
 			}
 			full := p.lintInput(ctx, doc, input.Build(doc), checkStructure(doc))
-			if len(full.Diagnostics) == 0 && what != "three rules" {
+			if len(full.Findings) == 0 && what != "three rules" {
 				t.Errorf("%s, %s: no findings, nothing compared", name, what)
 			}
-			if !reflect.DeepEqual(gated.Diagnostics, full.Diagnostics) {
-				t.Errorf("%s, %s: %d findings with the members read, %d with every member", name, what, len(gated.Diagnostics), len(full.Diagnostics))
+			if !reflect.DeepEqual(gated.Findings, full.Findings) {
+				t.Errorf("%s, %s: %d findings with the members read, %d with every member", name, what, len(gated.Findings), len(full.Findings))
 			}
 		}
 	}

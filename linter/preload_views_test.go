@@ -48,7 +48,7 @@ func TestPreloadedLintDropsTheViews(t *testing.T) {
 	want := l.LintFile(ctx, file)
 	ruleIDs := func(r Result) []string {
 		var ids []string
-		for _, d := range r.Diagnostics {
+		for _, d := range r.Findings {
 			ids = append(ids, d.Rule)
 		}
 		return ids
@@ -62,8 +62,8 @@ func TestPreloadedLintDropsTheViews(t *testing.T) {
 		<-pre.done
 		views := pre.doc.Views()
 		got, _ := l.LintPreloaded(ctx, pre, file, keep)
-		if !slices.Equal(got.Diagnostics, want.Diagnostics) {
-			t.Errorf("keep %v: diagnostics %+v, want LintFile's %+v", keep, got.Diagnostics, want.Diagnostics)
+		if !slices.Equal(got.Findings, want.Findings) {
+			t.Errorf("keep %v: diagnostics %+v, want LintFile's %+v", keep, got.Findings, want.Findings)
 		}
 		if dropped := pre.doc.Views() != views; dropped == keep {
 			t.Errorf("keep %v: views dropped %v, want %v", keep, dropped, !keep)

@@ -38,7 +38,7 @@ func lintRealSpecs(t *testing.T, dirs []string) {
 		if r.Err != nil {
 			t.Errorf("%s: %v", r.File, r.Err)
 		}
-		findings += len(r.Diagnostics)
+		findings += len(r.Findings)
 	}
 	t.Logf("linted %d specifications in %s: %d findings", len(names), time.Since(start).Round(time.Second), findings)
 	for _, name := range names {

@@ -55,7 +55,7 @@ func TestTimings(t *testing.T) {
 			t.Errorf("%d timings name %d rules: a rule twice", len(tm.Rules), len(found))
 		}
 		reported := map[string]int{}
-		for _, d := range res.Diagnostics {
+		for _, d := range res.Findings {
 			reported[d.Rule]++
 		}
 		for id, n := range reported {

@@ -70,7 +70,7 @@ func testRun(t *testing.T) *reports.Run {
 	}
 	api := "testdata/api.yaml"
 	results := []linter.Result{
-		{File: api, Format: "OpenAPI 3.1.0", Diagnostics: []reports.Finding{
+		{File: api, Format: "OpenAPI 3.1.0", Findings: []reports.Finding{
 			diag("health-endpoint", level.Warn, api, "/paths", "the API has no GET /health operation", at(5, 1, 5, 6)),
 			diag("operation-summary", level.Warn, api, "/paths/~1pets/get", "GET /pets has no summary", at(7, 5, 7, 8)),
 			diag("error-response-schema", level.Error, api, "/paths/~1pets/get/responses/404", "response 404 of GET /pets has no schema", at(15, 9, 15, 14)),
@@ -79,10 +79,10 @@ func testRun(t *testing.T) *reports.Run {
 		}},
 		{File: "events.json", Format: "AsyncAPI 3.0.0"},
 		{File: "broken.yaml", Err: &spec.Error{File: "broken.yaml", Msg: "invalid YAML: did not find expected node content"},
-			Diagnostics: []reports.Finding{{Rule: linter.LoadErrorRule, Severity: level.Error, Message: "invalid YAML: did not find expected node content",
+			Findings: []reports.Finding{{Rule: linter.LoadErrorRule, Severity: level.Error, Message: "invalid YAML: did not find expected node content",
 				File: "broken.yaml", Range: at(3, 10, 3, 10)}}},
 		{File: "missing.yaml", Err: &spec.Error{File: "missing.yaml", Msg: "no such file or folder"},
-			Diagnostics: []reports.Finding{{Rule: linter.LoadErrorRule, Severity: level.Error, Message: "no such file or folder", File: "missing.yaml"}}},
+			Findings: []reports.Finding{{Rule: linter.LoadErrorRule, Severity: level.Error, Message: "no such file or folder", File: "missing.yaml"}}},
 	}
 	var rules []reports.Rule
 	for _, r := range reg.Rules {

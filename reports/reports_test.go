@@ -318,7 +318,7 @@ func TestCTRF(t *testing.T) {
 
 func TestGitHub(t *testing.T) {
 	run := testRun(t)
-	run.Files = lintreport.Files([]linter.Result{{File: "a,b:c.yaml", Format: "OpenAPI 3.0.3", Diagnostics: []reports.Finding{
+	run.Files = lintreport.Files([]linter.Result{{File: "a,b:c.yaml", Format: "OpenAPI 3.0.3", Findings: []reports.Finding{
 		{Rule: "media-type-xml", Severity: level.Warn, Message: trickyMessage, File: "a,b:c.yaml", Range: at(2, 3, 4, 5)},
 		{Rule: "error-response-schema", Severity: level.Error, Message: "plain", Maturity: "Bronze", File: "a,b:c.yaml", Range: at(7, 1, 7, 9)},
 	}}}, nil)
@@ -337,7 +337,7 @@ func TestMarkdownCapsFindings(t *testing.T) {
 	for i := range reports.MarkdownMaxFindings + 5 {
 		ds = append(ds, reports.Finding{Rule: "operation-summary", Severity: level.Warn, Message: fmt.Sprintf("finding %d", i), File: "a.yaml", Range: at(i+1, 1, i+1, 2)})
 	}
-	run.Files = lintreport.Files([]linter.Result{{File: "a.yaml", Format: "OpenAPI 3.1.0", Diagnostics: ds}}, nil)
+	run.Files = lintreport.Files([]linter.Result{{File: "a.yaml", Format: "OpenAPI 3.1.0", Findings: ds}}, nil)
 	out := string(write(t, reports.WriteMarkdown, run))
 	if !strings.Contains(out, "| a.yaml | OpenAPI 3.1.0 | 0 | 205 | **Platinum** |") ||
 		!strings.Contains(out, fmt.Sprintf("finding %d |", reports.MarkdownMaxFindings-1)) ||

@@ -412,8 +412,8 @@ func (s *Server) canceled(ctx context.Context) *Problem {
 // made-up URL it was loaded under.
 func renameInline(res *linter.Result) {
 	res.File = inlineText(res.File)
-	for i := range res.Diagnostics {
-		d := &res.Diagnostics[i]
+	for i := range res.Findings {
+		d := &res.Findings[i]
 		d.File, d.Message = inlineText(d.File), inlineText(d.Message)
 	}
 }

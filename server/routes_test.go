@@ -35,7 +35,7 @@ func TestOpenAPIPassesStrict(t *testing.T) {
 	}
 	l := strictLinter(t)
 	res := lintDescription(t, l, OpenAPI())
-	for _, d := range res.Diagnostics {
+	for _, d := range res.Findings {
 		t.Errorf("openapi.json:%d:%d %s %s: %s", d.Range.Start.Line, d.Range.Start.Col, d.Severity, d.Rule, d.Message)
 	}
 	if l.RuleCount() < 30 {
@@ -68,7 +68,7 @@ func TestOpenAPIPassesStrict(t *testing.T) {
 		t.Fatal(err)
 	}
 	hit := map[string]bool{}
-	for _, d := range lintDescription(t, l, stripped).Diagnostics {
+	for _, d := range lintDescription(t, l, stripped).Findings {
 		covered := false
 		for ptr, rules := range allowed {
 			if (d.Pointer == ptr || strings.HasPrefix(d.Pointer, ptr+"/")) && slices.Contains(rules, d.Rule) {

@@ -68,7 +68,7 @@ func (c *checker) lintDoc(ctx context.Context, doc *spec.Document) ([]Diagnostic
 	res := l.LintDocument(ctx, doc)
 	var ds []Diagnostic
 	docs := map[string]string{} // each rule's page, looked up once
-	for _, d := range res.Diagnostics {
+	for _, d := range res.Findings {
 		if d.Rule == linter.LoadErrorRule || d.Rule == linter.StructureRule {
 			continue // the parse and validate stages report these
 		}

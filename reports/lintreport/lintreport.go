@@ -54,7 +54,7 @@ func Files(results []linter.Result, operations map[string][]reports.Operation) [
 		f := &files[i]
 		f.Name, f.Format, f.Loaded = r.File, r.Format, r.Err == nil
 		f.Operations = operations[r.File]
-		f.Findings = r.Diagnostics
+		f.Findings = r.Findings
 		if f.Findings == nil {
 			f.Findings = []reports.Finding{}
 		}

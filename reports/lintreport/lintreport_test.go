@@ -17,14 +17,14 @@ import (
 func TestFiles(t *testing.T) {
 	at := spec.Range{Start: spec.Pos{Line: 3, Col: 5}, End: spec.Pos{Line: 3, Col: 9}}
 	results := []linter.Result{
-		{File: "api.yaml", Format: "OpenAPI 3.1.0", Diagnostics: []reports.Finding{
+		{File: "api.yaml", Format: "OpenAPI 3.1.0", Findings: []reports.Finding{
 			{Rule: "operation-summary", Severity: level.Warn, Message: "GET /a has no summary", Category: "Documentation", Maturity: "Baseline",
 				File: "api.yaml", Pointer: "/paths/~1a/get", Range: at},
 			{Rule: "operation-summary", Severity: level.Warn, Message: "GET /b has no summary", File: "parts/b.yaml", Pointer: "/get"},
 		}},
 		linter.LoadFailed("broken.yaml", &spec.Error{File: "broken.yaml", Msg: "invalid YAML", Pointer: ""}),
 		{File: "slow.yaml", Format: "OpenAPI 3.0.3", Err: errors.New("timeout"),
-			Diagnostics: []reports.Finding{{Rule: linter.TimeoutRule, Severity: level.Error, Message: "timeout", File: "slow.yaml"}}},
+			Findings: []reports.Finding{{Rule: linter.TimeoutRule, Severity: level.Error, Message: "timeout", File: "slow.yaml"}}},
 	}
 	ops := map[string][]reports.Operation{"api.yaml": {{Path: "/a", Method: "GET"}}}
 	run := New(results, nil, ops)
@@ -72,7 +72,7 @@ func TestCustomRuleDocURL(t *testing.T) {
 	var results []linter.Result
 	res := linter.Result{File: "api.yaml", Format: "OpenAPI 3.1.0"}
 	for id := range want {
-		res.Diagnostics = append(res.Diagnostics, reports.Finding{Rule: id, Severity: level.Warn, Message: "m", File: "api.yaml"})
+		res.Findings = append(res.Findings, reports.Finding{Rule: id, Severity: level.Warn, Message: "m", File: "api.yaml"})
 	}
 	results = append(results, res)
 	run := New(results, Rules(reg, sevs), nil)
