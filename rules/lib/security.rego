@@ -144,6 +144,14 @@ taking_input := {i | some i, op in input.operations; _ = op.parameters[0]} | {i 
 # took every rule a pass over a thousand operations.
 describing(wanted) := {i | some s in wanted; some [i, _] in object.get(_by_status, s, [])}
 
+# without_status(pattern) are the positions in input.operations, in
+# order, of the operations under paths that describe no status (as
+# written) the pattern matches, found in one call: a rule whose operations
+# nearly all describe the status then reads only the few others, and
+# builds no set of every operation to subtract (OPA sorts both operands of
+# a set difference).
+without_status(pattern) := specgate.positions_matching(input.operations, ["responses", null, "status"], pattern)[1]
+
 # statuses_written are the statuses the operations under paths describe,
 # as written, each once.
 statuses_written := object.keys(_by_status)
