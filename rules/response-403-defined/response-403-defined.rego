@@ -38,21 +38,30 @@ import data.specgate.lib.naming
 import data.specgate.lib.security
 import data.specgate.lib.util
 
-_checked contains i if {
-	some i, op in input.operations
-	security.scoped(op)
+# _lacking are the operations that require scopes and describe neither
+# 403 nor a 4XX range, in order, as response-401-defined finds its own:
+# only those without either are read, and every operation that requires
+# scopes (_checked) is counted only when some lack a 403.
+_lacking := [i |
+	some i in security.without_status(`^(403|4XX|4xx)$`)
+	security.scoped(input.operations[i])
+]
+
+_checked := [i | some i, op in input.operations; security.scoped(op)]
+
+_api_wide if {
+	count(_lacking) > 0
+	security.api_wide(_lacking, _checked)
 }
 
-_lacking := _checked - security.describing({"403", "4XX", "4xx"})
-
 violations contains util.violation(security.responses_path(op), msg) if {
-	not security.api_wide(_lacking, _checked)
+	not _api_wide
 	some i in _lacking
 	op := input.operations[i]
 	msg := sprintf("%s requires scopes but describes no 403 response for callers who lack them", [naming.operation(op)])
 }
 
 violations contains util.violation(security.api_wide_path, msg) if {
-	security.api_wide(_lacking, _checked)
+	_api_wide
 	msg := sprintf("no 403 response in %s", [security.operations_summary(_lacking, _checked, "operations that require scopes")])
 }
