@@ -46,24 +46,35 @@ import data.specgate.lib.naming
 import data.specgate.lib.security
 import data.specgate.lib.util
 
-# _checked are the operations that take input and describe a response;
-# _lacking those of them with no client error status. Both come of one
-# call that sorts the operations by their statuses (each distinct status
-# matched once): an operation without responses has no 4xx either.
-_checked := security.taking_input - {i | some i in _others; not input.operations[i].responses[0]}
+# _lacking are the operations that take input and describe a response
+# but no client error status, in order: the operations are sorted by
+# their statuses in one call (each distinct status matched once), and
+# only those without a 4xx are read. The operations that take input and
+# describe a response (_checked) are counted only when some lack a 4xx:
+# no set of them is subtracted (OPA sorts both operands of a difference).
+_lacking := [i |
+	some i in _others
+	_ = input.operations[i].responses[0]
+	security.taking_input[i]
+]
 
-_lacking := _checked & {i | some i in _others}
+_checked := [i | some i in security.taking_input; _ = input.operations[i].responses[0]]
+
+_api_wide if {
+	count(_lacking) > 0
+	security.api_wide(_lacking, _checked)
+}
 
 _others := specgate.positions_matching(input.operations, ["responses", null, "status"], `^4([0-9][0-9]|[Xx][Xx])$`)[1]
 
 violations contains util.violation(security.responses_path(op), msg) if {
-	not security.api_wide(_lacking, _checked)
+	not _api_wide
 	some i in _lacking
 	op := input.operations[i]
 	msg := sprintf("%s describes no client error (4xx) response", [naming.operation(op)])
 }
 
 violations contains util.violation(security.api_wide_path, msg) if {
-	security.api_wide(_lacking, _checked)
+	_api_wide
 	msg := sprintf("no client error (4xx) response in %s", [security.operations_summary(_lacking, _checked, "operations")])
 }
