@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/specgate/specgate/internal/corpusspecs"
 	"github.com/specgate/specgate/internal/httpx"
 	"github.com/specgate/specgate/mock"
 	"github.com/specgate/specgate/reports"
@@ -152,27 +153,23 @@ func TestLoopCorpus(t *testing.T) {
 		t.Skip("SPECGATE_LOOP=1 runs the loop on every corpus spec")
 	}
 	corpus := filepath.Join("..", "..", "shared", "corpus")
-	entries, err := os.ReadDir(corpus)
+	specs, err := corpusspecs.List(corpus)
 	if err != nil {
 		t.Skip("no corpus beside the repository:", err)
 	}
-	for _, e := range entries {
-		path := filepath.Join(corpus, e.Name())
+	for _, s := range specs {
+		path := s.Path
 		// A folder entry is a spec in spec/ with $refs to its siblings
 		// (petstore-separate-v2's ../common): the folder is its ref root.
 		var load spec.Options
-		if e.IsDir() {
-			load.RefRoot = path
-			path = filepath.Join(path, "spec", "swagger.yaml")
-		}
-		if !strings.HasSuffix(path, ".json") && !strings.HasSuffix(path, ".yaml") && !strings.HasSuffix(path, ".yml") {
-			continue
+		if s.Folder {
+			load.RefRoot = filepath.Join(corpus, s.Name)
 		}
 		doc, err := spec.NewLoader(load).Load(context.Background(), path)
 		if err != nil || (doc.Format != spec.OpenAPI && doc.Format != spec.Swagger) || len(doc.Views().Operations) == 0 {
 			continue
 		}
-		t.Run(e.Name(), func(t *testing.T) {
+		t.Run(s.Name, func(t *testing.T) {
 			c := runLoopWith(t, path, false, load)
 			checkLoop(t, c, true, nil)
 		})

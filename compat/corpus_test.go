@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/specgate/specgate/internal/corpusspecs"
 	"github.com/specgate/specgate/spec"
 )
 
@@ -15,11 +16,7 @@ const corpusDir = "../../shared/corpus"
 // corpusSpecs lists the single-file specifications of the shared corpus.
 func corpusSpecs(t *testing.T) []string {
 	t.Helper()
-	var out []string
-	for _, ext := range []string{"*.json", "*.yaml", "*.yml"} {
-		m, _ := filepath.Glob(filepath.Join(corpusDir, ext))
-		out = append(out, m...)
-	}
+	out := corpusspecs.Files(corpusDir)
 	if len(out) == 0 {
 		t.Skip("corpus not present")
 	}

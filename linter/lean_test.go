@@ -11,6 +11,7 @@ import (
 	"testing"
 	"weak"
 
+	"github.com/specgate/specgate/internal/corpusspecs"
 	"github.com/specgate/specgate/rulesets"
 	"github.com/specgate/specgate/spec"
 )
@@ -175,8 +176,7 @@ func TestLeanJSONLocatesInBytes(t *testing.T) {
 		{filepath.Join("testdata", "lean-escaped.json"), false, true},
 	}
 	if os.Getenv("SPECGATE_CORPUS") == "1" && !testing.Short() {
-		corpus, _ := filepath.Glob(filepath.Join("..", "..", "shared", "corpus", "*.json"))
-		for _, f := range corpus {
+		for _, f := range corpusspecs.Files(filepath.Join("..", "..", "shared", "corpus"), ".json") {
 			cases = append(cases, lintCase{f, true, false})
 		}
 	}

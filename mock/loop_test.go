@@ -16,6 +16,7 @@ import (
 
 	"github.com/specgate/specgate/apitest"
 	"github.com/specgate/specgate/contract"
+	"github.com/specgate/specgate/internal/corpusspecs"
 	"github.com/specgate/specgate/schema"
 	"github.com/specgate/specgate/spec"
 )
@@ -467,19 +468,14 @@ func TestNegativeLoop(t *testing.T) {
 		"testdata/loop/styles.yaml", "testdata/loop/bodies.yaml", "testdata/loop/openapi31.yaml", "testdata/loop/swagger.yaml",
 		corpusDir + "/petstore-expanded.yaml"}
 	if os.Getenv("SPECGATE_LOOP") == "1" {
-		entries, err := os.ReadDir(corpusDir)
+		corpus, err := corpusspecs.List(corpusDir)
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, e := range entries {
-			path := filepath.Join(corpusDir, e.Name())
-			if e.IsDir() {
-				path = filepath.Join(path, "spec", "swagger.yaml")
+		for _, s := range corpus {
+			if !strings.HasPrefix(s.Name, "asyncapi") && !strings.HasPrefix(s.Name, "webhook") {
+				specs = append(specs, s.Path)
 			}
-			if strings.HasPrefix(e.Name(), "asyncapi") || strings.HasPrefix(e.Name(), "webhook") || strings.HasSuffix(e.Name(), ".md") {
-				continue
-			}
-			specs = append(specs, path)
 		}
 	}
 	for _, path := range specs {

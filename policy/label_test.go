@@ -12,6 +12,7 @@ import (
 	"github.com/open-policy-agent/opa/v1/ast"
 	"github.com/open-policy-agent/opa/v1/rego"
 
+	"github.com/specgate/specgate/internal/corpusspecs"
 	"github.com/specgate/specgate/policy/input"
 	"github.com/specgate/specgate/rules"
 	"github.com/specgate/specgate/spec"
@@ -104,7 +105,7 @@ func eachSpecAsRego(t *testing.T, triples string, maxSize int64, ids ...string) 
 	}
 	if os.Getenv("SPECGATE_CORPUS") == "1" {
 		loader := spec.NewLoader(spec.Options{})
-		corpus, _ := filepath.Glob("../../shared/corpus/*.*")
+		corpus := corpusspecs.Files("../../shared/corpus")
 		for _, f := range corpus {
 			if info, err := os.Stat(f); err != nil || info.Size() < smallSpec || info.Size() >= maxSize {
 				continue
@@ -142,7 +143,7 @@ var smallInputs = func() func(t *testing.T) []specInput {
 			files, _ := filepath.Glob("../rules/*/testdata/*.*")
 			edges, _ := filepath.Glob("testdata/spell/*.yaml")
 			files = append(files, edges...)
-			corpus, _ := filepath.Glob("../../shared/corpus/*.*")
+			corpus := corpusspecs.Files("../../shared/corpus")
 			for _, f := range corpus {
 				if info, err := os.Stat(f); err == nil && info.Size() < smallSpec {
 					files = append(files, f)

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/specgate/specgate/internal/corpusspecs"
 	"github.com/specgate/specgate/spec"
 )
 
@@ -100,7 +101,7 @@ func TestCorpusIsListed(t *testing.T) {
 			return err
 		}
 		rel = filepath.ToSlash(rel)
-		if ext := filepath.Ext(rel); (ext == ".json" || ext == ".yaml" || ext == ".yml") && !listed[rel] {
+		if corpusspecs.IsSpecFile(d.Name()) && !listed[rel] {
 			t.Errorf("%s is not in corpusSpecs", rel)
 		}
 		return nil

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/specgate/specgate/internal/corpusspecs"
 	"github.com/specgate/specgate/spec"
 )
 
@@ -120,7 +121,7 @@ func checkLocator(t *testing.T, name string, data []byte, stride int) bool {
 // long lines.
 func TestJSONLocatorLocatesAlike(t *testing.T) {
 	files, _ := filepath.Glob(filepath.Join("testdata", "locate", "*.json"))
-	corpus, _ := filepath.Glob(filepath.Join(corpusDir, "*.json"))
+	corpus := corpusspecs.Files(corpusDir, ".json")
 	if len(files) == 0 || len(corpus) == 0 {
 		t.Fatal("no fixtures or corpus specs")
 	}

@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	yaml "go.yaml.in/yaml/v3"
+
+	"github.com/specgate/specgate/internal/corpusspecs"
 )
 
 // yamlTree prints a yaml.v3 tree with everything the conversion reads
@@ -66,8 +68,8 @@ func firstDiff(got, want string) string {
 // fixtures, cut into 2 to 6 pieces, parses to the tree it parses to whole;
 // the large specs are cut (so the parallel path is the one they take).
 func TestYAMLPiecesParseAlike(t *testing.T) {
-	var files []string
-	for _, pattern := range []string{"../../shared/corpus/*.y*ml", "../testdata/*/*.y*ml", "../testdata/*/*/*.y*ml", "testdata/*/*.y*ml", "../rules/*/testdata/*.y*ml"} {
+	files := corpusspecs.Files("../../shared/corpus", ".yaml", ".yml")
+	for _, pattern := range []string{"../testdata/*/*.y*ml", "../testdata/*/*/*.y*ml", "testdata/*/*.y*ml", "../rules/*/testdata/*.y*ml"} {
 		m, _ := filepath.Glob(pattern)
 		files = append(files, m...)
 	}
@@ -187,8 +189,8 @@ func FuzzYAMLPieces(f *testing.F) {
 func TestYAMLConvertsAlikeInParallel(t *testing.T) {
 	defer func(size int) { parallelYAML = size }(parallelYAML)
 	parallelYAML = 0
-	var files []string
-	for _, pattern := range []string{"../../shared/corpus/*.y*ml", "../testdata/*/*.y*ml", "../testdata/*/*/*.y*ml", "testdata/*/*.y*ml", "../rules/*/testdata/*.y*ml"} {
+	files := corpusspecs.Files("../../shared/corpus", ".yaml", ".yml")
+	for _, pattern := range []string{"../testdata/*/*.y*ml", "../testdata/*/*/*.y*ml", "testdata/*/*.y*ml", "../rules/*/testdata/*.y*ml"} {
 		m, _ := filepath.Glob(pattern)
 		files = append(files, m...)
 	}

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/specgate/specgate/internal/corpusspecs"
 	"github.com/specgate/specgate/internal/filetest"
 )
 
@@ -20,7 +21,7 @@ func TestCorpusCheckTimes(t *testing.T) {
 	if os.Getenv("SPECGATE_STUDIO_CORPUS") == "" {
 		t.Skip("set SPECGATE_STUDIO_CORPUS=1 to time the checks of the corpus's specs")
 	}
-	corpus, _ := filepath.Glob("../../shared/corpus/*.*")
+	corpus := corpusspecs.Files("../../shared/corpus")
 	dir := t.TempDir()
 	s, err := New(Options{Dir: dir})
 	if err != nil {
@@ -30,9 +31,6 @@ func TestCorpusCheckTimes(t *testing.T) {
 	ctx := context.Background()
 	s.checker.warm(ctx)
 	for _, src := range corpus {
-		if strings.HasSuffix(src, ".md") {
-			continue
-		}
 		data, err := os.ReadFile(src)
 		if err != nil {
 			t.Fatal(err)
