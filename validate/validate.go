@@ -1,21 +1,15 @@
 // Package validate checks a loaded specification against the structure its
-// specification version publishes: OpenAPI 2.0, 3.0, 3.1 and 3.2, AsyncAPI
-// 2.x and 3.x, and Arazzo 1.0 and 1.1 (through package arazzo). It owns the structural model of
-// each version (which objects exist, their fields, the types and formats of
-// their values, what is required, where a $ref may stand) and the few
-// cross-object rules every version states: unique operationIds, path
-// templates against path parameters, resolvable $refs.
+// version publishes (OpenAPI 2.0 to 3.2, AsyncAPI 2.x and 3.x, and Arazzo
+// 1.0 and 1.1 through package arazzo) and the few cross-object rules every
+// version states: unique operationIds, path templates against path
+// parameters, resolvable $refs. It is the engine of `specgate validate`;
+// style and governance are the linter's business.
 //
-// The model is data: each version is a table of objects (openapi2.go,
-// openapi3.go, asyncapi2.go, asyncapi3.go, schema.go) written
-// with the builder of table.go in the small vocabulary of shapes of
-// shape.go; rules.go holds the constraints a field table cannot state, and
-// walker.go applies a model to a document, following $refs into the files
-// they name. Protocol Buffers, GraphQL and WSDL documents get the semantic
-// problems their readers found, and an OpenAPI document's examples of SOAP
-// media types are held to their envelopes' SOAP version (apiformats.go).
-// It is the engine of `specgate validate`; style and governance checks are
-// the linter's business, not this package's.
+// Each version's model is data, a table of objects (openapi2.go,
+// openapi3.go, asyncapi2.go, asyncapi3.go, schema.go) written with
+// table.go's builder in shape.go's vocabulary; rules.go holds what a table
+// cannot state, walker.go applies a model to a document, and apiformats.go
+// adds the problems of Protocol Buffers, GraphQL, WSDL and SOAP examples.
 package validate
 
 import (

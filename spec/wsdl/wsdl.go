@@ -1,19 +1,10 @@
 // Package wsdl reads WSDL 1.1 and 2.0 descriptions, with the XSD types of
-// their schemas and the files they import, into specgate documents: a
-// spec.Document whose tree holds every message, part, port type or
-// interface, operation, binding, service and schema type at the position
-// where it is written, and a typed model (Definitions) for validation,
-// lint input and the compatibility check, ready for SOAP mocks and tests:
-// each binding knows its SOAP version and so the content type of its
-// exchanges (soap.go).
-//
-// XML is read with encoding/xml behind guards: no DTD (so no entity
-// expansion), bounded depth and element count, the loader's size limit.
-// Malformed XML fails the load at its position; references that do not
-// resolve (messages, port types, interfaces, bindings, schema types) are
-// the document's Problems.
-//
-// Importing the package registers its reader with the spec loader.
+// their schemas and the files they import, into a spec.Document (every
+// element at the position where it is written) and a typed model
+// (Definitions) for validation, lint, the compatibility check and SOAP
+// mocks and tests. Hostile XML is refused (parseXML); references that do
+// not resolve are the document's Problems (check). Importing the package
+// registers its reader with the spec loader.
 package wsdl
 
 import (
