@@ -13,6 +13,7 @@ import (
 	"github.com/specgate/specgate/config"
 	"github.com/specgate/specgate/examples"
 	"github.com/specgate/specgate/internal/english"
+	"github.com/specgate/specgate/internal/walk"
 	"github.com/specgate/specgate/spec"
 )
 
@@ -167,7 +168,7 @@ func (p *planner) renameRefs(from, to string) error {
 			return nil
 		}
 		if d.IsDir() {
-			if file != p.s.ws.Dir() && (strings.HasPrefix(d.Name(), ".") || d.Name() == "node_modules") {
+			if walk.Skipped(p.s.ws.Dir(), file, d) {
 				return filepath.SkipDir
 			}
 			return nil

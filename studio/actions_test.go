@@ -315,6 +315,20 @@ func TestRenameRefTarget(t *testing.T) {
 	}
 }
 
+// A rename rewrites the $refs of files in the workspace's folders, not of
+// those in hidden folders or node_modules, which the tree leaves out too.
+func TestRenameRefsSkipFolders(t *testing.T) {
+	dir := workspace(t)
+	for _, f := range []string{"more/x.yaml", ".cache/x.yaml", "node_modules/x.yaml"} {
+		filetest.File(t, dir, f, "x:\n  $ref: ../parts/pet.yaml#/Pet\n")
+	}
+	c := start(t, dir)
+	plan := c.act("rename", RenameParams{Path: "parts/pet.yaml", To: "parts/animal.yaml"})
+	if got, want := ops(plan), []string{"rename parts/pet.yaml -> parts/animal.yaml", "write api.yaml", "write more/x.yaml"}; !slices.Equal(got, want) {
+		t.Errorf("changes %v, want %v", got, want)
+	}
+}
+
 func TestActionConflicts(t *testing.T) {
 	c := start(t, workspace(t))
 	var preview Plan

@@ -17,6 +17,7 @@ import (
 	"github.com/specgate/specgate/examples"
 	"github.com/specgate/specgate/internal/atomicfile"
 	"github.com/specgate/specgate/internal/fsroot"
+	"github.com/specgate/specgate/internal/walk"
 	"github.com/specgate/specgate/rulesets"
 	"github.com/specgate/specgate/spec"
 )
@@ -166,13 +167,13 @@ func (w *Workspace) Tree() ([]Entry, bool, error) {
 		if err != nil {
 			return nil // an unreadable folder is left out, not fatal
 		}
-		name := d.Name()
 		if d.IsDir() {
-			if p != w.dir && (strings.HasPrefix(name, ".") || name == "node_modules") {
+			if walk.Skipped(w.dir, p, d) {
 				return filepath.SkipDir
 			}
 			return nil
 		}
+		name := d.Name()
 		if strings.HasPrefix(name, ".") || !isDataFile(name) || d.Type()&fs.ModeSymlink != 0 {
 			return nil
 		}
