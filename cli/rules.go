@@ -1,13 +1,13 @@
 package cli
 
 import (
-	"encoding/json"
 	"fmt"
 	"strings"
 	"text/tabwriter"
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/specgate/specgate/reports"
 	"github.com/specgate/specgate/rulesets"
 	"github.com/specgate/specgate/spec"
 )
@@ -72,9 +72,7 @@ func runRulesList(c *cli.Context, env Env) error {
 	infos := rulesets.Catalog(reg)
 	switch c.String("format") {
 	case "json":
-		enc := json.NewEncoder(env.Stdout)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(infos); err != nil {
+		if err := reports.WriteIndentedJSON(env.Stdout, infos); err != nil {
 			return exitf(ExitUsage, "%v", err)
 		}
 	case "text":

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"encoding/json"
 	"fmt"
 	"sync"
 
@@ -10,6 +9,7 @@ import (
 	"github.com/specgate/specgate/contract"
 	"github.com/specgate/specgate/examples"
 	"github.com/specgate/specgate/internal/english"
+	"github.com/specgate/specgate/reports"
 	"github.com/specgate/specgate/schema"
 	"github.com/specgate/specgate/spec"
 	"github.com/specgate/specgate/validate"
@@ -129,9 +129,7 @@ func runValidate(c *cli.Context, env Env) error {
 		}
 	}
 	if format == "json" {
-		enc := json.NewEncoder(env.Stdout)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(map[string]any{"files": files}); err != nil {
+		if err := reports.WriteIndentedJSON(env.Stdout, map[string]any{"files": files}); err != nil {
 			return exitf(ExitUsage, "writing the output: %v", err)
 		}
 		return finish(code)
