@@ -1,10 +1,11 @@
 package corpusspecs
 
 import (
-	"os"
 	"path/filepath"
 	"reflect"
 	"testing"
+
+	"github.com/specgate/specgate/internal/filetest"
 )
 
 // A corpus folder with strays lists its specifications only: not the
@@ -77,16 +78,9 @@ func TestIsSpecFile(t *testing.T) {
 
 // tree is a temporary folder holding files at these slash-separated paths.
 func tree(t *testing.T, files ...string) string {
-	t.Helper()
 	dir := t.TempDir()
 	for _, f := range files {
-		p := filepath.Join(dir, filepath.FromSlash(f))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte("{}"), 0o644); err != nil {
-			t.Fatal(err)
-		}
+		filetest.File(t, dir, f, "{}")
 	}
 	return dir
 }
