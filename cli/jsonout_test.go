@@ -2,23 +2,19 @@ package cli_test
 
 import (
 	"encoding/json"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/specgate/specgate/cli"
+	"github.com/specgate/specgate/internal/filetest"
 )
 
 // TestJSONOutputUnescaped: the JSON of `rules list` and `validate` writes
 // <, > and & as they are, as the reports do, not as \u003c, \u003e and
 // \u0026; the output stays valid JSON.
 func TestJSONOutputUnescaped(t *testing.T) {
-	api := filepath.Join(t.TempDir(), "api.yaml")
-	spec := "openapi: 3.0.3\ninfo: {title: t, version: '1'}\npaths:\n  \"/b<&>\":\n    get:\n      bogus<&>: 1\n      responses:\n        '200': {description: ok}\n"
-	if err := os.WriteFile(api, []byte(spec), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	api := filetest.File(t, t.TempDir(), "api.yaml",
+		"openapi: 3.0.3\ninfo: {title: t, version: '1'}\npaths:\n  \"/b<&>\":\n    get:\n      bogus<&>: 1\n      responses:\n        '200': {description: ok}\n")
 	for _, tc := range []struct {
 		args []string
 		code int
