@@ -31,3 +31,17 @@ test_members_of_different_types if {
 test_nullable_in_both_is_common_ground if {
 	count(rule.violations) == 0 with input as doc("3.0.3", {"A": {"allOf": [{"type": "object", "nullable": true}, {"type": "string", "nullable": true}]}})
 }
+
+# Members that write one type alike are never compared pair by pair; a
+# third member of another type still is, against each of them.
+test_third_member_of_another_type if {
+	vs := rule.violations with input as doc("3.0.3", {"A": {"allOf": [{"type": "object", "nullable": true}, {"type": "object"}, {"type": "string"}]}})
+	vs == {
+		{"path": ["components", "schemas", "A", "allOf", 2, "type"], "message": `allOf member 2 of schema "A" is of type string, but member 0 is of type null or object: no value can be both`},
+		{"path": ["components", "schemas", "A", "allOf", 2, "type"], "message": `allOf member 2 of schema "A" is of type string, but member 1 is of type object: no value can be both`},
+	}
+}
+
+test_members_of_one_type_pass if {
+	count(rule.violations) == 0 with input as doc("3.0.3", {"A": {"allOf": [{"type": "object", "nullable": true}, {"type": "object"}]}})
+}
