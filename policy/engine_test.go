@@ -619,3 +619,32 @@ func TestEvalTimed(t *testing.T) {
 		t.Errorf("a-first took %v, less than b-second's %v, though it computed the library value", first.Time, second.Time)
 	}
 }
+
+// TestViolationsByRuleWithPathsApart: the violations come by rule id
+// whatever order the rules are given in, within a rule in OPA's order, and
+// each keeps its own path: the paths of thousands of findings share blocks
+// of memory, yet a path that grows does not write over the next one.
+func TestViolationsByRuleWithPathsApart(t *testing.T) {
+	vs := evalAPI(t,
+		rule("zeta", `violations := [{"path": ["paths", i, "x"], "message": sprintf("%d", [i])} | some i in numbers.range(0, 4999)]`),
+		rule("long", `violations contains {"path": numbers.range(1, 2000), "message": "long"} if true`),
+		rule("alpha", `violations contains {"path": ["info", n], "message": "a"} if some n in ["b", "a"]`),
+	)
+	if len(vs) != 5003 {
+		t.Fatalf("got %d violations, want 5003", len(vs))
+	}
+	if got := fmt.Sprintf("%s %v %s %v %s %d", vs[0].Rule, vs[0].Path, vs[1].Rule, vs[1].Path, vs[2].Rule, len(vs[2].Path)); got != "alpha [info a] alpha [info b] long 2000" {
+		t.Errorf("the first three: %s", got)
+	}
+	for i, v := range vs[3:] {
+		if v.Rule != "zeta" || v.Message != fmt.Sprint(i) || fmt.Sprint(v.Path) != fmt.Sprintf("[paths %d x]", i) {
+			t.Fatalf("violation %d = %+v, want zeta's %d", i+3, v, i)
+		}
+	}
+	for i := 3; i < len(vs)-1; i++ {
+		_ = append(vs[i].Path, "grown")
+		if fmt.Sprint(vs[i+1].Path) != fmt.Sprintf("[paths %d x]", i-2) {
+			t.Fatalf("growing violation %d's path changed the next one: %v", i, vs[i+1].Path)
+		}
+	}
+}
