@@ -212,13 +212,17 @@ type converter struct {
 	// parent's values are read, not written, while this converter works
 	// (see fork); a converter that is no fork has noParent, whose tables
 	// are empty.
-	parent  *converter
-	terms   map[*spec.Node]converted // containers already converted
-	shapes  map[uint64][]*spec.Node  // converted containers by shape (see share)
-	keys    map[string]*ast.Term     // interned object keys and path segments
-	values  *termTable               // interned string values (see intern)
-	numbers *termTable               // interned numbers
-	indices []*ast.Term              // interned small array indices
+	parent *converter
+	terms  map[*spec.Node]converted // containers already converted
+	// Converted containers by shape (see share): the first of each hash,
+	// and the later ones of another shape whose hash was taken (a clash of
+	// 64-bit hashes, rare), in order. One node a hash needs no slice.
+	shapes  map[uint64]*spec.Node
+	clashes map[uint64][]*spec.Node
+	keys    map[string]*ast.Term // interned object keys and path segments
+	values  *termTable           // interned string values (see intern)
+	numbers *termTable           // interned numbers
+	indices []*ast.Term          // interned small array indices
 	params  map[*spec.Parameter]*ast.Term
 	recent  [8]*ast.Term // paths converted lately (see path)
 	next    int          // where the next path goes in recent
@@ -234,7 +238,7 @@ type converter struct {
 }
 
 func newConverter() *converter {
-	return &converter{parent: noParent, terms: map[*spec.Node]converted{}, shapes: map[uint64][]*spec.Node{}, keys: map[string]*ast.Term{}, values: newTermTable(),
+	return &converter{parent: noParent, terms: map[*spec.Node]converted{}, shapes: map[uint64]*spec.Node{}, keys: map[string]*ast.Term{}, values: newTermTable(),
 		numbers: newTermTable(), params: map[*spec.Parameter]*ast.Term{}}
 }
 
@@ -461,7 +465,14 @@ func (c *converter) container(n *spec.Node, mk func() ast.Value) *ast.Term {
 	}
 	t := ast.NewTerm(mk())
 	c.terms[n] = converted{t, shape}
-	c.shapes[shape] = append(c.shapes[shape], n)
+	if _, taken := c.shapes[shape]; !taken {
+		c.shapes[shape] = n
+	} else {
+		if c.clashes == nil {
+			c.clashes = map[uint64][]*spec.Node{}
+		}
+		c.clashes[shape] = append(c.clashes[shape], n)
+	}
 	return t
 }
 
@@ -553,8 +564,16 @@ func (c *converter) shape(n *spec.Node) uint64 {
 // sameShape returns the term of a converted container of n's shape, or
 // nil.
 func (c *converter) sameShape(n *spec.Node, shape uint64) *ast.Term {
-	for _, table := range [...]map[uint64][]*spec.Node{c.parent.shapes, c.shapes} {
-		for _, o := range table[shape] {
+	for _, conv := range [...]*converter{c.parent, c} {
+		first, ok := conv.shapes[shape]
+		if !ok {
+			continue
+		}
+		if c.alike(n, first) {
+			t, _ := c.converted(first)
+			return t.term
+		}
+		for _, o := range conv.clashes[shape] {
 			if c.alike(n, o) {
 				t, _ := c.converted(o)
 				return t.term

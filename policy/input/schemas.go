@@ -16,23 +16,16 @@ import (
 // which carry type, maxLength and the like themselves. byKey and byType
 // index them as schemasWith and schemasOfType do schemas.
 func (c *converter) received(doc *spec.Document, v *spec.Views, schemas []*ast.Term, labels *labeler) (items, byKey, byType *ast.Term) {
-	var out []*ast.Term
-	keys := map[string][]*ast.Term{}
-	types := map[string][]*ast.Term{}
-	add := func(t *ast.Term, n *spec.Node) {
-		out = append(out, t)
-		if n != nil && n.Kind == spec.Object {
-			for _, f := range n.Fields {
-				keys[f.Key] = append(keys[f.Key], t)
-			}
-		}
-		for _, name := range typeNames(n) {
-			types[name] = append(types[name], t)
+	count := 0
+	for _, s := range v.Schemas {
+		if isReceived(s) {
+			count++
 		}
 	}
+	out, nodes := make([]*ast.Term, 0, count), make([]*spec.Node, 0, count)
 	for i, s := range v.Schemas {
 		if isReceived(s) {
-			add(schemas[i], s.Node)
+			out, nodes = append(out, schemas[i]), append(nodes, s.Node)
 		}
 	}
 	if doc.Format == spec.Swagger {
@@ -45,13 +38,22 @@ func (c *converter) received(doc *spec.Document, v *spec.Views, schemas []*ast.T
 			for _, p := range ps {
 				if !seen[p] {
 					seen[p] = true
-					add(c.obj(c.kv("node", c.node(p.Node)), c.kv("source", c.path(p.Source)), c.kv("name", c.str("")),
-						c.kv("label", c.str(labels.label("", p.Source)))), p.Node)
+					out = append(out, c.obj(c.kv("node", c.node(p.Node)), c.kv("source", c.path(p.Source)), c.kv("name", c.str("")),
+						c.kv("label", c.str(labels.label("", p.Source)))))
+					nodes = append(nodes, p.Node)
 				}
 			}
 		}
 	}
-	return ast.ArrayTerm(out...), c.lists(keys), c.lists(types)
+	idx := grouped(2, func(add func(int, string, *ast.Term)) {
+		for i, n := range nodes {
+			for _, f := range fields(n) {
+				add(0, f.Key, out[i])
+			}
+			eachTypeName(n, func(name string) { add(1, name, out[i]) })
+		}
+	})
+	return ast.ArrayTerm(out...), c.lists(idx[0]), c.lists(idx[1])
 }
 
 // isReceived tells whether the API receives what a schema describes: a
@@ -147,24 +149,48 @@ func (c *converter) schemas(ss []*spec.Schema, labels *labeler) (items []*ast.Te
 	second := c.fork()
 	second.schemaItems(ss[half:], labels, items[half:])
 	wg.Wait()
-	keys := map[string][]*ast.Term{}
-	types := map[string][]*ast.Term{}
-	props := map[string][]*ast.Term{}
-	for i, s := range ss {
-		if name, ok := propertyName(s.Source); ok {
-			props[name] = append(props[name], items[i])
+	idx := grouped(3, func(add func(int, string, *ast.Term)) {
+		for i, s := range ss {
+			if name, ok := propertyName(s.Source); ok {
+				add(2, name, items[i])
+			}
+			if s.Node == nil || s.Node.Kind != spec.Object {
+				continue
+			}
+			for _, f := range s.Node.Fields {
+				add(0, f.Key, items[i])
+			}
+			eachTypeName(s.Node, func(t string) { add(1, t, items[i]) })
 		}
-		if s.Node == nil || s.Node.Kind != spec.Object {
-			continue
-		}
-		for _, f := range s.Node.Fields {
-			keys[f.Key] = append(keys[f.Key], items[i])
-		}
-		for _, t := range typeNames(s.Node) {
-			types[t] = append(types[t], items[i])
+	})
+	return items, second.lists(idx[0]), second.lists(idx[1]), second.lists(idx[2])
+}
+
+// grouped builds n indexes of terms by key, {key: [term]}, from what
+// visit adds to each (index i, key, term), in order. visit runs twice:
+// once to count each list's terms, once to fill lists cut at their length
+// from one array, where lists grown by appending left about as much
+// garbage as they kept.
+func grouped(n int, visit func(add func(i int, key string, t *ast.Term))) []map[string][]*ast.Term {
+	counts := make([]map[string]int, n)
+	for i := range counts {
+		counts[i] = map[string]int{}
+	}
+	total := 0
+	visit(func(i int, key string, _ *ast.Term) {
+		counts[i][key]++
+		total++
+	})
+	all := make([]*ast.Term, total)
+	out := make([]map[string][]*ast.Term, n)
+	for i, m := range counts {
+		out[i] = make(map[string][]*ast.Term, len(m))
+		for key, count := range m {
+			out[i][key], all = all[:0:count], all[count:]
 		}
 	}
-	return items, second.lists(keys), second.lists(types), second.lists(props)
+	visit(func(i int, key string, t *ast.Term) { out[i][key] = append(out[i][key], t) })
+	return out
 }
 
 // propertyName is the name of the property a schema is written as: the
@@ -192,23 +218,20 @@ func (c *converter) schemaItems(ss []*spec.Schema, labels *labeler, items []*ast
 	}
 }
 
-// typeNames are the type names a schema declares: its `type`, a string or
-// each string of a list.
-func typeNames(n *spec.Node) []string {
+// eachTypeName calls fn with each type name a schema declares: its
+// `type`, a string or each string of a list.
+func eachTypeName(n *spec.Node, fn func(string)) {
 	switch t := n.Get("type"); {
 	case t == nil:
 	case t.Kind == spec.String:
-		return []string{t.Value}
+		fn(t.Value)
 	case t.Kind == spec.Array:
-		var out []string
 		for _, it := range t.Items {
 			if it.Kind == spec.String {
-				out = append(out, it.Value)
+				fn(it.Value)
 			}
 		}
-		return out
 	}
-	return nil
 }
 
 // pick returns the converted schemas whose view satisfies keep: an index
