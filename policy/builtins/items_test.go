@@ -278,6 +278,45 @@ func TestViolationsOfAgreesWithRego(t *testing.T) {
 	}
 }
 
+// TestOperationViolations: {operation} is the operation's name as
+// specgate.operation_name gives it, other fields are read as
+// specgate.violations_of reads them, and an operation without a name gives
+// no finding; the findings are those of the comprehension a rule would
+// write, value for value.
+func TestOperationViolations(t *testing.T) {
+	for _, c := range []struct{ query, want string }{
+		{`x := specgate.operation_violations([
+			{"source": ["paths", "/a/{id}", "get"], "method": "get", "path": "/a/{id}", "webhook": "", "callback": "", "summary": "S"},
+			{"source": ["webhooks", "new", "post"], "method": "post", "path": "", "webhook": "new", "callback": ""},
+			{"source": ["paths", "/e", "put"], "method": "put", "path": "/e", "webhook": "", "callback": "", "summary": 2},
+			{"source": ["paths", "/b", "put"], "method": 1, "path": "/b", "webhook": "", "callback": ""},
+			{"source": ["paths", "/c", "put"], "method": "put", "webhook": "", "callback": ""},
+			{"method": "get", "path": "/d", "webhook": "", "callback": ""}
+		], ["description"], "{operation} ({summary}) has no description{}")`,
+			`[{"message": "GET /a/{id} (S) has no description{}", "path": ["paths", "/a/{id}", "get", "description"]}]`},
+		{`x := specgate.operation_violations([{"source": ["webhooks", "new", "post"], "method": "post", "webhook": "new"}], [], "{operation} has none")`,
+			`[{"message": "POST webhook new has none", "path": ["webhooks", "new", "post"]}]`},
+	} {
+		if got := evalX(t, c.query); got != c.want {
+			t.Errorf("%s = %s, want %s", c.query, got, c.want)
+		}
+	}
+	q := `x := specgate.operation_violations(input.ops, [], "{operation} has no summary") == [{"path": op.source, "message": sprintf("%s has no summary", [specgate.operation_name(op)])} | some op in input.ops]`
+	ops := []any{
+		map[string]any{"source": []any{"paths", "/p", "get"}, "method": "get", "path": "/p", "webhook": "", "callback": ""},
+		map[string]any{"source": []any{"paths", "/p", "post", "callbacks", "on", "{$url}", "post"}, "method": "post", "path": "{$url}", "webhook": "", "callback": "on"},
+		map[string]any{"source": []any{"paths", "/q", "get"}, "method": "get", "webhook": ""},
+	}
+	rs, err := rego.New(rego.Query(q), rego.Input(map[string]any{"ops": ops})).Eval(context.Background())
+	if err != nil || len(rs) == 0 || rs[0].Bindings["x"] != true {
+		t.Errorf("specgate.operation_violations and the comprehension disagree (%v, %v)", rs, err)
+	}
+	_, err = rego.New(rego.Query(`x := specgate.operation_violations([], [], input.ops)`), rego.Input(map[string]any{"ops": 1}), rego.StrictBuiltinErrors(true)).Eval(context.Background())
+	if err == nil || !strings.Contains(err.Error(), "specgate.operation_violations: operand 3 must be a string") {
+		t.Errorf("a template that is not a string: error %v", err)
+	}
+}
+
 func TestPartitionAt(t *testing.T) {
 	items := `[
 		{"i": 1, "node": {"format": "uuid"}},

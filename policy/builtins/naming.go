@@ -205,6 +205,16 @@ func operationNameBuiltin(_ rego.BuiltinContext, op *ast.Term) (*ast.Term, error
 	if !ok {
 		return nil, nil
 	}
+	name, ok := operationName(obj)
+	if !ok {
+		return nil, nil
+	}
+	return ast.StringTerm(name), nil
+}
+
+// operationName is specgate.operation_name of an operation's object;
+// false when it has no name.
+func operationName(obj ast.Object) (string, bool) {
 	field := func(key *ast.Term) (string, bool) {
 		if t := obj.Get(key); t != nil {
 			if s, ok := t.Value.(ast.String); ok {
@@ -215,15 +225,15 @@ func operationNameBuiltin(_ rego.BuiltinContext, op *ast.Term) (*ast.Term, error
 	}
 	method, ok := field(methodKey)
 	if !ok {
-		return nil, nil
+		return "", false
 	}
 	webhook, _ := field(webhookKey)
 	path, ok := field(pathKeyTerm)
 	if !ok && webhook == "" {
-		return nil, nil
+		return "", false
 	}
 	callback, _ := field(callbackKey)
-	return ast.StringTerm(NameOperation(method, path, webhook, callback)), nil
+	return NameOperation(method, path, webhook, callback), true
 }
 
 // NameOperation names an operation by its method and its webhook, else

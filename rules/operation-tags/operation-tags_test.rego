@@ -4,7 +4,7 @@ import data.specgate.rules["operation-tags"] as rule
 
 op(path, method, tags) := {"path": path, "method": method, "tags": tags, "webhook": "", "callback": "", "source": ["paths", path, method]}
 
-run(ops, hooks, callbacks) := vs if vs := rule.violations with input as {"operations": ops, "webhooks": hooks, "callbacks": callbacks}
+run(ops, hooks, callbacks) := vs if vs := {v | some v in rule.violations} with input as {"operations": ops, "webhooks": hooks, "callbacks": callbacks}
 
 test_tagged if {
 	count(run([op("/pets", "get", ["pets"])], [], [])) == 0
