@@ -39,9 +39,10 @@ package specgate.rules["required-string-min-length"]
 
 import data.specgate.lib.correctness
 import data.specgate.lib.health
-import data.specgate.lib.util
 
-violations contains util.violation(array.concat(s.source, ["properties", name]), msg) if {
+# violations is a list of objects built in place: a set would hash and
+# order each finding (the linter drops repeats).
+violations := [{"path": array.concat(s.source, ["properties", name]), "message": msg} |
 	some s in object.get(input.schemasWith, "required", [])
 	s.request
 	names := [name | some name in s.node.required; _blank_allowed(s.node.properties[name])]
@@ -49,7 +50,7 @@ violations contains util.violation(array.concat(s.source, ["properties", name]),
 	owner := correctness.describe(s)
 	some name in names
 	msg := sprintf("property %q of %s is required but accepts an empty string; set minLength", [name, owner])
-}
+]
 
 _blank_allowed(written) if {
 	prop := health.deref(written)

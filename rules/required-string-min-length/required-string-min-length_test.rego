@@ -25,7 +25,7 @@ test_required_strings_without_minimum if {
 		}}},
 		"components": {"schemas": {"Owner": {"type": "string"}, "Pet": pet, "Out": pet}},
 	})
-	vs := rule.violations with input as i
+	vs := {v | some v in rule.violations} with input as i
 	vs == {
 		{"path": ["components", "schemas", "Pet", "properties", "name"], "message": "property \"name\" of schema \"Pet\" is required but accepts an empty string; set minLength"},
 		{"path": ["components", "schemas", "Pet", "properties", "tag"], "message": "property \"tag\" of schema \"Pet\" is required but accepts an empty string; set minLength"},
