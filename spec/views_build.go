@@ -60,7 +60,7 @@ func (b *viewBuilder) build() {
 		b.componentResponses(root.Get("responses"), Path{"responses"})
 	case OpenAPI:
 		comps := root.Get("components")
-		b.v.Servers = b.servers(root.Get("servers"), Path{"servers"})
+		b.v.Servers = b.servers(root.Get("servers"), nil, "servers")
 		b.namedSchemas(comps.Get("schemas"), Path{"components", "schemas"})
 		b.componentParams(comps.Get("parameters"), Path{"components", "parameters"})
 		b.securitySchemes(comps.Get("securitySchemes"), Path{"components", "securitySchemes"})
@@ -129,8 +129,8 @@ func (b *viewBuilder) pathItemOps(item *Node, src Path, path string, mark func(*
 	if item == nil || item.Kind != Object {
 		return nil
 	}
-	shared := b.paramList(item.Get("parameters"), src.with("parameters"))
-	itemServers := b.servers(item.Get("servers"), src.with("servers"))
+	shared := b.paramList(item.Get("parameters"), src, "parameters")
+	itemServers := b.servers(item.Get("servers"), src, "servers")
 	var ops []*Operation
 	add := func(method string, opNode *Node, opSrc Path) {
 		op := b.operation(path, method, b.deref(opNode), opSrc, shared)
@@ -164,7 +164,7 @@ func (b *viewBuilder) operation(path, method string, n *Node, src Path, shared [
 		Tags:        strList(n.Get("tags")),
 		Deprecated:  n.Get("deprecated").IsTrue(),
 	}
-	own := b.paramList(n.Get("parameters"), src.with("parameters"))
+	own := b.paramList(n.Get("parameters"), src, "parameters")
 	op.Parameters = mergeParams(shared, own)
 	if b.d.Format == Swagger {
 		op.RequestBody = b.swaggerBody(n, own, shared)
@@ -182,7 +182,7 @@ func (b *viewBuilder) operation(path, method string, n *Node, src Path, shared [
 	} else {
 		op.Security = b.v.Security
 	}
-	op.Servers = b.servers(n.Get("servers"), src.with("servers"))
+	op.Servers = b.servers(n.Get("servers"), src, "servers")
 	each(n.Get("callbacks"), func(name string, cb *Node) {
 		cbSrc := src.with("callbacks", name)
 		each(b.deref(cb), func(expr string, item *Node) {
@@ -197,13 +197,16 @@ func (b *viewBuilder) operation(path, method string, n *Node, src Path, shared [
 	return op
 }
 
-// paramList builds the parameters of a list, registering each distinct one
-// in the parameter index. Swagger body and formData parameters are
-// included here and separated by the caller.
-func (b *viewBuilder) paramList(list *Node, src Path) []*Parameter {
+// paramList builds the parameters of a list, the member key of the
+// object at parent, registering each distinct one in the parameter index.
+// Swagger body and formData parameters are included here and separated by
+// the caller. The list's path is made only when there is a list (most
+// operations and path items have none).
+func (b *viewBuilder) paramList(list *Node, parent Path, key string) []*Parameter {
 	if list == nil || list.Kind != Array {
 		return nil
 	}
+	src := parent.with(key)
 	out := make([]*Parameter, 0, len(list.Items))
 	for i, raw := range list.Items {
 		out = append(out, b.parameter(raw, src.with(i), ""))
@@ -227,7 +230,7 @@ func (b *viewBuilder) parameter(raw *Node, src Path, component string) *Paramete
 		}
 	} else if s := n.Get("schema"); s != nil {
 		p.Schema, p.SchemaSource = b.deref(s), src.with("schema")
-		b.schema(s, src.with("schema"))
+		b.schema(s, p.SchemaSource)
 	} else {
 		// OpenAPI 3 parameters may describe their schema under content.
 		each(n.Get("content"), func(mt string, m *Node) {
@@ -285,24 +288,39 @@ func (b *viewBuilder) componentParams(params *Node, src Path) {
 
 func (b *viewBuilder) requestBody(n *Node, src Path) *RequestBody {
 	rb := &RequestBody{Required: n.Get("required").IsTrue(), Description: n.GetStr("description"), Node: n, Source: src}
-	rb.Content = b.content(n.Get("content"), src.with("content"))
+	rb.Content = b.content(n.Get("content"), src, "content")
 	return rb
 }
 
-func (b *viewBuilder) content(c *Node, src Path) []*MediaType {
+// content builds the media types of a content map, the member key of the
+// object at parent (its path is made only when there is one).
+func (b *viewBuilder) content(c *Node, parent Path, key string) []*MediaType {
+	if c == nil {
+		return nil
+	}
+	src := parent.with(key)
 	var out []*MediaType
 	each(c, func(mt string, m *Node) {
 		m = b.deref(m)
-		media := &MediaType{Name: mt, Node: m, Source: src.with(mt)}
+		media := &MediaType{Name: mt, Node: m}
 		if s := m.Get("schema"); s != nil {
-			media.Schema, media.SchemaSource = b.deref(s), src.with(mt, "schema")
+			// The media type's source is the start of its schema's: one
+			// array, each slice's capacity at its length (an append to
+			// either copies).
+			full := src.with(mt, "schema")
+			media.Source, media.SchemaSource = full[:len(full)-1:len(full)-1], full
+			media.Schema = b.deref(s)
 			b.schema(s, media.SchemaSource)
+		} else {
+			media.Source = src.with(mt)
 		}
 		// OpenAPI 3.2 sequential media types.
 		if s := m.Get("itemSchema"); s != nil {
 			b.schema(s, src.with(mt, "itemSchema"))
 		}
-		b.encodingHeaders(m.Get("encoding"), src.with(mt, "encoding"))
+		if enc := m.Get("encoding"); enc != nil {
+			b.encodingHeaders(enc, src.with(mt, "encoding"))
+		}
 		out = append(out, media)
 	})
 	return out
@@ -368,7 +386,7 @@ func (b *viewBuilder) response(status string, n *Node, src Path, produces []stri
 			}
 		}
 	} else {
-		r.Content = b.content(n.Get("content"), src.with("content"))
+		r.Content = b.content(n.Get("content"), src, "content")
 	}
 	each(n.Get("headers"), func(name string, h *Node) {
 		r.Headers = append(r.Headers, b.header(name, h, src.with("headers", name)))
@@ -436,10 +454,13 @@ func (b *viewBuilder) securitySchemes(n *Node, src Path) {
 	})
 }
 
-func (b *viewBuilder) servers(n *Node, src Path) []*Server {
+// servers builds the servers of a list, the member key of the object at
+// parent (its path is made only when there is a list).
+func (b *viewBuilder) servers(n *Node, parent Path, key string) []*Server {
 	if n == nil || n.Kind != Array {
 		return nil
 	}
+	src := parent.with(key)
 	out := make([]*Server, 0, len(n.Items))
 	for i, s := range n.Items {
 		s = b.deref(s)
