@@ -79,8 +79,16 @@ _without_query(path) := regex.replace(path, `[?#].*$`, "")
 
 # _bare are the paths without any query string or fragment, and _keys
 # the same with templates reduced to "{}", both in the order of
-# input.pathItems.
-_bare := [_without_query(item.path) | some item in input.pathItems]
+# input.pathItems. Nearly every API writes no "?" or "#" in any path,
+# found with one search of them all joined: the paths are then their own
+# bare paths, with no regular expression applied to each.
+_paths := [item.path | some item in input.pathItems]
+
+_bare := _paths if {
+	joined := concat("", _paths)
+	not contains(joined, "?")
+	not contains(joined, "#")
+} else := [_without_query(path) | some path in _paths]
 
 _keys := [regex.replace(b, `\{[^{}]*\}`, "{}") | some b in _bare]
 
