@@ -51,10 +51,10 @@ segment_users := input.pathSegments
 
 # segments(path) are the segments of a path under paths, as its item of
 # input.pathItems gives them: the non-empty ones, up to any query string
-# or fragment written into the path.
-segments(path) := _segments[path]
-
-_segments := {item.path: item.segments | some item in input.pathItems}
+# or fragment written into the path. Cut from the path itself: a rule
+# asks for a few paths, where an index of every path item by its path
+# cost more than the rule on a large API.
+segments(path) := [seg | some seg in split(regex.replace(path, `[?#].*$`, ""), "/"); seg != ""]
 
 # path_templates are the names of the {templates} of a path, in order.
 path_templates(path) := specgate.templates(path)

@@ -61,6 +61,7 @@ test_headers_and_cookies_are_not_urls if {
 
 test_resource_named_after_its_collection if {
 	count(flagged("/v1/tokens/{token}", [param("token", "path", "string")])) == 0
+	count(flagged("/v1/tokens/{token}#revoke", [param("token", "path", "string")])) == 0
 	count(flagged("/v1/passwords/{password}", [param("password", "path", "string")])) == 0
 	count(flagged("/v1/shipping_rates/{shipping_rate_token}", [param("shipping_rate_token", "path", "string")])) == 0
 	count(flagged("/v1/shippingRates/{shipping_rate_token}", [param("shipping_rate_token", "path", "string")])) == 0
