@@ -319,6 +319,9 @@ var (
 // again from them. The tree is a fifth of such a spec's heap as its rules
 // start; without it, the evaluation's collections mark and keep less.
 func (l *Linter) lintLean(ctx context.Context, name string, doc *spec.Document, data []byte, in ast.Value, structure <-chan []reports.Finding) Result {
+	if len(data) >= SweptSpec {
+		runtime.GC()
+	}
 	res := Result{File: doc.Root.Name, Format: doc.String()}
 	json := doc.Root.JSON
 	released := policy.WithDocumentReleased(ctx, doc, func() {

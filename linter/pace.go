@@ -86,6 +86,14 @@ const HugeEvalPercent = 50
 // where its node tree goes while the rules run (see leanFrom).
 const HugeSpec = 2 * LargeSpec
 
+// SweptSpec is the size from which lintLean collects the garbage of the
+// input's build and the dropped views before the rules start: left to the
+// pace, such a spec's heap peaks just before its tree is released, with
+// the tree, the input and that garbage all in it. On a smaller spec the
+// collection costs more CPU than the memory it saves is worth (see
+// docs/architecture-notes.md).
+const SweptSpec = 2 * HugeSpec
+
 // evalPercent is the collector's pace during the evaluation of a spec of
 // size bytes whose loading was held.
 func evalPercent(size int64) int {
